@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig, loadRetentionConfig } from './config.js';
+
+const BASE = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/argus', AUTH_SECRET: 'a'.repeat(40) };
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig({ ...BASE, ...env });
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+    return error.message;
+  }
+  assert.fail('expected the configuration to be refused');
+}
+
+describe('config', () => {
+  it("gives the spec's defaults when only the required variables are set", () => {
+    const config = loadConfig(BASE);
+    assert.equal(config.database.poolMax, 20);
+    assert.equal(config.database.statementTimeoutMs, 30000);
+    assert.equal(config.redisUrl, 'redis://127.0.0.1:6379');
+    assert.equal(config.port, 3000);
+    assert.equal(config.hostname, '0.0.0.0');
+    assert.equal(config.nodeEnv, 'production');
+    assert.equal(config.retention.chunkInterval.text, '1 day');
+    assert.equal(config.retention.rawRetention.text, '7 days');
+    assert.equal(config.retention.compressAfter.text, '2 days');
+    assert.equal(config.retention.rollup5mRetention.text, '30 days');
+    assert.equal(config.retention.rollup1hRetention.text, '400 days');
+    assert.equal(config.retention.maxMigrateBytes, 21474836480);
+  });
+
+  it('accepts the interval strings the spec shows and normalises them', () => {
+    const retention = loadRetentionConfig({
+      METRICS_RAW_RETENTION: '12 hours',
+      METRICS_5M_RETENTION: '14 days',
+      METRICS_1H_RETENTION: '6 months',
+      METRICS_CHUNK_INTERVAL: '1 day 12 hours',
+    });
+    assert.equal(retention.rawRetention.text, '12 hours');
+    assert.equal(retention.rawRetention.ms, 12 * 3600_000);
+    assert.equal(retention.rollup5mRetention.text, '14 days');
+    assert.equal(retention.rollup1hRetention.text, '6 months');
+    assert.equal(retention.chunkInterval.ms, 36 * 3600_000);
+  });
+
+  for (const [name, raw] of [
+    ['METRICS_RAW_RETENTION', 'seven days'],
+    ['METRICS_CHUNK_INTERVAL', '1 fortnight'],
+    ['METRICS_COMPRESS_AFTER', '2 days; DROP TABLE metrics'],
+    ['METRICS_5M_RETENTION', '0 days'],
+    ['METRICS_1H_RETENTION', '-400 days'],
+  ] as const) {
+    it(`refuses a malformed ${name} and names it`, () => {
+      assert.match(configError({ [name]: raw }), new RegExp(`^${name} must be a database interval`));
+    });
+  }
+
+  for (const [name, raw] of [
+    ['DATABASE_POOL_MAX', 'twenty'],
+    ['DATABASE_POOL_MAX', '0'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5'],
+    ['PORT', '70000'],
+    ['METRICS_MAX_MIGRATE_BYTES', '20GiB'],
+  ] as const) {
+    it(`refuses ${name}=${raw} and names it`, () => {
+      assert.match(configError({ [name]: raw }), new RegExp(`^${name} must be`));
+    });
+  }
+
+  for (const [name, raw, why] of [
+    ['AUTH_URL', 'https://argus.example.com/', 'slash'],
+    ['AUTH_URL', 'https://argus.example.com/app', 'path'],
+    ['PUBLIC_URL', 'argus.example.com', 'URL'],
+    ['PUBLIC_URL', 'ftp://argus.example.com', 'http'],
+  ] as const) {
+    it(`refuses ${name}=${raw} (${why})`, () => {
+      assert.match(configError({ [name]: raw }), new RegExp(`^${name} must`));
+    });
+  }
+
+  it('says DATABASE_URL is not set when it is missing', () => {
+    assert.throws(() => loadConfig({ AUTH_SECRET: 'x' }), { message: 'DATABASE_URL is not set' });
+  });
+
+  it('refuses to start without AUTH_SECRET', () => {
+    assert.throws(() => loadConfig({ DATABASE_URL: BASE.DATABASE_URL }), { message: 'AUTH_SECRET is not set' });
+  });
+
+  it('tolerates missing optional variables with the behaviour of contracts.md', () => {
+    const config = loadConfig({ ...BASE, AUTH_URL: 'https://argus.example.com' });
+    assert.equal(config.webhookSecret, null);
+    assert.equal(config.cronSecret, null);
+    assert.equal(config.settingsEncryptionKey, null);
+    assert.equal(config.publicUrl, 'https://argus.example.com', 'PUBLIC_URL falls back to AUTH_URL');
+    assert.ok(config.warnings.some((w) => w.startsWith('CRON_SECRET is not set')));
+    assert.ok(config.warnings.some((w) => w.startsWith('PUBLIC_URL is not set')));
+    assert.ok(config.warnings.some((w) => w.startsWith('WEBHOOK_SECRET is not set')));
+  });
+
+  it('keeps an explicit PUBLIC_URL and treats blank values as unset', () => {
+    const config = loadConfig({
+      ...BASE,
+      AUTH_URL: 'https://argus.example.com',
+      PUBLIC_URL: 'https://agents.example.com:8443',
+      CRON_SECRET: '   ',
+    });
+    assert.equal(config.publicUrl, 'https://agents.example.com:8443');
+    assert.equal(config.cronSecret, null);
+  });
+
+  it('warns about short or placeholder secrets without printing them', () => {
+    const config = loadConfig({ ...BASE, AUTH_SECRET: 'short-secret', WEBHOOK_SECRET: 'change-me' });
+    assert.ok(config.warnings.includes('AUTH_SECRET is shorter than 32 characters'));
+    assert.ok(config.warnings.includes('WEBHOOK_SECRET is a placeholder value: generate a random one'));
+    assert.ok(config.warnings.every((w) => !w.includes('short-secret') && !w.includes('change-me')));
+  });
+
+  it('accepts memory:// for the demo and refuses other schemes for REDIS_URL', () => {
+    assert.equal(loadConfig({ ...BASE, REDIS_URL: 'memory://' }).redisUrl, 'memory://');
+    assert.match(configError({ REDIS_URL: 'http://127.0.0.1:6379' }), /^REDIS_URL must be/);
+  });
+});

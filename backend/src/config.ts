@@ -1,0 +1,214 @@
+/**
+ * Every environment variable of the spec's two tables (application and
+ * retention), parsed and validated once. A malformed value throws a
+ * ConfigError whose message is the one line start-up prints before exiting 1;
+ * a missing optional value gives the spec's behaviour (see
+ * shared/design/contracts.md, "Start-up and operations decisions").
+ */
+import { parseInterval, type Interval } from './lib/interval.js';
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+export interface RetentionConfig {
+  chunkInterval: Interval;
+  rawRetention: Interval;
+  compressAfter: Interval;
+  rollup5mRetention: Interval;
+  rollup1hRetention: Interval;
+  maxMigrateBytes: number;
+}
+
+export interface DatabaseConfig {
+  url: string;
+  poolMax: number;
+  statementTimeoutMs: number;
+}
+
+export interface AppConfig {
+  nodeEnv: string;
+  production: boolean;
+  port: number;
+  hostname: string;
+  logLevel: string;
+  database: DatabaseConfig;
+  /** `memory://` selects the in-memory bus and rate limiter (demo only). */
+  redisUrl: string;
+  authSecret: string;
+  /** Exact public base URL without trailing slash; '' when unset (spec default). */
+  authUrl: string;
+  /** PUBLIC_URL, falling back to AUTH_URL (contracts.md "Names"). */
+  publicUrl: string;
+  webhookSecret: string | null;
+  settingsEncryptionKey: string | null;
+  cronSecret: string | null;
+  /** Directory of the built console (index.html and assets). */
+  staticDir: string;
+  retention: RetentionConfig;
+  /** Things worth a warning line at start; never contain secret values. */
+  warnings: string[];
+}
+
+const RETENTION_DEFAULTS = {
+  METRICS_CHUNK_INTERVAL: '1 day',
+  METRICS_RAW_RETENTION: '7 days',
+  METRICS_COMPRESS_AFTER: '2 days',
+  METRICS_5M_RETENTION: '30 days',
+  METRICS_1H_RETENTION: '400 days',
+} as const;
+
+/** Placeholders shipped in .env.example; a secret equal to one is as good as none. */
+const EXAMPLE_SECRETS = new Set(['change-me', 'changeme', 'replace-with-a-random-value']);
+const MIN_SECRET_LENGTH = 32;
+
+function value(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined) return undefined;
+  const trimmed = raw.trim();
+  return trimmed === '' ? undefined : trimmed;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = value(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got "${raw}")`);
+  const parsed = Number(raw);
+  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
+    throw new ConfigError(`${name} must be between ${min} and ${max} (got ${raw})`);
+  }
+  return parsed;
+}
+
+function interval(env: Env, name: keyof typeof RETENTION_DEFAULTS): Interval {
+  const raw = value(env, name) ?? RETENTION_DEFAULTS[name];
+  const parsed = parseInterval(raw);
+  if (!parsed) {
+    throw new ConfigError(
+      `${name} must be a database interval such as "12 hours", "14 days" or "6 months" (got "${raw}")`,
+    );
+  }
+  return parsed;
+}
+
+/** A public base URL: http(s), scheme and host (and port) only, no trailing slash. */
+function baseUrl(env: Env, name: string): string | undefined {
+  const raw = value(env, name);
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as https://argus.example.com (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must start with http:// or https:// (got "${raw}")`);
+  }
+  if (raw.endsWith('/')) throw new ConfigError(`${name} must not end with a slash (got "${raw}")`);
+  if (url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${name} must be scheme and host only, without a path (got "${raw}")`);
+  }
+  return raw;
+}
+
+export function loadDatabaseUrl(env: Env): string {
+  const url = value(env, 'DATABASE_URL');
+  if (url === undefined) throw new ConfigError('DATABASE_URL is not set');
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
+  }
+  return url;
+}
+
+export function loadDatabaseConfig(env: Env): DatabaseConfig {
+  return {
+    url: loadDatabaseUrl(env),
+    poolMax: integer(env, 'DATABASE_POOL_MAX', 20, 1, 1000),
+    statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0),
+  };
+}
+
+export function loadRetentionConfig(env: Env): RetentionConfig {
+  return {
+    chunkInterval: interval(env, 'METRICS_CHUNK_INTERVAL'),
+    rawRetention: interval(env, 'METRICS_RAW_RETENTION'),
+    compressAfter: interval(env, 'METRICS_COMPRESS_AFTER'),
+    rollup5mRetention: interval(env, 'METRICS_5M_RETENTION'),
+    rollup1hRetention: interval(env, 'METRICS_1H_RETENTION'),
+    maxMigrateBytes: integer(env, 'METRICS_MAX_MIGRATE_BYTES', 21_474_836_480, 0),
+  };
+}
+
+function secretWarning(name: string, secret: string | undefined): string | null {
+  if (secret === undefined) return null;
+  if (EXAMPLE_SECRETS.has(secret.toLowerCase())) return `${name} is a placeholder value: generate a random one`;
+  if (secret.length < MIN_SECRET_LENGTH) return `${name} is shorter than ${MIN_SECRET_LENGTH} characters`;
+  return null;
+}
+
+function redisUrl(env: Env): string {
+  const raw = value(env, 'REDIS_URL') ?? 'redis://127.0.0.1:6379';
+  if (raw === 'memory://') return raw;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return raw;
+  } catch {
+    // fall through to the error below
+  }
+  throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (or memory:// for the demo)');
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const database = loadDatabaseConfig(env);
+  const retention = loadRetentionConfig(env);
+  const authSecret = value(env, 'AUTH_SECRET');
+  if (authSecret === undefined) throw new ConfigError('AUTH_SECRET is not set');
+  const authUrl = baseUrl(env, 'AUTH_URL');
+  const publicUrl = baseUrl(env, 'PUBLIC_URL');
+  const webhookSecret = value(env, 'WEBHOOK_SECRET');
+  const settingsEncryptionKey = value(env, 'SETTINGS_ENCRYPTION_KEY');
+  const cronSecret = value(env, 'CRON_SECRET');
+  const nodeEnv = value(env, 'NODE_ENV') ?? 'production';
+
+  const warnings: string[] = [];
+  if (authUrl === undefined) warnings.push('AUTH_URL is not set: links in e-mails will have no host');
+  if (publicUrl === undefined && authUrl !== undefined) {
+    warnings.push('PUBLIC_URL is not set: agent install and download URLs use AUTH_URL');
+  }
+  if (webhookSecret === undefined) warnings.push('WEBHOOK_SECRET is not set: agents cannot be configured');
+  if (cronSecret === undefined) warnings.push('CRON_SECRET is not set: the evaluation endpoint is open to anyone');
+  if (settingsEncryptionKey === undefined) {
+    warnings.push(
+      'SETTINGS_ENCRYPTION_KEY is not set: stored secrets are encrypted with a key derived from AUTH_SECRET',
+    );
+  }
+  for (const [name, secret] of [
+    ['AUTH_SECRET', authSecret],
+    ['WEBHOOK_SECRET', webhookSecret],
+    ['SETTINGS_ENCRYPTION_KEY', settingsEncryptionKey],
+  ] as const) {
+    const warning = secretWarning(name, secret);
+    if (warning) warnings.push(warning);
+  }
+
+  return {
+    nodeEnv,
+    production: nodeEnv === 'production',
+    port: integer(env, 'PORT', 3000, 0, 65_535),
+    hostname: value(env, 'HOSTNAME') ?? '0.0.0.0',
+    logLevel: value(env, 'LOG_LEVEL') ?? 'info',
+    database,
+    redisUrl: redisUrl(env),
+    authSecret,
+    authUrl: authUrl ?? '',
+    publicUrl: publicUrl ?? authUrl ?? '',
+    webhookSecret: webhookSecret ?? null,
+    settingsEncryptionKey: settingsEncryptionKey ?? null,
+    cronSecret: cronSecret ?? null,
+    staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
+    retention,
+    warnings,
+  };
+}

@@ -1,0 +1,13 @@
+import Router from '@koa/router';
+import type { HealthService } from './service.js';
+
+export function healthRoutes(health: HealthService): Router {
+  const router = new Router();
+  router.get('/api/health', async (ctx) => {
+    const report = await health.check();
+    ctx.status = report.status === 'ok' ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = report;
+  });
+  return router;
+}

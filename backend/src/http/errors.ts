@@ -1,0 +1,67 @@
+/**
+ * The error classes routes throw. The error middleware turns them into
+ * `{error, code, details?}` with their status; anything else is a generic 500
+ * of the same shape (the real cause goes to the log, never to the client).
+ */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string,
+    readonly details?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class BadRequest extends HttpError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(400, message, 'bad_request', details);
+  }
+}
+
+export class Unauthorized extends HttpError {
+  constructor(message = 'Unauthorized') {
+    super(401, message, 'unauthorized');
+  }
+}
+
+export class Forbidden extends HttpError {
+  constructor(message = 'Forbidden') {
+    super(403, message, 'forbidden');
+  }
+}
+
+export class NotFound extends HttpError {
+  constructor(message = 'Not found') {
+    super(404, message, 'not_found');
+  }
+}
+
+export class Conflict extends HttpError {
+  constructor(message: string) {
+    super(409, message, 'conflict');
+  }
+}
+
+export class PayloadTooLarge extends HttpError {
+  constructor(message = 'Request body too large') {
+    super(413, message, 'payload_too_large');
+  }
+}
+
+export class TooManyRequests extends HttpError {
+  constructor(retryAfterSeconds: number, message = 'Too many requests') {
+    super(429, message, 'rate_limited', undefined, {
+      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
+  }
+}
+
+export class ServiceUnavailable extends HttpError {
+  constructor(message: string) {
+    super(503, message, 'unavailable');
+  }
+}

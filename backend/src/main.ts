@@ -1,0 +1,131 @@
+/**
+ * Process entry (start-up step 5): config → instance lock → database pool →
+ * Redis, bus and rate-limit store → app.listen. SIGTERM/SIGINT: stop
+ * accepting, finish requests in flight, close everything, exit 0.
+ */
+import http from 'node:http';
+import type { Redis } from 'ioredis';
+import { createKnex } from '../../db/connection.js';
+import type { Bus } from './bus/bus.js';
+import { createMemoryBus } from './bus/memory-bus.js';
+import { createRedisBus } from './bus/redis-bus.js';
+import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { createApp } from './http/app.js';
+import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
+import { systemClock } from './lib/clock.js';
+import { isMain } from './lib/is-main.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { createRedisClient, waitUntilReady } from './lib/redis.js';
+import type { RateLimitStore } from './ratelimit/rate-limiter.js';
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+export interface RunningServer {
+  server: http.Server;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Builds the whole graph and listens. Exported so tests start the real thing in-process. */
+export async function startServer(
+  config: AppConfig,
+  log: Logger,
+  options: { instanceLock?: boolean; redisPrefix?: string } = {},
+): Promise<RunningServer | null> {
+  let lock: InstanceLock | null = null;
+  if (options.instanceLock !== false) {
+    lock = await acquireInstanceLock(config.database.url, log);
+    if (!lock) return null;
+  }
+
+  const db = createKnex({
+    url: config.database.url,
+    poolMax: config.database.poolMax,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    log,
+  });
+
+  let bus: Bus;
+  let rateLimitStore: RateLimitStore;
+  const redisClients: { quit(): Promise<unknown>; disconnect(): void }[] = [];
+  let redis: Redis | null = null;
+  if (config.redisUrl === 'memory://') {
+    bus = createMemoryBus();
+    rateLimitStore = { kind: 'memory' };
+  } else {
+    const prefix = options.redisPrefix ?? 'argus:';
+    redis = createRedisClient(config.redisUrl, log);
+    const subscriber = createRedisClient(config.redisUrl, log, { subscriber: true });
+    redisClients.push(redis, subscriber);
+    bus = createRedisBus({ publisher: redis, subscriber, prefix, log });
+    rateLimitStore = { kind: 'redis', client: redis, prefix };
+    if (!(await waitUntilReady(redis, 2000)))
+      log.warn('Redis is not reachable: starting anyway (live updates stop, rate limits fail open)');
+  }
+
+  const app = createApp({ config, log, db, redis, bus, rateLimitStore, clock: systemClock });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.hostname, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ port, hostname: config.hostname }, `Argus listening on ${config.hostname}:${port}`);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    server,
+    port,
+    stop() {
+      stopping ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+        await closed;
+        clearTimeout(force);
+        await bus.close();
+        for (const client of redisClients) await client.quit().catch(() => client.disconnect());
+        await db.destroy();
+        await lock?.release();
+      })();
+      return stopping;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const log = createLogger();
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      log.fatal(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  for (const warning of config.warnings) log.warn(warning);
+
+  const running = await startServer(config, log);
+  if (!running) {
+    log.fatal(ANOTHER_INSTANCE_MESSAGE);
+    process.exit(1);
+  }
+  const shutdown = (signal: string) => {
+    log.info({ signal }, 'Shutting down');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, 'Shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+if (isMain(import.meta.url)) await main();

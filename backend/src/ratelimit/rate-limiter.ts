@@ -1,0 +1,77 @@
+/**
+ * Rate limits over rate-limiter-flexible, Redis-backed in production and tests,
+ * in memory for the demo. A store failure fails OPEN (logged): a Redis outage
+ * must never turn into 429s for everyone (pitfalls.md).
+ */
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Logger } from '../lib/logger.js';
+
+export type RateLimitStore = { kind: 'redis'; client: Redis; prefix: string } | { kind: 'memory' };
+
+export interface RateLimitRule {
+  /** Names the limit in keys and logs, e.g. "setup". */
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /** Once exceeded, refuse for this long (defaults to the rest of the window). */
+  blockDurationSeconds?: number;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  remaining: number;
+  retryAfterSeconds: number;
+}
+
+export interface RateLimiter {
+  consume(key: string, points?: number): Promise<RateLimitResult>;
+  /** Forget a key's count (e.g. after a successful sign-in). */
+  reset(key: string): Promise<void>;
+}
+
+export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, log: Logger): RateLimiter {
+  const options = {
+    points: rule.points,
+    duration: rule.durationSeconds,
+    blockDuration: rule.blockDurationSeconds ?? 0,
+  };
+  const limiter: RateLimiterAbstract =
+    store.kind === 'redis'
+      ? new RateLimiterRedis({
+          ...options,
+          storeClient: store.client,
+          keyPrefix: `${store.prefix}rl:${rule.name}`,
+          rejectIfRedisNotReady: true,
+        })
+      : new RateLimiterMemory({ ...options, keyPrefix: `rl:${rule.name}` });
+
+  let failingOpen = false;
+  return {
+    async consume(key, points = 1) {
+      try {
+        const res = await limiter.consume(key, points);
+        failingOpen = false;
+        return { allowed: true, remaining: res.remainingPoints, retryAfterSeconds: 0 };
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+        }
+        if (!failingOpen)
+          log.warn(
+            { limit: rule.name, err: { message: (error as Error).message } },
+            'Rate limiter store failed: failing open',
+          );
+        failingOpen = true;
+        return { allowed: true, remaining: rule.points, retryAfterSeconds: 0 };
+      }
+    },
+    async reset(key) {
+      try {
+        await limiter.delete(key);
+      } catch (error) {
+        log.warn({ limit: rule.name, err: { message: (error as Error).message } }, 'Rate limiter reset failed');
+      }
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Builds the real server in-process for HTTP tests: real PostgreSQL database,
+ * real Redis (prefixed), real sockets on a free port.
+ */
+import { loadConfig, type AppConfig } from '../config.js';
+import { startServer, type RunningServer } from '../main.js';
+import { captureLogger } from './logger.js';
+import { SHARED_REDIS_URL, testPrefix } from './redis.js';
+
+export function testConfig(databaseUrl: string, env: Record<string, string> = {}): AppConfig {
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: SHARED_REDIS_URL,
+    AUTH_SECRET: 'test-auth-secret-that-is-long-enough-0123456789',
+    AUTH_URL: 'http://127.0.0.1',
+    NODE_ENV: 'test',
+    PORT: '0',
+    HOSTNAME: '127.0.0.1',
+    DATABASE_POOL_MAX: '5',
+    ...env,
+  });
+}
+
+export interface TestServer extends RunningServer {
+  url: string;
+  logs: ReturnType<typeof captureLogger>;
+}
+
+export async function startTestServer(config: AppConfig): Promise<TestServer> {
+  const logs = captureLogger();
+  const running = await startServer(config, logs.log, { instanceLock: false, redisPrefix: testPrefix() });
+  if (!running) throw new Error('server did not start');
+  return { ...running, url: `http://127.0.0.1:${running.port}`, logs };
+}

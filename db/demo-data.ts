@@ -1,0 +1,147 @@
+/**
+ * Sample fleet for `seed --demo`: a few customers, clusters and systems with
+ * three days of metric history, so a newcomer's console has something to show.
+ * Added once: a database that already has customers is left alone.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
+
+interface DemoSystem {
+  name: string;
+  os: string;
+  cores: number;
+  /** typical CPU load; one system runs hot so alerts have something to find */
+  cpu: number;
+  disk: number;
+}
+
+interface DemoCustomer {
+  name: string;
+  timeZone: string;
+  clusters: Record<string, DemoSystem[]>;
+}
+
+const FLEET: DemoCustomer[] = [
+  {
+    name: 'Acme Logistics',
+    timeZone: 'Europe/Berlin',
+    clusters: {
+      Production: [
+        {
+          name: 'acme-web-01',
+          os: 'Ubuntu 24.04',
+          cores: 8,
+          cpu: 35,
+          disk: 62,
+        },
+        {
+          name: 'acme-web-02',
+          os: 'Ubuntu 24.04',
+          cores: 8,
+          cpu: 38,
+          disk: 64,
+        },
+        { name: 'acme-db-01', os: 'Debian 12', cores: 16, cpu: 55, disk: 88 },
+      ],
+      Staging: [{ name: 'acme-stage-01', os: 'Debian 12', cores: 4, cpu: 10, disk: 40 }],
+    },
+  },
+  {
+    name: 'Northwind Health',
+    timeZone: 'America/New_York',
+    clusters: {
+      'Main site': [
+        { name: 'nw-app-01', os: 'Rocky Linux 9', cores: 8, cpu: 91, disk: 70 },
+        {
+          name: 'nw-files-01',
+          os: 'Rocky Linux 9',
+          cores: 4,
+          cpu: 12,
+          disk: 93,
+        },
+      ],
+    },
+  },
+  {
+    name: 'Bakery Blum',
+    timeZone: 'Europe/Vienna',
+    clusters: {
+      Office: [{ name: 'blum-nas', os: 'Debian 12', cores: 2, cpu: 6, disk: 51 }],
+    },
+  },
+];
+
+const HISTORY_DAYS = 3;
+
+function enrollmentKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+async function insertId(knex: Knex, table: string, row: Record<string, unknown>): Promise<number> {
+  const [inserted] = await knex(table).insert(row).returning<{ id: number }[]>('id');
+  if (!inserted) throw new Error(`insert into ${table} returned no id`);
+  return inserted.id;
+}
+
+export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: number; systems: number } | null> {
+  const existing = await knex('customers').first('id');
+  if (existing) return null;
+  let systems = 0;
+  for (const customer of FLEET) {
+    const customerId = await insertId(knex, 'customers', {
+      name: customer.name,
+      time_zone: customer.timeZone,
+      notes: 'Demo customer',
+    });
+    for (const [clusterName, members] of Object.entries(customer.clusters)) {
+      const clusterId = await insertId(knex, 'clusters', {
+        customer_id: customerId,
+        name: clusterName,
+        enrollment_key: enrollmentKey(),
+      });
+      for (const system of members) {
+        const systemId = await insertId(knex, 'systems', {
+          customer_id: customerId,
+          cluster_id: clusterId,
+          name: system.name,
+          hostname: system.name,
+          agent_id: `demo-${system.name}`,
+          status: 'ONLINE',
+          last_seen_at: now,
+          agent_version: '2.28.1',
+          os: system.os,
+          kernel: '6.8.0-45-generic',
+          arch: 'x86_64',
+          cores: system.cores,
+        });
+        await insertHistory(knex, systemId, system, now);
+        systems += 1;
+      }
+    }
+  }
+  return { customers: FLEET.length, systems };
+}
+
+/** One sample per metric every 5 minutes, as smooth daily waves with noise: generated in SQL, fast on WASM too. */
+async function insertHistory(knex: Knex, systemId: number, system: DemoSystem, now: Date): Promise<void> {
+  await knex.raw(
+    `INSERT INTO metrics (time, system_id, name, instance, value)
+     SELECT t, ?, m.name, m.instance,
+            greatest(0, least(m.cap, m.base + m.swing * sin(extract(epoch FROM t) / 86400 * 2 * pi()) + m.noise * (random() - 0.5)))
+     FROM generate_series(?::timestamptz - ?::interval, ?::timestamptz, '5 minutes') AS t
+     CROSS JOIN (VALUES
+       ('cpu.usage_pct', '', ?::float8, 15::float8, 10::float8, 100::float8),
+       ('cpu.iowait_pct', '', 2, 1.5, 2, 100),
+       ('mem.used_pct', '', 60, 8, 4, 100),
+       ('swap.used_pct', '', 5, 2, 2, 100),
+       ('load.per_core_5', '', ? / 100.0, 0.2, 0.2, 64),
+       ('disk.used_pct', '/', ?, 0.5, 0.2, 100),
+       ('disk.used_pct', '/var', ? - 15, 1, 0.3, 100),
+       ('net.rx_bps', 'eth0', 2500000, 1500000, 800000, 1e10),
+       ('net.tx_bps', 'eth0', 900000, 600000, 400000, 1e10),
+       ('temp.max_c', 'cpu', 52, 6, 3, 120)
+     ) AS m(name, instance, base, swing, noise, cap)
+     ON CONFLICT DO NOTHING`,
+    [systemId, now, `${HISTORY_DAYS} days`, now, system.cpu, system.cpu, system.disk, system.disk],
+  );
+}

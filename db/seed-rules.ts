@@ -1,0 +1,59 @@
+/**
+ * Start-up step 2: seed the default rules once, into an instance that has
+ * none. The marker in app_settings keeps rules an admin deleted deleted.
+ */
+import type { Knex } from 'knex';
+import { DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from './default-rules.js';
+
+export const RULES_SEEDED_MARKER = 'default_rules_seeded';
+// any constant shared by all Argus processes; guards two concurrent start-ups
+const SEED_LOCK_KEY = 7_411_001;
+
+export interface SeedResult {
+  alertRules: number;
+  eventRules: number;
+}
+
+export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
+  return knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
+    const marker = await trx('app_settings').where({ key: RULES_SEEDED_MARKER }).first();
+    if (marker) return { alertRules: 0, eventRules: 0 };
+
+    const anyAlertRule = await trx('alert_rules').first('id');
+    const anyEventRule = await trx('event_rules').first('id');
+    const result: SeedResult = { alertRules: 0, eventRules: 0 };
+    if (!anyAlertRule && !anyEventRule) {
+      await trx('alert_rules').insert(
+        DEFAULT_ALERT_RULES.map((r) => ({
+          key: r.key,
+          name: r.name,
+          kind: r.kind,
+          severity: r.severity,
+          metric: r.metric,
+          operator: r.operator,
+          threshold: r.threshold,
+          absolute: r.absolute ?? false,
+          for_seconds: r.forSeconds,
+        })),
+      );
+      await trx('event_rules').insert(
+        DEFAULT_EVENT_RULES.map((r) => ({
+          key: r.key,
+          name: r.name,
+          severity: r.severity,
+          event_type: r.eventType,
+          derived: r.derived,
+          hold_seconds: r.holdSeconds,
+        })),
+      );
+      result.alertRules = DEFAULT_ALERT_RULES.length;
+      result.eventRules = DEFAULT_EVENT_RULES.length;
+    }
+    await trx('app_settings').insert({
+      key: RULES_SEEDED_MARKER,
+      value: JSON.stringify({ at: new Date().toISOString(), ...result }),
+    });
+    return result;
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * Compression, refresh and retention policies with if-not-exists semantics (spec "Start-up sequence"):
+ * an existing policy is never rewritten when a variable changes; the operator is told how to replace it.
+ */
+import { query, type StepContext } from './context.js';
+import { ROLLUPS, type Rollup } from './rollups.js';
+
+interface Policy {
+  /** Job procedure and relation as timescaledb_information.jobs names them. */
+  proc: 'policy_compression' | 'policy_refresh_continuous_aggregate' | 'policy_retention';
+  relation: string;
+  /** Job config key → wanted interval. */
+  wanted: Record<string, string>;
+  variables: string;
+  removeSql: string;
+  addSql: string;
+  addBindings: string[];
+}
+
+const LABEL: Record<Policy['proc'], string> = {
+  policy_compression: 'compression',
+  policy_refresh_continuous_aggregate: 'refresh',
+  policy_retention: 'retention',
+};
+
+async function ensurePolicy({ knex, report }: StepContext, policy: Policy): Promise<void> {
+  const label = `${LABEL[policy.proc]} policy of ${policy.relation}`;
+  const [job] = await query<{ job_id: number; config: Record<string, unknown> | null }>(
+    knex,
+    `SELECT job_id, config FROM timescaledb_information.jobs
+      WHERE proc_name = ? AND hypertable_schema = current_schema() AND hypertable_name = ?`,
+    [policy.proc, policy.relation],
+  );
+  if (!job) {
+    await knex.raw(policy.addSql, policy.addBindings);
+    report.info(`Added the ${label} (${describe(policy.wanted)})`);
+    return;
+  }
+  const differences: string[] = [];
+  for (const [key, wanted] of Object.entries(policy.wanted)) {
+    const current = job.config?.[key];
+    const [row] = await query<{ differs: boolean }>(
+      knex,
+      // compared as intervals: '1 day' and '24:00:00' are the same policy
+      'SELECT ?::interval IS DISTINCT FROM ?::interval AS differs',
+      [typeof current === 'string' ? current : null, wanted],
+    );
+    if (row?.differs) differences.push(`${key} ${String(current)} (configured: ${wanted})`);
+  }
+  if (differences.length) {
+    report.warn(
+      `The existing ${label} is kept: ${differences.join(', ')}. Policies are not rewritten when ` +
+        `${policy.variables} changes; to apply the new value run ${policy.removeSql} and restart the app.`,
+    );
+  }
+}
+
+function describe(values: Record<string, string>): string {
+  return Object.entries(values)
+    .map(([key, value]) => `${key} ${value}`)
+    .join(', ');
+}
+
+export async function ensureCompressionPolicy(context: StepContext): Promise<void> {
+  const compressAfter = context.retention.compressAfter.text;
+  await ensurePolicy(context, {
+    proc: 'policy_compression',
+    relation: 'metrics',
+    wanted: { compress_after: compressAfter },
+    variables: 'METRICS_COMPRESS_AFTER',
+    removeSql: "SELECT remove_compression_policy('metrics');",
+    addSql: "SELECT add_compression_policy('metrics', compress_after => ?::interval, if_not_exists => true)",
+    addBindings: [compressAfter],
+  });
+}
+
+/**
+ * The refresh window must stay inside raw retention: refreshing a range whose raw chunks were
+ * dropped deletes the rollup rows of that range. It starts one bucket inside the shorter of raw and
+ * rollup retention (the bucket containing the window start may be refreshed whole). The rollup's
+ * retention is taken only when clearly shorter: a month is 28 to 31 days, but compares as 30.
+ */
+export async function ensureRefreshPolicy(context: StepContext, rollup: Rollup): Promise<void> {
+  const { knex, retention, report } = context;
+  const kept = rollup.retention(retention).text;
+  const [window] = await query<{ start_offset: string; wide_enough: boolean }>(
+    knex,
+    `SELECT justify_hours(start_offset)::text AS start_offset, start_offset >= end_offset + 2 * width AS wide_enough
+       FROM (SELECT CASE WHEN kept + INTERVAL '2 days' < raw THEN kept ELSE raw END - width AS start_offset,
+                    end_offset, width
+               FROM (VALUES (?::interval, ?::interval, ?::interval, ?::interval)) AS v (raw, kept, width, end_offset)) w`,
+    [retention.rawRetention.text, kept, rollup.width, rollup.endOffset],
+  );
+  if (!window?.wide_enough) {
+    // TimescaleDB refuses a window shorter than the end offset plus two buckets
+    report.warn(
+      `No refresh policy for ${rollup.view}: METRICS_RAW_RETENTION (${retention.rawRetention.text}) or ` +
+        `${rollup.retentionVariable} (${kept}) is shorter than ${rollup.endOffset} + 3 × ${rollup.width}; ` +
+        'its newest buckets stay real-time only.',
+    );
+    return;
+  }
+  await ensurePolicy(context, {
+    proc: 'policy_refresh_continuous_aggregate',
+    relation: rollup.view,
+    wanted: { start_offset: window.start_offset, end_offset: rollup.endOffset },
+    variables: `METRICS_RAW_RETENTION or ${rollup.retentionVariable}`,
+    removeSql: `SELECT remove_continuous_aggregate_policy('${rollup.view}');`,
+    addSql: `SELECT add_continuous_aggregate_policy(?::regclass, start_offset => ?::interval,
+               end_offset => ?::interval, schedule_interval => ?::interval, if_not_exists => true)`,
+    addBindings: [rollup.view, window.start_offset, rollup.endOffset, rollup.schedule],
+  });
+}
+
+export async function ensureRetentionPolicies(
+  context: StepContext,
+  rollups: readonly Rollup[] = ROLLUPS,
+): Promise<void> {
+  const targets = [
+    { relation: 'metrics', dropAfter: context.retention.rawRetention.text, variable: 'METRICS_RAW_RETENTION' },
+    ...rollups.map((rollup) => ({
+      relation: rollup.view,
+      dropAfter: rollup.retention(context.retention).text,
+      variable: rollup.retentionVariable,
+    })),
+  ];
+  for (const target of targets) {
+    await ensurePolicy(context, {
+      proc: 'policy_retention',
+      relation: target.relation,
+      wanted: { drop_after: target.dropAfter },
+      variables: target.variable,
+      removeSql: `SELECT remove_retention_policy('${target.relation}');`,
+      addSql: 'SELECT add_retention_policy(?::regclass, drop_after => ?::interval, if_not_exists => true)',
+      addBindings: [target.relation, target.dropAfter],
+    });
+  }
+}

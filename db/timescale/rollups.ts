@@ -1,0 +1,121 @@
+/** The rollups metrics_5m and metrics_1h (continuous aggregates) and their one-time backfill. */
+import type { Interval } from '../../backend/src/lib/interval.js';
+import type { RetentionConfig } from '../../backend/src/config.js';
+import { query, type StepContext } from './context.js';
+
+export interface Rollup {
+  view: 'metrics_5m' | 'metrics_1h';
+  /** Bucket width, a constant of the schema (chart queries depend on it). */
+  width: string;
+  /** Newest data left to real-time aggregation; also where the backfill ends. */
+  endOffset: string;
+  schedule: string;
+  retention(config: RetentionConfig): Interval;
+  retentionVariable: string;
+}
+
+export const ROLLUPS: readonly Rollup[] = [
+  {
+    view: 'metrics_5m',
+    width: '5 minutes',
+    endOffset: '5 minutes',
+    schedule: '5 minutes',
+    retention: (config) => config.rollup5mRetention,
+    retentionVariable: 'METRICS_5M_RETENTION',
+  },
+  {
+    view: 'metrics_1h',
+    width: '1 hour',
+    endOffset: '1 hour',
+    schedule: '1 hour',
+    retention: (config) => config.rollup1hRetention,
+    retentionVariable: 'METRICS_1H_RETENTION',
+  },
+];
+
+export const BACKFILL_MARKER = 'timescale_backfill_done';
+
+/**
+ * Both rollups read `metrics` itself, not one another: the hourly backfill can then use all the raw
+ * history a converted table brings (up to METRICS_1H_RETENTION), and its avg is exact, not an
+ * average of averages. Real-time (materialized_only = false): charts see the newest samples too.
+ * One composite index serves chart queries (series + time range) instead of one per column.
+ */
+function createSql(rollup: Rollup): string {
+  return `
+    CREATE MATERIALIZED VIEW IF NOT EXISTS ${rollup.view}
+    WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
+    SELECT time_bucket(INTERVAL '${rollup.width}', time) AS bucket, system_id, name, instance,
+           avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
+      FROM metrics
+     GROUP BY bucket, system_id, name, instance
+    WITH NO DATA`;
+}
+
+/** Creates the missing rollups; returns the views created now. */
+export async function ensureRollups({ knex, report }: StepContext): Promise<string[]> {
+  const existing = await query<{ view_name: string; materialized_only: boolean }>(
+    knex,
+    `SELECT view_name, materialized_only FROM timescaledb_information.continuous_aggregates
+      WHERE view_schema = current_schema()`,
+  );
+  const created: string[] = [];
+  for (const rollup of ROLLUPS) {
+    const found = existing.find((row) => row.view_name === rollup.view);
+    if (!found) {
+      await knex.raw(createSql(rollup));
+      created.push(rollup.view);
+    } else if (found.materialized_only) {
+      // cheap to fix and the charts rely on it: without it the newest buckets are missing
+      await knex.raw(`ALTER MATERIALIZED VIEW ${rollup.view} SET (timescaledb.materialized_only = false)`);
+      report.info(`${rollup.view} now includes real-time data (materialized_only = false)`);
+    }
+    await knex.raw(
+      `CREATE INDEX IF NOT EXISTS ${rollup.view}_series_idx ON ${rollup.view} (system_id, name, instance, bucket)`,
+    );
+  }
+  if (created.length) report.info(`Created the rollups ${created.join(', ')}`);
+  return created;
+}
+
+interface WindowRow {
+  start: string;
+  end: string;
+}
+
+/**
+ * The one-time backfill: one refresh per rollup, bounded by its retention (METRICS_5M_RETENTION
+ * bounds metrics_5m) and by the oldest raw sample. Never earlier than the raw data: a refresh over
+ * a range whose raw chunks are gone would delete the rollup rows of that range.
+ * Must run outside a transaction block (refresh_continuous_aggregate commits as it goes).
+ */
+export async function backfillRollups({ knex, retention, report }: StepContext, created: string[]): Promise<boolean> {
+  const [marker] = await query(knex, 'SELECT 1 FROM app_settings WHERE key = ?', [BACKFILL_MARKER]);
+  if (marker && created.length === 0) return false;
+  for (const rollup of ROLLUPS) {
+    // no row: no raw samples, or none older than the end offset (real-time aggregation covers those)
+    const [range] = await query<WindowRow>(
+      knex,
+      `WITH raw AS (SELECT min(time) AS oldest FROM metrics),
+            bounds AS (
+              SELECT greatest(time_bucket(?::interval, oldest), now() - ?::interval) AS start_at,
+                     now() - ?::interval AS end_at
+                FROM raw WHERE oldest IS NOT NULL)
+       SELECT start_at::text AS start, end_at::text AS end FROM bounds WHERE start_at < end_at`,
+      [rollup.width, rollup.retention(retention).text, rollup.endOffset],
+    );
+    if (!range) continue;
+    await knex.raw('CALL refresh_continuous_aggregate(?, ?::timestamptz, ?::timestamptz)', [
+      rollup.view,
+      range.start,
+      range.end,
+    ]);
+    report.info(`Backfilled ${rollup.view} from ${range.start} to ${range.end}`);
+  }
+  await knex.raw(
+    `INSERT INTO app_settings (key, value) VALUES (?, jsonb_build_object('at', now()))
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
+    [BACKFILL_MARKER],
+  );
+  return true;
+}

@@ -1,0 +1,68 @@
+/**
+ * `npm run bench`: prints figures, passes or fails nothing. Runs against the
+ * real PostgreSQL and Redis of this machine, in a throwaway database.
+ * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
+ * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
+ */
+import { performance } from 'node:perf_hooks';
+import { startTestServer, testConfig } from '../../backend/src/testing/app.js';
+import { createTestDatabase } from '../../backend/src/testing/database.js';
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+async function benchHealth(url: string, total: number, concurrency: number): Promise<void> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        next += 1;
+        const t0 = performance.now();
+        const response = await fetch(`${url}/api/health`);
+        await response.arrayBuffer();
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  console.log(
+    `health: ${total} requests, concurrency ${concurrency}: ${(total / seconds).toFixed(0)} req/s, ` +
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${percentile(latencies, 99).toFixed(1)} ms`,
+  );
+}
+
+async function benchInsert(db: Awaited<ReturnType<typeof createTestDatabase>>, batches: number, rowsPerBatch: number) {
+  const names = ['cpu.usage_pct', 'mem.used_pct', 'load.1', 'disk.used_pct', 'net.rx_bps'];
+  const base = Date.now() - 3600_000;
+  const started = performance.now();
+  for (let b = 0; b < batches; b++) {
+    const rows = Array.from({ length: rowsPerBatch }, (_, i) => ({
+      time: new Date(base + b * 1000 + Math.floor(i / names.length)),
+      system_id: (i % 50) + 1,
+      name: names[i % names.length],
+      instance: '',
+      value: Math.random() * 100,
+    }));
+    await db.knex('metrics').insert(rows).onConflict(['system_id', 'name', 'instance', 'time']).ignore();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  console.log(
+    `metrics insert: ${batches} batches of ${rowsPerBatch} rows: ${((batches * rowsPerBatch) / seconds).toFixed(0)} rows/s`,
+  );
+}
+
+const db = await createTestDatabase();
+const server = await startTestServer(testConfig(db.url, { DATABASE_POOL_MAX: '20' }));
+try {
+  await benchHealth(server.url, 200, 10); // warm-up
+  await benchHealth(server.url, 5000, 50);
+  await benchInsert(db, 200, 1000);
+  console.log(`memory: rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (bench process incl. server)`);
+} finally {
+  await server.stop();
+  await db.drop();
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# pretest: make sure what the tests talk to is here and running — Chromium (karma,
+# end-to-end), PostgreSQL on 127.0.0.1:5432 (trust for user postgres) and Redis on
+# 127.0.0.1:6379. Starts servers that are installed but down; on Debian as root it
+# installs what is missing; elsewhere it stops with the exact command to run.
+set -euo pipefail
+
+can_install() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+apt_updated=0
+apt_install() {
+  if ! can_install; then
+    echo "prepare: missing $*. Install it, e.g.: sudo apt-get update && sudo apt-get install -y $*" >&2
+    exit 1
+  fi
+  if [ "$apt_updated" = 0 ]; then
+    echo "prepare: apt-get update"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    apt_updated=1
+  fi
+  echo "prepare: apt-get install -y $*"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+wait_port() {
+  for _ in $(seq 1 50); do
+    port_open "$1" && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# Chromium for karma and the end-to-end tests (never a downloaded browser)
+if [ ! -x /usr/bin/chromium ]; then
+  apt_install chromium
+fi
+
+# PostgreSQL
+if ! port_open 5432; then
+  if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
+    apt_install postgresql
+    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    # tests connect over TCP as postgres without a password, as on the service machines
+    hba="/etc/postgresql/$version/main/pg_hba.conf"
+    sed -i -E 's/^(host\s+all\s+all\s+127\.0\.0\.1\/32\s+)\S+/\1trust/; s/^(host\s+all\s+all\s+::1\/128\s+)\S+/\1trust/' "$hba"
+  fi
+  version=$(ls /etc/postgresql | sort -V | tail -n 1)
+  echo "prepare: starting PostgreSQL $version"
+  pg_ctlcluster --skip-systemctl-redirect "$version" main start
+  wait_port 5432 || { echo "prepare: PostgreSQL did not come up on 127.0.0.1:5432" >&2; exit 1; }
+fi
+
+# Redis (also needed as a binary: some tests run a private redis-server they can stop)
+if ! command -v redis-server >/dev/null 2>&1; then
+  apt_install redis-server
+fi
+if ! port_open 6379; then
+  echo "prepare: starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
+  wait_port 6379 || { echo "prepare: Redis did not come up on 127.0.0.1:6379" >&2; exit 1; }
+fi
+
+echo "prepare: chromium, PostgreSQL and Redis are ready"

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The test command (`npm test`): type check and lint, then every suite —
+# backend and database tests (node:test through tsx, against the real
+# PostgreSQL, Redis and the WASM TimescaleDB) and the console's karma tests in
+# headless Chromium. Ends with one line of passed and failed counts over all
+# suites; fails when anything failed or a suite ran no test.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+results=tmp/test-results
+rm -rf "$results" && mkdir -p "$results"
+
+status=0
+total_pass=0
+total_fail=0
+summary=()
+
+record() { # name passed failed
+  summary+=("$1: $2 passed, $3 failed")
+  total_pass=$((total_pass + $2))
+  total_fail=$((total_fail + $3))
+  if [ "$3" != 0 ]; then status=1; fi
+  if [ "$2" = 0 ] && [ "$3" = 0 ]; then
+    echo "run-all: suite '$1' ran no test" >&2
+    status=1
+  fi
+}
+
+echo "== type check and lint"
+if ! npm run --silent typecheck; then status=1; summary+=("typecheck: failed"); fi
+if ! npm run --silent lint; then status=1; summary+=("lint: failed"); fi
+
+echo "== backend and database tests"
+mapfile -t files < <(find backend/src db ops -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# no --test-force-exit: it can end the process before the TAP file is flushed. Tests close their
+# handles; the timeout is the guard against one that does not.
+timeout --signal=KILL 1800 node_modules/.bin/tsx --test --test-concurrency=3 \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination="$results/backend.tap" \
+  "${files[@]}"
+backend_exit=$?
+pass=$(grep -E '^# pass [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
+fail=$(grep -E '^# fail [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
+cancelled=$(grep -E '^# cancelled [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
+fail=$(( ${fail:-0} + ${cancelled:-0} ))
+[ "$backend_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
+record backend "${pass:-0}" "$fail"
+
+echo "== console tests (karma, headless Chromium)"
+export CHROME_BIN=${CHROME_BIN:-/usr/bin/chromium}
+KARMA_SUMMARY_FILE="$results/karma.json" node_modules/.bin/ng test --watch=false --progress=false
+frontend_exit=$?
+if [ -f "$results/karma.json" ]; then
+  pass=$(node -p "require('./$results/karma.json').passed")
+  fail=$(node -p "require('./$results/karma.json').failed")
+else
+  pass=0 fail=1
+fi
+[ "$frontend_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
+record frontend "$pass" "$fail"
+
+echo
+for line in "${summary[@]}"; do echo "$line"; done
+echo "total: $total_pass passed, $total_fail failed"
+exit $status
