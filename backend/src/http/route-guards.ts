@@ -1,0 +1,43 @@
+/**
+ * Per-route rights checks. Authentication (bearer first, then the session
+ * cookie) has already put the principal, if any, on ctx.state.
+ */
+import type { Middleware } from 'koa';
+import type { Principal, Role } from '../auth/principal.js';
+import { Forbidden, Unauthorized } from './errors.js';
+
+declare module 'koa' {
+  interface DefaultState {
+    principal?: Principal;
+  }
+}
+
+export function currentPrincipal(state: { principal?: Principal }): Principal {
+  if (!state.principal) throw new Unauthorized();
+  return state.principal;
+}
+
+export function requireSignedIn(): Middleware {
+  return async (ctx, next) => {
+    currentPrincipal(ctx.state);
+    await next();
+  };
+}
+
+export function requireRole(...roles: Role[]): Middleware {
+  return async (ctx, next) => {
+    const principal = currentPrincipal(ctx.state);
+    if (!roles.includes(principal.role)) throw new Forbidden('Your role does not allow this');
+    await next();
+  };
+}
+
+/** Token management and other console-only actions: a bearer token is refused. */
+export function requireCookieSession(): Middleware {
+  return async (ctx, next) => {
+    const principal = currentPrincipal(ctx.state);
+    if (principal.via !== 'session')
+      throw new Forbidden('This action needs a signed-in browser session, not an API token');
+    await next();
+  };
+}
