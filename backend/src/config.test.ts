@@ -117,6 +117,12 @@ describe('config', () => {
     assert.ok(config.warnings.every((w) => !w.includes('short-secret') && !w.includes('change-me')));
   });
 
+  it('keeps bcrypt at cost 11 unless a test lowers it, and never below 10 in production', () => {
+    assert.equal(loadConfig(BASE).bcryptCost, 11);
+    assert.equal(loadConfig({ ...BASE, NODE_ENV: 'test', BCRYPT_COST: '4' }).bcryptCost, 4);
+    assert.match(configError({ BCRYPT_COST: '4' }), /^BCRYPT_COST below 10 is for tests only/);
+  });
+
   it('accepts memory:// for the demo and refuses other schemes for REDIS_URL', () => {
     assert.equal(loadConfig({ ...BASE, REDIS_URL: 'memory://' }).redisUrl, 'memory://');
     assert.match(configError({ REDIS_URL: 'http://127.0.0.1:6379' }), /^REDIS_URL must be/);

@@ -47,6 +47,8 @@ export interface AppConfig {
   cronSecret: string | null;
   /** Directory of the built console (index.html and assets). */
   staticDir: string;
+  /** bcrypt cost: 11; BCRYPT_COST lowers it for tests only (never below 10 in production). */
+  bcryptCost: number;
   retention: RetentionConfig;
   /** Things worth a warning line at start; never contain secret values. */
   warnings: string[];
@@ -160,6 +162,12 @@ function redisUrl(env: Env): string {
   throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL (or memory:// for the demo)');
 }
 
+function bcryptCost(env: Env, production: boolean): number {
+  const cost = integer(env, 'BCRYPT_COST', 11, 4, 15);
+  if (production && cost < 10) throw new ConfigError('BCRYPT_COST below 10 is for tests only (NODE_ENV=production)');
+  return cost;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const database = loadDatabaseConfig(env);
   const retention = loadRetentionConfig(env);
@@ -208,6 +216,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     settingsEncryptionKey: settingsEncryptionKey ?? null,
     cronSecret: cronSecret ?? null,
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
+    bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     retention,
     warnings,
   };

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { Redis } from 'ioredis';
+import type Koa from 'koa';
 import { createKnex } from '../../db/connection.js';
 import type { Bus } from './bus/bus.js';
 import { createMemoryBus } from './bus/memory-bus.js';
@@ -12,7 +13,9 @@ import { createRedisBus } from './bus/redis-bus.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createApp } from './http/app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
-import { systemClock } from './lib/clock.js';
+import { systemClock, type Clock } from './lib/clock.js';
+import { createPasswordHasher } from './lib/password-hasher.js';
+import type { Mailer } from './mail/mailer.js';
 import { isMain } from './lib/is-main.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
@@ -20,8 +23,17 @@ import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+export interface StartOptions {
+  instanceLock?: boolean;
+  redisPrefix?: string;
+  /** Tests: a clock they move, and near-zero sign-in failure delays. */
+  clock?: Clock;
+  loginFailureDelayMs?: number;
+}
+
 export interface RunningServer {
   server: http.Server;
+  app: Koa;
   port: number;
   stop(): Promise<void>;
 }
@@ -30,7 +42,7 @@ export interface RunningServer {
 export async function startServer(
   config: AppConfig,
   log: Logger,
-  options: { instanceLock?: boolean; redisPrefix?: string } = {},
+  options: StartOptions = {},
 ): Promise<RunningServer | null> {
   let lock: InstanceLock | null = null;
   if (options.instanceLock !== false) {
@@ -63,7 +75,26 @@ export async function startServer(
       log.warn('Redis is not reachable: starting anyway (live updates stop, rate limits fail open)');
   }
 
-  const app = createApp({ config, log, db, redis, bus, rateLimitStore, clock: systemClock });
+  const hasher = createPasswordHasher(config.bcryptCost);
+  // replaced by the SMTP mailer once its settings feature is wired
+  const mailer: Mailer = {
+    isEnabled: async () => false,
+    send: async () => {
+      throw new Error('Mail is not configured');
+    },
+  };
+  const app = createApp({
+    config,
+    log,
+    db,
+    redis,
+    bus,
+    rateLimitStore,
+    clock: options.clock ?? systemClock,
+    hasher,
+    mailer,
+    ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
+  });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
   await new Promise<void>((resolve, reject) => {
@@ -77,6 +108,7 @@ export async function startServer(
   let stopping: Promise<void> | null = null;
   return {
     server,
+    app,
     port,
     stop() {
       stopping ??= (async () => {
@@ -88,6 +120,7 @@ export async function startServer(
         await bus.close();
         for (const client of redisClients) await client.quit().catch(() => client.disconnect());
         await db.destroy();
+        await hasher.close();
         await lock?.release();
       })();
       return stopping;

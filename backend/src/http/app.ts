@@ -6,13 +6,27 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { authenticate } from '../auth/authenticate.js';
+import { createLoginService } from '../auth/login-service.js';
+import { authRoutes } from '../auth/routes.js';
+import { createSessionRepo } from '../auth/session-repo.js';
+import { createSessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { AppConfig } from '../config.js';
 import { healthRoutes } from '../health/routes.js';
 import { createHealthService } from '../health/service.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { RateLimitStore } from '../ratelimit/rate-limiter.js';
+import type { PasswordHasher } from '../lib/password-hasher.js';
+import type { Mailer } from '../mail/mailer.js';
+import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
+import { createTokensRepo } from '../tokens/repo.js';
+import { tokensRoutes } from '../tokens/routes.js';
+import { createTokensService } from '../tokens/service.js';
+import { createUsersRepo } from '../users/repo.js';
+import { usersRoutes } from '../users/routes.js';
+import { createUsersService } from '../users/service.js';
+import { parseBodies } from './body.js';
 import { clientAddress } from './client-ip.js';
 import { errorMiddleware } from './error-middleware.js';
 import { NotFound } from './errors.js';
@@ -27,6 +41,10 @@ export interface AppDeps {
   bus: Bus;
   rateLimitStore: RateLimitStore;
   clock: Clock;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  /** Base of the growing delay after failed sign-ins (tests make it tiny). */
+  loginFailureDelayMs?: number;
 }
 
 declare module 'koa' {
@@ -51,8 +69,54 @@ function requestLog(log: Logger): Koa.Middleware {
   };
 }
 
+/** The feature graph: repos → services → routers, and the authentication in front of them. */
+function features(deps: AppDeps) {
+  const { config, db, clock, log, rateLimitStore } = deps;
+  const limiter = (name: string, points: number, durationSeconds: number) =>
+    createRateLimiter(rateLimitStore, { name, points, durationSeconds }, log);
+
+  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
+  const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret });
+  const tokens = createTokensService({ repo: createTokensRepo(db), clock });
+  const login = createLoginService({
+    users,
+    sessions,
+    limits: {
+      perAccount: limiter('login-account', 10, 15 * 60),
+      perAddress: limiter('login-address', 100, 15 * 60),
+      failureDelayMs: deps.loginFailureDelayMs ?? 250,
+    },
+  });
+
+  return {
+    authentication: authenticate({
+      sessions,
+      tokens,
+      users,
+      // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
+      bearerFailures: limiter('bearer', 30, 10 * 60),
+      authUrl: config.authUrl,
+    }),
+    routers: [
+      authRoutes({
+        users,
+        login,
+        sessions,
+        mailer: deps.mailer,
+        // spec "Limits": 10 setup attempts per 10 minutes per client address
+        setupLimit: limiter('setup', 10, 10 * 60),
+        authUrl: config.authUrl,
+        secureCookies: config.production,
+      }),
+      usersRoutes(users),
+      tokensRoutes(tokens),
+    ] satisfies Router[],
+  };
+}
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: false });
+  app.keys = [deps.config.authSecret]; // signs the session cookie: a new AUTH_SECRET signs everybody out
   app.silent = true; // errors are logged by errorMiddleware, once
 
   app.use(requestLog(deps.log));
@@ -63,7 +127,13 @@ export function createApp(deps: AppDeps): Koa {
     await next();
   });
 
-  const routers: Router[] = [healthRoutes(createHealthService(deps))];
+  // health answers before authentication: a monitor with a stale token still sees it
+  const health = healthRoutes(createHealthService(deps));
+  app.use(health.routes()).use(health.allowedMethods());
+
+  const { authentication, routers } = features(deps);
+  app.use(parseBodies());
+  app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
 
   app.use(serveConsole(deps.config.staticDir));

@@ -9,11 +9,14 @@ import { Forbidden, Unauthorized } from './errors.js';
 declare module 'koa' {
   interface DefaultState {
     principal?: Principal;
+    /** Why this cookie-authenticated write must be refused (CSRF, Origin, content type), if it must. */
+    writeRefusal?: string | null;
   }
 }
 
-export function currentPrincipal(state: { principal?: Principal }): Principal {
+export function currentPrincipal(state: { principal?: Principal; writeRefusal?: string | null }): Principal {
   if (!state.principal) throw new Unauthorized();
+  if (state.writeRefusal) throw new Forbidden(state.writeRefusal);
   return state.principal;
 }
 

@@ -20,6 +20,8 @@ export interface RateLimitRule {
 
 export interface RateLimitResult {
   allowed: boolean;
+  /** Attempts counted in the current window (including this one, for consume). */
+  consumed: number;
   remaining: number;
   retryAfterSeconds: number;
 }
@@ -28,6 +30,8 @@ export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateLimitResult>;
   /** Forget a key's count (e.g. after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /** Whether the next attempt would be refused, without counting one. */
+  peek(key: string): Promise<RateLimitResult>;
 }
 
 export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, log: Logger): RateLimiter {
@@ -52,10 +56,15 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
       try {
         const res = await limiter.consume(key, points);
         failingOpen = false;
-        return { allowed: true, remaining: res.remainingPoints, retryAfterSeconds: 0 };
+        return { allowed: true, consumed: res.consumedPoints, remaining: res.remainingPoints, retryAfterSeconds: 0 };
       } catch (error) {
         if (error instanceof RateLimiterRes) {
-          return { allowed: false, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
+          return {
+            allowed: false,
+            consumed: error.consumedPoints,
+            remaining: 0,
+            retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+          };
         }
         if (!failingOpen)
           log.warn(
@@ -63,7 +72,25 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
             'Rate limiter store failed: failing open',
           );
         failingOpen = true;
-        return { allowed: true, remaining: rule.points, retryAfterSeconds: 0 };
+        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0 };
+      }
+    },
+    async peek(key) {
+      try {
+        const res = await limiter.get(key);
+        // blocked when the next attempt would be over the limit
+        if (res && res.consumedPoints >= rule.points) {
+          return {
+            allowed: false,
+            consumed: res.consumedPoints,
+            remaining: 0,
+            retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+          };
+        }
+        const consumed = res?.consumedPoints ?? 0;
+        return { allowed: true, consumed, remaining: rule.points - consumed, retryAfterSeconds: 0 };
+      } catch {
+        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0 };
       }
     },
     async reset(key) {

@@ -3,6 +3,7 @@
  * real Redis (prefixed), real sockets on a free port.
  */
 import { loadConfig, type AppConfig } from '../config.js';
+import type { Clock } from '../lib/clock.js';
 import { startServer, type RunningServer } from '../main.js';
 import { captureLogger } from './logger.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
@@ -17,6 +18,7 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     PORT: '0',
     HOSTNAME: '127.0.0.1',
     DATABASE_POOL_MAX: '5',
+    BCRYPT_COST: '4',
     ...env,
   });
 }
@@ -26,9 +28,14 @@ export interface TestServer extends RunningServer {
   logs: ReturnType<typeof captureLogger>;
 }
 
-export async function startTestServer(config: AppConfig): Promise<TestServer> {
+export async function startTestServer(config: AppConfig, options: { clock?: Clock } = {}): Promise<TestServer> {
   const logs = captureLogger();
-  const running = await startServer(config, logs.log, { instanceLock: false, redisPrefix: testPrefix() });
+  const running = await startServer(config, logs.log, {
+    instanceLock: false,
+    redisPrefix: testPrefix(),
+    loginFailureDelayMs: 1,
+    ...options,
+  });
   if (!running) throw new Error('server did not start');
   return { ...running, url: `http://127.0.0.1:${running.port}`, logs };
 }

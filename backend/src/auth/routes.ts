@@ -1,0 +1,97 @@
+/**
+ * First account, sign-in and the current account: /api/setup, /api/auth/*.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { Forbidden, TooManyRequests } from '../http/errors.js';
+import { originIsOurs } from '../http/origin.js';
+import { currentPrincipal } from '../http/route-guards.js';
+import { randomToken } from '../lib/crypto.js';
+import { parseInput } from '../lib/validate.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { UsersService } from '../users/service.js';
+import type { LoginService } from './login-service.js';
+import { loginSchema, setupSchema } from './schema.js';
+import { ABSOLUTE_MS, SESSION_COOKIE, type Sessions } from './sessions.js';
+
+export interface AuthRoutesDeps {
+  users: UsersService;
+  login: LoginService;
+  sessions: Sessions;
+  mailer: Pick<Mailer, 'isEnabled'>;
+  setupLimit: RateLimiter;
+  authUrl: string;
+  secureCookies: boolean;
+}
+
+/** Sign-in and setup carry no CSRF token (there is no session yet) but refuse a foreign Origin. */
+function refuseForeignOrigin(ctx: Context, authUrl: string): void {
+  const hosts = {
+    origin: ctx.get('origin') || undefined,
+    host: ctx.get('host'),
+    forwardedHost: ctx.get('x-forwarded-host') || undefined,
+  };
+  if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused');
+}
+
+export function authRoutes(deps: AuthRoutesDeps): Router {
+  const { users, login, sessions, authUrl } = deps;
+  const router = new Router();
+  const cookieOptions = {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: deps.secureCookies,
+    overwrite: true,
+    path: '/',
+  };
+
+  router.get('/api/auth/options', async (ctx) => {
+    ctx.body = { setupNeeded: await users.setupNeeded(), mailEnabled: await deps.mailer.isEnabled() };
+  });
+
+  router.post('/api/setup', async (ctx) => {
+    const limit = await deps.setupLimit.consume(ctx.state.clientIp);
+    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
+    refuseForeignOrigin(ctx, authUrl);
+    const input = parseInput(setupSchema, ctx.request.body);
+    const user = await users.setup(input);
+    ctx.status = 201;
+    ctx.body = { id: user.id, email: user.email, role: user.role };
+  });
+
+  router.get('/api/auth/csrf', (ctx) => {
+    const sessionId = ctx.state.principal?.sessionId;
+    // without a session there is nothing to protect: any value will do, and none is stored
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { csrfToken: sessionId ? sessions.csrfToken(sessionId) : randomToken(32) };
+  });
+
+  router.post('/api/auth/login', async (ctx) => {
+    refuseForeignOrigin(ctx, authUrl);
+    const input = parseInput(loginSchema, ctx.request.body);
+    const result = await login.login(input, { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') });
+    // a signed-in browser that signs in again drops its old session
+    const previous = ctx.state.principal?.sessionId;
+    if (previous) await sessions.end(previous);
+    ctx.cookies.set(SESSION_COOKIE, result.sessionToken, { ...cookieOptions, maxAge: ABSOLUTE_MS });
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { user: result.user, csrfToken: result.csrfToken };
+  });
+
+  router.post('/api/auth/logout', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    if (principal.sessionId) await sessions.end(principal.sessionId);
+    ctx.cookies.set(SESSION_COOKIE, null, cookieOptions);
+    ctx.status = 204;
+  });
+
+  router.get('/api/auth/me', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { user: await users.userView(principal.userId) };
+  });
+
+  return router;
+}

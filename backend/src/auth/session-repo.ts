@@ -1,0 +1,60 @@
+/** SQL of browser sessions. Rows are keyed by the SHA-256 of the cookie's token. */
+import type { Knex } from 'knex';
+
+export interface SessionRow {
+  id: string;
+  userId: number;
+  stage: 'full' | 'second_factor';
+  lastSeenAt: Date;
+  expiresAt: Date;
+  absoluteExpiresAt: Date;
+}
+
+export function createSessionRepo(db: Knex) {
+  return {
+    async insert(row: SessionRow & { ip: string; userAgent: string }): Promise<void> {
+      await db('sessions').insert({
+        id: row.id,
+        user_id: row.userId,
+        stage: row.stage,
+        ip: row.ip,
+        user_agent: row.userAgent.slice(0, 300),
+        last_seen_at: row.lastSeenAt,
+        expires_at: row.expiresAt,
+        absolute_expires_at: row.absoluteExpiresAt,
+      });
+    },
+
+    /** A live session: neither idle-expired nor past its absolute end at `now`. */
+    async findLive(id: string, now: Date): Promise<SessionRow | null> {
+      const row = await db('sessions')
+        .where({ id })
+        .where('expires_at', '>', now)
+        .where('absolute_expires_at', '>', now)
+        .first('id', 'user_id', 'stage', 'last_seen_at', 'expires_at', 'absolute_expires_at');
+      if (!row) return null;
+      return {
+        id: row.id,
+        userId: row.user_id,
+        stage: row.stage,
+        lastSeenAt: row.last_seen_at,
+        expiresAt: row.expires_at,
+        absoluteExpiresAt: row.absolute_expires_at,
+      };
+    },
+
+    async touch(id: string, lastSeenAt: Date, expiresAt: Date): Promise<void> {
+      await db('sessions').where({ id }).update({ last_seen_at: lastSeenAt, expires_at: expiresAt });
+    },
+
+    async delete(id: string): Promise<void> {
+      await db('sessions').where({ id }).delete();
+    },
+
+    async deleteExpired(now: Date): Promise<number> {
+      return db('sessions').where('expires_at', '<=', now).orWhere('absolute_expires_at', '<=', now).delete();
+    },
+  };
+}
+
+export type SessionRepo = ReturnType<typeof createSessionRepo>;

@@ -1,0 +1,71 @@
+/**
+ * Browser sessions (contracts.md "Security rules"): a fresh random token at
+ * every sign-in, stored hashed; idle expiry 7 days, absolute 30 days. The
+ * cookie carrying the token is signed with AUTH_SECRET by Koa, so changing
+ * AUTH_SECRET signs everybody out.
+ */
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
+import type { SessionRepo, SessionRow } from './session-repo.js';
+
+export const SESSION_COOKIE = 'argus.sid';
+const DAY = 86_400_000;
+export const IDLE_MS = 7 * DAY;
+export const ABSOLUTE_MS = 30 * DAY;
+// Writing last_seen_at on every request would make every page view a write; once a minute is enough.
+const TOUCH_EVERY_MS = 60_000;
+
+export interface SessionsDeps {
+  repo: SessionRepo;
+  clock: Clock;
+  authSecret: string;
+}
+
+export function createSessions({ repo, clock, authSecret }: SessionsDeps) {
+  return {
+    /** Starts a session; returns the cookie value (the only place the token exists in clear). */
+    async start(userId: number, meta: { ip: string; userAgent: string }): Promise<{ token: string; id: string }> {
+      const token = randomToken(32);
+      const now = clock.now();
+      const id = sha256(token);
+      await repo.insert({
+        id,
+        userId,
+        stage: 'full',
+        lastSeenAt: now,
+        expiresAt: new Date(now.getTime() + IDLE_MS),
+        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
+        ...meta,
+      });
+      return { token, id };
+    },
+
+    /** The live full session a cookie token opens, or null; keeps an active session alive. */
+    async resolve(token: string): Promise<SessionRow | null> {
+      const now = clock.now();
+      const session = await repo.findLive(sha256(token), now);
+      if (!session || session.stage !== 'full') return null;
+      if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+        const expiresAt = new Date(Math.min(now.getTime() + IDLE_MS, session.absoluteExpiresAt.getTime()));
+        await repo.touch(session.id, now, expiresAt);
+      }
+      return session;
+    },
+
+    async end(sessionId: string): Promise<void> {
+      await repo.delete(sessionId);
+    },
+
+    /** The CSRF token of a session: derived, so nothing more is stored. */
+    csrfToken(sessionId: string): string {
+      return createHmac('sha256', authSecret).update(`csrf:${sessionId}`).digest('base64url');
+    },
+
+    csrfMatches(sessionId: string, presented: string | undefined): boolean {
+      return presented !== undefined && safeEqual(presented, this.csrfToken(sessionId));
+    },
+  };
+}
+
+export type Sessions = ReturnType<typeof createSessions>;

@@ -1,0 +1,86 @@
+/**
+ * Rights on EVERY route, table-driven over the app's own route list, so a
+ * route added later is covered without editing this file.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createAccount } from '../testing/accounts.js';
+import { startTestServer, testConfig, type TestServer } from '../testing/app.js';
+import { createTestDatabase, type TestDatabase } from '../testing/database.js';
+import { bearer, Client } from '../testing/http.js';
+import { listRoutes, type RouteEntry } from './route-list.js';
+
+const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** Routes anyone may call: they authenticate by other means (or are the way in). */
+const PUBLIC = new Set([
+  'GET /api/health',
+  'GET /api/auth/options',
+  'GET /api/auth/csrf',
+  'POST /api/setup',
+  'POST /api/auth/login',
+  'POST /api/auth/password/forgot',
+  'POST /api/auth/password/reset',
+]);
+
+const key = (route: RouteEntry) => `${route.method} ${route.path}`;
+const concrete = (path: string) => path.replace(/:[a-zA-Z]+/g, '1');
+
+describe('rights on every route', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let routes: RouteEntry[];
+  let viewerToken: string;
+  before(async () => {
+    db = await createTestDatabase();
+    server = await startTestServer(testConfig(db.url));
+    routes = listRoutes(server.app);
+    const viewer = await createAccount(db.knex, { role: 'VIEWER' });
+    const browser = new Client(server.url);
+    await browser.signIn(viewer.email, viewer.password);
+    viewerToken = (await browser.post('/api/tokens', { name: 'viewer script' })).body.token;
+  });
+  after(async () => {
+    await server.stop();
+    await db.drop();
+  });
+
+  it('knows the routes it checks', () => {
+    assert.ok(routes.length >= 12, `${routes.length} routes`);
+    assert.ok(routes.some((r) => key(r) === 'POST /api/users'));
+  });
+
+  it('answers 401 on every non-public route without credentials', async () => {
+    const client = new Client(server.url);
+    for (const route of routes.filter((r) => !PUBLIC.has(key(r)))) {
+      const reply = await client.request(route.method, concrete(route.path), WRITE.has(route.method) ? {} : undefined);
+      assert.equal(reply.status, 401, `${key(route)} → ${reply.status}`);
+    }
+  });
+
+  it("refuses a viewer's token on every write route, and changes nothing", async () => {
+    const before = await db.knex('users').select('*').orderBy('id');
+    const client = new Client(server.url);
+    for (const route of routes.filter((r) => WRITE.has(r.method) && !PUBLIC.has(key(r)))) {
+      const reply = await client.request(
+        route.method,
+        concrete(route.path),
+        { name: 'x', role: 'ADMIN' },
+        bearer(viewerToken),
+      );
+      assert.equal(reply.status, 403, `${key(route)} → ${reply.status}`);
+    }
+    assert.deepEqual(await db.knex('users').select('*').orderBy('id'), before);
+  });
+
+  it('refuses an operator on every ADMIN route', async () => {
+    const operator = await createAccount(db.knex, { role: 'OPERATOR' });
+    const browser = new Client(server.url);
+    await browser.signIn(operator.email, operator.password);
+    const adminOnly = routes.filter((r) => r.path.startsWith('/api/users') || r.path.startsWith('/api/settings'));
+    assert.ok(adminOnly.length >= 4);
+    for (const route of adminOnly) {
+      const reply = await browser.request(route.method, concrete(route.path), WRITE.has(route.method) ? {} : undefined);
+      assert.equal(reply.status, 403, `${key(route)} → ${reply.status}`);
+    }
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * Validation at the edge: one zod schema per route; a failure is a 400 whose
+ * message and `details.field` name the offending field.
+ */
+import type { z } from 'zod';
+import { BadRequest } from '../http/errors.js';
+
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') ?? '';
+  const message = issue ? `${field ? `${field}: ` : ''}${issue.message}` : 'Invalid request';
+  throw new BadRequest(message, field ? { field } : undefined);
+}

@@ -1,0 +1,80 @@
+/**
+ * Personal API tokens (spec "API token", contracts.md): `argus_` + 43 base62
+ * characters (≥ 256 bits), shown once, only a hash stored; status derived from
+ * revoked / expired; revoked and expired tokens stay listed.
+ */
+import type { Clock } from '../lib/clock.js';
+import { randomBase62, sha256 } from '../lib/crypto.js';
+import { BadRequest, NotFound } from '../http/errors.js';
+import type { TokenRow, TokensRepo } from './repo.js';
+
+export const TOKEN_PREFIX = 'argus_';
+const TOKEN_FORMAT = /^argus_[0-9A-Za-z]{43}$/;
+// spec: last used is refreshed at most every few minutes
+export const LAST_USED_REFRESH_MS = 5 * 60_000;
+
+export type TokenStatus = 'active' | 'revoked' | 'expired';
+
+export interface TokenView {
+  id: number;
+  name: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  status: TokenStatus;
+}
+
+export function createTokensService({ repo, clock }: { repo: TokensRepo; clock: Clock }) {
+  function view(row: TokenRow): TokenView {
+    const now = clock.now();
+    const status: TokenStatus = row.revokedAt
+      ? 'revoked'
+      : row.expiresAt && row.expiresAt <= now
+        ? 'expired'
+        : 'active';
+    return {
+      id: row.id,
+      name: row.name,
+      createdAt: row.createdAt.toISOString(),
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+      status,
+    };
+  }
+
+  return {
+    async create(userId: number, name: string, expiresAt: Date | null): Promise<TokenView & { token: string }> {
+      const now = clock.now();
+      if (expiresAt && expiresAt <= now)
+        throw new BadRequest('expiresAt: must be in the future', { field: 'expiresAt' });
+      const token = TOKEN_PREFIX + randomBase62(43);
+      const row = await repo.insert(userId, name, sha256(token), expiresAt, now);
+      return { ...view(row), token };
+    },
+
+    async list(userId: number): Promise<TokenView[]> {
+      return (await repo.listByUser(userId)).map(view);
+    },
+
+    async revoke(userId: number, id: number): Promise<TokenView> {
+      const row = await repo.findOwned(userId, id);
+      if (!row) throw new NotFound('No such token');
+      if (!row.revokedAt) await repo.revoke(id, clock.now());
+      return view((await repo.findOwned(userId, id)) as TokenRow);
+    },
+
+    /** The account a presented token belongs to, or null. Malformed values never reach the database. */
+    async verify(presented: string): Promise<{ tokenId: number; userId: number } | null> {
+      if (!TOKEN_FORMAT.test(presented)) return null;
+      const now = clock.now();
+      const found = await repo.findUsable(sha256(presented), now);
+      if (!found) return null;
+      await repo.touchLastUsed(found.id, now, LAST_USED_REFRESH_MS);
+      return { tokenId: found.id, userId: found.userId };
+    },
+  };
+}
+
+export type TokensService = ReturnType<typeof createTokensService>;

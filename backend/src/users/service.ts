@@ -1,0 +1,231 @@
+/**
+ * Accounts: the first administrator (setup), administration of users and
+ * grants, an account's own profile and password, and the principal every
+ * request is answered as (role and grants read from the database each time).
+ */
+import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
+import type { Principal, Role } from '../auth/principal.js';
+import { BadRequest, Conflict, NotFound } from '../http/errors.js';
+import { randomToken } from '../lib/crypto.js';
+import type { PasswordHasher } from '../lib/password-hasher.js';
+import { validatePassword } from '../lib/password-rules.js';
+import type { UserChanges, UserRow, UsersRepo } from './repo.js';
+
+export const ALREADY_SET_UP = 'Already set up';
+export const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
+
+export interface UserView {
+  id: number;
+  email: string;
+  username: string | null;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  totpEnabled: boolean;
+  notifyMinSeverity: UserRow['notifyMinSeverity'];
+  customerIds: number[];
+  createdAt: string;
+}
+
+export interface NewAccount {
+  email: string;
+  username?: string | null | undefined;
+  name: string;
+  password: string;
+}
+
+export interface UsersDeps {
+  db: Knex;
+  repo: UsersRepo;
+  hasher: PasswordHasher;
+  bus: Bus;
+}
+
+function view(user: UserRow, customerIds: number[]): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    username: user.username,
+    name: user.name,
+    role: user.role,
+    disabled: user.disabled,
+    totpEnabled: user.totpSecret !== null,
+    notifyMinSeverity: user.notifyMinSeverity,
+    customerIds,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+function checkPassword(password: string, account: { email: string; username?: string | null | undefined }) {
+  const problem = validatePassword(password, { email: account.email, username: account.username ?? null });
+  if (problem) throw new BadRequest(`password: ${problem}`, { field: 'password' });
+}
+
+export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
+  // a hash of the configured cost: verifying against it costs what a real account costs
+  let dummyHash: Promise<string> | null = null;
+
+  async function assertUnique(
+    email: string | undefined,
+    username: string | null | undefined,
+    exceptId: number | null,
+    trx: Knex,
+  ) {
+    const conflict = await repo.findConflict(email, username, exceptId, trx);
+    if (conflict === 'email') throw new Conflict('Another account uses this e-mail address');
+    if (conflict === 'username') throw new Conflict('Another account uses this username');
+  }
+
+  async function assertCustomersExist(customerIds: number[], trx: Knex) {
+    const found = new Set(await repo.existingCustomerIds(customerIds, trx));
+    const missing = customerIds.filter((id) => !found.has(id));
+    if (missing.length)
+      throw new BadRequest(`customerIds: no customer ${missing.join(', ')}`, { field: 'customerIds' });
+  }
+
+  /** Rights changed: open live connections re-check (contracts.md "Live channel data"). */
+  async function rightsChanged(userId: number) {
+    await bus.publish('rights', { userId });
+  }
+
+  async function userView(id: number, trx: Knex = db): Promise<UserView> {
+    const user = await repo.findById(id, trx);
+    if (!user) throw new NotFound('No such user');
+    return view(user, await repo.findCustomerIds(id, trx));
+  }
+
+  return {
+    userView,
+
+    async setupNeeded(): Promise<boolean> {
+      return !(await repo.anyUserExists());
+    },
+
+    /** The first account, ADMIN, only while there is none; an advisory lock makes racing requests create one. */
+    async setup(input: NewAccount): Promise<UserView> {
+      checkPassword(input.password, input);
+      // hash before taking the lock: racing requests must not queue behind each other's bcrypt
+      const passwordHash = await hasher.hash(input.password);
+      return db.transaction(async (trx) => {
+        await repo.lockAccounts(trx);
+        if (await repo.anyUserExists(trx)) throw new Conflict(ALREADY_SET_UP);
+        const id = await repo.insert(
+          { email: input.email, username: input.username ?? null, name: input.name, role: 'ADMIN', passwordHash },
+          trx,
+        );
+        return userView(id, trx);
+      });
+    },
+
+    async list(): Promise<UserView[]> {
+      return (await repo.listWithGrants()).map((user) => view(user, user.customerIds));
+    },
+
+    async create(input: NewAccount & { role: Role; customerIds: number[] }): Promise<UserView> {
+      checkPassword(input.password, input);
+      const passwordHash = await hasher.hash(input.password);
+      return db.transaction(async (trx) => {
+        await assertUnique(input.email, input.username, null, trx);
+        await assertCustomersExist(input.customerIds, trx);
+        const id = await repo.insert(
+          { email: input.email, username: input.username ?? null, name: input.name, role: input.role, passwordHash },
+          trx,
+        );
+        await repo.replaceGrants(id, input.customerIds, trx);
+        return userView(id, trx);
+      });
+    },
+
+    async update(
+      id: number,
+      input: Omit<UserChanges, 'passwordHash'> & { customerIds?: number[] | undefined; password?: string | undefined },
+    ): Promise<UserView> {
+      const current = await repo.findById(id);
+      if (!current) throw new NotFound('No such user');
+      const email = input.email ?? current.email;
+      const username = input.username === undefined ? current.username : input.username;
+      if (input.password !== undefined) checkPassword(input.password, { email, username });
+      const passwordHash = input.password !== undefined ? await hasher.hash(input.password) : undefined;
+      const result = await db.transaction(async (trx) => {
+        await repo.lockAccounts(trx);
+        const removesAdmin =
+          current.role === 'ADMIN' &&
+          !current.disabled &&
+          ((input.role !== undefined && input.role !== 'ADMIN') || input.disabled === true);
+        if (removesAdmin && (await repo.countOtherActiveAdmins(id, trx)) === 0) throw new Conflict(LAST_ADMIN);
+        await assertUnique(input.email, input.username, id, trx);
+        if (input.customerIds) await assertCustomersExist(input.customerIds, trx);
+        const { customerIds, password: _password, ...changes } = input;
+        await repo.update(id, { ...changes, ...(passwordHash ? { passwordHash } : {}) }, trx);
+        if (customerIds) await repo.replaceGrants(id, customerIds, trx);
+        // a disabled account, or one whose password an admin reset, is signed out everywhere
+        if (input.disabled === true || passwordHash) await repo.endBrowserSessions(id, {}, trx);
+        return userView(id, trx);
+      });
+      await rightsChanged(id);
+      return result;
+    },
+
+    async remove(id: number): Promise<void> {
+      await db.transaction(async (trx) => {
+        await repo.lockAccounts(trx);
+        const current = await repo.findById(id, trx);
+        if (!current) throw new NotFound('No such user');
+        if (current.role === 'ADMIN' && !current.disabled && (await repo.countOtherActiveAdmins(id, trx)) === 0) {
+          throw new Conflict(LAST_ADMIN);
+        }
+        await repo.delete(id, trx);
+      });
+      await rightsChanged(id);
+    },
+
+    async updateProfile(
+      id: number,
+      input: Pick<UserChanges, 'email' | 'username' | 'name' | 'notifyMinSeverity'>,
+    ): Promise<UserView> {
+      return db.transaction(async (trx) => {
+        await assertUnique(input.email, input.username, id, trx);
+        await repo.update(id, input, trx);
+        return userView(id, trx);
+      });
+    },
+
+    /** Own password change: the current one must be right; other browser sessions end. */
+    async changePassword(id: number, currentPassword: string, newPassword: string, keepSessionId: string | null) {
+      const user = await repo.findById(id);
+      if (!user) throw new NotFound('No such user');
+      if (!(await hasher.verify(currentPassword, user.passwordHash))) {
+        throw new BadRequest('currentPassword: the current password is not right', { field: 'currentPassword' });
+      }
+      checkPassword(newPassword, user);
+      const passwordHash = await hasher.hash(newPassword);
+      await db.transaction(async (trx) => {
+        await repo.update(id, { passwordHash }, trx);
+        await repo.endBrowserSessions(id, { exceptSessionId: keepSessionId }, trx);
+      });
+    },
+
+    /** The account a sign-in identifier and password open, or null (same work either way). */
+    async verifyCredentials(identifier: string, password: string): Promise<UserRow | null> {
+      const user = await repo.findByIdentifier(identifier);
+      // an unknown account costs one bcrypt comparison too, so timing does not tell them apart
+      dummyHash ??= hasher.hash(randomToken(16));
+      const ok = await hasher.verify(password, user?.passwordHash ?? (await dummyHash));
+      return user && ok && !user.disabled ? user : null;
+    },
+
+    async principalFor(
+      userId: number,
+      via: Principal['via'],
+      ids: { sessionId: string | null; tokenId: number | null },
+    ): Promise<Principal | null> {
+      const user = await repo.findById(userId);
+      if (!user || user.disabled) return null;
+      const customerIds = user.role === 'ADMIN' ? [] : await repo.findCustomerIds(userId);
+      return { userId, role: user.role, email: user.email, via, ...ids, customerIds: new Set(customerIds) };
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof createUsersService>;
