@@ -19,6 +19,7 @@ import type { Mailer } from './mail/mailer.js';
 import { isMain } from './lib/is-main.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
+import { createSecretBox } from './lib/secret-box.js';
 import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -83,8 +84,13 @@ export async function startServer(
       throw new Error('Mail is not configured');
     },
   };
+  const box = createSecretBox(
+    { settingsEncryptionKey: config.settingsEncryptionKey, authSecret: config.authSecret },
+    log,
+  );
   const app = createApp({
     config,
+    box,
     log,
     db,
     redis,

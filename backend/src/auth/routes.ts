@@ -13,7 +13,8 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { UsersService } from '../users/service.js';
 import type { LoginService } from './login-service.js';
 import { loginSchema, setupSchema } from './schema.js';
-import { ABSOLUTE_MS, SESSION_COOKIE, type Sessions } from './sessions.js';
+import { TRUSTED_DEVICE_MS } from '../second-factor/service.js';
+import { ABSOLUTE_MS, SESSION_COOKIE, TRUSTED_DEVICE_COOKIE, type Sessions } from './sessions.js';
 
 export interface AuthRoutesDeps {
   users: UsersService;
@@ -71,12 +72,23 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
   router.post('/api/auth/login', async (ctx) => {
     refuseForeignOrigin(ctx, authUrl);
     const input = parseInput(loginSchema, ctx.request.body);
-    const result = await login.login(input, { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') });
+    const result = await login.login(input, {
+      ip: ctx.state.clientIp,
+      userAgent: ctx.get('user-agent'),
+      trustedDevice: ctx.cookies.get(TRUSTED_DEVICE_COOKIE, { signed: true }),
+    });
+    ctx.set('Cache-Control', 'no-store');
+    if (result.kind === 'second-factor') {
+      ctx.body = { secondFactor: result.factor };
+      return;
+    }
     // a signed-in browser that signs in again drops its old session
     const previous = ctx.state.principal?.sessionId;
     if (previous) await sessions.end(previous);
     ctx.cookies.set(SESSION_COOKIE, result.sessionToken, { ...cookieOptions, maxAge: ABSOLUTE_MS });
-    ctx.set('Cache-Control', 'no-store');
+    if (result.trustedDevice) {
+      ctx.cookies.set(TRUSTED_DEVICE_COOKIE, result.trustedDevice, { ...cookieOptions, maxAge: TRUSTED_DEVICE_MS });
+    }
     ctx.body = { user: result.user, csrfToken: result.csrfToken };
   });
 

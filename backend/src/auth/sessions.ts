@@ -10,6 +10,8 @@ import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { SessionRepo, SessionRow } from './session-repo.js';
 
 export const SESSION_COOKIE = 'argus.sid';
+/** Skips the second factor for one account on one browser (backed by a trusted_devices row). */
+export const TRUSTED_DEVICE_COOKIE = 'argus.td';
 const DAY = 86_400_000;
 export const IDLE_MS = 7 * DAY;
 export const ABSOLUTE_MS = 30 * DAY;

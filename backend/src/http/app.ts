@@ -18,7 +18,11 @@ import { createHealthService } from '../health/service.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
+import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
+import { createSecondFactorRepo } from '../second-factor/repo.js';
+import { secondFactorRoutes } from '../second-factor/routes.js';
+import { createSecondFactorService } from '../second-factor/service.js';
 import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
 import { createTokensRepo } from '../tokens/repo.js';
 import { tokensRoutes } from '../tokens/routes.js';
@@ -43,6 +47,8 @@ export interface AppDeps {
   clock: Clock;
   hasher: PasswordHasher;
   mailer: Mailer;
+  /** Seals and opens secrets stored in the database. */
+  box: SecretBox;
   /** Base of the growing delay after failed sign-ins (tests make it tiny). */
   loginFailureDelayMs?: number;
 }
@@ -78,9 +84,17 @@ function features(deps: AppDeps) {
   const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret });
   const tokens = createTokensService({ repo: createTokensRepo(db), clock });
+  const secondFactor = createSecondFactorService({
+    repo: createSecondFactorRepo(db),
+    box: deps.box,
+    mailer: deps.mailer,
+    clock,
+    log,
+  });
   const login = createLoginService({
     users,
     sessions,
+    secondFactor,
     limits: {
       perAccount: limiter('login-account', 10, 15 * 60),
       perAddress: limiter('login-address', 100, 15 * 60),
@@ -110,6 +124,7 @@ function features(deps: AppDeps) {
       }),
       usersRoutes(users),
       tokensRoutes(tokens),
+      secondFactorRoutes(secondFactor, users),
     ] satisfies Router[],
   };
 }

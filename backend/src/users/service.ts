@@ -206,6 +206,11 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
       });
     },
 
+    async passwordMatches(id: number, password: string): Promise<boolean> {
+      const user = await repo.findById(id);
+      return user !== null && (await hasher.verify(password, user.passwordHash));
+    },
+
     /** The account a sign-in identifier and password open, or null (same work either way). */
     async verifyCredentials(identifier: string, password: string): Promise<UserRow | null> {
       const user = await repo.findByIdentifier(identifier);
