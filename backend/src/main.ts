@@ -11,6 +11,8 @@ import type { Bus } from './bus/bus.js';
 import { createMemoryBus } from './bus/memory-bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
+import { createHousekeepingRepo } from './housekeeping/repo.js';
+import { createHousekeeping } from './housekeeping/service.js';
 import { createApp } from './http/app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -101,6 +103,12 @@ export async function startServer(
     mailer,
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
   });
+  const housekeeping = createHousekeeping({
+    repo: createHousekeepingRepo(db),
+    clock: options.clock ?? systemClock,
+    log,
+  });
+  housekeeping.start();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
   await new Promise<void>((resolve, reject) => {
@@ -123,6 +131,7 @@ export async function startServer(
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
         await closed;
         clearTimeout(force);
+        await housekeeping.stop();
         await bus.close();
         for (const client of redisClients) await client.quit().catch(() => client.disconnect());
         await db.destroy();
