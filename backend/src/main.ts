@@ -17,11 +17,11 @@ import { createApp } from './http/app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createPasswordHasher } from './lib/password-hasher.js';
-import type { Mailer } from './mail/mailer.js';
 import { isMain } from './lib/is-main.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
 import { createSecretBox } from './lib/secret-box.js';
+import { checkSecretsKey } from './secrets/key-check.js';
 import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -79,18 +79,15 @@ export async function startServer(
   }
 
   const hasher = createPasswordHasher(config.bcryptCost);
-  // replaced by the SMTP mailer once its settings feature is wired
-  const mailer: Mailer = {
-    isEnabled: async () => false,
-    send: async () => {
-      throw new Error('Mail is not configured');
-    },
-  };
   const box = createSecretBox(
     { settingsEncryptionKey: config.settingsEncryptionKey, authSecret: config.authSecret },
     log,
   );
-  const app = createApp({
+  // a database that does not answer yet must not stop the start: health reports it, the check waits for next start
+  await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
+    log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
+  );
+  const { app, shutdown: shutdownFeatures } = createApp({
     config,
     box,
     log,
@@ -100,7 +97,6 @@ export async function startServer(
     rateLimitStore,
     clock: options.clock ?? systemClock,
     hasher,
-    mailer,
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
   });
   const housekeeping = createHousekeeping({
@@ -132,6 +128,7 @@ export async function startServer(
         await closed;
         clearTimeout(force);
         await housekeeping.stop();
+        await shutdownFeatures();
         await bus.close();
         for (const client of redisClients) await client.quit().catch(() => client.disconnect());
         await db.destroy();

@@ -19,7 +19,12 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { Mailer } from '../mail/mailer.js';
+import { createMailer } from '../mail/smtp-mailer.js';
+import { forgotPasswordLimits } from '../password-reset/limits.js';
+import { passwordResetRoutes } from '../password-reset/routes.js';
+import { createPasswordResetService } from '../password-reset/service.js';
+import { smtpSettingsRoutes } from '../settings/smtp-routes.js';
+import { createSmtpSettingsService } from '../settings/smtp-service.js';
 import { createSecondFactorRepo } from '../second-factor/repo.js';
 import { secondFactorRoutes } from '../second-factor/routes.js';
 import { createSecondFactorService } from '../second-factor/service.js';
@@ -46,7 +51,6 @@ export interface AppDeps {
   rateLimitStore: RateLimitStore;
   clock: Clock;
   hasher: PasswordHasher;
-  mailer: Mailer;
   /** Seals and opens secrets stored in the database. */
   box: SecretBox;
   /** Base of the growing delay after failed sign-ins (tests make it tiny). */
@@ -81,13 +85,16 @@ function features(deps: AppDeps) {
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds }, log);
 
+  const smtp = createSmtpSettingsService({ db, box: deps.box });
+  const mailer = createMailer({ smtp, log });
+  const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
   const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret });
   const tokens = createTokensService({ repo: createTokensRepo(db), clock });
   const secondFactor = createSecondFactorService({
     repo: createSecondFactorRepo(db),
     box: deps.box,
-    mailer: deps.mailer,
+    mailer,
     clock,
     log,
   });
@@ -116,7 +123,7 @@ function features(deps: AppDeps) {
         users,
         login,
         sessions,
-        mailer: deps.mailer,
+        mailer,
         // spec "Limits": 10 setup attempts per 10 minutes per client address
         setupLimit: limiter('setup', 10, 10 * 60),
         authUrl: config.authUrl,
@@ -125,11 +132,26 @@ function features(deps: AppDeps) {
       usersRoutes(users),
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
+      forgotPasswordLimits({
+        mailer,
+        perAddress: limiter('forgot-address', 10, 15 * 60),
+        perEmail: limiter('forgot-email', 3, 60 * 60),
+      }),
+      passwordResetRoutes({ resets, authUrl: config.authUrl }),
+      smtpSettingsRoutes({ smtp, mailer }),
     ] satisfies Router[],
+    /** Lets reset mails being sent finish before the pool closes. */
+    shutdown: () => resets.settled(),
   };
 }
 
-export function createApp(deps: AppDeps): Koa {
+export interface AppAssembly {
+  app: Koa;
+  /** Waits for background work of the features (mails being sent) before the pool closes. */
+  shutdown(): Promise<void>;
+}
+
+export function createApp(deps: AppDeps): AppAssembly {
   const app = new Koa({ proxy: false });
   app.keys = [deps.config.authSecret]; // signs the session cookie: a new AUTH_SECRET signs everybody out
   app.silent = true; // errors are logged by errorMiddleware, once
@@ -146,7 +168,7 @@ export function createApp(deps: AppDeps): Koa {
   const health = healthRoutes(createHealthService(deps));
   app.use(health.routes()).use(health.allowedMethods());
 
-  const { authentication, routers } = features(deps);
+  const { authentication, routers, shutdown } = features(deps);
   app.use(parseBodies());
   app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
@@ -158,5 +180,5 @@ export function createApp(deps: AppDeps): Koa {
     ctx.status = 404;
     ctx.body = 'Not found';
   });
-  return app;
+  return { app, shutdown };
 }

@@ -17,7 +17,8 @@ export function validatePassword(
     return `The password must be at least ${MIN_PASSWORD_CHARACTERS} characters long`;
   }
   if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) {
-    return `The password must be at most ${MAX_PASSWORD_BYTES} bytes long (fewer characters, or fewer accented or non-Latin ones)`;
+    // bytes, not characters: an accented or non-Latin character takes 2 to 4 of them
+    return `The password must be at most ${MAX_PASSWORD_BYTES} bytes long (use fewer or plainer characters)`;
   }
   const lowered = password.toLowerCase();
   if (lowered === account.email.toLowerCase() || (account.username && lowered === account.username.toLowerCase())) {

@@ -1,38 +1,80 @@
-import { provideHttpClient } from '@angular/common/http';
-import { provideHttpClientTesting } from '@angular/common/http/testing';
+import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { Title } from '@angular/platform-browser';
-import { provideRouter, TitleStrategy } from '@angular/router';
+import { Router, TitleStrategy } from '@angular/router';
 import { RouterTestingHarness } from '@angular/router/testing';
 
 import { routes } from './app.routes';
+import { AUTH_URLS, User } from './core/auth';
+import { userBody } from './core/auth-testing';
 import { ArgusTitleStrategy } from './core/title-strategy';
+import { LoginPage } from './features/auth/login-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
+import { SmtpPage } from './features/settings/smtp-page';
 import { StatusPage } from './features/status/status-page';
+import { nextRequest, provideForTests } from './testing';
 
 describe('routes', () => {
+  let http: HttpTestingController;
+
   beforeEach(() => {
     TestBed.configureTestingModule({
-      providers: [
-        provideRouter(routes),
-        provideHttpClient(),
-        provideHttpClientTesting(),
-        { provide: TitleStrategy, useClass: ArgusTitleStrategy },
-      ],
+      providers: [...provideForTests(routes), { provide: TitleStrategy, useClass: ArgusTitleStrategy }],
     });
+    http = TestBed.inject(HttpTestingController);
   });
+
+  async function signedInAs(user: User): Promise<void> {
+    (await nextRequest(http, AUTH_URLS.me)).flush({ user });
+    (await nextRequest(http, AUTH_URLS.csrf)).flush({ csrfToken: 't' });
+  }
 
   it('opens the status page at the root', async () => {
     const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/');
+    await signedInAs(userBody());
 
-    expect(await harness.navigateByUrl('/')).toBeInstanceOf(StatusPage);
+    expect(await page).toBeInstanceOf(StatusPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Status · Argus');
   });
 
   it('shows the not-found page for an unknown address', async () => {
     const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/no/such/page');
+    await signedInAs(userBody());
 
-    expect(await harness.navigateByUrl('/no/such/page')).toBeInstanceOf(NotFoundPage);
+    expect(await page).toBeInstanceOf(NotFoundPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Page not found · Argus');
+  });
+
+  it('asks a signed-out visitor to sign in first', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/');
+    (await nextRequest(http, AUTH_URLS.me)).flush(
+      { error: 'Unauthorized' },
+      { status: 401, statusText: 'Unauthorized' },
+    );
+    (await nextRequest(http, AUTH_URLS.options)).flush({ setupNeeded: false, mailEnabled: false });
+
+    expect(await page).toBeInstanceOf(LoginPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Sign in · Argus');
+  });
+
+  it('opens the mail settings under /settings for an administrator', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/settings');
+    await signedInAs(userBody({ role: 'ADMIN' }));
+
+    expect(await page).toBeInstanceOf(SmtpPage);
+    expect(TestBed.inject(Router).url).toBe('/settings/mail');
+  });
+
+  it('keeps other roles out of the user administration', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/users');
+    await signedInAs(userBody({ role: 'VIEWER' }));
+
+    expect(await page).toBeInstanceOf(StatusPage);
+    expect(TestBed.inject(Router).url).toBe('/');
   });
 });

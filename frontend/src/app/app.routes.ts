@@ -1,15 +1,70 @@
 import { Routes } from '@angular/router';
 
+import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard } from './core/guards';
+import { BARE_LAYOUT } from './core/layout';
+
 export const routes: Routes = [
+  // Sign-in pages: no navigation, reachable without a session.
   {
-    path: '',
-    pathMatch: 'full',
-    title: 'Status',
-    loadComponent: () => import('./features/status/status-page').then((m) => m.StatusPage),
+    path: 'login',
+    title: 'Sign in',
+    data: BARE_LAYOUT,
+    canActivate: [loginPageGuard],
+    loadComponent: () => import('./features/auth/login-page').then((m) => m.LoginPage),
   },
   {
-    path: '**',
-    title: 'Page not found',
-    loadComponent: () => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage),
+    path: 'setup',
+    title: 'Set up',
+    data: BARE_LAYOUT,
+    canActivate: [setupPageGuard],
+    loadComponent: () => import('./features/auth/setup-page').then((m) => m.SetupPage),
+  },
+  {
+    path: 'forgot-password',
+    title: 'Forgot password',
+    data: BARE_LAYOUT,
+    loadComponent: () => import('./features/auth/forgot-password-page').then((m) => m.ForgotPasswordPage),
+  },
+  {
+    path: 'reset-password',
+    title: 'Choose a new password',
+    data: BARE_LAYOUT,
+    loadComponent: () => import('./features/auth/reset-password-page').then((m) => m.ResetPasswordPage),
+  },
+  // The console: every page needs a session.
+  {
+    path: '',
+    canActivateChild: [signedInGuard],
+    children: [
+      {
+        path: '',
+        pathMatch: 'full',
+        title: 'Status',
+        loadComponent: () => import('./features/status/status-page').then((m) => m.StatusPage),
+      },
+      {
+        path: 'account',
+        title: 'Account',
+        loadComponent: () => import('./features/account/account-page').then((m) => m.AccountPage),
+      },
+      {
+        path: 'users',
+        title: 'Users',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/users/users-page').then((m) => m.UsersPage),
+      },
+      { path: 'settings', pathMatch: 'full', redirectTo: 'settings/mail' },
+      {
+        path: 'settings/mail',
+        title: 'Mail settings',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/smtp-page').then((m) => m.SmtpPage),
+      },
+      {
+        path: '**',
+        title: 'Page not found',
+        loadComponent: () => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage),
+      },
+    ],
   },
 ];

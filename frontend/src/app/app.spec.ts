@@ -1,43 +1,116 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { Component } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { MatTooltip } from '@angular/material/tooltip';
 import { By } from '@angular/platform-browser';
-import { provideRouter } from '@angular/router';
+import { Router } from '@angular/router';
 
 import { App } from './app';
+import { AUTH_URLS, AuthService, User } from './core/auth';
+import { userBody } from './core/auth-testing';
+import { BARE_LAYOUT } from './core/layout';
+import { buttonByText, overlayText, provideForTests, settle } from './testing';
+
+@Component({ template: '' })
+class Blank {}
 
 describe('App shell', () => {
-  async function render() {
-    TestBed.configureTestingModule({ providers: [provideRouter([])] });
+  async function render(user: User | null, url = '/') {
+    TestBed.configureTestingModule({
+      providers: provideForTests([
+        { path: 'login', component: Blank, data: BARE_LAYOUT },
+        { path: '**', component: Blank },
+      ]),
+    });
+    if (user) TestBed.inject(AuthService).updateUser(user);
     const fixture = TestBed.createComponent(App);
-    await fixture.whenStable();
+    await TestBed.inject(Router).navigateByUrl(url);
+    await settle(fixture);
     return fixture;
   }
 
+  const titles = (root: HTMLElement) =>
+    Array.from(root.querySelectorAll('mat-nav-list [matListItemTitle]'), (el) => el.textContent?.trim());
+
   it('names the product in the toolbar', async () => {
-    const fixture = await render();
+    const fixture = await render(null);
 
     expect(fixture.nativeElement.querySelector('mat-toolbar').textContent).toContain('Argus');
   });
 
-  it('lists every area of the console in the navigation, in order', async () => {
-    const fixture = await render();
-    const nav: HTMLElement = fixture.nativeElement.querySelector('mat-nav-list');
-    const labels = Array.from(nav.querySelectorAll('[matListItemTitle]'), (el) => el.textContent?.trim());
+  it('shows neither navigation nor account menu while signed out', async () => {
+    const fixture = await render(null);
+    const page: HTMLElement = fixture.nativeElement;
 
-    expect(labels).toEqual(['Status', 'Systems', 'Alerts', 'Rules', 'Maintenance', 'Customers', 'Users', 'Settings']);
+    expect(page.querySelector('mat-nav-list')).toBeNull();
+    expect(page.querySelector('.user-button')).toBeNull();
+  });
+
+  it('renders the sign-in pages without navigation, even for a signed-in user', async () => {
+    const fixture = await render(userBody(), '/login');
+
+    expect(fixture.nativeElement.querySelector('mat-nav-list')).toBeNull();
+  });
+
+  it('lists every area of the console for an administrator, in order', async () => {
+    const fixture = await render(userBody({ role: 'ADMIN' }));
+
+    expect(titles(fixture.nativeElement)).toEqual([
+      'Status',
+      'Systems',
+      'Alerts',
+      'Rules',
+      'Maintenance',
+      'Customers',
+      'Users',
+      'Settings',
+    ]);
   });
 
   it('links only to pages that exist; the others are disabled and marked as coming soon', async () => {
-    const fixture = await render();
+    const fixture = await render(userBody({ role: 'ADMIN' }));
     const links = Array.from(fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>);
 
-    expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([['Status', '/']]);
+    expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
+      ['Status', '/'],
+      ['Users', '/users'],
+      ['Settings', '/settings/mail'],
+    ]);
 
     const comingSoon = fixture.debugElement.queryAll(By.directive(MatTooltip));
-    expect(comingSoon.length).toBe(7);
+    expect(comingSoon.length).toBe(5);
     for (const entry of comingSoon) {
       expect(entry.injector.get(MatTooltip).message).toBe('Coming soon');
       expect(entry.query(By.css('mat-list-item')).attributes['aria-disabled']).toBe('true');
     }
+  });
+
+  it('hides Users and Settings from other roles', async () => {
+    const fixture = await render(userBody({ role: 'OPERATOR' }));
+
+    expect(titles(fixture.nativeElement)).not.toContain('Users');
+    expect(titles(fixture.nativeElement)).not.toContain('Settings');
+  });
+
+  it('shows the signed-in user with a menu to the account page and to sign out', async () => {
+    const fixture = await render(userBody({ name: 'Grace Hopper' }));
+    const trigger: HTMLButtonElement = fixture.nativeElement.querySelector('.user-button');
+    expect(trigger.getAttribute('aria-label')).toContain('Grace Hopper');
+
+    trigger.click();
+    await settle(fixture);
+
+    expect(overlayText()).toContain('Account');
+    expect(document.querySelector('.cdk-overlay-container a[href="/account"]')).not.toBeNull();
+
+    const http = TestBed.inject(HttpTestingController);
+    const navigate = spyOn(TestBed.inject(Router), 'navigateByUrl').and.resolveTo(true);
+    buttonByText('Sign out').click();
+    http.expectOne({ method: 'POST', url: AUTH_URLS.logout }).flush(null, { status: 204, statusText: 'No Content' });
+    await settle(fixture);
+
+    expect(TestBed.inject(AuthService).user()).toBeNull();
+    expect(navigate).toHaveBeenCalledWith('/login');
+    expect(fixture.nativeElement.querySelector('.user-button')).toBeNull();
   });
 });

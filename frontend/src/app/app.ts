@@ -1,14 +1,18 @@
 import { BreakpointObserver } from '@angular/cdk/layout';
-import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
+import { MatDividerModule } from '@angular/material/divider';
 import { MatListModule } from '@angular/material/list';
-import { MatSidenavModule } from '@angular/material/sidenav';
+import { MatMenuModule } from '@angular/material/menu';
+import { MatSidenav, MatSidenavModule } from '@angular/material/sidenav';
 import { MatToolbarModule } from '@angular/material/toolbar';
 import { MatTooltipModule } from '@angular/material/tooltip';
-import { RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
-import { map } from 'rxjs';
+import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
+import { filter, map } from 'rxjs';
 
+import { AuthService, roleLabel } from './core/auth';
+import { isBareLayout } from './core/layout';
 import { NAV } from './nav';
 import { Icon } from './ui/icon';
 
@@ -19,7 +23,9 @@ import { Icon } from './ui/icon';
   imports: [
     Icon,
     MatButtonModule,
+    MatDividerModule,
     MatListModule,
+    MatMenuModule,
     MatSidenavModule,
     MatToolbarModule,
     MatTooltipModule,
@@ -31,7 +37,11 @@ import { Icon } from './ui/icon';
   styleUrl: './app.scss',
 })
 export class App {
-  protected readonly nav = NAV;
+  private readonly router = inject(Router);
+  protected readonly auth = inject(AuthService);
+  protected readonly roleLabel = roleLabel;
+
+  protected readonly nav = computed(() => NAV.filter((entry) => !entry.adminOnly || this.auth.isAdmin()));
 
   // Below 840 px (Material's compact/medium boundary) the navigation floats over the page.
   protected readonly narrow = toSignal(
@@ -41,4 +51,19 @@ export class App {
     { initialValue: false },
   );
   protected readonly sidenavMode = computed(() => (this.narrow() ? 'over' : 'side'));
+  protected readonly drawer = viewChild(MatSidenav);
+
+  private readonly bare = toSignal(
+    this.router.events.pipe(
+      filter((event) => event instanceof NavigationEnd),
+      map(() => isBareLayout(this.router.routerState.snapshot.root)),
+    ),
+    { initialValue: true },
+  );
+  /** Navigation only for a signed-in user on an app page; the sign-in pages stand alone. */
+  protected readonly showNav = computed(() => this.auth.user() !== null && !this.bare());
+
+  protected signOut(): void {
+    this.auth.logout().subscribe(() => void this.router.navigateByUrl('/login'));
+  }
 }

@@ -5,6 +5,10 @@ export interface NavEntry {
   icon: IconName;
   /** Absent while the area is not built yet: the entry shows as "coming soon" instead of a dead link. */
   path?: string;
+  /** Shown to administrators only (the pages' guard enforces the same). */
+  adminOnly?: boolean;
+  /** Active also on sub-pages (/settings/mail for Settings). */
+  prefix?: boolean;
 }
 
 export const NAV: readonly NavEntry[] = [
@@ -14,6 +18,6 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Rules', icon: 'rules' },
   { label: 'Maintenance', icon: 'maintenance' },
   { label: 'Customers', icon: 'customers' },
-  { label: 'Users', icon: 'users' },
-  { label: 'Settings', icon: 'settings' },
+  { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
+  { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },
 ];

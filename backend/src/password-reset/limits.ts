@@ -1,0 +1,33 @@
+/**
+ * Limits in front of POST /api/auth/password/forgot (the spec leaves them
+ * open): per client address (429) and per e-mail address. Over the per-e-mail
+ * limit the answer is the usual 202 and nothing is sent: no mailbox can be
+ * flooded, and the answer still says nothing about whether the account exists.
+ */
+import Router from '@koa/router';
+import { TooManyRequests } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+
+export function forgotPasswordLimits(deps: {
+  mailer: Pick<Mailer, 'isEnabled'>;
+  perAddress: RateLimiter;
+  perEmail: RateLimiter;
+}): Router {
+  const router = new Router();
+  router.post('/api/auth/password/forgot', async (ctx, next) => {
+    // while mail is off the route answers 503 whatever the limits say
+    if (!(await deps.mailer.isEnabled())) return next();
+    const byAddress = await deps.perAddress.consume(ctx.state.clientIp);
+    if (!byAddress.allowed)
+      throw new TooManyRequests(byAddress.retryAfterSeconds, 'Too many requests: try again later');
+    const email = (ctx.request.body as { email?: unknown } | undefined)?.email;
+    if (typeof email === 'string' && !(await deps.perEmail.consume(email.trim().toLowerCase())).allowed) {
+      ctx.status = 202;
+      ctx.body = {};
+      return;
+    }
+    return next();
+  });
+  return router;
+}

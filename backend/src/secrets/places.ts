@@ -1,0 +1,14 @@
+/**
+ * Where each stored secret lives. The SecretBox binds every ciphertext to its
+ * place (associated data), so a value copied to another row or column does not
+ * open. Every feature that seals or opens one of these uses the names from here,
+ * and the key check (key-check.ts) re-encrypts exactly these.
+ */
+export const places = {
+  smtpPassword: 'app_settings:smtp.password',
+  keyCheck: 'app_settings:secrets_key_check',
+  totpSecret: (userId: number) => `users:totp_secret:${userId}`,
+  totpPendingSecret: (userId: number) => `users:totp_pending_secret:${userId}`,
+  /** agent_settings rows flagged secret; the table arrives with the agent-settings feature. */
+  agentSetting: (settingId: number) => `agent_settings:value:${settingId}`,
+} as const;

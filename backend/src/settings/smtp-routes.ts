@@ -1,0 +1,47 @@
+/**
+ * /api/settings/smtp (docs/api.md "Settings"): administrators only. The password
+ * is write-only: answers carry `passwordSet`, never the value.
+ */
+import Router from '@koa/router';
+import { HttpError } from '../http/errors.js';
+import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import type { SmtpMailer } from '../mail/smtp-mailer.js';
+import { parseInput } from '../lib/validate.js';
+import { smtpSettingsSchema, smtpTestSchema } from './schema.js';
+import type { SmtpSettingsService } from './smtp-service.js';
+
+export interface SmtpSettingsRoutesDeps {
+  smtp: Pick<SmtpSettingsService, 'get' | 'update'>;
+  mailer: Pick<SmtpMailer, 'sendTest'>;
+}
+
+export function smtpSettingsRoutes({ smtp, mailer }: SmtpSettingsRoutesDeps): Router {
+  const router = new Router();
+  const admin = requireRole('ADMIN');
+
+  router.get('/api/settings/smtp', admin, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await smtp.get();
+  });
+
+  router.put('/api/settings/smtp', admin, async (ctx) => {
+    ctx.body = await smtp.update(parseInput(smtpSettingsSchema, ctx.request.body));
+  });
+
+  router.post('/api/settings/smtp/test', admin, async (ctx) => {
+    const { to } = parseInput(smtpTestSchema, ctx.request.body);
+    try {
+      await mailer.sendTest(to ?? currentPrincipal(ctx.state).email);
+    } catch (error) {
+      // the mailer's messages name the step that failed and never carry the password
+      throw new HttpError(
+        502,
+        error instanceof Error ? error.message : 'Sending the test message failed',
+        'smtp_failed',
+      );
+    }
+    ctx.body = { sent: true };
+  });
+
+  return router;
+}

@@ -1,0 +1,16 @@
+import { User } from './auth';
+
+/** Builds an account for specs; an administrator unless told otherwise. */
+export function userBody(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    email: 'ada@example.com',
+    username: 'ada',
+    name: 'Ada Lovelace',
+    role: 'ADMIN',
+    totpEnabled: false,
+    notifyMinSeverity: 'WARNING',
+    customerIds: [],
+    ...overrides,
+  };
+}

@@ -1,0 +1,125 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatSelectModule } from '@angular/material/select';
+import { MatSnackBar } from '@angular/material/snack-bar';
+
+import { applyFieldError, errorMessage } from '../../core/api-error';
+import { AuthService, Severity, User } from '../../core/auth';
+import { USERNAME_RULE, usernameValidator } from '../../core/validators';
+import { AccountApi, ProfileChanges } from './account-api';
+
+export const SEVERITIES: readonly { value: Severity; label: string }[] = [
+  { value: 'INFO', label: 'Info and above (everything)' },
+  { value: 'WARNING', label: 'Warning and above' },
+  { value: 'CRITICAL', label: 'Critical only' },
+];
+
+/** Name, sign-in identifiers and the minimum severity of alert e-mails for the signed-in account. */
+@Component({
+  selector: 'argus-profile-form',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, MatSelectModule, ReactiveFormsModule],
+  template: `
+    <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
+      <mat-form-field>
+        <mat-label>Name</mat-label>
+        <input matInput formControlName="name" autocomplete="name" required />
+        <mat-error>Enter your name.</mat-error>
+      </mat-form-field>
+      <mat-form-field>
+        <mat-label>E-mail address</mat-label>
+        <input matInput type="email" formControlName="email" autocomplete="email" required />
+        @if (form.controls.email.hasError('server')) {
+          <mat-error>{{ form.controls.email.getError('server') }}</mat-error>
+        } @else {
+          <mat-error>Enter a valid e-mail address.</mat-error>
+        }
+      </mat-form-field>
+      <mat-form-field subscriptSizing="dynamic" class="long-hint">
+        <mat-label>Username (optional)</mat-label>
+        <input matInput formControlName="username" autocomplete="username" autocapitalize="none" />
+        <mat-hint>You can sign in with it instead of the e-mail address.</mat-hint>
+        @if (form.controls.username.hasError('server')) {
+          <mat-error>{{ form.controls.username.getError('server') }}</mat-error>
+        } @else {
+          <mat-error>{{ usernameRule }}</mat-error>
+        }
+      </mat-form-field>
+      <mat-form-field>
+        <mat-label>E-mail me about alerts of</mat-label>
+        <mat-select formControlName="notifyMinSeverity">
+          @for (severity of severities; track severity.value) {
+            <mat-option [value]="severity.value">{{ severity.label }}</mat-option>
+          }
+        </mat-select>
+        <mat-hint>Alerts below this severity still show in the console.</mat-hint>
+      </mat-form-field>
+      @if (error(); as message) {
+        <p class="form-error" role="alert">{{ message }}</p>
+      }
+      <div class="form-actions">
+        <button mat-flat-button type="submit" [disabled]="busy() || form.pristine">Save profile</button>
+      </div>
+    </form>
+  `,
+})
+export class ProfileForm {
+  protected readonly usernameRule = USERNAME_RULE;
+  private readonly account = inject(AccountApi);
+  private readonly auth = inject(AuthService);
+  private readonly snackBar = inject(MatSnackBar);
+
+  protected readonly severities = SEVERITIES;
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    name: ['', [Validators.required, Validators.maxLength(200)]],
+    email: ['', [Validators.required, Validators.email]],
+    username: ['', usernameValidator],
+    notifyMinSeverity: 'WARNING' as Severity,
+  });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  constructor() {
+    const user = this.auth.user();
+    if (user) this.fill(user);
+  }
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { name, email, username, notifyMinSeverity } = this.form.getRawValue();
+    const changes: ProfileChanges = {
+      name: name.trim(),
+      email: email.trim(),
+      username: username.trim() || null,
+      notifyMinSeverity,
+    };
+    this.busy.set(true);
+    this.error.set(null);
+    this.account.updateProfile(changes).subscribe({
+      next: (user) => {
+        this.busy.set(false);
+        this.fill(user);
+        this.snackBar.open('Profile saved', undefined, { duration: 4000 });
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  private fill(user: User): void {
+    this.form.reset({
+      name: user.name,
+      email: user.email,
+      username: user.username ?? '',
+      notifyMinSeverity: user.notifyMinSeverity,
+    });
+  }
+}

@@ -1,0 +1,80 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { provideNativeDateAdapter } from '@angular/material/core';
+import { MatDatepickerModule } from '@angular/material/datepicker';
+import { MatDialogModule } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+
+import { errorMessage } from '../../core/api-error';
+import { Icon } from '../../ui/icon';
+import { CreatedToken, TokensApi } from './tokens-api';
+
+/** A token chosen to expire "on 31 Dec" works through that whole day, in the user's time zone. */
+export function endOfDay(day: Date): string {
+  const end = new Date(day.getFullYear(), day.getMonth(), day.getDate(), 23, 59, 59, 999);
+  return end.toISOString();
+}
+
+/**
+ * Creates a token, then shows its value once with a copy button. The value lives only in this
+ * dialog: closing it forgets the value for good (spec: "displayed once at creation").
+ */
+@Component({
+  selector: 'argus-token-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    Icon,
+    MatButtonModule,
+    MatDatepickerModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatInputModule,
+    ReactiveFormsModule,
+  ],
+  providers: [provideNativeDateAdapter()],
+  templateUrl: './token-dialog.html',
+  styleUrl: './token-dialog.scss',
+})
+export class TokenDialog {
+  private readonly tokens = inject(TokensApi);
+  private readonly clipboard = inject(Clipboard);
+  private readonly fb = inject(FormBuilder);
+
+  protected readonly form = this.fb.group({
+    name: this.fb.nonNullable.control('', [Validators.required, Validators.maxLength(100)]),
+    expires: this.fb.control<Date | null>(null),
+  });
+  protected readonly today = new Date();
+
+  protected readonly created = signal<CreatedToken | null>(null);
+  protected readonly copied = signal<'no' | 'yes' | 'failed'>('no');
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected create(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { name, expires } = this.form.getRawValue();
+    this.busy.set(true);
+    this.error.set(null);
+    this.tokens.create(name.trim(), expires ? endOfDay(expires) : null).subscribe({
+      next: (token) => {
+        this.busy.set(false);
+        this.created.set(token);
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  protected copy(value: string): void {
+    this.copied.set(this.clipboard.copy(value) ? 'yes' : 'failed');
+  }
+}

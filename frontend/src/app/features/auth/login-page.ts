@@ -1,0 +1,133 @@
+import {
+  afterNextRender,
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  ElementRef,
+  inject,
+  Injector,
+  input,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatCheckboxModule } from '@angular/material/checkbox';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { Router, RouterLink } from '@angular/router';
+import { catchError, of } from 'rxjs';
+
+import { errorMessage, errorStatus } from '../../core/api-error';
+import { AuthService, Credentials, SecondFactor } from '../../core/auth';
+import { safeReturnUrl } from '../../core/return-url';
+import { Icon } from '../../ui/icon';
+import { AuthCard } from './auth-card';
+
+/** Messages other pages leave for this one (`/login?notice=…`). */
+export const LOGIN_NOTICES: Record<string, string> = {
+  setup: 'Your administrator account is ready. Sign in with it.',
+  reset: 'Your password has been changed. Sign in with the new one.',
+};
+
+/** Six digits; spaces a user pastes from an authenticator ("123 456") are ignored. */
+function sixDigits(control: AbstractControl<string>): ValidationErrors | null {
+  const digits = control.value.replace(/\s/g, '');
+  return digits === '' || /^\d{6}$/.test(digits) ? null : { sixDigits: true };
+}
+
+@Component({
+  selector: 'argus-login-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    AuthCard,
+    Icon,
+    MatButtonModule,
+    MatCheckboxModule,
+    MatFormFieldModule,
+    MatInputModule,
+    ReactiveFormsModule,
+    RouterLink,
+  ],
+  templateUrl: './login-page.html',
+})
+export class LoginPage {
+  private readonly auth = inject(AuthService);
+  private readonly router = inject(Router);
+  private readonly injector = inject(Injector);
+  private readonly fb = inject(FormBuilder).nonNullable;
+
+  /** Query parameters (router input binding). */
+  readonly returnUrl = input<string>();
+  readonly notice = input<string>();
+
+  protected readonly options = toSignal(this.auth.options$.pipe(catchError(() => of(null))));
+  protected readonly noticeText = computed(() => LOGIN_NOTICES[this.notice() ?? ''] ?? null);
+
+  protected readonly credentials = this.fb.group({
+    identifier: ['', Validators.required],
+    password: ['', Validators.required],
+  });
+  protected readonly codeForm = this.fb.group({
+    code: ['', [Validators.required, sixDigits]],
+    trustDevice: false,
+  });
+
+  /** Null while asking for the password; the method once the server asked for a code. */
+  protected readonly secondFactor = signal<SecondFactor | null>(null);
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly hidePassword = signal(true);
+
+  private readonly codeInput = viewChild<ElementRef<HTMLInputElement>>('codeInput');
+
+  protected signIn(): void {
+    if (this.credentials.invalid) {
+      this.credentials.markAllAsTouched();
+      return;
+    }
+    this.send(this.credentials.getRawValue());
+  }
+
+  protected verify(): void {
+    if (this.codeForm.invalid) {
+      this.codeForm.markAllAsTouched();
+      return;
+    }
+    const { code, trustDevice } = this.codeForm.getRawValue();
+    this.send({ ...this.credentials.getRawValue(), code: code.replace(/\s/g, ''), trustDevice });
+  }
+
+  /** Back to the password step, e.g. to sign in as someone else. */
+  protected startOver(): void {
+    this.secondFactor.set(null);
+    this.codeForm.reset();
+    this.error.set(null);
+  }
+
+  private send(credentials: Credentials): void {
+    this.busy.set(true);
+    this.error.set(null);
+    this.auth.login(credentials).subscribe({
+      next: (result) => {
+        this.busy.set(false);
+        if (result.kind === 'signed-in') {
+          void this.router.navigateByUrl(safeReturnUrl(this.returnUrl()));
+        } else {
+          this.secondFactor.set(result.method);
+          afterNextRender(() => this.codeInput()?.nativeElement.focus(), { injector: this.injector });
+        }
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+        // "Invalid code" keeps the code step; any other refusal there (the pending sign-in lapsed) starts over.
+        if (this.secondFactor() && errorStatus(err) === 401 && errorMessage(err) !== 'Invalid code') {
+          this.secondFactor.set(null);
+          this.codeForm.reset();
+        }
+      },
+    });
+  }
+}

@@ -1,0 +1,126 @@
+import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { Router, RouterLink } from '@angular/router';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
+import { PasswordRules } from '../../ui/password-rules';
+import { AuthCard } from './auth-card';
+
+/** The page the reset e-mail links to (`/reset-password?token=…`). */
+@Component({
+  selector: 'argus-reset-password-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    AuthCard,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatInputModule,
+    PasswordRules,
+    ReactiveFormsModule,
+    RouterLink,
+  ],
+  template: `
+    <argus-auth-card heading="Choose a new password">
+      @if (!token()) {
+        <p class="form-error" role="alert">This reset link is incomplete. Open the link from the e-mail again.</p>
+        <div class="form-actions">
+          <a mat-button routerLink="/forgot-password">Ask for a new link</a>
+        </div>
+      } @else {
+        <form class="argus-form" [formGroup]="form" (ngSubmit)="submit()">
+          <mat-form-field subscriptSizing="dynamic" class="long-hint">
+            <mat-label>New password</mat-label>
+            <input
+              matInput
+              type="password"
+              formControlName="password"
+              autocomplete="new-password"
+              required
+              aria-describedby="reset-password-rules"
+            />
+            @if (form.controls.password.hasError('required')) {
+              <mat-error>Choose a password.</mat-error>
+            } @else {
+              <mat-error>Follow the password rules below.</mat-error>
+            }
+          </mat-form-field>
+          <argus-password-rules id="reset-password-rules" [password]="value().password ?? ''" />
+          <mat-form-field>
+            <mat-label>Confirm new password</mat-label>
+            <input
+              matInput
+              type="password"
+              formControlName="confirm"
+              autocomplete="new-password"
+              required
+              [errorStateMatcher]="confirmMatcher"
+            />
+            @if (form.controls.confirm.hasError('required')) {
+              <mat-error>Repeat the password.</mat-error>
+            } @else {
+              <mat-error>The passwords do not match.</mat-error>
+            }
+          </mat-form-field>
+          @if (error(); as message) {
+            <p class="form-error" role="alert">
+              {{ message }}
+              @if (linkExpired()) {
+                — <a routerLink="/forgot-password">ask for a new link</a>
+              }
+            </p>
+          }
+          <div class="form-actions">
+            <button mat-flat-button type="submit" [disabled]="busy()">Change password</button>
+          </div>
+        </form>
+      }
+    </argus-auth-card>
+  `,
+})
+export class ResetPasswordPage {
+  private readonly auth = inject(AuthService);
+  private readonly router = inject(Router);
+
+  /** Query parameter of the e-mailed link (router input binding). */
+  readonly token = input<string>();
+
+  protected readonly form = inject(FormBuilder).nonNullable.group(
+    {
+      password: ['', [Validators.required, passwordLength]],
+      confirm: ['', Validators.required],
+    },
+    { validators: passwordGroup({ password: 'password', confirm: 'confirm' }) },
+  );
+  protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
+  protected readonly confirmMatcher = new GroupErrorMatcher('passwordMismatch');
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly linkExpired = signal(false);
+
+  protected submit(): void {
+    const token = this.token();
+    if (this.form.invalid || !token) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    this.auth.resetPassword(token, this.form.getRawValue().password).subscribe({
+      next: () => void this.router.navigate(['/login'], { queryParams: { notice: 'reset' } }),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        const message = errorMessage(err);
+        // The server's wording for a dead link (docs/api.md); a password-rule 400 is fixable in this form.
+        this.linkExpired.set(/invalid or has expired/i.test(message));
+        this.error.set(message);
+      },
+    });
+  }
+}

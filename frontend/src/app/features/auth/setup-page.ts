@@ -1,0 +1,80 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { Router, RouterLink } from '@angular/router';
+
+import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
+import { USERNAME_RULE, usernameValidator } from '../../core/validators';
+import { PasswordRules } from '../../ui/password-rules';
+import { AuthCard } from './auth-card';
+
+/** Creates the first administrator (spec "First account"); only reachable while no account exists. */
+@Component({
+  selector: 'argus-setup-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    AuthCard,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatInputModule,
+    PasswordRules,
+    ReactiveFormsModule,
+    RouterLink,
+  ],
+  templateUrl: './setup-page.html',
+})
+export class SetupPage {
+  protected readonly usernameRule = USERNAME_RULE;
+  private readonly auth = inject(AuthService);
+  private readonly router = inject(Router);
+
+  protected readonly form = inject(FormBuilder).nonNullable.group(
+    {
+      name: ['', [Validators.required, Validators.maxLength(200)]],
+      email: ['', [Validators.required, Validators.email]],
+      username: ['', usernameValidator],
+      password: ['', [Validators.required, passwordLength]],
+      confirm: ['', Validators.required],
+    },
+    { validators: passwordGroup({ password: 'password', confirm: 'confirm', identityKeys: ['email', 'username'] }) },
+  );
+  protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
+
+  protected readonly passwordMatcher = new GroupErrorMatcher('passwordIsIdentity');
+  protected readonly confirmMatcher = new GroupErrorMatcher('passwordMismatch');
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  /** Someone finished setup first: the form is of no use any more. */
+  protected readonly alreadySetUp = signal(false);
+
+  protected submit(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const { name, email, username, password } = this.form.getRawValue();
+    this.busy.set(true);
+    this.error.set(null);
+    this.auth
+      .setup({
+        name: name.trim(),
+        email: email.trim(),
+        ...(username.trim() ? { username: username.trim() } : {}),
+        password,
+      })
+      .subscribe({
+        next: () => void this.router.navigate(['/login'], { queryParams: { notice: 'setup' } }),
+        error: (err: unknown) => {
+          this.busy.set(false);
+          if (errorStatus(err) === 409) this.alreadySetUp.set(true);
+          if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+        },
+      });
+  }
+}

@@ -1,0 +1,147 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatSelectModule } from '@angular/material/select';
+import { MatSlideToggleModule } from '@angular/material/slide-toggle';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { Observable } from 'rxjs';
+
+import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { Role, ROLES, roleLabel } from '../../core/auth';
+import { Loaded, LOADING } from '../../core/loaded';
+import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
+import { USERNAME_RULE, usernameValidator } from '../../core/validators';
+import { PasswordRules } from '../../ui/password-rules';
+import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
+
+export interface UserDialogData {
+  /** The account to edit; absent to create one. */
+  user?: UserRow;
+}
+
+export const ROLE_HINTS: Record<Role, string> = {
+  ADMIN: 'Everything, at every customer, including users and settings.',
+  OPERATOR: 'Sees and acts (acknowledge, edit rules) at the customers granted below.',
+  VIEWER: 'Sees the customers granted below; changes nothing.',
+};
+
+function sameSet(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((id) => b.includes(id));
+}
+
+/** Creates an account, or edits one: identity, role, disabled, customer grants and an optional new password. */
+@Component({
+  selector: 'argus-user-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButtonModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatSelectModule,
+    MatSlideToggleModule,
+    PasswordRules,
+    ReactiveFormsModule,
+  ],
+  templateUrl: './user-dialog.html',
+  styles: `
+    .toggle {
+      margin: 4px 0 12px;
+    }
+    .toggle .field-note {
+      margin: 4px 0 0;
+    }
+  `,
+})
+export class UserDialog {
+  protected readonly usernameRule = USERNAME_RULE;
+  private readonly users = inject(UsersApi);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly dialogRef = inject<MatDialogRef<UserDialog, UserRow>>(MatDialogRef);
+  protected readonly original = inject<UserDialogData>(MAT_DIALOG_DATA).user ?? null;
+
+  protected readonly roles = ROLES;
+  protected readonly roleLabel = roleLabel;
+  protected readonly roleHints = ROLE_HINTS;
+
+  protected readonly form = inject(FormBuilder).nonNullable.group(
+    {
+      name: [this.original?.name ?? '', [Validators.required, Validators.maxLength(200)]],
+      email: [this.original?.email ?? '', [Validators.required, Validators.email]],
+      username: [this.original?.username ?? '', usernameValidator],
+      role: [this.original?.role ?? ('VIEWER' as Role)],
+      disabled: [this.original?.disabled ?? false],
+      customerIds: [this.original?.customerIds ?? ([] as number[])],
+      // Required for a new account; when editing, empty keeps the current password.
+      password: ['', this.original ? passwordLength : [Validators.required, passwordLength]],
+    },
+    { validators: passwordGroup({ password: 'password', identityKeys: ['email', 'username'] }) },
+  );
+  protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
+  protected readonly passwordMatcher = new GroupErrorMatcher('passwordIsIdentity');
+
+  protected readonly customers = toSignal(this.users.customers$, {
+    initialValue: LOADING as Loaded<Customer[] | null>,
+  });
+  /** Grants matter only below ADMIN, and only once the API has customers. */
+  protected readonly grantable = computed(() => {
+    const customers = this.customers();
+    return this.value().role !== 'ADMIN' && customers.state === 'ready' && customers.value !== null;
+  });
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const request = this.original ? this.update(this.original) : this.create();
+    if (!request) {
+      this.dialogRef.close();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    request.subscribe({
+      next: (user) => this.dialogRef.close(user),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        // A conflict (address taken, last administrator) is the server's rule: say it in its words.
+        if (errorStatus(err) === 409) this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+        else if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  private create(): Observable<UserRow> {
+    const { name, email, username, role, customerIds, password } = this.form.getRawValue();
+    return this.users.create({
+      name: name.trim(),
+      email: email.trim(),
+      ...(username.trim() ? { username: username.trim() } : {}),
+      role,
+      password,
+      ...(this.grantable() ? { customerIds } : {}),
+    });
+  }
+
+  /** Only the fields that changed; null when nothing did. */
+  private update(original: UserRow): Observable<UserRow> | null {
+    const value = this.form.getRawValue();
+    const changes: UserChanges = {};
+    if (value.name.trim() !== original.name) changes.name = value.name.trim();
+    if (value.email.trim() !== original.email) changes.email = value.email.trim();
+    if (value.username.trim() !== (original.username ?? '')) changes.username = value.username.trim() || null;
+    if (value.role !== original.role) changes.role = value.role;
+    if (value.disabled !== original.disabled) changes.disabled = value.disabled;
+    if (this.grantable() && !sameSet(value.customerIds, original.customerIds)) changes.customerIds = value.customerIds;
+    if (value.password) changes.password = value.password;
+    return Object.keys(changes).length ? this.users.update(original.id, changes) : null;
+  }
+}

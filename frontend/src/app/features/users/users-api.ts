@@ -1,0 +1,98 @@
+import { HttpClient, HttpErrorResponse } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { BehaviorSubject, catchError, map, Observable, of, switchMap, tap, throwError } from 'rxjs';
+
+import { Role } from '../../core/auth';
+import { Loaded, loaded } from '../../core/loaded';
+
+/** One account as GET /api/users lists it. */
+export interface UserRow {
+  id: number;
+  email: string;
+  username: string | null;
+  name: string;
+  role: Role;
+  disabled: boolean;
+  totpEnabled: boolean;
+  createdAt: string;
+  customerIds: number[];
+}
+
+export interface Customer {
+  id: number;
+  name: string;
+}
+
+export interface NewUser {
+  email: string;
+  username?: string;
+  name: string;
+  role: Role;
+  password: string;
+  customerIds?: number[];
+}
+
+/** PATCH body: only what changed. `username: null` removes it; absent `customerIds` keeps the grants. */
+export interface UserChanges {
+  email?: string;
+  username?: string | null;
+  name?: string;
+  role?: Role;
+  disabled?: boolean;
+  customerIds?: number[];
+  password?: string;
+}
+
+export const USERS_URL = '/api/users';
+export const CUSTOMERS_URL = '/api/customers';
+
+/** Account administration (ADMIN only). */
+@Injectable({ providedIn: 'root' })
+export class UsersApi {
+  private readonly http = inject(HttpClient);
+  private readonly reload$ = new BehaviorSubject<void>(undefined);
+
+  /** All accounts; emits again after every change made through this service. */
+  readonly users$: Observable<Loaded<UserRow[]>> = this.reload$.pipe(
+    switchMap(() => loaded(this.http.get<UserRow[]>(USERS_URL))),
+  );
+
+  /**
+   * Customers to grant, or null while the API has no customers yet (404: the fleet pages are not
+   * built): grants are then left as they are.
+   */
+  readonly customers$: Observable<Loaded<Customer[] | null>> = loaded(
+    this.http
+      .get<Customer[]>(CUSTOMERS_URL)
+      .pipe(
+        catchError((err: unknown) =>
+          err instanceof HttpErrorResponse && err.status === 404 ? of(null) : throwError(() => err),
+        ),
+      ),
+  );
+
+  create(user: NewUser): Observable<UserRow> {
+    return this.http.post<{ user: UserRow }>(USERS_URL, user).pipe(
+      map((answer) => answer.user),
+      tap(() => this.reload$.next()),
+    );
+  }
+
+  update(id: number, changes: UserChanges): Observable<UserRow> {
+    return this.http.patch<{ user: UserRow }>(this.url(id), changes).pipe(
+      map((answer) => answer.user),
+      tap(() => this.reload$.next()),
+    );
+  }
+
+  remove(id: number): Observable<void> {
+    return this.http.delete<void>(this.url(id)).pipe(
+      map(() => undefined),
+      tap(() => this.reload$.next()),
+    );
+  }
+
+  private url(id: number): string {
+    return `${USERS_URL}/${id}`;
+  }
+}

@@ -1,0 +1,64 @@
+import { provideHttpClient, withInterceptors } from '@angular/common/http';
+import { HttpTestingController, provideHttpClientTesting, TestRequest } from '@angular/common/http/testing';
+import { EnvironmentProviders, Provider, provideZonelessChangeDetection } from '@angular/core';
+import { ComponentFixture } from '@angular/core/testing';
+import { MATERIAL_ANIMATIONS } from '@angular/material/core';
+import { provideRouter, Routes, withComponentInputBinding } from '@angular/router';
+
+import { csrfInterceptor } from './core/csrf-interceptor';
+import { sessionInterceptor } from './core/session-interceptor';
+
+/** What the app provides, for specs: zoneless, the real interceptors over a testing backend, no animations. */
+export function provideForTests(routes: Routes = []): (Provider | EnvironmentProviders)[] {
+  return [
+    provideZonelessChangeDetection(),
+    provideHttpClient(withInterceptors([csrfInterceptor, sessionInterceptor])),
+    provideHttpClientTesting(),
+    provideRouter(routes, withComponentInputBinding()),
+    { provide: MATERIAL_ANIMATIONS, useValue: { animationsDisabled: true } },
+  ];
+}
+
+type Match = Parameters<HttpTestingController['match']>[0];
+
+/**
+ * The one request matching `match`, waiting a few event-loop turns for it: guards, lazy routes and
+ * dialogs send theirs a little after the action that causes them.
+ */
+export async function nextRequest(http: HttpTestingController, match: Match): Promise<TestRequest> {
+  for (let turn = 0; turn < 50; turn++) {
+    const found = http.match(match);
+    if (found.length > 1) throw new Error(`Expected one request, got ${found.length}`);
+    if (found.length === 1) return found[0];
+    await new Promise((resolve) => setTimeout(resolve));
+  }
+  throw new Error(`No request matched ${JSON.stringify(match)}`);
+}
+
+/** Types into an input or textarea the way a user does (value, then the input and blur events). */
+export function typeInto(input: HTMLInputElement | null, value: string): void {
+  if (!input) throw new Error('No such input');
+  input.value = value;
+  input.dispatchEvent(new Event('input'));
+  input.dispatchEvent(new Event('blur'));
+}
+
+/** Runs change detection and waits for pending work (zoneless). */
+export async function settle(fixture: ComponentFixture<unknown>): Promise<void> {
+  fixture.detectChanges();
+  await fixture.whenStable();
+}
+
+/** Text of the overlay layer (dialogs, snack bars, menus), which lives outside the fixture. */
+export function overlayText(): string {
+  return document.querySelector('.cdk-overlay-container')?.textContent ?? '';
+}
+
+/** The button whose visible text is `label`, in `root` (default: the whole document, overlays included). */
+export function buttonByText(label: string, root: ParentNode = document): HTMLButtonElement {
+  const button = Array.from(root.querySelectorAll<HTMLButtonElement>('button')).find(
+    (b) => b.textContent?.trim() === label,
+  );
+  if (!button) throw new Error(`No button "${label}"`);
+  return button;
+}
