@@ -142,7 +142,7 @@ describe('sign-in', () => {
     ]);
     for (const answer of answers) {
       assert.equal(answer.status, 401);
-      assert.deepEqual(answer.body, { error: 'Invalid sign-in', code: 'unauthorized' });
+      assert.deepEqual(answer.body, { error: 'Invalid sign-in', code: 'invalid_sign_in' });
     }
   });
 
@@ -212,6 +212,7 @@ describe('cookie writes: CSRF and Origin', () => {
       const reply = await client.patch('/api/account', { name: 'Changed' }, { 'x-csrf-token': token });
       assert.equal(reply.status, 403);
       assert.match(reply.body.error, /CSRF/);
+      assert.equal(reply.body.code, 'csrf_failed');
     }
     assert.notEqual((await client.get('/api/auth/me')).body.user.name, 'Changed');
     const ok = await client.patch('/api/account', { name: 'Changed' });

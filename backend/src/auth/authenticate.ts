@@ -8,6 +8,7 @@
  */
 import type { Context, Middleware } from 'koa';
 import { Unauthorized } from '../http/errors.js';
+import type { WriteRefusal } from '../http/route-guards.js';
 import { originIsOurs } from '../http/origin.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { TokensService } from '../tokens/service.js';
@@ -24,16 +25,18 @@ export interface AuthenticateDeps {
   authUrl: string;
 }
 
-function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, authUrl: string): string | null {
+function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, authUrl: string): WriteRefusal | null {
   const hosts = {
     origin: ctx.get('origin') || undefined,
     host: ctx.get('host'),
     forwardedHost: ctx.get('x-forwarded-host') || undefined,
   };
-  if (!originIsOurs(hosts, authUrl)) return 'Cross-origin request refused';
-  if (!sessions.csrfMatches(sessionId, ctx.get('x-csrf-token') || undefined)) return 'Missing or invalid CSRF token';
+  if (!originIsOurs(hosts, authUrl)) return { message: 'Cross-origin request refused', code: 'foreign_origin' };
+  if (!sessions.csrfMatches(sessionId, ctx.get('x-csrf-token') || undefined)) {
+    return { message: 'Missing or invalid CSRF token', code: 'csrf_failed' };
+  }
   if (ctx.request.length && !ctx.is('application/json', 'application/x-www-form-urlencoded')) {
-    return 'Send JSON or a form';
+    return { message: 'Send JSON or a form', code: 'unsupported_content_type' };
   }
   return null;
 }
@@ -57,7 +60,7 @@ export function authenticate({ sessions, tokens, users, bearerFailures, authUrl 
       if (failures.consumed > 0) await bearerFailures.reset(address);
       // spec: "A viewer's token is refused every write"
       if (principal.role === 'VIEWER' && !SAFE_METHODS.has(ctx.method)) {
-        ctx.state.writeRefusal = "A viewer's token cannot change anything";
+        ctx.state.writeRefusal = { message: "A viewer's token cannot change anything", code: 'forbidden' };
       }
       ctx.state.principal = principal;
       return next();

@@ -49,11 +49,11 @@ export interface LoginDeps {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function createLoginService({ users, sessions, secondFactor, limits }: LoginDeps) {
-  async function fail(accountKey: string, ip: string, message: string): Promise<never> {
+  async function fail(accountKey: string, ip: string, message: string, code: string): Promise<never> {
     const [account] = await Promise.all([limits.perAccount.consume(accountKey), limits.perAddress.consume(ip)]);
     // growing delays from the third failure on slow guessing down without locking anyone out
     if (account.consumed >= 3) await sleep(limits.failureDelayMs * 2 ** Math.min(account.consumed - 3, 4));
-    throw new Unauthorized(message);
+    throw new Unauthorized(message, code);
   }
 
   return {
@@ -69,7 +69,7 @@ export function createLoginService({ users, sessions, secondFactor, limits }: Lo
       }
 
       const user = await users.verifyCredentials(input.identifier.trim(), input.password);
-      if (!user) return fail(accountKey, meta.ip, INVALID_SIGN_IN);
+      if (!user) return fail(accountKey, meta.ip, INVALID_SIGN_IN, 'invalid_sign_in');
 
       const factor = await secondFactor.requirement(user, meta.trustedDevice);
       if (factor && !input.code) {
@@ -77,7 +77,7 @@ export function createLoginService({ users, sessions, secondFactor, limits }: Lo
         return { kind: 'second-factor', factor };
       }
       if (factor && !(await secondFactor.verify(user, factor, input.code ?? ''))) {
-        return fail(accountKey, meta.ip, INVALID_CODE);
+        return fail(accountKey, meta.ip, INVALID_CODE, 'invalid_code');
       }
 
       await limits.perAccount.reset(accountKey);

@@ -33,7 +33,7 @@ function refuseForeignOrigin(ctx: Context, authUrl: string): void {
     host: ctx.get('host'),
     forwardedHost: ctx.get('x-forwarded-host') || undefined,
   };
-  if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused');
+  if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
 }
 
 export function authRoutes(deps: AuthRoutesDeps): Router {

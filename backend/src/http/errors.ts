@@ -17,20 +17,20 @@ export class HttpError extends Error {
 }
 
 export class BadRequest extends HttpError {
-  constructor(message: string, details?: Record<string, unknown>) {
-    super(400, message, 'bad_request', details);
+  constructor(message: string, details?: Record<string, unknown>, code = 'bad_request') {
+    super(400, message, code, details);
   }
 }
 
 export class Unauthorized extends HttpError {
-  constructor(message = 'Unauthorized') {
-    super(401, message, 'unauthorized');
+  constructor(message = 'Unauthorized', code = 'unauthorized') {
+    super(401, message, code);
   }
 }
 
 export class Forbidden extends HttpError {
-  constructor(message = 'Forbidden') {
-    super(403, message, 'forbidden');
+  constructor(message = 'Forbidden', code = 'forbidden') {
+    super(403, message, code);
   }
 }
 

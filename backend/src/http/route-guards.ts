@@ -10,13 +10,18 @@ declare module 'koa' {
   interface DefaultState {
     principal?: Principal;
     /** Why this cookie-authenticated write must be refused (CSRF, Origin, content type), if it must. */
-    writeRefusal?: string | null;
+    writeRefusal?: WriteRefusal | null;
   }
 }
 
-export function currentPrincipal(state: { principal?: Principal; writeRefusal?: string | null }): Principal {
+export interface WriteRefusal {
+  message: string;
+  code: string;
+}
+
+export function currentPrincipal(state: { principal?: Principal; writeRefusal?: WriteRefusal | null }): Principal {
   if (!state.principal) throw new Unauthorized();
-  if (state.writeRefusal) throw new Forbidden(state.writeRefusal);
+  if (state.writeRefusal) throw new Forbidden(state.writeRefusal.message, state.writeRefusal.code);
   return state.principal;
 }
 

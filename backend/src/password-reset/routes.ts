@@ -36,7 +36,7 @@ export function passwordResetRoutes({ resets, authUrl }: PasswordResetRoutesDeps
       host: ctx.get('host'),
       forwardedHost: ctx.get('x-forwarded-host') || undefined,
     };
-    if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused');
+    if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
   }
 
   router.post('/api/auth/password/forgot', async (ctx) => {

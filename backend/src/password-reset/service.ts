@@ -86,14 +86,15 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
     async resetPassword(token: string, password: string): Promise<void> {
       const now = clock.now();
       const found = await findUsableResetToken(db, sha256(token), now);
-      if (!found) throw new BadRequest(RESET_LINK_INVALID);
+      if (!found) throw new BadRequest(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
       const problem = validatePassword(password, { email: found.email, username: found.username });
       if (problem) throw new BadRequest(problem, { field: 'password' });
 
       const passwordHash = await hasher.hash(password);
       await db.transaction(async (trx) => {
         // checked again under the write: the same link used twice at once sets one password
-        if (!(await consumeResetToken(trx, found.tokenId, now))) throw new BadRequest(RESET_LINK_INVALID);
+        if (!(await consumeResetToken(trx, found.tokenId, now)))
+          throw new BadRequest(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
         await setPasswordAndEndSessions(trx, found.userId, passwordHash, now);
       });
       log.info({ userId: found.userId }, 'Password reset through an e-mailed link; sessions and trusted devices ended');

@@ -64,6 +64,7 @@ describe('TOTP second factor', () => {
     });
     assert.equal(wrong.status, 401);
     assert.equal(wrong.body.error, 'Invalid code');
+    assert.equal(wrong.body.code, 'invalid_code');
     const ok = await browser.post('/api/auth/login', {
       identifier: account.email,
       password: account.password,
