@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (`npm test`): type check and lint, then every suite —
 # backend and database tests (node:test through tsx, against the real
-# PostgreSQL, Redis and the WASM TimescaleDB) and the console's karma tests in
-# headless Chromium. Ends with one line of passed and failed counts over all
+# PostgreSQL, Redis and the WASM TimescaleDB), the console's karma tests in
+# headless Chromium, and the end-to-end tests of the built console in Chromium. Ends with one line of passed and failed counts over all
 # suites; fails when anything failed or a suite ran no test.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -57,6 +57,23 @@ else
 fi
 [ "$frontend_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
 record frontend "$pass" "$fail"
+
+echo "== end to end (built console, real server, Debian Chromium)"
+if node_modules/.bin/ng build --progress=false > "$results/ng-build.log" 2>&1; then
+  timeout --signal=KILL 600 node_modules/.bin/tsx --test \
+    --test-reporter=spec --test-reporter-destination=stdout \
+    --test-reporter=tap --test-reporter-destination="$results/e2e.tap" \
+    ops/e2e/*.e2e.ts
+  e2e_exit=$?
+  pass=$(grep -E '^# pass [0-9]+' "$results/e2e.tap" | tail -n 1 | awk '{print $3}')
+  fail=$(grep -E '^# fail [0-9]+' "$results/e2e.tap" | tail -n 1 | awk '{print $3}')
+  fail=${fail:-0}
+  [ "$e2e_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
+  record e2e "${pass:-0}" "$fail"
+else
+  cat "$results/ng-build.log"
+  record e2e 0 1
+fi
 
 echo
 for line in "${summary[@]}"; do echo "$line"; done

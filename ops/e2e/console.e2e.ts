@@ -1,0 +1,94 @@
+/**
+ * End to end, as a person does it: the built console on the real server (real
+ * PostgreSQL and Redis), driven in Debian Chromium through playwright-core.
+ * Run by `npm test` after `ng build`; never downloads a browser.
+ */
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
+import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
+import { REPO_ROOT } from '../../backend/src/testing/script.js';
+
+const PASSWORD = 'a long and happy passphrase';
+
+describe('the console in a browser', () => {
+  let db: TestDatabase;
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  before(async () => {
+    db = await createTestDatabase();
+    server = await startTestServer(
+      testConfig(db.url, { STATIC_DIR: path.join(REPO_ROOT, 'dist/frontend/browser'), AUTH_URL: 'http://127.0.0.1' }),
+    );
+    browser = await chromium.launch({
+      executablePath: process.env['CHROME_BIN'] ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    page = await browser.newPage();
+    page.setDefaultTimeout(15_000);
+  });
+  after(async () => {
+    await browser?.close();
+    await server.stop();
+    await db.drop();
+  });
+
+  it('sends a first visitor from /login to /setup, and creates the administrator', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.waitForURL(/\/setup$/);
+    await page.getByLabel('Name', { exact: true }).fill('Ada Admin');
+    await page.getByLabel('E-mail address').fill('ada@example.com');
+    await page.getByLabel('Username (optional)').fill('ada');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByLabel('Confirm password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create administrator' }).click();
+    await page.waitForURL(/\/login/);
+    assert.equal((await db.knex('users').first('role'))?.role, 'ADMIN');
+  });
+
+  it('keeps /setup closed once an account exists', async () => {
+    await page.goto(`${server.url}/setup`);
+    await page.waitForURL(/\/login/);
+  });
+
+  it('signs in by username and shows the status page with live health', async () => {
+    await page.getByLabel('E-mail or username').fill('ADA');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('All services operational').waitFor();
+  });
+
+  it('creates an API token that is shown once and works as a bearer token', async () => {
+    await page.goto(`${server.url}/account`);
+    await page.getByRole('tab', { name: 'API tokens' }).click();
+    await page.getByRole('button', { name: 'Create token' }).first().click();
+    await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('e2e script');
+    await page.getByRole('dialog').getByRole('button', { name: 'Create token' }).click();
+    const token = (await page.getByTestId('token-value').textContent())?.trim() ?? '';
+    assert.match(token, /^argus_[0-9A-Za-z]{43}$/);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: 'e2e script', exact: true }).first().waitFor();
+
+    const me = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(me.status, 200);
+  });
+
+  it('signs out, and a deep link then asks for sign-in first', async () => {
+    await page.getByRole('button', { name: /Account menu of/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login/);
+    await page.goto(`${server.url}/account`);
+    await page.waitForURL(/\/login\?returnUrl=%2Faccount/);
+  });
+});
