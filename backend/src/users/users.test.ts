@@ -89,6 +89,18 @@ describe('users and the last administrator', () => {
     assert.equal((await admin.patch(`/api/users/${adminId}`, { role: 'VIEWER' })).status, 409);
   });
 
+  it("a withdrawn grant applies to the very next request of the operator's token", async () => {
+    const customer = await createCustomer(db.knex);
+    const operator = await createAccount(db.knex, { role: 'OPERATOR', customerIds: [customer] });
+    const browser = new Client(server.url);
+    await browser.signIn(operator.email, operator.password);
+    const token = (await browser.post('/api/tokens', { name: 'ops script' })).body.token;
+    const script = new Client(server.url, { authorization: `Bearer ${token}` });
+    assert.deepEqual((await script.get('/api/auth/me')).body.user.customerIds, [customer]);
+    await admin.patch(`/api/users/${operator.id}`, { customerIds: [] });
+    assert.deepEqual((await script.get('/api/auth/me')).body.user.customerIds, []);
+  });
+
   it('a changed role or a disabled account applies on the next request', async () => {
     const operator = await createAccount(db.knex, { role: 'OPERATOR' });
     const browser = new Client(server.url);
