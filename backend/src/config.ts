@@ -47,6 +47,8 @@ export interface AppConfig {
   cronSecret: string | null;
   /** Directory of the built console (index.html and assets). */
   staticDir: string;
+  /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (contracts.md "Agent protocol"). */
+  agentDistDir: string;
   /** bcrypt cost: 11; BCRYPT_COST lowers it for tests only (never below 10 in production). */
   bcryptCost: number;
   retention: RetentionConfig;
@@ -217,6 +219,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cronSecret: cronSecret ?? null,
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
+    agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',
     retention,
     warnings,
   };
