@@ -36,6 +36,11 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+# shellcheck: the agent installer is checked with it
+if ! command -v shellcheck >/dev/null 2>&1; then
+  apt_install shellcheck
+fi
+
 # PostgreSQL
 if ! port_open 5432; then
   if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
@@ -61,4 +66,4 @@ if ! port_open 6379; then
   wait_port 6379 || { echo "prepare: Redis did not come up on 127.0.0.1:6379" >&2; exit 1; }
 fi
 
-echo "prepare: chromium, PostgreSQL and Redis are ready"
+echo "prepare: chromium, shellcheck, PostgreSQL and Redis are ready"

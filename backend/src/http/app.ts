@@ -25,6 +25,12 @@ import { passwordResetRoutes } from '../password-reset/routes.js';
 import { createPasswordResetService } from '../password-reset/service.js';
 import { smtpSettingsRoutes } from '../settings/smtp-routes.js';
 import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createCustomersRepo } from '../customers/repo.js';
+import { customersRoutes } from '../customers/routes.js';
+import { createCustomersService } from '../customers/service.js';
+import { createSystemsRepo } from '../systems/repo.js';
+import { systemsRoutes } from '../systems/routes.js';
+import { createSystemsService } from '../systems/service.js';
 import { createSecondFactorRepo } from '../second-factor/repo.js';
 import { secondFactorRoutes } from '../second-factor/routes.js';
 import { createSecondFactorService } from '../second-factor/service.js';
@@ -132,6 +138,8 @@ function features(deps: AppDeps) {
       usersRoutes(users),
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
+      customersRoutes(createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus })),
+      systemsRoutes(createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock }), clock),
       forgotPasswordLimits({
         mailer,
         perAddress: limiter('forgot-address', 10, 15 * 60),

@@ -41,8 +41,8 @@ export class NotFound extends HttpError {
 }
 
 export class Conflict extends HttpError {
-  constructor(message: string) {
-    super(409, message, 'conflict');
+  constructor(message: string, code = 'conflict') {
+    super(409, message, code);
   }
 }
 

@@ -24,16 +24,23 @@ export function createSecondFactorRepo(db: Knex) {
       await db('users').where({ id: userId }).update({ totp_pending_secret: sealed });
     },
 
+    /** A new authenticator: browsers trusted under the old arrangement must prove it again. */
     async confirm(userId: number, sealed: string, step: number): Promise<void> {
-      await db('users')
-        .where({ id: userId })
-        .update({ totp_secret: sealed, totp_pending_secret: null, totp_last_step: step });
+      await db.transaction(async (trx) => {
+        await trx('users')
+          .where({ id: userId })
+          .update({ totp_secret: sealed, totp_pending_secret: null, totp_last_step: step });
+        await trx('trusted_devices').where({ user_id: userId }).delete();
+      });
     },
 
     async clear(userId: number): Promise<void> {
-      await db('users')
-        .where({ id: userId })
-        .update({ totp_secret: null, totp_pending_secret: null, totp_last_step: null });
+      await db.transaction(async (trx) => {
+        await trx('users')
+          .where({ id: userId })
+          .update({ totp_secret: null, totp_pending_secret: null, totp_last_step: null });
+        await trx('trusted_devices').where({ user_id: userId }).delete();
+      });
     },
 
     /**

@@ -101,6 +101,10 @@ export function createSecondFactorService({ repo, box, mailer, clock, log }: Sec
     },
 
     async beginEnrolment(user: { id: number; email: string }) {
+      // swapping the authenticator of an enrolled account must take the password (turn it off first)
+      if ((await repo.findTotp(user.id)).secret) {
+        throw new Conflict('Two-factor authentication is on: turn it off first', 'totp_enabled');
+      }
       const secret = generateSecret();
       await repo.setPending(user.id, box.seal(secret, pendingPlace(user.id)));
       const otpauthUrl = generateURI({ issuer: 'Argus', label: user.email, secret });
@@ -110,7 +114,7 @@ export function createSecondFactorService({ repo, box, mailer, clock, log }: Sec
     async confirmEnrolment(userId: number, code: string): Promise<void> {
       const stored = await repo.findTotp(userId);
       const secret = stored.pending ? box.open(stored.pending, pendingPlace(userId)) : null;
-      if (!secret) throw new Conflict('Start the enrolment first');
+      if (!secret) throw new Conflict('Start the enrolment first', 'totp_not_pending');
       const step = await matchStep(secret, code, null);
       if (step === null)
         throw new BadRequest('code: the code does not match; check the time on your phone', { field: 'code' });

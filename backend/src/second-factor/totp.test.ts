@@ -46,7 +46,10 @@ describe('TOTP second factor', () => {
   }
 
   it('enrols with a QR code, stores the secret encrypted, and asks for a code at sign-in', async () => {
-    const { account, secret } = await enrolled();
+    const { account, secret, browser: enrolledBrowser } = await enrolled();
+    const again = await enrolledBrowser.post('/api/account/totp/setup');
+    assert.equal(again.status, 409, 'an enrolled authenticator is not swapped without the password');
+    assert.equal(again.body.code, 'totp_enabled');
     const row = await db.knex('users').where({ id: account.id }).first();
     assert.match(row.totp_secret, /^v1\.sek\./);
     assert.ok(!row.totp_secret.includes(secret));

@@ -18,6 +18,12 @@ export function errorStatus(err: unknown): number {
   return err instanceof HttpErrorResponse ? err.status : 0;
 }
 
+/** The stable `code` of an API refusal (docs/api.md), e.g. 'invalid_code'; null when there is none. */
+export function errorCode(err: unknown): string | null {
+  const code = body(err).code;
+  return typeof code === 'string' ? code : null;
+}
+
 /** A sentence for the user: the server's own message when it sent one, else a description of what went wrong. */
 export function errorMessage(err: unknown, fallback = 'Something went wrong. Please try again.'): string {
   const status = errorStatus(err);

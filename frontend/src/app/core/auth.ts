@@ -2,7 +2,7 @@ import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { computed, inject, Injectable, signal } from '@angular/core';
 import { catchError, map, Observable, of, shareReplay, switchMap, tap, throwError } from 'rxjs';
 
-import { CsrfToken } from './csrf-interceptor';
+import { CSRF_URL, CsrfToken } from './csrf-interceptor';
 
 export type Role = 'ADMIN' | 'OPERATOR' | 'VIEWER';
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
@@ -55,7 +55,7 @@ type LoginAnswer = { user: User; csrfToken: string } | { secondFactor: SecondFac
 export const AUTH_URLS = {
   options: '/api/auth/options',
   me: '/api/auth/me',
-  csrf: '/api/auth/csrf',
+  csrf: CSRF_URL,
   login: '/api/auth/login',
   logout: '/api/auth/logout',
   forgot: '/api/auth/password/forgot',

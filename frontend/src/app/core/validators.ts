@@ -12,3 +12,9 @@ export function usernameValidator(control: AbstractControl<string>): ValidationE
   const value = (control.value ?? '').trim();
   return value === '' || USERNAME_PATTERN.test(value) ? null : { username: true };
 }
+
+/** A 6-digit one-time code; spaces a user pastes from an authenticator ("123 456") are ignored. */
+export function sixDigits(control: AbstractControl<string>): ValidationErrors | null {
+  const digits = (control.value ?? '').replace(/\s/g, '');
+  return digits === '' || /^\d{6}$/.test(digits) ? null : { sixDigits: true };
+}

@@ -110,9 +110,10 @@ describe('AccountPage', () => {
     expect(page().querySelector('mat-error')?.textContent).toContain('The current password is wrong');
   });
 
-  it('announces two-factor authentication as coming soon', async () => {
-    await openTab('Password');
+  it('has a tab for two-factor authentication, no longer "coming soon"', async () => {
+    await openTab('Two-factor authentication');
 
-    expect(page().textContent).toContain('Two-factor authentication: coming soon');
+    expect(page().querySelector('argus-two-factor-section')?.textContent).toContain('Set up an authenticator app');
+    expect(page().textContent).not.toContain('coming soon');
   });
 });

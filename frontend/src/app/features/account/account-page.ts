@@ -2,16 +2,16 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { MatTabsModule } from '@angular/material/tabs';
 
 import { AuthService, roleLabel } from '../../core/auth';
-import { Icon } from '../../ui/icon';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { TokensSection } from './tokens-section';
+import { TwoFactorSection } from './two-factor-section';
 
-/** The signed-in account: profile, password, API tokens. */
+/** The signed-in account: profile, password, two-factor authentication, API tokens. */
 @Component({
   selector: 'argus-account-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatTabsModule, PasswordForm, ProfileForm, TokensSection],
+  imports: [MatTabsModule, PasswordForm, ProfileForm, TokensSection, TwoFactorSection],
   template: `
     <header class="page-header">
       <h1>Account</h1>
@@ -25,16 +25,12 @@ import { TokensSection } from './tokens-section';
       </mat-tab>
       <mat-tab label="Password">
         <ng-template matTabContent>
-          <div class="tab-body">
-            <argus-password-form />
-            <section class="two-factor" aria-labelledby="two-factor-title">
-              <argus-icon name="security" />
-              <div>
-                <h2 id="two-factor-title">Two-factor authentication: coming soon</h2>
-                <p>Codes from an authenticator app will be able to protect your sign-in here.</p>
-              </div>
-            </section>
-          </div>
+          <div class="tab-body"><argus-password-form /></div>
+        </ng-template>
+      </mat-tab>
+      <mat-tab label="Two-factor authentication">
+        <ng-template matTabContent>
+          <div class="tab-body"><argus-two-factor-section /></div>
         </ng-template>
       </mat-tab>
       <mat-tab label="API tokens">
@@ -47,25 +43,6 @@ import { TokensSection } from './tokens-section';
   styles: `
     .tab-body {
       padding: 24px 0;
-    }
-    .two-factor {
-      display: flex;
-      gap: 16px;
-      align-items: flex-start;
-      max-width: 480px;
-      margin-top: 32px;
-      padding: 16px 20px;
-      border: 1px solid var(--mat-sys-outline-variant);
-      border-radius: var(--mat-sys-corner-large);
-      color: var(--mat-sys-on-surface-variant);
-      h2 {
-        font: var(--mat-sys-title-small);
-        color: var(--mat-sys-on-surface);
-        margin: 0 0 4px;
-      }
-      p {
-        margin: 0;
-      }
     }
   `,
 })

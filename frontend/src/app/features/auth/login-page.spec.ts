@@ -153,10 +153,59 @@ describe('LoginPage', () => {
 
       typeInto(input('code'), '000000');
       await submit();
-      http.expectOne(AUTH_URLS.login).flush({ error: 'Invalid code' }, { status: 401, statusText: 'Unauthorized' });
+      http
+        .expectOne(AUTH_URLS.login)
+        .flush({ error: 'Invalid code', code: 'invalid_code' }, { status: 401, statusText: 'Unauthorized' });
       await settle(fixture);
 
       expect(alertText()).toBe('Invalid code');
+      expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();
+    });
+
+    it("keys the wrong-code case on the code 'invalid_code', whatever the message says", async () => {
+      await reachCodeStep('totp');
+
+      typeInto(input('code'), '000000');
+      await submit();
+      http
+        .expectOne(AUTH_URLS.login)
+        .flush({ error: 'That code did not work', code: 'invalid_code' }, { status: 401, statusText: 'Unauthorized' });
+      await settle(fixture);
+
+      expect(alertText()).toBe('That code did not work');
+      expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();
+      expect(input('code')!.value).toBe('000000');
+    });
+
+    it('starts over with the password when another 401 answers the code', async () => {
+      await reachCodeStep('totp');
+
+      typeInto(input('code'), '123456');
+      await submit();
+      http
+        .expectOne(AUTH_URLS.login)
+        .flush({ error: 'Invalid code', code: 'invalid_sign_in' }, { status: 401, statusText: 'Unauthorized' });
+      await settle(fixture);
+
+      expect(alertText()).toBe('Invalid code');
+      expect(page().querySelector('[data-testid="password-step"]')).not.toBeNull();
+      expect(page().querySelector('[data-testid="code-step"]')).toBeNull();
+    });
+
+    it('keeps the code step when rate-limited there', async () => {
+      await reachCodeStep('totp');
+
+      typeInto(input('code'), '123456');
+      await submit();
+      http
+        .expectOne(AUTH_URLS.login)
+        .flush(
+          { error: 'Too many requests', code: 'rate_limited' },
+          { status: 429, statusText: 'Too Many Requests', headers: { 'Retry-After': '30' } },
+        );
+      await settle(fixture);
+
+      expect(alertText()).toBe('Too many attempts. Try again in 30 seconds.');
       expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();
     });
 

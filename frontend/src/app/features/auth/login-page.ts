@@ -11,7 +11,7 @@ import {
   viewChild,
 } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatCheckboxModule } from '@angular/material/checkbox';
 import { MatFormFieldModule } from '@angular/material/form-field';
@@ -19,9 +19,10 @@ import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 import { catchError, of } from 'rxjs';
 
-import { errorMessage, errorStatus } from '../../core/api-error';
+import { errorCode, errorMessage, errorStatus } from '../../core/api-error';
 import { AuthService, Credentials, SecondFactor } from '../../core/auth';
 import { safeReturnUrl } from '../../core/return-url';
+import { sixDigits } from '../../core/validators';
 import { Icon } from '../../ui/icon';
 import { AuthCard } from './auth-card';
 
@@ -30,12 +31,6 @@ export const LOGIN_NOTICES: Record<string, string> = {
   setup: 'Your administrator account is ready. Sign in with it.',
   reset: 'Your password has been changed. Sign in with the new one.',
 };
-
-/** Six digits; spaces a user pastes from an authenticator ("123 456") are ignored. */
-function sixDigits(control: AbstractControl<string>): ValidationErrors | null {
-  const digits = control.value.replace(/\s/g, '');
-  return digits === '' || /^\d{6}$/.test(digits) ? null : { sixDigits: true };
-}
 
 @Component({
   selector: 'argus-login-page',
@@ -122,8 +117,9 @@ export class LoginPage {
       error: (err: unknown) => {
         this.busy.set(false);
         this.error.set(errorMessage(err));
-        // "Invalid code" keeps the code step; any other refusal there (the pending sign-in lapsed) starts over.
-        if (this.secondFactor() && errorStatus(err) === 401 && errorMessage(err) !== 'Invalid code') {
+        // A wrong code (401 'invalid_code') keeps the code step to try again; another 401 there (the
+        // password changed meanwhile, the account was disabled) starts over with the password.
+        if (this.secondFactor() && errorStatus(err) === 401 && errorCode(err) !== 'invalid_code') {
           this.secondFactor.set(null);
           this.codeForm.reset();
         }

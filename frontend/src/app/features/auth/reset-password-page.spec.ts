@@ -43,17 +43,38 @@ describe('ResetPasswordPage', () => {
     expect(navigate).toHaveBeenCalledWith(['/login'], { queryParams: { notice: 'reset' } });
   });
 
-  it('offers a new link when this one has expired', async () => {
+  it("offers a new link when the server answers 'reset_link_invalid'", async () => {
     await render('old-token');
     await choose('a long enough passphrase');
     http
       .expectOne(AUTH_URLS.reset)
-      .flush({ error: 'This reset link is invalid or has expired' }, { status: 400, statusText: 'Bad Request' });
+      .flush(
+        { error: 'This reset link is invalid or has expired', code: 'reset_link_invalid' },
+        { status: 400, statusText: 'Bad Request' },
+      );
     await settle(fixture);
 
     const alert = page().querySelector('[role="alert"]')!;
     expect(alert.textContent).toContain('This reset link is invalid or has expired');
     expect(alert.querySelector('a')?.getAttribute('href')).toBe('/forgot-password');
+  });
+
+  it('offers no new link for a password the server refuses: that is fixed in this form', async () => {
+    await render('reset-token');
+    await choose('a long enough passphrase');
+    http.expectOne(AUTH_URLS.reset).flush(
+      {
+        error: 'password: must not be your e-mail address or username',
+        code: 'bad_request',
+        details: { field: 'password' },
+      },
+      { status: 400, statusText: 'Bad Request' },
+    );
+    await settle(fixture);
+
+    const alert = page().querySelector('[role="alert"]')!;
+    expect(alert.textContent).toContain('must not be your e-mail address');
+    expect(alert.querySelector('a')).toBeNull();
   });
 
   it('checks the length rules before asking the server', async () => {

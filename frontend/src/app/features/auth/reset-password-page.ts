@@ -6,7 +6,7 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 
-import { errorMessage } from '../../core/api-error';
+import { errorCode, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
 import { PasswordRules } from '../../ui/password-rules';
@@ -116,10 +116,9 @@ export class ResetPasswordPage {
       next: () => void this.router.navigate(['/login'], { queryParams: { notice: 'reset' } }),
       error: (err: unknown) => {
         this.busy.set(false);
-        const message = errorMessage(err);
-        // The server's wording for a dead link (docs/api.md); a password-rule 400 is fixable in this form.
-        this.linkExpired.set(/invalid or has expired/i.test(message));
-        this.error.set(message);
+        // A dead link cannot be fixed in this form; a password-rule 400 can.
+        this.linkExpired.set(errorCode(err) === 'reset_link_invalid');
+        this.error.set(errorMessage(err));
       },
     });
   }

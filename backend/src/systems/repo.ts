@@ -1,0 +1,174 @@
+/** SQL of systems as the console sees them, and of their chart data. */
+import type { Knex } from 'knex';
+import type { Visible } from '../customers/repo.js';
+
+export interface SystemRow {
+  id: number;
+  name: string;
+  hostname: string;
+  status: string;
+  customerId: number;
+  customerName: string;
+  clusterId: number | null;
+  clusterName: string | null;
+  lastSeenAt: Date | null;
+  agentVersion: string | null;
+  os: string | null;
+  kernel: string | null;
+  arch: string | null;
+  cores: number | null;
+  offlineAlerts: boolean;
+  openCritical: number;
+  openWarning: number;
+  openInfo: number;
+}
+
+function mapRow(row: Record<string, unknown>): SystemRow {
+  return {
+    id: row['id'] as number,
+    name: row['name'] as string,
+    hostname: row['hostname'] as string,
+    status: row['status'] as string,
+    customerId: row['customer_id'] as number,
+    customerName: row['customer_name'] as string,
+    clusterId: (row['cluster_id'] as number | null) ?? null,
+    clusterName: (row['cluster_name'] as string | null) ?? null,
+    lastSeenAt: (row['last_seen_at'] as Date | null) ?? null,
+    agentVersion: (row['agent_version'] as string | null) ?? null,
+    os: (row['os'] as string | null) ?? null,
+    kernel: (row['kernel'] as string | null) ?? null,
+    arch: (row['arch'] as string | null) ?? null,
+    cores: (row['cores'] as number | null) ?? null,
+    offlineAlerts: row['offline_alerts'] as boolean,
+    openCritical: Number(row['open_critical'] ?? 0),
+    openWarning: Number(row['open_warning'] ?? 0),
+    openInfo: Number(row['open_info'] ?? 0),
+  };
+}
+
+export interface Point {
+  t: number;
+  avg: number;
+  min: number;
+  max: number;
+}
+
+export function createSystemsRepo(db: Knex) {
+  function baseQuery() {
+    const open = (severity: string) =>
+      db.raw(`count(a.id) FILTER (WHERE a.severity = '${severity}')::int AS open_${severity.toLowerCase()}`);
+    return db('systems as s')
+      .join('customers as c', 'c.id', 's.customer_id')
+      .leftJoin('clusters as k', 'k.id', 's.cluster_id')
+      .leftJoin('alerts as a', (join) => join.on('a.system_id', 's.id').andOnVal('a.state', 'open'))
+      .select(
+        's.*',
+        'c.name as customer_name',
+        'k.name as cluster_name',
+        open('CRITICAL'),
+        open('WARNING'),
+        open('INFO'),
+      )
+      .groupBy('s.id', 'c.name', 'k.name');
+  }
+
+  return {
+    async list(visible: Visible): Promise<SystemRow[]> {
+      const query = baseQuery().orderByRaw('lower(c.name), lower(k.name) NULLS FIRST, lower(s.name)');
+      if (visible) query.whereIn('s.customer_id', [...visible]);
+      return (await query).map(mapRow);
+    },
+
+    async find(id: number): Promise<SystemRow | null> {
+      const row = await baseQuery().where('s.id', id).first();
+      return row ? mapRow(row) : null;
+    },
+
+    async clusterCustomer(clusterId: number): Promise<number | null> {
+      const row = await db('clusters').where({ id: clusterId }).first('customer_id');
+      return row ? row.customer_id : null;
+    },
+
+    async update(
+      id: number,
+      changes: { name?: string; customerId?: number; clusterId?: number | null; offlineAlerts?: boolean },
+    ): Promise<void> {
+      const columns: Record<string, unknown> = {};
+      if (changes.name !== undefined) columns['name'] = changes.name;
+      if (changes.customerId !== undefined) columns['customer_id'] = changes.customerId;
+      if (changes.clusterId !== undefined) columns['cluster_id'] = changes.clusterId;
+      if (changes.offlineAlerts !== undefined) columns['offline_alerts'] = changes.offlineAlerts;
+      if (Object.keys(columns).length)
+        await db('systems')
+          .where({ id })
+          .update({ ...columns, updated_at: db.fn.now() });
+    },
+
+    async delete(id: number): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx('metrics').where({ system_id: id }).delete();
+        await trx('systems').where({ id }).delete();
+      });
+    },
+
+    /** Forgets the agent key: the next report with a valid enrollment key binds the host anew. */
+    async resetAgentKey(id: number): Promise<void> {
+      await db('systems').where({ id }).update({ agent_key_hash: null, updated_at: db.fn.now() });
+    },
+
+    /** Whether the TimescaleDB rollups exist (the step may not have run: plain PostgreSQL). */
+    async rollupsExist(): Promise<boolean> {
+      const result = await db.raw<{ rows: { found: string | null }[] }>("SELECT to_regclass('metrics_5m') AS found");
+      return result.rows[0]?.found != null;
+    },
+
+    /** Samples in buckets of `bucketSeconds` from raw rows (date_bin: works without TimescaleDB). */
+    async rawPoints(q: SeriesQuery, bucketSeconds: number): Promise<Point[]> {
+      const result = await db.raw<{ rows: Record<string, unknown>[] }>(
+        `SELECT extract(epoch FROM date_bin(make_interval(secs => ?), time, TIMESTAMPTZ 'epoch')) * 1000 AS t,
+                avg(value) AS avg, min(value) AS min, max(value) AS max
+           FROM metrics
+          WHERE system_id = ? AND name = ? AND instance = ? AND time >= ? AND time < ?
+          GROUP BY 1 ORDER BY 1`,
+        [bucketSeconds, q.systemId, q.name, q.instance, q.from, q.to],
+      );
+      return result.rows.map(toPoint);
+    },
+
+    /** Rollup rows re-bucketed to `bucketSeconds`: averages weighted by their sample counts. */
+    async rollupPoints(view: 'metrics_5m' | 'metrics_1h', q: SeriesQuery, bucketSeconds: number): Promise<Point[]> {
+      const result = await db.raw<{ rows: Record<string, unknown>[] }>(
+        `SELECT extract(epoch FROM date_bin(make_interval(secs => ?), bucket, TIMESTAMPTZ 'epoch')) * 1000 AS t,
+                sum(avg * count) / nullif(sum(count), 0) AS avg, min(min) AS min, max(max) AS max
+           FROM ${view === 'metrics_5m' ? 'metrics_5m' : 'metrics_1h'}
+          WHERE system_id = ? AND name = ? AND instance = ? AND bucket >= ? AND bucket < ?
+          GROUP BY 1 ORDER BY 1`,
+        [bucketSeconds, q.systemId, q.name, q.instance, q.from, q.to],
+      );
+      return result.rows.map(toPoint);
+    },
+
+    /** The series a system reported in the last day, for the chart picker. */
+    async recentSeries(systemId: number, since: Date): Promise<{ name: string; instance: string }[]> {
+      return db('metrics')
+        .distinct('name', 'instance')
+        .where({ system_id: systemId })
+        .where('time', '>=', since)
+        .orderBy(['name', 'instance']);
+    },
+  };
+}
+
+export interface SeriesQuery {
+  systemId: number;
+  name: string;
+  instance: string;
+  from: Date;
+  to: Date;
+}
+
+function toPoint(row: Record<string, unknown>): Point {
+  return { t: Number(row['t']), avg: Number(row['avg']), min: Number(row['min']), max: Number(row['max']) };
+}
+
+export type SystemsRepo = ReturnType<typeof createSystemsRepo>;

@@ -1,0 +1,150 @@
+/**
+ * Systems as the console and automation see them (contracts.md "API shapes"),
+ * filtered by what the account may see, and their chart data: raw, 5-minute or
+ * 1-hour rollups picked by range (≤ 2 d raw, ≤ 30 d 5m, else 1h), at most
+ * ~1000 points, working from raw rows when TimescaleDB is absent.
+ */
+import type { Bus } from '../bus/bus.js';
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { visibleTo } from '../customers/service.js';
+import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { SeriesQuery, SystemRow, SystemsRepo } from './repo.js';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+export const MAX_POINTS = 1000;
+
+export interface SystemView {
+  id: number;
+  name: string;
+  hostname: string;
+  status: string;
+  customer: { id: number; name: string };
+  cluster: { id: number; name: string } | null;
+  lastSeenAt: string | null;
+  agentVersion: string | null;
+  os: string | null;
+  openAlerts: { critical: number; warning: number; info: number };
+}
+
+export interface SystemDetail extends SystemView {
+  kernel: string | null;
+  arch: string | null;
+  cores: number | null;
+  offlineAlerts: boolean;
+}
+
+function view(row: SystemRow): SystemView {
+  return {
+    id: row.id,
+    name: row.name,
+    hostname: row.hostname,
+    status: row.status,
+    customer: { id: row.customerId, name: row.customerName },
+    cluster: row.clusterId === null ? null : { id: row.clusterId, name: row.clusterName ?? '' },
+    lastSeenAt: row.lastSeenAt?.toISOString() ?? null,
+    agentVersion: row.agentVersion,
+    os: row.os,
+    openAlerts: { critical: row.openCritical, warning: row.openWarning, info: row.openInfo },
+  };
+}
+
+const detail = (row: SystemRow): SystemDetail => ({
+  ...view(row),
+  kernel: row.kernel,
+  arch: row.arch,
+  cores: row.cores,
+  offlineAlerts: row.offlineAlerts,
+});
+
+/** Chart source by range (contracts.md); the bucket keeps the answer near MAX_POINTS. */
+export function pickSource(rangeMs: number, rollups: boolean): { source: 'raw' | '5m' | '1h'; bucketSeconds: number } {
+  const source = !rollups || rangeMs <= 2 * DAY ? 'raw' : rangeMs <= 30 * DAY ? '5m' : '1h';
+  const floor = source === 'raw' ? 1 : source === '5m' ? 300 : 3600;
+  const wanted = Math.ceil(rangeMs / 1000 / MAX_POINTS);
+  // a multiple of the source's own bucket, so rollup buckets are never split
+  return { source, bucketSeconds: Math.max(floor, Math.ceil(wanted / floor) * floor) };
+}
+
+export interface SystemChanges {
+  name?: string | undefined;
+  customerId?: number | undefined;
+  clusterId?: number | null | undefined;
+  offlineAlerts?: boolean | undefined;
+}
+
+export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; bus: Bus; clock: Clock }) {
+  async function visibleSystem(principal: Principal, id: number): Promise<SystemRow> {
+    const row = await repo.find(id);
+    if (!row || !canSeeCustomer(principal, row.customerId)) throw new NotFound('No such system');
+    return row;
+  }
+
+  async function writableSystem(principal: Principal, id: number): Promise<SystemRow> {
+    const row = await visibleSystem(principal, id);
+    if (!canWriteCustomer(principal, row.customerId)) throw new Forbidden('You may not change this customer');
+    return row;
+  }
+
+  const changed = (id: number) => bus.publish('systems', { id });
+
+  return {
+    async list(principal: Principal): Promise<SystemView[]> {
+      return (await repo.list(visibleTo(principal))).map(view);
+    },
+
+    async get(principal: Principal, id: number): Promise<SystemDetail> {
+      return detail(await visibleSystem(principal, id));
+    },
+
+    /** Rename, move to another customer or cluster, switch offline alerts; moving needs write rights at both ends. */
+    async update(principal: Principal, id: number, changes: SystemChanges): Promise<SystemDetail> {
+      const current = await writableSystem(principal, id);
+      const customerId = changes.customerId ?? current.customerId;
+      if (!canWriteCustomer(principal, customerId)) throw new Forbidden('You may not move systems to this customer');
+      let clusterId = changes.clusterId === undefined ? current.clusterId : changes.clusterId;
+      // a move to another customer leaves the old customer's cluster behind
+      if (changes.customerId !== undefined && changes.clusterId === undefined && customerId !== current.customerId) {
+        clusterId = null;
+      }
+      if (clusterId !== null && (await repo.clusterCustomer(clusterId)) !== customerId) {
+        throw new BadRequest("clusterId: the cluster must belong to the system's customer", { field: 'clusterId' });
+      }
+      await repo.update(id, { ...changes, customerId, clusterId });
+      await changed(id);
+      return detail((await repo.find(id)) as SystemRow);
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      await writableSystem(principal, id);
+      await repo.delete(id);
+      await changed(id);
+    },
+
+    async reEnroll(principal: Principal, id: number): Promise<void> {
+      await visibleSystem(principal, id);
+      await repo.resetAgentKey(id);
+    },
+
+    async series(principal: Principal, id: number) {
+      await visibleSystem(principal, id);
+      return repo.recentSeries(id, new Date(clock.now().getTime() - DAY));
+    },
+
+    async metrics(principal: Principal, q: SeriesQuery) {
+      await visibleSystem(principal, q.systemId);
+      const rangeMs = q.to.getTime() - q.from.getTime();
+      if (rangeMs <= 0) throw new BadRequest('from: must be before to', { field: 'from' });
+      if (rangeMs > 400 * DAY) throw new BadRequest('from: at most 400 days back', { field: 'from' });
+      const { source, bucketSeconds } = pickSource(rangeMs, await repo.rollupsExist());
+      const points =
+        source === 'raw'
+          ? await repo.rawPoints(q, bucketSeconds)
+          : await repo.rollupPoints(source === '5m' ? 'metrics_5m' : 'metrics_1h', q, bucketSeconds);
+      return { source, bucketSeconds, points: points.map((p) => [p.t, p.avg, p.min, p.max]) };
+    },
+  };
+}
+
+export type SystemsService = ReturnType<typeof createSystemsService>;

@@ -1,0 +1,100 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+
+import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { TotpApi } from './totp-api';
+
+/**
+ * Asks for the password before removing the authenticator: a session left open on a shared computer
+ * must not be enough to weaken the sign-in. Closes with true once the server has turned it off.
+ */
+@Component({
+  selector: 'argus-totp-disable-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  template: `
+    <h2 mat-dialog-title>Turn off two-factor authentication?</h2>
+    <form [formGroup]="form" (ngSubmit)="turnOff()">
+      <mat-dialog-content class="argus-form">
+        <p>Sign-in will no longer ask for a code from your authenticator app. Enter your password to confirm.</p>
+        <!-- Lets password managers offer the password of the right account. -->
+        <input
+          type="text"
+          class="sr-only"
+          autocomplete="username"
+          [value]="username()"
+          readonly
+          tabindex="-1"
+          aria-hidden="true"
+        />
+        <mat-form-field>
+          <mat-label>Password</mat-label>
+          <input matInput type="password" formControlName="password" autocomplete="current-password" required />
+          @if (form.controls.password.hasError('server')) {
+            <mat-error>{{ form.controls.password.getError('server') }}</mat-error>
+          } @else {
+            <mat-error>Enter your password.</mat-error>
+          }
+        </mat-form-field>
+        @if (error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" [mat-dialog-close]="false">Cancel</button>
+        <button mat-flat-button class="danger" type="submit" [disabled]="busy()">Turn off</button>
+      </mat-dialog-actions>
+    </form>
+  `,
+  styles: `
+    mat-dialog-content.argus-form {
+      padding-top: 8px;
+    }
+    p {
+      margin: 0 0 8px;
+    }
+    .danger {
+      --mat-button-filled-container-color: var(--mat-sys-error);
+      --mat-button-filled-label-text-color: var(--mat-sys-on-error);
+    }
+  `,
+})
+export class TotpDisableDialog {
+  private readonly totp = inject(TotpApi);
+  private readonly auth = inject(AuthService);
+  private readonly dialogRef = inject<MatDialogRef<TotpDisableDialog, boolean>>(MatDialogRef);
+
+  protected readonly username = computed(() => this.auth.user()?.email ?? '');
+  protected readonly form = inject(FormBuilder).nonNullable.group({ password: ['', Validators.required] });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected turnOff(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    this.totp.disable(this.form.getRawValue().password).subscribe({
+      next: () => this.dialogRef.close(true),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (applyFieldError(this.form, err)) return;
+        // docs/api.md: a 400 here means the password is wrong, whether or not the body names the field.
+        if (errorStatus(err) === 400) {
+          const password = this.form.controls.password;
+          password.setErrors({ server: 'The password is not right' });
+          password.markAsTouched();
+        } else {
+          this.error.set(errorMessage(err));
+        }
+      },
+    });
+  }
+}

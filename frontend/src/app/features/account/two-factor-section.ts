@@ -1,0 +1,165 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import {
+  afterNextRender,
+  ChangeDetectionStrategy,
+  Component,
+  computed,
+  ElementRef,
+  inject,
+  Injector,
+  signal,
+  viewChild,
+} from '@angular/core';
+import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { catchError, filter, Observable, of, switchMap } from 'rxjs';
+
+import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { sixDigits } from '../../core/validators';
+import { Icon } from '../../ui/icon';
+import { TotpApi, TotpEnrolment } from './totp-api';
+import { TotpDisableDialog } from './totp-disable-dialog';
+
+/** "JBSW Y3DP EHPK 3PXP": a secret is easier to type from groups of four. */
+export function groupSecret(secret: string): string {
+  return (secret.match(/.{1,4}/g) ?? []).join(' ');
+}
+
+/** Only a PNG from our own API is shown; anything else (a wrong answer, a proxy page) is not put in an <img>. */
+function pngDataUrl(url: string): string | null {
+  return url.startsWith('data:image/png;base64,') ? url : null;
+}
+
+/** Two-factor authentication with an authenticator app: enrol (QR code, key, confirming code) or turn off. */
+@Component({
+  selector: 'argus-two-factor-section',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  templateUrl: './two-factor-section.html',
+  styleUrl: './two-factor-section.scss',
+})
+export class TwoFactorSection {
+  private readonly auth = inject(AuthService);
+  private readonly totp = inject(TotpApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly clipboard = inject(Clipboard);
+  private readonly injector = inject(Injector);
+
+  protected readonly enabled = computed(() => this.auth.user()?.totpEnabled ?? false);
+
+  /** The pending enrolment, shown until confirmed or abandoned; the secret lives only here. */
+  protected readonly enrolment = signal<TotpEnrolment | null>(null);
+  protected readonly qrCode = computed(() => {
+    const enrolment = this.enrolment();
+    return enrolment ? pngDataUrl(enrolment.qrDataUrl) : null;
+  });
+  protected readonly groupedSecret = computed(() => groupSecret(this.enrolment()?.secret ?? ''));
+  /** The server no longer holds the pending secret (409): this QR code can never be confirmed. */
+  protected readonly expired = signal(false);
+
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    code: ['', [Validators.required, sixDigits]],
+  });
+  private readonly formDirective = viewChild(FormGroupDirective);
+  private readonly enrolHeading = viewChild<ElementRef<HTMLElement>>('enrolHeading');
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly notice = signal<string | null>(null);
+  protected readonly copied = signal<'no' | 'yes' | 'failed'>('no');
+
+  protected start(): void {
+    this.busy.set(true);
+    this.error.set(null);
+    this.notice.set(null);
+    this.totp.setup().subscribe({
+      next: (enrolment) => {
+        this.busy.set(false);
+        this.expired.set(false);
+        this.copied.set('no');
+        this.form.reset();
+        this.enrolment.set(enrolment);
+        // The button that was clicked is gone; continue reading from the first step.
+        afterNextRender(() => this.enrolHeading()?.nativeElement.focus(), { injector: this.injector });
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  protected confirm(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const code = this.form.getRawValue().code.replace(/\s/g, '');
+    this.busy.set(true);
+    this.error.set(null);
+    this.totp
+      .confirm(code)
+      .pipe(switchMap(() => this.reloadUser(true)))
+      .subscribe({
+        next: () => {
+          this.busy.set(false);
+          this.enrolment.set(null);
+          this.notice.set(
+            'Two-factor authentication is on. From your next sign-in, Argus asks for a code from your app.',
+          );
+        },
+        error: (err: unknown) => {
+          this.busy.set(false);
+          if (errorStatus(err) === 409) {
+            this.expired.set(true);
+          } else if (!applyFieldError(this.form, err)) {
+            this.error.set(errorMessage(err));
+          }
+        },
+      });
+  }
+
+  /** Leaves the enrolment; the unconfirmed secret stays unused on the server until the next set-up replaces it. */
+  protected cancel(): void {
+    this.enrolment.set(null);
+    this.expired.set(false);
+    this.error.set(null);
+    this.formDirective()?.resetForm();
+  }
+
+  protected turnOff(): void {
+    this.notice.set(null);
+    this.dialog
+      .open<TotpDisableDialog, void, boolean>(TotpDisableDialog, { width: '440px', autoFocus: 'first-tabbable' })
+      .afterClosed()
+      .pipe(
+        filter((turnedOff) => turnedOff === true),
+        switchMap(() => this.reloadUser(false)),
+      )
+      .subscribe(() =>
+        this.notice.set('Two-factor authentication is off. Sign-in no longer asks for a code from your app.'),
+      );
+  }
+
+  protected copySecret(secret: string): void {
+    this.copied.set(this.clipboard.copy(secret) ? 'yes' : 'failed');
+  }
+
+  /**
+   * Reads the account again so `totpEnabled` is the server's. Should that read fail, the change itself
+   * has succeeded: the page shows the known new state rather than an error.
+   */
+  private reloadUser(totpEnabled: boolean): Observable<unknown> {
+    return this.auth.loadMe().pipe(
+      catchError(() => {
+        const user = this.auth.user();
+        if (user) this.auth.updateUser({ ...user, totpEnabled });
+        return of(null);
+      }),
+    );
+  }
+}
