@@ -9,7 +9,7 @@
 import type { Context, Middleware } from 'koa';
 import { Unauthorized } from '../http/errors.js';
 import type { WriteRefusal } from '../http/route-guards.js';
-import { originIsOurs } from '../http/origin.js';
+import { originIsOurs, requestHosts } from '../http/origin.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { TokensService } from '../tokens/service.js';
 import type { UsersService } from '../users/service.js';
@@ -26,12 +26,8 @@ export interface AuthenticateDeps {
 }
 
 function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, authUrl: string): WriteRefusal | null {
-  const hosts = {
-    origin: ctx.get('origin') || undefined,
-    host: ctx.get('host'),
-    forwardedHost: ctx.get('x-forwarded-host') || undefined,
-  };
-  if (!originIsOurs(hosts, authUrl)) return { message: 'Cross-origin request refused', code: 'foreign_origin' };
+  if (!originIsOurs(requestHosts(ctx), authUrl))
+    return { message: 'Cross-origin request refused', code: 'foreign_origin' };
   if (!sessions.csrfMatches(sessionId, ctx.get('x-csrf-token') || undefined)) {
     return { message: 'Missing or invalid CSRF token', code: 'csrf_failed' };
   }

@@ -2,9 +2,8 @@
  * First account, sign-in and the current account: /api/setup, /api/auth/*.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
-import { Forbidden, TooManyRequests } from '../http/errors.js';
-import { originIsOurs } from '../http/origin.js';
+import { TooManyRequests } from '../http/errors.js';
+import { refuseForeignOrigin } from '../http/origin.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { randomToken } from '../lib/crypto.js';
 import { parseInput } from '../lib/validate.js';
@@ -24,16 +23,6 @@ export interface AuthRoutesDeps {
   setupLimit: RateLimiter;
   authUrl: string;
   secureCookies: boolean;
-}
-
-/** Sign-in and setup carry no CSRF token (there is no session yet) but refuse a foreign Origin. */
-function refuseForeignOrigin(ctx: Context, authUrl: string): void {
-  const hosts = {
-    origin: ctx.get('origin') || undefined,
-    host: ctx.get('host'),
-    forwardedHost: ctx.get('x-forwarded-host') || undefined,
-  };
-  if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
 }
 
 export function authRoutes(deps: AuthRoutesDeps): Router {

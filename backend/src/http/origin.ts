@@ -3,6 +3,8 @@
  * channel) is accepted from the host the browser connected to — as the proxy
  * tells it in X-Forwarded-Host, else Host — or from AUTH_URL's host.
  */
+import { Forbidden } from './errors.js';
+
 export interface RequestHosts {
   origin: string | undefined;
   host: string | undefined;
@@ -25,4 +27,18 @@ export function originIsOurs({ origin, host, forwardedHost }: RequestHosts, auth
   const connected = (forwardedHost?.split(',')[0] ?? host ?? '').trim().toLowerCase();
   const allowed = [connected, authUrl ? hostOf(authUrl) : null].filter((h): h is string => Boolean(h));
   return allowed.includes(originHost);
+}
+
+/** The hosts of a Koa request, as originIsOurs wants them. */
+export function requestHosts(ctx: { get(field: string): string }): RequestHosts {
+  return {
+    origin: ctx.get('origin') || undefined,
+    host: ctx.get('host'),
+    forwardedHost: ctx.get('x-forwarded-host') || undefined,
+  };
+}
+
+/** Sign-in, setup and the password endpoints carry no CSRF token (no session yet) but refuse a foreign Origin. */
+export function refuseForeignOrigin(ctx: { get(field: string): string }, authUrl: string): void {
+  if (!originIsOurs(requestHosts(ctx), authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
 }

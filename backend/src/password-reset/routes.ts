@@ -5,10 +5,8 @@
  * client address and per e-mail are applied where the app mounts this router.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import { z } from 'zod';
-import { Forbidden } from '../http/errors.js';
-import { originIsOurs } from '../http/origin.js';
+import { refuseForeignOrigin } from '../http/origin.js';
 import { parseInput } from '../lib/validate.js';
 import type { PasswordResetService } from './service.js';
 
@@ -30,17 +28,8 @@ export interface PasswordResetRoutesDeps {
 export function passwordResetRoutes({ resets, authUrl }: PasswordResetRoutesDeps): Router {
   const router = new Router();
 
-  function refuseForeignOrigin(ctx: Context): void {
-    const hosts = {
-      origin: ctx.get('origin') || undefined,
-      host: ctx.get('host'),
-      forwardedHost: ctx.get('x-forwarded-host') || undefined,
-    };
-    if (!originIsOurs(hosts, authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
-  }
-
   router.post('/api/auth/password/forgot', async (ctx) => {
-    refuseForeignOrigin(ctx);
+    refuseForeignOrigin(ctx, authUrl);
     const { email } = parseInput(forgotSchema, ctx.request.body);
     await resets.requestReset(email);
     ctx.status = 202;
@@ -48,7 +37,7 @@ export function passwordResetRoutes({ resets, authUrl }: PasswordResetRoutesDeps
   });
 
   router.post('/api/auth/password/reset', async (ctx) => {
-    refuseForeignOrigin(ctx);
+    refuseForeignOrigin(ctx, authUrl);
     const { token, password } = parseInput(resetSchema, ctx.request.body);
     await resets.resetPassword(token, password);
     ctx.status = 204;
