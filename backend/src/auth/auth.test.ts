@@ -1,32 +1,22 @@
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import { createAccount, PASSWORD } from '../testing/accounts.js';
-import { startTestServer, testConfig, type TestServer } from '../testing/app.js';
-import { createTestDatabase, type TestDatabase } from '../testing/database.js';
+import { startTestServer, testConfig, useTestServer } from '../testing/app.js';
 import { Client } from '../testing/http.js';
 
 const SETUP = { name: 'Ada Admin', email: 'ada@example.com', username: 'ada', password: PASSWORD };
 
 describe('first account: POST /api/setup', () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    db = await createTestDatabase();
-    server = await startTestServer(testConfig(db.url));
-  });
-  after(async () => {
-    await server.stop();
-    await db.drop();
-  });
+  const t = useTestServer();
 
   it('20 concurrent requests from 20 addresses create exactly one ADMIN; the others get 409', async () => {
-    assert.deepEqual((await new Client(server.url).get('/api/auth/options')).body, {
+    assert.deepEqual((await new Client(t.server.url).get('/api/auth/options')).body, {
       setupNeeded: true,
       mailEnabled: false,
     });
     const replies = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        new Client(server.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }).post('/api/setup', {
+        new Client(t.server.url, { 'x-forwarded-for': `198.51.100.${i + 1}` }).post('/api/setup', {
           ...SETUP,
           email: `admin${i}@example.com`,
           username: `admin${i}`,
@@ -40,13 +30,13 @@ describe('first account: POST /api/setup', () => {
       replies.filter((r) => r.status === 409).map((r) => r.body.error),
       Array(19).fill('Already set up'),
     );
-    const users = await db.knex('users').select('role');
+    const users = await t.db.knex('users').select('role');
     assert.deepEqual(users, [{ role: 'ADMIN' }]);
-    assert.equal((await new Client(server.url).get('/api/auth/options')).body.setupNeeded, false);
+    assert.equal((await new Client(t.server.url).get('/api/auth/options')).body.setupNeeded, false);
   });
 
   it('limits attempts to 10 per 10 minutes per client address (last X-Forwarded-For entry), with Retry-After', async () => {
-    const from = (xff: string) => new Client(server.url, { 'x-forwarded-for': xff });
+    const from = (xff: string) => new Client(t.server.url, { 'x-forwarded-for': xff });
     for (let i = 0; i < 10; i++) {
       assert.equal((await from(`10.0.0.1, 203.0.113.50`).post('/api/setup', SETUP)).status, 409);
     }
@@ -62,19 +52,10 @@ describe('first account: POST /api/setup', () => {
 });
 
 describe('setup validation', () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    db = await createTestDatabase();
-    server = await startTestServer(testConfig(db.url));
-  });
-  after(async () => {
-    await server.stop();
-    await db.drop();
-  });
+  const t = useTestServer();
 
   it('accepts a form post, and refuses bad input naming the field, storing nothing', async () => {
-    const client = new Client(server.url);
+    const client = new Client(t.server.url);
     const tooLong = await client.post('/api/setup', { ...SETUP, password: 'é'.repeat(37) });
     assert.equal(tooLong.status, 400);
     assert.equal(tooLong.body.details.field, 'password');
@@ -84,7 +65,7 @@ describe('setup validation', () => {
     assert.equal(badEmail.body.details.field, 'email');
     const sameAsEmail = await client.post('/api/setup', { ...SETUP, password: 'ADA@example.com' });
     assert.equal(sameAsEmail.status, 400);
-    assert.equal((await db.knex('users').count({ n: '*' }))[0]?.n, '0');
+    assert.equal((await t.db.knex('users').count({ n: '*' }))[0]?.n, '0');
 
     const form = new URLSearchParams({
       name: 'Form Admin',
@@ -100,27 +81,18 @@ describe('setup validation', () => {
   });
 
   it('refuses a foreign Origin', async () => {
-    const reply = await new Client(server.url, { origin: 'https://evil.example' }).post('/api/setup', SETUP);
+    const reply = await new Client(t.server.url, { origin: 'https://evil.example' }).post('/api/setup', SETUP);
     assert.equal(reply.status, 403);
   });
 });
 
 describe('sign-in', () => {
-  let db: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    db = await createTestDatabase();
-    server = await startTestServer(testConfig(db.url));
-  });
-  after(async () => {
-    await server.stop();
-    await db.drop();
-  });
+  const t = useTestServer();
 
   it('signs in by e-mail or username in any case, and /me answers with the account', async () => {
-    const account = await createAccount(db.knex, { email: 'Grace@Example.com', username: 'Grace', role: 'VIEWER' });
+    const account = await createAccount(t.db.knex, { email: 'Grace@Example.com', username: 'Grace', role: 'VIEWER' });
     for (const identifier of ['grace@example.COM', 'GRACE']) {
-      const client = new Client(server.url);
+      const client = new Client(t.server.url);
       const reply = await client.signIn(identifier, account.password);
       assert.equal(reply.status, 200, JSON.stringify(reply.body));
       assert.equal(reply.body.user.id, account.id);
@@ -133,12 +105,12 @@ describe('sign-in', () => {
   });
 
   it('gives the same answer for an unknown account, a wrong password and a disabled account', async () => {
-    const account = await createAccount(db.knex);
-    const disabled = await createAccount(db.knex, { disabled: true });
+    const account = await createAccount(t.db.knex);
+    const disabled = await createAccount(t.db.knex, { disabled: true });
     const answers = await Promise.all([
-      new Client(server.url).signIn('nobody@example.com', PASSWORD),
-      new Client(server.url).signIn(account.email, 'wrong password!!'),
-      new Client(server.url).signIn(disabled.email, PASSWORD),
+      new Client(t.server.url).signIn('nobody@example.com', PASSWORD),
+      new Client(t.server.url).signIn(account.email, 'wrong password!!'),
+      new Client(t.server.url).signIn(disabled.email, PASSWORD),
     ]);
     for (const answer of answers) {
       assert.equal(answer.status, 401);
@@ -147,13 +119,13 @@ describe('sign-in', () => {
   });
 
   it('limits failures per (account, address) without locking the account for other addresses', async () => {
-    const account = await createAccount(db.knex);
-    const attacker = () => new Client(server.url, { 'x-forwarded-for': '203.0.113.7' });
+    const account = await createAccount(t.db.knex);
+    const attacker = () => new Client(t.server.url, { 'x-forwarded-for': '203.0.113.7' });
     for (let i = 0; i < 10; i++) assert.equal((await attacker().signIn(account.email, 'wrong password!!')).status, 401);
     const limited = await attacker().signIn(account.email, account.password);
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers.get('retry-after')) > 0);
-    const owner = await new Client(server.url, { 'x-forwarded-for': '198.51.100.20' }).signIn(
+    const owner = await new Client(t.server.url, { 'x-forwarded-for': '198.51.100.20' }).signIn(
       account.email,
       account.password,
     );
@@ -161,23 +133,23 @@ describe('sign-in', () => {
   });
 
   it('signs out: the session cookie opens nothing afterwards', async () => {
-    const account = await createAccount(db.knex);
-    const client = new Client(server.url);
+    const account = await createAccount(t.db.knex);
+    const client = new Client(t.server.url);
     await client.signIn(account.email, account.password);
     const cookie = client.cookie('argus.sid');
     assert.equal((await client.post('/api/auth/logout')).status, 204);
-    const replay = new Client(server.url);
+    const replay = new Client(t.server.url);
     const reply = await replay.get('/api/auth/me', { cookie: `argus.sid=${cookie}` });
     assert.equal(reply.status, 401);
     assert.equal((await client.get('/api/auth/me')).status, 401);
   });
 
   it('a changed AUTH_SECRET signs everybody out', async () => {
-    const account = await createAccount(db.knex);
-    const client = new Client(server.url);
+    const account = await createAccount(t.db.knex);
+    const client = new Client(t.server.url);
     await client.signIn(account.email, account.password);
     const other = await startTestServer(
-      testConfig(db.url, { AUTH_SECRET: 'another-auth-secret-0123456789abcdefghij' }),
+      testConfig(t.db.url, { AUTH_SECRET: 'another-auth-secret-0123456789abcdefghij' }),
     );
     try {
       const moved = new Client(other.url);
@@ -190,21 +162,12 @@ describe('sign-in', () => {
 });
 
 describe('cookie writes: CSRF and Origin', () => {
-  let db: TestDatabase;
-  let server: TestServer;
+  const t = useTestServer();
   let client: Client;
-  before(async () => {
-    db = await createTestDatabase();
-    server = await startTestServer(testConfig(db.url));
-  });
   beforeEach(async () => {
-    const account = await createAccount(db.knex);
-    client = new Client(server.url);
+    const account = await createAccount(t.db.knex);
+    client = new Client(t.server.url);
     await client.signIn(account.email, account.password);
-  });
-  after(async () => {
-    await server.stop();
-    await db.drop();
   });
 
   it('refuses a cookie write without the CSRF header, or with a wrong one, and stores nothing', async () => {

@@ -2,9 +2,11 @@
  * Builds the real server in-process for HTTP tests: real PostgreSQL database,
  * real Redis (prefixed), real sockets on a free port.
  */
+import { after, before } from 'node:test';
 import { loadConfig, type AppConfig } from '../config.js';
 import type { Clock } from '../lib/clock.js';
 import { startServer, type RunningServer } from '../main.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
 
@@ -38,4 +40,26 @@ export async function startTestServer(config: AppConfig, options: { clock?: Cloc
   });
   if (!running) throw new Error('server did not start');
   return { ...running, url: `http://127.0.0.1:${running.port}`, logs };
+}
+
+export interface ServerFixture {
+  db: TestDatabase;
+  server: TestServer;
+}
+
+/**
+ * Registers before/after hooks that give the enclosing describe its own
+ * migrated database and a real server on it; read the fields inside tests.
+ */
+export function useTestServer(env: Record<string, string> = {}, options: { clock?: Clock } = {}): ServerFixture {
+  const fixture = {} as ServerFixture;
+  before(async () => {
+    fixture.db = await createTestDatabase();
+    fixture.server = await startTestServer(testConfig(fixture.db.url, env), options);
+  });
+  after(async () => {
+    await fixture.server?.stop();
+    await fixture.db?.drop();
+  });
+  return fixture;
 }
