@@ -25,6 +25,11 @@ import { passwordResetRoutes } from '../password-reset/routes.js';
 import { createPasswordResetService } from '../password-reset/service.js';
 import { smtpSettingsRoutes } from '../settings/smtp-routes.js';
 import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createAgentDist } from '../agents/dist.js';
+import { createAgentsRepo } from '../agents/repo.js';
+import { createAgentUpdates } from '../agents/rollout.js';
+import { agentRoutes } from '../agents/routes.js';
+import { createAgentEndpoints } from '../agents/service.js';
 import { createCustomersRepo } from '../customers/repo.js';
 import { customersRoutes } from '../customers/routes.js';
 import { createCustomersService } from '../customers/service.js';
@@ -115,6 +120,11 @@ function features(deps: AppDeps) {
     },
   });
 
+  const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
+  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log });
+  // failed enrollment-key checks per client address (contracts.md "Agent protocol")
+  const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
+
   return {
     authentication: authenticate({
       sessions,
@@ -140,6 +150,15 @@ function features(deps: AppDeps) {
       secondFactorRoutes(secondFactor, users),
       customersRoutes(createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus })),
       systemsRoutes(createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock }), clock),
+      agentRoutes({
+        endpoints: createAgentEndpoints({
+          repo: createAgentsRepo(db),
+          dist: agentDist,
+          webhookSecret: config.webhookSecret,
+          keyFailures: enrollmentFailures,
+        }),
+        updates: agentUpdates,
+      }),
       forgotPasswordLimits({
         mailer,
         perAddress: limiter('forgot-address', 10, 15 * 60),

@@ -20,6 +20,12 @@ const PUBLIC = new Set([
   'POST /api/auth/login',
   'POST /api/auth/password/forgot',
   'POST /api/auth/password/reset',
+  // agents: an enrollment key, a signed JWT or nothing (the installer and builds are public)
+  'GET /api/agent/install.sh',
+  'GET /api/agent/version',
+  'GET /api/agent/download/:version/:arch',
+  'GET /api/agent/config',
+  'POST /api/webhook/metrics',
 ]);
 
 const key = (route: RouteEntry) => `${route.method} ${route.path}`;

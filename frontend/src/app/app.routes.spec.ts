@@ -11,7 +11,12 @@ import { ArgusTitleStrategy } from './core/title-strategy';
 import { LoginPage } from './features/auth/login-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
 import { SmtpPage } from './features/settings/smtp-page';
+import { CustomersPage } from './features/customers/customers-page';
 import { StatusPage } from './features/status/status-page';
+import { SystemPage } from './features/systems/system-page';
+import { systemUrl } from './features/systems/systems-api';
+import { SystemsPage } from './features/systems/systems-page';
+import { systemDetailBody } from './features/systems/systems-testing';
 import { nextRequest, provideForTests } from './testing';
 
 describe('routes', () => {
@@ -36,6 +41,31 @@ describe('routes', () => {
 
     expect(await page).toBeInstanceOf(StatusPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Status · Argus');
+  });
+
+  it('opens the fleet pages for every role', async () => {
+    const harness = await RouterTestingHarness.create();
+    const systems = harness.navigateByUrl('/systems');
+    await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(await systems).toBeInstanceOf(SystemsPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Systems · Argus');
+    expect(await harness.navigateByUrl('/customers')).toBeInstanceOf(CustomersPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Customers · Argus');
+  });
+
+  it("opens a system's page and names the system in the browser tab", async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/systems/7');
+    await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(await page).toBeInstanceOf(SystemPage);
+    (await nextRequest(http, systemUrl(7))).flush(systemDetailBody({ id: 7, name: 'db-07' }));
+    harness.detectChanges();
+    await harness.fixture.whenStable();
+
+    expect(TestBed.inject(Title).getTitle()).toBe('db-07 · Argus');
+    (await nextRequest(http, `${systemUrl(7)}/series`)).flush([]);
   });
 
   it('shows the not-found page for an unknown address', async () => {

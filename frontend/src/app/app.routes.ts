@@ -43,6 +43,22 @@ export const routes: Routes = [
         loadComponent: () => import('./features/status/status-page').then((m) => m.StatusPage),
       },
       {
+        path: 'systems',
+        title: 'Systems',
+        loadComponent: () => import('./features/systems/systems-page').then((m) => m.SystemsPage),
+      },
+      {
+        // The page names the system in the tab once it has loaded.
+        path: 'systems/:id',
+        title: 'System',
+        loadComponent: () => import('./features/systems/system-page').then((m) => m.SystemPage),
+      },
+      {
+        path: 'customers',
+        title: 'Customers',
+        loadComponent: () => import('./features/customers/customers-page').then((m) => m.CustomersPage),
+      },
+      {
         path: 'account',
         title: 'Account',
         loadComponent: () => import('./features/account/account-page').then((m) => m.AccountPage),

@@ -56,8 +56,8 @@ describe('App shell', () => {
     const fixture = await render(userBody({ role: 'ADMIN' }));
 
     expect(titles(fixture.nativeElement)).toEqual([
-      'Status',
       'Systems',
+      'Status',
       'Alerts',
       'Rules',
       'Maintenance',
@@ -72,17 +72,38 @@ describe('App shell', () => {
     const links = Array.from(fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>);
 
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
+      ['Systems', '/systems'],
       ['Status', '/'],
+      ['Customers', '/customers'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
     ]);
 
     const comingSoon = fixture.debugElement.queryAll(By.directive(MatTooltip));
-    expect(comingSoon.length).toBe(5);
+    expect(comingSoon.length).toBe(3);
     for (const entry of comingSoon) {
       expect(entry.injector.get(MatTooltip).message).toBe('Coming soon');
       expect(entry.query(By.css('mat-list-item')).attributes['aria-disabled']).toBe('true');
     }
+  });
+
+  it('links Systems and Customers for a viewer too', async () => {
+    const fixture = await render(userBody({ role: 'VIEWER' }));
+    const hrefs = Array.from(
+      fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>,
+      (a) => a.getAttribute('href'),
+    );
+
+    expect(hrefs).toEqual(['/systems', '/', '/customers']);
+  });
+
+  it('keeps Systems highlighted on the page of one system', async () => {
+    const fixture = await render(userBody(), '/systems/7');
+    // routerLinkActive learns of the navigation after the first pass.
+    await settle(fixture);
+    const active = fixture.nativeElement.querySelector('mat-nav-list a.mdc-list-item--activated');
+
+    expect(active?.textContent?.trim()).toBe('Systems');
   });
 
   it('hides Users and Settings from other roles', async () => {

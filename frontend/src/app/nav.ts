@@ -12,12 +12,12 @@ export interface NavEntry {
 }
 
 export const NAV: readonly NavEntry[] = [
+  { label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
   { label: 'Status', icon: 'status', path: '/' },
-  { label: 'Systems', icon: 'systems' },
   { label: 'Alerts', icon: 'alerts' },
   { label: 'Rules', icon: 'rules' },
   { label: 'Maintenance', icon: 'maintenance' },
-  { label: 'Customers', icon: 'customers' },
+  { label: 'Customers', icon: 'customers', path: '/customers' },
   { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },
 ];

@@ -1,0 +1,165 @@
+/**
+ * The installer behind `curl -fsSL '<base>/api/agent/install.sh?key=…' | sudo sh`
+ * (contracts.md "Agent protocol"). Plain POSIX sh (dash, busybox ash): no
+ * bashisms, no jq. Everything runs inside `main`, so a download cut short
+ * runs nothing. It changes nothing on the host until the build's checksum and
+ * the enrollment key have both been checked; running it again updates the
+ * agent, its configuration and its unit.
+ */
+
+/** An enrollment key as clusters carry them (base64url); anything else is refused before it reaches a script. */
+export const ENROLLMENT_KEY_FORMAT = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** A single-quoted sh word: nothing inside is expanded. */
+export function shQuote(value: string): string {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+// Installers from 2.28.1 write StartLimitIntervalSec=0 (spec "Versioning"): systemd never gives up restarting.
+const UNIT = `[Unit]
+Description=Argus monitoring agent
+Wants=network-online.target
+After=network-online.target
+StartLimitIntervalSec=0
+
+[Service]
+Type=simple
+ExecStart=/usr/local/bin/argus-agent --config /etc/argus-agent/config.yaml
+Restart=always
+RestartSec=5
+
+[Install]
+WantedBy=multi-user.target`;
+
+const SCRIPT = `#!/bin/sh
+# Argus agent installer. Run it as root:
+#   curl -fsSL @@INSTALL_URL@@ | sudo sh
+# Installs /usr/local/bin/argus-agent, writes /etc/argus-agent/config.yaml
+# (mode 0600: it holds the webhook secret) and the systemd unit
+# argus-agent.service, then enables and starts it. Run it again to update.
+set -eu
+
+ARGUS_URL=@@BASE@@
+ENROLLMENT_KEY=@@KEY@@
+# ARGUS_INSTALL_ROOT: install below another root (image builds, tests); empty for this host
+ROOT=\${ARGUS_INSTALL_ROOT:-}
+BIN_DIR=$ROOT/usr/local/bin
+CONF_DIR=$ROOT/etc/argus-agent
+UNIT_DIR=$ROOT/etc/systemd/system
+
+say() { printf 'argus-agent install: %s\\n' "$*"; }
+fail() {
+  printf 'argus-agent install: %s\\n' "$*" >&2
+  exit 1
+}
+
+detect_arch() {
+  machine=$(uname -m)
+  case "$machine" in
+    x86_64 | amd64) ARCH=x86_64 ;;
+    aarch64 | arm64) ARCH=aarch64 ;;
+    *) fail "unsupported architecture: $machine (agent builds exist for x86_64 and aarch64)" ;;
+  esac
+}
+
+choose_fetcher() {
+  if command -v curl >/dev/null 2>&1; then
+    FETCHER=curl
+  elif command -v wget >/dev/null 2>&1; then
+    FETCHER=wget
+  else
+    fail "curl or wget is required"
+  fi
+}
+
+# fetch URL FILE
+fetch() {
+  if [ "$FETCHER" = curl ]; then
+    curl -fsSL --retry 3 --connect-timeout 15 -o "$2" "$1"
+  else
+    wget -q -T 30 -t 3 -O "$2" "$1"
+  fi
+}
+
+# json_field NAME FILE: the string value of "NAME" in the one-line JSON answer
+json_field() {
+  sed -n 's/.*"'"$1"'"[[:space:]]*:[[:space:]]*"\\([^"]*\\)".*/\\1/p' "$2" | head -n 1
+}
+
+# install_file SOURCE TARGET MODE: replaced by a rename, so a running binary is never half written
+install_file() {
+  cp "$1" "$2.new"
+  chmod "$3" "$2.new"
+  mv -f "$2.new" "$2"
+}
+
+main() {
+  [ "$(id -u)" = 0 ] || fail "run this as root (for example with sudo)"
+  [ -n "$ARGUS_URL" ] || fail "the Argus server does not know its public address (set PUBLIC_URL there)"
+  command -v systemctl >/dev/null 2>&1 || fail "systemd is required"
+  command -v sha256sum >/dev/null 2>&1 || fail "sha256sum is required"
+  detect_arch
+  choose_fetcher
+
+  mkdir -p "$BIN_DIR" "$UNIT_DIR"
+  umask 077
+  TMP_DIR=$(mktemp -d)
+  trap 'rm -rf "$TMP_DIR"' EXIT
+  trap 'exit 1' HUP INT TERM
+
+  say "asking $ARGUS_URL for the newest agent build for $ARCH"
+  fetch "$ARGUS_URL/api/agent/version?arch=$ARCH" "$TMP_DIR/version.json" ||
+    fail "no agent build for $ARCH is available from $ARGUS_URL"
+  VERSION=$(json_field version "$TMP_DIR/version.json")
+  DOWNLOAD_URL=$(json_field url "$TMP_DIR/version.json")
+  SHA256=$(json_field sha256 "$TMP_DIR/version.json")
+  if [ -z "$VERSION" ] || [ -z "$DOWNLOAD_URL" ] || [ "$(printf '%s' "$SHA256" | wc -c)" -ne 64 ]; then
+    fail "unexpected answer from $ARGUS_URL/api/agent/version"
+  fi
+
+  say "downloading argus-agent $VERSION"
+  fetch "$DOWNLOAD_URL" "$TMP_DIR/argus-agent" || fail "downloading $DOWNLOAD_URL failed"
+  ACTUAL=$(sha256sum "$TMP_DIR/argus-agent" | cut -d ' ' -f 1)
+  [ "$ACTUAL" = "$SHA256" ] || fail "checksum mismatch for $DOWNLOAD_URL (expected $SHA256, got $ACTUAL)"
+
+  say "fetching the agent configuration"
+  fetch "$ARGUS_URL/api/agent/config?key=$ENROLLMENT_KEY" "$TMP_DIR/config.yaml" ||
+    fail "the server refused the enrollment key (was it rotated? copy the install command again)"
+  grep -q '^webhook_secret:' "$TMP_DIR/config.yaml" || fail "unexpected configuration from the server"
+
+  mkdir -p "$CONF_DIR"
+  chmod 0700 "$CONF_DIR"
+  install_file "$TMP_DIR/config.yaml" "$CONF_DIR/config.yaml" 0600
+  install_file "$TMP_DIR/argus-agent" "$BIN_DIR/argus-agent" 0755
+
+  was_active=no
+  if systemctl is-active --quiet argus-agent; then was_active=yes; fi
+  cat >"$TMP_DIR/argus-agent.service" <<'UNIT'
+@@UNIT@@
+UNIT
+  install_file "$TMP_DIR/argus-agent.service" "$UNIT_DIR/argus-agent.service" 0644
+  systemctl daemon-reload
+  systemctl enable --now argus-agent
+  # enable --now leaves an already running agent on its old binary
+  if [ "$was_active" = yes ]; then systemctl restart argus-agent; fi
+  say "argus-agent $VERSION is installed and running (follow it with: journalctl -u argus-agent -f)"
+}
+
+main "$@"
+`;
+
+/**
+ * The installer for one enrollment key. `base` is the public URL (PUBLIC_URL,
+ * else AUTH_URL; '' when neither is set: the script then stops with a message);
+ * `key` must already match ENROLLMENT_KEY_FORMAT.
+ */
+export function renderInstallScript({ base, key }: { base: string; key: string }): string {
+  if (!ENROLLMENT_KEY_FORMAT.test(key)) throw new Error('enrollment key has an unexpected format');
+  const values: Record<string, string> = {
+    '@@BASE@@': shQuote(base),
+    '@@KEY@@': shQuote(key),
+    '@@INSTALL_URL@@': shQuote(`${base}/api/agent/install.sh?key=${key}`),
+    '@@UNIT@@': UNIT,
+  };
+  return SCRIPT.replace(/@@[A-Z_]+@@/g, (token) => values[token] ?? token);
+}

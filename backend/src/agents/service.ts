@@ -1,0 +1,105 @@
+/**
+ * The public agent endpoints (spec "Endpoints" `/api/agent/*`, contracts.md
+ * "Agent protocol"): the installer, the newest build, the build download and
+ * the agent's config.yaml. Only the config is guarded: it holds WEBHOOK_SECRET,
+ * so it needs a cluster's enrollment key or a signed-in account that may write
+ * at that cluster's customer. Builds are public (their SHA-256 from the version
+ * answer protects them); the installer holds nothing but the key it was asked for.
+ */
+import type { Principal } from '../auth/principal.js';
+import { canWriteCustomer } from '../auth/principal.js';
+import { BadRequest, Forbidden, HttpError, NotFound, TooManyRequests } from '../http/errors.js';
+import { safeEqual } from '../lib/crypto.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { renderAgentConfig } from './config-file.js';
+import type { AgentBuild, AgentDist, AgentOffer } from './dist.js';
+import { ENROLLMENT_KEY_FORMAT, renderInstallScript } from './install-script.js';
+import type { AgentsRepo, ClusterRef } from './repo.js';
+
+/**
+ * An answer whose body the spec gives word for word (`{error: "Unauthorized"}`,
+ * `{error: "Server misconfigured"}`): the agent routes send it without `code`.
+ */
+export class ExactReply extends HttpError {
+  constructor(status: number, message: string) {
+    super(status, message, status === 401 ? 'unauthorized' : 'server_misconfigured');
+  }
+}
+
+export interface AgentEndpointsDeps {
+  repo: Pick<AgentsRepo, 'findClusterByEnrollmentKey' | 'findClusterById'>;
+  dist: AgentDist;
+  webhookSecret: string | null;
+  /** Failed enrollment-key checks per client address (shared with enrollment at ingest). */
+  keyFailures: RateLimiter;
+}
+
+export interface ConfigRequest {
+  key: string | undefined;
+  cluster: string | undefined;
+  principal: Principal | undefined;
+  clientIp: string;
+}
+
+function enrollmentKeyOf(key: unknown): string {
+  if (typeof key !== 'string' || !ENROLLMENT_KEY_FORMAT.test(key)) {
+    throw new BadRequest('key: must be the enrollment key of a cluster', { field: 'key' });
+  }
+  return key;
+}
+
+export function createAgentEndpoints({ repo, dist, webhookSecret, keyFailures }: AgentEndpointsDeps) {
+  async function clusterByKey(key: string, clientIp: string): Promise<ClusterRef> {
+    const limit = await keyFailures.peek(clientIp);
+    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds);
+    const cluster = ENROLLMENT_KEY_FORMAT.test(key) ? await repo.findClusterByEnrollmentKey(key) : null;
+    // the lookup found the row; the comparison that decides is constant-time
+    if (!cluster || !safeEqual(cluster.enrollmentKey, key)) {
+      await keyFailures.consume(clientIp);
+      throw new ExactReply(401, 'Unauthorized');
+    }
+    return cluster;
+  }
+
+  async function clusterOfAccount(principal: Principal | undefined, raw: string | undefined): Promise<ClusterRef> {
+    if (!principal) throw new ExactReply(401, 'Unauthorized');
+    const id = raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+    if (id <= 0) throw new BadRequest('cluster: must be the id of a cluster', { field: 'cluster' });
+    const cluster = await repo.findClusterById(id);
+    if (cluster && canWriteCustomer(principal, cluster.customerId)) return cluster;
+    // the same refusal for a missing cluster and another customer's: existence is not leaked
+    if (!cluster && principal.role === 'ADMIN') throw new NotFound('No such cluster');
+    throw new Forbidden('You may not install agents in this cluster');
+  }
+
+  return {
+    /** The installer for `key` (format-checked only: the config fetch inside it checks the key itself). */
+    installScript(key: unknown): string {
+      return renderInstallScript({ base: dist.publicBase(), key: enrollmentKeyOf(key) });
+    },
+
+    async newest(arch: string): Promise<AgentOffer> {
+      const build = await dist.latest(arch);
+      if (!build) throw new NotFound('No agent build available');
+      return dist.offer(build);
+    },
+
+    async build(version: string, arch: string): Promise<AgentBuild> {
+      const build = await dist.find(version, arch);
+      if (!build) throw new NotFound('No such agent build');
+      return build;
+    },
+
+    /** config.yaml for a cluster: by its enrollment key (`key`), else for a signed-in account (`cluster`). */
+    async config(request: ConfigRequest): Promise<string> {
+      if (!webhookSecret) throw new ExactReply(500, 'Server misconfigured');
+      const cluster =
+        request.key !== undefined
+          ? await clusterByKey(request.key, request.clientIp)
+          : await clusterOfAccount(request.principal, request.cluster);
+      return renderAgentConfig({ base: dist.publicBase(), webhookSecret, enrollmentKey: cluster.enrollmentKey });
+    },
+  };
+}
+
+export type AgentEndpoints = ReturnType<typeof createAgentEndpoints>;

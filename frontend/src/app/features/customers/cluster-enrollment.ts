@@ -1,0 +1,152 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import { DOCUMENT } from '@angular/common';
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatTooltipModule } from '@angular/material/tooltip';
+import { filter, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { Cluster, CustomersApi } from './customers-api';
+
+/**
+ * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
+ * config and the systemd unit). The console and the API share an origin, so the console's own origin is
+ * the address agents reach.
+ */
+export function installCommand(origin: string, key: string): string {
+  return `curl -fsSL '${origin}/api/agent/install.sh?key=${encodeURIComponent(key)}' | sudo sh`;
+}
+
+/** A cluster's enrollment key and install command, each with a copy button, and the key rotation. */
+@Component({
+  selector: 'argus-cluster-enrollment',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatTooltipModule],
+  template: `
+    <div class="line">
+      <span class="label" [id]="'key-' + cluster().id">Enrollment key</span>
+      <code class="value" [attr.aria-labelledby]="'key-' + cluster().id" data-testid="enrollment-key">{{ key() }}</code>
+      <button
+        mat-icon-button
+        type="button"
+        matTooltip="Copy key"
+        [attr.aria-label]="'Copy the enrollment key of ' + cluster().name"
+        (click)="copy(key(), 'Enrollment key copied')"
+      >
+        <argus-icon name="copy" />
+      </button>
+    </div>
+    <div class="line">
+      <span class="label" [id]="'command-' + cluster().id">Install command</span>
+      <code class="value" [attr.aria-labelledby]="'command-' + cluster().id" data-testid="install-command">{{
+        command()
+      }}</code>
+      <button
+        mat-icon-button
+        type="button"
+        matTooltip="Copy command"
+        [attr.aria-label]="'Copy the install command of ' + cluster().name"
+        (click)="copy(command(), 'Install command copied')"
+      >
+        <argus-icon name="copy" />
+      </button>
+    </div>
+    <div class="foot">
+      <p class="field-note">
+        Run it on a Linux host with systemd. It installs and starts <code>argus-agent</code>, which enrolls the host in
+        this cluster with its first report.
+      </p>
+      <button mat-button type="button" (click)="rotate()">
+        <argus-icon matButtonIcon name="refresh" />
+        Rotate key
+      </button>
+    </div>
+  `,
+  styles: `
+    :host {
+      display: block;
+      padding: 12px 16px;
+      border-radius: var(--mat-sys-corner-medium);
+      background: var(--mat-sys-surface-container-low);
+    }
+    .line {
+      display: grid;
+      grid-template-columns: 130px minmax(0, 1fr) auto;
+      align-items: center;
+      gap: 8px;
+    }
+    .label {
+      font: var(--mat-sys-label-medium);
+      color: var(--mat-sys-on-surface-variant);
+    }
+    .value {
+      font-family: var(--argus-mono);
+      font-size: 0.85em;
+      overflow-wrap: anywhere;
+      user-select: all;
+    }
+    .foot {
+      display: flex;
+      align-items: center;
+      justify-content: space-between;
+      flex-wrap: wrap;
+      gap: 8px;
+      margin-top: 4px;
+    }
+    .foot .field-note {
+      margin: 0;
+      flex: 1 1 300px;
+    }
+    @media (max-width: 600px) {
+      .line {
+        grid-template-columns: minmax(0, 1fr) auto;
+      }
+      .label {
+        grid-column: 1 / -1;
+      }
+    }
+  `,
+})
+export class ClusterEnrollment {
+  private readonly api = inject(CustomersApi);
+  private readonly clipboard = inject(Clipboard);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly origin = inject(DOCUMENT).location.origin;
+
+  /** A cluster whose answer carried its key (only for accounts that may write at its customer). */
+  readonly cluster = input.required<Cluster>();
+
+  protected readonly key = computed(() => this.cluster().enrollmentKey ?? '');
+  protected readonly command = computed(() => installCommand(this.origin, this.key()));
+
+  protected copy(value: string, done: string): void {
+    const copied = this.clipboard.copy(value);
+    this.snackBar.open(copied ? done : 'The browser refused to copy. Select the text and copy it by hand.', undefined, {
+      duration: 4000,
+    });
+  }
+
+  protected rotate(): void {
+    const cluster = this.cluster();
+    confirmAction(this.dialog, {
+      title: `Rotate the key of ${cluster.name}?`,
+      message:
+        'The old key stops enrolling new agents at once, and install commands copied before stop working. ' +
+        'Hosts already enrolled keep reporting.',
+      confirm: 'Rotate key',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.rotateEnrollmentKey(cluster.id)),
+      )
+      .subscribe({
+        next: () => this.snackBar.open(`New enrollment key for ${cluster.name}`, undefined, { duration: 4000 }),
+        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
+      });
+  }
+}

@@ -1,0 +1,106 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
+
+import { Loaded, loaded } from '../../core/loaded';
+import { Refreshing, refreshing } from '../../core/refresh';
+
+/** A customer as GET /api/customers lists it (docs/api.md "Fleet"). */
+export interface Customer {
+  id: number;
+  name: string;
+  active: boolean;
+  notes: string;
+  /** IANA name; maintenance windows are read in it. */
+  timeZone: string;
+  createdAt: string;
+}
+
+/** A cluster; `enrollmentKey` only for accounts that may write at its customer. */
+export interface Cluster {
+  id: number;
+  name: string;
+  customerId: number;
+  enrollmentKey?: string;
+}
+
+export interface CustomerFields {
+  name: string;
+  notes: string;
+  active: boolean;
+  timeZone: string;
+}
+
+/** Customers and their clusters, fetched together: every fleet page needs both. */
+export interface Fleet {
+  customers: Customer[];
+  clusters: Cluster[];
+}
+
+export const CUSTOMERS_URL = '/api/customers';
+export const CLUSTERS_URL = '/api/clusters';
+
+/** Customers (ADMIN writes) and clusters (ADMIN or a granted OPERATOR writes). */
+@Injectable({ providedIn: 'root' })
+export class CustomersApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  /** Customers and clusters the account may see, kept fresh; emits again after every change made here. */
+  readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(() => this.request(), this.changed$);
+
+  /** One answer, for dialogs that pick a customer or cluster. */
+  loadFleet(): Observable<Loaded<Fleet>> {
+    return loaded(this.request());
+  }
+
+  createCustomer(fields: CustomerFields): Observable<Customer> {
+    return this.http.post<Customer>(CUSTOMERS_URL, fields).pipe(tap(() => this.changed$.next()));
+  }
+
+  updateCustomer(id: number, changes: Partial<CustomerFields>): Observable<Customer> {
+    return this.http.patch<Customer>(`${CUSTOMERS_URL}/${id}`, changes).pipe(tap(() => this.changed$.next()));
+  }
+
+  /** Its clusters, systems and their samples go too. */
+  deleteCustomer(id: number): Observable<void> {
+    return this.done(this.http.delete<void>(`${CUSTOMERS_URL}/${id}`));
+  }
+
+  createCluster(customerId: number, name: string): Observable<Cluster> {
+    return this.http.post<Cluster>(CLUSTERS_URL, { customerId, name }).pipe(tap(() => this.changed$.next()));
+  }
+
+  renameCluster(id: number, name: string): Observable<Cluster> {
+    return this.http.patch<Cluster>(`${CLUSTERS_URL}/${id}`, { name }).pipe(tap(() => this.changed$.next()));
+  }
+
+  /** Its systems stay, without a cluster. */
+  deleteCluster(id: number): Observable<void> {
+    return this.done(this.http.delete<void>(`${CLUSTERS_URL}/${id}`));
+  }
+
+  /** A new enrollment key; the old one stops enrolling new agents at once. */
+  rotateEnrollmentKey(id: number): Observable<Cluster> {
+    return this.http.post<Cluster>(`${CLUSTERS_URL}/${id}/enrollment-key`, null).pipe(tap(() => this.changed$.next()));
+  }
+
+  private request(): Observable<Fleet> {
+    return forkJoin({
+      customers: this.http.get<Customer[]>(CUSTOMERS_URL),
+      clusters: this.http.get<Cluster[]>(CLUSTERS_URL),
+    });
+  }
+
+  private done(request: Observable<unknown>): Observable<void> {
+    return request.pipe(
+      map(() => undefined),
+      tap(() => this.changed$.next()),
+    );
+  }
+}
+
+/** Sorts by name the way people read them ("web-2" before "web-10"). */
+export function byName<T extends { name: string }>(a: T, b: T): number {
+  return a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: 'base' });
+}

@@ -1,0 +1,237 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import { HttpTestingController } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+
+import { AuthService, User } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
+import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { installCommand } from './cluster-enrollment';
+import { timeZones } from './customer-dialog';
+import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from './customers-api';
+import { CustomersPage } from './customers-page';
+
+function customer(overrides: Partial<Customer> = {}): Customer {
+  return {
+    id: 10,
+    name: 'Acme',
+    active: true,
+    notes: '',
+    timeZone: 'Europe/Berlin',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const KEY = 'k3y_AbC-123';
+
+describe('CustomersPage', () => {
+  let fixture: ComponentFixture<CustomersPage>;
+  let http: HttpTestingController;
+
+  const acme = customer();
+  const globex = customer({ id: 20, name: 'Globex', active: false, timeZone: 'UTC', notes: 'Contract ends in March' });
+  const prod: Cluster = { id: 100, name: 'prod', customerId: 10, enrollmentKey: KEY };
+  const lab: Cluster = { id: 101, name: 'lab', customerId: 10, enrollmentKey: 'other' };
+
+  async function render(user: User, customers: Customer[], clusters: Cluster[]): Promise<void> {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(user);
+    fixture = TestBed.createComponent(CustomersPage);
+    await settle(fixture);
+    await answer(customers, clusters);
+  }
+
+  async function answer(customers: Customer[], clusters: Cluster[]): Promise<void> {
+    http.expectOne({ method: 'GET', url: CUSTOMERS_URL }).flush(customers);
+    http.expectOne({ method: 'GET', url: CLUSTERS_URL }).flush(clusters);
+    await settle(fixture);
+  }
+
+  afterEach(() => http.verify());
+
+  const page = (): HTMLElement => fixture.nativeElement;
+  const dialog = () => document.querySelector('mat-dialog-container') as HTMLElement;
+  const sections = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="customer"]'));
+  const clusterNames = (section: HTMLElement) =>
+    Array.from(section.querySelectorAll('[data-testid="cluster"] h3'), (h) => h.textContent?.trim());
+
+  async function click(element: HTMLElement | null): Promise<void> {
+    element!.click();
+    await settle(fixture);
+  }
+
+  it('lists customers by name with their time zone, notes, state and clusters', async () => {
+    await render(userBody(), [globex, acme], [prod, lab]);
+
+    expect(sections().map((s) => s.querySelector('h2')?.firstChild?.textContent?.trim())).toEqual(['Acme', 'Globex']);
+    expect(clusterNames(sections()[0])).toEqual(['lab', 'prod']);
+    expect(sections()[0].querySelector('.meta')?.textContent).toContain('Europe/Berlin');
+    expect(sections()[1].querySelector('[data-testid="inactive"]')).not.toBeNull();
+    expect(sections()[1].querySelector('.notes')?.textContent).toContain('Contract ends in March');
+    expect(sections()[1].querySelector('[data-testid="no-clusters"]')?.textContent).toContain('No clusters yet');
+  });
+
+  it("shows a cluster's enrollment key and the install command that uses it", async () => {
+    await render(userBody(), [acme], [prod]);
+    const cluster = page().querySelector('[data-testid="cluster"]')!;
+    const command = `curl -fsSL '${location.origin}/api/agent/install.sh?key=${KEY}' | sudo sh`;
+
+    expect(cluster.querySelector('[data-testid="enrollment-key"]')?.textContent?.trim()).toBe(KEY);
+    expect(cluster.querySelector('[data-testid="install-command"]')?.textContent?.trim()).toBe(command);
+    expect(installCommand('https://argus.example.com', 'a+b')).toBe(
+      "curl -fsSL 'https://argus.example.com/api/agent/install.sh?key=a%2Bb' | sudo sh",
+    );
+
+    const copy = spyOn(TestBed.inject(Clipboard), 'copy').and.returnValue(true);
+    await click(cluster.querySelector('button[aria-label="Copy the install command of prod"]'));
+    expect(copy).toHaveBeenCalledWith(command);
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain('Install command copied');
+
+    await click(cluster.querySelector('button[aria-label="Copy the enrollment key of prod"]'));
+    expect(copy).toHaveBeenCalledWith(KEY);
+  });
+
+  it('rotates the key only after a confirmation that the old one stops enrolling', async () => {
+    await render(userBody(), [acme], [prod]);
+
+    await click(buttonByText('Rotate key', page()));
+    expect(overlayText()).toContain('The old key stops enrolling new agents');
+    await click(buttonByText('Cancel', dialog()));
+    http.expectNone({ method: 'POST' });
+
+    await click(buttonByText('Rotate key', page()));
+    await click(buttonByText('Rotate key', dialog()));
+    const rotated = { ...prod, enrollmentKey: 'n3w-key' };
+    http.expectOne({ method: 'POST', url: `${CLUSTERS_URL}/100/enrollment-key` }).flush(rotated);
+    await answer([acme], [rotated]);
+
+    expect(page().querySelector('[data-testid="enrollment-key"]')?.textContent?.trim()).toBe('n3w-key');
+    expect(page().querySelector('[data-testid="install-command"]')?.textContent).toContain('key=n3w-key');
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain('New enrollment key for prod');
+  });
+
+  it('shows a viewer the clusters without keys or actions', async () => {
+    await render(userBody({ role: 'VIEWER', customerIds: [10] }), [acme], [{ id: 100, name: 'prod', customerId: 10 }]);
+
+    expect(clusterNames(sections()[0])).toEqual(['prod']);
+    expect(page().querySelector('argus-cluster-enrollment')).toBeNull();
+    expect(page().querySelectorAll('button').length).toBe(0);
+  });
+
+  it('lets an operator manage the clusters of granted customers only, never the customers', async () => {
+    const initech = customer({ id: 30, name: 'Initech' });
+    await render(userBody({ role: 'OPERATOR', customerIds: [10] }), [acme, initech], [prod]);
+    const [granted, other] = sections();
+
+    expect(() => buttonByText('Add customer', page())).toThrow();
+    expect(granted.querySelector('button[aria-label="Edit Acme"]')).toBeNull();
+    expect(buttonByText('Add cluster', granted)).toBeTruthy();
+    expect(granted.querySelector('button[aria-label="Rename prod"]')).not.toBeNull();
+    expect(other.querySelectorAll('button').length).toBe(0);
+  });
+
+  it('adds a cluster to a customer', async () => {
+    await render(userBody(), [acme], []);
+
+    await click(buttonByText('Add cluster', page()));
+    typeInto(dialog().querySelector('input'), ' staging ');
+    await click(buttonByText('Add cluster', dialog()));
+
+    const post = http.expectOne({ method: 'POST', url: CLUSTERS_URL });
+    expect(post.request.body).toEqual({ customerId: 10, name: 'staging' });
+    const staging = { id: 102, name: 'staging', customerId: 10, enrollmentKey: 'k' };
+    post.flush(staging, { status: 201, statusText: 'Created' });
+    await answer([acme], [staging]);
+
+    expect(clusterNames(sections()[0])).toEqual(['staging']);
+    expect(document.querySelector('mat-dialog-container')).toBeNull();
+  });
+
+  it("keeps the cluster dialog open with the server's refusal", async () => {
+    await render(userBody(), [acme], [prod]);
+
+    await click(page().querySelector('button[aria-label="Rename prod"]'));
+    typeInto(dialog().querySelector('input'), 'lab');
+    await click(buttonByText('Rename', dialog()));
+    http
+      .expectOne({ method: 'PATCH', url: `${CLUSTERS_URL}/100` })
+      .flush({ error: 'A cluster of this name exists', code: 'conflict' }, { status: 409, statusText: 'Conflict' });
+    await settle(fixture);
+
+    expect(dialog().querySelector('[role="alert"]')?.textContent).toContain('A cluster of this name exists');
+  });
+
+  it('deletes a cluster after saying its systems stay', async () => {
+    await render(userBody(), [acme], [prod]);
+
+    await click(page().querySelector('button[aria-label="Delete prod"]'));
+    expect(overlayText()).toContain('Its systems stay, without a cluster');
+    await click(buttonByText('Delete', dialog()));
+    http
+      .expectOne({ method: 'DELETE', url: `${CLUSTERS_URL}/100` })
+      .flush(null, { status: 204, statusText: 'No Content' });
+    await answer([acme], []);
+
+    expect(clusterNames(sections()[0])).toEqual([]);
+  });
+
+  it('adds a customer with a time zone picked from the list', async () => {
+    await render(userBody(), [], []);
+    expect(page().querySelector('[data-testid="empty"]')?.textContent).toContain('No customers yet');
+
+    await click(buttonByText('Add customer', page()));
+    const input = (name: string) => dialog().querySelector<HTMLInputElement>(`[formcontrolname="${name}"]`);
+    typeInto(input('name'), 'Umbrella');
+    typeInto(input('timeZone'), 'Europe/Berl');
+    await click(buttonByText('Add customer', dialog()));
+    http.expectNone({ method: 'POST', url: CUSTOMERS_URL });
+    expect(dialog().textContent).toContain('Pick a time zone from the list');
+
+    input('timeZone')!.focus();
+    typeInto(input('timeZone'), 'berlin');
+    await settle(fixture);
+    const options = Array.from(document.querySelectorAll<HTMLElement>('mat-option'), (o) => o.textContent?.trim());
+    expect(options).toEqual(['Europe/Berlin']);
+    await click(document.querySelector<HTMLElement>('mat-option'));
+    await click(buttonByText('Add customer', dialog()));
+
+    const post = http.expectOne({ method: 'POST', url: CUSTOMERS_URL });
+    expect(post.request.body).toEqual({ name: 'Umbrella', notes: '', active: true, timeZone: 'Europe/Berlin' });
+    const created = customer({ id: 40, name: 'Umbrella' });
+    post.flush(created, { status: 201, statusText: 'Created' });
+    await answer([created], []);
+
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain('Umbrella added');
+  });
+
+  it('edits only what changed, and deletes a customer after warning about its systems', async () => {
+    await render(userBody(), [acme], [prod, lab]);
+
+    await click(page().querySelector('button[aria-label="Edit Acme"]'));
+    await click(dialog().querySelector('mat-slide-toggle button'));
+    await click(buttonByText('Save', dialog()));
+    const patch = http.expectOne({ method: 'PATCH', url: `${CUSTOMERS_URL}/10` });
+    expect(patch.request.body).toEqual({ active: false });
+    patch.flush({ ...acme, active: false });
+    await answer([{ ...acme, active: false }], [prod, lab]);
+
+    await click(page().querySelector('button[aria-label="Delete Acme"]'));
+    expect(overlayText()).toContain('Its 2 clusters, all its systems and their whole history are deleted');
+    await click(buttonByText('Delete', dialog()));
+    http
+      .expectOne({ method: 'DELETE', url: `${CUSTOMERS_URL}/10` })
+      .flush(null, { status: 204, statusText: 'No Content' });
+    await answer([], []);
+
+    expect(sections().length).toBe(0);
+  });
+
+  it('offers UTC first among the time zones', () => {
+    const zones = timeZones();
+
+    expect(zones[0]).toBe('UTC');
+    expect(zones).toContain('Europe/Berlin');
+    expect(timeZones('Mars/Olympus')[0]).toBe('Mars/Olympus');
+  });
+});

@@ -1,0 +1,131 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatTooltipModule } from '@angular/material/tooltip';
+import { filter, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { askName } from '../../ui/name-dialog';
+import { ClusterEnrollment } from './cluster-enrollment';
+import { CustomerDialog, CustomerDialogData } from './customer-dialog';
+import { byName, Cluster, Customer, CustomersApi, Fleet } from './customers-api';
+
+interface CustomerView {
+  customer: Customer;
+  clusters: Cluster[];
+  /** ADMIN, or an OPERATOR granted this customer: may manage its clusters and see their keys. */
+  canWrite: boolean;
+}
+
+/** Customers and their clusters; administrators manage customers, writers manage clusters and enrollment keys. */
+@Component({
+  selector: 'argus-customers-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  templateUrl: './customers-page.html',
+  styleUrl: './customers-page.scss',
+})
+export class CustomersPage {
+  private readonly api = inject(CustomersApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly isAdmin = this.auth.isAdmin;
+
+  protected readonly fleet = toSignal(this.api.fleet$, { initialValue: LOADING as Refreshing<Fleet> });
+  protected readonly customers = computed<CustomerView[]>(() => {
+    const state = this.fleet();
+    if (state.state !== 'ready') return [];
+    const { customers, clusters } = state.value;
+    return [...customers].sort(byName).map((customer) => ({
+      customer,
+      clusters: clusters.filter((c) => c.customerId === customer.id).sort(byName),
+      canWrite: mayWriteAt(this.auth.user(), customer.id),
+    }));
+  });
+
+  protected addCustomer(): void {
+    this.openCustomerDialog({}, (customer) => `${customer.name} added`);
+  }
+
+  protected editCustomer(customer: Customer): void {
+    this.openCustomerDialog({ customer }, () => 'Changes saved');
+  }
+
+  protected deleteCustomer({ customer, clusters }: CustomerView): void {
+    const what = clusters.length === 1 ? '1 cluster' : `${clusters.length} clusters`;
+    confirmAction(this.dialog, {
+      title: `Delete ${customer.name}?`,
+      message: `Its ${what}, all its systems and their whole history are deleted with it. This cannot be undone.`,
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.deleteCustomer(customer.id)),
+      )
+      .subscribe({ next: () => this.done(`${customer.name} deleted`), error: (err: unknown) => this.failed(err) });
+  }
+
+  protected addCluster(customer: Customer): void {
+    askName(this.dialog, {
+      title: `New cluster for ${customer.name}`,
+      label: 'Cluster name',
+      hint: 'A group of hosts with one install command, e.g. “production” or “Berlin office”.',
+      confirm: 'Add cluster',
+      save: (name) => this.api.createCluster(customer.id, name),
+    }).subscribe((cluster) => this.done(`Cluster ${cluster.name} added`));
+  }
+
+  protected renameCluster(cluster: Cluster): void {
+    askName(this.dialog, {
+      title: `Rename ${cluster.name}`,
+      label: 'Cluster name',
+      value: cluster.name,
+      confirm: 'Rename',
+      save: (name) => this.api.renameCluster(cluster.id, name),
+    }).subscribe((renamed) => this.done(`Renamed to ${renamed.name}`));
+  }
+
+  protected deleteCluster(cluster: Cluster): void {
+    confirmAction(this.dialog, {
+      title: `Delete the cluster ${cluster.name}?`,
+      message:
+        'Its systems stay, without a cluster, and keep reporting. Its enrollment key stops working, so its ' +
+        'install command enrolls no more hosts.',
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.deleteCluster(cluster.id)),
+      )
+      .subscribe({
+        next: () => this.done(`Cluster ${cluster.name} deleted`),
+        error: (err: unknown) => this.failed(err),
+      });
+  }
+
+  private openCustomerDialog(data: CustomerDialogData, done: (customer: Customer) => string): void {
+    this.dialog
+      .open<CustomerDialog, CustomerDialogData, Customer>(CustomerDialog, { data, width: '520px' })
+      .afterClosed()
+      .pipe(filter((customer): customer is Customer => !!customer))
+      .subscribe((customer) => this.done(done(customer)));
+  }
+
+  private done(message: string): void {
+    this.snackBar.open(message, undefined, { duration: 4000 });
+  }
+
+  private failed(err: unknown): void {
+    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+  }
+}

@@ -1,0 +1,81 @@
+import { byName } from '../customers/customers-api';
+import { SystemStatus, SystemSummary } from './systems-api';
+
+export interface ClusterGroup {
+  /** null for the customer's systems without a cluster. */
+  id: number | null;
+  name: string;
+  systems: SystemSummary[];
+}
+
+export interface CustomerGroup {
+  id: number;
+  name: string;
+  clusters: ClusterGroup[];
+  /** Systems of this customer, over all its clusters. */
+  count: number;
+}
+
+export const NO_CLUSTER = 'No cluster';
+
+/**
+ * Customers by name, then their clusters by name with "No cluster" last, then systems by name
+ * (numbers in names in numeric order: web-2 before web-10).
+ */
+export function groupSystems(systems: readonly SystemSummary[]): CustomerGroup[] {
+  const customers = new Map<number, { name: string; clusters: Map<number | null, ClusterGroup> }>();
+  for (const system of systems) {
+    let customer = customers.get(system.customer.id);
+    if (!customer) {
+      customer = { name: system.customer.name, clusters: new Map() };
+      customers.set(system.customer.id, customer);
+    }
+    const clusterId = system.cluster?.id ?? null;
+    let cluster = customer.clusters.get(clusterId);
+    if (!cluster) {
+      cluster = { id: clusterId, name: system.cluster?.name ?? NO_CLUSTER, systems: [] };
+      customer.clusters.set(clusterId, cluster);
+    }
+    cluster.systems.push(system);
+  }
+  return [...customers.entries()]
+    .map(([id, customer]) => {
+      const clusters = [...customer.clusters.values()].sort(
+        (a, b) => Number(a.id === null) - Number(b.id === null) || byName(a, b),
+      );
+      for (const cluster of clusters) cluster.systems.sort(byName);
+      const count = clusters.reduce((sum, cluster) => sum + cluster.systems.length, 0);
+      return { id, name: customer.name, clusters, count };
+    })
+    .sort(byName);
+}
+
+export interface SystemFilter {
+  /** Matched, case-insensitively, against name, hostname, customer and cluster. */
+  text: string;
+  /** null for every status. */
+  status: SystemStatus | null;
+}
+
+export function matchesFilter(system: SystemSummary, filter: SystemFilter): boolean {
+  if (filter.status !== null && system.status !== filter.status) return false;
+  const text = filter.text.trim().toLowerCase();
+  if (!text) return true;
+  return [system.name, system.hostname, system.customer.name, system.cluster?.name ?? ''].some((field) =>
+    field.toLowerCase().includes(text),
+  );
+}
+
+/** How many systems have each status, for the status filter's options. */
+export function countByStatus(systems: readonly SystemSummary[]): Record<SystemStatus, number> {
+  const counts: Record<SystemStatus, number> = {
+    PENDING: 0,
+    ONLINE: 0,
+    WARNING: 0,
+    CRITICAL: 0,
+    OFFLINE: 0,
+    STANDBY: 0,
+  };
+  for (const system of systems) counts[system.status]++;
+  return counts;
+}

@@ -1,0 +1,136 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSelectModule } from '@angular/material/select';
+
+import { applyFieldError, errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { Loaded, LOADING } from '../../core/loaded';
+import { mayWriteAt } from '../../core/rights';
+import { byName, CustomersApi, Fleet } from '../customers/customers-api';
+import { SystemChanges, SystemDetail, SystemsApi } from './systems-api';
+
+/** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
+const NONE = 0;
+
+export interface MoveDialogData {
+  system: SystemDetail;
+}
+
+/** Moves a system to another cluster, or another customer (one the account may write at) and one of its clusters. */
+@Component({
+  selector: 'argus-move-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButtonModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatProgressBarModule,
+    MatSelectModule,
+    ReactiveFormsModule,
+  ],
+  template: `
+    <h2 mat-dialog-title>Move {{ system.name }}</h2>
+    <form [formGroup]="form" (ngSubmit)="save()">
+      <mat-dialog-content class="argus-form">
+        @let state = fleet();
+        @if (state.state === 'loading') {
+          <mat-progress-bar mode="indeterminate" aria-label="Loading customers" />
+        } @else if (state.state === 'error') {
+          <p class="form-error" role="alert">{{ state.message }}</p>
+        } @else {
+          <mat-form-field>
+            <mat-label>Customer</mat-label>
+            <mat-select formControlName="customerId">
+              @for (customer of customers(); track customer.id) {
+                <mat-option [value]="customer.id">{{ customer.name }}</mat-option>
+              }
+            </mat-select>
+          </mat-form-field>
+          <mat-form-field subscriptSizing="dynamic" class="long-hint">
+            <mat-label>Cluster</mat-label>
+            <mat-select formControlName="clusterId">
+              <mat-option [value]="none">No cluster</mat-option>
+              @for (cluster of clusters(); track cluster.id) {
+                <mat-option [value]="cluster.id">{{ cluster.name }}</mat-option>
+              }
+            </mat-select>
+            @if (form.controls.clusterId.hasError('server')) {
+              <mat-error>{{ form.controls.clusterId.getError('server') }}</mat-error>
+            }
+            <mat-hint>The agent keeps reporting; its history moves along.</mat-hint>
+          </mat-form-field>
+        }
+        @if (error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" mat-dialog-close>Cancel</button>
+        <button mat-flat-button type="submit" [disabled]="busy() || fleet().state !== 'ready'">Move</button>
+      </mat-dialog-actions>
+    </form>
+  `,
+})
+export class MoveDialog {
+  private readonly api = inject(SystemsApi);
+  private readonly auth = inject(AuthService);
+  private readonly dialogRef = inject<MatDialogRef<MoveDialog, SystemDetail>>(MatDialogRef);
+  protected readonly system = inject<MoveDialogData>(MAT_DIALOG_DATA).system;
+
+  protected readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING as Loaded<Fleet> });
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    customerId: [this.system.customer.id],
+    clusterId: [this.system.cluster?.id ?? NONE],
+  });
+  protected readonly none = NONE;
+  private readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
+
+  /** Targets: customers the account may write at (the server checks both ends of a move). */
+  protected readonly customers = computed(() => {
+    const state = this.fleet();
+    if (state.state !== 'ready') return [];
+    return state.value.customers.filter((c) => mayWriteAt(this.auth.user(), c.id)).sort(byName);
+  });
+  protected readonly clusters = computed(() => {
+    const state = this.fleet();
+    const customerId = this.value().customerId;
+    if (state.state !== 'ready') return [];
+    return state.value.clusters.filter((c) => c.customerId === customerId).sort(byName);
+  });
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  constructor() {
+    // Another customer's clusters are not this one's: a new customer starts without a cluster.
+    this.form.controls.customerId.valueChanges
+      .pipe(takeUntilDestroyed())
+      .subscribe(() => this.form.controls.clusterId.setValue(NONE));
+  }
+
+  protected save(): void {
+    const { customerId, clusterId: picked } = this.form.getRawValue();
+    const clusterId = picked === NONE ? null : picked;
+    const changes: SystemChanges = {};
+    if (customerId !== this.system.customer.id) Object.assign(changes, { customerId, clusterId });
+    else if (clusterId !== (this.system.cluster?.id ?? null)) changes.clusterId = clusterId;
+    if (Object.keys(changes).length === 0) {
+      this.dialogRef.close();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    this.api.update(this.system.id, changes).subscribe({
+      next: (system) => this.dialogRef.close(system),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+}

@@ -1,0 +1,156 @@
+import { ChangeDetectionStrategy, Component, computed, effect, inject, input } from '@angular/core';
+import { toObservable, toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { Title } from '@angular/platform-browser';
+import { Router, RouterLink } from '@angular/router';
+import { filter, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { askName } from '../../ui/name-dialog';
+import { injectNow, TimeAgo } from '../../ui/time-ago';
+import { AlertCounts } from './alert-counts';
+import { MoveDialog, MoveDialogData } from './move-dialog';
+import { StatusBadge } from './status-badge';
+import { SystemCharts } from './system-charts';
+import { SystemDetail, SystemsApi } from './systems-api';
+
+/** One system: status, host facts, the actions the account may take, and its charts. */
+@Component({
+  selector: 'argus-system-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    AlertCounts,
+    Icon,
+    MatButtonModule,
+    MatProgressBarModule,
+    MatSlideToggleModule,
+    RouterLink,
+    StatusBadge,
+    SystemCharts,
+    TimeAgo,
+  ],
+  templateUrl: './system-page.html',
+  styleUrl: './system-page.scss',
+})
+export class SystemPage {
+  private readonly api = inject(SystemsApi);
+  private readonly auth = inject(AuthService);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly router = inject(Router);
+  protected readonly now = injectNow();
+
+  /** The route's `:id`. */
+  readonly id = input.required<string>();
+  private readonly systemId = computed(() => Number(this.id()));
+
+  protected readonly system = toSignal(toObservable(this.systemId).pipe(switchMap((id) => this.api.system$(id))), {
+    initialValue: LOADING as Refreshing<SystemDetail>,
+  });
+  private readonly current = computed(() => {
+    const state = this.system();
+    return state.state === 'ready' ? state.value : null;
+  });
+  /** ADMIN, or an OPERATOR granted the system's customer. */
+  protected readonly canWrite = computed(() => {
+    const system = this.current();
+    return system !== null && mayWriteAt(this.auth.user(), system.customer.id);
+  });
+  protected readonly isAdmin = this.auth.isAdmin;
+
+  constructor() {
+    const title = inject(Title);
+    effect(() => {
+      const system = this.current();
+      if (system) title.setTitle(`${system.name} · Argus`);
+    });
+  }
+
+  protected rename(system: SystemDetail): void {
+    askName(this.dialog, {
+      title: `Rename ${system.name}`,
+      label: 'Name',
+      value: system.name,
+      hint: `The hostname stays ${system.hostname}, as the agent reports it.`,
+      confirm: 'Rename',
+      save: (name) => this.api.update(system.id, { name }),
+    }).subscribe((saved) => this.done(`Renamed to ${saved.name}`));
+  }
+
+  protected move(system: SystemDetail): void {
+    this.dialog
+      .open<MoveDialog, MoveDialogData, SystemDetail>(MoveDialog, { data: { system }, width: '440px' })
+      .afterClosed()
+      .pipe(filter((moved): moved is SystemDetail => !!moved))
+      .subscribe((moved) =>
+        this.done(`Moved to ${moved.customer.name}${moved.cluster ? ` · ${moved.cluster.name}` : ''}`),
+      );
+  }
+
+  protected setOfflineAlerts(system: SystemDetail, change: MatSlideToggleChange): void {
+    this.api.update(system.id, { offlineAlerts: change.checked }).subscribe({
+      next: () => this.done(change.checked ? 'Offline alerts on' : 'Offline alerts off'),
+      error: (err: unknown) => {
+        change.source.checked = !change.checked;
+        this.failed(err);
+      },
+    });
+  }
+
+  protected remove(system: SystemDetail): void {
+    confirmAction(this.dialog, {
+      title: `Delete ${system.name}?`,
+      message:
+        'Its charts and history are deleted with it. Stop or uninstall the agent on the host first: an agent ' +
+        'that keeps running may enroll again as a new system. This cannot be undone.',
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.remove(system.id)),
+      )
+      .subscribe({
+        next: () => {
+          this.done(`${system.name} deleted`);
+          void this.router.navigateByUrl('/systems');
+        },
+        error: (err: unknown) => this.failed(err),
+      });
+  }
+
+  protected reEnroll(system: SystemDetail): void {
+    confirmAction(this.dialog, {
+      title: `Re-enroll ${system.name}?`,
+      message:
+        'Argus forgets the agent key that binds this system to its host. The next report that carries a valid ' +
+        'enrollment key binds the host anew: use this for a reinstalled host, or one whose agent lost its key.',
+      confirm: 'Re-enroll',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.reEnroll(system.id)),
+      )
+      .subscribe({
+        next: () => this.done(`${system.name} waits to be enrolled again`),
+        error: (err: unknown) => this.failed(err),
+      });
+  }
+
+  private done(message: string): void {
+    this.snackBar.open(message, undefined, { duration: 4000 });
+  }
+
+  private failed(err: unknown): void {
+    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+  }
+}

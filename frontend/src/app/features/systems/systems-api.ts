@@ -1,0 +1,113 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { forkJoin, map, NEVER, Observable, of, Subject, tap } from 'rxjs';
+
+import { Refreshing, refreshing } from '../../core/refresh';
+import { ChartRange, rangeWindow, SeriesKey } from './series';
+
+export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
+
+/** One system as GET /api/systems lists it (docs/api.md "Fleet"). */
+export interface SystemSummary {
+  id: number;
+  name: string;
+  hostname: string;
+  status: SystemStatus;
+  customer: { id: number; name: string };
+  cluster: { id: number; name: string } | null;
+  lastSeenAt: string | null;
+  agentVersion: string | null;
+  os: string | null;
+  openAlerts: { critical: number; warning: number; info: number };
+}
+
+/** GET /api/systems/:id: the list's fields plus the host facts and the offline-alerts switch. */
+export interface SystemDetail extends SystemSummary {
+  kernel: string | null;
+  arch: string | null;
+  cores: number | null;
+  offlineAlerts: boolean;
+}
+
+/** PATCH body: only what changes. Moving to another customer without `clusterId` leaves the cluster. */
+export interface SystemChanges {
+  name?: string;
+  customerId?: number;
+  clusterId?: number | null;
+  offlineAlerts?: boolean;
+}
+
+/** `[epochMs, avg, min, max]` of one bucket. */
+export type MetricPoint = [number, number, number, number];
+export type MetricSource = 'raw' | '5m' | '1h';
+
+export interface MetricAnswer {
+  source: MetricSource;
+  bucketSeconds: number;
+  points: MetricPoint[];
+}
+
+/** The samples of one series over a chart's window. */
+export interface SeriesData extends SeriesKey, MetricAnswer {}
+
+/** What one chart shows: its series over the same window. */
+export interface FamilyData {
+  from: number;
+  to: number;
+  series: SeriesData[];
+}
+
+export const SYSTEMS_URL = '/api/systems';
+
+export const systemUrl = (id: number): string => `${SYSTEMS_URL}/${id}`;
+
+/** Systems and their chart data. Every stream reloads on REFRESH_INTERVAL_MS and after changes made here. */
+@Injectable({ providedIn: 'root' })
+export class SystemsApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  readonly systems$: Observable<Refreshing<SystemSummary[]>> = refreshing(
+    () => this.http.get<SystemSummary[]>(SYSTEMS_URL),
+    this.changed$,
+  );
+
+  system$(id: number): Observable<Refreshing<SystemDetail>> {
+    return refreshing(() => this.http.get<SystemDetail>(systemUrl(id)), this.changed$);
+  }
+
+  /** The series the system reported in the last day. */
+  series$(id: number): Observable<Refreshing<SeriesKey[]>> {
+    return refreshing(() => this.http.get<SeriesKey[]>(`${systemUrl(id)}/series`));
+  }
+
+  /** The samples of `series` over the last `range`, one request per series; the window moves on with each reload. */
+  family$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<Refreshing<FamilyData>> {
+    return refreshing(() => {
+      const window = rangeWindow(range, Date.now());
+      const params = { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
+      const requests = series.map((key) =>
+        this.http
+          .get<MetricAnswer>(`${systemUrl(id)}/metrics`, {
+            params: { ...params, name: key.name, instance: key.instance },
+          })
+          .pipe(map((answer): SeriesData => ({ ...key, ...answer }))),
+      );
+      return (requests.length ? forkJoin(requests) : of([])).pipe(map((data) => ({ ...window, series: data })));
+    }, NEVER);
+  }
+
+  update(id: number, changes: SystemChanges): Observable<SystemDetail> {
+    return this.http.patch<SystemDetail>(systemUrl(id), changes).pipe(tap(() => this.changed$.next()));
+  }
+
+  /** Its samples go too. (No reload: the page of a deleted system is left, the list loads afresh.) */
+  remove(id: number): Observable<void> {
+    return this.http.delete<void>(systemUrl(id)).pipe(map(() => undefined));
+  }
+
+  /** Forgets the agent key (ADMIN): the next report with a valid enrollment key binds the host anew. */
+  reEnroll(id: number): Observable<void> {
+    return this.http.post<void>(`${systemUrl(id)}/re-enroll`, null).pipe(map(() => undefined));
+  }
+}

@@ -1,0 +1,190 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+
+import { AuthService } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
+import { provideForTests, settle, typeInto } from '../../testing';
+import { SYSTEMS_URL, SystemSummary } from './systems-api';
+import { SystemsPage } from './systems-page';
+import { systemBody } from './systems-testing';
+
+describe('SystemsPage', () => {
+  let fixture: ComponentFixture<SystemsPage>;
+  let http: HttpTestingController;
+
+  const acme = { id: 10, name: 'Acme' };
+  const globex = { id: 20, name: 'Globex' };
+  const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000 - 5_000).toISOString();
+
+  const fleet: SystemSummary[] = [
+    systemBody({ id: 1, name: 'web-01', hostname: 'web-01.acme', customer: acme, lastSeenAt: minutesAgo(3) }),
+    systemBody({
+      id: 2,
+      name: 'db-01',
+      hostname: 'db-01.acme',
+      customer: acme,
+      status: 'CRITICAL',
+      openAlerts: { critical: 2, warning: 1, info: 0 },
+    }),
+    systemBody({
+      id: 3,
+      name: 'new-host',
+      hostname: 'fresh',
+      customer: acme,
+      cluster: null,
+      status: 'PENDING',
+      lastSeenAt: null,
+      agentVersion: null,
+      os: null,
+    }),
+    systemBody({
+      id: 4,
+      name: 'backup',
+      hostname: 'nas.globex',
+      customer: globex,
+      cluster: { id: 200, name: 'office' },
+      status: 'STANDBY',
+    }),
+  ];
+
+  async function render(systems: SystemSummary[], role: 'ADMIN' | 'VIEWER' = 'ADMIN'): Promise<void> {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(userBody({ role }));
+    fixture = TestBed.createComponent(SystemsPage);
+    await settle(fixture);
+    http.expectOne({ method: 'GET', url: SYSTEMS_URL }).flush(systems);
+    await settle(fixture);
+  }
+
+  afterEach(() => http.verify());
+
+  const page = (): HTMLElement => fixture.nativeElement;
+  const rows = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="system"]'));
+  const names = () => rows().map((row) => row.querySelector('th a')?.textContent?.trim());
+  const cell = (row: HTMLElement, column: number) => row.querySelectorAll('th, td')[column]?.textContent?.trim();
+
+  it('groups systems under their customer, then their cluster, "No cluster" last', async () => {
+    await render(fleet);
+
+    const customers = Array.from(page().querySelectorAll('[data-testid="customer"]'), (section) => ({
+      name: section.querySelector('h2')?.firstChild?.textContent?.trim(),
+      clusters: Array.from(section.querySelectorAll('[data-testid="cluster"]'), (tbody) => [
+        tbody.querySelector('.cluster-row')?.textContent?.trim(),
+        Array.from(tbody.querySelectorAll('[data-testid="system"] th a'), (a) => a.textContent?.trim()),
+      ]),
+    }));
+
+    expect(customers).toEqual([
+      {
+        name: 'Acme',
+        clusters: [
+          ['prod', ['db-01', 'web-01']],
+          ['No cluster', ['new-host']],
+        ],
+      },
+      { name: 'Globex', clusters: [['office', ['backup']]] },
+    ]);
+    expect(page().querySelector('a[href="/systems/2"]')?.textContent?.trim()).toBe('db-01');
+  });
+
+  it('names every status in words: PENDING "Never reported", STANDBY "Powered off"', async () => {
+    await render(fleet);
+
+    const statuses = Object.fromEntries(rows().map((row) => [cell(row, 0), cell(row, 2)]));
+    expect(statuses).toEqual({
+      'db-01': 'Critical',
+      'web-01': 'Online',
+      'new-host': 'Never reported',
+      backup: 'Powered off',
+    });
+    expect(page().querySelector('[data-status="STANDBY"]')?.className).toContain('status--standby');
+  });
+
+  it('shows open alert counts, agent, OS and a relative last-seen time', async () => {
+    await render(fleet);
+    const [db, web, fresh] = rows();
+
+    expect(Array.from(db.querySelectorAll('.chip'), (chip) => chip.textContent?.trim())).toEqual([
+      '2 critical',
+      '1 warning',
+    ]);
+    expect(cell(web, 3)).toBe('None');
+    expect(cell(web, 4)).toBe('2.28.1');
+    expect(cell(web, 5)).toBe('Ubuntu 24.04');
+    expect(cell(web, 6)).toBe('3 min ago');
+    expect(web.querySelector('time')?.getAttribute('datetime')).toBe(fleet[0].lastSeenAt);
+    expect([cell(fresh, 4), cell(fresh, 5), cell(fresh, 6)]).toEqual(['—', '—', 'Never']);
+  });
+
+  it('filters by name, hostname or customer as the user types', async () => {
+    await render(fleet);
+    const input = page().querySelector<HTMLInputElement>('input[type="search"]');
+
+    typeInto(input, 'DB');
+    await settle(fixture);
+    expect(names()).toEqual(['db-01']);
+
+    typeInto(input, 'nas.glob');
+    await settle(fixture);
+    expect(names()).toEqual(['backup']);
+
+    typeInto(input, 'acme');
+    await settle(fixture);
+    expect(names()).toEqual(['db-01', 'web-01', 'new-host']);
+    expect(page().querySelectorAll('[data-testid="customer"]').length).toBe(1);
+  });
+
+  it('filters by status, with the count of each status in the options', async () => {
+    await render(fleet);
+    // The select shows its value once its options exist, a turn after the first render.
+    await settle(fixture);
+    expect(page().querySelector('[data-testid="status-filter"]')?.textContent?.trim()).toBe('Any status (4)');
+
+    (page().querySelector('[data-testid="status-filter"]') as HTMLElement).click();
+    await settle(fixture);
+    const options = Array.from(document.querySelectorAll<HTMLElement>('mat-option'));
+    expect(options.map((o) => o.textContent?.trim())).toEqual([
+      'Any status (4)',
+      'Critical (1)',
+      'Offline (0)',
+      'Warning (0)',
+      'Online (1)',
+      'Powered off (1)',
+      'Never reported (1)',
+    ]);
+
+    options.find((o) => o.textContent?.includes('Never reported'))!.click();
+    await settle(fixture);
+    expect(names()).toEqual(['new-host']);
+  });
+
+  it('says when nothing matches and clears the filters on request', async () => {
+    await render(fleet);
+    typeInto(page().querySelector<HTMLInputElement>('input[type="search"]'), 'nothing like this');
+    await settle(fixture);
+
+    expect(page().querySelector('[data-testid="no-match"]')?.textContent).toContain('No system matches');
+    (page().querySelector('[data-testid="no-match"] button') as HTMLButtonElement).click();
+    await settle(fixture);
+
+    expect(names().length).toBe(4);
+  });
+
+  it('explains how to add a system while there is none', async () => {
+    await render([]);
+    const empty = page().querySelector('[data-testid="empty"]')?.textContent ?? '';
+
+    expect(empty).toContain('No systems yet');
+    expect(empty).toContain('create a cluster');
+    expect(empty).toContain('install command');
+    expect(page().querySelector('[data-testid="empty"] a[href="/customers"]')).not.toBeNull();
+    expect(page().querySelector('input[type="search"]')).toBeNull();
+  });
+
+  it('tells a viewer that others add hosts', async () => {
+    await render([], 'VIEWER');
+
+    expect(page().querySelector('[data-testid="empty"]')?.textContent).toContain('ask an administrator or operator');
+  });
+});

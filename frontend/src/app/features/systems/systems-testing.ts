@@ -1,0 +1,30 @@
+import { SystemDetail, SystemSummary } from './systems-api';
+
+/** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
+export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
+  return {
+    id: 1,
+    name: 'web-01',
+    hostname: 'web-01.acme.internal',
+    status: 'ONLINE',
+    customer: { id: 10, name: 'Acme' },
+    cluster: { id: 100, name: 'prod' },
+    lastSeenAt: new Date().toISOString(),
+    agentVersion: '2.28.1',
+    os: 'Ubuntu 24.04',
+    openAlerts: { critical: 0, warning: 0, info: 0 },
+    ...overrides,
+  };
+}
+
+/** GET /api/systems/:id for specs. */
+export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemDetail {
+  return {
+    ...systemBody(),
+    kernel: '6.8.0-45',
+    arch: 'x86_64',
+    cores: 8,
+    offlineAlerts: true,
+    ...overrides,
+  };
+}

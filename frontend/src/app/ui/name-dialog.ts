@@ -1,0 +1,101 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { filter, map, Observable } from 'rxjs';
+
+import { applyFieldError, errorMessage } from '../core/api-error';
+
+/** Wrapped, so that an empty answer (204) still tells "saved" apart from "cancelled". */
+interface Saved<T> {
+  value: T;
+}
+
+export interface NameDialogData<T> {
+  title: string;
+  label: string;
+  /** The current name; empty to create something. */
+  value?: string;
+  hint?: string;
+  /** Label of the saving button ("Rename", "Add cluster"). */
+  confirm: string;
+  /** Sends the name; the dialog stays open and shows the refusal when this fails. */
+  save: (name: string) => Observable<T>;
+}
+
+/** Asks for one name (rename a system, add or rename a cluster) and saves it; closes with the answer. */
+@Component({
+  selector: 'argus-name-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  template: `
+    <h2 mat-dialog-title>{{ data.title }}</h2>
+    <form [formGroup]="form" (ngSubmit)="save()">
+      <mat-dialog-content class="argus-form">
+        <mat-form-field>
+          <mat-label>{{ data.label }}</mat-label>
+          <input matInput formControlName="name" required cdkFocusInitial autocomplete="off" />
+          @if (data.hint) {
+            <mat-hint>{{ data.hint }}</mat-hint>
+          }
+          @if (form.controls.name.hasError('server')) {
+            <mat-error>{{ form.controls.name.getError('server') }}</mat-error>
+          } @else {
+            <mat-error>Enter a name (up to 200 characters).</mat-error>
+          }
+        </mat-form-field>
+        @if (error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" mat-dialog-close>Cancel</button>
+        <button mat-flat-button type="submit" [disabled]="busy()">{{ data.confirm }}</button>
+      </mat-dialog-actions>
+    </form>
+  `,
+})
+export class NameDialog<T> {
+  protected readonly data = inject<NameDialogData<T>>(MAT_DIALOG_DATA);
+  private readonly dialogRef = inject<MatDialogRef<NameDialog<T>, Saved<T>>>(MatDialogRef);
+
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    name: [this.data.value ?? '', [Validators.required, Validators.maxLength(200), Validators.pattern(/\S/)]],
+  });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const name = this.form.getRawValue().name.trim();
+    if (name === this.data.value) {
+      this.dialogRef.close();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    this.data.save(name).subscribe({
+      next: (value) => this.dialogRef.close({ value }),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+}
+
+/** Opens the dialog and emits the save's answer once it succeeded (nothing when cancelled or unchanged). */
+export function askName<T>(dialog: MatDialog, data: NameDialogData<T>): Observable<T> {
+  return dialog
+    .open<NameDialog<T>, NameDialogData<T>, Saved<T>>(NameDialog, { data, width: '440px' })
+    .afterClosed()
+    .pipe(
+      filter((saved): saved is Saved<T> => saved !== undefined),
+      map((saved) => saved.value),
+    );
+}
