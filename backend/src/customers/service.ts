@@ -24,6 +24,8 @@ export interface ClusterView {
   customerId: number;
   /** Only for accounts that may write at the cluster's customer (it enrolls agents). */
   enrollmentKey?: string;
+  /** The one-line installer, built from PUBLIC_URL (the address agents reach), with the key. */
+  installCommand?: string;
 }
 
 export interface CustomerInput {
@@ -40,13 +42,17 @@ const newEnrollmentKey = () => randomToken(24);
 
 const customerView = (row: CustomerRow): CustomerView => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-function clusterView(row: ClusterRow, principal: Principal): ClusterView {
-  const view: ClusterView = { id: row.id, name: row.name, customerId: row.customerId };
-  if (canWriteCustomer(principal, row.customerId)) view.enrollmentKey = row.enrollmentKey;
-  return view;
-}
+export function createCustomersService({ repo, bus, publicUrl }: { repo: CustomersRepo; bus: Bus; publicUrl: string }) {
+  function clusterView(row: ClusterRow, principal: Principal): ClusterView {
+    const view: ClusterView = { id: row.id, name: row.name, customerId: row.customerId };
+    if (canWriteCustomer(principal, row.customerId)) {
+      view.enrollmentKey = row.enrollmentKey;
+      // the key is base64url: nothing in it needs quoting in a URL or in single quotes
+      view.installCommand = `curl -fsSL '${publicUrl}/api/agent/install.sh?key=${row.enrollmentKey}' | sudo sh`;
+    }
+    return view;
+  }
 
-export function createCustomersService({ repo, bus }: { repo: CustomersRepo; bus: Bus }) {
   async function visibleCustomer(principal: Principal, id: number): Promise<CustomerRow> {
     const customer = await repo.findCustomer(id);
     if (!customer || !canSeeCustomer(principal, id)) throw new NotFound('No such customer');

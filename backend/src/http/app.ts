@@ -148,7 +148,9 @@ function features(deps: AppDeps) {
       usersRoutes(users),
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
-      customersRoutes(createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus })),
+      customersRoutes(
+        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl }),
+      ),
       systemsRoutes(createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock }), clock),
       agentRoutes({
         endpoints: createAgentEndpoints({

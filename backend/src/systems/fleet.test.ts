@@ -82,8 +82,13 @@ describe('customers, clusters and systems: rights', () => {
   it('shows the enrollment key only to accounts that may write, and rotates it', async () => {
     const [seenByOperator] = (await operator.get('/api/clusters')).body;
     assert.match(seenByOperator.enrollmentKey, /^[A-Za-z0-9_-]{32}$/);
+    assert.equal(
+      seenByOperator.installCommand,
+      `curl -fsSL 'http://127.0.0.1/api/agent/install.sh?key=${seenByOperator.enrollmentKey}' | sudo sh`,
+    );
     const [seenByViewer] = (await viewer.get('/api/clusters')).body;
     assert.equal(seenByViewer.enrollmentKey, undefined);
+    assert.equal(seenByViewer.installCommand, undefined);
     const rotated = await operator.post(`/api/clusters/${myCluster}/enrollment-key`);
     assert.notEqual(rotated.body.enrollmentKey, seenByOperator.enrollmentKey);
     assert.equal((await viewer.post(`/api/clusters/${myCluster}/enrollment-key`)).status, 403);

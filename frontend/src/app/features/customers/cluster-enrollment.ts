@@ -14,8 +14,8 @@ import { Cluster, CustomersApi } from './customers-api';
 
 /**
  * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
- * config and the systemd unit). The console and the API share an origin, so the console's own origin is
- * the address agents reach.
+ * config and the systemd unit). The server sends it built from PUBLIC_URL; this is the fallback from the
+ * console's own origin for an answer without it.
  */
 export function installCommand(origin: string, key: string): string {
   return `curl -fsSL '${origin}/api/agent/install.sh?key=${encodeURIComponent(key)}' | sudo sh`;
@@ -122,7 +122,7 @@ export class ClusterEnrollment {
   readonly cluster = input.required<Cluster>();
 
   protected readonly key = computed(() => this.cluster().enrollmentKey ?? '');
-  protected readonly command = computed(() => installCommand(this.origin, this.key()));
+  protected readonly command = computed(() => this.cluster().installCommand ?? installCommand(this.origin, this.key()));
 
   protected copy(value: string, done: string): void {
     const copied = this.clipboard.copy(value);

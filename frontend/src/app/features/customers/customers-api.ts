@@ -22,6 +22,8 @@ export interface Cluster {
   name: string;
   customerId: number;
   enrollmentKey?: string;
+  /** Built by the server from PUBLIC_URL, which may differ from the console's address. */
+  installCommand?: string;
 }
 
 export interface CustomerFields {
