@@ -17,7 +17,9 @@ import { createLogger } from '../../backend/src/lib/logger.js';
 import { prettyLine } from './pretty-log.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+// node with tsx's loader, not the tsx CLI: its signal relay SIGKILLs a child that is slow to acknowledge
+// Ctrl+C (seen under load), which would cut the server's and the embedded database's clean shutdown
+const NODE_ARGS = ['--import', 'tsx'];
 const DEMO_DIR = path.resolve(ROOT, process.env['ARGUS_DEMO_DIR'] ?? '.demo');
 const PORT = Number(process.env['PORT'] ?? 3000);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -60,7 +62,11 @@ async function claimPidFile(): Promise<string> {
 }
 
 function run(label: string, script: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(TSX, [path.join(ROOT, script), ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => say(prettyLine(line, label)));
   }
@@ -150,7 +156,7 @@ async function main(): Promise<void> {
     await rm(pidFile, { force: true });
     process.exit(code);
   };
-  // `on`, not `once`: Ctrl+C reaches us both directly and relayed by tsx; a second signal must not kill us mid-cleanup
+  // `on`, not `once`: a second Ctrl+C must not kill us mid-cleanup
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const TSX = path.join(REPO_ROOT, 'node_modules/.bin/tsx');
+// node with tsx's loader, as `npm start` runs it: the tsx CLI's signal relay would stand between the
+// test and the process (and SIGKILLs a child slow to acknowledge a signal)
+const NODE_ARGS = ['--import', 'tsx'];
 
 export interface ScriptResult {
   code: number | null;
@@ -18,7 +20,7 @@ export function runScript(
   timeoutMs = 60_000,
 ): Promise<ScriptResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [path.join(REPO_ROOT, script), ...args], {
+    const child = spawn(process.execPath, [...NODE_ARGS, path.join(REPO_ROOT, script), ...args], {
       cwd: REPO_ROOT,
       env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env } as NodeJS.ProcessEnv,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -41,13 +43,13 @@ export interface StartedScript {
   child: ReturnType<typeof spawn>;
   exited: Promise<number | null>;
   output(): string;
-  /** Signals the whole process group (tsx, node and anything they started), like a terminal does. */
+  /** Signals the whole process group (the process and anything it started), like a terminal does. */
   kill(signal: NodeJS.Signals): void;
 }
 
 /** Starts a long-running entry point (a server) as its own process. */
 export function startScript(script: string, args: string[], env: Record<string, string | undefined>): StartedScript {
-  const child = spawn(TSX, [path.join(REPO_ROOT, script), ...args], {
+  const child = spawn(process.execPath, [...NODE_ARGS, path.join(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], ...env } as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
