@@ -17,7 +17,7 @@ describe('AuthService', () => {
     auth = TestBed.inject(AuthService);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   it('treats a 401 from /api/auth/me as signed out', async () => {
     const result = firstValueFrom(auth.loadMe());

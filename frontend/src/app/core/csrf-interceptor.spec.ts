@@ -19,7 +19,7 @@ describe('csrfInterceptor', () => {
     auth = TestBed.inject(AuthService);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   function signInWithToken(csrfToken: string): void {
     auth.login({ identifier: 'ada', password: 'correct horse battery' }).subscribe();

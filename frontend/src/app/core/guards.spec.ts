@@ -44,7 +44,7 @@ describe('route guards', () => {
     harness = await RouterTestingHarness.create();
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const url = () => TestBed.inject(Router).url;
 

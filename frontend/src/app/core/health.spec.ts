@@ -16,7 +16,7 @@ describe('HealthService', () => {
     http = TestBed.inject(HttpTestingController);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   it('emits the report of a healthy backend', async () => {
     const result = firstValueFrom(service.health$);

@@ -27,7 +27,7 @@ describe('sessionInterceptor', () => {
     await router.navigateByUrl('/users?sort=name');
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const unauthorized = { status: 401, statusText: 'Unauthorized' };
 

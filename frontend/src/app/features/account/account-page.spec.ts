@@ -21,7 +21,7 @@ describe('AccountPage', () => {
     await settle(fixture);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);

@@ -33,7 +33,7 @@ describe('TokensSection', () => {
     await settle(fixture);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
 

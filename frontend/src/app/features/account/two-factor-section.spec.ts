@@ -36,7 +36,8 @@ describe('TwoFactorSection', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  // some specs test pure functions and render nothing
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const status = () => page().querySelector('[data-testid="totp-status"]')?.textContent?.trim();

@@ -16,7 +16,7 @@ describe('ForgotPasswordPage', () => {
     await settle(fixture);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
 

@@ -22,7 +22,7 @@ describe('LoginPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);

@@ -20,7 +20,7 @@ describe('ResetPasswordPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
 

@@ -19,7 +19,7 @@ describe('SetupPage', () => {
     await settle(fixture);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);

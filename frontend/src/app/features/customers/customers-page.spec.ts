@@ -48,7 +48,7 @@ describe('CustomersPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const dialog = () => document.querySelector('mat-dialog-container') as HTMLElement;

@@ -34,7 +34,7 @@ describe('SmtpPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const password = () => page().querySelector<HTMLInputElement>('[data-testid="smtp-password"]')!;

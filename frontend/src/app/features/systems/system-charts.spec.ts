@@ -29,7 +29,7 @@ describe('SystemCharts', () => {
     await settle(fixture);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
 

@@ -30,7 +30,7 @@ describe('SystemPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const actions = () =>

@@ -57,7 +57,7 @@ describe('SystemsPage', () => {
     await settle(fixture);
   }
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const rows = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="system"]'));

@@ -58,7 +58,7 @@ describe('UsersPage', () => {
     await answerList([ada, grace, alan]);
   });
 
-  afterEach(() => http.verify());
+  afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
   const dialog = () => document.querySelector('mat-dialog-container')!;
