@@ -31,6 +31,7 @@ import { createAgentUpdates } from '../agents/rollout.js';
 import { agentRoutes } from '../agents/routes.js';
 import { createAgentEndpoints } from '../agents/service.js';
 import { createCustomersRepo } from '../customers/repo.js';
+import { createIngest } from '../ingest/routes.js';
 import { customersRoutes } from '../customers/routes.js';
 import { createCustomersService } from '../customers/service.js';
 import { createSystemsRepo } from '../systems/repo.js';
@@ -125,7 +126,21 @@ function features(deps: AppDeps) {
   // failed enrollment-key checks per client address (contracts.md "Agent protocol")
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 
+  const ingest = createIngest({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    webhookSecret: config.webhookSecret,
+    rawRetentionMs: config.retention.rawRetention.ms,
+    rateLimitStore,
+    updateOffer: (system) => agentUpdates.offerAfterReport(system),
+  });
+
   return {
+    // agents sign their own JWT and send gzip bodies up to 4 MiB: the webhook sits before the
+    // console's body parser and bearer-token authentication
+    agentIngest: ingest.router,
     authentication: authenticate({
       sessions,
       tokens,
@@ -169,8 +184,11 @@ function features(deps: AppDeps) {
       passwordResetRoutes({ resets, authUrl: config.authUrl }),
       smtpSettingsRoutes({ smtp, mailer }),
     ] satisfies Router[],
-    /** Lets reset mails being sent finish before the pool closes. */
-    shutdown: () => resets.settled(),
+    /** Stores what agents sent and lets reset mails finish before the pool closes. */
+    shutdown: async () => {
+      await ingest.close();
+      await resets.settled();
+    },
   };
 }
 
@@ -197,7 +215,8 @@ export function createApp(deps: AppDeps): AppAssembly {
   const health = healthRoutes(createHealthService(deps));
   app.use(health.routes()).use(health.allowedMethods());
 
-  const { authentication, routers, shutdown } = features(deps);
+  const { agentIngest, authentication, routers, shutdown } = features(deps);
+  app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(parseBodies());
   app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findDuplicateKey, parseJsonBody } from './body.js';
+
+describe('findDuplicateKey', () => {
+  const cases: [string, string | null][] = [
+    ['{"a":1,"b":2}', null],
+    ['{"a":1,"a":2}', 'a'],
+    ['{"a":{"x":1},"b":{"x":2}}', null],
+    [
+      '{"reports":[{"ts":"t","metrics":[{"name":"n","value":1},{"name":"n","value":1,"value":2}]}]}',
+      'reports.0.metrics.1.value',
+    ],
+    ['{"s":"a,\\"b\\":1","b":1}', null],
+    ['{"\\u0061":1,"a":2}', 'a'],
+    ['{"k":["a","a"],"l":[{"a":1},{"a":1}]}', null],
+    ['[{"a":1},{"b":1,"b":1}]', '1.b'],
+    ['{"a\\\\":1,"b":2}', null],
+    ['{}', null],
+  ];
+  for (const [text, expected] of cases) {
+    it(`${text} → ${expected}`, () => {
+      JSON.parse(text); // the scanner only ever sees valid JSON
+      assert.equal(findDuplicateKey(text), expected);
+    });
+  }
+});
+
+describe('parseJsonBody', () => {
+  it('refuses invalid UTF-8, invalid JSON and duplicate keys with a 400 naming the field', () => {
+    for (const [raw, field] of [
+      [Buffer.from([0x7b, 0xff, 0x7d]), 'body'],
+      [Buffer.from('{"value": NaN}'), 'body'],
+      [Buffer.from('{"a":1,"a":1}'), 'a'],
+    ] as const) {
+      assert.throws(
+        () => parseJsonBody(raw),
+        (error: { status?: number; details?: { field?: string } }) =>
+          error.status === 400 && error.details?.field === field,
+      );
+    }
+    assert.deepEqual(parseJsonBody(Buffer.from('{"a":[1,2]}')), { a: [1, 2] });
+  });
+});

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createCustomer } from '../testing/accounts.js';
+import { createTestDatabase, type TestDatabase } from '../testing/database.js';
+import { captureLogger } from '../testing/logger.js';
+import { createGroupCommitWriter, type WriteRequest } from './group-commit.js';
+import { createIngestRepo } from './repo.js';
+
+describe('group-commit writer', () => {
+  let db: TestDatabase;
+  let customerId: number;
+  const base = Date.now() - 3600_000;
+  before(async () => {
+    db = await createTestDatabase();
+    customerId = await createCustomer(db.knex);
+  });
+  after(() => db.drop());
+
+  async function system(): Promise<number> {
+    const [row] = await db
+      .knex('systems')
+      .insert({ customer_id: customerId, name: 's' })
+      .returning<{ id: number }[]>('id');
+    return (row as { id: number }).id;
+  }
+
+  function request(systemId: number, ms: number, samples = 10): WriteRequest {
+    return {
+      systemId,
+      reports: [
+        {
+          ms,
+          metrics: Array.from({ length: samples }, (_, i) => ({ name: `m.${i}`, instance: '', value: i })),
+          events: [],
+        },
+      ],
+      touch: { seenAt: new Date(), version: null, hostname: null, os: null, kernel: null, arch: null, cores: null },
+    };
+  }
+
+  async function rows(systemIds: number[]): Promise<number> {
+    const [row] = await db.knex('metrics').whereIn('system_id', systemIds).count<{ n: string }[]>('* as n');
+    return Number(row?.n);
+  }
+
+  it('stores 100 concurrent requests in a few statements and answers each after its commit', async () => {
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log });
+    const ids = await Promise.all(Array.from({ length: 100 }, () => system()));
+    const outcomes = await Promise.all(ids.map((id) => writer.write(request(id, base))));
+    assert.ok(outcomes.every((o) => o.stored[0] === true));
+    assert.ok(writer.stats().statements <= 4, `${writer.stats().statements} statements`);
+    assert.equal(await rows(ids), 1000);
+    await writer.close();
+  });
+
+  it('splits a batch at maxBatchRows', async () => {
+    const writer = createGroupCommitWriter({
+      repo: createIngestRepo(db.knex),
+      log: captureLogger().log,
+      maxBatchRows: 50,
+      lanes: 1,
+    });
+    const id = await system();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => writer.write(request(id, base + i))));
+    assert.ok(writer.stats().statements >= 2);
+    assert.equal(await rows([id]), 100);
+    await writer.close();
+  });
+
+  it('stores a report sent twice in one batch once', async () => {
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log });
+    const id = await system();
+    const [a, b] = await Promise.all([writer.write(request(id, base)), writer.write(request(id, base))]);
+    assert.deepEqual([a?.stored, b?.stored], [[true], [false]]);
+    assert.equal(writer.stats().statements, 1);
+    assert.equal(await rows([id]), 10);
+    await writer.close();
+  });
+
+  it('fails only the request the database refuses, not the others of its batch', async () => {
+    const logs = captureLogger();
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: logs.log, lanes: 1 });
+    const ids = await Promise.all(Array.from({ length: 5 }, () => system()));
+    const deleted = await system();
+    await db.knex('systems').where({ id: deleted }).delete();
+    const results = await Promise.allSettled([...ids, deleted].map((id) => writer.write(request(id, base + 7))));
+    assert.deepEqual(
+      results.map((r) => r.status),
+      ['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected'],
+    );
+    assert.equal(await rows(ids), 50);
+    assert.equal(await rows([deleted]), 0, 'nothing of the refused request stayed');
+    assert.ok(logs.messages().some((m) => m.startsWith('Group commit refused')));
+    await writer.close();
+  });
+
+  it('on close stores what is queued, then refuses new writes', async () => {
+    const writer = createGroupCommitWriter({
+      repo: createIngestRepo(db.knex),
+      log: captureLogger().log,
+      windowMs: 1000,
+    });
+    const id = await system();
+    const pending = writer.write(request(id, base + 9));
+    await writer.close();
+    assert.deepEqual((await pending).stored, [true]);
+    await assert.rejects(writer.write(request(id, base + 10)), /Shutting down/);
+  });
+});

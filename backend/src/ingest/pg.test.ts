@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createTestDatabase, type TestDatabase } from '../testing/database.js';
+import { numberArray, numbered, preparedQuery, textArray } from './pg.js';
+
+describe('array literals of the prepared statements', () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await createTestDatabase();
+  });
+  after(() => db.drop());
+
+  it('round-trips any printable text, empty strings, the word NULL and real nulls', async () => {
+    const texts = [
+      '',
+      'NULL',
+      'null',
+      '/var',
+      'a,b',
+      '{x}',
+      'quote " inside',
+      'back\\slash',
+      '\\"',
+      ' spaced ',
+      'é ünï 💾',
+      null,
+    ];
+    const [row] = await preparedQuery(db.knex, 'test_text_array', 'SELECT $1::text[] AS v', [textArray(texts)]);
+    assert.deepEqual(row?.['v'], texts);
+  });
+
+  it('round-trips numbers, including exponents and negative zero, and nulls', async () => {
+    const numbers = [0, -0, 1, -1.5, 1e21, 1.7976931348623157e308, 5e-324, 0.1 + 0.2, 1763718000123, null];
+    const [row] = await preparedQuery(db.knex, 'test_number_array', 'SELECT $1::float8[] AS v', [numberArray(numbers)]);
+    assert.deepEqual(
+      row?.['v'],
+      numbers.map((n) => (n === null ? null : n === 0 ? 0 : n)),
+    );
+  });
+
+  it('numbers the placeholders', () => {
+    assert.equal(numbered('SELECT ?, ?::int[], ?'), 'SELECT $1, $2::int[], $3');
+  });
+});

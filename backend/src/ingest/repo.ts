@@ -1,0 +1,221 @@
+/** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
+import type { Knex } from 'knex';
+import { numberArray, numbered, preparedQuery, textArray } from './pg.js';
+
+export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
+
+export interface AgentSystemRow {
+  id: number;
+  customerId: number;
+  clusterId: number | null;
+  agentKeyHash: string | null;
+  status: SystemStatus;
+  agentVersion: string | null;
+  arch: string | null;
+}
+
+export interface EnrollmentCluster {
+  id: number;
+  customerId: number;
+  enrollmentKey: string;
+}
+
+export type Registration =
+  { kind: 'created' | 'exists'; system: AgentSystemRow } | { kind: 'limit'; retryAfterSeconds: number };
+
+/** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
+export interface BatchArrays {
+  metrics: { systemId: number[]; name: string[]; instance: string[]; ms: number[]; value: number[] };
+  events: { systemId: number[]; ms: number[]; type: string[]; severity: string[]; message: string[] };
+  systems: {
+    id: number[];
+    seenMs: number[];
+    version: (string | null)[];
+    hostname: (string | null)[];
+    os: (string | null)[];
+    kernel: (string | null)[];
+    arch: (string | null)[];
+    cores: (number | null)[];
+  };
+  receivedAt: Date;
+}
+
+export interface BatchResult {
+  /** (system, report ts) pairs of which at least one sample was inserted. */
+  inserted: { systemId: number; ms: number; rows: number }[];
+  statusChanges: { id: number; from: SystemStatus; to: SystemStatus }[];
+}
+
+const SYSTEM_COLUMNS = ['id', 'customer_id', 'cluster_id', 'agent_key_hash', 'status', 'agent_version', 'arch'];
+const ENROLL_LOCK = 4_121_001;
+
+function mapSystem(row: Record<string, unknown>): AgentSystemRow {
+  return {
+    id: row['id'] as number,
+    customerId: row['customer_id'] as number,
+    clusterId: (row['cluster_id'] as number | null) ?? null,
+    agentKeyHash: (row['agent_key_hash'] as string | null) ?? null,
+    status: row['status'] as SystemStatus,
+    agentVersion: (row['agent_version'] as string | null) ?? null,
+    arch: (row['arch'] as string | null) ?? null,
+  };
+}
+
+// One statement, one round trip, one implicit transaction: the samples, the
+// latest values, the events and the systems' last-seen/status all commit together.
+const STORE_BATCH = numbered(`
+WITH input AS MATERIALIZED (
+  SELECT * FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[], ?::float8[]) AS r(system_id, name, instance, ms, value)
+),
+inserted AS (
+  INSERT INTO metrics (time, system_id, name, instance, value)
+  SELECT to_timestamp(ms / 1000), system_id, name, instance, value FROM input
+  ON CONFLICT (system_id, name, instance, time) DO NOTHING
+  RETURNING system_id, time
+),
+latest AS (
+  INSERT INTO metric_latest (system_id, name, instance, time, value)
+  SELECT DISTINCT ON (system_id, name, instance) system_id, name, instance, to_timestamp(ms / 1000), value
+  FROM input ORDER BY system_id, name, instance, ms DESC
+  ON CONFLICT (system_id, name, instance) DO UPDATE SET time = excluded.time, value = excluded.value
+  WHERE excluded.time > metric_latest.time
+),
+events AS (
+  INSERT INTO agent_events (system_id, time, type, severity, message, received_at)
+  SELECT system_id, to_timestamp(ms / 1000), type, severity, message, ?::timestamptz
+  FROM unnest(?::int[], ?::float8[], ?::text[], ?::text[], ?::text[]) AS e(system_id, ms, type, severity, message)
+  ON CONFLICT (system_id, time, type, md5(message)) DO NOTHING
+),
+touched AS (
+  UPDATE systems s SET
+    last_seen_at = GREATEST(s.last_seen_at, to_timestamp(t.seen_ms / 1000)),
+    agent_version = coalesce(t.version, s.agent_version),
+    hostname = coalesce(t.hostname, s.hostname),
+    os = coalesce(t.os, s.os),
+    kernel = coalesce(t.kernel, s.kernel),
+    arch = coalesce(t.arch, s.arch),
+    cores = coalesce(t.cores, s.cores),
+    status = CASE WHEN s.status IN ('WARNING', 'CRITICAL') THEN s.status ELSE 'ONLINE' END
+  FROM unnest(?::int[], ?::float8[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::int[])
+         AS t(id, seen_ms, version, hostname, os, kernel, arch, cores),
+       systems old
+  WHERE s.id = t.id AND old.id = t.id
+  RETURNING s.id, old.status AS old_status, s.status AS new_status
+)
+SELECT system_id AS id, (extract(epoch FROM time) * 1000)::float8 AS ms, count(*)::int AS n,
+       NULL::text AS old_status, NULL::text AS new_status
+FROM inserted GROUP BY system_id, time
+UNION ALL
+SELECT id, NULL, NULL, old_status, new_status FROM touched WHERE old_status IS DISTINCT FROM new_status`);
+
+const FIND_SYSTEM = `SELECT ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = $1`;
+
+export function createIngestRepo(db: Knex) {
+  return {
+    /** Every request asks this: a prepared statement. */
+    async findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
+      const [row] = await preparedQuery(db, 'ingest_find_system', FIND_SYSTEM, [agentId]);
+      return row ? mapSystem(row) : null;
+    },
+
+    async findClusterByEnrollmentKey(key: string): Promise<EnrollmentCluster | null> {
+      const row = await db('clusters')
+        .select('id', 'customer_id', 'enrollment_key')
+        .where({ enrollment_key: key })
+        .first();
+      return row ? { id: row.id, customerId: row.customer_id, enrollmentKey: row.enrollment_key } : null;
+    },
+
+    /**
+     * A new PENDING system in `cluster` for `agentId`, unless the cluster already got
+     * `maxPerHour` new systems in the last hour. Serialised per cluster (advisory
+     * lock), so concurrent enrolments cannot exceed the limit; a concurrent first
+     * report of the same agent finds the row the other one created.
+     */
+    async registerSystem(input: {
+      agentId: string;
+      cluster: EnrollmentCluster;
+      name: string;
+      hostname: string;
+      now: Date;
+      maxPerHour: number;
+    }): Promise<Registration> {
+      return db.transaction(async (trx) => {
+        await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [ENROLL_LOCK, input.cluster.id]);
+        const existing = await trx('systems').select(SYSTEM_COLUMNS).where({ agent_id: input.agentId }).first();
+        if (existing) return { kind: 'exists', system: mapSystem(existing) };
+        const since = new Date(input.now.getTime() - 3600_000);
+        const recent = await trx('systems')
+          .where({ cluster_id: input.cluster.id })
+          .where('created_at', '>', since)
+          .select(trx.raw('count(*)::int AS n'), trx.raw('min(created_at) AS oldest'))
+          .first();
+        if ((recent?.n ?? 0) >= input.maxPerHour) {
+          const oldest = recent?.oldest ? new Date(recent.oldest).getTime() : input.now.getTime();
+          return { kind: 'limit', retryAfterSeconds: Math.max(1, (oldest + 3600_000 - input.now.getTime()) / 1000) };
+        }
+        const [row] = await trx('systems')
+          .insert({
+            customer_id: input.cluster.customerId,
+            cluster_id: input.cluster.id,
+            name: input.name,
+            hostname: input.hostname,
+            agent_id: input.agentId,
+            status: 'PENDING',
+            created_at: input.now,
+            updated_at: input.now,
+          })
+          .returning(SYSTEM_COLUMNS);
+        return { kind: 'created', system: mapSystem(row) };
+      });
+    },
+
+    /** Binds a system to its agent key, once: false when another request bound it first. */
+    async bindAgentKey(systemId: number, keyHash: string): Promise<boolean> {
+      const updated = await db('systems')
+        .where({ id: systemId })
+        .whereNull('agent_key_hash')
+        .update({ agent_key_hash: keyHash });
+      return updated === 1;
+    },
+
+    async storeBatch(batch: BatchArrays): Promise<BatchResult> {
+      const { metrics: m, events: e, systems: s } = batch;
+      const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
+        numberArray(m.systemId),
+        textArray(m.name),
+        textArray(m.instance),
+        numberArray(m.ms),
+        numberArray(m.value),
+        batch.receivedAt,
+        numberArray(e.systemId),
+        numberArray(e.ms),
+        textArray(e.type),
+        textArray(e.severity),
+        textArray(e.message),
+        numberArray(s.id),
+        numberArray(s.seenMs),
+        textArray(s.version),
+        textArray(s.hostname),
+        textArray(s.os),
+        textArray(s.kernel),
+        textArray(s.arch),
+        numberArray(s.cores),
+      ]);
+      const out: BatchResult = { inserted: [], statusChanges: [] };
+      for (const row of rows) {
+        if (row['n'] !== null)
+          out.inserted.push({ systemId: row['id'] as number, ms: row['ms'] as number, rows: row['n'] as number });
+        else
+          out.statusChanges.push({
+            id: row['id'] as number,
+            from: row['old_status'] as SystemStatus,
+            to: row['new_status'] as SystemStatus,
+          });
+      }
+      return out;
+    },
+  };
+}
+
+export type IngestRepo = ReturnType<typeof createIngestRepo>;

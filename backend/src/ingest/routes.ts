@@ -1,0 +1,137 @@
+/**
+ * POST /api/webhook/metrics (contracts.md "Agent protocol"). Mount this router
+ * BEFORE the app's body parser and authentication: it reads its own (gzip) body
+ * of up to 4 MiB, and its Bearer token is an agent JWT, not an API token.
+ */
+import Router from '@koa/router';
+import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
+import { HttpError, PayloadTooLarge } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import { parseInput } from '../lib/validate.js';
+import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
+import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body.js';
+import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWriter } from './group-commit.js';
+import { createAgentTokenVerifier, type AgentTokenVerifier } from './jwt.js';
+import { createIngestRepo } from './repo.js';
+import { agentBodySchema } from './schema.js';
+import {
+  AgentRefusal,
+  createIngestService,
+  type IngestService,
+  type IngestServiceDeps,
+  type IngestSystem,
+  type UpdateOffer,
+} from './service.js';
+
+export const WEBHOOK_PATH = '/api/webhook/metrics';
+
+class UnsupportedMediaType extends HttpError {
+  constructor(message: string) {
+    super(415, message, 'unsupported_media_type');
+  }
+}
+
+/** The route itself; `verifier` is null when WEBHOOK_SECRET is unset. */
+export function ingestRoutes(deps: {
+  service: IngestService;
+  verifier: AgentTokenVerifier | null;
+  maxBodyBytes?: number;
+}): Router {
+  const { service, verifier } = deps;
+  const router = new Router();
+
+  router.post(WEBHOOK_PATH, async (ctx) => {
+    let bodyRead = false;
+    try {
+      if (!verifier) throw new AgentRefusal(500, 'Server misconfigured');
+      const ip = ctx.state.clientIp;
+      const token = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1];
+      const claims = (token ? await verifier.verify(token) : null) ?? (await service.refuseToken(ip));
+
+      const type = ctx.get('content-type').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json') throw new UnsupportedMediaType('Send JSON (Content-Type: application/json)');
+      const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
+      if (encoding !== 'gzip' && encoding !== 'identity')
+        throw new UnsupportedMediaType('Content-Encoding must be gzip or none');
+
+      const agent = await service.identify(claims, ip);
+      const raw = await readBody(ctx.req, encoding === 'gzip', deps.maxBodyBytes ?? MAX_BODY_BYTES);
+      bodyRead = true;
+      const body = parseInput(agentBodySchema, parseJsonBody(raw));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.body = await service.ingest(agent, body, ip);
+    } catch (error) {
+      // a body we did not read to its end is not worth reading: close after answering
+      if (!bodyRead || error instanceof PayloadTooLarge) ctx.set('Connection', 'close');
+      if (error instanceof AgentRefusal) {
+        ctx.status = error.status;
+        ctx.body = { error: error.message };
+        return;
+      }
+      throw error;
+    }
+  });
+  return router;
+}
+
+export interface IngestDeps {
+  db: Knex;
+  bus: Pick<Bus, 'publish'>;
+  clock: Clock;
+  log: Logger;
+  webhookSecret: string | null;
+  /** config.retention.rawRetention.ms */
+  rawRetentionMs: number;
+  rateLimitStore: RateLimitStore;
+  /** Accepted reports per system and minute (default 600). */
+  reportsPerSystemPerMinute?: number;
+  /** Failed token/agent-key/enrolment checks per client address and 10 minutes (default 60). */
+  failuresPerAddress?: number;
+  maxNewSystemsPerClusterPerHour?: number;
+  groupCommit?: Omit<GroupCommitOptions, 'repo' | 'log'>;
+  /** Seam: the agent settings in effect for a system, secrets in clear (default `{}`). */
+  effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
+  /** Seam: the update offered to a system (default none). */
+  updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+}
+
+export interface IngestFeature {
+  router: Router;
+  writer: GroupCommitWriter;
+  service: IngestService;
+  /** Shutdown: refuses new writes, stores what is queued and waits for it. */
+  close(): Promise<void>;
+}
+
+/** Builds the ingest feature: repo → group-commit writer → service → router. */
+export function createIngest(deps: IngestDeps): IngestFeature {
+  const repo = createIngestRepo(deps.db);
+  const writer = createGroupCommitWriter({ repo, log: deps.log, ...deps.groupCommit });
+  const limiter = (name: string, points: number, durationSeconds: number) =>
+    createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
+  const serviceDeps: IngestServiceDeps = {
+    repo,
+    writer,
+    bus: deps.bus,
+    clock: deps.clock,
+    log: deps.log,
+    rawRetentionMs: deps.rawRetentionMs,
+    limits: {
+      // contracts.md: failed agent authentication per client address; accepted reports per system
+      failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),
+      reportsPerSystem: limiter('agent-reports', deps.reportsPerSystemPerMinute ?? 600, 60),
+    },
+    ...(deps.maxNewSystemsPerClusterPerHour !== undefined
+      ? { maxNewSystemsPerClusterPerHour: deps.maxNewSystemsPerClusterPerHour }
+      : {}),
+    ...(deps.effectiveSettings ? { effectiveSettings: deps.effectiveSettings } : {}),
+    ...(deps.updateOffer ? { updateOffer: deps.updateOffer } : {}),
+  };
+  const service = createIngestService(serviceDeps);
+  const verifier = deps.webhookSecret
+    ? createAgentTokenVerifier({ secret: deps.webhookSecret, clock: deps.clock })
+    : null;
+  return { router: ingestRoutes({ service, verifier }), writer, service, close: () => writer.close() };
+}

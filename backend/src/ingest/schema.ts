@@ -1,0 +1,69 @@
+/**
+ * The agent's report body (contracts.md "Agent protocol"). Malformed input is a
+ * 400 naming the field (e.g. `reports.3.metrics.0.value`); nothing of such a
+ * request is stored. Every string is free of control characters: they would
+ * reach the console, and a NUL would make PostgreSQL refuse a whole batch.
+ */
+import { z } from 'zod';
+
+export const MAX_REPORTS = 500;
+export const MAX_METRICS_PER_REPORT = 2000;
+export const MAX_EVENTS_PER_REPORT = 100;
+
+/** Control characters, lone surrogates and line/paragraph separators are not printable. */
+const PRINTABLE = /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u;
+
+function text(max: number) {
+  return z.string().max(max).regex(PRINTABLE, 'must not contain control characters');
+}
+
+const metricName = z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be 1-64 of a-z, 0-9, "_" and "."');
+
+// z.number() refuses NaN and ±Infinity (1e999 parses to Infinity): a value is always finite
+const metricSchema = z.object({
+  name: metricName,
+  instance: text(128).optional(),
+  value: z.number(),
+});
+
+const eventSchema = z.object({
+  type: metricName,
+  severity: z.enum(['INFO', 'WARNING', 'CRITICAL']).default('INFO'),
+  message: text(1024).default(''),
+});
+
+const reportSchema = z
+  .object({
+    ts: z.iso.datetime({ offset: true }),
+    metrics: z.array(metricSchema).max(MAX_METRICS_PER_REPORT),
+    events: z.array(eventSchema).max(MAX_EVENTS_PER_REPORT).optional(),
+  })
+  .superRefine((report, ctx) => {
+    // the same (name, instance) twice in one report is ambiguous: which value counts?
+    const seen = new Set<string>();
+    report.metrics.forEach((metric, index) => {
+      const key = `${metric.name}\u0000${metric.instance ?? ''}`;
+      if (seen.has(key))
+        ctx.addIssue({ code: 'custom', path: ['metrics', index], message: 'duplicate metric name and instance' });
+      seen.add(key);
+    });
+  });
+
+export const agentInfoSchema = z.object({
+  version: text(64).optional(),
+  hostname: text(255).optional(),
+  os: text(255).optional(),
+  kernel: text(255).optional(),
+  arch: text(64).optional(),
+  cores: z.number().int().min(0).max(1_000_000).optional(),
+  enrollment: text(256).optional(),
+});
+
+export const agentBodySchema = z.object({
+  agent: agentInfoSchema.default({}),
+  reports: z.array(reportSchema).min(1).max(MAX_REPORTS),
+});
+
+export type AgentBody = z.infer<typeof agentBodySchema>;
+export type AgentInfo = z.infer<typeof agentInfoSchema>;
+export type AgentReport = AgentBody['reports'][number];

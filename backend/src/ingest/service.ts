@@ -1,0 +1,245 @@
+/**
+ * The rules of the agent webhook (contracts.md "Agent protocol"): who an agent
+ * is (its `sub`, bound to its system by the agent key `ak`), enrolment of new
+ * systems with a cluster's enrollment key, the limits, the time window, and
+ * what is stored and published. Knows no Koa; routes.ts renders its answers.
+ */
+import type { Bus } from '../bus/bus.js';
+import { TooManyRequests } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
+import type { Logger } from '../lib/logger.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
+import type { AgentClaims } from './jwt.js';
+import type { AgentSystemRow, IngestRepo } from './repo.js';
+import type { AgentBody, AgentInfo } from './schema.js';
+
+/** A refusal whose body the contract fixes exactly (`{error: "Unauthorized"}`, `{error: "Unknown agent"}`). */
+export class AgentRefusal extends Error {
+  constructor(
+    readonly status: 401 | 403 | 500,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentRefusal';
+  }
+}
+
+export const unauthorized = () => new AgentRefusal(401, 'Unauthorized');
+const unknownAgent = () => new AgentRefusal(403, 'Unknown agent');
+
+/** What the settings and update seams see of a system. */
+export interface IngestSystem {
+  id: number;
+  customerId: number;
+  clusterId: number | null;
+  /** The version the agent reports now (else the stored one). */
+  agentVersion: string | null;
+  arch: string | null;
+}
+
+export interface UpdateOffer {
+  version: string;
+  url: string;
+  sha256: string;
+}
+
+export interface IngestAnswer {
+  accepted: number;
+  duplicates: number;
+  skipped: number;
+  agentKey?: string;
+  settings: Record<string, unknown>;
+  settings_rev: string;
+  update: UpdateOffer | null;
+}
+
+/** An agent whose token verified; `system` is null for an unknown `sub`. */
+export interface VerifiedAgent {
+  claims: AgentClaims;
+  system: AgentSystemRow | null;
+  /** Unknown, or known without an agent key (new, or re-enrolled): needs a valid enrollment key. */
+  needsEnrollment: boolean;
+}
+
+export interface IngestServiceDeps {
+  repo: IngestRepo;
+  writer: Pick<GroupCommitWriter, 'write'>;
+  bus: Pick<Bus, 'publish'>;
+  clock: Clock;
+  log: Logger;
+  /** METRICS_RAW_RETENTION in ms: older reports are skipped. */
+  rawRetentionMs: number;
+  /** Failed authentication/enrolment per client address; accepted reports per system id. */
+  limits: { failedAuth: RateLimiter; reportsPerSystem: RateLimiter };
+  maxNewSystemsPerClusterPerHour?: number;
+  /** Seams for agent settings and updates (other features fill them). */
+  effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
+  updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+}
+
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+/** JSON with object keys sorted at every level: equal settings always hash alike. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function createIngestService(deps: IngestServiceDeps) {
+  const { repo, limits, log } = deps;
+  const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 100;
+  const effectiveSettings = deps.effectiveSettings ?? (() => Promise.resolve({}));
+  const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
+
+  /** Counts a failed check for the address; over the limit the answer is 429 instead. */
+  async function refuse(clientIp: string, refusal: AgentRefusal): Promise<never> {
+    const limit = await limits.failedAuth.consume(clientIp);
+    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many failed agent requests');
+    throw refusal;
+  }
+
+  async function enroll(agent: VerifiedAgent, info: AgentInfo, clientIp: string): Promise<AgentSystemRow> {
+    const refusal = agent.system ? unauthorized() : unknownAgent();
+    const key = info.enrollment;
+    if (!key) return refuse(clientIp, refusal);
+    // an address over the limit gets no more key checks at all
+    const blocked = await limits.failedAuth.peek(clientIp);
+    if (!blocked.allowed) throw new TooManyRequests(blocked.retryAfterSeconds, 'Too many failed agent requests');
+    const cluster = await repo.findClusterByEnrollmentKey(key);
+    if (!cluster || !safeEqual(cluster.enrollmentKey, key)) return refuse(clientIp, refusal);
+
+    if (agent.system) {
+      // re-enrolment binds anew, but only with a key of the system's own customer (and cluster)
+      const { customerId, clusterId } = agent.system;
+      if (cluster.customerId !== customerId || (clusterId !== null && clusterId !== cluster.id))
+        return refuse(clientIp, refusal);
+      return agent.system;
+    }
+    const registration = await repo.registerSystem({
+      agentId: agent.claims.sub,
+      cluster,
+      name: info.hostname || agent.claims.sub,
+      hostname: info.hostname ?? '',
+      now: deps.clock.now(),
+      maxPerHour: maxNewSystems,
+    });
+    if (registration.kind === 'limit') {
+      log.warn({ clusterId: cluster.id }, 'Enrolment refused: too many new systems in this cluster this hour');
+      throw new TooManyRequests(registration.retryAfterSeconds, 'Too many new systems in this cluster: try later');
+    }
+    if (registration.kind === 'created') {
+      log.info({ systemId: registration.system.id, clusterId: cluster.id }, 'Agent enrolled: new system');
+      void deps.bus.publish('systems', { id: registration.system.id });
+    }
+    return registration.system;
+  }
+
+  function toStore(reports: AgentBody['reports']): { inWindow: ReportToStore[]; skipped: number } {
+    const now = deps.clock.now().getTime();
+    const oldest = now - deps.rawRetentionMs;
+    const newest = now + FUTURE_TOLERANCE_MS;
+    const inWindow: ReportToStore[] = [];
+    for (const report of reports) {
+      const ms = Date.parse(report.ts);
+      if (!(ms >= oldest && ms <= newest)) continue;
+      inWindow.push({
+        ms,
+        metrics: report.metrics.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
+        events: report.events ?? [],
+      });
+    }
+    return { inWindow, skipped: reports.length - inWindow.length };
+  }
+
+  return {
+    /** Refuses a request whose token did not verify (401, or 429 over the address's limit). */
+    refuseToken(clientIp: string): Promise<never> {
+      return refuse(clientIp, unauthorized());
+    },
+
+    /** Finds the agent's system and checks its agent key: a bound system without the right `ak` is 401. */
+    async identify(claims: AgentClaims, clientIp: string): Promise<VerifiedAgent> {
+      const system = await repo.findSystemByAgentId(claims.sub);
+      if (!system?.agentKeyHash) return { claims, system, needsEnrollment: true };
+      if (!claims.ak || !safeEqual(sha256(claims.ak), system.agentKeyHash)) return refuse(clientIp, unauthorized());
+      return { claims, system, needsEnrollment: false };
+    },
+
+    async ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
+      const system = agent.needsEnrollment
+        ? await enroll(agent, body.agent, clientIp)
+        : (agent.system as AgentSystemRow);
+      const { inWindow, skipped } = toStore(body.reports);
+
+      let stored: boolean[] = [];
+      if (inWindow.length > 0) {
+        const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
+        if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many reports for this system');
+        const info = body.agent;
+        const outcome = await deps.writer.write({
+          systemId: system.id,
+          reports: inWindow,
+          touch: {
+            seenAt: deps.clock.now(),
+            version: info.version ?? null,
+            hostname: info.hostname ?? null,
+            os: info.os ?? null,
+            kernel: info.kernel ?? null,
+            arch: info.arch ?? null,
+            cores: info.cores ?? null,
+          },
+        });
+        stored = outcome.stored;
+        if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
+      }
+
+      // the newest stored report goes to open dashboards (`system:<id>`)
+      let newest: ReportToStore | null = null;
+      for (const [index, report] of inWindow.entries()) {
+        if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
+      }
+      if (newest) {
+        const { ms, metrics } = newest;
+        void deps.bus.publish(`system:${system.id}`, { ts: new Date(ms).toISOString(), metrics });
+      }
+
+      // the first stored (or already stored) report binds the system to a new agent key
+      let agentKey: string | undefined;
+      if (agent.needsEnrollment && inWindow.length > 0) {
+        const key = randomToken(32);
+        if (await repo.bindAgentKey(system.id, sha256(key))) agentKey = key;
+      }
+
+      const accepted = stored.filter(Boolean).length;
+      const [settings, update] = await Promise.all([
+        effectiveSettings(system.id),
+        updateOffer({
+          id: system.id,
+          customerId: system.customerId,
+          clusterId: system.clusterId,
+          agentVersion: body.agent.version ?? system.agentVersion,
+          arch: body.agent.arch ?? system.arch,
+        }),
+      ]);
+      return {
+        accepted,
+        duplicates: inWindow.length - accepted,
+        skipped,
+        ...(agentKey ? { agentKey } : {}),
+        settings,
+        settings_rev: sha256(canonicalJson(settings)),
+        update,
+      };
+    },
+  };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

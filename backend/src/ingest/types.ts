@@ -1,0 +1,44 @@
+/** What the ingest service hands the group-commit writer, and what it gets back. */
+import type { SystemStatus } from './repo.js';
+
+export interface SampleToStore {
+  name: string;
+  instance: string;
+  value: number;
+}
+
+export interface EventToStore {
+  type: string;
+  severity: string;
+  message: string;
+}
+
+export interface ReportToStore {
+  /** Report ts in epoch milliseconds. */
+  ms: number;
+  metrics: SampleToStore[];
+  events: EventToStore[];
+}
+
+/** What the agent told about its host; null leaves a column as it is. */
+export interface SystemTouch {
+  seenAt: Date;
+  version: string | null;
+  hostname: string | null;
+  os: string | null;
+  kernel: string | null;
+  arch: string | null;
+  cores: number | null;
+}
+
+export interface WriteRequest {
+  systemId: number;
+  reports: ReportToStore[];
+  touch: SystemTouch;
+}
+
+export interface WriteOutcome {
+  /** Per report: whether it was stored now (false: already stored, a duplicate). */
+  stored: boolean[];
+  statusChange: { from: SystemStatus; to: SystemStatus } | null;
+}
