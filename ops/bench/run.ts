@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -55,14 +55,21 @@ async function benchInsert(db: Awaited<ReturnType<typeof createTestDatabase>>, b
   );
 }
 
-const db = await createTestDatabase();
-const server = await startTestServer(testConfig(db.url, { DATABASE_POOL_MAX: '20' }));
-try {
-  await benchHealth(server.url, 200, 10); // warm-up
-  await benchHealth(server.url, 5000, 50);
-  await benchInsert(db, 200, 1000);
-  console.log(`memory: rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (bench process incl. server)`);
-} finally {
-  await server.stop();
-  await db.drop();
+async function benchBasics(): Promise<void> {
+  const db = await createTestDatabase();
+  const server = await startTestServer(testConfig(db.url, { DATABASE_POOL_MAX: '20' }));
+  try {
+    await benchHealth(server.url, 200, 10); // warm-up
+    await benchHealth(server.url, 5000, 50);
+    await benchInsert(db, 200, 1000);
+    console.log(`memory: rss ${(process.memoryUsage().rss / 1048576).toFixed(0)} MiB (bench process incl. server)`);
+  } finally {
+    await server.stop();
+    await db.drop();
+  }
 }
+
+// `npm run bench` runs the basics; `npm run bench -- ingest [options]` the ingest benchmark
+const [which, ...rest] = process.argv.slice(2);
+if (which === 'ingest') await (await import('./ingest.js')).benchIngest(rest);
+else await benchBasics();

@@ -82,7 +82,12 @@ function requestLog(log: Logger): Koa.Middleware {
     try {
       await next();
     } finally {
-      const level = ctx.path === '/api/health' || !ctx.path.startsWith('/api/') ? 'debug' : 'info';
+      // health polls, static files and agents' accepted reports (~1,000/s) would drown everything else
+      const quiet =
+        ctx.path === '/api/health' ||
+        !ctx.path.startsWith('/api/') ||
+        (ctx.path === '/api/webhook/metrics' && ctx.status === 200);
+      const level = quiet ? 'debug' : 'info';
       log[level](
         { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
         'request',

@@ -103,7 +103,10 @@ interface Frame {
 export function findDuplicateKey(text: string): string | null {
   const stack: Frame[] = [];
   let expectKey = false;
-  for (let i = 0; i < text.length; i++) {
+  // jump from one structural character to the next: numbers, literals and blanks are skipped natively
+  const structural = /["{}[\],]/g;
+  for (let match = structural.exec(text); match; match = structural.exec(text)) {
+    const i = match.index;
     const c = text.charCodeAt(i);
     if (c === 0x22) {
       let end = text.indexOf('"', i + 1);
@@ -117,7 +120,7 @@ export function findDuplicateKey(text: string): string | null {
         top.key = key;
         expectKey = false;
       }
-      i = end;
+      structural.lastIndex = end + 1;
     } else if (c === 0x7b) {
       stack.push({ keys: new Set(), key: '', index: 0 });
       expectKey = true;
@@ -125,7 +128,7 @@ export function findDuplicateKey(text: string): string | null {
       stack.push({ keys: null, key: '', index: 0 });
     } else if (c === 0x7d || c === 0x5d) {
       stack.pop();
-    } else if (c === 0x2c) {
+    } else {
       const top = stack[stack.length - 1];
       if (top?.keys) expectKey = true;
       else if (top) top.index += 1;

@@ -146,7 +146,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         for (const sample of report.metrics) {
           arrays.metrics.systemId.push(systemId);
           arrays.metrics.name.push(sample.name);
-          arrays.metrics.instance.push(sample.instance);
+          arrays.metrics.instance.push(sample.instance ?? '');
           arrays.metrics.ms.push(report.ms);
           arrays.metrics.value.push(sample.value);
         }

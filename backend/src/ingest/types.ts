@@ -3,7 +3,8 @@ import type { SystemStatus } from './repo.js';
 
 export interface SampleToStore {
   name: string;
-  instance: string;
+  /** Absent: '' (instance-less samples dedupe too). */
+  instance?: string | undefined;
   value: number;
 }
 

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/src/ingest/test-harness.js';
+import { SimulatedAgent } from './agent.js';
+import { SimulatedHost } from './catalogue.js';
+
+// contracts.md "Metric catalogue"
+const CATALOGUE = `cpu.usage_pct cpu.iowait_pct cpu.steal_pct load.1 load.5 load.15 load.per_core_5 mem.used_pct
+  mem.oom_kills swap.used_pct disk.used_pct disk.inodes_used_pct disk.readonly disk.io_util_pct disk.smart_ok
+  raid.degraded net.rx_bps net.tx_bps net.errors_ps net.drops_ps net.up conntrack.used_pct services.failed
+  service.active proc.zombies fd.used_pct time.offset_ms uptime.s updates.security system.reboot_required
+  temp.max_c cert.days_left backup.age_h agent.buffered_reports`.split(/\s+/);
+
+describe('simulated host', () => {
+  it('sends the whole metric catalogue, 60 samples a report, with values that drift within bounds', () => {
+    const host = new SimulatedHost(7);
+    const first = host.sample(Date.now());
+    assert.equal(first.length, 60);
+    assert.deepEqual([...new Set(first.map((s) => s.name))].sort(), [...CATALOGUE].sort());
+    assert.ok(first.every((s) => /^[a-z0-9_.]{1,64}$/.test(s.name) && Number.isFinite(s.value)));
+    const later = Array.from({ length: 100 }, (_, i) => host.sample(Date.now() + i * 30_000)).at(-1) ?? [];
+    const cpu = (samples: typeof first) => samples.find((s) => s.name === 'cpu.usage_pct')?.value;
+    assert.notEqual(cpu(first), cpu(later));
+    assert.ok(later.filter((s) => s.name.endsWith('_pct')).every((s) => s.value >= 0 && s.value <= 100));
+  });
+
+  it('fills a disk under the disk-fill fault', () => {
+    const host = new SimulatedHost(3);
+    host.fault = 'disk-fill';
+    const varUsed = () =>
+      host.sample(Date.now()).find((s) => s.name === 'disk.used_pct' && s.instance === '/var')?.value ?? 0;
+    const start = varUsed();
+    for (let i = 0; i < 200; i++) varUsed();
+    assert.ok(varUsed() > start + 40);
+  });
+});
+
+describe('simulated agent against the webhook', () => {
+  let h: IngestHarness;
+  before(async () => {
+    h = await startIngestHarness();
+  });
+  after(() => h.close());
+
+  it('enrols, keeps its agent key, buffers while offline and delivers the buffer oldest first', async () => {
+    const cluster = await h.cluster();
+    const agent = new SimulatedAgent({
+      url: `${h.url}/api/webhook/metrics`,
+      secret: SECRET,
+      enrollment: cluster.enrollmentKey,
+      sub: 'sim-test-1',
+      hostname: 'sim-host-1',
+      seed: 1,
+      gzip: true,
+    });
+    const now = Date.now();
+    agent.collect(now - 60_000);
+    const first = await agent.send(now - 60_000);
+    assert.equal(first?.status, 200);
+    assert.ok(agent.agentKey, 'kept the agent key');
+
+    agent.setFault('offline');
+    for (let i = 1; i <= 5; i++) agent.collect(now - 60_000 + i * 1000);
+    assert.equal(await agent.send(now), null);
+    assert.equal(agent.buffered, 5);
+    agent.setFault(null);
+    const back = await agent.send(now);
+    assert.deepEqual([back?.status, back?.accepted, agent.buffered], [200, 5, 0]);
+
+    agent.setFault('replay');
+    agent.collect(now - 30_000);
+    const replayed = await agent.send(now);
+    assert.deepEqual([replayed?.accepted, replayed?.duplicates], [1, 5]);
+
+    agent.setFault('clock-skew');
+    agent.collect(now);
+    assert.equal((await agent.send(now))?.status, 401, 'a token from 7 minutes ahead is refused');
+    const system = await h.db.knex('systems').where({ agent_id: 'sim-test-1' }).first();
+    assert.equal(await h.metricCount(system.id), 7 * 60);
+  });
+});

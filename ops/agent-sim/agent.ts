@@ -1,0 +1,194 @@
+/**
+ * One simulated agent, speaking the protocol of contracts.md ("Agent protocol")
+ * as the real one does: a short-lived HS256 JWT (reused until shortly before its
+ * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
+ * unsent reports delivered oldest first (up to 500 a request), halved on 413,
+ * paused on 429. Faults: offline (keeps buffering), clock skew, replayed buffer.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { gzipSync } from 'node:zlib';
+import { SignJWT } from 'jose';
+import { SimulatedHost, type HostFault, type Sample } from './catalogue.js';
+
+// one keep-alive connection per agent, as a real agent holds it (and cheap enough to simulate many)
+const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; retryAfter: string | null; text: string }> {
+  const target = new URL(url);
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(body.length) },
+        agent: target.protocol === 'https:' ? keepAlive.https : keepAlive.http,
+        timeout: 30_000,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    request.on('timeout', () => request.destroy(new Error('timeout')));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+export interface Report {
+  ts: string;
+  metrics: Sample[];
+  events?: { type: string; severity: string; message: string }[];
+}
+
+export type AgentFault = HostFault | 'offline' | 'clock-skew' | 'replay';
+
+export interface AgentOptions {
+  url: string;
+  secret: string;
+  enrollment?: string;
+  /** Stable machine id (`sub`). */
+  sub: string;
+  hostname: string;
+  seed: number;
+  gzip?: boolean;
+  /** Reports kept while undelivered; the oldest go first beyond it. */
+  maxBuffer?: number;
+  /** Known agent key (e.g. a bench that enrolled before). */
+  agentKey?: string;
+}
+
+export interface SendResult {
+  status: number;
+  sent: number;
+  ms: number;
+  accepted?: number;
+  duplicates?: number;
+  skipped?: number;
+}
+
+export class SimulatedAgent {
+  readonly host: SimulatedHost;
+  agentKey: string | null;
+  fault: AgentFault | null = null;
+  private buffer: Report[] = [];
+  private batchLimit = 500;
+  private token: { value: string; renewAt: number } | null = null;
+  private blockedUntil = 0;
+  private lastBatch: Report[] = [];
+
+  constructor(private readonly options: AgentOptions) {
+    this.host = new SimulatedHost(options.seed);
+    this.agentKey = options.agentKey ?? null;
+  }
+
+  get buffered(): number {
+    return this.buffer.length;
+  }
+
+  setFault(fault: AgentFault | null): void {
+    this.fault = fault;
+    this.host.fault = fault === 'disk-fill' || fault === 'cpu-spike' ? fault : null;
+  }
+
+  /** Takes a report of the host at `now` into the buffer. */
+  collect(now = Date.now()): Report {
+    const skew = this.fault === 'clock-skew' ? 7 * 60_000 : 0;
+    const report: Report = {
+      ts: new Date(now + skew).toISOString(),
+      metrics: this.host.sample(now, this.buffer.length),
+    };
+    this.buffer.push(report);
+    const max = this.options.maxBuffer ?? 10_000;
+    if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
+    return report;
+  }
+
+  private async bearer(now: number): Promise<string> {
+    if (this.token && now < this.token.renewAt && this.fault !== 'clock-skew') return this.token.value;
+    const iat = Math.floor(now / 1000) + (this.fault === 'clock-skew' ? 7 * 60 : 0);
+    const value = await new SignJWT({ ...(this.agentKey ? { ak: this.agentKey } : {}) })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(this.options.sub)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + 300)
+      .sign(new TextEncoder().encode(this.options.secret));
+    this.token = { value, renewAt: now + 240_000 };
+    return value;
+  }
+
+  /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
+  async send(now = Date.now()): Promise<SendResult | null> {
+    if (this.fault === 'offline' || this.buffer.length === 0 || now < this.blockedUntil) return null;
+    const batch = this.buffer.slice(0, this.batchLimit);
+    const reports = this.fault === 'replay' ? [...this.lastBatch, ...batch].slice(-500) : batch;
+    const body = JSON.stringify({
+      agent: {
+        version: '2.28.1',
+        hostname: this.options.hostname,
+        os: 'Ubuntu 24.04',
+        kernel: '6.8.0-45',
+        arch: 'x86_64',
+        cores: this.host.cores,
+        ...(this.agentKey ? {} : this.options.enrollment ? { enrollment: this.options.enrollment } : {}),
+      },
+      reports,
+    });
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${await this.bearer(now)}`,
+      'content-type': 'application/json',
+    };
+    if (this.options.gzip) headers['content-encoding'] = 'gzip';
+    const started = performance.now();
+    let response: { status: number; retryAfter: string | null; text: string };
+    try {
+      response = await post(this.options.url, headers, this.options.gzip ? gzipSync(body) : Buffer.from(body));
+    } catch {
+      return { status: 0, sent: reports.length, ms: performance.now() - started };
+    }
+    const ms = performance.now() - started;
+    let answer: Record<string, unknown> = {};
+    try {
+      answer = JSON.parse(response.text) as Record<string, unknown>;
+    } catch {
+      // not JSON
+    }
+    if (response.status === 200) {
+      this.buffer.splice(0, batch.length);
+      this.lastBatch = batch;
+      if (typeof answer['agentKey'] === 'string') {
+        this.agentKey = answer['agentKey'];
+        this.token = null;
+      }
+      this.batchLimit = Math.min(500, this.batchLimit * 2);
+    } else if (response.status === 413) {
+      this.batchLimit = Math.max(1, Math.floor(this.batchLimit / 2));
+    } else if (response.status === 429) {
+      this.blockedUntil = now + Number(response.retryAfter ?? 10) * 1000;
+    } else if (response.status === 401) {
+      this.token = null;
+    }
+    return {
+      status: response.status,
+      sent: reports.length,
+      ms,
+      ...(typeof answer['accepted'] === 'number' ? { accepted: answer['accepted'] } : {}),
+      ...(typeof answer['duplicates'] === 'number' ? { duplicates: answer['duplicates'] } : {}),
+      ...(typeof answer['skipped'] === 'number' ? { skipped: answer['skipped'] } : {}),
+    };
+  }
+}
