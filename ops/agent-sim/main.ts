@@ -83,6 +83,7 @@ export async function runSimulator(argv: string[]): Promise<void> {
       Math.floor((i / agents.length) * intervalMs), // spread the fleet over the interval
     ),
   );
+  console.log(`Simulating ${systems} agents, reporting every ${intervalMs / 1000} s to ${webhookUrl(values.url)}`);
   const status = setInterval(() => {
     const statuses = [...counts].map(([code, n]) => `${code || 'error'}:${n}`).join(' ');
     const buffered = agents.reduce((sum, a) => sum + a.buffered, 0);

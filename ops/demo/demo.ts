@@ -1,9 +1,10 @@
 /**
  * `npm run demo`: Argus on a machine with nothing but Node. Starts the embedded
  * TimescaleDB (WASM, data under .demo/), runs the start-up sequence with
- * `--demo`, serves on http://127.0.0.1:3000 on the in-memory bus, and plays the
- * scheduler: once a minute it calls the evaluation endpoint and runs the
- * TimescaleDB jobs the WASM build never runs by itself.
+ * `--demo`, serves on http://127.0.0.1:3000 on the in-memory bus, starts three
+ * simulated agents, and plays the scheduler: once a minute it calls the
+ * evaluation endpoint and runs the TimescaleDB jobs the WASM build never runs
+ * by itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedTimescale, type EmbeddedDb } from '../../db/embedded.js';
 import { createLogger } from '../../backend/src/lib/logger.js';
+import pg from 'pg';
 import { prettyLine } from './pretty-log.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -113,6 +115,22 @@ async function minuteTick(db: EmbeddedDb, cronSecret: string, log: ReturnType<ty
   if (ran) log.debug({ ran }, 'Ran TimescaleDB jobs');
 }
 
+/** Three simulated agents (ops/agent-sim) enrolled with the first cluster's key. */
+async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let key: string | undefined;
+  try {
+    key = (await client.query<{ enrollment_key: string }>('SELECT enrollment_key FROM clusters ORDER BY id LIMIT 1'))
+      .rows[0]?.enrollment_key;
+  } finally {
+    await client.end();
+  }
+  if (!key) throw new Error('no cluster to enroll simulated agents in');
+  const args = ['--url', BASE_URL, '--enrollment', key, '--systems', '3', '--interval', '30', '--prefix', 'demo-sim'];
+  return run('agents', 'ops/agent-sim/main.ts', args, env);
+}
+
 async function main(): Promise<void> {
   await mkdir(DEMO_DIR, { recursive: true });
   const pidFile = await claimPidFile();
@@ -142,12 +160,17 @@ async function main(): Promise<void> {
   };
 
   let server: ChildProcess | null = null;
+  let simulator: ChildProcess | null = null;
   let timer: NodeJS.Timeout | undefined = undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     clearInterval(timer);
+    if (simulator && simulator.exitCode === null) {
+      simulator.kill('SIGTERM');
+      await finished(simulator);
+    }
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
       await finished(server);
@@ -175,6 +198,13 @@ async function main(): Promise<void> {
     say(`Demo failed: ${(error as Error).message}`);
     await stop(1);
     return;
+  }
+
+  // a few simulated hosts report every 30 s into the first cluster, so the console is alive
+  try {
+    simulator = await startSimulatedAgents(db.url, env);
+  } catch (error) {
+    log.warn({ err: { message: (error as Error).message } }, 'Simulated agents did not start');
   }
 
   // Like the real scheduler, the first call comes after a minute. The rollups are real-time, so
