@@ -3,8 +3,8 @@
  * check bounded to 2 s (contracts.md), so a dead dependency answers 503 fast.
  */
 import type { Redis } from 'ioredis';
-import type { Knex } from 'knex';
 import type { Clock } from '../lib/clock.js';
+import type { HealthRepo } from './repo.js';
 import { pingRedis } from '../lib/redis.js';
 import { withTimeout } from '../lib/timeout.js';
 
@@ -17,16 +17,16 @@ export interface HealthReport {
 }
 
 export interface HealthDeps {
-  db: Knex;
+  repo: HealthRepo;
   /** null when the app runs on the in-memory bus (demo): nothing to be down. */
   redis: Redis | null;
   clock: Clock;
   checkTimeoutMs?: number;
 }
 
-export function createHealthService({ db, redis, clock, checkTimeoutMs = 2000 }: HealthDeps) {
+export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000 }: HealthDeps) {
   async function databaseState(): Promise<ServiceState> {
-    const ok = db.raw('SELECT 1').then(() => true);
+    const ok = repo.ping().then(() => true);
     return (await withTimeout(ok, checkTimeoutMs, false)) ? 'ok' : 'error';
   }
 

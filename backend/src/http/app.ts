@@ -13,6 +13,7 @@ import { createSessionRepo } from '../auth/session-repo.js';
 import { createSessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { AppConfig } from '../config.js';
+import { createHealthRepo } from '../health/repo.js';
 import { healthRoutes } from '../health/routes.js';
 import { createHealthService } from '../health/service.js';
 import type { Clock } from '../lib/clock.js';
@@ -217,7 +218,9 @@ export function createApp(deps: AppDeps): AppAssembly {
   });
 
   // health answers before authentication: a monitor with a stale token still sees it
-  const health = healthRoutes(createHealthService(deps));
+  const health = healthRoutes(
+    createHealthService({ repo: createHealthRepo(deps.db), redis: deps.redis, clock: deps.clock }),
+  );
   app.use(health.routes()).use(health.allowedMethods());
 
   const { agentIngest, authentication, routers, shutdown } = features(deps);

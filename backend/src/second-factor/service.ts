@@ -12,6 +12,7 @@ import { randomDigits, randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
+import { places } from '../secrets/places.js';
 import { BadRequest, Conflict } from '../http/errors.js';
 import type { SecondFactorRepo } from './repo.js';
 
@@ -30,8 +31,9 @@ export interface SecondFactorDeps {
   log: Logger;
 }
 
-const totpPlace = (userId: number) => `users:totp_secret:${userId}`;
-const pendingPlace = (userId: number) => `users:totp_pending_secret:${userId}`;
+// the same places the key check re-encrypts (secrets/places.ts)
+const totpPlace = places.totpSecret;
+const pendingPlace = places.totpPendingSecret;
 const emailCodeHash = (userId: number, code: string) => sha256(`email-code:${userId}:${code}`);
 
 export function createSecondFactorService({ repo, box, mailer, clock, log }: SecondFactorDeps) {
