@@ -1,7 +1,8 @@
 /**
  * Process entry (start-up step 5): config → instance lock → database pool →
- * Redis, bus and rate-limit store → app.listen. SIGTERM/SIGINT: stop
- * accepting, finish requests in flight, close everything, exit 0.
+ * Redis, bus and rate-limit store → app.listen, with the live hub on the same
+ * HTTP server (`/api/live` upgrades). SIGTERM/SIGINT: live sockets close with
+ * 1001, stop accepting, finish requests in flight, close everything, exit 0.
  */
 import http from 'node:http';
 import type { Redis } from 'ioredis';
@@ -13,11 +14,15 @@ import { createRedisBus } from './bus/redis-bus.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
 import { createHousekeepingRepo } from './housekeeping/repo.js';
 import { createHousekeeping } from './housekeeping/service.js';
+import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
+import { createAlertRetentionService } from './settings/alert-retention-service.js';
 import { createApp } from './http/app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createPasswordHasher } from './lib/password-hasher.js';
 import { isMain } from './lib/is-main.js';
+import type { LiveHub } from './live/hub.js';
+import type { LiveOptions } from './live/assembly.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
 import { createSecretBox } from './lib/secret-box.js';
@@ -32,12 +37,16 @@ export interface StartOptions {
   /** Tests: a clock they move, and near-zero sign-in failure delays. */
   clock?: Clock;
   loginFailureDelayMs?: number;
+  /** Tests: drive the live channel's 25 s heartbeat by hand; a smaller replay buffer. */
+  live?: LiveOptions;
 }
 
 export interface RunningServer {
   server: http.Server;
   app: Koa;
   port: number;
+  bus: Bus;
+  live: LiveHub;
   stop(): Promise<void>;
 }
 
@@ -87,7 +96,11 @@ export async function startServer(
   await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
-  const { app, shutdown: shutdownFeatures } = createApp({
+  const {
+    app,
+    shutdown: shutdownFeatures,
+    live: buildLiveHub,
+  } = createApp({
     config,
     box,
     log,
@@ -103,10 +116,17 @@ export async function startServer(
     repo: createHousekeepingRepo(db),
     clock: options.clock ?? systemClock,
     log,
+    alertRetention: createAlertRetentionService({
+      repo: createAlertRetentionRepo(db),
+      clock: options.clock ?? systemClock,
+    }),
   });
   housekeeping.start();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
+  const live = buildLiveHub(options.live);
+  await live.start();
+  server.on('upgrade', (req, socket, head) => void live.handleUpgrade(req, socket, head));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.hostname, () => resolve());
@@ -120,8 +140,11 @@ export async function startServer(
     server,
     app,
     port,
+    bus,
+    live,
     stop() {
       stopping ??= (async () => {
+        await live.close(); // 1001 to every open dashboard: they reconnect to the next instance
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
         const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);

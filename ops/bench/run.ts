@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- ingest|charts|compression]`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest|charts|compression|live|evaluate]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -73,5 +73,7 @@ async function benchBasics(): Promise<void> {
 const [which, ...rest] = process.argv.slice(2);
 if (which === 'ingest') await (await import('./ingest.js')).benchIngest(rest);
 else if (which === 'charts') await (await import('./charts.js')).benchCharts(rest);
+else if (which === 'evaluate') await (await import('./evaluate.js')).benchEvaluate(rest);
+else if (which === 'live') await (await import('./live.js')).benchLive(rest);
 else if (which === 'compression') await (await import('./compression.js')).benchCompression(rest);
 else await benchBasics();

@@ -47,8 +47,10 @@ export function createSessionRepo(db: Knex) {
       await db('sessions').where({ id }).update({ last_seen_at: lastSeenAt, expires_at: expiresAt });
     },
 
-    async delete(id: string): Promise<void> {
-      await db('sessions').where({ id }).delete();
+    /** Deletes a session; returns the account it belonged to (null if there was none). */
+    async delete(id: string): Promise<number | null> {
+      const [row] = await db('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
+      return row?.user_id ?? null;
     },
 
     async deleteExpired(now: Date): Promise<number> {

@@ -5,6 +5,7 @@
  * AUTH_SECRET signs everybody out.
  */
 import { createHmac } from 'node:crypto';
+import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { SessionRepo, SessionRow } from './session-repo.js';
@@ -22,9 +23,11 @@ export interface SessionsDeps {
   repo: SessionRepo;
   clock: Clock;
   authSecret: string;
+  /** Sign-out is announced on `rights`, so the live channel closes that session's sockets with 4401. */
+  bus?: Pick<Bus, 'publish'>;
 }
 
-export function createSessions({ repo, clock, authSecret }: SessionsDeps) {
+export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
   return {
     /** Starts a session; returns the cookie value (the only place the token exists in clear). */
     async start(userId: number, meta: { ip: string; userAgent: string }): Promise<{ token: string; id: string }> {
@@ -56,7 +59,14 @@ export function createSessions({ repo, clock, authSecret }: SessionsDeps) {
     },
 
     async end(sessionId: string): Promise<void> {
-      await repo.delete(sessionId);
+      const userId = await repo.delete(sessionId);
+      if (userId !== null) await bus?.publish('rights', { userId });
+    },
+
+    /** Whether a session still opens the console (the live channel re-checks open sockets with it). */
+    async isLive(sessionId: string): Promise<boolean> {
+      const session = await repo.findLive(sessionId, clock.now());
+      return session !== null && session.stage === 'full';
     },
 
     /** The CSRF token of a session: derived, so nothing more is stored. */

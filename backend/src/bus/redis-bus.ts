@@ -15,6 +15,18 @@ export function createRedisBus({ publisher, subscriber, prefix, log }: RedisBusO
   const handlers = new Map<string, Set<BusHandler>>();
   let publishFailing = false;
 
+  // After an outage ioredis re-subscribes what it had confirmed; a SUBSCRIBE that failed while Redis
+  // was down (say, at start-up) was never confirmed, so every channel is subscribed again on
+  // reconnect (subscribing twice is harmless). Delivery resumes without an app restart.
+  const subscribeQuietly = (channel: string) =>
+    subscriber.subscribe(channel).catch((error: unknown) => {
+      log.warn({ err: { message: (error as Error).message }, channel }, 'Bus subscribe failed; retried on reconnect');
+    });
+  const onReady = () => {
+    for (const channel of handlers.keys()) void subscribeQuietly(channel);
+  };
+  subscriber.on('ready', onReady);
+
   subscriber.on('message', (channel: string, payload: string) => {
     const set = handlers.get(channel);
     if (!set) return;
@@ -52,7 +64,7 @@ export function createRedisBus({ publisher, subscriber, prefix, log }: RedisBusO
       if (!set) {
         set = new Set();
         handlers.set(channel, set);
-        await subscriber.subscribe(channel);
+        await subscribeQuietly(channel);
       }
       set.add(handler);
       return async () => {
@@ -68,6 +80,7 @@ export function createRedisBus({ publisher, subscriber, prefix, log }: RedisBusO
     async close() {
       handlers.clear();
       subscriber.removeAllListeners('message');
+      subscriber.off('ready', onReady);
     },
   };
 }

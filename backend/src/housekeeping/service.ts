@@ -1,7 +1,8 @@
 /**
  * Hourly in-app housekeeping (not evaluation: it needs no scheduler). Removes
- * expired sessions, trusted devices, e-mailed codes and reset links; the alert
- * retention check joins it later. A failed run is logged and retried next hour.
+ * expired sessions, trusted devices, e-mailed codes and reset links, and
+ * resolved alerts past the alert retention (spec: "checked once an hour").
+ * A failed step is logged and retried next hour; one step failing never skips the other.
  */
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -9,7 +10,22 @@ import type { HousekeepingRepo } from './repo.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 
-export function createHousekeeping({ repo, clock, log }: { repo: HousekeepingRepo; clock: Clock; log: Logger }) {
+/** The alert retention's own service (settings/alert-retention-service.ts) deletes what it no longer keeps. */
+export interface AlertRetentionPurge {
+  purge(): Promise<number>;
+}
+
+export function createHousekeeping({
+  repo,
+  clock,
+  log,
+  alertRetention,
+}: {
+  repo: HousekeepingRepo;
+  clock: Clock;
+  log: Logger;
+  alertRetention?: AlertRetentionPurge;
+}) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
 
@@ -19,6 +35,13 @@ export function createHousekeeping({ repo, clock, log }: { repo: HousekeepingRep
       if (Object.values(deleted).some((n) => n > 0)) log.info(deleted, 'Removed expired sign-in rows');
     } catch (error) {
       log.warn({ err: { message: (error as Error).message } }, 'Housekeeping failed; retrying next hour');
+    }
+    if (!alertRetention) return;
+    try {
+      const alerts = await alertRetention.purge();
+      if (alerts > 0) log.info({ alerts }, 'Removed resolved alerts past the alert retention');
+    } catch (error) {
+      log.warn({ err: { message: (error as Error).message } }, 'Alert retention failed; retrying next hour');
     }
   }
 

@@ -25,7 +25,25 @@ import { forgotPasswordLimits } from '../password-reset/limits.js';
 import { passwordResetRoutes } from '../password-reset/routes.js';
 import { createPasswordResetService } from '../password-reset/service.js';
 import { smtpSettingsRoutes } from '../settings/smtp-routes.js';
+import { alertRetentionRoutes } from '../settings/alert-retention-routes.js';
+import { createAlertRetentionRepo } from '../settings/alert-retention-repo.js';
+import { createAlertRetentionService } from '../settings/alert-retention-service.js';
+import { createAlertsRepo } from '../alerts/repo.js';
+import { alertsRoutes } from '../alerts/routes.js';
+import { createAlertsService } from '../alerts/service.js';
+import { createMaintenanceRepo } from '../maintenance/repo.js';
+import { maintenanceRoutes } from '../maintenance/routes.js';
+import { createMaintenanceService } from '../maintenance/service.js';
+import { createPreviewRepo } from '../rules/preview-repo.js';
+import { createRulePreview } from '../rules/preview.js';
+import { createRulesRepo } from '../rules/repo.js';
+import { rulesRoutes } from '../rules/routes.js';
+import { createScopeRepo } from '../rules/scope-repo.js';
+import { createRulesService } from '../rules/service.js';
 import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createAgentSettingsRepo } from '../agent-settings/repo.js';
+import { agentSettingsRoutes } from '../agent-settings/routes.js';
+import { createAgentSettingsService } from '../agent-settings/service.js';
 import { createAgentDist } from '../agents/dist.js';
 import { createAgentsRepo } from '../agents/repo.js';
 import { createAgentUpdates } from '../agents/rollout.js';
@@ -33,6 +51,13 @@ import { agentRoutes } from '../agents/routes.js';
 import { createAgentEndpoints } from '../agents/service.js';
 import { createCustomersRepo } from '../customers/repo.js';
 import { createIngest } from '../ingest/routes.js';
+import { evaluationRoutes } from '../evaluation/routes.js';
+import { createEvaluation } from '../evaluation/service.js';
+import { createNotificationsRepo } from '../notifications/repo.js';
+import { createAlertNotifier } from '../notifications/service.js';
+import { assembleLiveHub, type LiveOptions } from '../live/assembly.js';
+import type { LiveHub } from '../live/hub.js';
+import { liveRoutes } from '../live/routes.js';
 import { customersRoutes } from '../customers/routes.js';
 import { createCustomersService } from '../customers/service.js';
 import { createSystemsRepo } from '../systems/repo.js';
@@ -107,8 +132,8 @@ function features(deps: AppDeps) {
   const mailer = createMailer({ smtp, log });
   const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
   const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
-  const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret });
-  const tokens = createTokensService({ repo: createTokensRepo(db), clock });
+  const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret, bus: deps.bus });
+  const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus: deps.bus });
   const secondFactor = createSecondFactorService({
     repo: createSecondFactorRepo(db),
     box: deps.box,
@@ -132,6 +157,7 @@ function features(deps: AppDeps) {
   // failed enrollment-key checks per client address (contracts.md "Agent protocol")
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 
+  const agentSettings = createAgentSettingsService({ repo: createAgentSettingsRepo(db), box: deps.box, clock, log });
   const ingest = createIngest({
     db,
     bus: deps.bus,
@@ -141,20 +167,37 @@ function features(deps: AppDeps) {
     rawRetentionMs: config.retention.rawRetention.ms,
     rateLimitStore,
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
+    effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
+  });
+  // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
+  const evaluation = createEvaluation({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    mailer,
+    notifier: createAlertNotifier({ repo: createNotificationsRepo(db), mailer, clock, log, authUrl: config.authUrl }),
+  });
+
+  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock });
+  const authentication = authenticate({
+    sessions,
+    tokens,
+    users,
+    // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
+    bearerFailures: limiter('bearer', 30, 10 * 60),
+    authUrl: config.authUrl,
   });
 
   return {
     // agents sign their own JWT and send gzip bodies up to 4 MiB: the webhook sits before the
     // console's body parser and bearer-token authentication
     agentIngest: ingest.router,
-    authentication: authenticate({
-      sessions,
-      tokens,
-      users,
-      // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
-      bearerFailures: limiter('bearer', 30, 10 * 60),
-      authUrl: config.authUrl,
-    }),
+    // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
+    cronEvaluation: evaluationRoutes({ evaluation, cronSecret: config.cronSecret, log }),
+    authentication,
+    /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
+    liveServices: { authentication, sessions, tokens, users, systems },
     routers: [
       authRoutes({
         users,
@@ -172,7 +215,8 @@ function features(deps: AppDeps) {
       customersRoutes(
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl }),
       ),
-      systemsRoutes(createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock }), clock),
+      systemsRoutes(systems, clock),
+      liveRoutes(),
       agentRoutes({
         endpoints: createAgentEndpoints({
           repo: createAgentsRepo(db),
@@ -189,11 +233,28 @@ function features(deps: AppDeps) {
       }),
       passwordResetRoutes({ resets, authUrl: config.authUrl }),
       smtpSettingsRoutes({ smtp, mailer }),
+      // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
+      rulesRoutes({
+        rules: createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus }),
+        preview: createRulePreview({ repo: createPreviewRepo(db), clock }),
+      }),
+      maintenanceRoutes(
+        createMaintenanceService({
+          repo: createMaintenanceRepo(db),
+          scopes: createScopeRepo(db),
+          bus: deps.bus,
+          clock,
+        }),
+      ),
+      alertsRoutes(createAlertsService({ repo: createAlertsRepo(db), bus: deps.bus, clock })),
+      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
+      agentSettingsRoutes(agentSettings),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {
       await ingest.close();
       await resets.settled();
+      await evaluation.settled();
     },
   };
 }
@@ -202,6 +263,8 @@ export interface AppAssembly {
   app: Koa;
   /** Waits for background work of the features (mails being sent) before the pool closes. */
   shutdown(): Promise<void>;
+  /** Builds the `/api/live` hub on the same services (main.ts attaches it to the HTTP server). */
+  live(options?: LiveOptions): LiveHub;
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -223,8 +286,9 @@ export function createApp(deps: AppDeps): AppAssembly {
   );
   app.use(health.routes()).use(health.allowedMethods());
 
-  const { agentIngest, authentication, routers, shutdown } = features(deps);
+  const { agentIngest, cronEvaluation, authentication, routers, shutdown, liveServices } = features(deps);
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
+  app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
   app.use(parseBodies());
   app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
@@ -236,5 +300,18 @@ export function createApp(deps: AppDeps): AppAssembly {
     ctx.status = 404;
     ctx.body = 'Not found';
   });
-  return { app, shutdown };
+  const live = (options?: LiveOptions) =>
+    assembleLiveHub(
+      {
+        ...liveServices,
+        app,
+        authUrl: deps.config.authUrl,
+        db: deps.db,
+        bus: deps.bus,
+        clock: deps.clock,
+        log: deps.log,
+      },
+      options,
+    );
+  return { app, shutdown, live };
 }

@@ -26,6 +26,9 @@ const PUBLIC = new Set([
   'GET /api/agent/download/:version/:arch',
   'GET /api/agent/config',
   'POST /api/webhook/metrics',
+  // the scheduler: its own bearer CRON_SECRET (evaluation/routes.ts), checked only when set
+  'GET /api/cron/evaluate-alerts',
+  'POST /api/cron/evaluate-alerts',
 ]);
 
 const key = (route: RouteEntry) => `${route.method} ${route.path}`;
@@ -53,6 +56,39 @@ describe('rights on every route', () => {
   it('knows the routes it checks', () => {
     assert.ok(routes.length >= 12, `${routes.length} routes`);
     assert.ok(routes.some((r) => key(r) === 'POST /api/users'));
+  });
+
+  it('covers the alerting routes (issue 5): rules, maintenance windows, alerts, alert retention', () => {
+    const alerting = [
+      'GET /api/alert-rules',
+      'POST /api/alert-rules',
+      'POST /api/alert-rules/preview',
+      'GET /api/alert-rules/:id',
+      'GET /api/alert-rules/:id/preview',
+      'PATCH /api/alert-rules/:id',
+      'DELETE /api/alert-rules/:id',
+      'GET /api/event-rules',
+      'POST /api/event-rules',
+      'GET /api/event-rules/:id',
+      'PATCH /api/event-rules/:id',
+      'DELETE /api/event-rules/:id',
+      'GET /api/maintenance-windows',
+      'POST /api/maintenance-windows',
+      'GET /api/maintenance-windows/:id',
+      'PATCH /api/maintenance-windows/:id',
+      'DELETE /api/maintenance-windows/:id',
+      'GET /api/alerts',
+      'GET /api/alerts/:id',
+      'POST /api/alerts/:id/ack',
+      'GET /api/settings/alerts',
+      'PUT /api/settings/alerts',
+    ];
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      alerting.filter((route) => !served.has(route)),
+      [],
+    );
+    assert.ok(alerting.every((route) => !PUBLIC.has(route)));
   });
 
   it('answers 401 on every non-public route without credentials', async () => {

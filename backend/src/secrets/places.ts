@@ -9,6 +9,6 @@ export const places = {
   keyCheck: 'app_settings:secrets_key_check',
   totpSecret: (userId: number) => `users:totp_secret:${userId}`,
   totpPendingSecret: (userId: number) => `users:totp_pending_secret:${userId}`,
-  /** agent_settings rows flagged secret; the table arrives with the agent-settings feature. */
+  /** agent_settings rows flagged secret (migration 0005, backend/src/agent-settings). */
   agentSetting: (settingId: number) => `agent_settings:value:${settingId}`,
 } as const;

@@ -18,6 +18,8 @@ export interface SystemRow {
   arch: string | null;
   cores: number | null;
   offlineAlerts: boolean;
+  /** The agent build that failed to install three times in a row (update-failure guard), until an admin retries. */
+  updateFailedVersion: string | null;
   openCritical: number;
   openWarning: number;
   openInfo: number;
@@ -40,6 +42,7 @@ function mapRow(row: Record<string, unknown>): SystemRow {
     arch: (row['arch'] as string | null) ?? null,
     cores: (row['cores'] as number | null) ?? null,
     offlineAlerts: row['offline_alerts'] as boolean,
+    updateFailedVersion: (row['update_failed_version'] as string | null) ?? null,
     openCritical: Number(row['open_critical'] ?? 0),
     openWarning: Number(row['open_warning'] ?? 0),
     openInfo: Number(row['open_info'] ?? 0),

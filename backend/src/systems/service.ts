@@ -33,6 +33,8 @@ export interface SystemDetail extends SystemView {
   arch: string | null;
   cores: number | null;
   offlineAlerts: boolean;
+  /** Set when an offered agent build failed (contracts.md "update-failure guard"); cleared by "retry update". */
+  updateFailedVersion: string | null;
 }
 
 function view(row: SystemRow): SystemView {
@@ -56,6 +58,7 @@ const detail = (row: SystemRow): SystemDetail => ({
   arch: row.arch,
   cores: row.cores,
   offlineAlerts: row.offlineAlerts,
+  updateFailedVersion: row.updateFailedVersion,
 });
 
 /** Chart source by range (contracts.md); the bucket keeps the answer near MAX_POINTS. */

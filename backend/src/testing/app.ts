@@ -4,8 +4,7 @@
  */
 import { after, before } from 'node:test';
 import { loadConfig, type AppConfig } from '../config.js';
-import type { Clock } from '../lib/clock.js';
-import { startServer, type RunningServer } from '../main.js';
+import { startServer, type RunningServer, type StartOptions } from '../main.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
@@ -30,7 +29,10 @@ export interface TestServer extends RunningServer {
   logs: ReturnType<typeof captureLogger>;
 }
 
-export async function startTestServer(config: AppConfig, options: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(
+  config: AppConfig,
+  options: Pick<StartOptions, 'clock' | 'live'> = {},
+): Promise<TestServer> {
   const logs = captureLogger();
   const running = await startServer(config, logs.log, {
     instanceLock: false,
@@ -51,7 +53,10 @@ export interface ServerFixture {
  * Registers before/after hooks that give the enclosing describe its own
  * migrated database and a real server on it; read the fields inside tests.
  */
-export function useTestServer(env: Record<string, string> = {}, options: { clock?: Clock } = {}): ServerFixture {
+export function useTestServer(
+  env: Record<string, string> = {},
+  options: Pick<StartOptions, 'clock' | 'live'> = {},
+): ServerFixture {
   const fixture = {} as ServerFixture;
   before(async () => {
     fixture.db = await createTestDatabase();

@@ -66,6 +66,18 @@ export function createTokensRepo(db: Knex) {
       return row ? { id: row.id, userId: row.user_id } : null;
     },
 
+    /** Whether token `id` still works at `now` (the live channel re-checks open sockets with it). */
+    async isUsable(id: number, now: Date): Promise<boolean> {
+      const row = await db('api_tokens as t')
+        .join('users as u', 'u.id', 't.user_id')
+        .where('t.id', id)
+        .whereNull('t.revoked_at')
+        .where((where) => where.whereNull('t.expires_at').orWhere('t.expires_at', '>', now))
+        .where('u.disabled', false)
+        .first('t.id');
+      return row !== undefined;
+    },
+
     /**
      * Refreshes last_used_at unless it was refreshed within `minAgeMs`: the condition is in the
      * UPDATE itself, so concurrent requests with one token write it at most once.

@@ -3,6 +3,7 @@
  * characters (≥ 256 bits), shown once, only a hash stored; status derived from
  * revoked / expired; revoked and expired tokens stay listed.
  */
+import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { randomBase62, sha256 } from '../lib/crypto.js';
 import { BadRequest, NotFound } from '../http/errors.js';
@@ -25,7 +26,15 @@ export interface TokenView {
   status: TokenStatus;
 }
 
-export function createTokensService({ repo, clock }: { repo: TokensRepo; clock: Clock }) {
+export function createTokensService({
+  repo,
+  clock,
+  bus,
+}: {
+  repo: TokensRepo;
+  clock: Clock;
+  bus?: Pick<Bus, 'publish'>;
+}) {
   function view(row: TokenRow): TokenView {
     const now = clock.now();
     const status: TokenStatus = row.revokedAt
@@ -61,8 +70,17 @@ export function createTokensService({ repo, clock }: { repo: TokensRepo; clock: 
     async revoke(userId: number, id: number): Promise<TokenView> {
       const row = await repo.findOwned(userId, id);
       if (!row) throw new NotFound('No such token');
-      if (!row.revokedAt) await repo.revoke(id, clock.now());
+      if (!row.revokedAt) {
+        await repo.revoke(id, clock.now());
+        // open live sockets of this token close with 4401 at once (spec "API token": takes effect at once)
+        await bus?.publish('rights', { userId });
+      }
       return view((await repo.findOwned(userId, id)) as TokenRow);
+    },
+
+    /** Whether token `id` still works (not revoked, not expired, account enabled). */
+    async isUsable(id: number): Promise<boolean> {
+      return repo.isUsable(id, clock.now());
     },
 
     /** The account a presented token belongs to, or null. Malformed values never reach the database. */

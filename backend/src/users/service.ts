@@ -204,6 +204,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
         await repo.update(id, { passwordHash }, trx);
         await repo.endBrowserSessions(id, { exceptSessionId: keepSessionId }, trx);
       });
+      await rightsChanged(id); // the ended sessions' live sockets close with 4401
     },
 
     async passwordMatches(id: number, password: string): Promise<boolean> {

@@ -54,6 +54,27 @@ export const routes: Routes = [
         loadComponent: () => import('./features/systems/system-page').then((m) => m.SystemPage),
       },
       {
+        path: 'alerts',
+        title: 'Alerts',
+        loadComponent: () => import('./features/alerts/alerts-page').then((m) => m.AlertsPage),
+      },
+      {
+        // the target of the e-mail link {AUTH_URL}/alerts/<id>
+        path: 'alerts/:id',
+        title: 'Alert',
+        loadComponent: () => import('./features/alerts/alert-page').then((m) => m.AlertPage),
+      },
+      {
+        path: 'rules',
+        title: 'Rules',
+        loadComponent: () => import('./features/rules/rules-page').then((m) => m.RulesPage),
+      },
+      {
+        path: 'maintenance',
+        title: 'Maintenance',
+        loadComponent: () => import('./features/maintenance/maintenance-page').then((m) => m.MaintenancePage),
+      },
+      {
         path: 'customers',
         title: 'Customers',
         loadComponent: () => import('./features/customers/customers-page').then((m) => m.CustomersPage),
@@ -75,6 +96,18 @@ export const routes: Routes = [
         title: 'Mail settings',
         canActivate: [adminGuard],
         loadComponent: () => import('./features/settings/smtp-page').then((m) => m.SmtpPage),
+      },
+      {
+        path: 'settings/agent-rollout',
+        title: 'Agent updates',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/agent-rollout-page').then((m) => m.AgentRolloutPage),
+      },
+      {
+        path: 'settings/alerts',
+        title: 'Alert retention',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/alert-retention-page').then((m) => m.AlertRetentionPage),
       },
       {
         path: '**',

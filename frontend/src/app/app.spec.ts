@@ -64,6 +64,8 @@ describe('App shell', () => {
       'Customers',
       'Users',
       'Settings',
+      'Agent updates',
+      'Alert retention',
     ]);
   });
 
@@ -74,13 +76,19 @@ describe('App shell', () => {
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
       ['Systems', '/systems'],
       ['Status', '/'],
+      ['Alerts', '/alerts'],
+      ['Rules', '/rules'],
+      ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
+      ['Agent updates', '/settings/agent-rollout'],
+      ['Alert retention', '/settings/alerts'],
     ]);
 
+    // every area exists now (issue 5 built alerts, rules and maintenance)
     const comingSoon = fixture.debugElement.queryAll(By.directive(MatTooltip));
-    expect(comingSoon.length).toBe(3);
+    expect(comingSoon.length).toBe(0);
     for (const entry of comingSoon) {
       expect(entry.injector.get(MatTooltip).message).toBe('Coming soon');
       expect(entry.query(By.css('mat-list-item')).attributes['aria-disabled']).toBe('true');
@@ -94,7 +102,7 @@ describe('App shell', () => {
       (a) => a.getAttribute('href'),
     );
 
-    expect(hrefs).toEqual(['/systems', '/', '/customers']);
+    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers']);
   });
 
   it('keeps Systems highlighted on the page of one system', async () => {

@@ -13,8 +13,18 @@ import { filter, map } from 'rxjs';
 
 import { AuthService, roleLabel } from './core/auth';
 import { isBareLayout } from './core/layout';
+import { LiveService } from './core/live';
 import { NAV } from './nav';
 import { Icon } from './ui/icon';
+
+/** `alerts.counts` snapshot data (docs/api.md "Live channel"). */
+interface OpenAlertCounts {
+  open: number;
+  critical: number;
+  warning: number;
+  info: number;
+  unacknowledged: number;
+}
 
 /** The shell: toolbar, side navigation and the routed page. */
 @Component({
@@ -40,6 +50,12 @@ export class App {
   private readonly router = inject(Router);
   protected readonly auth = inject(AuthService);
   protected readonly roleLabel = roleLabel;
+
+  protected readonly live = inject(LiveService);
+  /** Open alerts the account may see, kept current by the live channel (`alerts.counts`). */
+  protected readonly alertCounts = toSignal(this.live.snapshot<OpenAlertCounts>('alerts.counts'), {
+    initialValue: null,
+  });
 
   protected readonly nav = computed(() => NAV.filter((entry) => !entry.adminOnly || this.auth.isAdmin()));
 

@@ -14,10 +14,12 @@ export interface NavEntry {
 export const NAV: readonly NavEntry[] = [
   { label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
   { label: 'Status', icon: 'status', path: '/' },
-  { label: 'Alerts', icon: 'alerts' },
-  { label: 'Rules', icon: 'rules' },
-  { label: 'Maintenance', icon: 'maintenance' },
+  { label: 'Alerts', icon: 'alerts', path: '/alerts', prefix: true },
+  { label: 'Rules', icon: 'rules', path: '/rules', prefix: true },
+  { label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
   { label: 'Customers', icon: 'customers', path: '/customers' },
   { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },
+  { label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
+  { label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
 ];

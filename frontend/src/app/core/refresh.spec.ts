@@ -1,6 +1,16 @@
 import { Subject, Subscription, throwError, of, Observable } from 'rxjs';
 
-import { REFRESH_INTERVAL_MS, Refreshing, refreshing } from './refresh';
+import { BehaviorSubject } from 'rxjs';
+
+import {
+  connectRefreshToLive,
+  followLive,
+  LIVE_FALLBACK_MS,
+  LIVE_REFRESH_MIN_MS,
+  REFRESH_INTERVAL_MS,
+  Refreshing,
+  refreshing,
+} from './refresh';
 
 describe('refreshing', () => {
   let subscription: Subscription | undefined;
@@ -52,5 +62,49 @@ describe('refreshing', () => {
     const seen = watch(refreshing(() => throwError(() => new Error('down'))));
 
     expect(seen[0].state).toBe('error');
+  });
+
+  describe('with the live channel', () => {
+    let unplug: () => void = () => undefined;
+    afterEach(() => unplug());
+
+    it('reloads when the server says something changed instead of on a timer, and falls back to the timer while down', () => {
+      const changes$ = new Subject<void>();
+      const connected$ = new BehaviorSubject(true);
+      unplug = connectRefreshToLive(changes$, connected$);
+      let calls = 0;
+      watch(refreshing(() => of(++calls)));
+      expect(calls).toBe(1);
+
+      jasmine.clock().tick(REFRESH_INTERVAL_MS);
+      expect(calls).toBe(1);
+      changes$.next();
+      expect(calls).toBe(2);
+      // a burst of changes is one reload at the start and one at the end of the window
+      changes$.next();
+      changes$.next();
+      expect(calls).toBe(2);
+      jasmine.clock().tick(LIVE_REFRESH_MIN_MS);
+      expect(calls).toBe(3);
+      // changes the channel does not announce are still picked up, slowly
+      jasmine.clock().tick(LIVE_FALLBACK_MS);
+      expect(calls).toBe(4);
+
+      connected$.next(false);
+      jasmine.clock().tick(REFRESH_INTERVAL_MS);
+      expect(calls).toBe(5);
+    });
+
+    it('follows a live value after the first answer', () => {
+      const live$ = new Subject<string>();
+      const seen = watch(
+        followLive(
+          refreshing(() => of('http')),
+          live$,
+        ),
+      );
+      live$.next('live');
+      expect(seen.map((state) => (state.state === 'ready' ? state.value : state.state))).toEqual(['http', 'live']);
+    });
   });
 });

@@ -4,7 +4,8 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { AGENT_SETTINGS_URL } from '../agent-settings/agent-settings-api';
 import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
 import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from './customers-api';
@@ -116,7 +117,24 @@ describe('CustomersPage', () => {
 
     expect(clusterNames(sections()[0])).toEqual(['prod']);
     expect(page().querySelector('argus-cluster-enrollment')).toBeNull();
-    expect(page().querySelectorAll('button').length).toBe(0);
+    expect(Array.from(page().querySelectorAll('button'), (b) => b.textContent?.trim())).toEqual(['Agent settings']);
+  });
+
+  it("unfolds a cluster's agent settings on demand, read-only for a viewer", async () => {
+    await render(userBody({ role: 'VIEWER', customerIds: [10] }), [acme], [{ id: 100, name: 'prod', customerId: 10 }]);
+    expect(page().querySelector('argus-agent-settings-editor')).toBeNull();
+
+    await click(buttonByText('Agent settings', page()));
+    (await nextRequest(http, { method: 'GET', url: `${AGENT_SETTINGS_URL}?cluster=100` })).flush({
+      settings: [
+        { id: 1, scope: { type: 'cluster', id: 100 }, key: 'log.level', secret: false, value: 'info', updatedAt: '' },
+      ],
+    });
+    await settle(fixture);
+
+    const editor = page().querySelector('argus-agent-settings-editor')!;
+    expect(editor.textContent).toContain('log.level');
+    expect(editor.querySelectorAll('button').length).withContext('no writes for a viewer').toBe(0);
   });
 
   it('lets an operator manage the clusters of granted customers only, never the customers', async () => {

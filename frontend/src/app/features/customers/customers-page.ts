@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
@@ -15,6 +15,7 @@ import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { askName } from '../../ui/name-dialog';
+import { AgentSettingsEditor } from '../agent-settings/agent-settings-editor';
 import { ClusterEnrollment } from './cluster-enrollment';
 import { CustomerDialog, CustomerDialogData } from './customer-dialog';
 import { byName, Cluster, Customer, CustomersApi, Fleet } from './customers-api';
@@ -30,7 +31,7 @@ interface CustomerView {
 @Component({
   selector: 'argus-customers-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  imports: [AgentSettingsEditor, ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
   templateUrl: './customers-page.html',
   styleUrl: './customers-page.scss',
 })
@@ -52,6 +53,15 @@ export class CustomersPage {
       canWrite: mayWriteAt(this.auth.user(), customer.id),
     }));
   });
+
+  /** Clusters whose agent settings are unfolded (loaded only then). */
+  protected readonly settingsShown = signal<ReadonlySet<number>>(new Set());
+
+  protected toggleSettings(clusterId: number): void {
+    const shown = new Set(this.settingsShown());
+    if (!shown.delete(clusterId)) shown.add(clusterId);
+    this.settingsShown.set(shown);
+  }
 
   protected addCustomer(): void {
     this.openCustomerDialog({}, (customer) => `${customer.name} added`);

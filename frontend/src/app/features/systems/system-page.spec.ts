@@ -5,6 +5,8 @@ import { Router } from '@angular/router';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, overlayText, provideForTests, settle } from '../../testing';
+import { AGENT_SETTINGS_URL } from '../agent-settings/agent-settings-api';
+import { ALERTS_URL } from '../alerts/alerts-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '../customers/customers-api';
 import { SystemDetail, systemUrl } from './systems-api';
 import { SystemPage } from './system-page';
@@ -27,6 +29,10 @@ describe('SystemPage', () => {
     await settle(fixture);
     // The charts ask which series exist; none here.
     http.expectOne(`${systemUrl(body.id)}/series`).flush([]);
+    // Its agent settings; none here (features/agent-settings has their specs).
+    http.expectOne(`${AGENT_SETTINGS_URL}?system=${body.id}`).flush({ settings: [], effective: [] });
+    // Its alert history; none here (features/alerts has its specs).
+    http.expectOne((r) => r.url === ALERTS_URL && r.params.get('system') === String(body.id)).flush([]);
     await settle(fixture);
   }
 

@@ -18,6 +18,9 @@ import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { askName } from '../../ui/name-dialog';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
+import { AgentSettingsEditor } from '../agent-settings/agent-settings-editor';
+import { SystemAlerts } from '../alerts/system-alerts';
+import { AgentRolloutFailure } from '../settings/agent-rollout-failure';
 import { AlertCounts } from './alert-counts';
 import { MoveDialog, MoveDialogData } from './move-dialog';
 import { StatusBadge } from './status-badge';
@@ -29,6 +32,9 @@ import { SystemDetail, SystemsApi } from './systems-api';
   selector: 'argus-system-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    AgentRolloutFailure,
+    AgentSettingsEditor,
+    SystemAlerts,
     AlertCounts,
     Icon,
     MatButtonModule,

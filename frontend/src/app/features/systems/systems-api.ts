@@ -1,8 +1,10 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { forkJoin, map, NEVER, Observable, of, Subject, tap } from 'rxjs';
+import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject, tap } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { LiveService } from '../../core/live';
+import { followLive, Refreshing, refreshing } from '../../core/refresh';
+import { LiveReport, withLiveTail } from './live-tail';
 import { ChartRange, rangeWindow, SeriesKey } from './series';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
@@ -27,6 +29,8 @@ export interface SystemDetail extends SystemSummary {
   arch: string | null;
   cores: number | null;
   offlineAlerts: boolean;
+  /** The agent build that failed to install (update-failure guard), until an admin retries; null otherwise. */
+  updateFailedVersion: string | null;
 }
 
 /** PATCH body: only what changes. Moving to another customer without `clusterId` leaves the cluster. */
@@ -65,15 +69,27 @@ export const systemUrl = (id: number): string => `${SYSTEMS_URL}/${id}`;
 @Injectable({ providedIn: 'root' })
 export class SystemsApi {
   private readonly http = inject(HttpClient);
+  private readonly live = inject(LiveService);
   private readonly changed$ = new Subject<void>();
 
-  readonly systems$: Observable<Refreshing<SystemSummary[]>> = refreshing(
-    () => this.http.get<SystemSummary[]>(SYSTEMS_URL),
-    this.changed$,
+  /** The list, then the live channel's `systems.list` snapshot whenever status, last seen or alerts change. */
+  readonly systems$: Observable<Refreshing<SystemSummary[]>> = followLive(
+    refreshing(() => this.http.get<SystemSummary[]>(SYSTEMS_URL), this.changed$),
+    this.live.snapshot<SystemSummary[]>('systems.list'),
   );
 
+  /** The detail, with status, last seen and open alerts kept current from the live `systems.list` snapshot. */
   system$(id: number): Observable<Refreshing<SystemDetail>> {
-    return refreshing(() => this.http.get<SystemDetail>(systemUrl(id)), this.changed$);
+    const detail$ = refreshing(() => this.http.get<SystemDetail>(systemUrl(id)), this.changed$);
+    const summary$ = this.live.snapshot<SystemSummary[]>('systems.list').pipe(
+      map((list) => list.find((system) => system.id === id) ?? null),
+      startWith(null),
+    );
+    return combineLatest([detail$, summary$]).pipe(
+      map(([detail, summary]) =>
+        detail.state === 'ready' && summary ? { ...detail, value: { ...detail.value, ...summary } } : detail,
+      ),
+    );
   }
 
   /** The series the system reported in the last day. */
@@ -81,9 +97,12 @@ export class SystemsApi {
     return refreshing(() => this.http.get<SeriesKey[]>(`${systemUrl(id)}/series`));
   }
 
-  /** The samples of `series` over the last `range`, one request per series; the window moves on with each reload. */
+  /**
+   * The samples of `series` over the last `range`, one request per series; the window moves on with each
+   * reload, and between reloads every report the agent sends is appended live (`system:<id>`).
+   */
   family$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<Refreshing<FamilyData>> {
-    return refreshing(() => {
+    const loads$ = refreshing(() => {
       const window = rangeWindow(range, Date.now());
       const params = { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
       const requests = series.map((key) =>
@@ -95,6 +114,7 @@ export class SystemsApi {
       );
       return (requests.length ? forkJoin(requests) : of([])).pipe(map((data) => ({ ...window, series: data })));
     }, NEVER);
+    return withLiveTail(loads$, this.live.messages<LiveReport>(`system:${id}`));
   }
 
   update(id: number, changes: SystemChanges): Observable<SystemDetail> {

@@ -25,6 +25,7 @@ export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemD
     arch: 'x86_64',
     cores: 8,
     offlineAlerts: true,
+    updateFailedVersion: null,
     ...overrides,
   };
 }

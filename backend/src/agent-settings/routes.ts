@@ -1,0 +1,88 @@
+/**
+ * /api/agent-settings: list a cluster's or a system's settings (a system's with its effective
+ * view), create, change and delete them. Reading needs sight of the customer; writing ADMIN or
+ * an OPERATOR granted it. Secret values are accepted, never returned.
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { BadRequest, NotFound } from '../http/errors.js';
+import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import { parseInput } from '../lib/validate.js';
+import type { Scope } from './repo.js';
+import type { AgentSettingsService } from './service.js';
+
+export const KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** Printable text; tab and line breaks allowed (certificates, multi-line tokens). */
+const VALUE_PATTERN = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
+
+const id = z.number({ error: 'must be a number' }).int().positive().max(2_147_483_647);
+const value = z
+  .string({ error: 'must be a string' })
+  .max(8192, 'at most 8192 characters')
+  .regex(VALUE_PATTERN, 'must not contain control characters');
+
+const createSchema = z
+  .object({
+    scope: z.object({ type: z.enum(['cluster', 'system'], { error: 'must be "cluster" or "system"' }), id }),
+    key: z
+      .string({ error: 'is required' })
+      .regex(KEY_PATTERN, 'must start with a-z and hold up to 64 of a-z, 0-9, "_", "." and "-"'),
+    value,
+    secret: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .strict();
+
+const updateSchema = z
+  .object({ value, secret: z.boolean({ error: 'must be true or false' }) })
+  .partial()
+  .strict();
+
+const numericId = z
+  .string({ error: 'must be given once' })
+  .regex(/^[1-9]\d{0,9}$/, 'must be an id')
+  .refine((raw) => Number(raw) <= 2_147_483_647, 'must be an id');
+const listQuery = z.object({ cluster: numericId.optional(), system: numericId.optional() });
+
+/** A path id that names no integer row (too long, not a number) is simply not there. */
+function settingId(raw: string | undefined): number {
+  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647)
+    throw new NotFound('No such agent setting');
+  return Number(raw);
+}
+
+function scopeOf(query: unknown): Scope {
+  const q = parseInput(listQuery, query);
+  if ((q.cluster === undefined) === (q.system === undefined))
+    throw new BadRequest('cluster: give exactly one of cluster or system', { field: 'cluster' });
+  return q.cluster !== undefined
+    ? { type: 'cluster', id: Number(q.cluster) }
+    : { type: 'system', id: Number(q.system) };
+}
+
+export function agentSettingsRoutes(settings: AgentSettingsService): Router {
+  const router = new Router();
+  // a viewer never writes: refused before its body is read
+  const writer = requireRole('ADMIN', 'OPERATOR');
+
+  router.get('/api/agent-settings', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = await settings.list(principal, scopeOf(ctx.query));
+  });
+  router.post('/api/agent-settings', writer, async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const input = parseInput(createSchema, ctx.request.body);
+    ctx.status = 201;
+    ctx.body = await settings.create(principal, input);
+  });
+  router.patch('/api/agent-settings/:id', writer, async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const input = parseInput(updateSchema, ctx.request.body);
+    ctx.body = await settings.update(principal, settingId(ctx.params['id']), input);
+  });
+  router.delete('/api/agent-settings/:id', writer, async (ctx) => {
+    await settings.remove(currentPrincipal(ctx.state), settingId(ctx.params['id']));
+    ctx.status = 204;
+  });
+  return router;
+}

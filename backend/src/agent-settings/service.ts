@@ -1,0 +1,198 @@
+/**
+ * Agent settings (spec "Settings edited at runtime", issue 4): key/values per cluster and per
+ * system, layered (cluster first, system on top). A secret is sealed at rest, write-only in the
+ * console API (its value is never returned), and opened only for the ingest answer to the agent
+ * of the system it applies to.
+ */
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { places } from '../secrets/places.js';
+import type { AgentSettingRow, AgentSettingsRepo, Scope, ScopeOwner } from './repo.js';
+
+/** A setting as the console sees it: a secret's value is always null. */
+export interface AgentSettingView {
+  id: number;
+  scope: Scope;
+  key: string;
+  secret: boolean;
+  value: string | null;
+  updatedAt: string;
+}
+
+/** One key of a system's effective settings and the layer it comes from. */
+export interface EffectiveEntry {
+  key: string;
+  secret: boolean;
+  value: string | null;
+  from: Scope;
+}
+
+export interface ScopeListing {
+  settings: AgentSettingView[];
+  /** For a system: what its agent gets (cluster layer, then the system's own on top), secrets masked. */
+  effective?: EffectiveEntry[];
+}
+
+export interface NewAgentSetting {
+  scope: Scope;
+  key: string;
+  value: string;
+  secret: boolean;
+}
+
+export interface AgentSettingChanges {
+  value?: string | undefined;
+  secret?: boolean | undefined;
+}
+
+/** Settings edited by SQL (or a system moved to another cluster) reach agents within this time. */
+export const EFFECTIVE_CACHE_TTL_MS = 30_000;
+const EFFECTIVE_CACHE_MAX = 10_000;
+
+const view = (row: AgentSettingRow): AgentSettingView => ({
+  id: row.id,
+  scope: row.scope,
+  key: row.key,
+  secret: row.secret,
+  value: row.secret ? null : row.value,
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Cluster rows first, the system's own on top: a key set on the system wins. */
+function layered(rows: AgentSettingRow[]): Map<string, AgentSettingRow> {
+  const byKey = new Map<string, AgentSettingRow>();
+  for (const row of rows.filter((r) => r.scope.type === 'cluster')) byKey.set(row.key, row);
+  for (const row of rows.filter((r) => r.scope.type === 'system')) byKey.set(row.key, row);
+  return new Map([...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+export interface AgentSettingsDeps {
+  repo: AgentSettingsRepo;
+  box: SecretBox;
+  clock: Clock;
+  log: Logger;
+}
+
+export function createAgentSettingsService({ repo, box, clock, log }: AgentSettingsDeps) {
+  // effective settings per system id for the ingest answers (~1,000/s): every write here empties it
+  const cache = new Map<number, { at: number; settings: Record<string, string | null> }>();
+  // a load that started before a write must not put its older answer into the emptied cache
+  let generation = 0;
+
+  function invalidate(): void {
+    generation++;
+    cache.clear();
+  }
+
+  async function visibleScope(principal: Principal, scope: Scope): Promise<ScopeOwner> {
+    const owner = await repo.findScopeOwner(scope);
+    if (!owner || !canSeeCustomer(principal, owner.customerId)) throw new NotFound(`No such ${scope.type}`);
+    return owner;
+  }
+
+  async function writableScope(principal: Principal, scope: Scope): Promise<ScopeOwner> {
+    const owner = await visibleScope(principal, scope);
+    if (!canWriteCustomer(principal, owner.customerId)) throw new Forbidden('You may not change this customer');
+    return owner;
+  }
+
+  /** A setting the account may change; one of a customer it may not see does not exist for it. */
+  async function writableSetting(principal: Principal, id: number): Promise<AgentSettingRow> {
+    const row = await repo.find(id);
+    const owner = row && (await repo.findScopeOwner(row.scope));
+    if (!row || !owner || !canSeeCustomer(principal, owner.customerId)) throw new NotFound('No such agent setting');
+    if (!canWriteCustomer(principal, owner.customerId)) throw new Forbidden('You may not change this customer');
+    return row;
+  }
+
+  const sealFor = (id: number, value: string, secret: boolean) =>
+    secret ? box.seal(value, places.agentSetting(id)) : value;
+
+  async function load(systemId: number): Promise<Record<string, string | null>> {
+    const settings: Record<string, string | null> = {};
+    for (const [key, row] of layered(await repo.layersOfSystem(systemId))) {
+      if (!row.secret) settings[key] = row.value;
+      else {
+        // spec "Stored secrets": a value that does not open is logged (by the box) and yields null
+        const opened = box.open(row.value, places.agentSetting(row.id));
+        if (opened === null) log.warn({ systemId, key, settingId: row.id }, 'Agent secret setting sent as null');
+        settings[key] = opened;
+      }
+    }
+    return settings;
+  }
+
+  return {
+    /** Empties the effective-settings cache (tests; writes here do it themselves). */
+    invalidate,
+
+    async list(principal: Principal, scope: Scope): Promise<ScopeListing> {
+      await visibleScope(principal, scope);
+      const settings = (await repo.listByScope(scope)).map(view);
+      if (scope.type === 'cluster') return { settings };
+      const effective = [...layered(await repo.layersOfSystem(scope.id)).values()].map((row): EffectiveEntry => ({
+        key: row.key,
+        secret: row.secret,
+        value: row.secret ? null : row.value,
+        from: row.scope,
+      }));
+      return { settings, effective };
+    },
+
+    async create(principal: Principal, input: NewAgentSetting): Promise<AgentSettingView> {
+      await writableScope(principal, input.scope);
+      const id = await repo.insert(input, (newId) => sealFor(newId, input.value, input.secret));
+      if (id === null) throw new Conflict(`The ${input.scope.type} already has a setting named ${input.key}`);
+      invalidate();
+      return view((await repo.find(id)) as AgentSettingRow);
+    },
+
+    /**
+     * Changes the value or the secret flag. A secret's value left out stays as it is; a secret
+     * made plain needs a new value (the stored one is never revealed).
+     */
+    async update(principal: Principal, id: number, changes: AgentSettingChanges): Promise<AgentSettingView> {
+      const row = await writableSetting(principal, id);
+      const secret = changes.secret ?? row.secret;
+      let value: string;
+      if (changes.value !== undefined) value = sealFor(id, changes.value, secret);
+      else if (row.secret && !secret) {
+        throw new BadRequest('value: a new value is required to make a secret setting plain', { field: 'value' });
+      } else if (!row.secret && secret) value = sealFor(id, row.value, true);
+      else value = row.value;
+      await repo.update(id, { value, secret });
+      invalidate();
+      return view((await repo.find(id)) as AgentSettingRow);
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      await writableSetting(principal, id);
+      await repo.delete(id);
+      invalidate();
+    },
+
+    /**
+     * What the agent of `systemId` gets in its ingest answer: the cluster's settings with the
+     * system's own on top, secrets in clear (null when one does not open). Cached for
+     * EFFECTIVE_CACHE_TTL_MS; a write through this service is seen at once.
+     */
+    async effectiveSettingsForAgent(systemId: number): Promise<Record<string, string | null>> {
+      const now = clock.now().getTime();
+      const hit = cache.get(systemId);
+      if (hit && now - hit.at < EFFECTIVE_CACHE_TTL_MS && now >= hit.at) return hit.settings;
+      const started = generation;
+      const settings = await load(systemId);
+      if (started === generation) {
+        cache.delete(systemId);
+        if (cache.size >= EFFECTIVE_CACHE_MAX) cache.delete(cache.keys().next().value as number);
+        cache.set(systemId, { at: now, settings });
+      }
+      return settings;
+    },
+  };
+}
+
+export type AgentSettingsService = ReturnType<typeof createAgentSettingsService>;

@@ -1,0 +1,63 @@
+/** SQL of alerts as the console reads them, and the acknowledgement. */
+import type { Knex } from 'knex';
+import type { Visible } from '../customers/repo.js';
+import type { AlertRow } from './alert-json.js';
+
+export interface AlertDetailRow extends AlertRow {
+  rule_kind: string;
+  system_name: string;
+  customer_name: string;
+  acknowledged_by: number | null;
+  acknowledged_by_name: string | null;
+  ack_note: string | null;
+}
+
+export interface AlertQuery {
+  visible: Visible;
+  state?: 'open' | 'resolved' | undefined;
+  customerId?: number | undefined;
+  systemId?: number | undefined;
+  severity?: string | undefined;
+  /** Keyset paging: only alerts with a smaller id (the last id of the previous page). */
+  before?: number | undefined;
+  limit: number;
+}
+
+export function createAlertsRepo(db: Knex) {
+  const select = () =>
+    db('alerts as a')
+      .join('systems as s', 's.id', 'a.system_id')
+      .join('customers as c', 'c.id', 'a.customer_id')
+      .leftJoin('users as u', 'u.id', 'a.acknowledged_by')
+      .select('a.*', 's.name as system_name', 'c.name as customer_name', 'u.name as acknowledged_by_name');
+
+  return {
+    /** Newest first (ids grow as alerts are raised). */
+    async list(q: AlertQuery): Promise<AlertDetailRow[]> {
+      const query = select().orderBy('a.id', 'desc').limit(q.limit);
+      if (q.visible) query.whereIn('a.customer_id', [...q.visible]);
+      if (q.state) query.where('a.state', q.state);
+      if (q.customerId !== undefined) query.where('a.customer_id', q.customerId);
+      if (q.systemId !== undefined) query.where('a.system_id', q.systemId);
+      if (q.severity) query.where('a.severity', q.severity);
+      if (q.before !== undefined) query.where('a.id', '<', q.before);
+      return query;
+    },
+    async find(id: number): Promise<AlertDetailRow | null> {
+      return (await select().where('a.id', id).first()) ?? null;
+    },
+    /**
+     * Marks an open, unacknowledged alert acknowledged. One conditional UPDATE, so
+     * two racing acknowledgements (or a resolve in between) cannot both succeed.
+     */
+    async acknowledge(id: number, userId: number, note: string | null, at: Date): Promise<boolean> {
+      const changed = await db('alerts')
+        .where({ id, state: 'open' })
+        .whereNull('acknowledged_at')
+        .update({ acknowledged_at: at, acknowledged_by: userId, ack_note: note });
+      return changed === 1;
+    },
+  };
+}
+
+export type AlertsRepo = ReturnType<typeof createAlertsRepo>;

@@ -1,0 +1,60 @@
+/** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { idOf } from '../customers/routes.js';
+import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import { parseInput } from '../lib/validate.js';
+import type { AlertsService } from './service.js';
+
+const id = z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id');
+
+const listQuery = z.object({
+  state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
+  customer: id.optional(),
+  system: id.optional(),
+  severity: z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' }).optional(),
+  limit: z.coerce
+    .number({ error: 'must be 1 to 500' })
+    .int('must be 1 to 500')
+    .min(1, 'must be 1 to 500')
+    .max(500, 'must be 1 to 500')
+    .default(100),
+  before: id.optional(),
+});
+
+const ackBody = z.object({
+  note: z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(1000, 'is too long')
+    .nullable()
+    .optional()
+    .transform((note) => (note ? note : null)),
+});
+
+export function alertsRoutes(alerts: AlertsService): Router {
+  const router = new Router();
+
+  router.get('/api/alerts', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const q = parseInput(listQuery, ctx.query);
+    ctx.body = await alerts.list(principal, {
+      state: q.state,
+      customerId: q.customer,
+      systemId: q.system,
+      severity: q.severity,
+      before: q.before,
+      limit: q.limit,
+    });
+  });
+  router.get('/api/alerts/:id', async (ctx) => {
+    ctx.body = await alerts.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'alert'));
+  });
+  // a VIEWER is refused before anything is looked up (403); an operator without the grant gets 404
+  router.post('/api/alerts/:id/ack', requireRole('ADMIN', 'OPERATOR'), async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const { note } = parseInput(ackBody, ctx.request.body);
+    ctx.body = await alerts.acknowledge(principal, idOf(ctx.params['id'], 'alert'), note);
+  });
+  return router;
+}

@@ -1,0 +1,441 @@
+/**
+ * SQL of the evaluation run. Every function takes the run's transaction. Latest
+ * values come from `metric_latest` in one statement for all systems; `metrics`
+ * (history) is never read (the bench prints the plans).
+ */
+import type { Knex } from 'knex';
+import type { AlertRow } from '../alerts/alert-json.js';
+import { conditionRanges } from './ranges.js';
+import type { CustomerInfo, MaintenanceWindow } from './suppression.js';
+import type {
+  AgentEvent,
+  AlertRule,
+  EventRule,
+  LatestSample,
+  NewAlert,
+  OpenAlert,
+  PendingCondition,
+  Reboot,
+  Scope,
+  ScopeType,
+  Severity,
+  SystemInfo,
+  SystemStatus,
+} from './types.js';
+
+// shared by every Argus process; only one run at a time (overlapping calls wait)
+export const EVALUATION_LOCK_KEY = 7_411_005;
+
+const ALERT_COLUMNS =
+  'id, rule_key, rule_kind, severity, system_id, customer_id, instance, value, message, state, acknowledged_at, started_at, resolved_at';
+
+function scopeOf(row: { scope_type: string | null; scope_id: number | null }): Scope | null {
+  return row.scope_type && row.scope_id !== null ? { type: row.scope_type as ScopeType, id: row.scope_id } : null;
+}
+
+/** A LIKE pattern for an instance glob (`*` → `%`, `?` → `_`, the rest literal), or null for "any". */
+export function globToLike(glob: string | null): string | null {
+  if (!glob) return null;
+  return glob
+    .replace(/[\\%_]/g, '\\$&')
+    .replace(/\*/g, '%')
+    .replace(/\?/g, '_');
+}
+
+const rows = <T>(result: { rows: T[] }) => result.rows;
+
+export async function lockRun(trx: Knex.Transaction, lockTimeoutMs: number): Promise<void> {
+  await trx.raw(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
+  await trx.raw('SELECT pg_advisory_xact_lock(?)', [EVALUATION_LOCK_KEY]);
+}
+
+export async function loadAlertRules(trx: Knex): Promise<AlertRule[]> {
+  const list = await trx('alert_rules').select('*');
+  return list.map((r) => ({
+    key: r.key,
+    name: r.name,
+    kind: r.kind,
+    severity: r.severity,
+    enabled: r.enabled,
+    scope: scopeOf(r),
+    metric: r.metric,
+    instanceGlob: r.instance_glob,
+    operator: r.operator,
+    threshold: r.threshold,
+    absolute: r.absolute,
+    forSeconds: r.for_seconds,
+  }));
+}
+
+export async function loadEventRules(trx: Knex): Promise<EventRule[]> {
+  const list = await trx('event_rules').select('*');
+  return list.map((r) => ({
+    key: r.key,
+    name: r.name,
+    severity: r.severity,
+    enabled: r.enabled,
+    scope: scopeOf(r),
+    eventType: r.event_type,
+    messagePattern: r.message_pattern,
+    minEventSeverity: r.min_event_severity,
+    derived: r.derived,
+    holdSeconds: r.hold_seconds,
+  }));
+}
+
+export async function loadCustomers(trx: Knex): Promise<CustomerInfo[]> {
+  const list = await trx('customers').select('id', 'active', 'time_zone');
+  return list.map((r) => ({ id: r.id, active: r.active, timeZone: r.time_zone }));
+}
+
+export async function loadMaintenanceWindows(trx: Knex): Promise<MaintenanceWindow[]> {
+  const list = await trx('maintenance_windows').select('*');
+  return list.map((r) => ({
+    customerId: r.customer_id,
+    scopeType: r.scope_type,
+    scopeId: r.scope_id,
+    schedule:
+      r.kind === 'once'
+        ? { kind: 'once', startsAt: r.starts_at, endsAt: r.ends_at }
+        : { kind: 'weekly', weekdays: r.weekdays, startTime: r.start_time, durationMinutes: r.duration_minutes },
+  }));
+}
+
+export async function loadSystems(trx: Knex): Promise<SystemInfo[]> {
+  const list = await trx('systems').select(
+    'id',
+    'customer_id',
+    'cluster_id',
+    'status',
+    'last_seen_at',
+    'offline_alerts',
+  );
+  return list.map((r) => ({
+    id: r.id,
+    customerId: r.customer_id,
+    clusterId: r.cluster_id,
+    status: r.status,
+    lastSeenAt: r.last_seen_at,
+    offlineAlerts: r.offline_alerts,
+  }));
+}
+
+export async function loadClusterIds(trx: Knex): Promise<number[]> {
+  return (await trx('clusters').select('id')).map((r) => r.id as number);
+}
+
+export async function loadOpenAlerts(trx: Knex): Promise<OpenAlert[]> {
+  return rows(
+    await trx.raw<{ rows: OpenAlert[] }>(
+      `SELECT ${ALERT_COLUMNS.split(', ')
+        .map((c) => `a.${c}`)
+        .join(', ')}, h.hold_until
+         FROM alerts a LEFT JOIN evaluation_event_holds h ON h.alert_id = a.id
+        WHERE a.state = 'open'`,
+    ),
+  );
+}
+
+export async function loadPending(trx: Knex): Promise<PendingCondition[]> {
+  const list = await trx('alert_pending').select('*');
+  return list.map((r) => ({ ruleKey: r.rule_key, systemId: r.system_id, instance: r.instance, since: r.since }));
+}
+
+/** When the previous run happened (null before the first). */
+export async function lastRunAt(trx: Knex): Promise<Date | null> {
+  const row = await trx('app_settings').where({ key: 'evaluation_last_run' }).first('value');
+  return row ? new Date(row.value as string) : null;
+}
+
+export async function saveLastRunAt(trx: Knex, at: Date): Promise<void> {
+  await trx('app_settings')
+    .insert({ key: 'evaluation_last_run', value: JSON.stringify(at.toISOString()), updated_at: at })
+    .onConflict('key')
+    .merge(['value', 'updated_at']);
+}
+
+/** Pending conditions start over (after a gap in runs longer than the outage tolerance). */
+export async function restartPending(trx: Knex, now: Date): Promise<void> {
+  await trx('alert_pending').update({ since: now });
+}
+
+/**
+ * Reporting systems silent since `cutoff` become OFFLINE (offline alerts on) or
+ * STANDBY (off); a silent system whose flag changed moves between the two. The
+ * WHERE is re-checked on each row, so a report committing meanwhile wins.
+ */
+export async function markSilentSystems(
+  trx: Knex,
+  cutoff: Date,
+): Promise<{ id: number; from: SystemStatus; to: SystemStatus }[]> {
+  const result = await trx.raw<{ rows: { id: number; from: SystemStatus; to: SystemStatus }[] }>(
+    `UPDATE systems s SET status = CASE WHEN s.offline_alerts THEN 'OFFLINE' ELSE 'STANDBY' END
+       FROM systems old
+      WHERE old.id = s.id AND s.last_seen_at < ?
+        AND (s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
+             OR (s.status = 'OFFLINE' AND NOT s.offline_alerts)
+             OR (s.status = 'STANDBY' AND s.offline_alerts))
+      RETURNING s.id, old.status AS "from", s.status AS "to"`,
+    [cutoff],
+  );
+  return result.rows;
+}
+
+/**
+ * Fresh samples (time ≥ freshSince) on which at least one enabled metric rule's
+ * condition holds, respecting the rule's metric, glob and scope. One statement
+ * over metric_latest for all systems, conditions as value ranges (ranges.ts) in
+ * a hash join; JS then applies the overrides exactly (a superset is fine).
+ * Scoped rules are joined on (metric, system) for the systems in their scope.
+ */
+export async function firingCandidates(
+  trx: Knex,
+  freshSince: Date,
+  rules: readonly AlertRule[],
+  systems: Iterable<Pick<SystemInfo, 'id' | 'customerId' | 'clusterId'>>,
+): Promise<LatestSample[]> {
+  const global = { metric: [] as string[], lo: [] as number[], hi: [] as number[], pattern: [] as (string | null)[] };
+  const scoped = { ...structuredClone(global), systemId: [] as number[] };
+  const list = [...systems];
+  for (const rule of rules) {
+    if (rule.kind !== 'metric' || !rule.metric || !rule.operator || rule.threshold === null) continue;
+    const inScope = rule.scope
+      ? list.filter((s) =>
+          rule.scope?.type === 'system'
+            ? s.id === rule.scope.id
+            : rule.scope?.type === 'cluster'
+              ? s.clusterId === rule.scope.id
+              : s.customerId === rule.scope?.id,
+        )
+      : null;
+    for (const [lo, hi] of conditionRanges({
+      operator: rule.operator,
+      threshold: rule.threshold,
+      absolute: rule.absolute,
+    })) {
+      const pattern = globToLike(rule.instanceGlob);
+      if (!inScope) {
+        global.metric.push(rule.metric);
+        global.lo.push(lo);
+        global.hi.push(hi);
+        global.pattern.push(pattern);
+        continue;
+      }
+      for (const system of inScope) {
+        scoped.metric.push(rule.metric);
+        scoped.lo.push(lo);
+        scoped.hi.push(hi);
+        scoped.pattern.push(pattern);
+        scoped.systemId.push(system.id);
+      }
+    }
+  }
+  if (!global.metric.length && !scoped.metric.length) return [];
+  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
+    `WITH g AS (
+       SELECT * FROM unnest(?::text[], ?::float8[], ?::float8[], ?::text[]) AS g(metric, lo, hi, pattern)
+     ), s AS (
+       SELECT * FROM unnest(?::text[], ?::float8[], ?::float8[], ?::text[], ?::int[]) AS s(metric, lo, hi, pattern, system_id)
+     )
+     SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
+       FROM metric_latest ml JOIN g ON g.metric = ml.name
+      WHERE ml.time >= ? AND ml.value BETWEEN g.lo AND g.hi AND (g.pattern IS NULL OR ml.instance LIKE g.pattern)
+     UNION
+     SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
+       FROM metric_latest ml JOIN s ON s.metric = ml.name AND s.system_id = ml.system_id
+      WHERE ml.time >= ? AND ml.value BETWEEN s.lo AND s.hi AND (s.pattern IS NULL OR ml.instance LIKE s.pattern)`,
+    [
+      global.metric,
+      global.lo,
+      global.hi,
+      global.pattern,
+      scoped.metric,
+      scoped.lo,
+      scoped.hi,
+      scoped.pattern,
+      scoped.systemId,
+      freshSince,
+      freshSince,
+    ] as Knex.RawBinding[],
+  );
+  return result.rows.map(toSample);
+}
+
+function toSample(r: Record<string, unknown>): LatestSample {
+  return {
+    systemId: r['system_id'] as number,
+    name: r['name'] as string,
+    instance: r['instance'] as string,
+    value: r['value'] as number,
+    time: r['time'] as Date,
+  };
+}
+
+/** The newest sample of the given series (open alerts' series), whatever its age. */
+export async function latestOf(
+  trx: Knex,
+  series: readonly { systemId: number; name: string; instance: string }[],
+): Promise<LatestSample[]> {
+  if (!series.length) return [];
+  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
+    `SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
+       FROM unnest(?::int[], ?::text[], ?::text[]) AS k(system_id, name, instance)
+       JOIN metric_latest ml USING (system_id, name, instance)`,
+    [series.map((s) => s.systemId), series.map((s) => s.name), series.map((s) => s.instance)],
+  );
+  return result.rows.map(toSample);
+}
+
+/**
+ * Derived reboots: systems whose newest `uptime.s` went down since the sample the
+ * previous run saw, or whose boot time (sample time − uptime) moved on by more
+ * than 5 minutes (a reboot during a longer outage). Remembers the newest sample.
+ */
+export async function detectReboots(trx: Knex): Promise<Reboot[]> {
+  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
+    `WITH cur AS (
+       SELECT system_id, value, time FROM metric_latest WHERE name = 'uptime.s'
+     ), saved AS (
+       INSERT INTO evaluation_uptime (system_id, uptime, sample_time)
+       SELECT system_id, value, time FROM cur
+       ON CONFLICT (system_id) DO UPDATE SET uptime = excluded.uptime, sample_time = excluded.sample_time
+       WHERE excluded.sample_time > evaluation_uptime.sample_time
+     )
+     SELECT cur.system_id, cur.value AS uptime, cur.time, prev.uptime AS previous
+       FROM cur JOIN evaluation_uptime prev USING (system_id)
+      WHERE cur.time > prev.sample_time
+        AND (cur.value < prev.uptime
+             OR cur.time - make_interval(secs => cur.value)
+                > prev.sample_time - make_interval(secs => prev.uptime) + interval '5 minutes')`,
+  );
+  return result.rows.map((r) => ({
+    systemId: r['system_id'] as number,
+    uptime: r['uptime'] as number,
+    previousUptime: r['previous'] as number,
+    sampleTime: r['time'] as Date,
+  }));
+}
+
+/** Agent events received since `since` that no run has evaluated yet. */
+export async function unseenEvents(trx: Knex, since: Date): Promise<AgentEvent[]> {
+  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
+    `SELECT e.id, e.system_id, e.time, e.type, e.severity, e.message, e.received_at
+       FROM agent_events e
+      WHERE e.received_at >= ?
+        AND NOT EXISTS (SELECT 1 FROM evaluation_seen_events s WHERE s.event_id = e.id)
+      ORDER BY e.id`,
+    [since],
+  );
+  return result.rows.map((r) => ({
+    id: Number(r['id']),
+    systemId: r['system_id'] as number,
+    time: r['time'] as Date,
+    type: r['type'] as string,
+    severity: r['severity'] as Severity,
+    message: r['message'] as string,
+    receivedAt: r['received_at'] as Date,
+  }));
+}
+
+export async function markEventsSeen(trx: Knex, events: readonly AgentEvent[], forgetBefore: Date): Promise<void> {
+  if (events.length) {
+    await trx.raw(
+      `INSERT INTO evaluation_seen_events (event_id, received_at)
+       SELECT * FROM unnest(?::bigint[], ?::timestamptz[]) ON CONFLICT DO NOTHING`,
+      [events.map((e) => e.id), events.map((e) => e.receivedAt)],
+    );
+  }
+  await trx('evaluation_seen_events').where('received_at', '<', forgetBefore).delete();
+}
+
+export async function insertAlerts(trx: Knex, alerts: readonly NewAlert[], now: Date): Promise<AlertRow[]> {
+  if (!alerts.length) return [];
+  const inserted: AlertRow[] = await trx('alerts')
+    .insert(
+      alerts.map((a) => ({
+        rule_key: a.ruleKey,
+        rule_kind: a.ruleKind,
+        system_id: a.systemId,
+        customer_id: a.customerId,
+        instance: a.instance,
+        severity: a.severity,
+        state: 'open',
+        value: a.value,
+        message: a.message,
+        started_at: now,
+      })),
+    )
+    .returning(ALERT_COLUMNS.split(', '));
+  return inserted;
+}
+
+export async function resolveAlerts(trx: Knex, ids: readonly number[], now: Date): Promise<AlertRow[]> {
+  if (!ids.length) return [];
+  return trx('alerts')
+    .whereIn('id', ids)
+    .where({ state: 'open' })
+    .update({ state: 'resolved', resolved_at: now })
+    .returning(ALERT_COLUMNS.split(', '));
+}
+
+export async function setHolds(trx: Knex, holds: readonly { alertId: number; holdUntil: Date }[]): Promise<void> {
+  if (!holds.length) return;
+  await trx.raw(
+    `INSERT INTO evaluation_event_holds (alert_id, hold_until)
+     SELECT * FROM unnest(?::bigint[], ?::timestamptz[])
+     ON CONFLICT (alert_id) DO UPDATE SET hold_until = excluded.hold_until`,
+    [holds.map((h) => h.alertId), holds.map((h) => h.holdUntil)],
+  );
+}
+
+export async function startPending(trx: Knex, conditions: readonly PendingCondition[]): Promise<void> {
+  if (!conditions.length) return;
+  await trx.raw(
+    `INSERT INTO alert_pending (rule_key, system_id, instance, since)
+     SELECT * FROM unnest(?::text[], ?::int[], ?::text[], ?::timestamptz[]) ON CONFLICT DO NOTHING`,
+    [
+      conditions.map((c) => c.ruleKey),
+      conditions.map((c) => c.systemId),
+      conditions.map((c) => c.instance),
+      conditions.map((c) => c.since),
+    ],
+  );
+}
+
+export async function endPending(trx: Knex, conditions: readonly PendingCondition[]): Promise<void> {
+  if (!conditions.length) return;
+  await trx.raw(
+    `DELETE FROM alert_pending p USING unnest(?::text[], ?::int[], ?::text[]) AS k(rule_key, system_id, instance)
+      WHERE p.rule_key = k.rule_key AND p.system_id = k.system_id AND p.instance = k.instance`,
+    [conditions.map((c) => c.ruleKey), conditions.map((c) => c.systemId), conditions.map((c) => c.instance)],
+  );
+}
+
+/**
+ * WARNING/CRITICAL follow each reporting system's worst open alert (ONLINE when
+ * none); OFFLINE, STANDBY and PENDING are left alone. `worst` lists the systems
+ * with an open WARNING or CRITICAL alert.
+ */
+export async function applyAlertStatuses(
+  trx: Knex,
+  worst: readonly { systemId: number; status: 'WARNING' | 'CRITICAL' }[],
+): Promise<{ id: number; status: SystemStatus }[]> {
+  const result = await trx.raw<{ rows: { id: number; status: SystemStatus }[] }>(
+    `WITH w AS (SELECT * FROM unnest(?::int[], ?::text[]) AS w(id, next)),
+     touched AS (SELECT id FROM systems WHERE status IN ('WARNING', 'CRITICAL') UNION SELECT id FROM w)
+     UPDATE systems s SET status = coalesce(w.next, 'ONLINE')
+       FROM touched t LEFT JOIN w ON w.id = t.id
+      WHERE s.id = t.id AND s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
+        AND s.status <> coalesce(w.next, 'ONLINE')
+      RETURNING s.id, s.status`,
+    [worst.map((w) => w.systemId), worst.map((w) => w.status)],
+  );
+  return result.rows;
+}
+
+/** Current statuses of some systems (after this run's changes, inside its transaction). */
+export async function statusesOf(trx: Knex, ids: readonly number[]): Promise<Map<number, SystemStatus>> {
+  if (!ids.length) return new Map();
+  const list = await trx('systems').whereIn('id', ids).select('id', 'status');
+  return new Map(list.map((r) => [r.id as number, r.status as SystemStatus]));
+}

@@ -1,0 +1,277 @@
+/**
+ * The evaluation run (spec: `POST /api/cron/evaluate-alerts`, called once a
+ * minute by the scheduler; nothing in the app runs it on a timer). In ONE
+ * transaction under a PostgreSQL advisory lock: offline detection, metric
+ * rules, event rules, suppression, system status from the worst open alert,
+ * the e-mail outbox and the per-cluster counts. After the commit: every
+ * transition published once, status changes published, e-mails sent outside
+ * the lock (in the background; the answer does not wait for SMTP).
+ *
+ * Overlapping calls never both run: in this process they queue (the embedded
+ * database has a single connection), across processes the advisory lock makes
+ * the second wait (bounded by lock_timeout); each caller gets its own run's figures.
+ */
+import type { Knex } from 'knex';
+import { publishAlertTransition, toAlertJson, type AlertRow, type AlertTransition } from '../alerts/alert-json.js';
+import type { Bus } from '../bus/bus.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { AlertNotifier } from '../notifications/service.js';
+import { decideEvents } from './event-rules.js';
+import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
+import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
+import * as repo from './repo.js';
+import { RuleBook } from './rule-book.js';
+import { buildSuppression, type Suppression } from './suppression.js';
+import {
+  identity,
+  REPORTING,
+  SEVERITY_RANK,
+  type NewAlert,
+  type OpenAlert,
+  type PendingCondition,
+  type SystemInfo,
+  type SystemStatus,
+} from './types.js';
+
+/** Agent events are looked at for this long after they arrived (then forgotten by the seen-list). */
+const EVENT_WINDOW_MS = 10 * 60_000;
+/** Like Prometheus' for-outage-tolerance: after a longer gap between runs, pending conditions start over. */
+const OUTAGE_TOLERANCE_MS = 60 * 60_000;
+
+export interface ClusterCounts {
+  systems: number;
+  online: number;
+  offline: number;
+  openAlerts: number;
+}
+
+export interface RunResult {
+  timestamp: string;
+  alerts: { evaluated: number; triggered: number; resolved: number };
+  health: { marked_offline: number };
+  clusters: Record<string, ClusterCounts>;
+}
+
+export interface EvaluationDeps {
+  db: Knex;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  mailer: Pick<Mailer, 'isEnabled'>;
+  notifier: AlertNotifier;
+  /** How long a run waits for another process's run to finish (ms). */
+  lockTimeoutMs?: number;
+}
+
+interface Committed {
+  result: RunResult;
+  transitions: { type: AlertTransition; row: AlertRow }[];
+  statusChanged: number[];
+  suppressed: Suppression;
+}
+
+function splitByKind(open: readonly OpenAlert[]) {
+  return {
+    metric: open.filter((a) => a.rule_kind === 'metric'),
+    offline: open.filter((a) => a.rule_kind === 'offline'),
+    event: open.filter((a) => a.rule_kind === 'event'),
+  };
+}
+
+async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps: EvaluationDeps): Promise<Committed> {
+  const t = now.getTime();
+  await repo.lockRun(trx, deps.lockTimeoutMs ?? 30_000);
+  const previousRun = await repo.lastRunAt(trx);
+  if (previousRun && t - previousRun.getTime() > OUTAGE_TOLERANCE_MS) await repo.restartPending(trx, now);
+  await repo.saveLastRunAt(trx, now);
+
+  const alertRules = new RuleBook(await repo.loadAlertRules(trx));
+  const eventRules = new RuleBook(await repo.loadEventRules(trx));
+  const suppressed = buildSuppression(await repo.loadCustomers(trx), await repo.loadMaintenanceWindows(trx), now);
+  const clusterIds = await repo.loadClusterIds(trx);
+
+  // 1. offline detection, before anything reads statuses
+  const marked = await repo.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS));
+  const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx)).map((s) => [s.id, s]));
+  const open = await repo.loadOpenAlerts(trx);
+  const openByKind = splitByKind(open);
+  const pending = new Map<string, PendingCondition>(
+    (await repo.loadPending(trx)).map((p) => [identity(p.ruleKey, p.systemId, p.instance), p]),
+  );
+
+  // 2. what the rules read: one statement over metric_latest for all systems, plus the open alerts' series
+  const candidates = await repo.firingCandidates(
+    trx,
+    new Date(t - FRESH_MS),
+    alertRules.allEnabled(),
+    systems.values(),
+  );
+  const openSeriesKeys = openByKind.metric.flatMap((alert) => {
+    const system = systems.get(alert.system_id);
+    const metric = system ? alertRules.ruleFor(system, alert.rule_key)?.metric : null;
+    return metric ? [{ systemId: alert.system_id, name: metric, instance: alert.instance }] : [];
+  });
+  const openSeries = new Map(
+    (await repo.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
+  );
+  const reboots = await repo.detectReboots(trx);
+  const agentEvents = await repo.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS));
+
+  // 3. decisions (pure)
+  const offline = decideOffline({ now, systems, rules: alertRules, open: openByKind.offline, suppressed });
+  const metric = decideMetricRules({
+    now,
+    systems,
+    rules: alertRules,
+    candidates,
+    pending,
+    open: openByKind.metric,
+    openSeries,
+    suppressed,
+  });
+  const events = decideEvents({
+    now,
+    systems,
+    rules: eventRules,
+    events: agentEvents,
+    reboots,
+    open: openByKind.event,
+    suppressed,
+  });
+
+  // 4. writes
+  const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...events.raise];
+  const raised = await repo.insertAlerts(trx, toRaise, now);
+  const holdByIdentity = new Map(events.raise.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a.holdUntil]));
+  await repo.setHolds(trx, [
+    ...raised.flatMap((row) => {
+      const holdUntil = holdByIdentity.get(identity(row.rule_key, row.system_id, row.instance));
+      return holdUntil ? [{ alertId: Number(row.id), holdUntil }] : [];
+    }),
+    ...events.extend.map((e) => ({ alertId: Number(e.alert.id), holdUntil: e.holdUntil })),
+  ]);
+  const resolveIds = [
+    ...new Set([...offline.resolve, ...metric.resolve, ...events.resolve].map((r) => Number(r.alert.id))),
+  ];
+  const resolved = await repo.resolveAlerts(trx, resolveIds, now);
+  await repo.startPending(trx, metric.startPending);
+  await repo.endPending(trx, metric.endPending);
+  await repo.markEventsSeen(trx, agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000));
+
+  // 5. status follows the worst open alert
+  const resolvedIds = new Set(resolved.map((r) => Number(r.id)));
+  const stillOpen = [...open.filter((a) => !resolvedIds.has(Number(a.id))), ...raised];
+  const worst = new Map<number, number>();
+  for (const alert of stillOpen) {
+    const rank = SEVERITY_RANK[alert.severity as keyof typeof SEVERITY_RANK] ?? 0;
+    if (rank > (worst.get(alert.system_id) ?? 0)) worst.set(alert.system_id, rank);
+  }
+  const statusChanges = await repo.applyAlertStatuses(
+    trx,
+    [...worst].flatMap(([systemId, rank]) =>
+      rank >= SEVERITY_RANK.WARNING
+        ? [{ systemId, status: rank === 3 ? ('CRITICAL' as const) : ('WARNING' as const) }]
+        : [],
+    ),
+  );
+  for (const change of [...marked.map((m) => ({ id: m.id, status: m.to })), ...statusChanges]) {
+    const system = systems.get(change.id);
+    if (system) system.status = change.status;
+  }
+
+  // 6. the e-mail outbox: raises are never suppressed (nothing was raised then); resolves may be
+  if (mailOn) {
+    const notify = [
+      ...raised.map((row) => ({ row, kind: 'raised' as const })),
+      ...resolved
+        .filter((row) => {
+          const system = systems.get(row.system_id);
+          return system ? !suppressed(system) : false;
+        })
+        .map((row) => ({ row, kind: 'resolved' as const })),
+    ];
+    await deps.notifier.queue(
+      trx,
+      notify.map(({ row, kind }) => ({
+        alertId: Number(row.id),
+        kind,
+        customerId: row.customer_id,
+        severity: row.severity as 'INFO' | 'WARNING' | 'CRITICAL',
+      })),
+      now,
+    );
+  }
+
+  // 7. figures
+  let evaluated = 0;
+  const clusters: Record<string, ClusterCounts> = {};
+  for (const id of clusterIds) clusters[String(id)] = { systems: 0, online: 0, offline: 0, openAlerts: 0 };
+  for (const system of systems.values()) {
+    if (system.status !== 'PENDING')
+      evaluated += alertRules.effectiveFor(system).length + eventRules.effectiveFor(system).length;
+    const counts = system.clusterId === null ? undefined : clusters[String(system.clusterId)];
+    if (!counts) continue;
+    counts.systems += 1;
+    if ((REPORTING as readonly SystemStatus[]).includes(system.status)) counts.online += 1;
+    else if (system.status === 'OFFLINE' || system.status === 'STANDBY') counts.offline += 1;
+  }
+  for (const alert of stillOpen) {
+    const clusterId = systems.get(alert.system_id)?.clusterId;
+    const counts = clusterId === null || clusterId === undefined ? undefined : clusters[String(clusterId)];
+    if (counts) counts.openAlerts += 1;
+  }
+
+  return {
+    result: {
+      timestamp: now.toISOString(),
+      alerts: { evaluated, triggered: raised.length, resolved: resolved.length },
+      health: { marked_offline: marked.filter((m) => (REPORTING as readonly string[]).includes(m.from)).length },
+      clusters,
+    },
+    transitions: [
+      ...raised.map((row) => ({ type: 'raised' as const, row })),
+      ...resolved.map((row) => ({ type: 'resolved' as const, row })),
+    ],
+    statusChanged: [...new Set([...marked.map((m) => m.id), ...statusChanges.map((c) => c.id)])],
+    suppressed,
+  };
+}
+
+export function createEvaluation(deps: EvaluationDeps) {
+  const { db, bus, clock, log, mailer, notifier } = deps;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function runOnce(): Promise<RunResult> {
+    const now = clock.now();
+    // read before the transaction: with one pooled connection nothing may wait for a second one inside it
+    const mailOn = await mailer.isEnabled().catch((error: unknown) => {
+      log.warn({ err: error }, 'Could not read whether mail is enabled: no alert e-mails this run');
+      return false;
+    });
+    const committed = await db.transaction((trx) => evaluate(trx, now, mailOn, deps));
+    for (const { type, row } of committed.transitions) await publishAlertTransition(bus, type, toAlertJson(row));
+    for (const id of committed.statusChanged) await bus.publish('systems', { id });
+    if (mailOn) void notifier.deliver(committed.suppressed);
+    const { alerts, health } = committed.result;
+    log.info({ ...alerts, markedOffline: health.marked_offline }, 'Evaluation run');
+    return committed.result;
+  }
+
+  return {
+    /** One run; concurrent calls in this process run one after the other. */
+    run(): Promise<RunResult> {
+      const next = queue.then(runOnce, runOnce);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    /** Waits for the runs and e-mail passes started so far (shutdown, tests). */
+    async settled(): Promise<void> {
+      await queue;
+      await notifier.settled();
+    },
+  };
+}
+
+export type Evaluation = ReturnType<typeof createEvaluation>;

@@ -1,0 +1,81 @@
+/**
+ * Builds the hub from the app's services (called by createApp's `live`
+ * factory): authentication and rights exactly as HTTP has them, snapshots from
+ * the systems service and the live repo, all filtered by the same visibility rule.
+ */
+import type Koa from 'koa';
+import type { Knex } from 'knex';
+import type { Principal } from '../auth/principal.js';
+import type { Sessions } from '../auth/sessions.js';
+import type { Bus } from '../bus/bus.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { SystemsService } from '../systems/service.js';
+import type { TokensService } from '../tokens/service.js';
+import type { UsersService } from '../users/service.js';
+import { createLiveHub, type LiveHub } from './hub.js';
+import type { SnapshotTopic } from './protocol.js';
+import type { ReplayLimits } from './replay.js';
+import { createLiveRepo } from './repo.js';
+import type { Visible } from './snapshots.js';
+import type { Ticker } from './ticker.js';
+import { createUpgradeAuth } from './upgrade-auth.js';
+
+export interface LiveAssemblyDeps {
+  app: Koa;
+  authentication: Koa.Middleware;
+  authUrl: string;
+  db: Knex;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  sessions: Sessions;
+  tokens: TokensService;
+  users: UsersService;
+  systems: SystemsService;
+}
+
+export interface LiveOptions {
+  ticker?: Ticker;
+  replayLimits?: ReplayLimits;
+}
+
+/** The principal a snapshot is computed as: only its visible set matters (one per audience). */
+function audiencePrincipal(visible: Visible): Principal {
+  return {
+    userId: 0,
+    role: visible === null ? 'ADMIN' : 'VIEWER',
+    email: '',
+    via: 'session',
+    sessionId: null,
+    tokenId: null,
+    customerIds: visible ?? new Set(),
+  };
+}
+
+export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {}): LiveHub {
+  const repo = createLiveRepo(deps.db);
+  const everything = audiencePrincipal(null);
+  return createLiveHub({
+    bus: deps.bus,
+    clock: deps.clock,
+    log: deps.log.child({ component: 'live' }),
+    authenticate: createUpgradeAuth(deps),
+    credentials: {
+      sessionIsLive: (id) => deps.sessions.isLive(id),
+      tokenIsUsable: (id) => deps.tokens.isUsable(id),
+      principalFor: (userId, via, ids) => deps.users.principalFor(userId, via, ids),
+    },
+    computeSnapshot: (topic: SnapshotTopic, visible: Visible) =>
+      topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible),
+    customerOfSystem: async (systemId) => {
+      try {
+        return (await deps.systems.get(everything, systemId)).customer.id;
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return null;
+        throw error;
+      }
+    },
+    ...options,
+  });
+}

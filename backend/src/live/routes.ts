@@ -1,0 +1,20 @@
+/**
+ * `GET /api/live` without an upgrade (a plain HTTP request): 401 without
+ * credentials like every other route, else 426. The channel itself is the
+ * `upgrade` listener of the HTTP server (hub.ts), which Koa never sees.
+ */
+import Router from '@koa/router';
+import { HttpError } from '../http/errors.js';
+import { currentPrincipal } from '../http/route-guards.js';
+import { LIVE_PATH } from './protocol.js';
+
+export function liveRoutes(): Router {
+  const router = new Router();
+  router.get(LIVE_PATH, (ctx) => {
+    currentPrincipal(ctx.state);
+    throw new HttpError(426, 'Open /api/live as a WebSocket', 'upgrade_required', undefined, {
+      Upgrade: 'websocket',
+    });
+  });
+  return router;
+}

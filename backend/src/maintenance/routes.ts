@@ -1,0 +1,36 @@
+/** /api/maintenance-windows: list (optionally `?customer=`), create, edit, delete. */
+import Router from '@koa/router';
+import { idOf } from '../customers/routes.js';
+import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import { parseInput } from '../lib/validate.js';
+import { listQuerySchema, windowChangesSchema, windowSchema } from './schema.js';
+import type { MaintenanceService } from './service.js';
+
+export function maintenanceRoutes(windows: MaintenanceService): Router {
+  const router = new Router();
+  const writer = requireRole('ADMIN', 'OPERATOR');
+
+  router.get('/api/maintenance-windows', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const { customer } = parseInput(listQuerySchema, ctx.query);
+    ctx.body = await windows.list(principal, customer);
+  });
+  router.get('/api/maintenance-windows/:id', async (ctx) => {
+    ctx.body = await windows.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
+  });
+  router.post('/api/maintenance-windows', writer, async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    ctx.status = 201;
+    ctx.body = await windows.create(principal, parseInput(windowSchema, ctx.request.body));
+  });
+  router.patch('/api/maintenance-windows/:id', writer, async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const changes = parseInput(windowChangesSchema, ctx.request.body);
+    ctx.body = await windows.update(principal, idOf(ctx.params['id'], 'maintenance window'), changes);
+  });
+  router.delete('/api/maintenance-windows/:id', writer, async (ctx) => {
+    await windows.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
+    ctx.status = 204;
+  });
+  return router;
+}

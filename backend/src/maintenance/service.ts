@@ -1,0 +1,136 @@
+/**
+ * Maintenance windows (contracts.md "Suppression"): scoped to a customer,
+ * cluster or system; the customer is derived from the scope and checked.
+ * ADMIN or an OPERATOR granted the customer writes; a VIEWER reads; a window
+ * of a customer the account may not see is a 404.
+ */
+import type { Bus } from '../bus/bus.js';
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { visibleTo } from '../customers/service.js';
+import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import type { Clock } from '../lib/clock.js';
+import { parseInput } from '../lib/validate.js';
+import type { ScopeRepo } from '../rules/scope-repo.js';
+import type { MaintenanceRepo, WindowRow } from './repo.js';
+import { windowCovers, type WindowSchedule } from './schedule.js';
+import { windowSchema, type WindowInput } from './schema.js';
+
+/** Whether the window suppresses alerts right now (the same schedule the evaluation run uses). */
+export function activeAt(row: WindowRow, at: Date): boolean {
+  const schedule: WindowSchedule =
+    row.kind === 'once'
+      ? { kind: 'once', startsAt: row.startsAt as Date, endsAt: row.endsAt as Date }
+      : {
+          kind: 'weekly',
+          weekdays: row.weekdays ?? [],
+          startTime: row.startTime ?? '00:00',
+          durationMinutes: row.durationMinutes ?? 0,
+        };
+  return windowCovers(schedule, at, row.timeZone);
+}
+
+function json(row: WindowRow, activeNow: boolean) {
+  return {
+    id: row.id,
+    name: row.name,
+    customerId: row.customerId,
+    customerName: row.customerName,
+    timeZone: row.timeZone,
+    scope: row.scope,
+    kind: row.kind,
+    startsAt: row.startsAt?.toISOString() ?? null,
+    endsAt: row.endsAt?.toISOString() ?? null,
+    weekdays: row.weekdays,
+    startTime: row.startTime,
+    durationMinutes: row.durationMinutes,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    activeNow,
+  };
+}
+
+/** A stored window in the request shape, so an edit is checked as a whole window. */
+const asInput = (row: WindowRow) => ({
+  name: row.name,
+  scope: { type: row.scope.type, id: row.scope.id },
+  kind: row.kind,
+  startsAt: row.startsAt?.toISOString() ?? null,
+  endsAt: row.endsAt?.toISOString() ?? null,
+  weekdays: row.weekdays,
+  startTime: row.startTime,
+  durationMinutes: row.durationMinutes,
+});
+
+export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: ScopeRepo; bus: Bus; clock: Clock }) {
+  const { repo, scopes, bus, clock } = deps;
+  const view = (row: WindowRow) => json(row, activeAt(row, clock.now()));
+
+  async function visibleWindow(principal: Principal, id: number): Promise<WindowRow> {
+    const row = await repo.find(id);
+    if (!row || !canSeeCustomer(principal, row.customerId)) throw new NotFound('No such maintenance window');
+    return row;
+  }
+
+  async function writableWindow(principal: Principal, id: number): Promise<WindowRow> {
+    const row = await visibleWindow(principal, id);
+    if (!canWriteCustomer(principal, row.customerId)) throw new Forbidden('You may not change this customer');
+    return row;
+  }
+
+  /** The customer behind the scope; a scope the account cannot see is reported like one that does not exist. */
+  async function scopeCustomer(principal: Principal, input: WindowInput): Promise<number> {
+    const target = await scopes.find(input.scope.type, input.scope.id);
+    if (!target || !canSeeCustomer(principal, target.customerId)) {
+      throw new BadRequest(`scope.id: no such ${input.scope.type}`, { field: 'scope.id' });
+    }
+    if (!canWriteCustomer(principal, target.customerId)) throw new Forbidden('You may not change this customer');
+    return target.customerId;
+  }
+
+  const fields = (input: WindowInput, customerId: number) => ({
+    customerId,
+    scopeType: input.scope.type,
+    scopeId: input.scope.id,
+    name: input.name,
+    kind: input.kind,
+    startsAt: input.startsAt,
+    endsAt: input.endsAt,
+    weekdays: input.weekdays,
+    startTime: input.startTime,
+    durationMinutes: input.durationMinutes,
+  });
+
+  const changed = (customerId: number) => bus.publish('maintenance', { customerId });
+
+  return {
+    async list(principal: Principal, customerId?: number) {
+      return (await repo.list(visibleTo(principal), customerId)).map(view);
+    },
+    async get(principal: Principal, id: number) {
+      return view(await visibleWindow(principal, id));
+    },
+    async create(principal: Principal, input: WindowInput) {
+      const customerId = await scopeCustomer(principal, input);
+      const id = await repo.insert(fields(input, customerId), principal.userId);
+      await changed(customerId);
+      return view((await repo.find(id)) as WindowRow);
+    },
+    async update(principal: Principal, id: number, changes: Record<string, unknown>) {
+      const current = await writableWindow(principal, id);
+      const input = parseInput(windowSchema, { ...asInput(current), ...changes });
+      const customerId = await scopeCustomer(principal, input);
+      await repo.update(id, fields(input, customerId));
+      await changed(customerId);
+      if (customerId !== current.customerId) await changed(current.customerId);
+      return view((await repo.find(id)) as WindowRow);
+    },
+    async remove(principal: Principal, id: number) {
+      const current = await writableWindow(principal, id);
+      await repo.delete(id);
+      await changed(current.customerId);
+    },
+  };
+}
+
+export type MaintenanceService = ReturnType<typeof createMaintenanceService>;

@@ -1,0 +1,152 @@
+/** SQL of the alert e-mail outbox (`alert_notifications`, db/migrations/0007). */
+import type { Knex } from 'knex';
+import type { Severity } from '../alerts/alert-json.js';
+
+export interface QueuedTransition {
+  alertId: number;
+  kind: 'raised' | 'resolved';
+  customerId: number;
+  severity: Severity;
+}
+
+export interface DueNotification {
+  id: number;
+  attempts: number;
+  kind: 'raised' | 'resolved';
+  email: string;
+  alertId: number;
+  ruleKey: string;
+  ruleName: string;
+  severity: Severity;
+  instance: string;
+  value: number | null;
+  message: string;
+  startedAt: Date;
+  resolvedAt: Date | null;
+  systemId: number;
+  systemName: string;
+  hostname: string;
+  clusterId: number | null;
+  customerId: number;
+  customerName: string;
+}
+
+/**
+ * One row per transition and recipient: every active account that may see the
+ * system (ADMIN all; others through a grant of the alert's customer) whose
+ * minimum severity is at most the alert's. Runs inside the evaluation's transaction.
+ */
+export async function queueNotifications(
+  trx: Knex,
+  transitions: readonly QueuedTransition[],
+  now: Date,
+): Promise<number> {
+  if (!transitions.length) return 0;
+  const rank = (column: string) => `CASE ${column} WHEN 'CRITICAL' THEN 3 WHEN 'WARNING' THEN 2 ELSE 1 END`;
+  const result = await trx.raw(
+    `INSERT INTO alert_notifications (alert_id, user_id, kind, created_at)
+     SELECT t.alert_id, u.id, t.kind, ?
+       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS t(alert_id, kind, customer_id, severity)
+       JOIN users u ON NOT u.disabled
+        AND ${rank('u.notify_min_severity')} <= ${rank('t.severity')}
+        AND (u.role = 'ADMIN'
+             OR EXISTS (SELECT 1 FROM user_customer_grants g WHERE g.user_id = u.id AND g.customer_id = t.customer_id))`,
+    [
+      now,
+      transitions.map((t) => t.alertId),
+      transitions.map((t) => t.kind),
+      transitions.map((t) => t.customerId),
+      transitions.map((t) => t.severity),
+    ],
+  );
+  return (result as { rowCount: number }).rowCount;
+}
+
+export function createNotificationsRepo(db: Knex) {
+  return {
+    /** Pending rows older than `staleBefore` are no news any more: dropped, not sent late. */
+    async dropStale(staleBefore: Date): Promise<number> {
+      return db('alert_notifications')
+        .where({ status: 'pending' })
+        .where('created_at', '<', staleBefore)
+        .update({ status: 'dropped', last_error: 'too old to send' });
+    },
+
+    async due(limit: number): Promise<DueNotification[]> {
+      const result = await db.raw<{ rows: Record<string, unknown>[] }>(
+        `SELECT n.id, n.attempts, n.kind, u.email, a.id AS alert_id, a.rule_key, a.severity, a.instance, a.value,
+                a.message, a.started_at, a.resolved_at, s.id AS system_id, s.name AS system_name, s.hostname,
+                s.cluster_id, c.id AS customer_id, c.name AS customer_name,
+                coalesce((SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
+                         (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
+                         a.rule_key) AS rule_name
+           FROM alert_notifications n
+           JOIN users u ON u.id = n.user_id AND NOT u.disabled
+           JOIN alerts a ON a.id = n.alert_id
+           JOIN systems s ON s.id = a.system_id
+           JOIN customers c ON c.id = a.customer_id
+          WHERE n.status = 'pending'
+          ORDER BY n.id
+          LIMIT ?`,
+        [limit],
+      );
+      return result.rows.map((r) => ({
+        id: Number(r['id']),
+        attempts: r['attempts'] as number,
+        kind: r['kind'] as 'raised' | 'resolved',
+        email: r['email'] as string,
+        alertId: Number(r['alert_id']),
+        ruleKey: r['rule_key'] as string,
+        ruleName: r['rule_name'] as string,
+        severity: r['severity'] as Severity,
+        instance: r['instance'] as string,
+        value: r['value'] as number | null,
+        message: r['message'] as string,
+        startedAt: r['started_at'] as Date,
+        resolvedAt: (r['resolved_at'] as Date | null) ?? null,
+        systemId: r['system_id'] as number,
+        systemName: r['system_name'] as string,
+        hostname: r['hostname'] as string,
+        clusterId: (r['cluster_id'] as number | null) ?? null,
+        customerId: r['customer_id'] as number,
+        customerName: r['customer_name'] as string,
+      }));
+    },
+
+    /** Rows of accounts disabled since they were queued. */
+    async dropForDisabledAccounts(): Promise<void> {
+      await db.raw(
+        `UPDATE alert_notifications n SET status = 'dropped', last_error = 'account disabled'
+           FROM users u WHERE u.id = n.user_id AND u.disabled AND n.status = 'pending'`,
+      );
+    },
+
+    async markSent(id: number, now: Date): Promise<void> {
+      await db('alert_notifications')
+        .where({ id })
+        .update({ status: 'sent', sent_at: now, last_attempt_at: now, attempts: db.raw('attempts + 1') });
+    },
+
+    async markFailed(id: number, error: string, now: Date, maxAttempts: number): Promise<void> {
+      await db('alert_notifications')
+        .where({ id })
+        .update({
+          attempts: db.raw('attempts + 1'),
+          last_error: error.slice(0, 500),
+          last_attempt_at: now,
+          status: db.raw(`CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE 'pending' END`, [maxAttempts]),
+        });
+    },
+
+    async markDropped(id: number, reason: string): Promise<void> {
+      await db('alert_notifications').where({ id }).update({ status: 'dropped', last_error: reason });
+    },
+
+    /** Finished rows are kept a week for inspection. */
+    async prune(before: Date): Promise<void> {
+      await db('alert_notifications').whereNot({ status: 'pending' }).where('created_at', '<', before).delete();
+    },
+  };
+}
+
+export type NotificationsRepo = ReturnType<typeof createNotificationsRepo>;

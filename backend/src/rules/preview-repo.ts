@@ -1,0 +1,59 @@
+/** SQL of the rule preview: the latest values (metric_latest) and silent systems, never `metrics`. */
+import type { Knex } from 'knex';
+import type { Visible } from '../customers/repo.js';
+
+export interface PreviewCandidate {
+  systemId: number;
+  systemName: string;
+  customerId: number;
+  customerName: string;
+  clusterId: number | null;
+  instance: string;
+  value: number | null;
+  time: Date;
+}
+
+const mapCandidate = (row: Record<string, unknown>): PreviewCandidate => ({
+  systemId: row['system_id'] as number,
+  systemName: row['system_name'] as string,
+  customerId: row['customer_id'] as number,
+  customerName: row['customer_name'] as string,
+  clusterId: (row['cluster_id'] as number | null) ?? null,
+  instance: (row['instance'] as string | null) ?? '',
+  value: (row['value'] as number | null) ?? null,
+  time: row['time'] as Date,
+});
+
+export function createPreviewRepo(db: Knex) {
+  const systems = (visible: Visible) => {
+    const query = db('systems as s')
+      .join('customers as c', 'c.id', 's.customer_id')
+      .select('s.id as system_id', 's.name as system_name', 's.customer_id', 'c.name as customer_name', 's.cluster_id');
+    if (visible) query.whereIn('s.customer_id', [...visible]);
+    return query;
+  };
+  return {
+    /** The newest sample of `metric` per (system, instance) not older than `since`. */
+    async latestValues(metric: string, since: Date, visible: Visible): Promise<PreviewCandidate[]> {
+      const rows = await systems(visible)
+        .join('metric_latest as ml', 'ml.system_id', 's.id')
+        .select('ml.instance', 'ml.value', 'ml.time')
+        .where('ml.name', metric)
+        .where('ml.time', '>=', since)
+        .orderBy(['s.name', 'ml.instance']);
+      return rows.map(mapCandidate);
+    },
+    /** Systems that have reported once and not since `before` (the offline rule's condition). */
+    async silentSystems(before: Date, visible: Visible): Promise<PreviewCandidate[]> {
+      const rows = await systems(visible)
+        .select('s.last_seen_at as time')
+        .where('s.last_seen_at', '<', before)
+        // a system with offline alerts off goes STANDBY instead: the rule does not fire there
+        .where('s.offline_alerts', true)
+        .orderBy('s.name');
+      return rows.map(mapCandidate);
+    },
+  };
+}
+
+export type PreviewRepo = ReturnType<typeof createPreviewRepo>;

@@ -1,0 +1,90 @@
+/**
+ * "Which systems would fire now": the systems the account may see where a
+ * rule's condition holds on the newest sample (not older than 5 minutes), with
+ * instance and value. It ignores `for` (how long the condition has held),
+ * maintenance windows and inactive customers, and says so in its answer. A
+ * system governed by a more specific override of the same key is left out:
+ * there the override decides, not this rule.
+ */
+import type { Principal } from '../auth/principal.js';
+import { visibleTo } from '../customers/service.js';
+import { conditionHolds, instanceMatches, type Operator } from '../evaluation/condition.js';
+import type { Clock } from '../lib/clock.js';
+import type { PreviewCandidate, PreviewRepo } from './preview-repo.js';
+import type { NewScope, RuleScope } from './repo.js';
+
+export const FRESH_MS = 5 * 60_000;
+export const OFFLINE_AFTER_MS = 2 * 60_000;
+
+export interface PreviewRule {
+  /** Saved rules have an id; an unsaved one from the editor has none. */
+  id: number | null;
+  key: string;
+  kind: 'metric' | 'offline';
+  metric: string | null;
+  instanceGlob: string | null;
+  operator: Operator | null;
+  threshold: number | null;
+  absolute: boolean;
+  scope: NewScope | RuleScope | null;
+}
+
+const SPECIFICITY = { system: 3, cluster: 2, customer: 1 } as const;
+
+function covers(scope: NewScope | null, system: PreviewCandidate): boolean {
+  if (!scope) return true;
+  if (scope.type === 'system') return scope.id === system.systemId;
+  if (scope.type === 'cluster') return scope.id === system.clusterId;
+  return scope.id === system.customerId;
+}
+
+const specificity = (scope: NewScope | null) => (scope ? SPECIFICITY[scope.type] : 0);
+
+const sameScope = (a: NewScope | null, b: NewScope | null) =>
+  (a === null && b === null) || (a !== null && b !== null && a.type === b.type && a.id === b.id);
+
+export const PREVIEW_NOTE =
+  'The condition on the newest sample only: "for", maintenance windows and inactive customers are not considered.';
+
+export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: Clock }) {
+  return {
+    /** `siblings`: the saved rules with the same key (overrides and the global one). */
+    async preview(principal: Principal, rule: PreviewRule, siblings: { id: number; scope: NewScope | null }[]) {
+      const now = clock.now();
+      const visible = visibleTo(principal);
+      const candidates =
+        rule.kind === 'offline'
+          ? await repo.silentSystems(new Date(now.getTime() - OFFLINE_AFTER_MS), visible)
+          : await repo.latestValues(rule.metric as string, new Date(now.getTime() - FRESH_MS), visible);
+      const others = siblings.filter((s) => s.id !== rule.id && !sameScope(s.scope, rule.scope));
+      const mine = specificity(rule.scope);
+      const governs = (system: PreviewCandidate) =>
+        covers(rule.scope, system) && !others.some((o) => covers(o.scope, system) && specificity(o.scope) > mine);
+      const holds = (c: PreviewCandidate) =>
+        rule.kind === 'offline' ||
+        (instanceMatches(rule.instanceGlob, c.instance) &&
+          c.value !== null &&
+          conditionHolds(
+            { operator: rule.operator as Operator, threshold: rule.threshold as number, absolute: rule.absolute },
+            c.value,
+          ));
+      return {
+        evaluatedAt: now.toISOString(),
+        note: PREVIEW_NOTE,
+        systems: candidates
+          .filter((c) => governs(c) && holds(c))
+          .map((c) => ({
+            systemId: c.systemId,
+            systemName: c.systemName,
+            customerId: c.customerId,
+            customerName: c.customerName,
+            instance: c.instance,
+            value: c.value,
+            sampledAt: c.time.toISOString(),
+          })),
+      };
+    },
+  };
+}
+
+export type RulePreview = ReturnType<typeof createRulePreview>;

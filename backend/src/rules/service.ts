@@ -1,0 +1,161 @@
+/**
+ * Alert rules and event rules (contracts.md "Alert rules"). A rule without a
+ * scope is global and written by ADMIN only; a scoped override (same key, at a
+ * customer, cluster or system) is written by ADMIN or an OPERATOR granted the
+ * scope's customer. Everyone reads the global rules and the overrides of the
+ * customers they see; any other override is a 404.
+ */
+import type { Bus } from '../bus/bus.js';
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { BadRequest, Conflict, Forbidden, NotFound } from '../http/errors.js';
+import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
+import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';
+import type { ScopeRepo } from './scope-repo.js';
+
+export const OFFLINE_RULE_KEY = 'system.offline';
+
+interface RuleLike {
+  id: number;
+  scope: RuleScope | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export function ruleVisible(principal: Principal, scope: RuleScope | null): boolean {
+  if (!scope) return true;
+  // an override whose scope was deleted belongs to nobody: only an ADMIN sees (and removes) it
+  if (scope.customerId === null) return principal.role === 'ADMIN';
+  return canSeeCustomer(principal, scope.customerId);
+}
+
+function json<R extends RuleLike>(row: R) {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+function checkAlertRuleShape(key: string, rule: Partial<AlertRuleInput>): 'metric' | 'offline' {
+  if (key === OFFLINE_RULE_KEY) {
+    // offline is "not seen for 2 minutes": it reads no metric and has no threshold or wait of its own
+    for (const field of ['metric', 'operator', 'threshold', 'instanceGlob'] as const) {
+      if (rule[field] !== null && rule[field] !== undefined) {
+        throw new BadRequest(`${field}: the offline rule has no ${field}`, { field });
+      }
+    }
+    return 'offline';
+  }
+  for (const field of ['metric', 'operator', 'threshold'] as const) {
+    if (rule[field] === null || rule[field] === undefined) throw new BadRequest(`${field}: is required`, { field });
+  }
+  return 'metric';
+}
+
+function checkEventRuleShape(rule: Partial<EventRuleInput>): void {
+  if (!rule.eventType && !rule.derived) {
+    throw new BadRequest('eventType: an event type or a derived event is required', { field: 'eventType' });
+  }
+}
+
+export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; scopes: ScopeRepo; bus: Bus }) {
+  /** Where a new rule goes: null (global, ADMIN only) or a scope the account may write. */
+  async function writableScope(principal: Principal, scope: NewScope | null): Promise<NewScope | null> {
+    if (!scope) {
+      if (principal.role !== 'ADMIN') throw new Forbidden('Only an administrator changes global rules');
+      return null;
+    }
+    const target = await scopes.find(scope.type, scope.id);
+    if (!target || !canSeeCustomer(principal, target.customerId)) {
+      throw new BadRequest(`scope.id: no such ${scope.type}`, { field: 'scope.id' });
+    }
+    if (!canWriteCustomer(principal, target.customerId)) throw new Forbidden('You may not change this customer');
+    return scope;
+  }
+
+  function checkWritable(principal: Principal, scope: RuleScope | null): void {
+    if (!scope || scope.customerId === null) {
+      if (principal.role !== 'ADMIN') throw new Forbidden('Only an administrator changes global rules');
+      return;
+    }
+    if (!canWriteCustomer(principal, scope.customerId)) throw new Forbidden('You may not change this customer');
+  }
+
+  function crud<Row extends RuleLike & { key: string }>(table: RuleTableRepo<Row>, topic: string) {
+    async function visible(principal: Principal, id: number): Promise<Row> {
+      const row = await table.find(id);
+      if (!row || !ruleVisible(principal, row.scope)) throw new NotFound('No such rule');
+      return row;
+    }
+    const changed = (id: number) => bus.publish('rules', { table: topic, id });
+    return {
+      visible,
+      async list(principal: Principal) {
+        return (await table.list()).filter((row) => ruleVisible(principal, row.scope)).map(json);
+      },
+      async get(principal: Principal, id: number) {
+        return json(await visible(principal, id));
+      },
+      async create(principal: Principal, key: string, fields: Record<string, unknown>, scope: NewScope | null) {
+        const where = await writableScope(principal, scope);
+        if (await table.exists(key, where)) throw new Conflict('A rule with this key exists at this scope');
+        const id = await table.insert({ ...fields, key }, where);
+        await changed(id);
+        return json((await table.find(id)) as Row);
+      },
+      async update(principal: Principal, current: Row, fields: Record<string, unknown>) {
+        checkWritable(principal, current.scope);
+        await table.update(current.id, fields);
+        await changed(current.id);
+        return json((await table.find(current.id)) as Row);
+      },
+      async remove(principal: Principal, id: number) {
+        const row = await visible(principal, id);
+        checkWritable(principal, row.scope);
+        await table.delete(id);
+        await changed(id);
+      },
+    };
+  }
+
+  const alert = crud<AlertRuleRow>(repo.alertRules, 'alert_rules');
+  const event = crud<EventRuleRow>(repo.eventRules, 'event_rules');
+
+  return {
+    alertRules: {
+      list: alert.list,
+      get: alert.get,
+      remove: alert.remove,
+      /** The rule as the account may see it (for the preview). */
+      find: alert.visible,
+      /** Checks an unsaved rule as a save would and names its kind (the preview of the editor). */
+      shapeOf: (input: AlertRuleInput) => checkAlertRuleShape(input.key, input),
+      async create(principal: Principal, input: AlertRuleInput) {
+        const { key, scope, ...fields } = input;
+        const kind = checkAlertRuleShape(key, fields);
+        return alert.create(principal, key, { ...fields, kind }, scope);
+      },
+      async update(principal: Principal, id: number, changes: AlertRuleChanges) {
+        const current = await alert.visible(principal, id);
+        const { key: _key, scope: _scope, ...fields } = changes;
+        if (current.kind === 'offline') checkAlertRuleShape(OFFLINE_RULE_KEY, fields);
+        else checkAlertRuleShape(current.key, { ...current, ...fields });
+        return alert.update(principal, current, fields);
+      },
+    },
+    eventRules: {
+      list: event.list,
+      get: event.get,
+      remove: event.remove,
+      async create(principal: Principal, input: EventRuleInput) {
+        const { key, scope, ...fields } = input;
+        checkEventRuleShape(fields);
+        return event.create(principal, key, fields, scope);
+      },
+      async update(principal: Principal, id: number, changes: EventRuleChanges) {
+        const current = await event.visible(principal, id);
+        const { key: _key, scope: _scope, ...fields } = changes;
+        checkEventRuleShape({ ...current, ...fields });
+        return event.update(principal, current, fields);
+      },
+    },
+  };
+}
+
+export type RulesService = ReturnType<typeof createRulesService>;

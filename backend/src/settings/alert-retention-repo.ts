@@ -1,0 +1,42 @@
+/** SQL of the alert retention: its setting in app_settings and the deletion of old resolved alerts. */
+import type { Knex } from 'knex';
+
+const KEY = 'alert_retention';
+const BATCH = 5_000;
+
+export function createAlertRetentionRepo(db: Knex) {
+  return {
+    async findDays(): Promise<number | null> {
+      const row = await db('app_settings')
+        .where({ key: KEY })
+        .first<{ value: { days?: unknown } } | undefined>('value');
+      const days = row?.value?.days;
+      return typeof days === 'number' && Number.isInteger(days) && days >= 0 ? days : null;
+    },
+    async saveDays(days: number): Promise<void> {
+      await db('app_settings')
+        .insert({ key: KEY, value: JSON.stringify({ days }), updated_at: db.fn.now() })
+        .onConflict('key')
+        .merge(['value', 'updated_at']);
+    },
+    /**
+     * Deletes resolved alerts resolved before `cutoff`, in batches so a first run
+     * over years of history holds no long lock. Open alerts are never touched.
+     */
+    async deleteResolvedBefore(cutoff: Date): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const deleted = await db('alerts')
+          .whereIn(
+            'id',
+            db('alerts').select('id').where('state', 'resolved').where('resolved_at', '<', cutoff).limit(BATCH),
+          )
+          .delete();
+        total += deleted;
+        if (deleted < BATCH) return total;
+      }
+    },
+  };
+}
+
+export type AlertRetentionRepo = ReturnType<typeof createAlertRetentionRepo>;

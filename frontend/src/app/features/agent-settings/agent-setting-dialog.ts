@@ -1,0 +1,174 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatSlideToggleModule } from '@angular/material/slide-toggle';
+import { Observable } from 'rxjs';
+
+import { applyFieldError, errorMessage } from '../../core/api-error';
+import {
+  AgentSetting,
+  AgentSettingChanges,
+  AgentSettingsApi,
+  SETTING_KEY_PATTERN,
+  SettingScope,
+} from './agent-settings-api';
+
+export interface AgentSettingDialogData {
+  scope: SettingScope;
+  /** Where the setting applies, for the title ("cluster prod", "web-01"). */
+  scopeLabel: string;
+  /** The setting to change; absent to add one. */
+  setting?: AgentSetting;
+}
+
+/** Printable text; tab and line breaks allowed (the server refuses other control characters). */
+const PRINTABLE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
+
+/**
+ * Adds a setting, or changes one's value and secret flag (the key stays: delete and add to rename).
+ * A stored secret is never shown: its field starts empty, and only a typed value replaces it.
+ */
+@Component({
+  selector: 'argus-agent-setting-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButtonModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatSlideToggleModule,
+    ReactiveFormsModule,
+  ],
+  template: `
+    <h2 mat-dialog-title>{{ title }}</h2>
+    <form [formGroup]="form" (ngSubmit)="save()">
+      <mat-dialog-content class="argus-form">
+        <mat-form-field>
+          <mat-label>Key</mat-label>
+          <input matInput formControlName="key" autocomplete="off" class="mono" data-testid="setting-key" />
+          <mat-hint>Lower case: a-z first, then a-z, 0-9, “_”, “.” or “-” (e.g. log.level).</mat-hint>
+          @if (form.controls.key.hasError('server')) {
+            <mat-error>{{ form.controls.key.getError('server') }}</mat-error>
+          } @else {
+            <mat-error>A-z first, then up to 63 of a-z, 0-9, “_”, “.” and “-”.</mat-error>
+          }
+        </mat-form-field>
+        <mat-form-field floatLabel="always">
+          <mat-label>Value</mat-label>
+          <textarea
+            matInput
+            formControlName="value"
+            rows="2"
+            autocomplete="off"
+            class="mono"
+            data-testid="setting-value"
+            [placeholder]="keepsStoredSecret() ? 'unchanged' : ''"
+          ></textarea>
+          @if (keepsStoredSecret()) {
+            <mat-hint data-testid="value-hint">Stored and never shown. Type a new value to replace it.</mat-hint>
+          } @else if (secret()) {
+            <mat-hint data-testid="value-hint">Stored encrypted; sent only to the agents it applies to.</mat-hint>
+          }
+          @if (form.controls.value.hasError('server')) {
+            <mat-error>{{ form.controls.value.getError('server') }}</mat-error>
+          } @else if (form.controls.value.hasError('needsValue')) {
+            <mat-error>Type the new value: the stored secret is never revealed.</mat-error>
+          } @else if (form.controls.value.hasError('maxlength')) {
+            <mat-error>At most 8192 characters.</mat-error>
+          } @else {
+            <mat-error>Control characters other than tab and line breaks are not allowed.</mat-error>
+          }
+        </mat-form-field>
+        <mat-slide-toggle formControlName="secret" data-testid="setting-secret">Secret</mat-slide-toggle>
+        <p class="field-note">A secret (a password, an API token) is write-only: the console never shows it again.</p>
+        @if (error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" mat-dialog-close>Cancel</button>
+        <button mat-flat-button type="submit" [disabled]="busy()">{{ data.setting ? 'Save' : 'Add setting' }}</button>
+      </mat-dialog-actions>
+    </form>
+  `,
+  styles: `
+    .mono {
+      font-family: var(--argus-mono);
+    }
+    .field-note {
+      margin: 4px 0 0;
+    }
+  `,
+})
+export class AgentSettingDialog {
+  protected readonly data = inject<AgentSettingDialogData>(MAT_DIALOG_DATA);
+  private readonly dialogRef = inject<MatDialogRef<AgentSettingDialog, AgentSetting>>(MatDialogRef);
+  private readonly api = inject(AgentSettingsApi);
+
+  private readonly wasSecret = this.data.setting?.secret ?? false;
+  protected readonly title = this.data.setting
+    ? `Change ${this.data.setting.key}`
+    : `New agent setting for ${this.data.scopeLabel}`;
+
+  protected readonly form = inject(FormBuilder).nonNullable.group(
+    {
+      key: [
+        { value: this.data.setting?.key ?? '', disabled: !!this.data.setting },
+        [Validators.required, Validators.pattern(SETTING_KEY_PATTERN)],
+      ],
+      value: [this.data.setting?.value ?? '', [Validators.maxLength(8192), Validators.pattern(PRINTABLE)]],
+      secret: this.wasSecret,
+    },
+    { validators: (group) => this.valueNeeded(group) },
+  );
+  protected readonly secret = toSignal(this.form.controls.secret.valueChanges, { initialValue: this.wasSecret });
+  private readonly typed = toSignal(this.form.controls.value.valueChanges, {
+    initialValue: this.form.controls.value.value,
+  });
+  /** Editing a secret with nothing typed: the stored value stays. */
+  protected readonly keepsStoredSecret = computed(() => this.wasSecret && this.secret() && this.typed() === '');
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    this.request().subscribe({
+      next: (saved) => this.dialogRef.close(saved),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  private request(): Observable<AgentSetting> {
+    const { key, value, secret } = this.form.getRawValue();
+    const setting = this.data.setting;
+    if (!setting) return this.api.create({ scope: this.data.scope, key, value, secret });
+    const changes: AgentSettingChanges = { secret };
+    // an empty field on a secret keeps it; a plain value is always sent as shown
+    if (!(this.wasSecret && value === '')) changes.value = value;
+    return this.api.update(setting.id, changes);
+  }
+
+  /** A secret made plain needs a new value, since the stored one is never revealed. */
+  private valueNeeded(group: AbstractControl): ValidationErrors | null {
+    const value = group.get('value');
+    const needs = this.wasSecret && group.get('secret')?.value === false && value?.value === '';
+    if (needs) value?.setErrors({ ...value.errors, needsValue: true });
+    else if (value?.hasError('needsValue')) {
+      const { needsValue: _, ...rest } = value.errors ?? {};
+      value.setErrors(Object.keys(rest).length ? rest : null);
+    }
+    return null;
+  }
+}

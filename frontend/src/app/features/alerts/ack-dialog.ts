@@ -1,0 +1,64 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { Observable } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { Alert, AlertsApi } from './alerts-api';
+
+/** Acknowledges one alert with an optional note; closes with the acknowledged alert. */
+@Component({
+  selector: 'argus-ack-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  template: `
+    <h2 mat-dialog-title>Acknowledge {{ alert.ruleKey }} on {{ alert.systemName }}</h2>
+    <form [formGroup]="form" (ngSubmit)="save()">
+      <mat-dialog-content class="argus-form">
+        <p class="field-note">The alert stays open until its condition clears; everyone sees that you are on it.</p>
+        <mat-form-field>
+          <mat-label>Note (optional)</mat-label>
+          <textarea matInput formControlName="note" rows="3" cdkFocusInitial></textarea>
+          <mat-error>At most 1,000 characters.</mat-error>
+        </mat-form-field>
+        @if (error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </mat-dialog-content>
+      <mat-dialog-actions align="end">
+        <button mat-button type="button" mat-dialog-close>Cancel</button>
+        <button mat-flat-button type="submit" [disabled]="busy()">Acknowledge</button>
+      </mat-dialog-actions>
+    </form>
+  `,
+})
+export class AckDialog {
+  private readonly api = inject(AlertsApi);
+  private readonly dialogRef = inject<MatDialogRef<AckDialog, Alert>>(MatDialogRef);
+  protected readonly alert = inject<Alert>(MAT_DIALOG_DATA);
+  protected readonly form = new FormGroup({
+    note: new FormControl('', { nonNullable: true, validators: Validators.maxLength(1000) }),
+  });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected save(): void {
+    if (this.form.invalid) return;
+    this.busy.set(true);
+    this.error.set(null);
+    this.api.acknowledge(this.alert.id, this.form.controls.note.value).subscribe({
+      next: (alert) => this.dialogRef.close(alert),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+      },
+    });
+  }
+}
+
+export function openAckDialog(dialog: MatDialog, alert: Alert): Observable<Alert | undefined> {
+  return dialog.open<AckDialog, Alert, Alert>(AckDialog, { data: alert, width: '520px' }).afterClosed();
+}

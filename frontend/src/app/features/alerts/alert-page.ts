@@ -1,0 +1,111 @@
+import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
+import { toObservable, toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { RouterLink } from '@angular/router';
+import { filter, switchMap } from 'rxjs';
+
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { Icon } from '../../ui/icon';
+import { injectNow } from '../../ui/time-ago';
+import { openAckDialog } from './ack-dialog';
+import { AlertSummary } from './alert-row';
+import { Alert, AlertsApi } from './alerts-api';
+
+/** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
+@Component({
+  selector: 'argus-alert-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [AlertSummary, Icon, MatButtonModule, MatProgressBarModule, RouterLink],
+  template: `
+    <a class="back" routerLink="/alerts"><argus-icon name="back" />Alerts</a>
+    @let state = alert();
+    @switch (state.state) {
+      @case ('loading') {
+        <mat-progress-bar mode="indeterminate" aria-label="Loading the alert" />
+      }
+      @case ('error') {
+        <p class="form-error" role="alert">{{ state.message }}</p>
+      }
+      @case ('ready') {
+        @let a = state.value;
+        <header class="page-header page-header--actions">
+          <div>
+            <h1>{{ a.ruleKey }}</h1>
+            <p data-testid="state">
+              {{ a.state === 'open' ? (a.acknowledged ? 'Open, acknowledged' : 'Open') : 'Resolved' }}
+            </p>
+          </div>
+          @if (mayAcknowledge(a)) {
+            <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
+          }
+        </header>
+        <argus-alert-summary [alert]="a" [now]="now()" />
+        <dl class="facts">
+          <div>
+            <dt>System</dt>
+            <dd>
+              <a [routerLink]="['/systems', a.systemId]">{{ a.systemName }}</a>
+            </dd>
+          </div>
+          <div>
+            <dt>Customer</dt>
+            <dd>{{ a.customerName }}</dd>
+          </div>
+          <div>
+            <dt>Value</dt>
+            <dd>{{ a.value ?? '—' }}</dd>
+          </div>
+        </dl>
+      }
+    }
+  `,
+  styles: `
+    .back {
+      display: inline-flex;
+      gap: 4px;
+      align-items: center;
+      margin-bottom: 8px;
+    }
+    .facts {
+      display: grid;
+      grid-template-columns: repeat(auto-fill, minmax(180px, 1fr));
+      gap: 12px;
+      margin-top: 16px;
+    }
+    dt {
+      color: var(--mat-sys-on-surface-variant);
+    }
+    dd {
+      margin: 0;
+    }
+  `,
+})
+export class AlertPage {
+  /** From the route (`alerts/:id`). */
+  readonly id = input.required<string>();
+  private readonly api = inject(AlertsApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly now = injectNow();
+  private readonly numericId = computed(() => Number(this.id()));
+  protected readonly alert = toSignal(toObservable(this.numericId).pipe(switchMap((id) => this.api.alert$(id))), {
+    initialValue: LOADING as Refreshing<Alert>,
+  });
+
+  protected mayAcknowledge(alert: Alert): boolean {
+    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);
+  }
+
+  protected acknowledge(alert: Alert): void {
+    openAckDialog(this.dialog, alert)
+      .pipe(filter(Boolean))
+      .subscribe(() => this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 }));
+  }
+}

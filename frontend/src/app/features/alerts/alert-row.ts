@@ -1,0 +1,77 @@
+import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { RouterLink } from '@angular/router';
+
+import { absoluteTime, timeAgo } from '../../ui/time-ago';
+import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
+
+/** Severity chip, what fired, where, since when and who acknowledged it: one alert in a list. */
+@Component({
+  selector: 'argus-alert-summary',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [RouterLink],
+  template: `
+    @let a = alert();
+    <div class="head">
+      <span class="chip {{ chips[a.severity] }}" data-testid="severity">{{ labels[a.severity] }}</span>
+      <a class="rule" [routerLink]="['/alerts', a.id]">{{ a.ruleKey }}{{ a.instance ? ' · ' + a.instance : '' }}</a>
+      @if (showSystem()) {
+        on <a [routerLink]="['/systems', a.systemId]" data-testid="system-link">{{ a.systemName }}</a>
+        <span class="muted">({{ a.customerName }})</span>
+      }
+    </div>
+    @if (a.message) {
+      <p class="message">{{ a.message }}</p>
+    }
+    <p class="meta muted">
+      <span [title]="absolute(a.startedAt)">Raised {{ ago(a.startedAt) }}</span>
+      @if (a.resolvedAt) {
+        · <span [title]="absolute(a.resolvedAt)">resolved {{ ago(a.resolvedAt) }}</span>
+      }
+      @if (a.acknowledgedAt) {
+        ·
+        <span data-testid="ack-info" [title]="absolute(a.acknowledgedAt)"
+          >acknowledged by {{ a.acknowledgedBy?.name ?? 'a deleted account' }} {{ ago(a.acknowledgedAt) }}</span
+        >
+      }
+    </p>
+    @if (a.ackNote) {
+      <p class="note" data-testid="ack-note">“{{ a.ackNote }}”</p>
+    }
+  `,
+  styles: `
+    .head {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 6px;
+      align-items: baseline;
+    }
+    .rule {
+      font-weight: 500;
+    }
+    .message,
+    .meta,
+    .note {
+      margin: 4px 0 0;
+    }
+    .muted {
+      color: var(--mat-sys-on-surface-variant);
+    }
+    .note {
+      font-style: italic;
+    }
+  `,
+})
+export class AlertSummary {
+  readonly alert = input.required<Alert>();
+  readonly now = input.required<number>();
+  /** Off on a system's own page, where the system is said already. */
+  readonly showSystem = input(true);
+  protected readonly labels = SEVERITY_LABELS;
+  protected readonly chips = SEVERITY_CHIPS;
+  protected ago(at: string): string {
+    return timeAgo(at, this.now());
+  }
+  protected absolute(at: string): string {
+    return absoluteTime(at);
+  }
+}

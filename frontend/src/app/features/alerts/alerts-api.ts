@@ -1,0 +1,81 @@
+import { HttpClient, HttpParams } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { Observable, Subject, tap } from 'rxjs';
+
+import { Severity } from '../../core/auth';
+import { Refreshing, refreshing } from '../../core/refresh';
+
+export type AlertState = 'open' | 'resolved';
+
+/** One alert as GET /api/alerts lists it (docs/api.md "Alerts, rules, maintenance"). */
+export interface Alert {
+  id: number;
+  ruleKey: string;
+  ruleKind: string;
+  severity: Severity;
+  systemId: number;
+  systemName: string;
+  customerId: number;
+  customerName: string;
+  instance: string;
+  value: number | null;
+  message: string;
+  state: AlertState;
+  acknowledged: boolean;
+  acknowledgedAt: string | null;
+  acknowledgedBy: { id: number; name: string } | null;
+  ackNote: string | null;
+  startedAt: string;
+  resolvedAt: string | null;
+}
+
+export interface AlertFilter {
+  state?: AlertState;
+  customer?: number | null;
+  system?: number | null;
+  severity?: Severity | null;
+  limit?: number;
+  before?: number;
+}
+
+export const ALERTS_URL = '/api/alerts';
+export const PAGE_SIZE = 100;
+
+/** The query string of a filter; empty filters are left out. */
+export function alertParams(filter: AlertFilter): HttpParams {
+  let params = new HttpParams();
+  for (const [key, value] of Object.entries(filter)) {
+    if (value !== null && value !== undefined && value !== '') params = params.set(key, String(value));
+  }
+  return params;
+}
+
+/** Alerts of the customers the account sees, and the acknowledgement. */
+@Injectable({ providedIn: 'root' })
+export class AlertsApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  /** The alerts matching a filter, kept fresh (the polling seam the live channel replaces). */
+  alerts$(filter: AlertFilter): Observable<Refreshing<Alert[]>> {
+    return refreshing(() => this.list(filter), this.changed$);
+  }
+
+  list(filter: AlertFilter): Observable<Alert[]> {
+    return this.http.get<Alert[]>(ALERTS_URL, { params: alertParams(filter) });
+  }
+
+  alert$(id: number): Observable<Refreshing<Alert>> {
+    return refreshing(() => this.http.get<Alert>(`${ALERTS_URL}/${id}`), this.changed$);
+  }
+
+  /** The alert stays open, marked acknowledged with who, when and the note. */
+  acknowledge(id: number, note: string): Observable<Alert> {
+    return this.http
+      .post<Alert>(`${ALERTS_URL}/${id}/ack`, { note: note.trim() || null })
+      .pipe(tap(() => this.changed$.next()));
+  }
+}
+
+export const SEVERITY_LABELS: Record<Severity, string> = { CRITICAL: 'Critical', WARNING: 'Warning', INFO: 'Info' };
+export const SEVERITY_CHIPS: Record<Severity, string> = { CRITICAL: 'chip--error', WARNING: 'chip--warn', INFO: '' };

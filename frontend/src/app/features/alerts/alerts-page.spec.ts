@@ -1,0 +1,127 @@
+import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+
+import { AuthService, User } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
+import { CUSTOMERS_URL } from '../customers/customers-api';
+import { ALERTS_URL } from './alerts-api';
+import { AlertsPage, SYSTEMS_URL } from './alerts-page';
+import { alertBody } from './alerts-testing';
+
+describe('AlertsPage', () => {
+  let fixture: ComponentFixture<AlertsPage>;
+  let http: HttpTestingController;
+
+  const alertsRequest = (state = 'open') =>
+    nextRequest(http, (r) => r.method === 'GET' && r.url === ALERTS_URL && r.params.get('state') === state);
+
+  async function render(user: User): Promise<TestRequest> {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(user);
+    fixture = TestBed.createComponent(AlertsPage);
+    await settle(fixture);
+    http
+      .expectOne(CUSTOMERS_URL)
+      .flush([{ id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '' }]);
+    http.expectOne(SYSTEMS_URL).flush([]);
+    return alertsRequest();
+  }
+
+  afterEach(() => http?.verify());
+  const page = (): HTMLElement => fixture.nativeElement;
+  const rows = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="alert"]'));
+
+  it('lists open alerts newest first, linking each to its system and to itself', async () => {
+    const request = await render(userBody({ role: 'VIEWER', customerIds: [10] }));
+    expect(request.request.params.get('limit')).toBe('100');
+    request.flush([
+      alertBody({ id: 2, severity: 'CRITICAL', ruleKey: 'disk.critical', instance: '/var' }),
+      alertBody(),
+    ]);
+    await settle(fixture);
+
+    expect(rows().length).toBe(2);
+    expect(rows()[0].textContent).toContain('disk.critical · /var');
+    expect(rows()[0].querySelector('[data-testid="severity"]')?.textContent).toContain('Critical');
+    expect(rows()[0].querySelector('[data-testid="system-link"]')?.getAttribute('href')).toBe('/systems/5');
+    expect(rows()[0].querySelector('a')?.getAttribute('href')).toBe('/alerts/2');
+    expect(page().querySelectorAll('[data-testid="alert"] button').length)
+      .withContext('a viewer never acknowledges')
+      .toBe(0);
+  });
+
+  it('switches to resolved alerts and filters by severity', async () => {
+    (await render(userBody())).flush([]);
+    await settle(fixture);
+    expect(page().querySelector('[data-testid="empty"]')?.textContent).toContain('No open alerts');
+
+    buttonByText('Resolved', page()).click();
+    await settle(fixture);
+    (await alertsRequest('resolved')).flush([alertBody({ state: 'resolved', resolvedAt: new Date().toISOString() })]);
+    await settle(fixture);
+    expect(rows()[0].textContent).toContain('resolved just now');
+
+    (page().querySelector('[data-testid="severity-filter"] .mat-mdc-select-trigger') as HTMLElement).click();
+    await settle(fixture);
+    (
+      Array.from(document.querySelectorAll('mat-option')).find(
+        (o) => o.textContent?.trim() === 'Critical',
+      ) as HTMLElement
+    ).click();
+    await settle(fixture);
+    const filtered = await alertsRequest('resolved');
+    expect(filtered.request.params.get('severity')).toBe('CRITICAL');
+    filtered.flush([]);
+  });
+
+  it('lets an operator of the customer acknowledge with a note, then shows who did', async () => {
+    (await render(userBody({ role: 'OPERATOR', customerIds: [10] }))).flush([alertBody({ id: 7 })]);
+    await settle(fixture);
+
+    buttonByText('Acknowledge', rows()[0]).click();
+    await settle(fixture);
+    typeInto(document.querySelector('mat-dialog-container textarea'), 'On it');
+    buttonByText('Acknowledge', document.querySelector('mat-dialog-container')!).click();
+    const ack = await nextRequest(http, { method: 'POST', url: `${ALERTS_URL}/7/ack` });
+    expect(ack.request.body).toEqual({ note: 'On it' });
+    const acknowledged = alertBody({
+      id: 7,
+      acknowledged: true,
+      acknowledgedAt: new Date().toISOString(),
+      acknowledgedBy: { id: 3, name: 'Grace' },
+      ackNote: 'On it',
+    });
+    ack.flush(acknowledged);
+    (await alertsRequest()).flush([acknowledged]);
+    await settle(fixture);
+
+    expect(rows()[0].querySelector('[data-testid="ack-info"]')?.textContent).toContain('acknowledged by Grace');
+    expect(rows()[0].querySelector('[data-testid="ack-note"]')?.textContent).toContain('On it');
+    expect(Array.from(rows()[0].querySelectorAll('button')).length).toBe(0);
+  });
+
+  it('offers no acknowledgement to an operator of another customer', async () => {
+    (await render(userBody({ role: 'OPERATOR', customerIds: [99] }))).flush([alertBody()]);
+    await settle(fixture);
+    expect(rows()[0].querySelectorAll('button').length).toBe(0);
+  });
+});
+
+describe('AlertsPage query parameters', () => {
+  it('presets the system filter from ?system= (the system page links there)', async () => {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    const http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(userBody());
+    const fixture = TestBed.createComponent(AlertsPage);
+    fixture.componentRef.setInput('system', '5');
+    await settle(fixture);
+    http.expectOne(CUSTOMERS_URL).flush([]);
+    http.expectOne(SYSTEMS_URL).flush([]);
+    const request = await nextRequest(http, (r) => r.url === ALERTS_URL);
+    expect(request.request.params.get('system')).toBe('5');
+    request.flush([]);
+    http.verify();
+  });
+});

@@ -1,0 +1,167 @@
+import { HttpClient } from '@angular/common/http';
+import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal, signal } from '@angular/core';
+import { toObservable, toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatButtonToggleModule } from '@angular/material/button-toggle';
+import { MatDialog } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSelectModule } from '@angular/material/select';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { filter, forkJoin, switchMap } from 'rxjs';
+
+import { AuthService, Severity } from '../../core/auth';
+import { loaded, LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { injectNow } from '../../ui/time-ago';
+import { byName, Customer, CUSTOMERS_URL } from '../customers/customers-api';
+import { SystemSummary } from '../systems/systems-api';
+import { openAckDialog } from './ack-dialog';
+import { AlertSummary } from './alert-row';
+import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from './alerts-api';
+
+export const SYSTEMS_URL = '/api/systems';
+
+function idParam(value: string | undefined): number | null {
+  const id = Number(value);
+  return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/** Open and resolved alerts with filters; writers acknowledge open ones with a note. */
+@Component({
+  selector: 'argus-alerts-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    AlertSummary,
+    MatButtonModule,
+    MatButtonToggleModule,
+    MatFormFieldModule,
+    MatProgressBarModule,
+    MatSelectModule,
+  ],
+  templateUrl: './alerts-page.html',
+  styles: `
+    .filters {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 12px;
+      align-items: center;
+      margin-bottom: 8px;
+    }
+    .alerts {
+      list-style: none;
+      padding: 0;
+      margin: 0;
+    }
+    .alerts li {
+      display: flex;
+      gap: 12px;
+      justify-content: space-between;
+      align-items: flex-start;
+      padding: 12px 0;
+      border-bottom: 1px solid var(--mat-sys-outline-variant);
+    }
+    .paging {
+      display: flex;
+      gap: 8px;
+      margin-top: 12px;
+    }
+  `,
+})
+export class AlertsPage {
+  private readonly api = inject(AlertsApi);
+  private readonly http = inject(HttpClient);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly now = injectNow();
+  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
+  protected readonly severityLabels = SEVERITY_LABELS;
+
+  /** `?customer=` and `?system=` (the system page links here with its id) preset the filters. */
+  readonly customerParam = input<string | undefined>(undefined, { alias: 'customer' });
+  readonly systemParam = input<string | undefined>(undefined, { alias: 'system' });
+
+  protected readonly state = signal<AlertState>('open');
+  protected readonly customer = linkedSignal(() => idParam(this.customerParam()));
+  protected readonly system = linkedSignal(() => idParam(this.systemParam()));
+  protected readonly severity = signal<Severity | null>(null);
+  /** Keyset paging: the id the shown page starts below; null = the newest. */
+  protected readonly before = signal<number | null>(null);
+
+  private readonly query = computed<AlertFilter>(() => ({
+    state: this.state(),
+    customer: this.customer(),
+    system: this.system(),
+    severity: this.severity(),
+    limit: PAGE_SIZE,
+    ...(this.before() === null ? {} : { before: this.before() as number }),
+  }));
+  protected readonly alerts = toSignal(toObservable(this.query).pipe(switchMap((q) => this.api.alerts$(q))), {
+    initialValue: LOADING as Refreshing<Alert[]>,
+  });
+
+  /** Customers and systems for the filters, fetched once. */
+  private readonly options = toSignal(
+    loaded(
+      forkJoin({
+        customers: this.http.get<Customer[]>(CUSTOMERS_URL),
+        systems: this.http.get<SystemSummary[]>(SYSTEMS_URL),
+      }),
+    ),
+    { initialValue: LOADING },
+  );
+  protected readonly customers = computed(() => {
+    const o = this.options();
+    return o.state === 'ready' ? [...o.value.customers].sort(byName) : [];
+  });
+  protected readonly systems = computed(() => {
+    const o = this.options();
+    const customer = this.customer();
+    if (o.state !== 'ready') return [];
+    return o.value.systems.filter((s) => customer === null || s.customer.id === customer).sort(byName);
+  });
+
+  protected mayAcknowledge(alert: Alert): boolean {
+    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);
+  }
+
+  protected setState(state: AlertState): void {
+    this.state.set(state);
+    this.before.set(null);
+  }
+
+  protected setCustomer(customer: number | null): void {
+    this.customer.set(customer);
+    this.system.set(null);
+    this.before.set(null);
+  }
+
+  protected setSystem(system: number | null): void {
+    this.system.set(system);
+    this.before.set(null);
+  }
+
+  protected setSeverity(severity: Severity | null): void {
+    this.severity.set(severity);
+    this.before.set(null);
+  }
+
+  protected older(alerts: Alert[]): void {
+    const last = alerts.at(-1);
+    if (last) this.before.set(last.id);
+  }
+
+  protected newest(): void {
+    this.before.set(null);
+  }
+
+  protected acknowledge(alert: Alert): void {
+    openAckDialog(this.dialog, alert)
+      .pipe(filter(Boolean))
+      .subscribe(() => this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 }));
+  }
+
+  protected readonly pageSize = PAGE_SIZE;
+}

@@ -1,0 +1,175 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatTooltipModule } from '@angular/material/tooltip';
+import { filter, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
+import { WindowDialog, WindowDialogData } from './window-dialog';
+
+/** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
+@Component({
+  selector: 'argus-maintenance-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  template: `
+    <header class="page-header page-header--actions">
+      <div>
+        <h1>Maintenance</h1>
+        <p>While a window covers a system, no alert is raised and nothing is sent for it; open alerts still resolve.</p>
+      </div>
+      @if (mayCreate()) {
+        <button mat-flat-button type="button" (click)="create()">
+          <argus-icon matButtonIcon name="add" />New window
+        </button>
+      }
+    </header>
+    @let state = windows();
+    @switch (state.state) {
+      @case ('loading') {
+        <mat-progress-bar mode="indeterminate" aria-label="Loading maintenance windows" />
+      }
+      @case ('error') {
+        <p class="form-error" role="alert">{{ state.message }}</p>
+      }
+      @case ('ready') {
+        @if (state.stale) {
+          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
+        }
+        @if (state.value.length === 0) {
+          <p data-testid="empty">No maintenance windows.</p>
+        } @else {
+          <div class="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Applies to</th>
+                  <th>Schedule</th>
+                  <th>Now</th>
+                  <th><span class="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                @for (w of state.value; track w.id) {
+                  <tr data-testid="window">
+                    <td>{{ w.name }}</td>
+                    <td>{{ scopeLabel(w) }}</td>
+                    <td data-testid="schedule">{{ schedule(w) }}</td>
+                    <td>
+                      @if (w.activeNow) {
+                        <span class="chip chip--warn" data-testid="active">In maintenance</span>
+                      }
+                    </td>
+                    <td class="actions">
+                      @if (mayWrite(w)) {
+                        <button
+                          mat-icon-button
+                          type="button"
+                          matTooltip="Edit"
+                          [attr.aria-label]="'Edit ' + w.name"
+                          (click)="edit(w)"
+                        >
+                          <argus-icon name="edit" />
+                        </button>
+                        <button
+                          mat-icon-button
+                          type="button"
+                          matTooltip="Delete"
+                          [attr.aria-label]="'Delete ' + w.name"
+                          (click)="remove(w)"
+                        >
+                          <argus-icon name="delete" />
+                        </button>
+                      }
+                    </td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+        }
+      }
+    }
+  `,
+  styles: `
+    table {
+      width: 100%;
+      border-collapse: collapse;
+    }
+    th,
+    td {
+      text-align: left;
+      padding: 8px 12px;
+      border-bottom: 1px solid var(--mat-sys-outline-variant);
+    }
+    .actions {
+      white-space: nowrap;
+    }
+  `,
+})
+export class MaintenancePage {
+  private readonly api = inject(MaintenanceApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly windows = toSignal(this.api.windows$, {
+    initialValue: LOADING as Refreshing<MaintenanceWindow[]>,
+  });
+  protected readonly schedule = scheduleText;
+  protected readonly mayCreate = computed(() => {
+    const user = this.auth.user();
+    return !!user && (user.role === 'ADMIN' || (user.role === 'OPERATOR' && user.customerIds.length > 0));
+  });
+
+  protected mayWrite(w: MaintenanceWindow): boolean {
+    return mayWriteAt(this.auth.user(), w.customerId);
+  }
+
+  protected scopeLabel(w: MaintenanceWindow): string {
+    if (w.scope.type === 'customer') return w.customerName;
+    return `${w.scope.type === 'cluster' ? 'Cluster' : 'System'} ${w.scope.name ?? '#' + w.scope.id} (${w.customerName})`;
+  }
+
+  protected create(): void {
+    this.open({}, 'Window created');
+  }
+
+  protected edit(window: MaintenanceWindow): void {
+    this.open({ window }, 'Window saved');
+  }
+
+  protected remove(w: MaintenanceWindow): void {
+    confirmAction(this.dialog, {
+      title: `Delete ${w.name}?`,
+      message: 'Alerts are raised again for what it covered.',
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.remove(w.id)),
+      )
+      .subscribe({
+        next: () => this.snackBar.open('Window deleted', undefined, { duration: 4000 }),
+        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
+      });
+  }
+
+  private open(data: WindowDialogData, message: string): void {
+    this.dialog
+      .open<WindowDialog, WindowDialogData, MaintenanceWindow>(WindowDialog, { data, width: '600px' })
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+  }
+}

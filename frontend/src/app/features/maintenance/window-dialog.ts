@@ -1,0 +1,123 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatButtonToggleModule } from '@angular/material/button-toggle';
+import { MatChipsModule } from '@angular/material/chips';
+import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatSelectModule } from '@angular/material/select';
+import { merge } from 'rxjs';
+
+import { applyFieldError, errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { ScopeType } from '../rules/rules-api';
+import { ScopeTargetsApi } from '../rules/scope-targets';
+import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
+
+export interface WindowDialogData {
+  window?: MaintenanceWindow;
+}
+
+/** The value of a datetime-local input (browser time) for an ISO instant. */
+export function localInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Creates or edits a maintenance window: one-off (absolute times) or weekly (in the customer's time zone). */
+@Component({
+  selector: 'argus-window-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButtonModule,
+    MatButtonToggleModule,
+    MatChipsModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatSelectModule,
+    ReactiveFormsModule,
+  ],
+  templateUrl: './window-dialog.html',
+  styles: `
+    .row {
+      display: flex;
+      gap: 12px;
+    }
+    .row > * {
+      flex: 1;
+    }
+    .kind {
+      margin-bottom: 12px;
+    }
+  `,
+})
+export class WindowDialog {
+  private readonly api = inject(MaintenanceApi);
+  private readonly auth = inject(AuthService);
+  private readonly dialogRef = inject<MatDialogRef<WindowDialog, MaintenanceWindow>>(MatDialogRef);
+  protected readonly original = inject<WindowDialogData>(MAT_DIALOG_DATA).window ?? null;
+  protected readonly weekdays = WEEKDAYS;
+  protected readonly browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  protected readonly targets = toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
+
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    name: [this.original?.name ?? '', [Validators.required, Validators.maxLength(200)]],
+    scopeType: (this.original?.scope.type ?? 'customer') as ScopeType,
+    scopeId: [this.original?.scope.id ?? (null as number | null), Validators.required],
+    kind: (this.original?.kind ?? 'once') as WindowKind,
+    startsAt: localInput(this.original?.startsAt ?? null),
+    endsAt: localInput(this.original?.endsAt ?? null),
+    weekdays: [this.original?.weekdays ?? ([] as number[])],
+    startTime: this.original?.startTime ?? '02:00',
+    durationMinutes: [this.original?.durationMinutes ?? 60, [Validators.min(1), Validators.max(10_080)]],
+  });
+  private readonly values = toSignal(merge(this.form.valueChanges), { initialValue: this.form.getRawValue() });
+  protected readonly kind = computed(() => this.values().kind ?? 'once');
+  protected readonly scopeTargets = computed(() => {
+    const targets = this.targets();
+    return targets.state === 'ready' ? targets.value[this.values().scopeType ?? 'customer'] : [];
+  });
+  /** The zone a weekly window is read in: its customer's. */
+  protected readonly zone = computed(() => {
+    const id = this.values().scopeId;
+    return this.scopeTargets().find((t) => t.id === id)?.timeZone ?? this.original?.timeZone ?? null;
+  });
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const v = this.form.getRawValue();
+    const once = v.kind === 'once';
+    const fields: WindowFields = {
+      name: v.name.trim(),
+      scope: { type: v.scopeType, id: v.scopeId as number },
+      kind: v.kind,
+      startsAt: once && v.startsAt ? new Date(v.startsAt).toISOString() : null,
+      endsAt: once && v.endsAt ? new Date(v.endsAt).toISOString() : null,
+      weekdays: once ? null : v.weekdays,
+      startTime: once ? null : v.startTime,
+      durationMinutes: once ? null : Number(v.durationMinutes),
+    };
+    const request = this.original ? this.api.update(this.original.id, fields) : this.api.create(fields);
+    this.busy.set(true);
+    this.error.set(null);
+    request.subscribe({
+      next: (window) => this.dialogRef.close(window),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+}

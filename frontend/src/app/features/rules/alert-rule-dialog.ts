@@ -1,0 +1,178 @@
+import { ChangeDetectionStrategy, Component, computed, inject, Signal, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatSelectModule } from '@angular/material/select';
+import { MatSlideToggleModule } from '@angular/material/slide-toggle';
+import { Observable } from 'rxjs';
+
+import { applyFieldError, errorMessage } from '../../core/api-error';
+import { AuthService, Severity } from '../../core/auth';
+import { Loaded, LOADING } from '../../core/loaded';
+import { SEVERITY_LABELS } from '../alerts/alerts-api';
+import {
+  AlertRule,
+  AlertRuleFields,
+  NewScope,
+  OFFLINE_RULE_KEY,
+  Operator,
+  OPERATORS,
+  Preview,
+  RulesApi,
+  ScopeType,
+} from './rules-api';
+import { ScopeTargets, ScopeTargetsApi } from './scope-targets';
+
+export interface AlertRuleDialogData {
+  /** Edit this rule (key and scope stay). */
+  rule?: AlertRule;
+  /** Create an override of this global rule at a scope to pick. */
+  overrideOf?: AlertRule;
+}
+
+type ScopeChoice = 'global' | ScopeType;
+
+/** Creates or edits an alert rule, with a preview of the systems it would fire on now. */
+@Component({
+  selector: 'argus-alert-rule-dialog',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    MatButtonModule,
+    MatDialogModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatSelectModule,
+    MatSlideToggleModule,
+    ReactiveFormsModule,
+  ],
+  templateUrl: './alert-rule-dialog.html',
+  styles: `
+    .row {
+      display: flex;
+      gap: 12px;
+    }
+    .row > * {
+      flex: 1;
+    }
+    .preview ul {
+      margin: 4px 0;
+      padding-left: 20px;
+    }
+  `,
+})
+export class AlertRuleDialog {
+  private readonly api = inject(RulesApi);
+  private readonly dialogRef = inject<MatDialogRef<AlertRuleDialog, AlertRule>>(MatDialogRef);
+  protected readonly data = inject<AlertRuleDialogData>(MAT_DIALOG_DATA);
+  private readonly auth = inject(AuthService);
+  protected readonly editing = this.data.rule ?? null;
+  protected readonly base = this.data.rule ?? this.data.overrideOf ?? null;
+  protected readonly isAdmin = this.auth.isAdmin;
+  protected readonly operators = OPERATORS;
+  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
+  protected readonly severityLabels = SEVERITY_LABELS;
+
+  /** Where a new rule may go: overrides never globally; a new global rule only for an ADMIN. */
+  protected readonly scopeChoices: ScopeChoice[] = [
+    ...(this.data.overrideOf || !this.isAdmin() ? [] : (['global'] as ScopeChoice[])),
+    'customer',
+    'cluster',
+    'system',
+  ];
+  protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
+    ? signal(LOADING)
+    : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
+
+  protected readonly form = inject(FormBuilder).nonNullable.group({
+    key: [this.base?.key ?? '', [Validators.required, Validators.pattern(/^[a-z0-9_.-]{1,64}$/)]],
+    scopeType: this.scopeChoices[0] as ScopeChoice,
+    scopeId: [null as number | null],
+    name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
+    severity: (this.base?.severity ?? 'WARNING') as Severity,
+    metric: [this.base?.metric ?? '', Validators.pattern(/^[a-z0-9_.]{1,64}$/)],
+    instanceGlob: [this.base?.instanceGlob ?? '', Validators.maxLength(128)],
+    operator: (this.base?.operator ?? '>') as Operator,
+    threshold: [this.base?.threshold ?? (null as number | null)],
+    absolute: this.base?.absolute ?? false,
+    forSeconds: [this.base?.forSeconds ?? 0, [Validators.required, Validators.min(0), Validators.max(2_592_000)]],
+    enabled: this.base?.enabled ?? true,
+  });
+  private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
+  protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
+  protected readonly scopeType = toSignal(this.form.controls.scopeType.valueChanges, {
+    initialValue: this.form.controls.scopeType.value,
+  });
+  protected readonly scopeTargets = computed(() => {
+    const targets = this.targets();
+    const type = this.scopeType();
+    return targets.state === 'ready' && type !== 'global' ? targets.value[type] : [];
+  });
+
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  protected readonly preview = signal<Preview | null>(null);
+  protected readonly previewError = signal<string | null>(null);
+
+  constructor() {
+    if (this.data.overrideOf || this.editing) this.form.controls.key.disable();
+  }
+
+  protected save(): void {
+    if (this.form.invalid || !this.checkScope()) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const request: Observable<AlertRule> = this.editing
+      ? this.api.updateAlertRule(this.editing.id, this.fields())
+      : this.api.createAlertRule(this.form.getRawValue().key, this.scope(), this.fields());
+    this.busy.set(true);
+    this.error.set(null);
+    request.subscribe({
+      next: (rule) => this.dialogRef.close(rule),
+      error: (err: unknown) => {
+        this.busy.set(false);
+        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  protected runPreview(): void {
+    this.previewError.set(null);
+    const scope = this.editing?.scope ? { type: this.editing.scope.type, id: this.editing.scope.id } : this.scope();
+    this.api.previewDraft(this.form.getRawValue().key, scope, this.fields()).subscribe({
+      next: (preview) => this.preview.set(preview),
+      error: (err: unknown) => this.previewError.set(errorMessage(err)),
+    });
+  }
+
+  private checkScope(): boolean {
+    if (this.editing || this.form.controls.scopeType.value === 'global') return true;
+    if (this.form.controls.scopeId.value !== null) return true;
+    this.form.controls.scopeId.setErrors({ required: true });
+    return false;
+  }
+
+  private scope(): NewScope {
+    const { scopeType, scopeId } = this.form.getRawValue();
+    return scopeType === 'global' || scopeId === null ? null : { type: scopeType, id: scopeId };
+  }
+
+  private fields(): AlertRuleFields {
+    const v = this.form.getRawValue();
+    const offline = this.offline();
+    return {
+      name: v.name.trim(),
+      severity: v.severity,
+      metric: offline ? null : v.metric.trim() || null,
+      instanceGlob: offline ? null : v.instanceGlob.trim() || null,
+      operator: offline ? null : v.operator,
+      threshold: offline || v.threshold === null ? null : Number(v.threshold),
+      absolute: offline ? false : v.absolute,
+      forSeconds: Number(v.forSeconds),
+      enabled: v.enabled,
+    };
+  }
+}

@@ -1,0 +1,175 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
+
+import { Severity } from '../../core/auth';
+import { Refreshing, refreshing } from '../../core/refresh';
+
+export type ScopeType = 'customer' | 'cluster' | 'system';
+export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
+export const OPERATORS: readonly Operator[] = ['>', '>=', '<', '<=', '==', '!='];
+
+/** Where an override applies; `customerId` null when its target was deleted. */
+export interface RuleScope {
+  type: ScopeType;
+  id: number;
+  customerId: number | null;
+  name: string | null;
+}
+
+interface RuleBase {
+  id: number;
+  key: string;
+  name: string;
+  severity: Severity;
+  enabled: boolean;
+  /** null: the global rule; otherwise an override of the rule with the same key. */
+  scope: RuleScope | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AlertRule extends RuleBase {
+  kind: 'metric' | 'offline';
+  metric: string | null;
+  instanceGlob: string | null;
+  operator: Operator | null;
+  threshold: number | null;
+  absolute: boolean;
+  forSeconds: number;
+}
+
+export interface EventRule extends RuleBase {
+  eventType: string | null;
+  messagePattern: string | null;
+  minEventSeverity: Severity | null;
+  derived: 'reboot' | null;
+  holdSeconds: number;
+}
+
+export type NewScope = { type: ScopeType; id: number } | null;
+
+export interface AlertRuleFields {
+  name: string;
+  severity: Severity;
+  metric: string | null;
+  instanceGlob: string | null;
+  operator: Operator | null;
+  threshold: number | null;
+  absolute: boolean;
+  forSeconds: number;
+  enabled: boolean;
+}
+
+export interface EventRuleFields {
+  name: string;
+  severity: Severity;
+  eventType: string | null;
+  messagePattern: string | null;
+  minEventSeverity: Severity | null;
+  derived: 'reboot' | null;
+  holdSeconds: number;
+  enabled: boolean;
+}
+
+export interface PreviewSystem {
+  systemId: number;
+  systemName: string;
+  customerId: number;
+  customerName: string;
+  instance: string;
+  value: number | null;
+  sampledAt: string;
+}
+
+export interface Preview {
+  evaluatedAt: string;
+  note: string;
+  systems: PreviewSystem[];
+}
+
+export interface Rules {
+  alertRules: AlertRule[];
+  eventRules: EventRule[];
+}
+
+export const ALERT_RULES_URL = '/api/alert-rules';
+export const EVENT_RULES_URL = '/api/event-rules';
+export const OFFLINE_RULE_KEY = 'system.offline';
+
+/** Alert and event rules: global ones (ADMIN writes) and overrides at a scope (writers of its customer). */
+@Injectable({ providedIn: 'root' })
+export class RulesApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  readonly rules$: Observable<Refreshing<Rules>> = refreshing(
+    () =>
+      forkJoin({
+        alertRules: this.http.get<AlertRule[]>(ALERT_RULES_URL),
+        eventRules: this.http.get<EventRule[]>(EVENT_RULES_URL),
+      }),
+    this.changed$,
+  );
+
+  createAlertRule(key: string, scope: NewScope, fields: AlertRuleFields): Observable<AlertRule> {
+    return this.changes(this.http.post<AlertRule>(ALERT_RULES_URL, { key, scope, ...fields }));
+  }
+
+  updateAlertRule(id: number, changes: Partial<AlertRuleFields>): Observable<AlertRule> {
+    return this.changes(this.http.patch<AlertRule>(`${ALERT_RULES_URL}/${id}`, changes));
+  }
+
+  deleteAlertRule(id: number): Observable<void> {
+    return this.changes(this.http.delete<void>(`${ALERT_RULES_URL}/${id}`)).pipe(map(() => undefined));
+  }
+
+  createEventRule(key: string, scope: NewScope, fields: EventRuleFields): Observable<EventRule> {
+    return this.changes(this.http.post<EventRule>(EVENT_RULES_URL, { key, scope, ...fields }));
+  }
+
+  updateEventRule(id: number, changes: Partial<EventRuleFields>): Observable<EventRule> {
+    return this.changes(this.http.patch<EventRule>(`${EVENT_RULES_URL}/${id}`, changes));
+  }
+
+  deleteEventRule(id: number): Observable<void> {
+    return this.changes(this.http.delete<void>(`${EVENT_RULES_URL}/${id}`)).pipe(map(() => undefined));
+  }
+
+  /** Which systems a saved rule would fire on now (ignoring "for"). */
+  preview(id: number): Observable<Preview> {
+    return this.http.get<Preview>(`${ALERT_RULES_URL}/${id}/preview`);
+  }
+
+  /** The same for the rule being edited, before it is saved. */
+  previewDraft(key: string, scope: NewScope, fields: AlertRuleFields): Observable<Preview> {
+    return this.http.post<Preview>(`${ALERT_RULES_URL}/preview`, { key, scope, ...fields });
+  }
+
+  private changes<T>(request: Observable<T>): Observable<T> {
+    return request.pipe(tap(() => this.changed$.next()));
+  }
+}
+
+/** "cpu.usage_pct > 85 for 10 min", "|time.offset_ms| > 2000", "not seen for 2 min". */
+export function conditionText(rule: AlertRule): string {
+  if (rule.kind === 'offline') return 'not seen for 2 min';
+  const metric = rule.absolute ? `|${rule.metric}|` : rule.metric;
+  const glob = rule.instanceGlob ? `{${rule.instanceGlob}}` : '';
+  const wait = rule.forSeconds ? ` for ${durationText(rule.forSeconds)}` : '';
+  return `${metric}${glob} ${rule.operator} ${rule.threshold}${wait}`;
+}
+
+/** 90 → "90 s", 600 → "10 min", 7200 → "2 h", 604800 → "7 d". */
+export function durationText(seconds: number): string {
+  if (seconds % 86_400 === 0) return `${seconds / 86_400} d`;
+  if (seconds % 3600 === 0) return `${seconds / 3600} h`;
+  if (seconds % 60 === 0) return `${seconds / 60} min`;
+  return `${seconds} s`;
+}
+
+export function scopeText(scope: RuleScope | null): string {
+  if (!scope) return 'Everywhere';
+  const what = scope.type.charAt(0).toUpperCase() + scope.type.slice(1);
+  return `${what}: ${scope.name ?? `#${scope.id} (deleted)`}`;
+}

@@ -1,0 +1,143 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+
+import { AuthService, User } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
+import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from './rules-api';
+import { RulesPage } from './rules-page';
+
+function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {
+  return {
+    id: 1,
+    key: 'cpu.high',
+    name: 'CPU high',
+    kind: 'metric',
+    severity: 'WARNING',
+    metric: 'cpu.usage_pct',
+    instanceGlob: null,
+    operator: '>',
+    threshold: 85,
+    absolute: false,
+    forSeconds: 600,
+    enabled: true,
+    scope: null,
+    createdAt: '',
+    updatedAt: '',
+    ...overrides,
+  };
+}
+
+const reboot: EventRule = {
+  id: 9,
+  key: 'system.rebooted',
+  name: 'System rebooted',
+  severity: 'INFO',
+  eventType: 'system.reboot',
+  messagePattern: null,
+  minEventSeverity: null,
+  derived: 'reboot',
+  holdSeconds: 1800,
+  enabled: true,
+  scope: null,
+  createdAt: '',
+  updatedAt: '',
+};
+
+describe('RulesPage', () => {
+  let fixture: ComponentFixture<RulesPage>;
+  let http: HttpTestingController;
+
+  const global = alertRule();
+  const override = alertRule({
+    id: 2,
+    threshold: 95,
+    scope: { type: 'customer', id: 10, customerId: 10, name: 'Acme' },
+  });
+  const offline = alertRule({
+    id: 3,
+    key: 'system.offline',
+    name: 'System offline',
+    kind: 'offline',
+    metric: null,
+    operator: null,
+    threshold: null,
+    forSeconds: 0,
+    severity: 'CRITICAL',
+  });
+
+  async function render(user: User): Promise<void> {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(user);
+    fixture = TestBed.createComponent(RulesPage);
+    await settle(fixture);
+    await answer();
+  }
+
+  async function answer(): Promise<void> {
+    (await nextRequest(http, { method: 'GET', url: ALERT_RULES_URL })).flush([override, offline, global]);
+    (await nextRequest(http, { method: 'GET', url: EVENT_RULES_URL })).flush([reboot]);
+    await settle(fixture);
+  }
+
+  afterEach(() => http?.verify());
+  const page = (): HTMLElement => fixture.nativeElement;
+  const rows = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="alert-rule"]'));
+
+  it('lists each global rule followed by its overrides, with condition and scope', async () => {
+    await render(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(rows().map((r) => r.querySelector('.key')?.textContent)).toEqual(['system.offline', 'cpu.high', 'cpu.high']);
+    expect(rows()[0].textContent).toContain('not seen for 2 min');
+    expect(rows()[1].textContent).toContain('cpu.usage_pct > 85 for 10 min');
+    expect(rows()[1].textContent).toContain('Everywhere');
+    expect(rows()[2].classList).toContain('override');
+    expect(rows()[2].textContent).toContain('Customer: Acme');
+    expect(page().querySelector('[data-testid="event-rule"]')?.textContent).toContain('reboot (uptime went down)');
+    expect(page().querySelectorAll('mat-slide-toggle').length).withContext('a viewer toggles nothing').toBe(0);
+    expect(page().textContent).not.toContain('New alert rule');
+  });
+
+  it('enables and disables a rule with its toggle', async () => {
+    await render(userBody());
+    (rows()[1].querySelector('[data-testid="enabled-toggle"] button') as HTMLElement).click();
+    const patch = await nextRequest(http, { method: 'PATCH', url: `${ALERT_RULES_URL}/1` });
+    expect(patch.request.body).toEqual({ enabled: false });
+    patch.flush({ ...global, enabled: false });
+    await answer();
+  });
+
+  it('lets an operator toggle its overrides only and offers to override global rules', async () => {
+    await render(userBody({ role: 'OPERATOR', customerIds: [10] }));
+    expect(rows()[1].querySelector('mat-slide-toggle')).toBeNull();
+    expect(rows()[2].querySelector('mat-slide-toggle')).not.toBeNull();
+    expect(buttonByText('Override', rows()[1])).toBeTruthy();
+    expect(page().textContent).not.toContain('New alert rule');
+  });
+
+  it('previews which systems a rule would fire on now', async () => {
+    await render(userBody());
+    buttonByText('Preview', rows()[1]).click();
+    await settle(fixture);
+    (await nextRequest(http, { method: 'GET', url: `${ALERT_RULES_URL}/1/preview` })).flush({
+      evaluatedAt: '2026-11-22T12:00:00.000Z',
+      note: 'The condition on the newest sample only: "for" is not considered.',
+      systems: [
+        {
+          systemId: 5,
+          systemName: 'web-01',
+          customerId: 10,
+          customerName: 'Acme',
+          instance: '',
+          value: 97,
+          sampledAt: '',
+        },
+      ],
+    });
+    await settle(fixture);
+    const preview = page().querySelector('[data-testid="preview"]')!;
+    expect(preview.textContent).toContain('"for" is not considered');
+    expect(preview.querySelector('[data-testid="preview-system"]')?.textContent).toContain('web-01 (Acme): 97');
+  });
+});

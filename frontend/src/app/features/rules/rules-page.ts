@@ -1,0 +1,187 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatTooltipModule } from '@angular/material/tooltip';
+import { filter, Observable, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { Loaded, loaded, LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../alerts/alerts-api';
+import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
+import { EventRuleDialog, EventRuleDialogData } from './event-rule-dialog';
+import {
+  AlertRule,
+  conditionText,
+  durationText,
+  EventRule,
+  Preview,
+  RuleScope,
+  Rules,
+  RulesApi,
+  scopeText,
+} from './rules-api';
+
+/** A global rule followed by its overrides, so an override reads as "this rule, but here". */
+function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
+  const globals = rules.filter((r) => !r.scope);
+  const keys = new Set(globals.map((r) => r.key));
+  const orphans = rules.filter((r) => r.scope && !keys.has(r.key));
+  return [...globals.flatMap((g) => [g, ...rules.filter((r) => r.scope && r.key === g.key)]), ...orphans];
+}
+
+/** Alert rules and event rules: global ones, overrides at a customer, cluster or system, and a preview. */
+@Component({
+  selector: 'argus-rules-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, MatTooltipModule],
+  templateUrl: './rules-page.html',
+  styleUrl: './rules-page.scss',
+})
+export class RulesPage {
+  private readonly api = inject(RulesApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly isAdmin = this.auth.isAdmin;
+  protected readonly severityLabels = SEVERITY_LABELS;
+  protected readonly severityChips = SEVERITY_CHIPS;
+  protected readonly condition = conditionText;
+  protected readonly duration = durationText;
+  protected readonly scopeLabel = scopeText;
+
+  protected readonly rules = toSignal(this.api.rules$, { initialValue: LOADING as Refreshing<Rules> });
+  protected readonly alertRules = computed(() => {
+    const r = this.rules();
+    return r.state === 'ready' ? grouped(r.value.alertRules) : [];
+  });
+  protected readonly eventRules = computed(() => {
+    const r = this.rules();
+    return r.state === 'ready' ? grouped(r.value.eventRules) : [];
+  });
+  /** ADMIN, or an OPERATOR with at least one customer: may place overrides. */
+  protected readonly mayOverride = computed(() => {
+    const user = this.auth.user();
+    return !!user && (user.role === 'ADMIN' || (user.role === 'OPERATOR' && user.customerIds.length > 0));
+  });
+
+  protected readonly previewed = signal<AlertRule | null>(null);
+  protected readonly preview = signal<Loaded<Preview>>(LOADING);
+
+  protected mayWrite(rule: { scope: RuleScope | null }): boolean {
+    const user = this.auth.user();
+    if (!rule.scope || rule.scope.customerId === null) return user?.role === 'ADMIN';
+    return mayWriteAt(user, rule.scope.customerId);
+  }
+
+  protected eventMatch(rule: EventRule): string {
+    const what = rule.derived === 'reboot' ? 'reboot (uptime went down)' : `event ${rule.eventType}`;
+    const also = [
+      rule.derived && rule.eventType ? `or event ${rule.eventType}` : '',
+      rule.messagePattern ? `message “${rule.messagePattern}”` : '',
+      rule.minEventSeverity ? `severity ≥ ${SEVERITY_LABELS[rule.minEventSeverity]}` : '',
+    ].filter(Boolean);
+    return [what, ...also].join(', ');
+  }
+
+  protected showPreview(rule: AlertRule): void {
+    this.previewed.set(rule);
+    this.preview.set(LOADING);
+    loaded(this.api.preview(rule.id)).subscribe((state) => this.preview.set(state));
+  }
+
+  protected closePreview(): void {
+    this.previewed.set(null);
+  }
+
+  protected newAlertRule(): void {
+    this.openAlertDialog({}, 'Rule created');
+  }
+
+  protected editAlertRule(rule: AlertRule): void {
+    this.openAlertDialog({ rule }, 'Rule saved');
+  }
+
+  protected overrideAlertRule(rule: AlertRule): void {
+    this.openAlertDialog({ overrideOf: rule }, 'Override created');
+  }
+
+  protected newEventRule(): void {
+    this.openEventDialog({}, 'Rule created');
+  }
+
+  protected editEventRule(rule: EventRule): void {
+    this.openEventDialog({ rule }, 'Rule saved');
+  }
+
+  protected overrideEventRule(rule: EventRule): void {
+    this.openEventDialog({ overrideOf: rule }, 'Override created');
+  }
+
+  protected toggleAlertRule(rule: AlertRule, change: MatSlideToggleChange): void {
+    this.run(this.api.updateAlertRule(rule.id, { enabled: change.checked }), change.checked ? 'Enabled' : 'Disabled');
+  }
+
+  protected toggleEventRule(rule: EventRule, change: MatSlideToggleChange): void {
+    this.run(this.api.updateEventRule(rule.id, { enabled: change.checked }), change.checked ? 'Enabled' : 'Disabled');
+  }
+
+  protected deleteAlertRule(rule: AlertRule): void {
+    this.confirmDelete(rule, () => this.api.deleteAlertRule(rule.id));
+  }
+
+  protected deleteEventRule(rule: EventRule): void {
+    this.confirmDelete(rule, () => this.api.deleteEventRule(rule.id));
+  }
+
+  private confirmDelete(rule: { key: string; scope: RuleScope | null }, remove: () => Observable<void>): void {
+    confirmAction(this.dialog, {
+      title: `Delete ${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}?`,
+      message: rule.scope
+        ? 'The global rule applies there again.'
+        : 'The rule stops being evaluated everywhere; its overrides stay. Default rules are not seeded again.',
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => remove()),
+      )
+      .subscribe({ next: () => this.done('Rule deleted'), error: (err: unknown) => this.failed(err) });
+  }
+
+  private openAlertDialog(data: AlertRuleDialogData, message: string): void {
+    this.dialog
+      .open<AlertRuleDialog, AlertRuleDialogData, AlertRule>(AlertRuleDialog, { data, width: '640px' })
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.done(message));
+  }
+
+  private openEventDialog(data: EventRuleDialogData, message: string): void {
+    this.dialog
+      .open<EventRuleDialog, EventRuleDialogData, EventRule>(EventRuleDialog, { data, width: '560px' })
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.done(message));
+  }
+
+  private run(request: Observable<unknown>, message: string): void {
+    request.subscribe({ next: () => this.done(message), error: (err: unknown) => this.failed(err) });
+  }
+
+  private done(message: string): void {
+    this.snackBar.open(message, undefined, { duration: 4000 });
+  }
+
+  private failed(err: unknown): void {
+    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+  }
+}

@@ -1,0 +1,70 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { forkJoin, map, Observable } from 'rxjs';
+
+import { User } from '../../core/auth';
+import { loaded, Loaded } from '../../core/loaded';
+import { mayWriteAt } from '../../core/rights';
+import { byName, Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../customers/customers-api';
+import { SystemSummary } from '../systems/systems-api';
+import { ScopeType } from './rules-api';
+
+export const SYSTEMS_URL = '/api/systems';
+
+export interface ScopeTarget {
+  id: number;
+  label: string;
+  customerId: number;
+  /** The customer's time zone: weekly maintenance windows are read in it. */
+  timeZone: string;
+}
+
+export type ScopeTargets = Record<ScopeType, ScopeTarget[]>;
+
+/**
+ * The customers, clusters and systems an account may place a rule override or a maintenance window
+ * at: only those of customers it may write at (the server refuses the others).
+ */
+@Injectable({ providedIn: 'root' })
+export class ScopeTargetsApi {
+  private readonly http = inject(HttpClient);
+
+  load(user: User | null): Observable<Loaded<ScopeTargets>> {
+    return loaded(
+      forkJoin({
+        customers: this.http.get<Customer[]>(CUSTOMERS_URL),
+        clusters: this.http.get<Cluster[]>(CLUSTERS_URL),
+        systems: this.http.get<SystemSummary[]>(SYSTEMS_URL),
+      }).pipe(
+        map(({ customers, clusters, systems }) => {
+          const writable = customers.filter((c) => mayWriteAt(user, c.id)).sort(byName);
+          const names = new Map(customers.map((c) => [c.id, c.name]));
+          const zones = new Map(customers.map((c) => [c.id, c.timeZone]));
+          const zone = (customerId: number) => zones.get(customerId) ?? 'UTC';
+          const ok = (customerId: number) => mayWriteAt(user, customerId);
+          return {
+            customer: writable.map((c) => ({ id: c.id, label: c.name, customerId: c.id, timeZone: c.timeZone })),
+            cluster: clusters
+              .filter((c) => ok(c.customerId))
+              .sort(byName)
+              .map((c) => ({
+                id: c.id,
+                label: `${c.name} (${names.get(c.customerId) ?? ''})`,
+                customerId: c.customerId,
+                timeZone: zone(c.customerId),
+              })),
+            system: systems
+              .filter((s) => ok(s.customer.id))
+              .sort(byName)
+              .map((s) => ({
+                id: s.id,
+                label: `${s.name} (${s.customer.name})`,
+                customerId: s.customer.id,
+                timeZone: zone(s.customer.id),
+              })),
+          };
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import { ChangeDetectionStrategy, Component, computed, DestroyRef, inject, signal } from '@angular/core';
+import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
+import { FormControl, ReactiveFormsModule } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatCardModule } from '@angular/material/card';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatRadioModule } from '@angular/material/radio';
+import { MatSnackBar } from '@angular/material/snack-bar';
+
+import { errorMessage } from '../../core/api-error';
+import { Loaded, loaded, LOADING } from '../../core/loaded';
+import { AgentRolloutApi, RolloutMode } from './agent-rollout-api';
+
+export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
+  {
+    value: 'all',
+    label: 'All at once',
+    description: 'Every agent is offered a new build with its next report.',
+  },
+  {
+    value: 'canary',
+    label: 'Canary first',
+    description:
+      'One system per customer (and architecture) gets a new build first. The rest of that customer follows once ' +
+      'the canary has reported the new version for 10 minutes; a failed canary stops that customer’s rollout.',
+  },
+];
+
+/** How new agent builds reach the fleet (spec "Agent rollout mode"). */
+@Component({
+  selector: 'argus-agent-rollout-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatButtonModule, MatCardModule, MatProgressBarModule, MatRadioModule, ReactiveFormsModule],
+  templateUrl: './agent-rollout-page.html',
+  styleUrl: './agent-rollout-page.scss',
+})
+export class AgentRolloutPage {
+  private readonly api = inject(AgentRolloutApi);
+  private readonly snackBar = inject(MatSnackBar);
+
+  protected readonly modes = ROLLOUT_MODES;
+  protected readonly mode = new FormControl<RolloutMode>('all', { nonNullable: true });
+  protected readonly saved = signal<Loaded<RolloutMode>>(LOADING);
+  private readonly picked = toSignal(this.mode.valueChanges, { initialValue: this.mode.value });
+  /** Nothing to save while the picked mode is the stored one. */
+  protected readonly unchanged = computed(() => {
+    const saved = this.saved();
+    return saved.state === 'ready' && saved.value === this.picked();
+  });
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+
+  constructor() {
+    loaded(this.api.mode$)
+      .pipe(takeUntilDestroyed(inject(DestroyRef)))
+      .subscribe((state) => {
+        this.saved.set(state);
+        if (state.state === 'ready') this.mode.reset(state.value);
+      });
+  }
+
+  protected save(): void {
+    this.busy.set(true);
+    this.error.set(null);
+    this.api.setMode(this.mode.value).subscribe({
+      next: (mode) => {
+        this.busy.set(false);
+        this.saved.set({ state: 'ready', value: mode });
+        this.mode.reset(mode);
+        this.snackBar.open('Rollout mode saved', undefined, { duration: 4000 });
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+      },
+    });
+  }
+}

@@ -1,0 +1,49 @@
+import { Observable, of, scan, startWith, switchMap } from 'rxjs';
+
+import { Refreshing } from '../../core/refresh';
+import { FamilyData, MetricPoint } from './systems-api';
+
+/** `system:<id>` message data (docs/api.md "Live channel"): one stored report. */
+export interface LiveReport {
+  ts: string;
+  metrics: { name: string; instance: string; value: number }[];
+}
+
+/**
+ * Appends a report to a chart's data: each of its series the report carries gets the value as a point
+ * (avg = min = max), the window slides to the report's time, points that fell out of it go.
+ */
+export function appendReport(data: FamilyData, report: LiveReport): FamilyData {
+  const t = Date.parse(report.ts);
+  if (!Number.isFinite(t)) return data;
+  const span = data.to - data.from;
+  const to = Math.max(data.to, t);
+  const from = to - span;
+  let changed = false;
+  const series = data.series.map((line) => {
+    const metric = report.metrics.find((m) => m.name === line.name && m.instance === line.instance);
+    const last = line.points.at(-1);
+    if (!metric || (last && last[0] >= t)) return line;
+    changed = true;
+    const point: MetricPoint = [t, metric.value, metric.value, metric.value];
+    return { ...line, points: [...line.points.filter((p) => p[0] >= from), point] };
+  });
+  return changed ? { from, to, series } : data;
+}
+
+/** The chart data of each (re)load, followed by the reports that arrive live until the next load. */
+export function withLiveTail(
+  base$: Observable<Refreshing<FamilyData>>,
+  reports$: Observable<LiveReport>,
+): Observable<Refreshing<FamilyData>> {
+  return base$.pipe(
+    switchMap((state) =>
+      state.state !== 'ready'
+        ? of(state)
+        : reports$.pipe(
+            scan((current, report) => ({ ...current, value: appendReport(current.value, report) }), state),
+            startWith(state),
+          ),
+    ),
+  );
+}
