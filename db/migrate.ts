@@ -18,10 +18,43 @@ import { setupTimescale } from './timescale.js';
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 export const MIGRATIONS_TABLE = 'knex_migrations';
 
+/**
+ * Migrations that ops tools record without a file (ops/emergency-reclaim.sh). This code knows them, so
+ * Knex accepts a database that has one; images built before a name was added do not, and Knex refuses
+ * to start them ("The migration directory is corrupt"). Never applied from here.
+ */
+export const RECORDED_BY_OPS: readonly string[] = ['9000_emergency_reclaim'];
+
+type MigrationEntry = Awaited<ReturnType<NumberedMigrationSource['getMigrations']>>[number];
+
+/** The numbered files plus the ops-recorded names this database already has, as applied no-ops. */
+class WithOpsRecords extends NumberedMigrationSource {
+  constructor(
+    directory: string,
+    private readonly recorded: readonly string[],
+  ) {
+    super(directory);
+  }
+
+  override async getMigrations(): Promise<MigrationEntry[]> {
+    return [...(await super.getMigrations()), ...this.recorded.map((name) => ({ name, file: '' }))];
+  }
+
+  override getMigration(migration: MigrationEntry): Promise<Knex.Migration> {
+    if (migration.file === '') return Promise.resolve({ up: () => Promise.resolve(), down: () => Promise.resolve() });
+    return super.getMigration(migration);
+  }
+}
+
+async function opsRecorded(knex: Knex): Promise<string[]> {
+  if (!(await knex.schema.hasTable(MIGRATIONS_TABLE))) return [];
+  return knex(MIGRATIONS_TABLE).whereIn('name', RECORDED_BY_OPS).pluck('name');
+}
+
 /** Applies every pending migration in ONE transaction; returns the names applied. */
 export async function runMigrations(knex: Knex, directory = MIGRATIONS_DIR): Promise<string[]> {
   const [, applied] = (await knex.migrate.latest({
-    migrationSource: new NumberedMigrationSource(directory),
+    migrationSource: new WithOpsRecords(directory, await opsRecorded(knex)),
     tableName: MIGRATIONS_TABLE,
   })) as [number, string[]];
   return applied;

@@ -36,21 +36,27 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
-# shellcheck: the agent installer is checked with it
-if ! command -v shellcheck >/dev/null 2>&1; then
-  apt_install shellcheck
+# Deployment tools the tests run for real: shellcheck (the agent installer and every *.sh),
+# Debian's docker-compose 1.29 (`config` validates the compose file without an engine), yamllint,
+# nginx (the reverse-proxy example end to end) and openssl (its test certificate)
+missing=()
+for tool in shellcheck docker-compose yamllint nginx openssl; do # each Debian package has the tool's name
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || missing+=("$tool")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  apt_install "${missing[@]}"
 fi
 
 # PostgreSQL
 if ! port_open 5432; then
   if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
     apt_install postgresql
-    version=$(ls /etc/postgresql | sort -V | tail -n 1)
+    version=$(find /etc/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n 1)
     # tests connect over TCP as postgres without a password, as on the service machines
     hba="/etc/postgresql/$version/main/pg_hba.conf"
     sed -i -E 's/^(host\s+all\s+all\s+127\.0\.0\.1\/32\s+)\S+/\1trust/; s/^(host\s+all\s+all\s+::1\/128\s+)\S+/\1trust/' "$hba"
   fi
-  version=$(ls /etc/postgresql | sort -V | tail -n 1)
+  version=$(find /etc/postgresql -mindepth 1 -maxdepth 1 -printf '%f\n' | sort -V | tail -n 1)
   echo "prepare: starting PostgreSQL $version"
   pg_ctlcluster --skip-systemctl-redirect "$version" main start
   wait_port 5432 || { echo "prepare: PostgreSQL did not come up on 127.0.0.1:5432" >&2; exit 1; }
@@ -66,4 +72,4 @@ if ! port_open 6379; then
   wait_port 6379 || { echo "prepare: Redis did not come up on 127.0.0.1:6379" >&2; exit 1; }
 fi
 
-echo "prepare: chromium, shellcheck, PostgreSQL and Redis are ready"
+echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, PostgreSQL and Redis are ready"

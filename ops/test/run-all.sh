@@ -5,7 +5,7 @@
 # headless Chromium, and the end-to-end tests of the built console in Chromium. Ends with one line of passed and failed counts over all
 # suites; fails when anything failed or a suite ran no test.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 results=tmp/test-results
 rm -rf "$results" && mkdir -p "$results"
 

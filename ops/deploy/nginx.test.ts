@@ -1,0 +1,273 @@
+/**
+ * ops/nginx.conf.example for real: Debian's nginx (a child process with its own prefix, temp
+ * directories and error log) in front of the app on loopback, with a self-signed certificate made
+ * here. The example is rendered with only its ports, host name and certificate paths replaced.
+ * Through it: the HTTP→HTTPS redirect, setup and sign-in (the Origin check sees the browser's host),
+ * a WebSocket on /api/live, and rate limiting keyed on the address nginx appends to X-Forwarded-For.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import https from 'node:https';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
+import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
+import { freePort, waitFor } from '../../backend/src/testing/net.js';
+import { REPO_ROOT, runTool } from './support.js';
+
+const NGINX = '/usr/sbin/nginx';
+const PASSWORD = 'a long enough password for setup';
+
+interface Reply {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
+}
+
+/** The example with the test's ports, host and certificate; fails if the example no longer has a line. */
+function render(example: string, ports: { https: number; http: number; app: number }, dir: string): string {
+  const replacements: [string, string][] = [
+    ['    listen 80;\n', `    listen 127.0.0.1:${ports.http};\n`],
+    ['    listen [::]:80;\n', ''],
+    ['    listen 443 ssl http2;\n', `    listen 127.0.0.1:${ports.https} ssl http2;\n`],
+    ['    listen [::]:443 ssl http2;\n', ''],
+    ['server 127.0.0.1:3000;', `server 127.0.0.1:${ports.app};`],
+    ['/etc/letsencrypt/live/argus.example.com/fullchain.pem', path.join(dir, 'cert.pem')],
+    ['/etc/letsencrypt/live/argus.example.com/privkey.pem', path.join(dir, 'key.pem')],
+    ['server_name argus.example.com;', 'server_name 127.0.0.1;'],
+  ];
+  let text = example;
+  for (const [from, to] of replacements) {
+    assert.ok(text.includes(from), `the example contains ${JSON.stringify(from)}`);
+    text = text.replaceAll(from, to);
+  }
+  return text;
+}
+
+function mainConfig(dir: string): string {
+  return `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log info;
+events { worker_connections 64; }
+http {
+  access_log ${dir}/access.log;
+  client_body_temp_path ${dir}/client_body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/argus.conf;
+}
+`;
+}
+
+function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('ops/nginx.conf.example in front of the app', () => {
+  let dir: string;
+  let cert: string;
+  let db: TestDatabase;
+  let app: TestServer;
+  let nginx: ChildProcess;
+  let nginxExit: Promise<unknown>;
+  const ports = { https: 0, http: 0, app: 0 };
+  let base: string;
+  let cookie = '';
+  let csrfToken = '';
+  const email = 'admin@example.com';
+
+  /** One HTTPS request through nginx, trusting only the test certificate; optionally from another loopback address. */
+  function request(
+    method: string,
+    target: string,
+    options: { body?: unknown; headers?: Record<string, string>; from?: string } = {},
+  ): Promise<Reply> {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    return new Promise((resolve, reject) => {
+      const req = https.request(
+        {
+          host: '127.0.0.1',
+          port: ports.https,
+          path: target,
+          method,
+          ca: cert,
+          localAddress: options.from,
+          agent: false,
+          headers: {
+            origin: base,
+            ...(payload ? { 'content-type': 'application/json' } : {}),
+            ...(cookie ? { cookie } : {}),
+            ...options.headers,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => {
+            let body: unknown = text;
+            try {
+              body = JSON.parse(text);
+            } catch {
+              // not JSON
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'argus-nginx-'));
+    await chmod(dir, 0o755); // nginx's workers run as an unprivileged user when the test runs as root
+    const made = await runTool('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ]);
+    assert.equal(made.code, 0, made.stderr);
+    cert = await readFile(path.join(dir, 'cert.pem'), 'utf8');
+
+    ports.https = await freePort();
+    ports.http = await freePort();
+    base = `https://127.0.0.1:${ports.https}`;
+    db = await createTestDatabase();
+    // AUTH_URL names another host: sign-in only passes the Origin check if nginx forwards the browser's host
+    app = await startTestServer(testConfig(db.url, { AUTH_URL: 'https://argus.example.com' }));
+    ports.app = app.port;
+
+    const example = await readFile(path.join(REPO_ROOT, 'ops/nginx.conf.example'), 'utf8');
+    await writeFile(path.join(dir, 'argus.conf'), render(example, ports, dir));
+    await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir));
+    const args = ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')];
+    const check = await runTool(NGINX, [...args, '-t']);
+    assert.equal(check.code, 0, `nginx -t: ${check.stderr}`);
+    nginx = spawn(NGINX, [...args, '-g', 'daemon off;'], { stdio: 'ignore' });
+    nginxExit = new Promise((resolve) => nginx.once('exit', resolve));
+    await waitFor(async () => (await portOpen(ports.https)) && (await portOpen(ports.http)), 10_000);
+  });
+
+  after(async () => {
+    if (nginx && nginx.exitCode === null) {
+      nginx.kill('SIGTERM');
+      await nginxExit;
+    }
+    await app?.stop();
+    await db?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test('redirects plain HTTP to HTTPS', async () => {
+    const reply = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http
+        .get({ host: '127.0.0.1', port: ports.http, path: '/login', headers: { host: '127.0.0.1' } }, resolve)
+        .on('error', reject);
+    });
+    reply.resume();
+    assert.equal(reply.statusCode, 301);
+    assert.equal(reply.headers.location, 'https://127.0.0.1/login');
+  });
+
+  test('serves the API over TLS: health, setup and sign-in with the browser host forwarded', async () => {
+    const health = await request('GET', '/api/health');
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'ok');
+    assert.match(String(health.headers['strict-transport-security']), /max-age=/);
+
+    const foreign = await request('POST', '/api/setup', {
+      body: { name: 'Admin', email, password: PASSWORD },
+      headers: { origin: 'https://evil.example' },
+    });
+    assert.equal(foreign.status, 403, 'a foreign Origin is still refused behind the proxy');
+
+    const setup = await request('POST', '/api/setup', { body: { name: 'Admin', email, password: PASSWORD } });
+    assert.equal(setup.status, 201, JSON.stringify(setup.body));
+
+    const login = await request('POST', '/api/auth/login', { body: { identifier: email, password: PASSWORD } });
+    assert.equal(login.status, 200, JSON.stringify(login.body));
+    cookie = (login.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]).join('; ');
+    csrfToken = login.body.csrfToken;
+    assert.ok(cookie && csrfToken);
+
+    const me = await request('GET', '/api/auth/me');
+    assert.equal(me.status, 200);
+    assert.equal(me.body.user?.email ?? me.body.email, email);
+  });
+
+  test('carries a WebSocket on /api/live (bearer token): the first frame is ready', async () => {
+    const created = await request('POST', '/api/tokens', {
+      body: { name: 'through nginx' },
+      headers: { 'x-csrf-token': csrfToken },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const ws = new WebSocket(`wss://127.0.0.1:${ports.https}/api/live`, {
+      ca: cert,
+      headers: { authorization: `Bearer ${created.body.token}` },
+    });
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (data) => resolve(data.toString()));
+        ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused with ${res.statusCode}`)));
+        ws.once('error', reject);
+      });
+      assert.deepEqual(JSON.parse(first), { t: 'ready' });
+    } finally {
+      ws.terminate();
+    }
+  });
+
+  test('rate limits setup by the address nginx appends, whatever the client claims in X-Forwarded-For', async () => {
+    // 10 attempts per 10 minutes per client address; a client rotating a spoofed header gains nothing
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const reply = await request('POST', '/api/setup', {
+        body: { name: 'Again', email: `again${attempt}@example.com`, password: PASSWORD },
+        headers: { 'x-forwarded-for': `203.0.113.${attempt}` },
+        from: '127.0.0.2',
+      });
+      assert.equal(reply.status, 409, `attempt ${attempt} reaches the handler: ${JSON.stringify(reply.body)}`);
+    }
+    const limited = await request('POST', '/api/setup', {
+      body: { name: 'Again', email: 'again11@example.com', password: PASSWORD },
+      headers: { 'x-forwarded-for': '203.0.113.99' },
+      from: '127.0.0.2',
+    });
+    assert.equal(limited.status, 429);
+    assert.ok(limited.headers['retry-after']);
+
+    // another client address still gets through, even claiming to be the limited one
+    const other = await request('POST', '/api/setup', {
+      body: { name: 'Other', email: 'other@example.com', password: PASSWORD },
+      headers: { 'x-forwarded-for': '127.0.0.2' },
+      from: '127.0.0.3',
+    });
+    assert.equal(other.status, 409);
+  });
+});

@@ -1,0 +1,289 @@
+/**
+ * ops/emergency-reclaim.sh with --no-compose (psql on DATABASE_URL): the plain-table path against the
+ * real PostgreSQL with a few million rows, the hypertable path against the WASM TimescaleDB, and the
+ * migration it records: the current start-up accepts it, a migration source that does not know it
+ * (an older image) refuses to start.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import { loadRetentionConfig } from '../../backend/src/config.js';
+import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
+import { createKnex } from '../../db/connection.js';
+import { startEmbeddedTimescale, type EmbeddedDb } from '../../db/embedded.js';
+import { MIGRATIONS_DIR, MIGRATIONS_TABLE, migrateMain, runMigrations } from '../../db/migrate.js';
+import { NumberedMigrationSource } from '../../db/migration-source.js';
+import { setupTimescale } from '../../db/timescale.js';
+import { REPO_ROOT, runTool, toolEnv } from './support.js';
+
+const SCRIPT = path.join(REPO_ROOT, 'ops/emergency-reclaim.sh');
+const MARKER = '9000_emergency_reclaim';
+const SILENT = pino({ level: 'silent' });
+
+function reclaim(url: string, args: string[], env: Record<string, string> = {}) {
+  return runTool('bash', [SCRIPT, '--no-compose', ...args], {
+    env: toolEnv({ DATABASE_URL: url, PGPASSWORD: 'unused', ...env }),
+    timeoutMs: 120_000,
+  });
+}
+
+function cutoffOf(output: string): string {
+  const match = /^Cutoff: (\S+) /m.exec(output);
+  assert.ok(match?.[1], `the script names its cutoff:\n${output}`);
+  return match[1];
+}
+
+async function one<T>(knex: Knex, sql: string, bindings: Knex.RawBinding[] = []): Promise<T> {
+  const result = (await knex.raw(sql, bindings)) as { rows: T[] };
+  return result.rows[0] as T;
+}
+
+async function indexes(knex: Knex): Promise<string[]> {
+  const result = (await knex.raw(
+    `SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'metrics'::regclass ORDER BY 1`,
+  )) as { rows: { name: string }[] };
+  return result.rows.map((row) => row.name);
+}
+
+/** What an image built before the reclaim marker does at start: Knex with only the migration files. */
+function olderImageMigrate(knex: Knex) {
+  return knex.migrate.latest({
+    migrationSource: new NumberedMigrationSource(MIGRATIONS_DIR),
+    tableName: MIGRATIONS_TABLE,
+  });
+}
+
+describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let total: number;
+
+  before(async () => {
+    db = await createTestDatabase();
+    // 48 series (8 systems x 3 metrics x 2 instances), one sample every 6 s for 3 days: 2 073 648 rows.
+    // Whole-number values keep every average exact, whatever order PostgreSQL sums them in.
+    await db.knex.raw(`
+      INSERT INTO metrics (time, system_id, name, instance, value)
+      SELECT t, s, n, i, (extract(epoch FROM t)::bigint / 6 + s) % 100
+        FROM generate_series(date_trunc('minute', now()) - INTERVAL '3 days', now(), INTERVAL '6 seconds') AS t,
+             generate_series(1, 8) AS s,
+             unnest(ARRAY['cpu.usage_pct', 'mem.used_pct', 'load.1']) AS n,
+             unnest(ARRAY['', 'x']) AS i`);
+    await db.knex.raw('CREATE INDEX metrics_time_idx ON metrics (time)');
+    await db.knex.raw('CREATE INDEX metrics_name_idx ON metrics (name, time)');
+    // the original rows, to compare with after the rebuild
+    await db.knex.raw('CREATE TABLE metrics_before AS SELECT * FROM metrics');
+    await db.knex.raw('ANALYZE metrics');
+    total = Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics')).n);
+    assert.ok(total > 2_000_000, `a few million rows (${total})`);
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  test('without --apply prints the plan and changes nothing', async () => {
+    const oid = await one<{ oid: number }>(db.knex, `SELECT 'metrics'::regclass::oid AS oid`);
+    const result = await reclaim(db.url, []);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /metrics is a plain table/);
+    assert.match(result.stdout, /Plan: drop the redundant indexes: public\.metrics_name_idx public\.metrics_time_idx/);
+    assert.match(result.stdout, /downsampled to one average per system, metric, instance and hour/);
+    assert.match(result.stdout, /Nothing changed\. Run again with --apply/);
+    assert.deepEqual(await one(db.knex, `SELECT 'metrics'::regclass::oid AS oid`), oid, 'the same table');
+    assert.equal(Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics')).n), total);
+    assert.deepEqual(await indexes(db.knex), ['metrics_dedupe_idx', 'metrics_name_idx', 'metrics_time_idx']);
+    assert.equal(await db.knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), undefined);
+  });
+
+  test('--apply keeps the newest KEEP_HOURS exactly and one average per series and hour before them', async () => {
+    const result = await reclaim(db.url, ['--apply']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const cutoff = cutoffOf(result.stdout);
+    assert.match(result.stdout, /KEEP_HOURS=48/);
+
+    // newest 48 hours: the same rows, nothing lost, nothing added
+    const newest = await one<{ missing: string; extra: string; kept: string }>(
+      db.knex,
+      `SELECT (SELECT count(*) FROM (SELECT * FROM metrics_before WHERE time >= :cutoff
+                                     EXCEPT ALL SELECT * FROM metrics WHERE time >= :cutoff) d) AS missing,
+              (SELECT count(*) FROM (SELECT * FROM metrics WHERE time >= :cutoff
+                                     EXCEPT ALL SELECT * FROM metrics_before WHERE time >= :cutoff) d) AS extra,
+              (SELECT count(*) FROM metrics WHERE time >= :cutoff) AS kept`.replaceAll(
+        ':cutoff',
+        `'${cutoff}'::timestamptz`,
+      ),
+    );
+    assert.deepEqual({ missing: Number(newest.missing), extra: Number(newest.extra) }, { missing: 0, extra: 0 });
+    assert.ok(Number(newest.kept) > 1_300_000, `48 of the 72 hours are kept raw (${newest.kept})`);
+
+    // older: exactly the hourly averages of the original rows, one per series and hour
+    const older = await one<{ missing: string; extra: string; rows: string; duplicates: string }>(
+      db.knex,
+      `WITH expected AS (
+         SELECT date_trunc('hour', time) AS time, system_id, name, instance, avg(value) AS value
+           FROM metrics_before WHERE time < :cutoff GROUP BY 1, 2, 3, 4),
+       actual AS (SELECT time, system_id, name, instance, value FROM metrics WHERE time < :cutoff)
+       SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) d) AS missing,
+              (SELECT count(*) FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) d) AS extra,
+              (SELECT count(*) FROM actual) AS rows,
+              (SELECT count(*) FROM (SELECT 1 FROM actual GROUP BY date_trunc('hour', time), system_id, name, instance
+                                     HAVING count(*) > 1) d) AS duplicates`.replaceAll(
+        ':cutoff',
+        `'${cutoff}'::timestamptz`,
+      ),
+    );
+    assert.deepEqual(
+      { missing: Number(older.missing), extra: Number(older.extra), duplicates: Number(older.duplicates) },
+      { missing: 0, extra: 0, duplicates: 0 },
+    );
+    // 24 older hours plus the partial hour at the cutoff, 48 series
+    assert.equal(Number(older.rows), 25 * 48);
+
+    assert.deepEqual(await indexes(db.knex), ['metrics_dedupe_idx'], 'redundant indexes dropped, dedupe kept');
+    const dedupe = await one<{ def: string }>(db.knex, `SELECT pg_get_indexdef('metrics_dedupe_idx'::regclass) AS def`);
+    assert.match(
+      dedupe.def,
+      /CREATE UNIQUE INDEX metrics_dedupe_idx ON public\.metrics USING btree \(system_id, name, instance, "time"\)/,
+    );
+    const marker = await db.knex(MIGRATIONS_TABLE).where({ name: MARKER }).first();
+    assert.ok(marker, `${MARKER} is recorded`);
+  });
+
+  test('the current start-up accepts the reclaimed database, an older image refuses it', async () => {
+    await assert.rejects(olderImageMigrate(db.knex), {
+      message: `The migration directory is corrupt, the following files are missing: ${MARKER}`,
+    });
+    assert.deepEqual(await runMigrations(db.knex), [], 'nothing pending, nothing refused');
+    assert.equal(await migrateMain({ DATABASE_URL: db.url }, SILENT), 0);
+    // the marker is not applied anew and stays once
+    assert.equal((await db.knex(MIGRATIONS_TABLE).where({ name: MARKER })).length, 1);
+  });
+});
+
+describe('emergency reclaim options and refusals', () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await createTestDatabase();
+    await db.knex.raw(`
+      INSERT INTO metrics (time, system_id, name, instance, value)
+      SELECT t, 1, 'cpu.usage_pct', '', 1 FROM generate_series(now() - INTERVAL '10 hours', now(), INTERVAL '1 minute') AS t`);
+  });
+  after(async () => {
+    await db?.drop();
+  });
+
+  test('a fresh database never gets the marker from the start-up', async () => {
+    await runMigrations(db.knex);
+    assert.equal(await db.knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), undefined);
+    await olderImageMigrate(db.knex); // an older image still starts against a database never reclaimed
+  });
+
+  test('refuses malformed knobs and unknown arguments before touching the database', async () => {
+    for (const [env, message] of [
+      [{ KEEP_HOURS: 'two' }, /KEEP_HOURS must be a whole number/],
+      [{ KEEP_HOURS: '0' }, /KEEP_HOURS must be at least 1/],
+      [{ DOWNSAMPLE: 'yes' }, /DOWNSAMPLE must be 1/],
+    ] as const) {
+      const result = await reclaim(db.url, ['--apply'], env);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, message);
+    }
+    const unknown = await reclaim(db.url, ['--force']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown argument: --force/);
+    assert.equal(Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics')).n), 601);
+  });
+
+  test('DOWNSAMPLE=0 discards everything older than KEEP_HOURS', async () => {
+    const result = await reclaim(db.url, ['--apply'], { KEEP_HOURS: '3', DOWNSAMPLE: '0' });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /older samples discarded \(DOWNSAMPLE=0\)/);
+    const cutoff = cutoffOf(result.stdout);
+    const counts = await one<{ older: string; newer: string }>(
+      db.knex,
+      `SELECT count(*) FILTER (WHERE time < ?) AS older, count(*) FILTER (WHERE time >= ?) AS newer FROM metrics`,
+      [cutoff, cutoff],
+    );
+    assert.equal(Number(counts.older), 0);
+    assert.ok([180, 181].includes(Number(counts.newer)), `3 hours of minutes kept (${counts.newer})`);
+  });
+});
+
+describe('emergency reclaim of a hypertable (WASM TimescaleDB)', () => {
+  let embedded: EmbeddedDb;
+  let knex: Knex;
+
+  before(async () => {
+    embedded = await startEmbeddedTimescale({ log: SILENT });
+    knex = createKnex({ url: embedded.url, poolMax: 1 });
+    await runMigrations(knex);
+    const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
+    assert.ok(outcome.hypertable, outcome.messages.join('\n'));
+    await knex.raw(`
+      INSERT INTO metrics (time, system_id, name, instance, value)
+      SELECT t, s, 'cpu.usage_pct', '', s FROM generate_series(now() - INTERVAL '5 days', now(), INTERVAL '1 minute') AS t,
+                                               generate_series(1, 2) AS s`);
+    await knex.raw(`CALL refresh_continuous_aggregate('metrics_1h', NULL, NULL)`);
+    await knex.raw(`SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '3 days') AS c`);
+  });
+  after(async () => {
+    await knex?.destroy();
+    await embedded?.close();
+  });
+
+  const chunkCount = async () =>
+    Number((await one<{ n: string }>(knex, `SELECT count(*) AS n FROM show_chunks('metrics')`)).n);
+
+  test('without --apply prints the chunks it would drop and changes nothing', async () => {
+    const before = { chunks: await chunkCount(), rows: await one(knex, 'SELECT count(*) AS n FROM metrics') };
+    const result = await reclaim(embedded.url, []);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.match(result.stdout, /metrics is a hypertable\./);
+    assert.match(result.stdout, /Plan: drop the [1-9]\d* chunk\(s\) that end before the cutoff/);
+    assert.match(result.stdout, /Nothing changed/);
+    assert.deepEqual(
+      { chunks: await chunkCount(), rows: await one(knex, 'SELECT count(*) AS n FROM metrics') },
+      before,
+    );
+  });
+
+  test('--apply drops only chunks older than KEEP_HOURS, keeps every newer sample and the rollups', async () => {
+    const rollupBefore = await one<{ n: string }>(knex, 'SELECT count(*) AS n FROM metrics_1h');
+    const newestBefore = await one<{ n: string }>(
+      knex,
+      `SELECT count(*) AS n FROM metrics WHERE time >= now() - INTERVAL '47 hours'`,
+    );
+    const result = await reclaim(embedded.url, ['--apply']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const cutoff = cutoffOf(result.stdout);
+    assert.match(result.stdout, /^Dropped [1-9]\d* chunk\(s\)$/m);
+    const after = await one<{ oldest_end: Date; kept: string; older_chunks: string }>(
+      knex,
+      `SELECT min(range_end) AS oldest_end,
+              (SELECT count(*) FROM metrics WHERE time >= ?) AS kept,
+              (SELECT count(*) FROM show_chunks('metrics', older_than => ?::timestamptz)) AS older_chunks
+         FROM timescaledb_information.chunks WHERE hypertable_name = 'metrics'`,
+      [cutoff, cutoff],
+    );
+    assert.equal(Number(after.older_chunks), 0, 'no chunk ends before the cutoff');
+    assert.ok(new Date(after.oldest_end) >= new Date(cutoff));
+    // every sample at or after the cutoff is still there (2 series, one a minute, 48 hours)
+    assert.ok(Number(after.kept) >= 2 * 48 * 60, `kept ${after.kept}`);
+    const newestAfter = await one<{ n: string }>(
+      knex,
+      `SELECT count(*) AS n FROM metrics WHERE time >= now() - INTERVAL '47 hours'`,
+    );
+    assert.equal(newestAfter.n, newestBefore.n);
+    // at least one whole day older than 48 hours went (5 days of data, 1-day chunks)
+    const oldest = await one<{ t: Date }>(knex, 'SELECT min(time) AS t FROM metrics');
+    assert.ok(Date.now() - new Date(oldest.t).getTime() < 4 * 86_400_000);
+    const rollupAfter = await one<{ n: string }>(knex, `SELECT count(*) AS n FROM metrics_1h WHERE bucket < ?`, [
+      cutoff,
+    ]);
+    assert.ok(Number(rollupAfter.n) > 0 && Number(rollupBefore.n) > 0, 'the hourly rollup keeps the older hours');
+    assert.ok(await knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), `${MARKER} is recorded`);
+    assert.deepEqual(await runMigrations(knex), [], 'the current start-up accepts it');
+    await assert.rejects(olderImageMigrate(knex), /The migration directory is corrupt/);
+  });
+});

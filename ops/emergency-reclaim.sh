@@ -1,0 +1,222 @@
+#!/usr/bin/env bash
+# Emergency reclaim: frees the disk that raw metrics fill, when the database runs out of space.
+#
+#   ops/emergency-reclaim.sh            print the plan, change nothing
+#   ops/emergency-reclaim.sh --apply    stop app and scheduler (compose), then carry the plan out
+#   ops/emergency-reclaim.sh --no-compose [--apply]
+#                                       use psql with DATABASE_URL directly, stop nothing (tests,
+#                                       installations without compose; stop the app yourself)
+#
+# Environment: KEEP_HOURS (default 48) hours of raw samples to keep; DOWNSAMPLE (default 1): 1 keeps
+# older samples as one average per series and hour, 0 discards them. COMPOSE_FILE (default
+# docker-compose.prod.yml next to this script's parent directory).
+#
+# metrics a hypertable: drops the chunks that end before now - KEEP_HOURS (rollups keep their rows).
+# metrics a plain table: drops every index but metrics_dedupe_idx, then rebuilds the table with the
+# newest KEEP_HOURS raw plus the hourly averages of what is older (or nothing older, DOWNSAMPLE=0).
+# The next app start converts the now small table into a hypertable.
+#
+# Both record the migration 9000_emergency_reclaim: images built before this script knew it refuse to
+# start against the reclaimed database ("The migration directory is corrupt"), current ones accept it.
+# The database service keeps running throughout.
+set -euo pipefail
+
+MARKER=9000_emergency_reclaim
+KEEP_HOURS=${KEEP_HOURS:-48}
+DOWNSAMPLE=${DOWNSAMPLE:-1}
+apply=0
+use_compose=1
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+
+for arg in "$@"; do
+  case "$arg" in
+    --apply) apply=1 ;;
+    --no-compose) use_compose=0 ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      echo "emergency-reclaim: unknown argument: $arg" >&2
+      usage >&2
+      exit 2
+      ;;
+  esac
+done
+
+case "$KEEP_HOURS" in
+  '' | *[!0-9]*)
+    echo "emergency-reclaim: KEEP_HOURS must be a whole number of hours (got '$KEEP_HOURS')" >&2
+    exit 2
+    ;;
+esac
+if [ "$KEEP_HOURS" -lt 1 ]; then
+  echo "emergency-reclaim: KEEP_HOURS must be at least 1" >&2
+  exit 2
+fi
+case "$DOWNSAMPLE" in
+  0 | 1) ;;
+  *)
+    echo "emergency-reclaim: DOWNSAMPLE must be 1 (keep hourly averages) or 0 (discard) (got '$DOWNSAMPLE')" >&2
+    exit 2
+    ;;
+esac
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+compose_file=${COMPOSE_FILE:-$root/docker-compose.prod.yml}
+
+compose() {
+  if docker compose version >/dev/null 2>&1; then
+    docker compose -f "$compose_file" "$@"
+  else
+    docker-compose -f "$compose_file" "$@"
+  fi
+}
+
+# psql reading SQL from standard input; unaligned, tuples only, stops at the first error
+sql() {
+  if [ "$use_compose" = 1 ]; then
+    # inside the database container, as the user and database the service was initialised with
+    # shellcheck disable=SC2016 # expanded by the container's shell, not this one
+    compose exec -T database sh -c 'psql -X -q -v ON_ERROR_STOP=1 -At -F "|" -U "$POSTGRES_USER" -d "$POSTGRES_DB"'
+  else
+    if [ -z "${DATABASE_URL:-}" ]; then
+      echo "emergency-reclaim: DATABASE_URL is not set (needed with --no-compose)" >&2
+      exit 2
+    fi
+    psql -X -q -v ON_ERROR_STOP=1 -At -F '|' "$DATABASE_URL"
+  fi
+}
+
+# --- what is there ----------------------------------------------------------------------------------
+# The cutoff is fixed once, so the plan and the work agree on it to the microsecond.
+state=$(sql <<SQL
+SELECT to_regclass('metrics') IS NOT NULL,
+       EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'),
+       to_char((now() - make_interval(hours => $KEEP_HOURS)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+       pg_size_pretty(pg_database_size(current_database()))
+SQL
+)
+IFS='|' read -r has_metrics has_timescale cutoff db_size <<<"$state"
+if [ "$has_metrics" != t ]; then
+  echo "emergency-reclaim: there is no metrics table in this database" >&2
+  exit 1
+fi
+
+hypertable=f
+if [ "$has_timescale" = t ]; then
+  hypertable=$(sql <<'SQL'
+SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables
+                WHERE hypertable_name = 'metrics' AND hypertable_schema = current_schema());
+SQL
+  )
+fi
+
+echo "Database size: $db_size"
+echo "Cutoff: $cutoff (KEEP_HOURS=$KEEP_HOURS: every sample at or after it is kept as it is)"
+if [ "$hypertable" = t ]; then
+  chunks=$(sql <<SQL
+SELECT count(*), coalesce(pg_size_pretty(sum(pg_total_relation_size(c))), '0 bytes')
+  FROM show_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff') AS c;
+SQL
+  )
+  IFS='|' read -r chunk_count chunk_size <<<"$chunks"
+  echo "metrics is a hypertable."
+  echo "Plan: drop the $chunk_count chunk(s) that end before the cutoff ($chunk_size);"
+  echo "      newer chunks and the rollups metrics_5m and metrics_1h are kept."
+else
+  indexes=$(sql <<'SQL'
+SELECT string_agg(format('%I.%I', n.nspname, c.relname), ' ' ORDER BY c.relname)
+  FROM pg_index i
+  JOIN pg_class c ON c.oid = i.indexrelid
+  JOIN pg_namespace n ON n.oid = c.relnamespace
+ WHERE i.indrelid = 'metrics'::regclass AND c.relname <> 'metrics_dedupe_idx'
+   AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid);
+SQL
+  )
+  sizes=$(sql <<SQL
+SELECT pg_size_pretty(pg_total_relation_size('metrics')),
+       coalesce((SELECT nullif(reltuples, -1)::bigint FROM pg_class WHERE oid = 'metrics'::regclass), 0)
+SQL
+  )
+  IFS='|' read -r table_size row_estimate <<<"$sizes"
+  echo "metrics is a plain table ($table_size, about $row_estimate rows)."
+  if [ -n "$indexes" ]; then
+    echo "Plan: drop the redundant indexes: $indexes"
+  else
+    echo "Plan: no redundant index to drop (metrics_dedupe_idx is always kept)."
+  fi
+  echo "      rebuild metrics with the samples at or after the cutoff unchanged"
+  if [ "$DOWNSAMPLE" = 1 ]; then
+    echo "      and older samples downsampled to one average per system, metric, instance and hour."
+  else
+    echo "      and older samples discarded (DOWNSAMPLE=0)."
+  fi
+fi
+echo "      record migration $MARKER (older images then refuse to start against this database)."
+if [ "$use_compose" = 1 ]; then
+  echo "      stop the app and the scheduler first; the database keeps running."
+fi
+
+if [ "$apply" = 0 ]; then
+  echo "Nothing changed. Run again with --apply to carry this out."
+  exit 0
+fi
+
+# --- apply ------------------------------------------------------------------------------------------
+if [ "$use_compose" = 1 ]; then
+  echo "Stopping app and scheduler"
+  compose stop app scheduler
+fi
+
+record_marker="INSERT INTO knex_migrations (name, batch, migration_time)
+SELECT '$MARKER', coalesce(max(batch), 0) + 1, now() FROM knex_migrations
+ WHERE NOT EXISTS (SELECT 1 FROM knex_migrations WHERE name = '$MARKER');"
+
+if [ "$hypertable" = t ]; then
+  # drop_chunks commits chunk by chunk inside; the marker follows in its own statement
+  sql <<SQL
+SELECT 'Dropped ' || count(*) || ' chunk(s)' FROM drop_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff');
+$record_marker
+SQL
+else
+  if [ "$DOWNSAMPLE" = 1 ]; then
+    older="INSERT INTO metrics_reclaimed (time, system_id, name, instance, value)
+SELECT date_trunc('hour', time), system_id, name, instance, avg(value)
+  FROM metrics WHERE time < TIMESTAMPTZ '$cutoff'
+ GROUP BY 1, 2, 3, 4;"
+  else
+    older=''
+  fi
+  drops=''
+  for index in $indexes; do drops="$drops DROP INDEX $index;"; done
+  # The indexes go first, in their own transaction: their space is free once it commits, which
+  # makes room for the rebuilt table.
+  if [ -n "$drops" ]; then
+    sql <<<"BEGIN; $drops COMMIT;"
+  fi
+  # One transaction: a failure anywhere leaves metrics as it was. The new table is written before
+  # the old one is dropped, so it needs room for what is kept (small) while the old one still exists.
+  sql <<SQL
+BEGIN;
+LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE;
+CREATE TABLE metrics_reclaimed (LIKE metrics INCLUDING ALL EXCLUDING INDEXES);
+INSERT INTO metrics_reclaimed (time, system_id, name, instance, value)
+SELECT time, system_id, name, instance, value FROM metrics WHERE time >= TIMESTAMPTZ '$cutoff';
+$older
+DROP TABLE metrics;
+ALTER TABLE metrics_reclaimed RENAME TO metrics;
+CREATE UNIQUE INDEX metrics_dedupe_idx ON metrics (system_id, name, instance, time);
+ANALYZE metrics;
+$record_marker
+COMMIT;
+SQL
+fi
+
+final_size=$(sql <<<"SELECT pg_size_pretty(pg_database_size(current_database()));")
+echo "Done. Database size: $final_size (was $db_size)."
+echo "Recorded migration $MARKER: start the app with a current image only."
+if [ "$use_compose" = 1 ]; then
+  echo "Start again: docker compose -f $compose_file up -d app scheduler"
+fi
