@@ -98,9 +98,7 @@ describe('alerting in a browser', () => {
     const body = (await run.json()) as { alerts: { triggered: number } };
     assert.equal(body.alerts.triggered, 1);
     await page.locator('[data-status="CRITICAL"]').first().waitFor();
-    await page.waitForFunction(
-      () => document.querySelector('[data-testid="open-alerts"] .open-alerts-count')?.textContent?.trim() === '1',
-    );
+    await counter.locator('.open-alerts-count', { hasText: /^\s*1\s*$/ }).waitFor();
     assert.match((await counter.getAttribute('aria-label')) ?? '', /1 critical/);
   });
 

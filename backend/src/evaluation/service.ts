@@ -16,6 +16,7 @@ import { publishAlertTransition, toAlertJson, type AlertRow, type AlertTransitio
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { retryTransient } from '../lib/transient.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
@@ -250,7 +251,8 @@ export function createEvaluation(deps: EvaluationDeps) {
       log.warn({ err: error }, 'Could not read whether mail is enabled: no alert e-mails this run');
       return false;
     });
-    const committed = await db.transaction((trx) => evaluate(trx, now, mailOn, deps));
+    // a report committing just as its system is marked offline can deadlock with the run: run it again
+    const committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, now, mailOn, deps)));
     for (const { type, row } of committed.transitions) await publishAlertTransition(bus, type, toAlertJson(row));
     for (const id of committed.statusChanged) await bus.publish('systems', { id });
     if (mailOn) void notifier.deliver(committed.suppressed);

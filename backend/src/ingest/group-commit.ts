@@ -11,6 +11,7 @@
  * the unique index does.
  */
 import type { Logger } from '../lib/logger.js';
+import { retryTransient } from '../lib/transient.js';
 import { ServiceUnavailable } from '../http/errors.js';
 import type { BatchArrays, BatchResult, IngestRepo } from './repo.js';
 import type { ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
@@ -106,7 +107,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   async function run(batch: Entry[]): Promise<void> {
     try {
-      settle(batch, await store(batch));
+      settle(batch, await retryTransient(() => store(batch)));
     } catch (error) {
       if (batch.length > 1 && isDataError(error)) {
         options.log.warn(
