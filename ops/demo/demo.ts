@@ -127,7 +127,9 @@ async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv)
     await client.end();
   }
   if (!key) throw new Error('no cluster to enroll simulated agents in');
+  // a fault now and then (CPU spike, disk filling, going offline, …) so the alerts page has something to show
   const args = ['--url', BASE_URL, '--enrollment', key, '--systems', '3', '--interval', '30', '--prefix', 'demo-sim'];
+  args.push('--faults', '0.3');
   return run('agents', 'ops/agent-sim/main.ts', args, env);
 }
 

@@ -7,11 +7,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createAccount, createCustomer } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
+import { launchChromium } from './browser.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 
@@ -41,18 +42,7 @@ describe('alerting in a browser', () => {
     const customerId = await createCustomer(db.knex, 'Acme');
     await db.knex('clusters').insert({ customer_id: customerId, name: 'web', enrollment_key: ENROLLMENT_KEY });
     const admin = await createAccount(db.knex, { role: 'ADMIN', username: 'grace' });
-    browser = await chromium.launch({
-      executablePath: process.env['CHROME_BIN'] ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.setDefaultTimeout(15_000);
     await page.goto(`${server.url}/login`);

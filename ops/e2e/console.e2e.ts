@@ -6,10 +6,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
+import { launchChromium } from './browser.js';
 
 const PASSWORD = 'a long and happy passphrase';
 
@@ -23,18 +24,7 @@ describe('the console in a browser', () => {
     server = await startTestServer(
       testConfig(db.url, { STATIC_DIR: path.join(REPO_ROOT, 'dist/frontend/browser'), AUTH_URL: 'http://127.0.0.1' }),
     );
-    browser = await chromium.launch({
-      executablePath: process.env['CHROME_BIN'] ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-dev-shm-usage',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.setDefaultTimeout(15_000);
   });
