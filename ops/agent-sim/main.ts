@@ -8,12 +8,34 @@
  * or the full webhook URL. `--faults F` gives a fraction F of the agents a fault
  * each (disk-fill, cpu-spike, offline for 5 minutes, clock skew, replayed
  * buffer), changing every 10 minutes. One status line every interval.
+ * `--fleet F.json` simulates given hosts instead of N numbered ones: a JSON array of
+ * `{sub, hostname, enrollment}` (the demo keeps its sample fleet reporting this way).
  */
+import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { isMain } from '../../backend/src/lib/is-main.js';
 import { SimulatedAgent, type AgentFault } from './agent.js';
 
 const FAULTS: AgentFault[] = ['disk-fill', 'cpu-spike', 'offline', 'clock-skew', 'replay'];
+
+export interface FleetHost {
+  sub: string;
+  hostname: string;
+  enrollment?: string;
+}
+
+async function readFleet(file: string): Promise<FleetHost[]> {
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  const valid = (h: unknown): h is FleetHost =>
+    typeof h === 'object' &&
+    h !== null &&
+    typeof (h as FleetHost).sub === 'string' &&
+    typeof (h as FleetHost).hostname === 'string' &&
+    ['string', 'undefined'].includes(typeof (h as FleetHost).enrollment);
+  if (!Array.isArray(parsed) || !parsed.length || !parsed.every(valid))
+    throw new Error(`--fleet ${file}: expected a non-empty JSON array of {sub, hostname, enrollment?}`);
+  return parsed;
+}
 
 export function webhookUrl(url: string): string {
   return url.endsWith('/api/webhook/metrics') ? url : `${url.replace(/\/$/, '')}/api/webhook/metrics`;
@@ -31,6 +53,7 @@ export async function runSimulator(argv: string[]): Promise<void> {
       gzip: { type: 'boolean', default: false },
       faults: { type: 'string', default: '0' },
       prefix: { type: 'string', default: 'sim' },
+      fleet: { type: 'string' },
     },
   });
   const secret = values.secret ?? process.env['WEBHOOK_SECRET'];
@@ -41,15 +64,19 @@ export async function runSimulator(argv: string[]): Promise<void> {
   if (!Number.isInteger(systems) || systems < 1) throw new Error('--systems must be a positive integer');
   if (!(intervalMs >= 1000)) throw new Error('--interval must be at least 1 (seconds)');
 
-  const agents = Array.from(
-    { length: systems },
-    (_, i) =>
+  const hosts: FleetHost[] = values.fleet
+    ? await readFleet(values.fleet)
+    : Array.from({ length: systems }, (_, i) => ({
+        sub: `${values.prefix}-${String(i + 1).padStart(4, '0')}`,
+        hostname: `${values.prefix}-host-${i + 1}`,
+        ...(values.enrollment ? { enrollment: values.enrollment } : {}),
+      }));
+  const agents = hosts.map(
+    (host, i) =>
       new SimulatedAgent({
         url: webhookUrl(values.url),
         secret,
-        ...(values.enrollment ? { enrollment: values.enrollment } : {}),
-        sub: `${values.prefix}-${String(i + 1).padStart(4, '0')}`,
-        hostname: `${values.prefix}-host-${i + 1}`,
+        ...host,
         seed: i + 1,
         gzip: values.gzip,
       }),
@@ -83,7 +110,9 @@ export async function runSimulator(argv: string[]): Promise<void> {
       Math.floor((i / agents.length) * intervalMs), // spread the fleet over the interval
     ),
   );
-  console.log(`Simulating ${systems} agents, reporting every ${intervalMs / 1000} s to ${webhookUrl(values.url)}`);
+  console.log(
+    `Simulating ${agents.length} agents, reporting every ${intervalMs / 1000} s to ${webhookUrl(values.url)}`,
+  );
   const status = setInterval(() => {
     const statuses = [...counts].map(([code, n]) => `${code || 'error'}:${n}`).join(' ');
     const buffered = agents.reduce((sum, a) => sum + a.buffered, 0);

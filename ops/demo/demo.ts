@@ -115,21 +115,40 @@ async function minuteTick(db: EmbeddedDb, cronSecret: string, log: ReturnType<ty
   if (ran) log.debug({ ran }, 'Ran TimescaleDB jobs');
 }
 
-/** Three simulated agents (ops/agent-sim) enrolled with the first cluster's key. */
+/**
+ * Simulated agents (ops/agent-sim): one for each host of the sample fleet, so it keeps
+ * reporting instead of going offline two minutes in (each re-enrolls with its own
+ * cluster's key), and three new hosts enrolled in the first cluster.
+ */
 async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  let key: string | undefined;
+  let fleet: { sub: string; hostname: string; enrollment: string }[];
   try {
-    key = (await client.query<{ enrollment_key: string }>('SELECT enrollment_key FROM clusters ORDER BY id LIMIT 1'))
-      .rows[0]?.enrollment_key;
+    const sample = await client.query<{ agent_id: string; hostname: string; enrollment_key: string }>(
+      `SELECT s.agent_id, s.hostname, k.enrollment_key FROM systems s JOIN clusters k ON k.id = s.cluster_id
+        WHERE s.agent_id LIKE 'demo-%' AND s.agent_id NOT LIKE 'demo-sim-%' ORDER BY s.id`,
+    );
+    const first = await client.query<{ enrollment_key: string }>(
+      'SELECT enrollment_key FROM clusters ORDER BY id LIMIT 1',
+    );
+    const key = first.rows[0]?.enrollment_key;
+    if (!key) throw new Error('no cluster to enroll simulated agents in');
+    fleet = [
+      ...sample.rows.map((r) => ({ sub: r.agent_id, hostname: r.hostname, enrollment: r.enrollment_key })),
+      ...[1, 2, 3].map((n) => ({
+        sub: `demo-sim-${String(n).padStart(4, '0')}`,
+        hostname: `demo-sim-host-${n}`,
+        enrollment: key,
+      })),
+    ];
   } finally {
     await client.end();
   }
-  if (!key) throw new Error('no cluster to enroll simulated agents in');
+  const fleetFile = path.join(DEMO_DIR, 'fleet-agents.json');
+  await writeFile(fleetFile, JSON.stringify(fleet), { mode: 0o600 });
   // a fault now and then (CPU spike, disk filling, going offline, …) so the alerts page has something to show
-  const args = ['--url', BASE_URL, '--enrollment', key, '--systems', '3', '--interval', '30', '--prefix', 'demo-sim'];
-  args.push('--faults', '0.3');
+  const args = ['--url', BASE_URL, '--fleet', fleetFile, '--interval', '30', '--faults', '0.2'];
   return run('agents', 'ops/agent-sim/main.ts', args, env);
 }
 
