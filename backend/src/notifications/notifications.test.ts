@@ -29,6 +29,8 @@ describe('alert e-mails', () => {
       const viewer = await h.account({ role: 'VIEWER', customerIds: [customerId] });
       await h.knex('users').where({ id: viewer.id }).update({ notify_min_severity: 'CRITICAL' }); // wants CRITICAL only
       await h.account({ role: 'ADMIN', disabled: true });
+      const mailOff = await h.account({ role: 'ADMIN' });
+      await h.knex('users').where({ id: mailOff.id }).update({ notify_min_severity: 'NONE' }); // e-mails off
       const infoViewer = await h.account({ role: 'VIEWER', customerIds: [customerId] });
       await h.knex('users').where({ id: infoViewer.id }).update({ notify_min_severity: 'INFO' });
 

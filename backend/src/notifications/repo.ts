@@ -42,7 +42,9 @@ export async function queueNotifications(
   now: Date,
 ): Promise<number> {
   if (!transitions.length) return 0;
-  const rank = (column: string) => `CASE ${column} WHEN 'CRITICAL' THEN 3 WHEN 'WARNING' THEN 2 ELSE 1 END`;
+  // 'NONE' (e-mails off) ranks above every alert severity, so it matches nothing
+  const rank = (column: string) =>
+    `CASE ${column} WHEN 'NONE' THEN 4 WHEN 'CRITICAL' THEN 3 WHEN 'WARNING' THEN 2 ELSE 1 END`;
   const result = await trx.raw(
     `INSERT INTO alert_notifications (alert_id, user_id, kind, created_at)
      SELECT t.alert_id, u.id, t.kind, ?

@@ -11,7 +11,7 @@ export interface UserRow {
   passwordHash: string;
   totpSecret: string | null;
   disabled: boolean;
-  notifyMinSeverity: 'INFO' | 'WARNING' | 'CRITICAL';
+  notifyMinSeverity: 'INFO' | 'WARNING' | 'CRITICAL' | 'NONE';
   createdAt: Date;
 }
 

@@ -3,7 +3,8 @@ import { emailSchema, passwordSchema, usernameSchema } from '../auth/schema.js';
 
 const role = z.enum(['ADMIN', 'OPERATOR', 'VIEWER']);
 const customerIds = z.array(z.number().int().positive()).max(10_000);
-const severity = z.enum(['INFO', 'WARNING', 'CRITICAL']);
+/** The least severe alert an account is e-mailed about; 'NONE' switches alert e-mails off. */
+const notifyLevel = z.enum(['INFO', 'WARNING', 'CRITICAL', 'NONE']);
 
 export const createUserSchema = z.object({
   email: emailSchema,
@@ -31,7 +32,7 @@ export const profileSchema = z
     email: emailSchema.optional(),
     username: usernameSchema,
     name: z.string().trim().min(1, 'is required').max(200).optional(),
-    notifyMinSeverity: severity.optional(),
+    notifyMinSeverity: notifyLevel.optional(),
   })
   .strict();
 

@@ -164,4 +164,17 @@ describe('own account', () => {
     assert.equal((await browser.patch('/api/account', { role: 'ADMIN' })).status, 400);
     assert.equal((await db.knex('users').where({ id: account.id }).first()).role, 'VIEWER');
   });
+
+  it('switches its alert e-mails off with the level NONE, and refuses an unknown level', async () => {
+    const account = await createAccount(db.knex, { role: 'VIEWER' });
+    const browser = new Client(server.url);
+    await browser.signIn(account.email, account.password);
+    const off = await browser.patch('/api/account', { notifyMinSeverity: 'NONE' });
+    assert.equal(off.status, 200);
+    assert.equal(off.body.user.notifyMinSeverity, 'NONE');
+    const bad = await browser.patch('/api/account', { notifyMinSeverity: 'LOUD' });
+    assert.equal(bad.status, 400);
+    assert.match(JSON.stringify(bad.body), /notifyMinSeverity/);
+    assert.equal((await db.knex('users').where({ id: account.id }).first()).notify_min_severity, 'NONE');
+  });
 });

@@ -6,6 +6,8 @@ import { CSRF_URL, CsrfToken } from './csrf-interceptor';
 
 export type Role = 'ADMIN' | 'OPERATOR' | 'VIEWER';
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
+/** The least severe alert an account is e-mailed about; 'NONE': no alert e-mails. */
+export type NotifyLevel = Severity | 'NONE';
 export type SecondFactor = 'totp' | 'email';
 
 export const ROLES: readonly Role[] = ['ADMIN', 'OPERATOR', 'VIEWER'];
@@ -23,7 +25,7 @@ export interface User {
   name: string;
   role: Role;
   totpEnabled: boolean;
-  notifyMinSeverity: Severity;
+  notifyMinSeverity: NotifyLevel;
   customerIds: number[];
 }
 

@@ -2,14 +2,14 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, tap } from 'rxjs';
 
-import { AuthService, Severity, User } from '../../core/auth';
+import { AuthService, NotifyLevel, User } from '../../core/auth';
 
 export interface ProfileChanges {
   name?: string;
   email?: string;
   /** null removes the username. */
   username?: string | null;
-  notifyMinSeverity?: Severity;
+  notifyMinSeverity?: NotifyLevel;
 }
 
 export const ACCOUNT_URL = '/api/account';

@@ -7,14 +7,15 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSnackBar } from '@angular/material/snack-bar';
 
 import { applyFieldError, errorMessage } from '../../core/api-error';
-import { AuthService, Severity, User } from '../../core/auth';
+import { AuthService, NotifyLevel, User } from '../../core/auth';
 import { USERNAME_RULE, usernameValidator } from '../../core/validators';
 import { AccountApi, ProfileChanges } from './account-api';
 
-export const SEVERITIES: readonly { value: Severity; label: string }[] = [
+export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
   { value: 'INFO', label: 'Info and above (everything)' },
   { value: 'WARNING', label: 'Warning and above' },
   { value: 'CRITICAL', label: 'Critical only' },
+  { value: 'NONE', label: 'Nothing (alert e-mails off)' },
 ];
 
 /** Name, sign-in identifiers and the minimum severity of alert e-mails for the signed-in account. */
@@ -77,7 +78,7 @@ export class ProfileForm {
     name: ['', [Validators.required, Validators.maxLength(200)]],
     email: ['', [Validators.required, Validators.email]],
     username: ['', usernameValidator],
-    notifyMinSeverity: 'WARNING' as Severity,
+    notifyMinSeverity: 'WARNING' as NotifyLevel,
   });
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);
