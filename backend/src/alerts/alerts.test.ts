@@ -158,6 +158,9 @@ describe('/api/alerts', () => {
       ['limit=501', 'limit'],
       ['before=x', 'before'],
       ['customer=-1', 'customer'],
+      ['customer=99999999999', 'customer'],
+      ['system=1e30', 'system'],
+      ['before=1e30', 'before'],
     ]) {
       const reply = await admin.get(`/api/alerts?${query}`);
       assert.equal(reply.status, 400, query);
@@ -174,6 +177,14 @@ describe('/api/alerts', () => {
     assert.equal((await stranger.get(`/api/alerts/${id}`)).status, 404);
     assert.equal((await admin.get('/api/alerts/999999')).status, 404);
     assert.equal((await admin.get('/api/alerts/abc')).status, 404);
+    // ids past the columns' range are simply not there (not a database error)
+    for (const path of [
+      '/api/alerts/99999999999999999999',
+      '/api/alert-rules/99999999999',
+      '/api/event-rules/99999999999',
+      '/api/maintenance-windows/99999999999',
+    ])
+      assert.equal((await admin.get(path)).status, 404, path);
   });
 
   it('acknowledges: viewer 403, operator without grant 404, with grant 200; published once', async () => {
@@ -206,6 +217,39 @@ describe('/api/alerts', () => {
     const detail = (await viewer.get(`/api/alerts/${id}`)).body;
     assert.equal(detail.acknowledgedBy.name, operatorName);
     assert.equal(detail.ackNote, 'Looking into it');
+  });
+
+  it('follows a system moved to another customer: its alerts and maintenance windows go with it', async () => {
+    const moving = await insertSystem(db.knex, mine, 'moving-01');
+    const open = await insertAlert(db.knex, moving, mine, { severity: 'CRITICAL' });
+    const old = await insertAlert(db.knex, moving, mine, { resolved: true });
+    const [window] = await db
+      .knex('maintenance_windows')
+      .insert({
+        customer_id: mine,
+        scope_type: 'system',
+        scope_id: moving,
+        name: 'disk swap',
+        kind: 'once',
+        starts_at: NOW,
+        ends_at: new Date(NOW.getTime() + 3_600_000),
+      })
+      .returning<{ id: number }[]>('id');
+    const moved = await admin.patch(`/api/systems/${moving}`, { customerId: theirs });
+    assert.equal(moved.status, 200);
+
+    // the old customer's accounts no longer see or change anything of it
+    assert.equal((await viewer.get(`/api/alerts/${open}`)).status, 404);
+    assert.ok(!(await viewer.get(`/api/alerts?system=${moving}`)).body.some((a: { id: number }) => a.id === old));
+    assert.equal((await operator.post(`/api/alerts/${open}/ack`, { note: 'not mine any more' })).status, 404);
+    assert.equal((await operator.get(`/api/maintenance-windows/${window?.id}`)).status, 404);
+    assert.equal((await operator.delete(`/api/maintenance-windows/${window?.id}`)).status, 404);
+    // the new customer's operator sees its history and acknowledges it
+    const history = (await stranger.get(`/api/alerts?system=${moving}`)).body as { id: number; customerId: number }[];
+    assert.deepEqual(history.map((a) => a.id).sort(), [open, old].sort());
+    assert.ok(history.every((a) => a.customerId === theirs));
+    assert.equal((await stranger.post(`/api/alerts/${open}/ack`, {})).status, 200);
+    assert.equal((await stranger.get(`/api/maintenance-windows/${window?.id}`)).body.customerId, theirs);
   });
 
   it('refuses to acknowledge a resolved alert (409) and a note that is too long (400)', async () => {

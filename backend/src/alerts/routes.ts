@@ -1,12 +1,22 @@
 /** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { idOf } from '../customers/routes.js';
+import { idOf, MAX_INT_ID } from '../customers/routes.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AlertsService } from './service.js';
 
-const id = z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id');
+const id = z.coerce
+  .number({ error: 'must be an id' })
+  .int('must be an id')
+  .positive('must be an id')
+  .max(MAX_INT_ID, 'must be an id');
+/** Alert ids are bigint: any id JavaScript holds exactly. */
+const alertId = z.coerce
+  .number({ error: 'must be an id' })
+  .int('must be an id')
+  .positive('must be an id')
+  .max(Number.MAX_SAFE_INTEGER, 'must be an id');
 
 const listQuery = z.object({
   state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
@@ -19,7 +29,7 @@ const listQuery = z.object({
     .min(1, 'must be 1 to 500')
     .max(500, 'must be 1 to 500')
     .default(100),
-  before: id.optional(),
+  before: alertId.optional(),
 });
 
 const ackBody = z.object({
@@ -48,13 +58,13 @@ export function alertsRoutes(alerts: AlertsService): Router {
     });
   });
   router.get('/api/alerts/:id', async (ctx) => {
-    ctx.body = await alerts.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'alert'));
+    ctx.body = await alerts.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER));
   });
   // a VIEWER is refused before anything is looked up (403); an operator without the grant gets 404
   router.post('/api/alerts/:id/ack', requireRole('ADMIN', 'OPERATOR'), async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const { note } = parseInput(ackBody, ctx.request.body);
-    ctx.body = await alerts.acknowledge(principal, idOf(ctx.params['id'], 'alert'), note);
+    ctx.body = await alerts.acknowledge(principal, idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER), note);
   });
   return router;
 }

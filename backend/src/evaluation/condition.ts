@@ -32,7 +32,36 @@ export function conditionHolds(condition: Condition, value: number): boolean {
   }
 }
 
-const globCache = new Map<string, RegExp>();
+/**
+ * `*` (any run) and `?` (one character) over the whole of `text`, everything else
+ * literal. Greedy two-pointer matching, at most pattern × text steps: a glob
+ * turned into a backtracking RegExp (`.*a.*a.*a…b`) takes exponential time on
+ * a near miss, and an operator's rule or an agent's instance name could then
+ * stall the whole process (evaluation run, rule preview).
+ */
+export function wildcardMatches(pattern: string, text: string): boolean {
+  let p = 0;
+  let t = 0;
+  let star = -1; // position of the last `*` seen in the pattern
+  let resume = 0; // where in the text that `*` currently ends
+  while (t < text.length) {
+    const ch = pattern[p];
+    if (ch !== undefined && ch !== '*' && (ch === '?' || ch === text[t])) {
+      p += 1;
+      t += 1;
+    } else if (ch === '*') {
+      star = p;
+      p += 1;
+      resume = t;
+    } else if (star !== -1) {
+      p = star + 1;
+      resume += 1;
+      t = resume;
+    } else return false;
+  }
+  while (pattern[p] === '*') p += 1;
+  return p === pattern.length;
+}
 
 /**
  * Shell-like glob over an instance name: `*` any run of characters, `?` one
@@ -40,15 +69,5 @@ const globCache = new Map<string, RegExp>();
  */
 export function instanceMatches(glob: string | null | undefined, instance: string): boolean {
   if (!glob) return true;
-  let pattern = globCache.get(glob);
-  if (!pattern) {
-    const source = glob
-      .split('')
-      .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
-      .join('');
-    pattern = new RegExp(`^${source}$`, 's');
-    if (globCache.size > 1000) globCache.clear();
-    globCache.set(glob, pattern);
-  }
-  return pattern.test(instance);
+  return wildcardMatches(glob, instance);
 }

@@ -12,6 +12,7 @@
  * agent's buffer delivered after an outage) is over: it raises nothing. During
  * suppression nothing is raised, and nothing "catches up" afterwards.
  */
+import { wildcardMatches } from './condition.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import {
@@ -26,21 +27,11 @@ import {
 } from './types.js';
 
 const LATE_MS = 5 * 60_000;
-const patterns = new Map<string, RegExp>();
 
 export function messageMatches(pattern: string | null | undefined, message: string): boolean {
   if (!pattern) return true;
-  let regex = patterns.get(pattern);
-  if (!regex) {
-    const source = pattern
-      .split('')
-      .map((ch) => (ch === '*' ? '.*' : ch === '?' ? '.' : ch.replace(/[\\^$.|+()[\]{}]/g, '\\$&')))
-      .join('');
-    regex = new RegExp(source, 'is');
-    if (patterns.size > 1000) patterns.clear();
-    patterns.set(pattern, regex);
-  }
-  return regex.test(message);
+  // anywhere in the message: the pattern between two implicit `*`, case-insensitive
+  return wildcardMatches(`*${pattern.toLowerCase()}*`, message.toLowerCase());
 }
 
 export function eventMatches(rule: EventRule, event: Pick<AgentEvent, 'type' | 'severity' | 'message'>): boolean {

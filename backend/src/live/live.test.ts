@@ -212,6 +212,56 @@ describe('live channel', () => {
       assert.equal(again.messages('al3').length, 0);
       again.close();
     });
+
+    it("replays to an account only what it may see, and stops a system's messages once it moves to a customer it may not see", async () => {
+      const a = await createCustomer(t.db.knex, 'Replay A');
+      const b = await createCustomer(t.db.knex, 'Replay B');
+      const systemA = await system(a);
+      const systemB = await system(b);
+      const viewer = await signedIn('VIEWER', [a]);
+      const admin = await signedIn('ADMIN');
+      const liveViewer = await LiveClient.open(t.server.url, { headers: bearer((await tokenOf(viewer.client)).token) });
+      const liveAdmin = await LiveClient.open(t.server.url, { headers: bearer((await tokenOf(admin.client)).token) });
+      await liveViewer.subscribe('al', 'alert');
+      await barrier(liveViewer);
+      await t.server.bus.publish('alert', alertEvent(a, systemA));
+      const seen = await liveViewer.next((f) => f['t'] === 'msg' && f['sid'] === 'al');
+      const missed = [alertEvent(b, systemB), alertEvent(a, systemA, 'resolved'), alertEvent(b, systemB, 'resolved')];
+      for (const event of missed) await t.server.bus.publish('alert', event);
+      await liveViewer.next((f) => f['t'] === 'msg' && f['data'].type === 'resolved');
+      await liveViewer.subscribe('al2', 'alert', seen['id']);
+      await liveViewer.next((f) => f['t'] === 'msg' && f['sid'] === 'al2');
+      await barrier(liveViewer);
+      for (const sid of ['al', 'al2'])
+        assert.deepEqual(
+          liveViewer.messages(sid).map((f) => f['data'].alert.customerId),
+          sid === 'al' ? [a, a] : [a],
+        );
+
+      // system:<id>: delivered while the system is A's, not once an admin moved it to B
+      liveViewer.send({ t: 'sub', sid: 'sys', topic: `system:${systemA}`, after: null });
+      liveAdmin.send({ t: 'sub', sid: 'sys', topic: `system:${systemA}`, after: null });
+      await barrier(liveViewer);
+      await barrier(liveAdmin);
+      await quietFor(300); // the hub's Redis SUBSCRIBE of the new topic
+      const report = (value: number) => ({
+        ts: new Date().toISOString(),
+        metrics: [{ name: 'x', instance: '', value }],
+      });
+      await t.server.bus.publish(`system:${systemA}`, report(1));
+      await liveViewer.next((f) => f['t'] === 'msg' && f['sid'] === 'sys');
+      assert.equal((await admin.client.patch(`/api/systems/${systemA}`, { customerId: b })).status, 200);
+      await quietFor(300);
+      await t.server.bus.publish(`system:${systemA}`, report(2));
+      await liveAdmin.next((f) => f['t'] === 'msg' && f['sid'] === 'sys' && f['data'].metrics[0].value === 2);
+      await quietFor(200);
+      assert.deepEqual(
+        liveViewer.messages('sys').map((f) => f['data'].metrics[0].value),
+        [1],
+      );
+      liveViewer.close();
+      liveAdmin.close();
+    });
   });
 
   describe('bad frames', () => {

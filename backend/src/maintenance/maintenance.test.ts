@@ -109,6 +109,7 @@ describe('/api/maintenance-windows', () => {
       [{ ...WEEKLY, scope, durationMinutes: undefined }, 'durationMinutes'],
       [{ ...WEEKLY, scope: { type: 'planet', id: 1 } }, 'scope.type'],
       [{ ...WEEKLY, scope: { type: 'cluster', id: 999999 } }, 'scope.id'],
+      [{ ...WEEKLY, scope: { type: 'system', id: 99999999999 } }, 'scope.id'],
       [{ ...WEEKLY }, 'scope'],
     ];
     for (const [body, field] of cases) {

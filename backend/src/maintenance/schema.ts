@@ -92,5 +92,10 @@ export const windowChangesSchema = z
   .strict();
 
 export const listQuerySchema = z.object({
-  customer: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id').optional(),
+  customer: z.coerce
+    .number({ error: 'must be an id' })
+    .int('must be an id')
+    .positive('must be an id')
+    .max(2_147_483_647, 'must be an id')
+    .optional(),
 });

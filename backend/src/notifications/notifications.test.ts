@@ -104,6 +104,32 @@ describe('alert e-mails', () => {
       assert.equal(h.sink.mails.length, 0);
     }));
 
+  it('drops a queued e-mail whose recipient may no longer see the customer when it is sent', () =>
+    withHarness(async (h) => {
+      const customerId = await h.customer();
+      const admin = await h.account({ role: 'ADMIN' });
+      const operator = await h.account({ role: 'OPERATOR', customerIds: [customerId] });
+      await h.setMail({ enabled: true, port: await h.deadSmtpPort() });
+      const system = await h.system({ customerId });
+      await h.report(system.id, [{ name: 'mem.oom_kills', value: 1 }]);
+      assert.equal((await h.run()).alerts.triggered, 1);
+      assert.equal((await h.knex('alert_notifications').where({ status: 'pending' })).length, 2);
+
+      // the grant goes before the retry
+      await h.knex('user_customer_grants').where({ user_id: operator.id }).delete();
+      await h.setMail({ enabled: true });
+      h.clock.advance(MINUTE);
+      await h.report(system.id, [{ name: 'mem.oom_kills', value: 1 }]);
+      await h.run();
+      await h.sink.nthMail(1);
+      assert.deepEqual(
+        h.sink.mails.flatMap((m) => m.to),
+        [admin.email],
+      );
+      const row = await h.knex('alert_notifications').where({ user_id: operator.id }).first();
+      assert.equal(row.status, 'dropped');
+    }));
+
   it('queues nothing while SMTP is switched off, and sends no backlog when it is switched on', () =>
     withHarness(async (h) => {
       await h.account({ role: 'ADMIN' });

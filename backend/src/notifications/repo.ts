@@ -123,6 +123,19 @@ export function createNotificationsRepo(db: Knex) {
       );
     },
 
+    /**
+     * Rows of accounts that may no longer see the alert's customer (grant withdrawn, role or
+     * customer changed since they were queued): rights are read when the mail goes, as on every request.
+     */
+    async dropForLostRights(): Promise<void> {
+      await db.raw(
+        `UPDATE alert_notifications n SET status = 'dropped', last_error = 'may no longer see the customer'
+           FROM users u, alerts a
+          WHERE u.id = n.user_id AND a.id = n.alert_id AND n.status = 'pending' AND u.role <> 'ADMIN'
+            AND NOT EXISTS (SELECT 1 FROM user_customer_grants g WHERE g.user_id = u.id AND g.customer_id = a.customer_id)`,
+      );
+    },
+
     async markSent(id: number, now: Date): Promise<void> {
       await db('alert_notifications')
         .where({ id })

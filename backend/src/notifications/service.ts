@@ -49,6 +49,7 @@ export function createAlertNotifier({ repo, mailer, clock, log, authUrl }: Alert
     const now = clock.now();
     result.dropped += await repo.dropStale(new Date(now.getTime() - STALE_MS));
     await repo.dropForDisabledAccounts();
+    await repo.dropForLostRights();
     await repo.prune(new Date(now.getTime() - KEEP_MS));
     let failuresInRow = 0;
     for (const due of await repo.due(PER_PASS)) {

@@ -149,11 +149,14 @@ function createTableRepo<Row>(
       else query.whereNull('scope_type');
       return (await query.first('id')) !== undefined;
     },
-    async insert(fields: Record<string, unknown>, scope: NewScope | null): Promise<number> {
+    /** Null when the key is taken at that scope (the unique index decides, also between racing requests). */
+    async insert(fields: Record<string, unknown>, scope: NewScope | null): Promise<number | null> {
       const [row] = await db(table)
         .insert({ ...columnsOf(fields, names), scope_type: scope?.type ?? null, scope_id: scope?.id ?? null })
+        .onConflict()
+        .ignore()
         .returning<{ id: number }[]>('id');
-      return (row as { id: number }).id;
+      return row?.id ?? null;
     },
     async update(id: number, fields: Record<string, unknown>): Promise<void> {
       await db(table)

@@ -130,6 +130,7 @@ describe('/api/alert-rules and /api/event-rules', () => {
       [{ ...CPU_RULE, instanceGlob: 'x'.repeat(129) }, 'instanceGlob'],
       [{ ...CPU_RULE, scope: { type: 'galaxy', id: 1 } }, 'scope.type'],
       [{ ...CPU_RULE, scope: { type: 'customer', id: 999999 } }, 'scope.id'],
+      [{ ...CPU_RULE, scope: { type: 'system', id: 99999999999 } }, 'scope.id'],
       [{ ...CPU_RULE, key: 'system.offline', metric: 'cpu.usage_pct', scope: { type: 'customer', id: 1 } }, 'metric'],
     ];
     for (const [body, field] of cases) {
@@ -202,6 +203,25 @@ describe('/api/alert-rules and /api/event-rules', () => {
     assert.equal(edited.body.threshold, 96);
     assert.equal(edited.body.instanceGlob, null);
     await db('alert_rules').whereNotNull('scope_type').delete();
+  });
+
+  it('answers concurrent creations of one override with one 201 and 409s, never a 500', async () => {
+    const override = { ...CPU_RULE, key: 'mem.high', threshold: 99, scope: { type: 'system', id: web } };
+    const replies = await Promise.all(Array.from({ length: 6 }, () => operator.post('/api/alert-rules', override)));
+    assert.deepEqual(replies.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
+    const eventOverride = {
+      key: 'system.rebooted',
+      name: 'Rebooted',
+      severity: 'INFO',
+      derived: 'reboot',
+      scope: override.scope,
+    };
+    const eventReplies = await Promise.all(
+      Array.from({ length: 6 }, () => operator.post('/api/event-rules', eventOverride)),
+    );
+    assert.deepEqual(eventReplies.map((r) => r.status).sort(), [201, 409, 409, 409, 409, 409]);
+    await db('alert_rules').whereNotNull('scope_type').delete();
+    await db('event_rules').whereNotNull('scope_type').delete();
   });
 
   it('manages event rules with the same rights and checks', async () => {

@@ -30,7 +30,11 @@ const seconds = z
 export const scopeSchema = z
   .object({
     type: z.enum(['customer', 'cluster', 'system'], { error: 'must be customer, cluster or system' }),
-    id: z.number({ error: 'must be an id' }).int('must be an id').positive('must be an id'),
+    id: z
+      .number({ error: 'must be an id' })
+      .int('must be an id')
+      .positive('must be an id')
+      .max(2_147_483_647, 'must be an id'),
   })
   .nullable();
 

@@ -96,6 +96,7 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
         const where = await writableScope(principal, scope);
         if (await table.exists(key, where)) throw new Conflict('A rule with this key exists at this scope');
         const id = await table.insert({ ...fields, key }, where);
+        if (id === null) throw new Conflict('A rule with this key exists at this scope');
         await changed(id);
         return json((await table.find(id)) as Row);
       },

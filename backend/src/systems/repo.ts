@@ -101,10 +101,23 @@ export function createSystemsRepo(db: Knex) {
       if (changes.customerId !== undefined) columns['customer_id'] = changes.customerId;
       if (changes.clusterId !== undefined) columns['cluster_id'] = changes.clusterId;
       if (changes.offlineAlerts !== undefined) columns['offline_alerts'] = changes.offlineAlerts;
-      if (Object.keys(columns).length)
-        await db('systems')
+      if (!Object.keys(columns).length) return;
+      await db.transaction(async (trx) => {
+        await trx('systems')
           .where({ id })
           .update({ ...columns, updated_at: db.fn.now() });
+        if (changes.customerId === undefined) return;
+        // rights follow the customer a row names: the system's alerts and its own maintenance
+        // windows move with it, or the old customer's accounts would keep seeing and acknowledging
+        // its alerts and suppressing it (a window's customer also gives its time zone)
+        await trx('alerts').where({ system_id: id }).whereNot({ customer_id: changes.customerId }).update({
+          customer_id: changes.customerId,
+        });
+        await trx('maintenance_windows')
+          .where({ scope_type: 'system', scope_id: id })
+          .whereNot({ customer_id: changes.customerId })
+          .update({ customer_id: changes.customerId, updated_at: db.fn.now() });
+      });
     },
 
     async delete(id: number): Promise<void> {
