@@ -120,6 +120,7 @@ export async function startServer(
       repo: createAlertRetentionRepo(db),
       clock: options.clock ?? systemClock,
     }),
+    agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   housekeeping.start();
   const server = http.createServer(app.callback());

@@ -42,4 +42,33 @@ describe('housekeeping', () => {
     assert.equal((await db.knex('password_reset_tokens')).length, 0);
     assert.deepEqual(logs.lines().at(-1)?.['sessions'], 2);
   });
+
+  it('removes agent events older than the raw retention, and keeps newer ones', async () => {
+    const clock = new FakeClock(new Date('2026-11-22T12:00:00Z'));
+    const [customer] = await db.knex('customers').insert({ name: 'Events' }).returning('id');
+    const [system] = await db
+      .knex('systems')
+      .insert({ customer_id: (customer as { id: number }).id, name: 'e1' })
+      .returning('id');
+    const systemId = (system as { id: number }).id;
+    const event = (receivedAt: string, message: string) => ({
+      system_id: systemId,
+      time: receivedAt,
+      type: 'system.reboot',
+      severity: 'INFO',
+      message,
+      received_at: receivedAt,
+    });
+    await db
+      .knex('agent_events')
+      .insert([event('2026-11-14T12:00:00Z', 'old'), event('2026-11-16T12:00:00Z', 'recent')]);
+    const logs = captureLogger();
+    await createHousekeeping({
+      repo: createHousekeepingRepo(db.knex),
+      clock,
+      log: logs.log,
+      agentEventRetentionMs: 7 * 86_400_000,
+    }).runOnce();
+    assert.deepEqual(await db.knex('agent_events').pluck('message'), ['recent']);
+  });
 });

@@ -14,6 +14,11 @@ export function createHousekeepingRepo(db: Knex) {
       const resetTokens = await db('password_reset_tokens').where('expires_at', '<=', now).delete();
       return { sessions, trustedDevices, emailCodes, resetTokens };
     },
+
+    /** Deletes agent events received before `before` (evaluation reads only the last minutes). */
+    async deleteAgentEventsBefore(before: Date): Promise<number> {
+      return db('agent_events').where('received_at', '<', before).delete();
+    },
   };
 }
 

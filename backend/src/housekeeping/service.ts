@@ -1,7 +1,8 @@
 /**
  * Hourly in-app housekeeping (not evaluation: it needs no scheduler). Removes
  * expired sessions, trusted devices, e-mailed codes and reset links, and
- * resolved alerts past the alert retention (spec: "checked once an hour").
+ * resolved alerts past the alert retention (spec: "checked once an hour"), and
+ * agent events older than the raw metrics retention (they are history of the same age).
  * A failed step is logged and retried next hour; one step failing never skips the other.
  */
 import type { Clock } from '../lib/clock.js';
@@ -20,11 +21,14 @@ export function createHousekeeping({
   clock,
   log,
   alertRetention,
+  agentEventRetentionMs,
 }: {
   repo: HousekeepingRepo;
   clock: Clock;
   log: Logger;
   alertRetention?: AlertRetentionPurge;
+  /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION); absent: kept. */
+  agentEventRetentionMs?: number;
 }) {
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -35,6 +39,14 @@ export function createHousekeeping({
       if (Object.values(deleted).some((n) => n > 0)) log.info(deleted, 'Removed expired sign-in rows');
     } catch (error) {
       log.warn({ err: { message: (error as Error).message } }, 'Housekeeping failed; retrying next hour');
+    }
+    if (agentEventRetentionMs !== undefined) {
+      try {
+        const events = await repo.deleteAgentEventsBefore(new Date(clock.now().getTime() - agentEventRetentionMs));
+        if (events > 0) log.info({ events }, 'Removed agent events past the raw retention');
+      } catch (error) {
+        log.warn({ err: { message: (error as Error).message } }, 'Agent event retention failed; retrying next hour');
+      }
     }
     if (!alertRetention) return;
     try {
