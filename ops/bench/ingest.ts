@@ -2,8 +2,9 @@
  * `bench ingest` (issue 4 item 8): N simulated agents (ops/agent-sim) send
  * 60-sample reports to POST /api/webhook/metrics; prints reports/s, samples/s,
  * p50/p99 latency and the server's RSS, then the ceiling: the same kind of rows
- * inserted straight into PostgreSQL (unnest, 4 connections, no HTTP) and
- * Argus/ceiling. Figures only; nothing passes or fails.
+ * inserted straight into PostgreSQL (unnest, 4 connections, no HTTP), Argus's
+ * own group-commit statement with the same rows and connections (the database's
+ * share of the gap), and Argus/ceiling. Figures only; nothing passes or fails.
  *
  *   node_modules/.bin/tsx ops/bench/ingest.ts [--systems 200] [--duration 20] [--rate 1000] [--gzip]
  *     [--paced-only] [--lanes 2] [--window-ms 4] [--ceiling-seconds 10]
@@ -216,21 +217,28 @@ export async function benchIngest(argv: string[]): Promise<void> {
   const batchRows = measured?.writer.statements
     ? Math.max(samplesPerReport, Math.round(measured.writer.rows / measured.writer.statements))
     : 3000;
-  const ceilingDb = await createTestDatabase();
+  const ceilingOptions = { seconds: Number(values['ceiling-seconds']), connections: 4, batchRows, systems };
+  const ceiling = await onThrowawayDatabase((url) => measureCeiling(url, ceilingOptions));
+  console.log(
+    `ceiling: ${ceiling.rowsPerS.toFixed(0)} samples/s straight into PostgreSQL ` +
+      `(unnest, 4 connections, ${batchRows} rows per statement, no HTTP)`,
+  );
+  // the same rows through Argus's own statement, no HTTP: the database's share of the gap
+  const statement = await onThrowawayDatabase((url) => measureCeiling(url, { ...ceilingOptions, statement: 'argus' }));
+  console.log(
+    `Argus's group-commit statement alone: ${statement.rowsPerS.toFixed(0)} samples/s ` +
+      `(same rows and connections, no HTTP; ${(statement.rowsPerS / ceiling.rowsPerS).toFixed(2)} of the ceiling)`,
+  );
+  console.log(`Argus/ceiling: ${(argusSamplesPerS / ceiling.rowsPerS).toFixed(2)}`);
+}
+
+async function onThrowawayDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const db = await createTestDatabase();
+  await db.knex.destroy();
   try {
-    const ceiling = await measureCeiling(ceilingDb.url, {
-      seconds: Number(values['ceiling-seconds']),
-      connections: 4,
-      batchRows,
-      systems,
-    });
-    console.log(
-      `ceiling: ${ceiling.rowsPerS.toFixed(0)} samples/s straight into PostgreSQL ` +
-        `(unnest, 4 connections, ${batchRows} rows per statement, no HTTP)`,
-    );
-    console.log(`Argus/ceiling: ${(argusSamplesPerS / ceiling.rowsPerS).toFixed(2)}`);
+    return await fn(db.url);
   } finally {
-    await ceilingDb.drop();
+    await db.drop();
   }
 }
 

@@ -41,4 +41,23 @@ describe('parseJsonBody', () => {
     }
     assert.deepEqual(parseJsonBody(Buffer.from('{"a":[1,2]}')), { a: [1, 2] });
   });
+
+  it('finds duplicates however the body is spaced or nested, and accepts strings that look like keys', () => {
+    for (const [text, field] of [
+      ['{"a":1, "a" :2}', 'a'],
+      ['{"a" \n:1,"a"\t:2}', 'a'],
+      ['{"r":[{"m":{"x":1}},{"m":{"x":1,"x":2}}]}', 'r.1.m.x'],
+      ['{"__proto__":1,"__proto__":2}', '__proto__'],
+    ] as const) {
+      assert.throws(
+        () => parseJsonBody(Buffer.from(text)),
+        (error: { status?: number; details?: { field?: string } }) =>
+          error.status === 400 && error.details?.field === field,
+        text,
+      );
+    }
+    assert.deepEqual(parseJsonBody(Buffer.from('{"s":"x\\":y","t":"\\" :"}')), { s: 'x":y', t: '" :' });
+    const deep = `${'['.repeat(5000)}{"a":1}${']'.repeat(5000)}`;
+    assert.ok(parseJsonBody(Buffer.from(deep)));
+  });
 });

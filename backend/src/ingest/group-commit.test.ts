@@ -77,6 +77,55 @@ describe('group-commit writer', () => {
     await writer.close();
   });
 
+  it('puts the newest sample of each series of a batch into metric_latest, whatever the order in the batch', async () => {
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log, lanes: 1 });
+    const id = await system();
+    const report = (ms: number, metrics: { name: string; value: number }[]) => ({
+      systemId: id,
+      reports: [{ ms, metrics: metrics.map((m) => ({ ...m, instance: '' })), events: [] }],
+      touch: request(id, ms).touch,
+    });
+    // one batch: the newest report first, a series only the oldest report has, and a two-report request
+    await Promise.all([
+      writer.write(report(base + 3000, [{ name: 'a', value: 3 }])),
+      writer.write(
+        report(base + 1000, [
+          { name: 'a', value: 1 },
+          { name: 'only.old', value: 1 },
+        ]),
+      ),
+      writer.write({
+        ...report(base + 2000, [
+          { name: 'a', value: 2 },
+          { name: 'b', value: 2 },
+        ]),
+        reports: [
+          {
+            ms: base + 2000,
+            metrics: [
+              { name: 'a', value: 2 },
+              { name: 'b', value: 2 },
+            ],
+            events: [],
+          },
+          { ms: base + 500, metrics: [{ name: 'b', value: 0.5 }], events: [] },
+        ],
+      }),
+    ]);
+    assert.equal(writer.stats().statements, 1);
+    const latest = await db.knex('metric_latest').where({ system_id: id }).orderBy('name');
+    assert.deepEqual(
+      latest.map((r) => [r.name, r.value, r.time.getTime()]),
+      [
+        ['a', 3, base + 3000],
+        ['b', 2, base + 2000],
+        ['only.old', 1, base + 1000],
+      ],
+    );
+    assert.equal(await rows([id]), 6);
+    await writer.close();
+  });
+
   it('fails only the request the database refuses, not the others of its batch', async () => {
     const logs = captureLogger();
     const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: logs.log, lanes: 1 });

@@ -68,6 +68,29 @@ function isDataError(error: unknown): boolean {
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
 }
 
+/**
+ * Only the newest sample of each series goes to metric_latest. A report names a
+ * series once (validated) and (system, ts) is unique in a batch, so a system with
+ * one report has nothing to pick; for the others the newest ts per series wins.
+ */
+function markNewest(metrics: BatchArrays['metrics'], reportsOf: Map<number, number>): void {
+  const newestAt = new Map<string, number>();
+  for (let i = 0; i < metrics.ms.length; i++) {
+    const systemId = metrics.systemId[i] as number;
+    if ((reportsOf.get(systemId) ?? 0) < 2) continue;
+    const key = `${systemId}\u0000${metrics.name[i]}\u0000${metrics.instance[i]}`;
+    const seen = newestAt.get(key);
+    if (seen === undefined) {
+      newestAt.set(key, i);
+    } else if ((metrics.ms[i] as number) > (metrics.ms[seen] as number)) {
+      metrics.newest[seen] = false;
+      newestAt.set(key, i);
+    } else {
+      metrics.newest[i] = false;
+    }
+  }
+}
+
 export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommitWriter {
   const windowMs = options.windowMs ?? 4;
   const maxBatchRows = options.maxBatchRows ?? 20_000;
@@ -129,13 +152,15 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   async function store(batch: Entry[]): Promise<{ owners: Map<string, ReportToStore>; result: BatchResult }> {
     const arrays: BatchArrays = {
-      metrics: { systemId: [], name: [], instance: [], ms: [], value: [] },
+      metrics: { systemId: [], name: [], instance: [], ms: [], value: [], newest: [] },
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(0),
     };
     const owners = new Map<string, ReportToStore>();
     const touches = new Map<number, SystemTouch>();
+    // systems with more than one report in this batch: their series' newest samples are picked below
+    const reportsOf = new Map<number, number>();
     for (const entry of batch) {
       const { systemId, reports, touch } = entry.request;
       touches.set(systemId, touch);
@@ -144,12 +169,14 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         const key = `${systemId}:${report.ms}`;
         if (owners.has(key)) continue; // the same report twice in this batch: the first copy counts
         owners.set(key, report);
+        if (report.metrics.length) reportsOf.set(systemId, (reportsOf.get(systemId) ?? 0) + 1);
         for (const sample of report.metrics) {
           arrays.metrics.systemId.push(systemId);
           arrays.metrics.name.push(sample.name);
           arrays.metrics.instance.push(sample.instance ?? '');
           arrays.metrics.ms.push(report.ms);
           arrays.metrics.value.push(sample.value);
+          arrays.metrics.newest.push(true);
         }
         for (const event of report.events) {
           arrays.events.systemId.push(systemId);
@@ -160,6 +187,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         }
       }
     }
+    markNewest(arrays.metrics, reportsOf);
     for (const [id, touch] of touches) {
       const s = arrays.systems;
       s.id.push(id);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { numberArray, numbered, preparedQuery, textArray } from './pg.js';
+import { boolArray, numberArray, numbered, preparedQuery, textArray } from './pg.js';
 
 describe('array literals of the prepared statements', () => {
   let db: TestDatabase;
@@ -36,6 +36,15 @@ describe('array literals of the prepared statements', () => {
       row?.['v'],
       numbers.map((n) => (n === null ? null : n === 0 ? 0 : n)),
     );
+  });
+
+  it('round-trips booleans, also an empty list', async () => {
+    const flags = [true, false, false, true];
+    const [row] = await preparedQuery(db.knex, 'test_bool_array', 'SELECT $1::bool[] AS v, $2::bool[] AS e', [
+      boolArray(flags),
+      boolArray([]),
+    ]);
+    assert.deepEqual([row?.['v'], row?.['e']], [flags, []]);
   });
 
   it('numbers the placeholders', () => {

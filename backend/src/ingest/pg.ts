@@ -43,6 +43,13 @@ export function numberArray(values: readonly (number | null)[]): string {
   return `${out}}`;
 }
 
+/** `{t,f}`. */
+export function boolArray(values: readonly boolean[]): string {
+  let out = '{';
+  for (let i = 0; i < values.length; i++) out += i > 0 ? (values[i] ? ',t' : ',f') : values[i] ? 't' : 'f';
+  return `${out}}`;
+}
+
 const NEEDS_ESCAPE = /["\\]/;
 
 /** `{"a","b \"c\"",NULL}`: every element quoted, so no value can read as NULL or break the list. */
