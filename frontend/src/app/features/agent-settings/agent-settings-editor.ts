@@ -4,7 +4,6 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSnackBar } from '@angular/material/snack-bar';
-import { MatTooltipModule } from '@angular/material/tooltip';
 import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
@@ -14,6 +13,7 @@ import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
+import { RowActions } from '../../ui/row-actions';
 import { AgentSettingDialog, AgentSettingDialogData } from './agent-setting-dialog';
 import { AgentSetting, AgentSettingsApi, AgentSettingsListing, SettingScope } from './agent-settings-api';
 
@@ -28,7 +28,7 @@ export const SECRET_MASK = '••• set';
 @Component({
   selector: 'argus-agent-settings-editor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  imports: [Icon, MatButtonModule, MatProgressBarModule, RowActions],
   templateUrl: './agent-settings-editor.html',
   styleUrl: './agent-settings-editor.scss',
 })

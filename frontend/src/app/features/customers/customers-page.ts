@@ -4,7 +4,6 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSnackBar } from '@angular/material/snack-bar';
-import { MatTooltipModule } from '@angular/material/tooltip';
 import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
@@ -14,6 +13,7 @@ import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
+import { RowActions } from '../../ui/row-actions';
 import { askName } from '../../ui/name-dialog';
 import { AgentSettingsEditor } from '../agent-settings/agent-settings-editor';
 import { ClusterEnrollment } from './cluster-enrollment';
@@ -31,7 +31,7 @@ interface CustomerView {
 @Component({
   selector: 'argus-customers-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AgentSettingsEditor, ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  imports: [AgentSettingsEditor, ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, RowActions],
   templateUrl: './customers-page.html',
   styleUrl: './customers-page.scss',
 })

@@ -4,7 +4,6 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSnackBar } from '@angular/material/snack-bar';
-import { MatTooltipModule } from '@angular/material/tooltip';
 import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
@@ -14,6 +13,7 @@ import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
+import { RowActions } from '../../ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
 
@@ -21,7 +21,7 @@ import { WindowDialog, WindowDialogData } from './window-dialog';
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule],
+  imports: [Icon, MatButtonModule, MatProgressBarModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -72,26 +72,12 @@ import { WindowDialog, WindowDialogData } from './window-dialog';
                       }
                     </td>
                     <td class="actions">
-                      @if (mayWrite(w)) {
-                        <button
-                          mat-icon-button
-                          type="button"
-                          matTooltip="Edit"
-                          [attr.aria-label]="'Edit ' + w.name"
-                          (click)="edit(w)"
-                        >
-                          <argus-icon name="edit" />
-                        </button>
-                        <button
-                          mat-icon-button
-                          type="button"
-                          matTooltip="Delete"
-                          [attr.aria-label]="'Delete ' + w.name"
-                          (click)="remove(w)"
-                        >
-                          <argus-icon name="delete" />
-                        </button>
-                      }
+                      <argus-row-actions
+                        [label]="w.name"
+                        [allowed]="mayWrite(w)"
+                        (edit)="edit(w)"
+                        (delete)="remove(w)"
+                      />
                     </td>
                   </tr>
                 }

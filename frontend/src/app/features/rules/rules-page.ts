@@ -5,7 +5,6 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { MatSnackBar } from '@angular/material/snack-bar';
-import { MatTooltipModule } from '@angular/material/tooltip';
 import { filter, Observable, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
@@ -15,6 +14,7 @@ import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
+import { RowActions } from '../../ui/row-actions';
 import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../alerts/alerts-api';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
 import { EventRuleDialog, EventRuleDialogData } from './event-rule-dialog';
@@ -42,7 +42,7 @@ function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[])
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, MatTooltipModule],
+  imports: [Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })
