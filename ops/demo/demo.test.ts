@@ -42,7 +42,7 @@ describe('npm run demo', () => {
       assert.deepEqual(health['services'], { database: 'ok', redis: 'ok' });
       assert.match(await (await fetch(`http://127.0.0.1:${port}/systems`)).text(), /<app-root>/);
       await waitFor(() => demo.output().includes('Argus demo is running'), 10_000);
-      await waitFor(() => demo.output().includes('Simulating 3 agents'), 20_000);
+      await waitFor(() => demo.output().includes('Simulating 10 agents'), 20_000);
       assert.match(demo.output(), new RegExp(`open http://127\\.0\\.0\\.1:${port}`));
       demo.kill('SIGINT'); // to the whole group, like Ctrl+C in a terminal
       assert.equal(await demo.exited, 0, demo.output());
@@ -56,7 +56,8 @@ describe('npm run demo', () => {
     const output = await runDemoOnce();
     assert.match(output, /metrics is now a hypertable/);
     assert.match(output, /Added the demo fleet/);
-    assert.match(output, /Simulating 3 agents/, 'the simulated agents run');
+    // one agent for each of the 7 sample hosts (so they keep reporting) and 3 new hosts
+    assert.match(output, /Simulating 10 agents/, 'the simulated agents run');
     assert.equal(existsSync(path.join(demoDir, 'demo.pid')), false, 'the pid file is removed on exit');
     const secrets = await stat(path.join(demoDir, 'secrets.json'));
     assert.equal(secrets.mode & 0o077, 0, 'generated secrets are readable by the owner only');
