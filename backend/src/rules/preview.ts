@@ -9,12 +9,13 @@
 import type { Principal } from '../auth/principal.js';
 import { visibleTo } from '../customers/service.js';
 import { conditionHolds, instanceMatches, type Operator } from '../evaluation/condition.js';
+import { FRESH_MS } from '../evaluation/metric-rules.js';
+import { OFFLINE_AFTER_MS } from '../evaluation/offline.js';
+import { RuleBook } from '../evaluation/rule-book.js';
+import type { ScopedRule } from '../evaluation/types.js';
 import type { Clock } from '../lib/clock.js';
 import type { PreviewCandidate, PreviewRepo } from './preview-repo.js';
 import type { NewScope, RuleScope } from './repo.js';
-
-export const FRESH_MS = 5 * 60_000;
-export const OFFLINE_AFTER_MS = 2 * 60_000;
 
 export interface PreviewRule {
   /** Saved rules have an id; an unsaved one from the editor has none. */
@@ -29,19 +30,28 @@ export interface PreviewRule {
   scope: NewScope | RuleScope | null;
 }
 
-const SPECIFICITY = { system: 3, cluster: 2, customer: 1 } as const;
-
-function covers(scope: NewScope | null, system: PreviewCandidate): boolean {
-  if (!scope) return true;
-  if (scope.type === 'system') return scope.id === system.systemId;
-  if (scope.type === 'cluster') return scope.id === system.clusterId;
-  return scope.id === system.customerId;
-}
-
-const specificity = (scope: NewScope | null) => (scope ? SPECIFICITY[scope.type] : 0);
-
 const sameScope = (a: NewScope | null, b: NewScope | null) =>
   (a === null && b === null) || (a !== null && b !== null && a.type === b.type && a.id === b.id);
+
+/**
+ * Whether `rule` governs a system: the evaluation's own override resolution (RuleBook), over the
+ * rule and its saved siblings of the same key. A disabled sibling still takes a system away from
+ * `rule` when it is more specific: there it switches the key off.
+ */
+function governedBy(rule: PreviewRule, siblings: { id: number; scope: NewScope | null }[]) {
+  const entry = (scope: NewScope | null): ScopedRule => ({
+    key: rule.key,
+    name: rule.key,
+    severity: 'INFO',
+    enabled: true,
+    scope: scope && { type: scope.type, id: scope.id },
+  });
+  const others = siblings.filter((s) => s.id !== rule.id && !sameScope(s.scope, rule.scope)).map((s) => entry(s.scope));
+  const mine = entry(rule.scope);
+  const book = new RuleBook([...others, mine]);
+  return (c: PreviewCandidate) =>
+    book.ruleFor({ id: c.systemId, customerId: c.customerId, clusterId: c.clusterId }, rule.key) === mine;
+}
 
 export const PREVIEW_NOTE =
   'The condition on the newest sample only: "for", maintenance windows and inactive customers are not considered.';
@@ -56,10 +66,7 @@ export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: C
         rule.kind === 'offline'
           ? await repo.silentSystems(new Date(now.getTime() - OFFLINE_AFTER_MS), visible)
           : await repo.latestValues(rule.metric as string, new Date(now.getTime() - FRESH_MS), visible);
-      const others = siblings.filter((s) => s.id !== rule.id && !sameScope(s.scope, rule.scope));
-      const mine = specificity(rule.scope);
-      const governs = (system: PreviewCandidate) =>
-        covers(rule.scope, system) && !others.some((o) => covers(o.scope, system) && specificity(o.scope) > mine);
+      const governs = governedBy(rule, siblings);
       const holds = (c: PreviewCandidate) =>
         rule.kind === 'offline' ||
         (instanceMatches(rule.instanceGlob, c.instance) &&
