@@ -22,9 +22,8 @@ import {
   OPERATORS,
   Preview,
   RulesApi,
-  ScopeType,
 } from './rules-api';
-import { ScopeTargets, ScopeTargetsApi } from './scope-targets';
+import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from './scope-targets';
 
 export interface AlertRuleDialogData {
   /** Edit this rule (key and scope stay). */
@@ -32,8 +31,6 @@ export interface AlertRuleDialogData {
   /** Create an override of this global rule at a scope to pick. */
   overrideOf?: AlertRule;
 }
-
-type ScopeChoice = 'global' | ScopeType;
 
 /** Creates or edits an alert rule, with a preview of the systems it would fire on now. */
 @Component({
@@ -75,13 +72,7 @@ export class AlertRuleDialog {
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
 
-  /** Where a new rule may go: overrides never globally; a new global rule only for an ADMIN. */
-  protected readonly scopeChoices: ScopeChoice[] = [
-    ...(this.data.overrideOf || !this.isAdmin() ? [] : (['global'] as ScopeChoice[])),
-    'customer',
-    'cluster',
-    'system',
-  ];
+  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.isAdmin());
   protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
     ? signal(LOADING)
     : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });

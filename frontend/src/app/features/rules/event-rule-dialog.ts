@@ -13,15 +13,13 @@ import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
 import { SEVERITY_LABELS } from '../alerts/alerts-api';
-import { EventRule, EventRuleFields, NewScope, RulesApi, ScopeType } from './rules-api';
-import { ScopeTargets, ScopeTargetsApi } from './scope-targets';
+import { EventRule, EventRuleFields, NewScope, RulesApi } from './rules-api';
+import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from './scope-targets';
 
 export interface EventRuleDialogData {
   rule?: EventRule;
   overrideOf?: EventRule;
 }
-
-type ScopeChoice = 'global' | ScopeType;
 
 /** Creates or edits an event rule: which agent events (or derived events) raise an alert, held for a while. */
 @Component({
@@ -137,12 +135,7 @@ export class EventRuleDialog {
   private readonly base = this.data.rule ?? this.data.overrideOf ?? null;
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
-  protected readonly scopeChoices: ScopeChoice[] = [
-    ...(this.data.overrideOf || !this.auth.isAdmin() ? [] : (['global'] as ScopeChoice[])),
-    'customer',
-    'cluster',
-    'system',
-  ];
+  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.auth.isAdmin());
   protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
     ? signal(LOADING)
     : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });

@@ -21,6 +21,14 @@ export interface ScopeTarget {
 
 export type ScopeTargets = Record<ScopeType, ScopeTarget[]>;
 
+/** Where a rule may be placed: globally, or at a customer, cluster or system. */
+export type ScopeChoice = 'global' | ScopeType;
+
+/** Where a new rule may go: an override never globally; a new global rule only for an ADMIN. */
+export function scopeChoices(overriding: boolean, isAdmin: boolean): ScopeChoice[] {
+  return [...(overriding || !isAdmin ? [] : (['global'] as ScopeChoice[])), 'customer', 'cluster', 'system'];
+}
+
 /**
  * The customers, clusters and systems an account may place a rule override or a maintenance window
  * at: only those of customers it may write at (the server refuses the others).
