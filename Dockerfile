@@ -1,10 +1,13 @@
-# syntax=docker/dockerfile:1
-# Argus image: the compiled server (dist/server) and the built console (dist/frontend) on Node 20,
+# Argus image: the compiled server (dist/server) and the built console (dist/frontend) on Node 24 LTS,
 # production dependencies only. The WASM TimescaleDB, tsx and every test tool are devDependencies:
 # they exist in the build stage and never reach the run stage.
+# No `# syntax=` line: it makes BuildKit fetch a frontend image, which an offline build cannot.
+
+# the public Node image; an offline build passes a local stand-in (ops/deploy/offline-images.sh)
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---- build: everything, devDependencies included -------------------------------------------------
-FROM node:20.20.2-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /src
 # the Angular CLI asks about analytics on first use; an image build has nobody to answer
 ENV NG_CLI_ANALYTICS=false
@@ -16,7 +19,7 @@ COPY . .
 RUN npm run build
 
 # ---- run: compiled output and production dependencies of the server workspace -------------------
-FROM node:20.20.2-bookworm-slim AS run
+FROM ${NODE_IMAGE} AS run
 ENV NODE_ENV=production PORT=3000 HOSTNAME=0.0.0.0
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -27,10 +30,12 @@ RUN npm ci --omit=dev --workspace=backend --no-audit --no-fund && npm cache clea
 COPY --from=build /src/dist/server dist/server
 COPY --from=build /src/dist/frontend dist/frontend
 COPY ops/docker-entrypoint.sh ops/
-RUN mkdir -p agent-dist && chown node:node agent-dist
+# `npm run reset-password` works in the container as on a checkout (README "Operations"): the compiled script
+RUN npm pkg set scripts.reset-password="node dist/server/ops/reset-password.js" \
+  && mkdir -p agent-dist && chown node:node agent-dist
 # the node image's unprivileged user; nothing in /app is writable by it except agent-dist
 USER node
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=900s --retries=3 \
+HEALTHCHECK --interval=10s --timeout=5s --start-period=900s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 ENTRYPOINT ["sh", "ops/docker-entrypoint.sh"]

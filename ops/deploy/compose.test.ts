@@ -1,7 +1,7 @@
 /**
  * docker-compose.prod.yml through Debian's docker-compose 1.29 `config` (it parses and interpolates
- * without an engine, but predates the top-level `name:`: a copy without that line is validated and the
- * name is asserted on its own), yamllint, and .env.example against the variables the file reads.
+ * without an engine), yamllint, and .env.example against the variables the file reads. The stack
+ * itself is started by ops/stack/stack.test.ts.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,14 +36,15 @@ describe('docker-compose.prod.yml', () => {
   before(async () => {
     // its own directory, so no .env of the checkout is read
     dir = await mkdtemp(path.join(tmpdir(), 'argus-compose-'));
-    await writeFile(path.join(dir, 'docker-compose.yml'), source.replace(/^name: .*\n/m, ''));
+    await writeFile(path.join(dir, 'docker-compose.yml'), source);
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  test('pins the project name', () => {
-    assert.match(source, /^name: argus$/m);
+  test('leaves the project name to `-p argus` (docker-compose 1.x refuses a top-level name)', () => {
+    assert.doesNotMatch(source, /^name:/m);
+    assert.match(source, /`docker compose -p argus -f docker-compose.prod.yml up -d --build`/);
   });
 
   test('is valid with the secrets set, and interpolates the database password into both places', async () => {
@@ -89,6 +90,10 @@ describe('docker-compose.prod.yml', () => {
     assert.match(scheduler.command.join(' '), /http:\/\/app:3000\/api\/cron\/evaluate-alerts/);
     assert.match(scheduler.command.join(' '), /sleep \$\$\(\(60 - /, 'once a minute');
 
+    // the public images by default (ARGUS_*_IMAGE point an offline machine at local stand-ins)
+    assert.equal(app.build.args.NODE_IMAGE, 'node:24.21.0-bookworm-slim');
+    assert.equal(app.image, 'argus:latest');
+    assert.equal(app.stop_grace_period, '30s');
     // pinned images, a named database volume, redis without persistence
     assert.match(database.image, /^timescale\/timescaledb:\d+\.\d+\.\d+-pg1[5-7]$/);
     assert.match(redis.image, /^redis:\d+\.\d+\.\d+/);

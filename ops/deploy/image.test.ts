@@ -73,7 +73,8 @@ function dockerignore(text: string): (file: string) => boolean {
   };
 }
 
-const dockerfile = dockerfileStages(await readFile(path.join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+const dockerfileText = await readFile(path.join(REPO_ROOT, 'Dockerfile'), 'utf8');
+const dockerfile = dockerfileStages(dockerfileText);
 const ignored = dockerignore(await readFile(path.join(REPO_ROOT, '.dockerignore'), 'utf8'));
 const rootPackage = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -92,7 +93,10 @@ describe('Dockerfile', () => {
       dockerfile.map((s) => s.name),
       ['build', 'run'],
     );
-    for (const s of dockerfile) assert.match(s.from, /^node:20\.\d+\.\d+-/, 'a pinned Node 20 base image');
+    // one build argument names the base of both stages; its default is the public, pinned Node 24 LTS image
+    assert.match(dockerfileText, /^ARG NODE_IMAGE=node:24\.\d+\.\d+-bookworm-slim$/m);
+    for (const s of dockerfile) assert.equal(s.from, '${NODE_IMAGE}');
+    assert.doesNotMatch(dockerfileText, /^# syntax=/m, 'no BuildKit frontend to fetch from a registry');
     const build = stage('build');
     assert.equal(stageEnv(build).get('NG_CLI_ANALYTICS'), 'false');
     assert.ok(
@@ -123,6 +127,7 @@ describe('Dockerfile', () => {
     const healthcheck = run.lines.find((l) => l.startsWith('HEALTHCHECK '));
     assert.ok(healthcheck);
     assert.match(healthcheck, /--start-period=900s/);
+    assert.match(healthcheck, /--interval=10s/);
     assert.match(healthcheck, /\/api\/health/);
     assert.match(healthcheck, /CMD \["node", "-e"/, 'node itself checks health: the slim image has no curl');
     assert.ok(run.lines.includes('ENTRYPOINT ["sh", "ops/docker-entrypoint.sh"]'));

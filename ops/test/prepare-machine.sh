@@ -72,4 +72,31 @@ if ! port_open 6379; then
   wait_port 6379 || { echo "prepare: Redis did not come up on 127.0.0.1:6379" >&2; exit 1; }
 fi
 
-echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, PostgreSQL and Redis are ready"
+# A Docker engine for the production stack test (ops/stack): Debian's docker.io, and debootstrap for the
+# local base images (no registry is reachable). A machine with an engine of its own (DOCKER_HOST, or the
+# default socket) keeps it; otherwise dockerd starts here with its own data root and socket. When it
+# cannot start, this says why and goes on: the stack test then fails with the same reason.
+for tool in dockerd debootstrap; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || apt_install "$([ "$tool" = dockerd ] && echo docker.io || echo "$tool")"
+done
+export DOCKER_HOST=${DOCKER_HOST:-unix:///run/argus-docker.sock}
+if ! docker info >/dev/null 2>&1; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "prepare: no Docker engine at $DOCKER_HOST and not root: start dockerd, or set DOCKER_HOST" >&2
+  else
+    echo "prepare: starting dockerd at $DOCKER_HOST (data root /var/lib/argus-docker, log /var/log/argus-dockerd.log)"
+    mkdir -p /var/lib/argus-docker
+    setsid nohup dockerd --data-root /var/lib/argus-docker -H "$DOCKER_HOST" --pidfile /run/argus-docker.pid \
+      >/var/log/argus-dockerd.log 2>&1 &
+    for _ in $(seq 1 60); do
+      docker info >/dev/null 2>&1 && break
+      sleep 0.5
+    done
+    if ! docker info >/dev/null 2>&1; then
+      echo "prepare: dockerd did not start; the stack test will fail. Its log ends with:" >&2
+      tail -n 15 /var/log/argus-dockerd.log >&2
+    fi
+  fi
+fi
+
+echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, docker, PostgreSQL and Redis are ready"
