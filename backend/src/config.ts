@@ -170,6 +170,13 @@ function bcryptCost(env: Env, production: boolean): number {
   return cost;
 }
 
+/** http:// to a name or address other than localhost, 127.0.0.0/8 or ::1: cookies cross a network in clear. */
+function plainHttpOffLoopback(url: string): boolean {
+  const { protocol, hostname } = new URL(url);
+  if (protocol !== 'http:') return false;
+  return !(hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname));
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const database = loadDatabaseConfig(env);
   const retention = loadRetentionConfig(env);
@@ -186,6 +193,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (authUrl === undefined) warnings.push('AUTH_URL is not set: links in e-mails will have no host');
   if (publicUrl === undefined && authUrl !== undefined) {
     warnings.push('PUBLIC_URL is not set: agent install and download URLs use AUTH_URL');
+  }
+  if (nodeEnv === 'production' && authUrl !== undefined && plainHttpOffLoopback(authUrl)) {
+    warnings.push(
+      'AUTH_URL is http:// on a host other than loopback: session cookies are sent without Secure; ' +
+        'serve Argus through a TLS proxy and set AUTH_URL to its https:// URL',
+    );
   }
   if (webhookSecret === undefined) warnings.push('WEBHOOK_SECRET is not set: agents cannot be configured');
   if (cronSecret === undefined) warnings.push('CRON_SECRET is not set: the evaluation endpoint is open to anyone');

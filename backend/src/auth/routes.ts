@@ -22,17 +22,16 @@ export interface AuthRoutesDeps {
   mailer: Pick<Mailer, 'isEnabled'>;
   setupLimit: RateLimiter;
   authUrl: string;
-  secureCookies: boolean;
 }
 
 export function authRoutes(deps: AuthRoutesDeps): Router {
   const { users, login, sessions, authUrl } = deps;
   const router = new Router();
+  // `Secure` is not set here: http/cookie-transport.ts decides it for every cookie from AUTH_URL
   const cookieOptions = {
     signed: true,
     httpOnly: true,
     sameSite: 'lax' as const,
-    secure: deps.secureCookies,
     overwrite: true,
     path: '/',
   };

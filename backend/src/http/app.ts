@@ -78,6 +78,7 @@ import { clientAddress } from './client-ip.js';
 import { errorMiddleware } from './error-middleware.js';
 import { NotFound } from './errors.js';
 import { securityHeaders } from './security-headers.js';
+import { cookieTransport } from './cookie-transport.js';
 import { serveConsole } from './static.js';
 
 export interface AppDeps {
@@ -207,7 +208,6 @@ function features(deps: AppDeps) {
         // spec "Limits": 10 setup attempts per 10 minutes per client address
         setupLimit: limiter('setup', 10, 10 * 60),
         authUrl: config.authUrl,
-        secureCookies: config.production,
       }),
       usersRoutes(users),
       tokensRoutes(tokens),
@@ -268,13 +268,15 @@ export interface AppAssembly {
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
-  const app = new Koa({ proxy: false });
+  // Koa's env follows the configuration, not whatever NODE_ENV the process happened to start with
+  const app = new Koa({ proxy: false, env: deps.config.nodeEnv });
   app.keys = [deps.config.authSecret]; // signs the session cookie: a new AUTH_SECRET signs everybody out
   app.silent = true; // errors are logged by errorMiddleware, once
 
   app.use(requestLog(deps.log));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
+  app.use(cookieTransport(deps.config.authUrl));
   app.use(async (ctx, next) => {
     ctx.state.clientIp = clientAddress(ctx.get('x-forwarded-for') || undefined, ctx.req.socket.remoteAddress);
     await next();
