@@ -13,23 +13,74 @@ export interface InstanceLock {
   release(): Promise<void>;
 }
 
-/** Returns null when another instance holds the lock. */
-export async function acquireInstanceLock(url: string, log: Logger): Promise<InstanceLock | null> {
+const RELOCK_INTERVAL_MS = 5_000;
+
+async function tryLock(url: string): Promise<pg.Client | null> {
   const client = new pg.Client({ connectionString: url, application_name: 'argus-instance-lock' });
   await client.connect();
   const result = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [
     INSTANCE_LOCK_KEY,
   ]);
-  if (!result.rows[0]?.locked) {
-    await client.end();
-    return null;
+  if (result.rows[0]?.locked) return client;
+  await client.end();
+  return null;
+}
+
+/**
+ * Returns null when another instance holds the lock. A database restart ends the lock's connection
+ * and so the lock: the app keeps serving (503 while the database is away) and takes the lock again
+ * every few seconds until it has it, saying so in the log.
+ */
+export async function acquireInstanceLock(url: string, log: Logger): Promise<InstanceLock | null> {
+  let client = await tryLock(url);
+  if (!client) return null;
+  let released = false;
+  let retry: NodeJS.Timeout | null = null;
+
+  function watch(held: pg.Client): void {
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost || released) return;
+      lost = true;
+      log.error({ err: { message: error?.message ?? 'connection ended' } }, 'Instance lock connection lost');
+      held.end().catch(() => undefined);
+      retry = setTimeout(relock, RELOCK_INTERVAL_MS);
+    };
+    held.on('error', onLost);
+    held.on('end', () => onLost());
   }
-  // Losing this connection (database restart) loses the lock: say so loudly.
-  client.on('error', (error) => log.error({ err: { message: error.message } }, 'Instance lock connection lost'));
+
+  async function relock(): Promise<void> {
+    retry = null;
+    if (released) return;
+    try {
+      const again = await tryLock(url);
+      if (released) {
+        await again?.end();
+        return;
+      }
+      if (again) {
+        client = again;
+        watch(again);
+        log.info('Instance lock taken again');
+        return;
+      }
+      log.error(ANOTHER_INSTANCE_MESSAGE + ' (it took the lock while the database was away)');
+    } catch {
+      // the database is still away: try again later
+    }
+    retry = setTimeout(relock, RELOCK_INTERVAL_MS);
+  }
+
+  watch(client);
   return {
     async release() {
-      await client.query('SELECT pg_advisory_unlock($1)', [INSTANCE_LOCK_KEY]).catch(() => undefined);
-      await client.end().catch(() => undefined);
+      released = true;
+      if (retry) clearTimeout(retry);
+      const held = client;
+      if (!held) return;
+      await held.query('SELECT pg_advisory_unlock($1)', [INSTANCE_LOCK_KEY]).catch(() => undefined);
+      await held.end().catch(() => undefined);
     },
   };
 }

@@ -3,7 +3,7 @@
  * as the real one does: a short-lived HS256 JWT (reused until shortly before its
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,
- * paused on 429. Faults: offline (keeps buffering), clock skew, replayed buffer.
+ * paused for Retry-After on 429 and 503. Faults: offline (keeps buffering), clock skew, replayed buffer.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -177,7 +177,8 @@ export class SimulatedAgent {
       this.batchLimit = Math.min(500, this.batchLimit * 2);
     } else if (response.status === 413) {
       this.batchLimit = Math.max(1, Math.floor(this.batchLimit / 2));
-    } else if (response.status === 429) {
+    } else if (response.status === 429 || response.status === 503) {
+      // slowed down, or the server cannot store right now (its database is away): keep the reports, wait
       this.blockedUntil = now + Number(response.retryAfter ?? 10) * 1000;
     } else if (response.status === 401) {
       this.token = null;

@@ -1,6 +1,12 @@
 import type { Middleware } from 'koa';
+import { isDatabaseUnavailable } from '../lib/database-unavailable.js';
 import type { Logger } from '../lib/logger.js';
 import { HttpError } from './errors.js';
+
+/** What a client waits before trying again while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+// one warning per this while the database stays unreachable, not one per request
+const OUTAGE_LOG_INTERVAL_MS = 30_000;
 
 /** Statuses koa/koa-body raise themselves (bad JSON, too large, …) that are safe to pass on. */
 function clientErrorOf(error: unknown): { status: number; message: string } | null {
@@ -13,6 +19,8 @@ function clientErrorOf(error: unknown): { status: number; message: string } | nu
 }
 
 export function errorMiddleware(log: Logger): Middleware {
+  let lastOutageLog = 0;
+  let refusedSinceLog = 0;
   return async (ctx, next) => {
     try {
       await next();
@@ -21,6 +29,20 @@ export function errorMiddleware(log: Logger): Middleware {
         ctx.status = error.status;
         if (error.headers) ctx.set(error.headers);
         ctx.body = { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+        return;
+      }
+      if (isDatabaseUnavailable(error)) {
+        refusedSinceLog += 1;
+        if (Date.now() - lastOutageLog >= OUTAGE_LOG_INTERVAL_MS) {
+          // the message only: a connection error may carry the host, never the password, but keep it short
+          const reason = error instanceof Error ? error.message : String(error);
+          log.warn({ reason, refused: refusedSinceLog }, 'Database unavailable: answering 503');
+          lastOutageLog = Date.now();
+          refusedSinceLog = 0;
+        }
+        ctx.status = 503;
+        ctx.set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+        ctx.body = { error: 'Database unavailable: try again shortly', code: 'unavailable' };
         return;
       }
       const clientError = clientErrorOf(error);
