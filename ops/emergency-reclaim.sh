@@ -9,7 +9,8 @@
 #
 # Environment: KEEP_HOURS (default 48) hours of raw samples to keep; DOWNSAMPLE (default 1): 1 keeps
 # older samples as one average per series and hour, 0 discards them. COMPOSE_FILE (default
-# docker-compose.prod.yml next to this script's parent directory).
+# docker-compose.prod.yml next to this script's parent directory, where its .env is too);
+# COMPOSE_PROJECT_NAME (default argus, as README "Production" starts the stack with `-p argus`).
 #
 # metrics a hypertable: drops the chunks that end before now - KEEP_HOURS (rollups keep their rows).
 # metrics a plain table: drops every index but metrics_dedupe_idx, then rebuilds the table with the
@@ -66,11 +67,43 @@ esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 compose_file=${COMPOSE_FILE:-$root/docker-compose.prod.yml}
 
-compose() {
+project=${COMPOSE_PROJECT_NAME:-argus}
+
+die() {
+  echo "emergency-reclaim: $*" >&2
+  exit 1
+}
+# any other command that fails says where, instead of ending the script in silence
+trap 'echo "emergency-reclaim: failed (line $LINENO: $BASH_COMMAND); nothing after this step was done" >&2' ERR
+
+compose_cmd=()
+if [ "$use_compose" = 1 ]; then
   if docker compose version >/dev/null 2>&1; then
-    docker compose -f "$compose_file" "$@"
+    compose_cmd=(docker compose -p "$project" -f "$compose_file")
+  elif command -v docker-compose >/dev/null 2>&1; then
+    compose_cmd=(docker-compose -p "$project" -f "$compose_file")
   else
-    docker-compose -f "$compose_file" "$@"
+    die "neither 'docker compose' nor 'docker-compose' is installed: install Docker Compose, or run with --no-compose and DATABASE_URL"
+  fi
+fi
+compose() { "${compose_cmd[@]}" "$@"; }
+
+# compose mode: the stack must be readable and its database running before anything is asked of it
+preflight() {
+  local out
+  [ -f "$compose_file" ] ||
+    die "no compose file at $compose_file: run this from the deployment directory, or set COMPOSE_FILE"
+  out=$(compose config -q 2>&1) ||
+    die "${compose_cmd[*]} cannot read the stack: $out
+Run it in the deployment directory, next to the .env with the secrets filled in (README \"Production\")."
+  # (docker-compose 1.x answers an unreachable engine with a Python traceback: its last line says it)
+  out=$(compose ps -q database 2>&1) ||
+    die "the Docker engine does not answer (${DOCKER_HOST:-default socket}): $(tail -n 1 <<<"$out")
+Start Docker, or point DOCKER_HOST at it, then run this again."
+  if [ -z "$out" ] || ! compose ps --services --filter status=running 2>/dev/null | grep -qx database; then
+    die "the database service of project '$project' is not running: start it with
+  ${compose_cmd[*]} up -d database
+then run this again."
   fi
 }
 
@@ -81,15 +114,20 @@ sql() {
     # shellcheck disable=SC2016 # expanded by the container's shell, not this one
     compose exec -T database sh -c 'psql -X -q -v ON_ERROR_STOP=1 -At -F "|" -U "$POSTGRES_USER" -d "$POSTGRES_DB"'
   else
-    if [ -z "${DATABASE_URL:-}" ]; then
-      echo "emergency-reclaim: DATABASE_URL is not set (needed with --no-compose)" >&2
-      exit 2
-    fi
     psql -X -q -v ON_ERROR_STOP=1 -At -F '|' "$DATABASE_URL"
   fi
 }
 
 # --- what is there ----------------------------------------------------------------------------------
+if [ "$use_compose" = 1 ]; then
+  preflight
+else
+  if [ -z "${DATABASE_URL:-}" ]; then
+    echo "emergency-reclaim: DATABASE_URL is not set (needed with --no-compose)" >&2
+    exit 2
+  fi
+  command -v psql >/dev/null 2>&1 || die "psql is not installed (Debian: apt-get install postgresql-client)"
+fi
 # The cutoff is fixed once, so the plan and the work agree on it to the microsecond.
 state=$(sql <<SQL
 SELECT to_regclass('metrics') IS NOT NULL,
@@ -97,7 +135,7 @@ SELECT to_regclass('metrics') IS NOT NULL,
        to_char((now() - make_interval(hours => $KEEP_HOURS)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
        pg_size_pretty(pg_database_size(current_database()))
 SQL
-)
+) || die "could not query the database (its error is above): is it up and reachable?"
 IFS='|' read -r has_metrics has_timescale cutoff db_size <<<"$state"
 if [ "$has_metrics" != t ]; then
   echo "emergency-reclaim: there is no metrics table in this database" >&2
@@ -218,5 +256,5 @@ final_size=$(sql <<<"SELECT pg_size_pretty(pg_database_size(current_database()))
 echo "Done. Database size: $final_size (was $db_size)."
 echo "Recorded migration $MARKER: start the app with a current image only."
 if [ "$use_compose" = 1 ]; then
-  echo "Start again: docker compose -f $compose_file up -d app scheduler"
+  echo "Start again: ${compose_cmd[*]} up -d app scheduler"
 fi

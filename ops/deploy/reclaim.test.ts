@@ -2,10 +2,13 @@
  * ops/emergency-reclaim.sh with --no-compose (psql on DATABASE_URL): the plain-table path against the
  * real PostgreSQL with a few million rows, the hypertable path against the WASM TimescaleDB, and the
  * migration it records: the current start-up accepts it, a migration source that does not know it
- * (an older image) refuses to start.
+ * (an older image) refuses to start. In compose mode, every failure to reach the stack says what failed
+ * and what to do.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
@@ -285,5 +288,69 @@ describe('emergency reclaim of a hypertable (WASM TimescaleDB)', () => {
     assert.ok(await knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), `${MARKER} is recorded`);
     assert.deepEqual(await runMigrations(knex), [], 'the current start-up accepts it');
     await assert.rejects(olderImageMigrate(knex), /The migration directory is corrupt/);
+  });
+});
+
+describe('emergency reclaim says what failed and what to do', () => {
+  let dir: string;
+  const filledEnv = [
+    'AUTH_URL=https://argus.example.com',
+    'AUTH_SECRET=auth-secret-0123456789abcdef0123456789abcdef',
+    'WEBHOOK_SECRET=webhook-secret-0123456789abcdef0123456789ab',
+    'CRON_SECRET=cron-secret-0123456789abcdef0123456789abcdef',
+    'POSTGRES_PASSWORD=db-password-0123456789abcdef',
+  ].join('\n');
+
+  /** The script in a deployment directory of its own, as a user's checkout has it. */
+  function inDeployment(env: Record<string, string>) {
+    return runTool('bash', [path.join(dir, 'ops/emergency-reclaim.sh')], {
+      cwd: dir,
+      env: toolEnv(env),
+      timeoutMs: 60_000,
+    });
+  }
+
+  before(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'argus-reclaim-'));
+    await mkdir(path.join(dir, 'ops'));
+    await copyFile(SCRIPT, path.join(dir, 'ops/emergency-reclaim.sh'));
+    await copyFile(path.join(REPO_ROOT, 'docker-compose.prod.yml'), path.join(dir, 'docker-compose.prod.yml'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('without the .env beside the compose file: compose cannot read the stack', async () => {
+    const result = await inDeployment({});
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /cannot read the stack: .*POSTGRES_PASSWORD is required/);
+    assert.match(result.stderr, /next to the \.env with the secrets filled in/);
+  });
+
+  test('with no Docker engine: says so and how to point at one', async () => {
+    await writeFile(path.join(dir, '.env'), filledEnv);
+    const result = await inDeployment({ DOCKER_HOST: 'unix:///nonexistent/docker.sock' });
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /the Docker engine does not answer \(unix:\/\/\/nonexistent\/docker\.sock\)/);
+    assert.match(result.stderr, /Start Docker, or point DOCKER_HOST at it/);
+    assert.ok(result.stderr.split('\n').length < 6, `short, not a traceback:\n${result.stderr}`);
+  });
+
+  test('with the stack not up: names the service and the command that starts it', async () => {
+    await writeFile(path.join(dir, '.env'), filledEnv);
+    const result = await inDeployment({
+      DOCKER_HOST: process.env['DOCKER_HOST'] ?? 'unix:///run/argus-docker.sock',
+      COMPOSE_PROJECT_NAME: 'argus-reclaim-absent',
+    });
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    assert.match(result.stderr, /the database service of project 'argus-reclaim-absent' is not running/);
+    assert.match(result.stderr, /-p argus-reclaim-absent -f \S+docker-compose\.prod\.yml up -d database/);
+  });
+
+  test('--no-compose with an unreachable database: says so, never with the password', async () => {
+    const result = await reclaim('postgres://argus:s3cret-password@127.0.0.1:1/argus', []);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /could not query the database/);
+    assert.doesNotMatch(result.stdout + result.stderr, /s3cret-password/);
   });
 });
