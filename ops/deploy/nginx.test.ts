@@ -1,26 +1,18 @@
 /**
- * ops/nginx.conf.example for real: Debian's nginx (a child process with its own prefix, temp
- * directories and error log) in front of the app on loopback, with a self-signed certificate made
- * here. The example is rendered with only its ports, host name and certificate paths replaced.
- * Through it: the HTTP→HTTPS redirect, setup and sign-in (the Origin check sees the browser's host),
+ * ops/nginx.conf.example for real (./tls-proxy.ts: Debian's nginx with a self-signed certificate, the
+ * example rendered with only its ports, host name and certificate paths replaced) in front of the app
+ * in production mode on loopback. Through it: the HTTP→HTTPS redirect, setup and sign-in (the Origin check sees the browser's host),
  * a WebSocket on /api/live, and rate limiting keyed on the address nginx appends to X-Forwarded-For.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import http from 'node:http';
-import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import WebSocket from 'ws';
 import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import { freePort, waitFor } from '../../backend/src/testing/net.js';
-import { REPO_ROOT, runTool } from './support.js';
+import { startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
-const NGINX = '/usr/sbin/nginx';
 const PASSWORD = 'a long enough password for setup';
 
 interface Reply {
@@ -29,62 +21,12 @@ interface Reply {
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
 }
 
-/** The example with the test's ports, host and certificate; fails if the example no longer has a line. */
-function render(example: string, ports: { https: number; http: number; app: number }, dir: string): string {
-  const replacements: [string, string][] = [
-    ['    listen 80;\n', `    listen 127.0.0.1:${ports.http};\n`],
-    ['    listen [::]:80;\n', ''],
-    ['    listen 443 ssl http2;\n', `    listen 127.0.0.1:${ports.https} ssl http2;\n`],
-    ['    listen [::]:443 ssl http2;\n', ''],
-    ['server 127.0.0.1:3000;', `server 127.0.0.1:${ports.app};`],
-    ['/etc/letsencrypt/live/argus.example.com/fullchain.pem', path.join(dir, 'cert.pem')],
-    ['/etc/letsencrypt/live/argus.example.com/privkey.pem', path.join(dir, 'key.pem')],
-    ['server_name argus.example.com;', 'server_name 127.0.0.1;'],
-  ];
-  let text = example;
-  for (const [from, to] of replacements) {
-    assert.ok(text.includes(from), `the example contains ${JSON.stringify(from)}`);
-    text = text.replaceAll(from, to);
-  }
-  return text;
-}
-
-function mainConfig(dir: string): string {
-  return `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log info;
-events { worker_connections 64; }
-http {
-  access_log ${dir}/access.log;
-  client_body_temp_path ${dir}/client_body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  include ${dir}/argus.conf;
-}
-`;
-}
-
-function portOpen(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 describe('ops/nginx.conf.example in front of the app', () => {
-  let dir: string;
   let cert: string;
   let db: TestDatabase;
   let app: TestServer;
-  let nginx: ChildProcess;
-  let nginxExit: Promise<unknown>;
-  const ports = { https: 0, http: 0, app: 0 };
+  let proxy: TlsProxy;
+  const ports = { https: 0, http: 0 };
   let base: string;
   let cookie = '';
   let csrfToken = '';
@@ -134,55 +76,22 @@ describe('ops/nginx.conf.example in front of the app', () => {
   }
 
   before(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'argus-nginx-'));
-    await chmod(dir, 0o755); // nginx's workers run as an unprivileged user when the test runs as root
-    const made = await runTool('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-    ]);
-    assert.equal(made.code, 0, made.stderr);
-    cert = await readFile(path.join(dir, 'cert.pem'), 'utf8');
-
-    ports.https = await freePort();
-    ports.http = await freePort();
-    base = `https://127.0.0.1:${ports.https}`;
     db = await createTestDatabase();
-    // AUTH_URL names another host: sign-in only passes the Origin check if nginx forwards the browser's host
-    app = await startTestServer(testConfig(db.url, { AUTH_URL: 'https://argus.example.com' }));
-    ports.app = app.port;
-
-    const example = await readFile(path.join(REPO_ROOT, 'ops/nginx.conf.example'), 'utf8');
-    await writeFile(path.join(dir, 'argus.conf'), render(example, ports, dir));
-    await writeFile(path.join(dir, 'nginx.conf'), mainConfig(dir));
-    const args = ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')];
-    const check = await runTool(NGINX, [...args, '-t']);
-    assert.equal(check.code, 0, `nginx -t: ${check.stderr}`);
-    nginx = spawn(NGINX, [...args, '-g', 'daemon off;'], { stdio: 'ignore' });
-    nginxExit = new Promise((resolve) => nginx.once('exit', resolve));
-    await waitFor(async () => (await portOpen(ports.https)) && (await portOpen(ports.http)), 10_000);
+    // production, as deployed behind the proxy; AUTH_URL names another host: sign-in only passes the
+    // Origin check if nginx forwards the browser's host
+    app = await startTestServer(
+      testConfig(db.url, { NODE_ENV: 'production', BCRYPT_COST: '10', AUTH_URL: 'https://argus.example.com' }),
+    );
+    proxy = await startTlsProxy({ appPort: app.port });
+    Object.assign(ports, proxy.ports);
+    cert = proxy.cert;
+    base = proxy.origin;
   });
 
   after(async () => {
-    if (nginx && nginx.exitCode === null) {
-      nginx.kill('SIGTERM');
-      await nginxExit;
-    }
+    await proxy?.stop();
     await app?.stop();
     await db?.drop();
-    if (dir) await rm(dir, { recursive: true, force: true });
   });
 
   test('redirects plain HTTP to HTTPS', async () => {

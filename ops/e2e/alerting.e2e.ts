@@ -5,14 +5,12 @@
  * a reload (the live channel), then the alert on the alerts page.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createAccount, createCustomer } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from './browser.js';
+import { startProductionConsole, type ProductionConsole } from './production-console.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 
@@ -22,36 +20,30 @@ const ENROLLMENT_KEY = 'e2e-enrollment-key-0123456789abcdef';
 
 describe('alerting in a browser', () => {
   let db: TestDatabase;
-  let server: TestServer;
+  let app: ProductionConsole;
   let browser: Browser;
   let page: Page;
   let agent: SimulatedAgent;
 
   before(async () => {
     db = await createTestDatabase();
-    server = await startTestServer(
-      testConfig(db.url, {
-        STATIC_DIR: path.join(REPO_ROOT, 'dist/frontend/browser'),
-        AUTH_URL: 'http://127.0.0.1',
-        WEBHOOK_SECRET,
-        CRON_SECRET,
-      }),
-    );
+    app = await startProductionConsole(db.url, { WEBHOOK_SECRET, CRON_SECRET });
     // what start-up step 2 does: the 36 default rules and the event rule
     await ensureDefaultRules(db.knex);
     const customerId = await createCustomer(db.knex, 'Acme');
     await db.knex('clusters').insert({ customer_id: customerId, name: 'web', enrollment_key: ENROLLMENT_KEY });
     const admin = await createAccount(db.knex, { role: 'ADMIN', username: 'grace' });
     browser = await launchChromium();
-    page = await browser.newPage();
+    // nginx's certificate is self-signed
+    page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     page.setDefaultTimeout(15_000);
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.url}/login`);
     await page.getByLabel('E-mail or username').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('All services operational').waitFor();
     agent = new SimulatedAgent({
-      url: `${server.url}/api/webhook/metrics`,
+      url: `${app.appUrl}/api/webhook/metrics`,
       secret: WEBHOOK_SECRET,
       enrollment: ENROLLMENT_KEY,
       sub: 'e2e-host-1',
@@ -61,12 +53,12 @@ describe('alerting in a browser', () => {
   });
   after(async () => {
     await browser?.close();
-    await server.stop();
+    await app.stop();
     await db.drop();
   });
 
   it('shows a newly enrolled system on the open systems page without a reload', async () => {
-    await page.goto(`${server.url}/systems`);
+    await page.goto(`${app.url}/systems`);
     await page.getByRole('heading', { name: 'Systems' }).first().waitFor();
     const report = agent.collect();
     // the root filesystem went read-only: disk.readonly == 1 raises CRITICAL at once (for 0)
@@ -80,7 +72,7 @@ describe('alerting in a browser', () => {
 
   it('turns the system CRITICAL and counts the alert live after the scheduler calls the evaluation', async () => {
     const counter = page.getByTestId('open-alerts');
-    const run = await fetch(`${server.url}/api/cron/evaluate-alerts`, {
+    const run = await fetch(`${app.appUrl}/api/cron/evaluate-alerts`, {
       method: 'POST',
       headers: { authorization: `Bearer ${CRON_SECRET}` },
     });

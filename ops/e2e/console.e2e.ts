@@ -1,41 +1,39 @@
 /**
- * End to end, as a person does it: the built console on the real server (real
- * PostgreSQL and Redis), driven in Debian Chromium through playwright-core.
+ * End to end, as a person does it: the built console on the real server in production mode behind
+ * the nginx example with TLS (real PostgreSQL and Redis), driven in Debian Chromium through
+ * playwright-core.
  * Run by `npm test` after `ng build`; never downloads a browser.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from './browser.js';
+import { startProductionConsole, type ProductionConsole } from './production-console.js';
 
 const PASSWORD = 'a long and happy passphrase';
 
 describe('the console in a browser', () => {
   let db: TestDatabase;
-  let server: TestServer;
+  let app: ProductionConsole;
   let browser: Browser;
   let page: Page;
   before(async () => {
     db = await createTestDatabase();
-    server = await startTestServer(
-      testConfig(db.url, { STATIC_DIR: path.join(REPO_ROOT, 'dist/frontend/browser'), AUTH_URL: 'http://127.0.0.1' }),
-    );
+    app = await startProductionConsole(db.url);
     browser = await launchChromium();
-    page = await browser.newPage();
+    // nginx's certificate is self-signed
+    page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
     page.setDefaultTimeout(15_000);
   });
   after(async () => {
     await browser?.close();
-    await server.stop();
+    await app.stop();
     await db.drop();
   });
 
   it('sends a first visitor from /login to /setup, and creates the administrator', async () => {
-    await page.goto(`${server.url}/login`);
+    await page.goto(`${app.url}/login`);
     await page.waitForURL(/\/setup$/);
     await page.getByLabel('Name', { exact: true }).fill('Ada Admin');
     await page.getByLabel('E-mail address').fill('ada@example.com');
@@ -48,7 +46,7 @@ describe('the console in a browser', () => {
   });
 
   it('keeps /setup closed once an account exists', async () => {
-    await page.goto(`${server.url}/setup`);
+    await page.goto(`${app.url}/setup`);
     await page.waitForURL(/\/login/);
   });
 
@@ -57,10 +55,16 @@ describe('the console in a browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('All services operational').waitFor();
+    // production behind TLS: every cookie Secure, HttpOnly, SameSite=Lax
+    const cookies = await page.context().cookies(app.url);
+    assert.ok(cookies.length > 0);
+    for (const cookie of cookies) {
+      assert.deepEqual([cookie.secure, cookie.httpOnly, cookie.sameSite], [true, true, 'Lax'], cookie.name);
+    }
   });
 
   it('creates an API token that is shown once and works as a bearer token', async () => {
-    await page.goto(`${server.url}/account`);
+    await page.goto(`${app.url}/account`);
     await page.getByRole('tab', { name: 'API tokens' }).click();
     await page.getByRole('button', { name: 'Create token' }).first().click();
     await page.getByRole('dialog').getByLabel('Name', { exact: true }).fill('e2e script');
@@ -70,7 +74,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('cell', { name: 'e2e script', exact: true }).first().waitFor();
 
-    const me = await fetch(`${server.url}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+    const me = await fetch(`${app.appUrl}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(me.status, 200);
   });
 
@@ -78,7 +82,7 @@ describe('the console in a browser', () => {
     await page.getByRole('button', { name: /Account menu of/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/login/);
-    await page.goto(`${server.url}/account`);
+    await page.goto(`${app.url}/account`);
     await page.waitForURL(/\/login\?returnUrl=%2Faccount/);
   });
 });
