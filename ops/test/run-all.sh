@@ -2,8 +2,9 @@
 # The test command (`npm test`): type check and lint, then every suite —
 # backend and database tests (node:test through tsx, against the real
 # PostgreSQL, Redis and the WASM TimescaleDB), the console's karma tests in
-# headless Chromium, and the end-to-end tests of the built console in Chromium. Ends with one line of passed and failed counts over all
-# suites; fails when anything failed or a suite ran no test.
+# headless Chromium, the end-to-end tests of the built console in Chromium, and the production stack
+# (the image built and run with docker-compose behind nginx). Ends with one line of passed and failed
+# counts over all suites; fails when anything failed or a suite ran no test.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 results=tmp/test-results
@@ -30,7 +31,8 @@ if ! npm run --silent typecheck; then status=1; summary+=("typecheck: failed"); 
 if ! npm run --silent lint; then status=1; summary+=("lint: failed"); fi
 
 echo "== backend and database tests"
-mapfile -t files < <(find backend/src db ops -name '*.test.ts' -not -path '*/node_modules/*' | sort)
+# ops/stack runs alone at the end: it builds the image and runs the compose stack
+mapfile -t files < <(find backend/src db ops -name '*.test.ts' -not -path '*/node_modules/*' -not -path 'ops/stack/*' | sort)
 # no --test-force-exit: it can end the process before the TAP file is flushed. Tests close their
 # handles; the timeout is the guard against one that does not.
 timeout --signal=KILL 1800 node_modules/.bin/tsx --test --test-concurrency=3 \
@@ -74,6 +76,22 @@ else
   cat "$results/ng-build.log"
   record e2e 0 1
 fi
+
+echo "== production stack (image, docker-compose, nginx with TLS, Chromium; ops/stack)"
+export DOCKER_HOST=${DOCKER_HOST:-unix:///run/argus-docker.sock}
+stack_started=$(date +%s)
+timeout --signal=KILL 2400 node_modules/.bin/tsx --test \
+  --test-reporter=spec --test-reporter-destination=stdout \
+  --test-reporter=tap --test-reporter-destination="$results/stack.tap" \
+  ops/stack/stack.test.ts
+stack_exit=$?
+pass=$(grep -E '^# pass [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
+fail=$(grep -E '^# fail [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
+cancelled=$(grep -E '^# cancelled [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
+fail=$(( ${fail:-0} + ${cancelled:-0} ))
+[ "$stack_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
+record stack "${pass:-0}" "$fail"
+echo "stack: $(($(date +%s) - stack_started)) s (its containers' logs: $results/stack.log)"
 
 echo
 for line in "${summary[@]}"; do echo "$line"; done
