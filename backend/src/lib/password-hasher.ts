@@ -1,9 +1,11 @@
 /**
  * bcrypt (bcryptjs) in worker threads, so hashing never blocks the event loop.
- * Cost 11 in production; BCRYPT_COST may lower it for tests only, never below 4.
+ * Cost 11 in production; BCRYPT_COST may lower it for tests only, never below 4. A password over
+ * 72 bytes never verifies (bcrypt would compare its first 72 bytes only).
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { MAX_PASSWORD_BYTES } from './password-rules.js';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -72,6 +74,9 @@ export function createPasswordHasher(cost: number, workers = 2): PasswordHasher 
       return (await run({ op: 'hash', password, cost })) as string;
     },
     async verify(password, hash) {
+      // bcrypt reads only the first 72 bytes: a longer password would match on its prefix. No stored
+      // password is that long, so a longer one is simply wrong, everywhere a password is checked.
+      if (Buffer.byteLength(password, 'utf8') > MAX_PASSWORD_BYTES) return false;
       return (await run({ op: 'compare', password, hash })) as boolean;
     },
     async close() {
