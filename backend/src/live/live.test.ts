@@ -276,12 +276,18 @@ describe('live channel', () => {
       live.send({ t: 'sub', topic: 'alert', after: null });
       live.send({ t: 'unsub', sid: 'never' });
       live.ws.send(Buffer.from([1, 2, 3]), { binary: true });
-      await waitFor(() => live.frames.filter((f) => f['t'] === 'error').length === 8);
+      live.send({ t: 'sub', sid: 'z', topic: 'alert', after: 'zzz' });
+      live.send({ t: 'sub', sid: 'z', topic: 'alert', after: 'run-x' });
+      await waitFor(() => live.frames.filter((f) => f['t'] === 'error').length === 10);
       const errors = live.frames.filter((f) => f['t'] === 'error');
       assert.equal(errors[2]?.['sid'], 'x');
       assert.match(errors[3]?.['error'], /^topic/);
       assert.match(errors[4]?.['error'], /^after/);
       assert.match(errors[5]?.['error'], /^sid/);
+      assert.deepEqual(errors.slice(8), [
+        { t: 'error', sid: 'z', error: 'after: a message id or null' },
+        { t: 'error', sid: 'z', error: 'after: a message id or null' },
+      ]);
       const snap = await live.subscribe('ok', 'alerts.counts');
       assert.equal(snap?.['t'], 'snap');
       live.send({ t: 'unsub', sid: 'ok' });

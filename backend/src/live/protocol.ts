@@ -54,7 +54,8 @@ export function parseClientFrame(text: string): Parsed {
   const topic = parseTopic(frame['topic']);
   if (!topic) return { ok: false, sid, error: 'topic: unknown topic' };
   const after = frame['after'] ?? null;
-  if (after !== null && (typeof after !== 'string' || after.length > 64))
+  // a well-formed id of an earlier run is fine (it replays nothing); anything else is a client bug
+  if (after !== null && (typeof after !== 'string' || after.length > 64 || parseMessageId(after) === null))
     return { ok: false, sid, error: 'after: a message id or null' };
   return { ok: true, frame: { t: 'sub', sid, topic, after } };
 }
