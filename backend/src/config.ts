@@ -42,6 +42,8 @@ export interface AppConfig {
   authUrl: string;
   /** PUBLIC_URL, falling back to AUTH_URL (contracts.md "Names"). */
   publicUrl: string;
+  /** Origins besides AUTH_URL's whose pages may sign in and write (ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
   webhookSecret: string | null;
   settingsEncryptionKey: string | null;
   cronSecret: string | null;
@@ -170,6 +172,20 @@ function bcryptCost(env: Env, production: boolean): number {
   return cost;
 }
 
+/** ALLOWED_ORIGINS: comma-separated extra origins (`https://host[:port]`) whose pages may drive the console. */
+function originList(env: Env, name: string): string[] {
+  const raw = value(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const single = baseUrl({ [name]: entry }, name);
+      return new URL(single!).origin;
+    });
+}
+
 /** http:// to a name or address other than localhost, 127.0.0.0/8 or ::1: cookies cross a network in clear. */
 function plainHttpOffLoopback(url: string): boolean {
   const { protocol, hostname } = new URL(url);
@@ -184,13 +200,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (authSecret === undefined) throw new ConfigError('AUTH_SECRET is not set');
   const authUrl = baseUrl(env, 'AUTH_URL');
   const publicUrl = baseUrl(env, 'PUBLIC_URL');
+  const allowedOrigins = originList(env, 'ALLOWED_ORIGINS');
   const webhookSecret = value(env, 'WEBHOOK_SECRET');
   const settingsEncryptionKey = value(env, 'SETTINGS_ENCRYPTION_KEY');
   const cronSecret = value(env, 'CRON_SECRET');
   const nodeEnv = value(env, 'NODE_ENV') ?? 'production';
 
   const warnings: string[] = [];
-  if (authUrl === undefined) warnings.push('AUTH_URL is not set: links in e-mails will have no host');
+  if (authUrl === undefined) {
+    warnings.push(
+      'AUTH_URL is not set: links in e-mails will have no host, and requests for any host name are served ' +
+        '(no protection against DNS rebinding)',
+    );
+  }
   if (publicUrl === undefined && authUrl !== undefined) {
     warnings.push('PUBLIC_URL is not set: agent install and download URLs use AUTH_URL');
   }
@@ -227,6 +249,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authSecret,
     authUrl: authUrl ?? '',
     publicUrl: publicUrl ?? authUrl ?? '',
+    allowedOrigins,
     webhookSecret: webhookSecret ?? null,
     settingsEncryptionKey: settingsEncryptionKey ?? null,
     cronSecret: cronSecret ?? null,

@@ -7,13 +7,13 @@
 import { systemClock } from '../../backend/src/lib/clock.js';
 import { createLogger } from '../../backend/src/lib/logger.js';
 import { startServer } from '../../backend/src/main.js';
-import { testConfig } from '../../backend/src/testing/app.js';
+import { listening, testConfig } from '../../backend/src/testing/app.js';
 
 const [databaseUrl, prefix] = process.argv.slice(2);
 if (!databaseUrl || !prefix || !process.send)
   throw new Error('usage: live-server.ts <database url> <redis prefix> (with IPC)');
 const log = createLogger({ level: 'warn', name: 'bench-live' });
-const running = await startServer(testConfig(databaseUrl, { DATABASE_POOL_MAX: '20' }), log, {
+const running = await startServer(await listening(testConfig(databaseUrl, { DATABASE_POOL_MAX: '20' })), log, {
   instanceLock: false,
   redisPrefix: prefix,
   clock: systemClock,

@@ -11,6 +11,7 @@ import http from 'node:http';
 import WebSocket from 'ws';
 import { startTestServer, testConfig, type TestServer } from '../../backend/src/testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
+import { freePort } from '../../backend/src/testing/net.js';
 import { startTlsProxy, type TlsProxy } from './tls-proxy.js';
 
 const PASSWORD = 'a long enough password for setup';
@@ -77,12 +78,13 @@ describe('ops/nginx.conf.example in front of the app', () => {
 
   before(async () => {
     db = await createTestDatabase();
-    // production, as deployed behind the proxy; AUTH_URL names another host: sign-in only passes the
-    // Origin check if nginx forwards the browser's host
+    // production, as deployed: AUTH_URL is nginx's origin, and the app answers only to that host, which
+    // it learns from X-Forwarded-Host (the app itself listens on another port)
+    const appPort = await freePort();
+    proxy = await startTlsProxy({ appPort });
     app = await startTestServer(
-      testConfig(db.url, { NODE_ENV: 'production', BCRYPT_COST: '10', AUTH_URL: 'https://argus.example.com' }),
+      testConfig(db.url, { NODE_ENV: 'production', BCRYPT_COST: '10', PORT: String(appPort), AUTH_URL: proxy.origin }),
     );
-    proxy = await startTlsProxy({ appPort: app.port });
     Object.assign(ports, proxy.ports);
     cert = proxy.cert;
     base = proxy.origin;

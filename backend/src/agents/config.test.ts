@@ -22,6 +22,7 @@ import { createUsersService } from '../users/service.js';
 import { createAgentDist } from './dist.js';
 import { createAgentsRepo } from './repo.js';
 import { createAgentUpdates } from './rollout.js';
+import { createOriginRule } from '../http/origin.js';
 import { agentRoutes } from './routes.js';
 import { createAgentEndpoints } from './service.js';
 
@@ -67,7 +68,7 @@ describe('GET /api/agent/config', () => {
         tokens: createTokensService({ repo: createTokensRepo(knex), clock: systemClock }),
         users: createUsersService({ db: knex, repo: createUsersRepo(knex), hasher, bus: createMemoryBus() }),
         bearerFailures: limiter('bearer', 100),
-        authUrl: publicUrl,
+        origins: createOriginRule(publicUrl),
       }),
     );
     const updates = createAgentUpdates({ db: knex, dist, clock: systemClock, log: logs.log });

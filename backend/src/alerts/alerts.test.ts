@@ -7,7 +7,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createRedisClient, waitUntilReady } from '../lib/redis.js';
 import { startServer, type RunningServer } from '../main.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
-import { testConfig } from '../testing/app.js';
+import { listening, testConfig } from '../testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { Client } from '../testing/http.js';
 import { captureLogger } from '../testing/logger.js';
@@ -76,7 +76,7 @@ describe('/api/alerts', () => {
     db = await createTestDatabase();
     const prefix = testPrefix();
     const { log } = captureLogger();
-    const running = await startServer(testConfig(db.url), log, {
+    const running = await startServer(await listening(testConfig(db.url)), log, {
       instanceLock: false,
       redisPrefix: prefix,
       loginFailureDelayMs: 1,

@@ -9,7 +9,7 @@
 import type { Context, Middleware } from 'koa';
 import { Unauthorized } from '../http/errors.js';
 import type { WriteRefusal } from '../http/route-guards.js';
-import { originIsOurs, requestHosts } from '../http/origin.js';
+import { requestHosts, type OriginRule } from '../http/origin.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { TokensService } from '../tokens/service.js';
 import type { UsersService } from '../users/service.js';
@@ -22,11 +22,11 @@ export interface AuthenticateDeps {
   tokens: TokensService;
   users: UsersService;
   bearerFailures: RateLimiter;
-  authUrl: string;
+  origins: OriginRule;
 }
 
-function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, authUrl: string): WriteRefusal | null {
-  if (!originIsOurs(requestHosts(ctx), authUrl))
+function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, origins: OriginRule): WriteRefusal | null {
+  if (!origins(requestHosts(ctx)))
     return { message: 'Cross-origin request refused', code: 'foreign_origin' };
   if (!sessions.csrfMatches(sessionId, ctx.get('x-csrf-token') || undefined)) {
     return { message: 'Missing or invalid CSRF token', code: 'csrf_failed' };
@@ -37,7 +37,7 @@ function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions,
   return null;
 }
 
-export function authenticate({ sessions, tokens, users, bearerFailures, authUrl }: AuthenticateDeps): Middleware {
+export function authenticate({ sessions, tokens, users, bearerFailures, origins }: AuthenticateDeps): Middleware {
   return async (ctx, next) => {
     const authorization = ctx.get('authorization');
     if (authorization) {
@@ -70,7 +70,7 @@ export function authenticate({ sessions, tokens, users, bearerFailures, authUrl 
         // checked where the principal is used (route guards), so public writes such as sign-in
         // do not need a token just because an old session cookie is still around
         if (!SAFE_METHODS.has(ctx.method))
-          ctx.state.writeRefusal = cookieWriteProblem(ctx, session.id, sessions, authUrl);
+          ctx.state.writeRefusal = cookieWriteProblem(ctx, session.id, sessions, origins);
         ctx.state.principal = principal;
       }
     }

@@ -3,7 +3,7 @@
  */
 import Router from '@koa/router';
 import { TooManyRequests } from '../http/errors.js';
-import { refuseForeignOrigin } from '../http/origin.js';
+import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { randomToken } from '../lib/crypto.js';
 import { parseInput } from '../lib/validate.js';
@@ -21,11 +21,11 @@ export interface AuthRoutesDeps {
   sessions: Sessions;
   mailer: Pick<Mailer, 'isEnabled'>;
   setupLimit: RateLimiter;
-  authUrl: string;
+  origins: OriginRule;
 }
 
 export function authRoutes(deps: AuthRoutesDeps): Router {
-  const { users, login, sessions, authUrl } = deps;
+  const { users, login, sessions, origins } = deps;
   const router = new Router();
   // `Secure` is not set here: http/cookie-transport.ts decides it for every cookie from AUTH_URL
   const cookieOptions = {
@@ -43,7 +43,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
   router.post('/api/setup', async (ctx) => {
     const limit = await deps.setupLimit.consume(ctx.state.clientIp);
     if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
-    refuseForeignOrigin(ctx, authUrl);
+    refuseForeignOrigin(ctx, origins);
     const input = parseInput(setupSchema, ctx.request.body);
     const user = await users.setup(input);
     ctx.status = 201;
@@ -58,7 +58,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
   });
 
   router.post('/api/auth/login', async (ctx) => {
-    refuseForeignOrigin(ctx, authUrl);
+    refuseForeignOrigin(ctx, origins);
     const input = parseInput(loginSchema, ctx.request.body);
     const result = await login.login(input, {
       ip: ctx.state.clientIp,

@@ -11,7 +11,7 @@ import { runMigrations } from '../../../db/migrate.js';
 import { SimulatedAgent } from '../../../ops/agent-sim/agent.js';
 import { startServer, type RunningServer } from '../main.js';
 import { PASSWORD } from '../testing/accounts.js';
-import { testConfig } from '../testing/app.js';
+import { listening, testConfig } from '../testing/app.js';
 import { Client } from '../testing/http.js';
 import { captureLogger, type CapturedLogger } from '../testing/logger.js';
 import { waitFor } from '../testing/net.js';
@@ -34,11 +34,10 @@ describe('the database restarted under the running app', () => {
     await runMigrations(knex);
     await knex.destroy();
     logs = captureLogger();
-    const running = await startServer(
-      testConfig(cluster.url('argus'), { WEBHOOK_SECRET, AUTH_URL: 'http://127.0.0.1' }),
-      logs.log,
-      { redisPrefix: testPrefix(), loginFailureDelayMs: 1 },
-    );
+    const running = await startServer(await listening(testConfig(cluster.url('argus'), { WEBHOOK_SECRET })), logs.log, {
+      redisPrefix: testPrefix(),
+      loginFailureDelayMs: 1,
+    });
     assert.ok(running, 'the server started and took the instance lock');
     server = running;
     const url = `http://127.0.0.1:${server.port}`;

@@ -79,6 +79,8 @@ import { errorMiddleware } from './error-middleware.js';
 import { NotFound } from './errors.js';
 import { securityHeaders } from './security-headers.js';
 import { cookieTransport } from './cookie-transport.js';
+import { expectedHosts, hostCheck } from './host-check.js';
+import { createOriginRule, type OriginRule } from './origin.js';
 import { serveConsole } from './static.js';
 
 export interface AppDeps {
@@ -124,7 +126,8 @@ function requestLog(log: Logger): Koa.Middleware {
 }
 
 /** The feature graph: repos → services → routers, and the authentication in front of them. */
-function features(deps: AppDeps) {
+/** Every feature, wired; `origins` is the one Origin rule of browser-facing checks. */
+function features(deps: AppDeps, origins: OriginRule) {
   const { config, db, clock, log, rateLimitStore } = deps;
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds }, log);
@@ -187,7 +190,7 @@ function features(deps: AppDeps) {
     users,
     // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
     bearerFailures: limiter('bearer', 30, 10 * 60),
-    authUrl: config.authUrl,
+    origins,
   });
 
   return {
@@ -207,7 +210,7 @@ function features(deps: AppDeps) {
         mailer,
         // spec "Limits": 10 setup attempts per 10 minutes per client address
         setupLimit: limiter('setup', 10, 10 * 60),
-        authUrl: config.authUrl,
+        origins,
       }),
       usersRoutes(users),
       tokensRoutes(tokens),
@@ -231,7 +234,7 @@ function features(deps: AppDeps) {
         perAddress: limiter('forgot-address', 10, 15 * 60),
         perEmail: limiter('forgot-email', 3, 60 * 60),
       }),
-      passwordResetRoutes({ resets, authUrl: config.authUrl }),
+      passwordResetRoutes({ resets, origins }),
       smtpSettingsRoutes({ smtp, mailer }),
       // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
       rulesRoutes({
@@ -277,6 +280,9 @@ export function createApp(deps: AppDeps): AppAssembly {
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
   app.use(cookieTransport(deps.config.authUrl));
+  const origins = createOriginRule(deps.config.authUrl, deps.config.allowedOrigins);
+  // a request for another host (DNS rebinding) is refused before any work
+  app.use(hostCheck(expectedHosts([deps.config.authUrl, deps.config.publicUrl])));
   app.use(async (ctx, next) => {
     ctx.state.clientIp = clientAddress(ctx.get('x-forwarded-for') || undefined, ctx.req.socket.remoteAddress);
     await next();
@@ -288,7 +294,7 @@ export function createApp(deps: AppDeps): AppAssembly {
   );
   app.use(health.routes()).use(health.allowedMethods());
 
-  const { agentIngest, cronEvaluation, authentication, routers, shutdown, liveServices } = features(deps);
+  const { agentIngest, cronEvaluation, authentication, routers, shutdown, liveServices } = features(deps, origins);
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
   app.use(parseBodies());
@@ -307,7 +313,7 @@ export function createApp(deps: AppDeps): AppAssembly {
       {
         ...liveServices,
         app,
-        authUrl: deps.config.authUrl,
+        origins,
         db: deps.db,
         bus: deps.bus,
         clock: deps.clock,

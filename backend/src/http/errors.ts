@@ -46,6 +46,13 @@ export class Conflict extends HttpError {
   }
 }
 
+/** A request for a host this server does not answer to (RFC 9110 421). */
+export class MisdirectedRequest extends HttpError {
+  constructor(message: string) {
+    super(421, message, 'misdirected_request');
+  }
+}
+
 export class PayloadTooLarge extends HttpError {
   constructor(message = 'Request body too large') {
     super(413, message, 'payload_too_large');

@@ -1,7 +1,10 @@
 /**
- * The Origin rule (contracts.md): a browser write (and later the live
- * channel) is accepted from the host the browser connected to — as the proxy
- * tells it in X-Forwarded-Host, else Host — or from AUTH_URL's host.
+ * Whose pages may drive this server (contracts.md, hardened in issue 19). A browser write, sign-in,
+ * setup, the password endpoints and a cookie on the live channel are accepted only when the Origin,
+ * where present, is exactly AUTH_URL's origin (scheme, host and port) or one of ALLOWED_ORIGINS.
+ * Comparing with the Host the request names instead let DNS rebinding through: a page whose name
+ * re-resolves to 127.0.0.1 sends a matching Host and Origin. Without AUTH_URL (development only, with
+ * a start-up warning) the Origin must match the host the browser connected to.
  */
 import { Forbidden } from './errors.js';
 
@@ -11,25 +14,36 @@ export interface RequestHosts {
   forwardedHost: string | undefined;
 }
 
-function hostOf(url: string): string | null {
+/** Whether a present Origin is one of ours; an absent Origin is for the caller to decide. */
+export type OriginRule = (hosts: RequestHosts) => boolean;
+
+/** `scheme://host[:port]` as browsers send it (default ports dropped, lower case), or null. */
+export function originOf(url: string): string | null {
   try {
-    return new URL(url).host.toLowerCase();
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : null;
   } catch {
     return null;
   }
 }
 
-/** Whether a present Origin is one of ours; an absent Origin is for the caller to decide. */
-export function originIsOurs({ origin, host, forwardedHost }: RequestHosts, authUrl: string): boolean {
-  if (origin === undefined) return true;
-  const originHost = hostOf(origin);
-  if (!originHost) return false; // "null" (sandboxed frames, file:) and garbage are foreign
-  const connected = (forwardedHost?.split(',')[0] ?? host ?? '').trim().toLowerCase();
-  const allowed = [connected, authUrl ? hostOf(authUrl) : null].filter((h): h is string => Boolean(h));
-  return allowed.includes(originHost);
+/** The host the browser connected to, as the proxy tells it in X-Forwarded-Host, else Host. */
+export function connectedHost({ host, forwardedHost }: Pick<RequestHosts, 'host' | 'forwardedHost'>): string {
+  return (forwardedHost?.split(',')[0] ?? host ?? '').trim().toLowerCase();
 }
 
-/** The hosts of a Koa request, as originIsOurs wants them. */
+export function createOriginRule(authUrl: string, allowedOrigins: readonly string[] = []): OriginRule {
+  const ours = new Set([authUrl, ...allowedOrigins].map(originOf).filter((o): o is string => o !== null));
+  return (hosts) => {
+    if (hosts.origin === undefined) return true;
+    // the exact text a browser sends: "null" (sandboxed frames, file:) and garbage never match
+    if (ours.size > 0) return ours.has(hosts.origin.toLowerCase());
+    const origin = originOf(hosts.origin);
+    return origin !== null && new URL(origin).host === connectedHost(hosts);
+  };
+}
+
+/** The hosts of a Koa request, as an OriginRule wants them. */
 export function requestHosts(ctx: { get(field: string): string }): RequestHosts {
   return {
     origin: ctx.get('origin') || undefined,
@@ -39,6 +53,6 @@ export function requestHosts(ctx: { get(field: string): string }): RequestHosts 
 }
 
 /** Sign-in, setup and the password endpoints carry no CSRF token (no session yet) but refuse a foreign Origin. */
-export function refuseForeignOrigin(ctx: { get(field: string): string }, authUrl: string): void {
-  if (!originIsOurs(requestHosts(ctx), authUrl)) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
+export function refuseForeignOrigin(ctx: { get(field: string): string }, origins: OriginRule): void {
+  if (!origins(requestHosts(ctx))) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
 }

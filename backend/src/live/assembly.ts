@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
+import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { SystemsService } from '../systems/service.js';
 import type { TokensService } from '../tokens/service.js';
@@ -24,7 +25,7 @@ import { createUpgradeAuth } from './upgrade-auth.js';
 export interface LiveAssemblyDeps {
   app: Koa;
   authentication: Koa.Middleware;
-  authUrl: string;
+  origins: OriginRule;
   db: Knex;
   bus: Bus;
   clock: Clock;

@@ -11,15 +11,15 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import type { Principal } from '../auth/principal.js';
 import { clientAddress } from '../http/client-ip.js';
-import { originIsOurs, requestHosts } from '../http/origin.js';
+import { requestHosts, type OriginRule } from '../http/origin.js';
 
 export interface UpgradeAuthDeps {
   app: Koa;
   authentication: Koa.Middleware;
-  authUrl: string;
+  origins: OriginRule;
 }
 
-export function createUpgradeAuth({ app, authentication, authUrl }: UpgradeAuthDeps) {
+export function createUpgradeAuth({ app, authentication, origins }: UpgradeAuthDeps) {
   return async function authenticateUpgrade(req: IncomingMessage): Promise<Principal | null> {
     const ctx = app.createContext(req, new ServerResponse(req));
     ctx.state.clientIp = clientAddress(req.headers['x-forwarded-for'], req.socket.remoteAddress);
@@ -33,6 +33,6 @@ export function createUpgradeAuth({ app, authentication, authUrl }: UpgradeAuthD
     const hosts = requestHosts(ctx);
     // a browser always sends Origin on a WebSocket: a cookie without one is not a page of ours
     if (principal.via === 'session' && hosts.origin === undefined) return null;
-    return originIsOurs(hosts, authUrl) ? principal : null;
+    return origins(hosts) ? principal : null;
   };
 }

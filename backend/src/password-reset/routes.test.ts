@@ -13,6 +13,7 @@ import { createSmtpSettingsService } from '../settings/smtp-service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
+import { createOriginRule } from '../http/origin.js';
 import { passwordResetRoutes } from './routes.js';
 import { createPasswordResetService, type PasswordResetService } from './service.js';
 
@@ -39,7 +40,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
     const started = performance.now();
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: base, ...headers },
+      headers: { 'content-type': 'application/json', origin: AUTH_URL, ...headers },
       body: JSON.stringify(body),
     });
     const text = await response.text();
@@ -81,7 +82,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
     app.silent = true;
     app.use(errorMiddleware(logs.log));
     app.use(koaBody());
-    const router = passwordResetRoutes({ resets, authUrl: AUTH_URL });
+    const router = passwordResetRoutes({ resets, origins: createOriginRule(AUTH_URL) });
     app.use(router.routes()).use(router.allowedMethods());
     server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -6,7 +6,7 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { refuseForeignOrigin } from '../http/origin.js';
+import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
 import { parseInput } from '../lib/validate.js';
 import type { PasswordResetService } from './service.js';
 
@@ -22,14 +22,14 @@ const resetSchema = z.object({
 
 export interface PasswordResetRoutesDeps {
   resets: Pick<PasswordResetService, 'requestReset' | 'resetPassword'>;
-  authUrl: string;
+  origins: OriginRule;
 }
 
-export function passwordResetRoutes({ resets, authUrl }: PasswordResetRoutesDeps): Router {
+export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps): Router {
   const router = new Router();
 
   router.post('/api/auth/password/forgot', async (ctx) => {
-    refuseForeignOrigin(ctx, authUrl);
+    refuseForeignOrigin(ctx, origins);
     const { email } = parseInput(forgotSchema, ctx.request.body);
     await resets.requestReset(email);
     ctx.status = 202;
@@ -37,7 +37,7 @@ export function passwordResetRoutes({ resets, authUrl }: PasswordResetRoutesDeps
   });
 
   router.post('/api/auth/password/reset', async (ctx) => {
-    refuseForeignOrigin(ctx, authUrl);
+    refuseForeignOrigin(ctx, origins);
     const { token, password } = parseInput(resetSchema, ctx.request.body);
     await resets.resetPassword(token, password);
     ctx.status = 204;

@@ -84,7 +84,7 @@ describe('customers, clusters and systems: rights', () => {
     assert.match(seenByOperator.enrollmentKey, /^[A-Za-z0-9_-]{32}$/);
     assert.equal(
       seenByOperator.installCommand,
-      `curl -fsSL 'http://127.0.0.1/api/agent/install.sh?key=${seenByOperator.enrollmentKey}' | sudo sh`,
+      `curl -fsSL '${server.url}/api/agent/install.sh?key=${seenByOperator.enrollmentKey}' | sudo sh`,
     );
     const [seenByViewer] = (await viewer.get('/api/clusters')).body;
     assert.equal(seenByViewer.enrollmentKey, undefined);

@@ -7,14 +7,18 @@ import { loadConfig, type AppConfig } from '../config.js';
 import { startServer, type RunningServer, type StartOptions } from '../main.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
+import { freePort } from './net.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
+
+/** testConfig's AUTH_URL unless a test names one: startTestServer replaces it with where it listens. */
+const LISTENING_URL = 'http://127.0.0.1';
 
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): AppConfig {
   return loadConfig({
     DATABASE_URL: databaseUrl,
     REDIS_URL: SHARED_REDIS_URL,
     AUTH_SECRET: 'test-auth-secret-that-is-long-enough-0123456789',
-    AUTH_URL: 'http://127.0.0.1',
+    AUTH_URL: LISTENING_URL,
     NODE_ENV: 'test',
     PORT: '0',
     HOSTNAME: '127.0.0.1',
@@ -22,6 +26,22 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     BCRYPT_COST: '4',
     ...env,
   });
+}
+
+/**
+ * As the demo does: a free port chosen now, and AUTH_URL (and PUBLIC_URL) where the server will
+ * listen unless the test named its own, so the Host and Origin checks hold as deployed.
+ */
+export async function listening(config: AppConfig): Promise<AppConfig> {
+  if (config.port !== 0) return config;
+  const port = await freePort();
+  const url = `${LISTENING_URL}:${port}`;
+  return {
+    ...config,
+    port,
+    authUrl: config.authUrl === LISTENING_URL ? url : config.authUrl,
+    publicUrl: config.publicUrl === LISTENING_URL ? url : config.publicUrl,
+  };
 }
 
 export interface TestServer extends RunningServer {
@@ -34,7 +54,7 @@ export async function startTestServer(
   options: Pick<StartOptions, 'clock' | 'live'> = {},
 ): Promise<TestServer> {
   const logs = captureLogger();
-  const running = await startServer(config, logs.log, {
+  const running = await startServer(await listening(config), logs.log, {
     instanceLock: false,
     redisPrefix: testPrefix(),
     loginFailureDelayMs: 1,
