@@ -25,9 +25,13 @@ export interface AuthenticateDeps {
   origins: OriginRule;
 }
 
-function cookieWriteProblem(ctx: Context, sessionId: string, sessions: Sessions, origins: OriginRule): WriteRefusal | null {
-  if (!origins(requestHosts(ctx)))
-    return { message: 'Cross-origin request refused', code: 'foreign_origin' };
+function cookieWriteProblem(
+  ctx: Context,
+  sessionId: string,
+  sessions: Sessions,
+  origins: OriginRule,
+): WriteRefusal | null {
+  if (!origins(requestHosts(ctx))) return { message: 'Cross-origin request refused', code: 'foreign_origin' };
   if (!sessions.csrfMatches(sessionId, ctx.get('x-csrf-token') || undefined)) {
     return { message: 'Missing or invalid CSRF token', code: 'csrf_failed' };
   }

@@ -2,23 +2,49 @@
  * Sign-in (contracts.md "API shapes", "Security rules"): identifier and
  * password, the same answer and similar work for an unknown account and a
  * wrong password, failures limited per (account, address) and per address with
- * growing delays — so nobody can lock an account for everyone. Then the second
- * factor: the client sends the same body again with `code`.
+ * growing delays — so nobody can lock an account for everyone. Guessing from
+ * many addresses is slowed per account too (issue 19): past IDENTITY_BUDGET
+ * failures from anywhere in 15 minutes every further failure waits longer,
+ * never refused. Then the second factor: the client sends the same body again
+ * with `code`; CODE_BUDGET wrong codes for one account close its code step for
+ * the rest of the window, whatever the address (only someone with the password
+ * gets there, so a stranger locks nothing). Crossing either budget tells the
+ * owner by e-mail.
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { TooManyRequests, Unauthorized } from '../http/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
 import type { UserView, UsersService } from '../users/service.js';
+import type { GuessingAlert } from './guessing-alert.js';
 import type { Sessions } from './sessions.js';
+
+/** Password failures on one account from anywhere in 15 minutes before each further one is slowed. */
+export const IDENTITY_BUDGET = 20;
+/** Wrong second-factor codes for one account in 15 minutes that close its code step. */
+export const CODE_BUDGET = 10;
 
 export const INVALID_SIGN_IN = 'Invalid sign-in';
 export const INVALID_CODE = 'Invalid code';
 
 export interface LoginLimits {
+  /** Failures per (account, address): refused past its points. */
   perAccount: RateLimiter;
   perAddress: RateLimiter;
-  /** First delay after repeated failures; doubles per failure, at most 16×. */
+  /** Failures per account from anywhere: counted, never refused (it only slows). */
+  perIdentity: RateLimiter;
+  /** Distinct addresses that failed on an account (one point per new (account, address)). */
+  identityAddresses: RateLimiter;
+  /** Wrong codes per account: CODE_BUDGET points, blocked for the rest of the window. */
+  codes: RateLimiter;
+  /** First delay after repeated failures; doubles per failure, at most 16× (64× from anywhere). */
   failureDelayMs: number;
+}
+
+/** The wait before a failure is answered: the larger of the per-address and the per-account rule. */
+export function failureDelayMs(fromHere: number, fromAnywhere: number, base: number): number {
+  const local = fromHere >= 3 ? base * 2 ** Math.min(fromHere - 3, 4) : 0;
+  const global = fromAnywhere > IDENTITY_BUDGET ? base * 2 ** Math.min(fromAnywhere - IDENTITY_BUDGET, 6) : 0;
+  return Math.max(local, global);
 }
 
 export interface LoginInput {
@@ -44,21 +70,37 @@ export interface LoginDeps {
   sessions: Sessions;
   secondFactor: SecondFactorService;
   limits: LoginLimits;
+  guessing: GuessingAlert;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createLoginService({ users, sessions, secondFactor, limits }: LoginDeps) {
-  async function fail(accountKey: string, ip: string, message: string, code: string): Promise<never> {
-    const [account] = await Promise.all([limits.perAccount.consume(accountKey), limits.perAddress.consume(ip)]);
-    // growing delays from the third failure on slow guessing down without locking anyone out
-    if (account.consumed >= 3) await sleep(limits.failureDelayMs * 2 ** Math.min(account.consumed - 3, 4));
+export function createLoginService({ users, sessions, secondFactor, limits, guessing }: LoginDeps) {
+  /** Distinct addresses that failed on this account in the window (counting this one if new). */
+  async function addressesOf(identity: string, fromHere: number): Promise<number> {
+    const counted =
+      fromHere === 1 ? await limits.identityAddresses.consume(identity) : await limits.identityAddresses.peek(identity);
+    return counted.consumed;
+  }
+
+  async function fail(identity: string, ip: string, message: string, code: string): Promise<never> {
+    const [account, , everywhere] = await Promise.all([
+      limits.perAccount.consume(`${identity}|${ip}`),
+      limits.perAddress.consume(ip),
+      limits.perIdentity.consume(identity),
+    ]);
+    const addresses = await addressesOf(identity, account.consumed);
+    if (everywhere.consumed === IDENTITY_BUDGET + 1) guessing.notify(identity, 'password', addresses);
+    // growing delays slow guessing down without locking anyone out
+    const wait = failureDelayMs(account.consumed, everywhere.consumed, limits.failureDelayMs);
+    if (wait > 0) await sleep(wait);
     throw new Unauthorized(message, code);
   }
 
   return {
     async login(input: LoginInput, meta: LoginMeta): Promise<LoginResult> {
-      const accountKey = `${input.identifier.trim().toLowerCase()}|${meta.ip}`;
+      const identity = input.identifier.trim().toLowerCase();
+      const accountKey = `${identity}|${meta.ip}`;
       for (const [limiter, key] of [
         [limits.perAccount, accountKey],
         [limits.perAddress, meta.ip],
@@ -69,15 +111,27 @@ export function createLoginService({ users, sessions, secondFactor, limits }: Lo
       }
 
       const user = await users.verifyCredentials(input.identifier.trim(), input.password);
-      if (!user) return fail(accountKey, meta.ip, INVALID_SIGN_IN, 'invalid_sign_in');
+      if (!user) return fail(identity, meta.ip, INVALID_SIGN_IN, 'invalid_sign_in');
 
       const factor = await secondFactor.requirement(user, meta.trustedDevice);
+      if (factor) {
+        const codeStep = await limits.codes.peek(String(user.id));
+        if (!codeStep.allowed)
+          throw new TooManyRequests(
+            codeStep.retryAfterSeconds,
+            'Too many wrong codes for this account: try again later',
+          );
+      }
       if (factor && !input.code) {
         if (factor === 'email') await secondFactor.sendEmailCode(user);
         return { kind: 'second-factor', factor };
       }
       if (factor && !(await secondFactor.verify(user, factor, input.code ?? ''))) {
-        return fail(accountKey, meta.ip, INVALID_CODE, 'invalid_code');
+        const codes = await limits.codes.consume(String(user.id));
+        if (codes.consumed === CODE_BUDGET) {
+          guessing.notify(identity, 'code', (await limits.identityAddresses.peek(identity)).consumed + 1);
+        }
+        return fail(identity, meta.ip, INVALID_CODE, 'invalid_code');
       }
 
       await limits.perAccount.reset(accountKey);

@@ -7,7 +7,8 @@ import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
 import { authenticate } from '../auth/authenticate.js';
-import { createLoginService } from '../auth/login-service.js';
+import { createGuessingAlert } from '../auth/guessing-alert.js';
+import { CODE_BUDGET, createLoginService } from '../auth/login-service.js';
 import { authRoutes } from '../auth/routes.js';
 import { createSessionRepo } from '../auth/session-repo.js';
 import { createSessions } from '../auth/sessions.js';
@@ -129,8 +130,8 @@ function requestLog(log: Logger): Koa.Middleware {
 /** Every feature, wired; `origins` is the one Origin rule of browser-facing checks. */
 function features(deps: AppDeps, origins: OriginRule) {
   const { config, db, clock, log, rateLimitStore } = deps;
-  const limiter = (name: string, points: number, durationSeconds: number) =>
-    createRateLimiter(rateLimitStore, { name, points, durationSeconds }, log);
+  const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
+    createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
 
   const smtp = createSmtpSettingsService({ db, box: deps.box });
   const mailer = createMailer({ smtp, log });
@@ -152,8 +153,19 @@ function features(deps: AppDeps, origins: OriginRule) {
     limits: {
       perAccount: limiter('login-account', 10, 15 * 60),
       perAddress: limiter('login-address', 100, 15 * 60),
+      // counted, never refused: the service slows each failure past IDENTITY_BUDGET
+      perIdentity: limiter('login-identity', 1_000_000, 15 * 60),
+      identityAddresses: limiter('login-identity-addresses', 1_000_000, 15 * 60),
+      codes: limiter('login-codes', CODE_BUDGET, 15 * 60, 15 * 60),
       failureDelayMs: deps.loginFailureDelayMs ?? 250,
     },
+    guessing: createGuessingAlert({
+      users,
+      mailer,
+      perHour: limiter('guessing-mail', 1, 60 * 60),
+      authUrl: config.authUrl,
+      log,
+    }),
   });
 
   const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });

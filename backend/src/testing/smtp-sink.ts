@@ -13,6 +13,8 @@ export interface ReceivedMail {
   raw: string;
   /** Header block, unfolded. */
   headers: string;
+  /** The Subject header as sent (plain ASCII subjects only). */
+  subject: string;
   /** Body of a single-part message with quoted-printable undone. */
   text: string;
 }
@@ -62,13 +64,15 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
+        const decoded = decode(raw);
         const finish = () => {
           mails.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             user: typeof session.user === 'string' ? session.user : null,
             raw,
-            ...decode(raw),
+            ...decoded,
+            subject: /^Subject: (.*)$/im.exec(decoded.headers)?.[1] ?? '',
           });
           callback();
         };

@@ -98,6 +98,12 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
   return {
     userView,
 
+    /** Where to tell an account's owner about sign-in trouble: its id and address, or null. */
+    async contactOf(identifier: string): Promise<{ id: number; email: string } | null> {
+      const user = await repo.findByIdentifier(identifier);
+      return user && !user.disabled ? { id: user.id, email: user.email } : null;
+    },
+
     async setupNeeded(): Promise<boolean> {
       return !(await repo.anyUserExists());
     },
