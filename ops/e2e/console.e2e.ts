@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import { launchChromium } from './browser.js';
+import { createAdministrator, launchChromium } from './browser.js';
 import { startProductionConsole, type ProductionConsole } from './production-console.js';
 
 const PASSWORD = 'a long and happy passphrase';
@@ -35,12 +35,12 @@ describe('the console in a browser', () => {
   it('sends a first visitor from /login to /setup, and creates the administrator', async () => {
     await page.goto(`${app.url}/login`);
     await page.waitForURL(/\/setup$/);
-    await page.getByLabel('Name', { exact: true }).fill('Ada Admin');
-    await page.getByLabel('E-mail address').fill('ada@example.com');
-    await page.getByLabel('Username (optional)').fill('ada');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Confirm password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create administrator' }).click();
+    await createAdministrator(page, {
+      name: 'Ada Admin',
+      email: 'ada@example.com',
+      username: 'ada',
+      password: PASSWORD,
+    });
     await page.waitForURL(/\/login/);
     assert.equal((await db.knex('users').first('role'))?.role, 'ADMIN');
   });

@@ -17,7 +17,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { freePort, waitFor } from '../../backend/src/testing/net.js';
 import { SimulatedAgent, type SendResult } from '../agent-sim/agent.js';
-import { launchChromium } from '../e2e/browser.js';
+import { createAdministrator, launchChromium } from '../e2e/browser.js';
 import { startTlsProxy, type TlsProxy } from '../deploy/tls-proxy.js';
 import { REPO_ROOT, runTool } from '../deploy/support.js';
 import {
@@ -140,12 +140,12 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     const page = await context.newPage();
     await page.goto(`${authUrl}/login`);
     await page.waitForURL(/\/setup$/);
-    await page.getByLabel('Name', { exact: true }).fill('Ada Admin');
-    await page.getByLabel('E-mail address').fill('ada@example.com');
-    await page.getByLabel('Username (optional)').fill('ada');
-    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-    await page.getByLabel('Confirm password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Create administrator' }).click();
+    await createAdministrator(page, {
+      name: 'Ada Admin',
+      email: 'ada@example.com',
+      username: 'ada',
+      password: PASSWORD,
+    });
     await page.waitForURL(/\/login/);
     await page.getByLabel('E-mail or username').fill('ada');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);

@@ -26,6 +26,18 @@ record() { # name passed failed
   fi
 }
 
+# record_tap NAME EXIT FILE: a node:test run's counts from its TAP summary; cancelled counts as failed,
+# and a non-zero exit with no failure counted is one failure (a crash, a timeout)
+record_tap() {
+  local pass fail cancelled
+  pass=$(grep -E '^# pass [0-9]+' "$3" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  fail=$(grep -E '^# fail [0-9]+' "$3" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  cancelled=$(grep -E '^# cancelled [0-9]+' "$3" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  fail=$((${fail:-0} + ${cancelled:-0}))
+  [ "$2" != 0 ] && [ "$fail" = 0 ] && fail=1
+  record "$1" "${pass:-0}" "$fail"
+}
+
 echo "== type check and lint"
 if ! npm run --silent typecheck; then status=1; summary+=("typecheck: failed"); fi
 if ! npm run --silent lint; then status=1; summary+=("lint: failed"); fi
@@ -39,13 +51,7 @@ timeout --signal=KILL 1800 node_modules/.bin/tsx --test --test-concurrency=3 \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$results/backend.tap" \
   "${files[@]}"
-backend_exit=$?
-pass=$(grep -E '^# pass [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
-fail=$(grep -E '^# fail [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
-cancelled=$(grep -E '^# cancelled [0-9]+' "$results/backend.tap" | tail -n 1 | awk '{print $3}')
-fail=$(( ${fail:-0} + ${cancelled:-0} ))
-[ "$backend_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
-record backend "${pass:-0}" "$fail"
+record_tap backend $? "$results/backend.tap"
 
 echo "== console tests (karma, headless Chromium)"
 export CHROME_BIN=${CHROME_BIN:-/usr/bin/chromium}
@@ -66,12 +72,7 @@ if node_modules/.bin/ng build --progress=false > "$results/ng-build.log" 2>&1; t
     --test-reporter=spec --test-reporter-destination=stdout \
     --test-reporter=tap --test-reporter-destination="$results/e2e.tap" \
     ops/e2e/*.e2e.ts
-  e2e_exit=$?
-  pass=$(grep -E '^# pass [0-9]+' "$results/e2e.tap" | tail -n 1 | awk '{print $3}')
-  fail=$(grep -E '^# fail [0-9]+' "$results/e2e.tap" | tail -n 1 | awk '{print $3}')
-  fail=${fail:-0}
-  [ "$e2e_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
-  record e2e "${pass:-0}" "$fail"
+  record_tap e2e $? "$results/e2e.tap"
 else
   cat "$results/ng-build.log"
   record e2e 0 1
@@ -84,13 +85,7 @@ timeout --signal=KILL 2400 node_modules/.bin/tsx --test \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$results/stack.tap" \
   ops/stack/stack.test.ts
-stack_exit=$?
-pass=$(grep -E '^# pass [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
-fail=$(grep -E '^# fail [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
-cancelled=$(grep -E '^# cancelled [0-9]+' "$results/stack.tap" | tail -n 1 | awk '{print $3}')
-fail=$(( ${fail:-0} + ${cancelled:-0} ))
-[ "$stack_exit" != 0 ] && [ "$fail" = 0 ] && fail=1
-record stack "${pass:-0}" "$fail"
+record_tap stack $? "$results/stack.tap"
 echo "stack: $(($(date +%s) - stack_started)) s (its containers' logs: $results/stack.log)"
 
 echo

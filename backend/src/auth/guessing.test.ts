@@ -11,7 +11,7 @@ import { startTestServer, testConfig, type TestServer } from '../testing/app.js'
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { Client } from '../testing/http.js';
 import { waitFor } from '../testing/net.js';
-import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
+import { smtpSettingsOf, startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 import { CODE_BUDGET, IDENTITY_BUDGET, failureDelayMs } from './login-service.js';
 
 const from = (server: TestServer, n: number) => new Client(server.url, { 'x-forwarded-for': `198.51.100.${n}` });
@@ -47,16 +47,7 @@ describe('guessing one account from many addresses', () => {
     const admin = await createAccount(db.knex, { role: 'ADMIN' });
     const client = new Client(server.url);
     await client.signIn(admin.email, admin.password);
-    const smtp = await client.put('/api/settings/smtp', {
-      enabled: true,
-      host: '127.0.0.1',
-      port: sink.port,
-      encryption: 'none',
-      user: '',
-      password: '',
-      fromAddress: 'argus@example.com',
-      fromName: 'Argus',
-    });
+    const smtp = await client.put('/api/settings/smtp', smtpSettingsOf(sink));
     assert.equal(smtp.status, 200, JSON.stringify(smtp.body));
   });
   after(async () => {

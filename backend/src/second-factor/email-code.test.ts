@@ -4,7 +4,7 @@ import { createAccount } from '../testing/accounts.js';
 import { startTestServer, testConfig, type TestServer } from '../testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { Client } from '../testing/http.js';
-import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
+import { smtpSettingsOf, startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 
 describe('with SMTP enabled: e-mailed sign-in codes and password reset, end to end', () => {
   let db: TestDatabase;
@@ -18,16 +18,7 @@ describe('with SMTP enabled: e-mailed sign-in codes and password reset, end to e
     const account = await createAccount(db.knex, { role: 'ADMIN' });
     admin = new Client(server.url);
     assert.equal((await admin.signIn(account.email, account.password)).status, 200, 'no SMTP: the password alone');
-    const put = await admin.put('/api/settings/smtp', {
-      enabled: true,
-      host: '127.0.0.1',
-      port: sink.port,
-      encryption: 'none',
-      user: '',
-      password: '',
-      fromAddress: 'argus@example.com',
-      fromName: 'Argus',
-    });
+    const put = await admin.put('/api/settings/smtp', smtpSettingsOf(sink));
     assert.equal(put.status, 200, JSON.stringify(put.body));
   });
   after(async () => {

@@ -98,3 +98,17 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The body of PUT /api/settings/smtp that sends through this sink. */
+export function smtpSettingsOf(sink: Pick<SmtpSink, 'port'>) {
+  return {
+    enabled: true,
+    host: '127.0.0.1',
+    port: sink.port,
+    encryption: 'none',
+    user: '',
+    password: '',
+    fromAddress: 'argus@example.com',
+    fromName: 'Argus',
+  };
+}
