@@ -302,14 +302,19 @@ describe('setupTimescale on plain PostgreSQL', () => {
       const outcome = await setupTimescale(database.knex, retentionConfig(), log);
       assert.equal(outcome.ok, false);
       assert.equal(outcome.extension, false);
+      // the shared server may have TimescaleDB's files (prepare-machine installs the vendored build for
+      // private clusters) without loading them: the message says which of the two it is
+      const available = (await database.knex.raw(
+        "SELECT 1 FROM pg_available_extensions WHERE name = 'timescaledb'",
+      )) as { rows: unknown[] };
+      const why =
+        available.rows.length > 0
+          ? 'the timescaledb extension is installed on this PostgreSQL server but not loaded: add timescaledb ' +
+            'to shared_preload_libraries and restart PostgreSQL'
+          : 'the timescaledb extension is not available on this PostgreSQL server';
       assert.deepEqual(
         lines.map((line) => [line.level, line.msg]),
-        [
-          [
-            50,
-            'TimescaleDB setup failed (app will still start): the timescaledb extension is not available on this PostgreSQL server',
-          ],
-        ],
+        [[50, `TimescaleDB setup failed (app will still start): ${why}`]],
       );
       const [plain] = await rows<{ relkind: string }>(
         database.knex,

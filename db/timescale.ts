@@ -47,7 +47,12 @@ export async function setupTimescale(knex: Knex, retention: RetentionConfig, log
   try {
     const extension = await ensureExtension(context);
     if (!extension.available) {
-      report.failure('the timescaledb extension is not available on this PostgreSQL server');
+      report.failure(
+        extension.notPreloaded
+          ? 'the timescaledb extension is installed on this PostgreSQL server but not loaded: add timescaledb ' +
+              'to shared_preload_libraries and restart PostgreSQL'
+          : 'the timescaledb extension is not available on this PostgreSQL server',
+      );
       return outcome;
     }
     outcome.extension = true;

@@ -1,14 +1,15 @@
 /** The extension, `metrics` as a hypertable, and its compression settings. */
 import { query, type StepContext } from './context.js';
 
-export type ExtensionState = { available: false } | { available: true; installed: string; latest: string };
+export type ExtensionState =
+  { available: false; notPreloaded?: true } | { available: true; installed: string; latest: string };
 
 interface AvailableRow {
   installed: string | null;
   latest: string;
 }
 
-/** Creates the extension when the server has it; `available: false` on a plain PostgreSQL. */
+/** Creates the extension when the server has it loaded; `available: false` on a plain PostgreSQL. */
 export async function ensureExtension({ knex, report }: StepContext): Promise<ExtensionState> {
   const [before] = await query<AvailableRow>(
     knex,
@@ -16,6 +17,15 @@ export async function ensureExtension({ knex, report }: StepContext): Promise<Ex
        FROM pg_available_extensions WHERE name = 'timescaledb'`,
   );
   if (!before) return { available: false };
+  if (before.installed === null) {
+    // the files are there but the server did not load the library: CREATE EXTENSION would fail
+    const [preload] = await query<{ libraries: string }>(
+      knex,
+      "SELECT current_setting('shared_preload_libraries') AS libraries",
+    );
+    if (!/(^|[\s,])timescaledb($|[\s,])/.test(preload?.libraries ?? ''))
+      return { available: false, notPreloaded: true };
+  }
   await knex.raw('CREATE EXTENSION IF NOT EXISTS timescaledb');
   const installed = before.installed ?? before.latest;
   if (installed !== before.latest) {

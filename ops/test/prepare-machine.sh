@@ -62,6 +62,20 @@ if ! port_open 5432; then
   wait_port 5432 || { echo "prepare: PostgreSQL did not come up on 127.0.0.1:5432" >&2; exit 1; }
 fi
 
+# The real TimescaleDB for the storage tests: private clusters preload it (the shared server does not).
+# The vendored build beside the repository (../shared/vendor/timescaledb) installs its files for
+# this PostgreSQL 15; without it the tests that need it fail saying what to install.
+pg_lib=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name lib 2>/dev/null | sort -V | tail -n 1)
+vendored="$(cd "$(dirname "$0")/../.." && pwd)/../shared/vendor/timescaledb/install.sh"
+if [ -n "$pg_lib" ] && ! ls "$pg_lib"/timescaledb-[0-9]*.so >/dev/null 2>&1; then
+  if [ -f "$vendored" ] && [ "$(id -u)" = 0 ]; then
+    echo "prepare: installing the vendored TimescaleDB"
+    sh "$vendored" || echo "prepare: the vendored TimescaleDB did not install; the storage tests will fail" >&2
+  else
+    echo "prepare: no TimescaleDB for $pg_lib and no vendored build to install; the storage tests will fail" >&2
+  fi
+fi
+
 # Redis (also needed as a binary: some tests run a private redis-server they can stop)
 if ! command -v redis-server >/dev/null 2>&1; then
   apt_install redis-server

@@ -15,6 +15,8 @@ export function createHousekeepingRepo(db: Knex) {
       return { sessions, trustedDevices, emailCodes, resetTokens };
     },
 
+    storageJobs: () => storageJobs(db),
+
     /** Deletes agent events received before `before` (evaluation reads only the last minutes). */
     async deleteAgentEventsBefore(before: Date): Promise<number> {
       return db('agent_events').where('received_at', '<', before).delete();
@@ -23,3 +25,40 @@ export function createHousekeepingRepo(db: Knex) {
 }
 
 export type HousekeepingRepo = ReturnType<typeof createHousekeepingRepo>;
+
+/** One TimescaleDB policy job of ours and how its runs went (timescaledb_information). */
+export interface StorageJobRow {
+  jobId: number;
+  name: string;
+  relation: string | null;
+  scheduleSeconds: number;
+  lastRunStatus: string | null;
+  lastRunStartedAt: Date | null;
+  lastSuccessAt: Date | null;
+  nextStartAt: Date | null;
+  lastError: string | null;
+}
+
+/**
+ * The policy jobs on metrics and its rollups with their last run and last error; [] without
+ * TimescaleDB (the plain-PostgreSQL fallback has no jobs to watch).
+ */
+async function storageJobs(db: Knex): Promise<StorageJobRow[]> {
+  const present = (await db.raw("SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'")) as { rows: unknown[] };
+  if (present.rows.length === 0) return [];
+  const result = (await db.raw(`
+    SELECT j.job_id AS "jobId", j.application_name AS name, j.hypertable_name AS relation,
+           extract(epoch FROM j.schedule_interval)::float8 AS "scheduleSeconds",
+           s.last_run_status AS "lastRunStatus", s.last_run_started_at AS "lastRunStartedAt",
+           s.last_successful_finish AS "lastSuccessAt", s.next_start AS "nextStartAt",
+           e.err_message AS "lastError"
+      FROM timescaledb_information.jobs j
+      LEFT JOIN timescaledb_information.job_stats s USING (job_id)
+      LEFT JOIN LATERAL (
+        SELECT err_message FROM timescaledb_information.job_errors je
+         WHERE je.job_id = j.job_id ORDER BY je.finish_time DESC LIMIT 1
+      ) e ON true
+     WHERE j.job_id >= 1000 -- policies (TimescaleDB's own jobs have ids below 1000)
+     ORDER BY j.job_id`)) as { rows: StorageJobRow[] };
+  return result.rows;
+}

@@ -1,15 +1,31 @@
 /**
- * Hourly in-app housekeeping (not evaluation: it needs no scheduler). Removes
- * expired sessions, trusted devices, e-mailed codes and reset links, and
- * resolved alerts past the alert retention (spec: "checked once an hour"), and
- * agent events older than the raw metrics retention (they are history of the same age).
- * A failed step is logged and retried next hour; one step failing never skips the other.
+ * Hourly in-app housekeeping (not evaluation: it needs no scheduler), first a minute after start
+ * (a process restarted more often than hourly would otherwise never do it). Removes expired
+ * sessions, trusted devices, e-mailed codes and reset links, and resolved alerts past the alert
+ * retention (spec: "checked once an hour"), and agent events older than the raw metrics retention
+ * (they are history of the same age). Then it checks TimescaleDB's policy jobs: their scheduler can
+ * fail every run (seen on PostgreSQL 15.20 with 2.28.3), and then compression and retention stop
+ * silently until the disk is full. A job that failed its last run or has not succeeded within twice
+ * its schedule is logged once per change of state. A failed step is logged and retried next hour;
+ * one step failing never skips the other.
  */
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { HousekeepingRepo } from './repo.js';
+import type { HousekeepingRepo, StorageJobRow } from './repo.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
+export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
+
+export type StorageJobState = 'ok' | 'failing' | 'late';
+
+/** failing: its last run failed; late: no success (nor, never run, a start) within twice its schedule. */
+export function storageJobState(job: StorageJobRow, now: Date): StorageJobState {
+  if (job.lastRunStatus === 'Failed') return 'failing';
+  const allowanceMs = 2 * job.scheduleSeconds * 1000;
+  const reference = job.lastSuccessAt ?? job.nextStartAt;
+  if (reference && now.getTime() - new Date(reference).getTime() > allowanceMs) return 'late';
+  return 'ok';
+}
 
 /** The alert retention's own service (settings/alert-retention-service.ts) deletes what it no longer keeps. */
 export interface AlertRetentionPurge {
@@ -22,6 +38,7 @@ export function createHousekeeping({
   log,
   alertRetention,
   agentEventRetentionMs,
+  firstRunMs,
 }: {
   repo: HousekeepingRepo;
   clock: Clock;
@@ -29,9 +46,32 @@ export function createHousekeeping({
   alertRetention?: AlertRetentionPurge;
   /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION); absent: kept. */
   agentEventRetentionMs?: number;
+  /** Tests: the first run sooner than HOUSEKEEPING_FIRST_RUN_MS. */
+  firstRunMs?: number;
 }) {
   let timer: NodeJS.Timeout | null = null;
+  let first: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
+  const jobStates = new Map<number, StorageJobState>();
+
+  async function checkStorageJobs(): Promise<void> {
+    const now = clock.now();
+    for (const job of await repo.storageJobs()) {
+      const state = storageJobState(job, now);
+      const before = jobStates.get(job.jobId) ?? 'ok';
+      jobStates.set(job.jobId, state);
+      if (state === before) continue;
+      const about = { jobId: job.jobId, job: job.name, relation: job.relation, lastSuccessAt: job.lastSuccessAt };
+      if (state === 'ok') log.info(about, 'Storage job succeeds again');
+      else
+        log.error(
+          { ...about, state, lastError: job.lastError, nextStartAt: job.nextStartAt },
+          state === 'failing'
+            ? 'Storage job failing: compression, rollups or retention stop until it runs again'
+            : 'Storage job late: it has not succeeded within twice its schedule',
+        );
+    }
+  }
 
   async function runOnce(): Promise<void> {
     try {
@@ -48,25 +88,37 @@ export function createHousekeeping({
         log.warn({ err: { message: (error as Error).message } }, 'Agent event retention failed; retrying next hour');
       }
     }
-    if (!alertRetention) return;
-    try {
-      const alerts = await alertRetention.purge();
-      if (alerts > 0) log.info({ alerts }, 'Removed resolved alerts past the alert retention');
-    } catch (error) {
-      log.warn({ err: { message: (error as Error).message } }, 'Alert retention failed; retrying next hour');
+    if (alertRetention) {
+      try {
+        const alerts = await alertRetention.purge();
+        if (alerts > 0) log.info({ alerts }, 'Removed resolved alerts past the alert retention');
+      } catch (error) {
+        log.warn({ err: { message: (error as Error).message } }, 'Alert retention failed; retrying next hour');
+      }
     }
+    try {
+      await checkStorageJobs();
+    } catch (error) {
+      log.warn({ err: { message: (error as Error).message } }, 'Storage job check failed; retrying next hour');
+    }
+  }
+
+  function runInTurn(): void {
+    running ??= runOnce().finally(() => (running = null));
   }
 
   return {
     runOnce,
     start(): void {
-      timer ??= setInterval(() => {
-        running ??= runOnce().finally(() => (running = null));
-      }, HOUSEKEEPING_INTERVAL_MS);
+      first ??= setTimeout(runInTurn, firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS);
+      first.unref();
+      timer ??= setInterval(runInTurn, HOUSEKEEPING_INTERVAL_MS);
       timer.unref();
     },
     async stop(): Promise<void> {
+      if (first) clearTimeout(first);
       if (timer) clearInterval(timer);
+      first = null;
       timer = null;
       await running;
     },

@@ -39,8 +39,13 @@ function run(command: string, args: string[], asPostgres: boolean): Promise<void
   });
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/**
+ * `timescale`: the real TimescaleDB preloaded (its files installed for this PostgreSQL, as
+ * ops/test/prepare-machine.sh does from the vendored build); refused with what to install otherwise.
+ */
+export async function startPrivatePostgres(options: { timescale?: boolean } = {}): Promise<PrivatePostgres> {
   const bin = await binDir();
+  if (options.timescale) await requireTimescale(bin);
   const asPostgres = userInfo().uid === 0;
   const dir = await mkdtemp(path.join(tmpdir(), 'argus-pg-'));
   const data = path.join(dir, 'data');
@@ -52,7 +57,8 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   await run(path.join(bin, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync'], asPostgres);
   await writeFile(
     path.join(data, 'postgresql.auto.conf'),
-    `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nfsync = off\n`,
+    `port = ${port}\nlisten_addresses = '127.0.0.1'\nunix_socket_directories = '${dir}'\nfsync = off\n` +
+      (options.timescale ? "shared_preload_libraries = 'timescaledb'\ntimescaledb.telemetry_level = off\n" : ''),
   );
   const ctl = (...args: string[]) => run(path.join(bin, 'pg_ctl'), ['-D', data, '-w', ...args], asPostgres);
   const cluster: PrivatePostgres = {
@@ -66,6 +72,17 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   };
   await cluster.start();
   return cluster;
+}
+
+async function requireTimescale(bin: string): Promise<void> {
+  const lib = path.join(bin, '..', 'lib');
+  const files = await readdir(lib).catch(() => [] as string[]);
+  if (!files.some((file) => /^timescaledb-\d/.test(file))) {
+    throw new Error(
+      `TimescaleDB is not installed for this PostgreSQL (${lib}): run ../shared/vendor/timescaledb/install.sh ` +
+        'as root (ops/test/prepare-machine.sh does), or install the timescaledb package for this PostgreSQL major',
+    );
+  }
 }
 
 async function postgresIds(): Promise<{ uid: number; gid: number }> {
