@@ -96,6 +96,16 @@ export async function startServer(
   await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
+  const housekeeping = createHousekeeping({
+    repo: createHousekeepingRepo(db),
+    clock: options.clock ?? systemClock,
+    log,
+    alertRetention: createAlertRetentionService({
+      repo: createAlertRetentionRepo(db),
+      clock: options.clock ?? systemClock,
+    }),
+    agentEventRetentionMs: config.retention.rawRetention.ms,
+  });
   const {
     app,
     shutdown: shutdownFeatures,
@@ -111,16 +121,7 @@ export async function startServer(
     clock: options.clock ?? systemClock,
     hasher,
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
-  });
-  const housekeeping = createHousekeeping({
-    repo: createHousekeepingRepo(db),
-    clock: options.clock ?? systemClock,
-    log,
-    alertRetention: createAlertRetentionService({
-      repo: createAlertRetentionRepo(db),
-      clock: options.clock ?? systemClock,
-    }),
-    agentEventRetentionMs: config.retention.rawRetention.ms,
+    troubledStorageJobs: () => housekeeping.troubledStorageJobs(),
   });
   housekeeping.start();
   const server = http.createServer(app.callback());

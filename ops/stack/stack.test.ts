@@ -377,5 +377,8 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     await waitFor(async () => failing.test(await composeOk(dir, ['logs', '--no-color', 'app'])), 120_000, 2000);
     const line = (await composeOk(dir, ['logs', '--no-color', 'app'])).split('\n').find((l) => failing.test(l));
     figure(`storage job check: ${line?.slice(line.indexOf('{'))}`);
+    const report = await health();
+    assert.equal(report.status, 200, 'the app still works');
+    assert.ok(report.body.storage?.troubledJobs?.length > 0, JSON.stringify(report.body));
   });
 });

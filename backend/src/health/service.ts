@@ -14,6 +14,8 @@ export interface HealthReport {
   status: 'ok' | 'degraded';
   timestamp: string;
   services: { database: ServiceState; redis: ServiceState };
+  /** Present when TimescaleDB policy jobs fail or run late: the app works, storage upkeep does not. */
+  storage?: { troubledJobs: string[] };
 }
 
 export interface HealthDeps {
@@ -22,9 +24,11 @@ export interface HealthDeps {
   redis: Redis | null;
   clock: Clock;
   checkTimeoutMs?: number;
+  /** Names of failing or late storage jobs, as housekeeping last saw them (no error text: health is public). */
+  troubledStorageJobs?: () => string[];
 }
 
-export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000 }: HealthDeps) {
+export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000, troubledStorageJobs }: HealthDeps) {
   async function databaseState(): Promise<ServiceState> {
     const ok = repo.ping().then(() => true);
     return (await withTimeout(ok, checkTimeoutMs, false)) ? 'ok' : 'error';
@@ -38,10 +42,12 @@ export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000 
   return {
     async check(): Promise<HealthReport> {
       const [database, redisResult] = await Promise.all([databaseState(), redisState()]);
+      const troubledJobs = troubledStorageJobs?.() ?? [];
       return {
         status: database === 'ok' && redisResult === 'ok' ? 'ok' : 'degraded',
         timestamp: clock.now().toISOString(),
         services: { database, redis: redisResult },
+        ...(troubledJobs.length ? { storage: { troubledJobs } } : {}),
       };
     },
   };

@@ -53,6 +53,7 @@ export function createHousekeeping({
   let first: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
   const jobStates = new Map<number, StorageJobState>();
+  const jobNames = new Map<number, string>();
 
   async function checkStorageJobs(): Promise<void> {
     const now = clock.now();
@@ -60,6 +61,7 @@ export function createHousekeeping({
       const state = storageJobState(job, now);
       const before = jobStates.get(job.jobId) ?? 'ok';
       jobStates.set(job.jobId, state);
+      jobNames.set(job.jobId, job.name);
       if (state === before) continue;
       const about = { jobId: job.jobId, job: job.name, relation: job.relation, lastSuccessAt: job.lastSuccessAt };
       if (state === 'ok') log.info(about, 'Storage job succeeds again');
@@ -109,6 +111,10 @@ export function createHousekeeping({
 
   return {
     runOnce,
+    /** Names of the storage jobs failing or late at the last check (for /api/health). */
+    troubledStorageJobs(): string[] {
+      return [...jobStates].filter(([, state]) => state !== 'ok').map(([id]) => jobNames.get(id) ?? String(id));
+    },
     start(): void {
       first ??= setTimeout(runInTurn, firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS);
       first.unref();

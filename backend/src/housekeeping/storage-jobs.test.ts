@@ -92,6 +92,8 @@ describe('storage jobs on the real TimescaleDB', { timeout: 180_000 }, () => {
       assert.equal(typeof line['job'], 'string');
       assert.match(String(line['lastError']), /\S/, 'the error TimescaleDB recorded');
     }
+    // what /api/health names (no error text: health is public)
+    assert.deepEqual(housekeeping.troubledStorageJobs().sort(), failed.map((j) => j.name).sort());
     const before = logs.lines().length;
     await housekeeping.runOnce();
     assert.equal(

@@ -97,6 +97,8 @@ export interface AppDeps {
   box: SecretBox;
   /** Base of the growing delay after failed sign-ins (tests make it tiny). */
   loginFailureDelayMs?: number;
+  /** Storage jobs failing or late, as housekeeping last saw them (health names them). */
+  troubledStorageJobs?: () => string[];
 }
 
 declare module 'koa' {
@@ -302,7 +304,12 @@ export function createApp(deps: AppDeps): AppAssembly {
 
   // health answers before authentication: a monitor with a stale token still sees it
   const health = healthRoutes(
-    createHealthService({ repo: createHealthRepo(deps.db), redis: deps.redis, clock: deps.clock }),
+    createHealthService({
+      repo: createHealthRepo(deps.db),
+      redis: deps.redis,
+      clock: deps.clock,
+      ...(deps.troubledStorageJobs ? { troubledStorageJobs: deps.troubledStorageJobs } : {}),
+    }),
   );
   app.use(health.routes()).use(health.allowedMethods());
 
