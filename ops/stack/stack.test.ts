@@ -371,14 +371,15 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     await waitHealthy(60_000);
   });
 
-  test('the app reports failing TimescaleDB jobs in its log a minute after it starts', async () => {
-    // TimescaleDB 2.28.3's scheduler fails every run on this PostgreSQL 15.20 (vendor README)
-    const failing = /"msg":"Storage job failing[^"]*"/;
-    await waitFor(async () => failing.test(await composeOk(dir, ['logs', '--no-color', 'app'])), 120_000, 2000);
-    const line = (await composeOk(dir, ['logs', '--no-color', 'app'])).split('\n').find((l) => failing.test(l));
-    figure(`storage job check: ${line?.slice(line.indexOf('{'))}`);
+  test('the app reports failing TimescaleDB jobs in its log and health a minute after it starts', async () => {
+    // TimescaleDB 2.28.3's scheduler fails every run on this PostgreSQL 15.20 (vendor README); the
+    // app (started again by the previous test) checks its jobs a minute after start
+    await waitFor(async () => (await health()).body.storage?.troubledJobs?.length > 0, 120_000, 2000);
     const report = await health();
     assert.equal(report.status, 200, 'the app still works');
-    assert.ok(report.body.storage?.troubledJobs?.length > 0, JSON.stringify(report.body));
+    const logs = await composeOk(dir, ['logs', '--no-color', 'app']);
+    const line = logs.split('\n').find((l) => /"msg":"Storage job failing/.test(l));
+    assert.ok(line, 'logged');
+    figure(`storage job check: ${line.slice(line.indexOf('{'))}`);
   });
 });
