@@ -49,8 +49,11 @@ async function storageJobs(db: Knex): Promise<StorageJobRow[]> {
   const result = (await db.raw(`
     SELECT j.job_id AS "jobId", j.application_name AS name, j.hypertable_name AS relation,
            extract(epoch FROM j.schedule_interval)::float8 AS "scheduleSeconds",
-           s.last_run_status AS "lastRunStatus", s.last_run_started_at AS "lastRunStartedAt",
-           s.last_successful_finish AS "lastSuccessAt", s.next_start AS "nextStartAt",
+           -- "never" is -infinity there, which pg would hand over as a number
+           s.last_run_status AS "lastRunStatus",
+           nullif(s.last_run_started_at, '-infinity') AS "lastRunStartedAt",
+           nullif(s.last_successful_finish, '-infinity') AS "lastSuccessAt",
+           nullif(s.next_start, '-infinity') AS "nextStartAt",
            e.err_message AS "lastError"
       FROM timescaledb_information.jobs j
       LEFT JOIN timescaledb_information.job_stats s USING (job_id)

@@ -77,6 +77,10 @@ describe('storage jobs on the real TimescaleDB', { timeout: 180_000 }, () => {
     // the background scheduler starts each policy soon after it is added: wait for a failed run
     await waitFor(async () => (await repo.storageJobs()).some((j) => j.lastRunStatus === 'Failed'), 120_000, 1000);
     const failed = (await repo.storageJobs()).filter((j) => j.lastRunStatus === 'Failed');
+    for (const job of failed) {
+      assert.equal(job.lastSuccessAt, null, 'never succeeded: null, not -infinity');
+      assert.ok(job.nextStartAt instanceof Date && job.lastRunStartedAt instanceof Date);
+    }
 
     const housekeeping = createHousekeeping({ repo, clock: systemClock, log: logs.log, firstRunMs: 20 });
     housekeeping.start();
