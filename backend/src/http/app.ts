@@ -128,8 +128,10 @@ function requestLog(log: Logger): Koa.Middleware {
   };
 }
 
-/** The feature graph: repos → services → routers, and the authentication in front of them. */
-/** Every feature, wired; `origins` is the one Origin rule of browser-facing checks. */
+/**
+ * The feature graph: repos → services → routers, and the authentication in front of them. `origins`
+ * is the one Origin rule of every browser-facing check.
+ */
 function features(deps: AppDeps, origins: OriginRule) {
   const { config, db, clock, log, rateLimitStore } = deps;
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
