@@ -154,14 +154,21 @@ fi
 echo "Database size: $db_size"
 echo "Cutoff: $cutoff (KEEP_HOURS=$KEEP_HOURS: every sample at or after it is kept as it is)"
 if [ "$hypertable" = t ]; then
+  # a compressed chunk keeps its data in a separate compressed table: count both, or the plan
+  # shows a few kB for chunks that free megabytes
   chunks=$(sql <<SQL
-SELECT count(*), coalesce(pg_size_pretty(sum(pg_total_relation_size(c))), '0 bytes')
-  FROM show_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff') AS c;
+WITH old AS (
+  SELECT c, pg_total_relation_size(c) + coalesce(s.after_compression_total_bytes, 0) AS bytes
+    FROM show_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff') AS c
+    LEFT JOIN chunk_compression_stats('metrics') AS s
+      ON s.compression_status = 'Compressed' AND format('%I.%I', s.chunk_schema, s.chunk_name)::regclass = c
+)
+SELECT count(*), pg_size_pretty(coalesce(sum(bytes), 0)), coalesce(sum(bytes), 0) FROM old;
 SQL
   )
-  IFS='|' read -r chunk_count chunk_size <<<"$chunks"
+  IFS='|' read -r chunk_count chunk_size chunk_bytes <<<"$chunks"
   echo "metrics is a hypertable."
-  echo "Plan: drop the $chunk_count chunk(s) that end before the cutoff ($chunk_size);"
+  echo "Plan: drop the $chunk_count chunk(s) that end before the cutoff ($chunk_size, $chunk_bytes bytes with their compressed data);"
   echo "      newer chunks and the rollups metrics_5m and metrics_1h are kept."
 else
   indexes=$(sql <<'SQL'

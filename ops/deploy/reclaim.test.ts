@@ -19,6 +19,11 @@ import { startEmbeddedTimescale, type EmbeddedDb } from '../../db/embedded.js';
 import { MIGRATIONS_DIR, MIGRATIONS_TABLE, migrateMain, runMigrations } from '../../db/migrate.js';
 import { NumberedMigrationSource } from '../../db/migration-source.js';
 import { setupTimescale } from '../../db/timescale.js';
+import {
+  createDatabase,
+  startPrivatePostgres,
+  type PrivatePostgres,
+} from '../../backend/src/testing/private-postgres.js';
 import { REPO_ROOT, runTool, toolEnv } from './support.js';
 
 const SCRIPT = path.join(REPO_ROOT, 'ops/emergency-reclaim.sh');
@@ -257,7 +262,18 @@ describe('emergency reclaim of a hypertable (WASM TimescaleDB)', () => {
       knex,
       `SELECT count(*) AS n FROM metrics WHERE time >= now() - INTERVAL '47 hours'`,
     );
+    const size = async () =>
+      Number((await one<{ n: string }>(knex, 'SELECT pg_database_size(current_database()) AS n')).n);
+    const sizeBefore = await size();
     const result = await reclaim(embedded.url, ['--apply']);
+    // the plan counts the compressed data of compressed chunks: what the drop really frees
+    const planned = /, (\d+) bytes with their compressed data\)/.exec(result.stdout);
+    assert.ok(planned, result.stdout);
+    const freed = sizeBefore - (await size());
+    assert.ok(
+      Number(planned[1]) > 0.8 * freed && Number(planned[1]) < 1.2 * freed,
+      `planned ${planned[1]} bytes, freed ${freed}`,
+    );
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const cutoff = cutoffOf(result.stdout);
     assert.match(result.stdout, /^Dropped [1-9]\d* chunk\(s\)$/m);
@@ -288,6 +304,47 @@ describe('emergency reclaim of a hypertable (WASM TimescaleDB)', () => {
     assert.ok(await knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), `${MARKER} is recorded`);
     assert.deepEqual(await runMigrations(knex), [], 'the current start-up accepts it');
     await assert.rejects(olderImageMigrate(knex), /The migration directory is corrupt/);
+  });
+});
+
+describe('emergency reclaim of compressed chunks (real TimescaleDB 2.28.3)', { timeout: 180_000 }, () => {
+  let cluster: PrivatePostgres;
+  let knex: Knex;
+
+  before(async () => {
+    cluster = await startPrivatePostgres({ timescale: true });
+    await createDatabase(cluster, 'argus');
+    knex = createKnex({ url: cluster.url('argus'), poolMax: 1 });
+    await runMigrations(knex);
+    const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
+    assert.ok(outcome.hypertable, outcome.messages.join('\n'));
+    await knex.raw(`
+      INSERT INTO metrics (time, system_id, name, instance, value)
+      SELECT t, s, 'cpu.usage_pct', '', random() * 100
+        FROM generate_series(now() - INTERVAL '5 days', now(), INTERVAL '10 seconds') AS t,
+             generate_series(1, 20) AS s`);
+    await knex.raw(`SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') AS c`);
+  });
+  after(async () => {
+    await knex?.destroy();
+    await cluster?.destroy();
+  });
+
+  // every chunk the reclaim drops is compressed: its own relation is nearly empty
+  test('the plan counts what dropping compressed chunks frees', async () => {
+    const size = async () =>
+      Number((await one<{ n: string }>(knex, 'SELECT pg_database_size(current_database()) AS n')).n);
+    const before = await size();
+    const result = await reclaim(cluster.url('argus'), ['--apply']);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const planned = /, (\d+) bytes with their compressed data\)/.exec(result.stdout);
+    assert.ok(planned, result.stdout);
+    const freed = before - (await size());
+    assert.ok(freed > 1_000_000, `freed ${freed} bytes`);
+    assert.ok(
+      Number(planned[1]) > 0.8 * freed && Number(planned[1]) < 1.2 * freed,
+      `planned ${planned[1]} bytes, freed ${freed}`,
+    );
   });
 });
 
