@@ -1,7 +1,7 @@
 -- Argus database usage report (read-only): whether metrics is a hypertable, its chunks, compression
 -- ratio, TimescaleDB policies with their next run, rollups, and the 20 largest relations.
 -- Works on plain PostgreSQL (the TimescaleDB parts are skipped) and on TimescaleDB.
---   docker compose -f docker-compose.prod.yml exec -T database \
+--   docker compose -p argus -f docker-compose.prod.yml exec -T database \
 --     psql -X -U argus -d argus < ops/db-usage.sql
 --   psql -X "$DATABASE_URL" -f ops/db-usage.sql
 \set ON_ERROR_STOP on

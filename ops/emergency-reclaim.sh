@@ -9,8 +9,10 @@
 #
 # Environment: KEEP_HOURS (default 48) hours of raw samples to keep; DOWNSAMPLE (default 1): 1 keeps
 # older samples as one average per series and hour, 0 discards them. COMPOSE_FILE (default
-# docker-compose.prod.yml next to this script's parent directory, where its .env is too);
-# COMPOSE_PROJECT_NAME (default argus, as README "Production" starts the stack with `-p argus`).
+# docker-compose.prod.yml in the directory that holds this ops/, where its .env is too: run the copy
+# in the deployment directory); COMPOSE_PROJECT_NAME (default argus: the script runs
+# `docker compose -p argus -f …`, or docker-compose, as README "Production" starts the stack).
+# Exit status: 0 done, 1 a failure (the message says what failed and what to do), 2 a usage error.
 #
 # metrics a hypertable: drops the chunks that end before now - KEEP_HOURS (rollups keep their rows).
 # metrics a plain table: drops every index but metrics_dedupe_idx, then rebuilds the table with the
@@ -28,7 +30,8 @@ DOWNSAMPLE=${DOWNSAMPLE:-1}
 apply=0
 use_compose=1
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+# the comment block above, up to the first line of code
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 
 for arg in "$@"; do
   case "$arg" in
@@ -73,8 +76,26 @@ die() {
   echo "emergency-reclaim: $*" >&2
   exit 1
 }
-# any other command that fails says where, instead of ending the script in silence
-trap 'echo "emergency-reclaim: failed (line $LINENO: $BASH_COMMAND); nothing after this step was done" >&2' ERR
+
+# Any other command that fails says which step failed and what to do, instead of ending the script
+# in silence under set -e. errtrace: inside functions and $(…) too; only the main shell reports (a
+# failed $(…) fails its assignment there as well), and always with exit status 1.
+step='starting'
+remedy='Nothing has been changed: fix the cause and run this again.'
+stopped=0 # 1 while stopping the app and the scheduler, 2 once they are
+compose_shown=''
+on_error() {
+  local status=$?
+  [ "$BASH_SUBSHELL" = 0 ] || return 0
+  echo "emergency-reclaim: failed while $step (exit status $status; the error above says why)." >&2
+  echo "$remedy" >&2
+  if [ "$stopped" != 0 ]; then
+    echo "The app and the scheduler $([ "$stopped" = 1 ] && echo 'may be' || echo are) stopped: run this again once the cause is fixed, or start them with: ${compose_shown}up -d app scheduler" >&2
+  fi
+  exit 1
+}
+set -E
+trap on_error ERR
 
 compose_cmd=()
 if [ "$use_compose" = 1 ]; then
@@ -83,28 +104,63 @@ if [ "$use_compose" = 1 ]; then
   elif command -v docker-compose >/dev/null 2>&1; then
     compose_cmd=(docker-compose -p "$project" -f "$compose_file")
   else
-    die "neither 'docker compose' nor 'docker-compose' is installed: install Docker Compose, or run with --no-compose and DATABASE_URL"
+    die "neither 'docker compose' nor 'docker-compose' is installed: install Docker Compose (https://docs.docker.com/compose/install/; Debian: apt-get install docker-compose), then run this again; or run it with --no-compose and DATABASE_URL (and stop the app yourself)."
   fi
+  # the command as it can be typed again (printf %q quotes a path with spaces)
+  compose_shown=$(printf '%q ' "${compose_cmd[@]}")
 fi
 compose() { "${compose_cmd[@]}" "$@"; }
 
 # compose mode: the stack must be readable and its database running before anything is asked of it
 preflight() {
-  local out
+  local out running dir
+  dir=$(dirname "$compose_file")
   [ -f "$compose_file" ] ||
-    die "no compose file at $compose_file: run this from the deployment directory, or set COMPOSE_FILE"
-  out=$(compose config -q 2>&1) ||
-    die "${compose_cmd[*]} cannot read the stack: $out
-Run it in the deployment directory, next to the .env with the secrets filled in (README \"Production\")."
+    die "there is no compose file at $compose_file: run ops/emergency-reclaim.sh of the deployment directory (the one with docker-compose.prod.yml and .env), or set COMPOSE_FILE to its compose file."
+  if ! out=$(compose config -q 2>&1); then
+    # docker-compose 1.x quotes the service's whole environment block before the reason: drop it
+    out=${out/" interpolating {"*"} in service "/" in service "}
+    if [ -f "$dir/.env" ]; then
+      die "${compose_shown}cannot read the stack: $out
+Fix what it names: the stack's settings and secrets come from $dir/.env (README \"Production\")."
+    fi
+    die "${compose_shown}cannot read the stack: $out
+There is no .env in $dir: run ops/emergency-reclaim.sh of the deployment directory, next to the .env with the secrets filled in (README \"Production\"), or set COMPOSE_FILE to the compose file there."
+  fi
   # (docker-compose 1.x answers an unreachable engine with a Python traceback: its last line says it)
   out=$(compose ps -q database 2>&1) ||
-    die "the Docker engine does not answer (${DOCKER_HOST:-default socket}): $(tail -n 1 <<<"$out")
-Start Docker, or point DOCKER_HOST at it, then run this again."
-  if [ -z "$out" ] || ! compose ps --services --filter status=running 2>/dev/null | grep -qx database; then
+    die "the Docker engine does not answer (${DOCKER_HOST:-the default socket unix:///var/run/docker.sock}): $(tail -n 1 <<<"$out")
+Start Docker, or point DOCKER_HOST at it (as a user allowed to use it), then run this again."
+  running=$(compose ps --services --filter status=running 2>/dev/null) || running=''
+  grep -qx database <<<"$running" ||
     die "the database service of project '$project' is not running: start it with
-  ${compose_cmd[*]} up -d database
-then run this again."
+  ${compose_shown}up -d database
+then run this again (if it does not stay up, ${compose_shown}logs database says why; if the stack runs under another project name, set COMPOSE_PROJECT_NAME to it)."
+}
+
+# DATABASE_URL's password masked (also as password=… of a key=value string), for messages
+redact() {
+  local text=$1
+  # (up to the last @: a password with a raw / or @ in it stays masked whole)
+  if [[ $DATABASE_URL =~ ^[A-Za-z][A-Za-z0-9+.-]*://[^/:@]*:(.+)@ ]]; then
+    text=${text//"${BASH_REMATCH[1]}"/***}
   fi
+  # shellcheck disable=SC2001 # a character class, beyond ${text//…}
+  sed 's/\(password=\)[^[:space:]&]*/\1***/g' <<<"$text"
+}
+
+# --no-compose: psql there and the database answering, before the first query
+preflight_psql() {
+  local out
+  if [ -z "${DATABASE_URL:-}" ]; then
+    echo "emergency-reclaim: DATABASE_URL is not set (needed with --no-compose): DATABASE_URL=postgres://user:password@host:5432/argus $0 --no-compose" >&2
+    exit 2
+  fi
+  command -v psql >/dev/null 2>&1 ||
+    die "psql is not installed: install the PostgreSQL client (Debian: apt-get install postgresql-client), then run this again; or run it without --no-compose, through the stack's database container."
+  out=$(psql -X -q -w -At -c 'SELECT 1' "$DATABASE_URL" 2>&1 </dev/null) ||
+    die "cannot connect to the database of DATABASE_URL ($(redact "$DATABASE_URL")): $(redact "$out")
+Check DATABASE_URL (host, port, user, password, database name) and that the server is up and reachable from here, then run this again."
 }
 
 # psql reading SQL from standard input; unaligned, tuples only, stops at the first error
@@ -114,7 +170,7 @@ sql() {
     # shellcheck disable=SC2016 # expanded by the container's shell, not this one
     compose exec -T database sh -c 'psql -X -q -v ON_ERROR_STOP=1 -At -F "|" -U "$POSTGRES_USER" -d "$POSTGRES_DB"'
   else
-    psql -X -q -v ON_ERROR_STOP=1 -At -F '|' "$DATABASE_URL"
+    psql -X -q -w -v ON_ERROR_STOP=1 -At -F '|' "$DATABASE_URL"
   fi
 }
 
@@ -122,28 +178,28 @@ sql() {
 if [ "$use_compose" = 1 ]; then
   preflight
 else
-  if [ -z "${DATABASE_URL:-}" ]; then
-    echo "emergency-reclaim: DATABASE_URL is not set (needed with --no-compose)" >&2
-    exit 2
-  fi
-  command -v psql >/dev/null 2>&1 || die "psql is not installed (Debian: apt-get install postgresql-client)"
+  preflight_psql
 fi
 # The cutoff is fixed once, so the plan and the work agree on it to the microsecond.
+step='reading the database size and the cutoff'
 state=$(sql <<SQL
 SELECT to_regclass('metrics') IS NOT NULL,
        EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb'),
        to_char((now() - make_interval(hours => $KEEP_HOURS)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
        pg_size_pretty(pg_database_size(current_database()))
 SQL
-) || die "could not query the database (its error is above): is it up and reachable?"
+)
 IFS='|' read -r has_metrics has_timescale cutoff db_size <<<"$state"
 if [ "$has_metrics" != t ]; then
-  echo "emergency-reclaim: there is no metrics table in this database" >&2
-  exit 1
+  if [ "$use_compose" = 1 ]; then
+    die "there is no metrics table in the database of the stack '$project': is this the Argus deployment (COMPOSE_PROJECT_NAME, COMPOSE_FILE)? Nothing has been changed."
+  fi
+  die "there is no metrics table in the database of DATABASE_URL ($(redact "$DATABASE_URL")): is this the Argus database? Nothing has been changed."
 fi
 
 hypertable=f
 if [ "$has_timescale" = t ]; then
+  step='checking whether metrics is a hypertable'
   hypertable=$(sql <<'SQL'
 SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables
                 WHERE hypertable_name = 'metrics' AND hypertable_schema = current_schema());
@@ -156,6 +212,7 @@ echo "Cutoff: $cutoff (KEEP_HOURS=$KEEP_HOURS: every sample at or after it is ke
 if [ "$hypertable" = t ]; then
   # a compressed chunk keeps its data in a separate compressed table: count both, or the plan
   # shows a few kB for chunks that free megabytes
+  step='measuring the chunks older than the cutoff'
   chunks=$(sql <<SQL
 WITH old AS (
   SELECT c, pg_total_relation_size(c) + coalesce(s.after_compression_total_bytes, 0) AS bytes
@@ -171,6 +228,7 @@ SQL
   echo "Plan: drop the $chunk_count chunk(s) that end before the cutoff ($chunk_size, $chunk_bytes bytes with their compressed data);"
   echo "      newer chunks and the rollups metrics_5m and metrics_1h are kept."
 else
+  step='listing the redundant indexes of metrics'
   indexes=$(sql <<'SQL'
 SELECT string_agg(format('%I.%I', n.nspname, c.relname), ' ' ORDER BY c.relname)
   FROM pg_index i
@@ -180,6 +238,7 @@ SELECT string_agg(format('%I.%I', n.nspname, c.relname), ' ' ORDER BY c.relname)
    AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid);
 SQL
   )
+  step='measuring metrics'
   sizes=$(sql <<SQL
 SELECT pg_size_pretty(pg_total_relation_size('metrics')),
        coalesce((SELECT nullif(reltuples, -1)::bigint FROM pg_class WHERE oid = 'metrics'::regclass), 0)
@@ -210,9 +269,13 @@ if [ "$apply" = 0 ]; then
 fi
 
 # --- apply ------------------------------------------------------------------------------------------
+remedy='Every step is safe to repeat: fix the cause and run this again with --apply (it plans anew).'
 if [ "$use_compose" = 1 ]; then
   echo "Stopping app and scheduler"
+  step='stopping the app and the scheduler'
+  stopped=1
   compose stop app scheduler
+  stopped=2
 fi
 
 record_marker="INSERT INTO knex_migrations (name, batch, migration_time)
@@ -221,6 +284,7 @@ SELECT '$MARKER', coalesce(max(batch), 0) + 1, now() FROM knex_migrations
 
 if [ "$hypertable" = t ]; then
   # drop_chunks commits chunk by chunk inside; the marker follows in its own statement
+  step="dropping the chunks older than the cutoff and recording migration $MARKER"
   sql <<SQL
 SELECT 'Dropped ' || count(*) || ' chunk(s)' FROM drop_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff');
 $record_marker
@@ -239,10 +303,14 @@ SELECT date_trunc('hour', time), system_id, name, instance, avg(value)
   # The indexes go first, in their own transaction: their space is free once it commits, which
   # makes room for the rebuilt table.
   if [ -n "$drops" ]; then
+    step="dropping the redundant indexes $indexes"
     sql <<<"BEGIN; $drops COMMIT;"
   fi
   # One transaction: a failure anywhere leaves metrics as it was. The new table is written before
   # the old one is dropped, so it needs room for what is kept (small) while the old one still exists.
+  step="rebuilding metrics and recording migration $MARKER"
+  remedy="The rebuild is one transaction: metrics is as it was before it. $remedy
+If the database ran out of space: the new table needs room for what is kept while the old one still exists; keep less (KEEP_HOURS below $KEEP_HOURS, or DOWNSAMPLE=0)."
   sql <<SQL
 BEGIN;
 LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE;
@@ -259,9 +327,10 @@ COMMIT;
 SQL
 fi
 
+step='reading the database size after the reclaim'
 final_size=$(sql <<<"SELECT pg_size_pretty(pg_database_size(current_database()));")
 echo "Done. Database size: $final_size (was $db_size)."
 echo "Recorded migration $MARKER: start the app with a current image only."
 if [ "$use_compose" = 1 ]; then
-  echo "Start again: ${compose_cmd[*]} up -d app scheduler"
+  echo "Start again: ${compose_shown}up -d app scheduler"
 fi
