@@ -16,7 +16,7 @@ import { createHousekeepingRepo } from './housekeeping/repo.js';
 import { createHousekeeping } from './housekeeping/service.js';
 import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
 import { createAlertRetentionService } from './settings/alert-retention-service.js';
-import { createApp } from './http/app.js';
+import { createApp } from './app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createPasswordHasher } from './lib/password-hasher.js';

@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { Invalid, NotFound } from '../lib/errors.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { Scope } from './repo.js';
@@ -53,7 +53,7 @@ function settingId(raw: string | undefined): number {
 function scopeOf(query: unknown): Scope {
   const q = parseInput(listQuery, query);
   if ((q.cluster === undefined) === (q.system === undefined))
-    throw new BadRequest('cluster: give exactly one of cluster or system', { field: 'cluster' });
+    throw new Invalid('cluster: give exactly one of cluster or system', { field: 'cluster' });
   return q.cluster !== undefined
     ? { type: 'cluster', id: Number(q.cluster) }
     : { type: 'system', id: Number(q.system) };

@@ -5,7 +5,7 @@
  * of the system it applies to.
  */
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
@@ -160,7 +160,7 @@ export function createAgentSettingsService({ repo, box, clock, log }: AgentSetti
       let value: string;
       if (changes.value !== undefined) value = sealFor(id, changes.value, secret);
       else if (row.secret && !secret) {
-        throw new BadRequest('value: a new value is required to make a secret setting plain', { field: 'value' });
+        throw new Invalid('value: a new value is required to make a secret setting plain', { field: 'value' });
       } else if (!row.secret && secret) value = sealFor(id, row.value, true);
       else value = row.value;
       await repo.update(id, { value, secret });

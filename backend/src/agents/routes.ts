@@ -6,11 +6,12 @@ import { open } from 'node:fs/promises';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { z } from 'zod';
-import { NotFound } from '../http/errors.js';
+import { statusOf } from '../http/errors.js';
+import { Misconfigured, NotFound, Unauthenticated } from '../lib/errors.js';
 import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AgentUpdates } from './rollout.js';
-import { ExactReply, type AgentEndpoints } from './service.js';
+import type { AgentEndpoints } from './service.js';
 
 export interface AgentRoutesDeps {
   endpoints: AgentEndpoints;
@@ -26,13 +27,16 @@ const rolloutSchema = z.object({
   mode: z.enum(['all', 'canary'], { error: 'must be "all" or "canary"' }),
 });
 
-/** Sends the spec's word-for-word bodies as written (no `code`). */
+/**
+ * The spec gives the config endpoint's refusals word for word (`{error: "Unauthorized"}`,
+ * `{error: "Server misconfigured"}`): sent as written, without `code`.
+ */
 const exactReplies: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (error) {
-    if (!(error instanceof ExactReply)) throw error;
-    ctx.status = error.status;
+    if (!(error instanceof Unauthenticated || error instanceof Misconfigured)) throw error;
+    ctx.status = statusOf(error);
     ctx.body = { error: error.message };
   }
 };

@@ -8,23 +8,13 @@
  */
 import type { Principal } from '../auth/principal.js';
 import { canWriteCustomer } from '../auth/principal.js';
-import { BadRequest, Forbidden, HttpError, NotFound, TooManyRequests } from '../http/errors.js';
+import { Forbidden, Invalid, Misconfigured, NotFound, TooMany, Unauthenticated } from '../lib/errors.js';
 import { safeEqual } from '../lib/crypto.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { renderAgentConfig } from './config-file.js';
 import type { AgentBuild, AgentDist, AgentOffer } from './dist.js';
 import { ENROLLMENT_KEY_FORMAT, renderInstallScript } from './install-script.js';
 import type { AgentsRepo, ClusterRef } from './repo.js';
-
-/**
- * An answer whose body the spec gives word for word (`{error: "Unauthorized"}`,
- * `{error: "Server misconfigured"}`): the agent routes send it without `code`.
- */
-export class ExactReply extends HttpError {
-  constructor(status: number, message: string) {
-    super(status, message, status === 401 ? 'unauthorized' : 'server_misconfigured');
-  }
-}
 
 export interface AgentEndpointsDeps {
   repo: Pick<AgentsRepo, 'findClusterByEnrollmentKey' | 'findClusterById'>;
@@ -43,7 +33,7 @@ export interface ConfigRequest {
 
 function enrollmentKeyOf(key: unknown): string {
   if (typeof key !== 'string' || !ENROLLMENT_KEY_FORMAT.test(key)) {
-    throw new BadRequest('key: must be the enrollment key of a cluster', { field: 'key' });
+    throw new Invalid('key: must be the enrollment key of a cluster', { field: 'key' });
   }
   return key;
 }
@@ -51,20 +41,20 @@ function enrollmentKeyOf(key: unknown): string {
 export function createAgentEndpoints({ repo, dist, webhookSecret, keyFailures }: AgentEndpointsDeps) {
   async function clusterByKey(key: string, clientIp: string): Promise<ClusterRef> {
     const limit = await keyFailures.peek(clientIp);
-    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds);
+    if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds);
     const cluster = ENROLLMENT_KEY_FORMAT.test(key) ? await repo.findClusterByEnrollmentKey(key) : null;
     // the lookup found the row; the comparison that decides is constant-time
     if (!cluster || !safeEqual(cluster.enrollmentKey, key)) {
       await keyFailures.consume(clientIp);
-      throw new ExactReply(401, 'Unauthorized');
+      throw new Unauthenticated('Unauthorized');
     }
     return cluster;
   }
 
   async function clusterOfAccount(principal: Principal | undefined, raw: string | undefined): Promise<ClusterRef> {
-    if (!principal) throw new ExactReply(401, 'Unauthorized');
+    if (!principal) throw new Unauthenticated('Unauthorized');
     const id = raw !== undefined && /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-    if (id <= 0) throw new BadRequest('cluster: must be the id of a cluster', { field: 'cluster' });
+    if (id <= 0) throw new Invalid('cluster: must be the id of a cluster', { field: 'cluster' });
     const cluster = await repo.findClusterById(id);
     if (cluster && canWriteCustomer(principal, cluster.customerId)) return cluster;
     // the same refusal for a missing cluster and another customer's: existence is not leaked
@@ -92,7 +82,7 @@ export function createAgentEndpoints({ repo, dist, webhookSecret, keyFailures }:
 
     /** config.yaml for a cluster: by its enrollment key (`key`), else for a signed-in account (`cluster`). */
     async config(request: ConfigRequest): Promise<string> {
-      if (!webhookSecret) throw new ExactReply(500, 'Server misconfigured');
+      if (!webhookSecret) throw new Misconfigured('Server misconfigured');
       const cluster =
         request.key !== undefined
           ? await clusterByKey(request.key, request.clientIp)

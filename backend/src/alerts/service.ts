@@ -7,7 +7,7 @@
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
 import { visibleTo } from '../customers/service.js';
-import { Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { publishAlertTransition, toAlertJson } from './alert-json.js';
 import type { AlertDetailRow, AlertQuery, AlertsRepo } from './repo.js';

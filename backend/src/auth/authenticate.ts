@@ -7,7 +7,7 @@
  * writes need the CSRF header, a JSON or form body and none but our Origin.
  */
 import type { Context, Middleware } from 'koa';
-import { Unauthorized } from '../http/errors.js';
+import { Unauthenticated } from '../lib/errors.js';
 import type { WriteRefusal } from '../http/route-guards.js';
 import { requestHosts, type OriginRule } from '../http/origin.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -48,14 +48,14 @@ export function authenticate({ sessions, tokens, users, bearerFailures, origins 
       const match = /^Bearer\s+(\S+)$/i.exec(authorization);
       const address = ctx.state.clientIp;
       const failures = await bearerFailures.peek(address);
-      if (!failures.allowed) throw new Unauthorized();
+      if (!failures.allowed) throw new Unauthenticated();
       const verified = match?.[1] ? await tokens.verify(match[1]) : null;
       const principal = verified
         ? await users.principalFor(verified.userId, 'token', { sessionId: null, tokenId: verified.tokenId })
         : null;
       if (!principal) {
         await bearerFailures.consume(address);
-        throw new Unauthorized();
+        throw new Unauthenticated();
       }
       if (failures.consumed > 0) await bearerFailures.reset(address);
       // spec: "A viewer's token is refused every write"

@@ -12,7 +12,7 @@
  * owner by e-mail.
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import { TooManyRequests, Unauthorized } from '../http/errors.js';
+import { TooMany, Unauthenticated } from '../lib/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
 import type { UserView, UsersService } from '../users/service.js';
 import type { GuessingAlert } from './guessing-alert.js';
@@ -94,7 +94,7 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
     // growing delays slow guessing down without locking anyone out
     const wait = failureDelayMs(account.consumed, everywhere.consumed, limits.failureDelayMs);
     if (wait > 0) await sleep(wait);
-    throw new Unauthorized(message, code);
+    throw new Unauthenticated(message, code);
   }
 
   return {
@@ -106,8 +106,7 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
         [limits.perAddress, meta.ip],
       ] as const) {
         const state = await limiter.peek(key);
-        if (!state.allowed)
-          throw new TooManyRequests(state.retryAfterSeconds, 'Too many failed sign-ins: try again later');
+        if (!state.allowed) throw new TooMany(state.retryAfterSeconds, 'Too many failed sign-ins: try again later');
       }
 
       const user = await users.verifyCredentials(input.identifier.trim(), input.password);
@@ -117,10 +116,7 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
       if (factor) {
         const codeStep = await limits.codes.peek(String(user.id));
         if (!codeStep.allowed)
-          throw new TooManyRequests(
-            codeStep.retryAfterSeconds,
-            'Too many wrong codes for this account: try again later',
-          );
+          throw new TooMany(codeStep.retryAfterSeconds, 'Too many wrong codes for this account: try again later');
       }
       if (factor && !input.code) {
         if (factor === 'email') await secondFactor.sendEmailCode(user);

@@ -2,7 +2,7 @@
  * First account, sign-in and the current account: /api/setup, /api/auth/*.
  */
 import Router from '@koa/router';
-import { TooManyRequests } from '../http/errors.js';
+import { TooMany } from '../lib/errors.js';
 import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { randomToken } from '../lib/crypto.js';
@@ -42,7 +42,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
 
   router.post('/api/setup', async (ctx) => {
     const limit = await deps.setupLimit.consume(ctx.state.clientIp);
-    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
+    if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
     refuseForeignOrigin(ctx, origins);
     const input = parseInput(setupSchema, ctx.request.body);
     const user = await users.setup(input);

@@ -1,7 +1,7 @@
 /** /api/customers (ADMIN writes) and /api/clusters (ADMIN or a granted OPERATOR writes). */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../lib/errors.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { CustomersService } from './service.js';

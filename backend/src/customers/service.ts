@@ -5,7 +5,7 @@
  */
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
-import { Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { ClusterRow, CustomerRow, CustomersRepo, Visible } from './repo.js';
 

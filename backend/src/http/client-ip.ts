@@ -29,3 +29,10 @@ export function clientAddress(forwardedFor: string | string[] | undefined, socke
   }
   return (socketAddress && normalise(socketAddress)) || 'unknown';
 }
+
+declare module 'koa' {
+  interface DefaultState {
+    /** Client address for rate limits: last X-Forwarded-For entry, else the socket. */
+    clientIp: string;
+  }
+}

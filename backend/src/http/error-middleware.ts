@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
 import { isDatabaseUnavailable } from '../lib/database-unavailable.js';
+import { DomainError, TooMany } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
-import { HttpError } from './errors.js';
+import { HttpError, statusOf } from './errors.js';
 
 /** What a client waits before trying again while the database is unreachable. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -25,6 +26,12 @@ export function errorMiddleware(log: Logger): Middleware {
     try {
       await next();
     } catch (error) {
+      if (error instanceof DomainError) {
+        ctx.status = statusOf(error);
+        if (error instanceof TooMany) ctx.set('Retry-After', String(error.retryAfterSeconds));
+        ctx.body = { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+        return;
+      }
       if (error instanceof HttpError) {
         ctx.status = error.status;
         if (error.headers) ctx.set(error.headers);

@@ -1,8 +1,26 @@
 /**
- * The error classes routes throw. The error middleware turns them into
- * `{error, code, details?}` with their status; anything else is a generic 500
- * of the same shape (the real cause goes to the log, never to the client).
+ * The HTTP edge of errors. Domain errors (`lib/errors.ts`) get their status here, in one table;
+ * `HttpError` is for what only the edge knows (a foreign Host, a body too large, a missing
+ * WebSocket upgrade, an upstream that failed), thrown by middleware and routes, never by services.
+ * The error middleware turns both into `{error, code, details?}`.
  */
+import type { DomainError, ErrorKind } from '../lib/errors.js';
+
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many: 429,
+  misconfigured: 500,
+  unavailable: 503,
+};
+
+export function statusOf(error: DomainError): number {
+  return STATUS_OF_KIND[error.kind];
+}
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -16,36 +34,6 @@ export class HttpError extends Error {
   }
 }
 
-export class BadRequest extends HttpError {
-  constructor(message: string, details?: Record<string, unknown>, code = 'bad_request') {
-    super(400, message, code, details);
-  }
-}
-
-export class Unauthorized extends HttpError {
-  constructor(message = 'Unauthorized', code = 'unauthorized') {
-    super(401, message, code);
-  }
-}
-
-export class Forbidden extends HttpError {
-  constructor(message = 'Forbidden', code = 'forbidden') {
-    super(403, message, code);
-  }
-}
-
-export class NotFound extends HttpError {
-  constructor(message = 'Not found') {
-    super(404, message, 'not_found');
-  }
-}
-
-export class Conflict extends HttpError {
-  constructor(message: string, code = 'conflict') {
-    super(409, message, code);
-  }
-}
-
 /** A request for a host this server does not answer to (RFC 9110 421). */
 export class MisdirectedRequest extends HttpError {
   constructor(message: string) {
@@ -56,19 +44,5 @@ export class MisdirectedRequest extends HttpError {
 export class PayloadTooLarge extends HttpError {
   constructor(message = 'Request body too large') {
     super(413, message, 'payload_too_large');
-  }
-}
-
-export class TooManyRequests extends HttpError {
-  constructor(retryAfterSeconds: number, message = 'Too many requests') {
-    super(429, message, 'rate_limited', undefined, {
-      'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))),
-    });
-  }
-}
-
-export class ServiceUnavailable extends HttpError {
-  constructor(message: string) {
-    super(503, message, 'unavailable');
   }
 }

@@ -6,7 +6,7 @@
  * re-resolves to 127.0.0.1 sends a matching Host and Origin. Without AUTH_URL (development only, with
  * a start-up warning) the Origin must match the host the browser connected to.
  */
-import { Forbidden } from './errors.js';
+import { Forbidden } from '../lib/errors.js';
 
 export interface RequestHosts {
   origin: string | undefined;

@@ -4,7 +4,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Principal, Role } from '../auth/principal.js';
-import { Forbidden, Unauthorized } from './errors.js';
+import { Forbidden, Unauthenticated } from '../lib/errors.js';
 
 declare module 'koa' {
   interface DefaultState {
@@ -20,7 +20,7 @@ export interface WriteRefusal {
 }
 
 export function currentPrincipal(state: { principal?: Principal; writeRefusal?: WriteRefusal | null }): Principal {
-  if (!state.principal) throw new Unauthorized();
+  if (!state.principal) throw new Unauthenticated();
   if (state.writeRefusal) throw new Forbidden(state.writeRefusal.message, state.writeRefusal.code);
   return state.principal;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Invalid } from '../lib/errors.js';
 import { findDuplicateKey, parseJsonBody } from './body.js';
 
 describe('findDuplicateKey', () => {
@@ -35,8 +36,7 @@ describe('parseJsonBody', () => {
     ] as const) {
       assert.throws(
         () => parseJsonBody(raw),
-        (error: { status?: number; details?: { field?: string } }) =>
-          error.status === 400 && error.details?.field === field,
+        (error) => error instanceof Invalid && error.details?.['field'] === field,
       );
     }
     assert.deepEqual(parseJsonBody(Buffer.from('{"a":[1,2]}')), { a: [1, 2] });
@@ -51,8 +51,7 @@ describe('parseJsonBody', () => {
     ] as const) {
       assert.throws(
         () => parseJsonBody(Buffer.from(text)),
-        (error: { status?: number; details?: { field?: string } }) =>
-          error.status === 400 && error.details?.field === field,
+        (error) => error instanceof Invalid && error.details?.['field'] === field,
         text,
       );
     }

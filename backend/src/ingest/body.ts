@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createGunzip, type Gunzip } from 'node:zlib';
-import { BadRequest, PayloadTooLarge } from '../http/errors.js';
+import { Invalid } from '../lib/errors.js';
+import { PayloadTooLarge } from '../http/errors.js';
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
@@ -58,11 +59,11 @@ export function readBody(req: IncomingMessage, gzip: boolean, limit = MAX_BODY_B
     req.on('data', onRaw);
     source.on('data', onData);
     source.once('end', () => finish(null));
-    const aborted = () => finish(new BadRequest('The request body was not received completely', { field: 'body' }));
+    const aborted = () => finish(new Invalid('The request body was not received completely', { field: 'body' }));
     req.once('error', aborted);
     req.once('aborted', aborted);
     if (gunzip) {
-      gunzip.once('error', () => finish(new BadRequest('Body is not valid gzip', { field: 'body' })));
+      gunzip.once('error', () => finish(new Invalid('Body is not valid gzip', { field: 'body' })));
       req.pipe(gunzip);
     }
   });
@@ -76,17 +77,17 @@ export function parseJsonBody(raw: Buffer): unknown {
   try {
     text = utf8.decode(raw);
   } catch {
-    throw new BadRequest('Body is not valid UTF-8', { field: 'body' });
+    throw new Invalid('Body is not valid UTF-8', { field: 'body' });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new BadRequest(`Body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
+    throw new Invalid(`Body is not valid JSON: ${(error as Error).message}`, { field: 'body' });
   }
   // the exact scan only when the quick count leaves room for a duplicate (the usual body has none)
   const duplicate = keyTokensAtMost(text, countKeys(value)) ? null : findDuplicateKey(text);
-  if (duplicate !== null) throw new BadRequest(`${duplicate}: duplicate key`, { field: duplicate });
+  if (duplicate !== null) throw new Invalid(`${duplicate}: duplicate key`, { field: duplicate });
   return value;
 }
 

@@ -12,7 +12,7 @@
  */
 import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
-import { ServiceUnavailable } from '../http/errors.js';
+import { Unavailable } from '../lib/errors.js';
 import type { BatchArrays, BatchResult, IngestRepo } from './repo.js';
 import type { ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
@@ -232,7 +232,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   return {
     write(request) {
-      if (closed) return Promise.reject(new ServiceUnavailable('Shutting down: try again shortly'));
+      if (closed) return Promise.reject(new Unavailable('Shutting down: try again shortly'));
       return new Promise<WriteOutcome>((resolve, reject) => {
         const rows = request.reports.reduce((sum, report) => sum + report.metrics.length, 0);
         const lane = lanes[request.systemId % lanes.length] as Lane;

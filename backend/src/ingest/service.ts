@@ -5,7 +5,7 @@
  * what is stored and published. Knows no Koa; routes.ts renders its answers.
  */
 import type { Bus } from '../bus/bus.js';
-import { TooManyRequests } from '../http/errors.js';
+import { TooMany } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
@@ -102,7 +102,7 @@ export function createIngestService(deps: IngestServiceDeps) {
   /** Counts a failed check for the address; over the limit the answer is 429 instead. */
   async function refuse(clientIp: string, refusal: AgentRefusal): Promise<never> {
     const limit = await limits.failedAuth.consume(clientIp);
-    if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many failed agent requests');
+    if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many failed agent requests');
     throw refusal;
   }
 
@@ -112,7 +112,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     if (!key) return refuse(clientIp, refusal);
     // an address over the limit gets no more key checks at all
     const blocked = await limits.failedAuth.peek(clientIp);
-    if (!blocked.allowed) throw new TooManyRequests(blocked.retryAfterSeconds, 'Too many failed agent requests');
+    if (!blocked.allowed) throw new TooMany(blocked.retryAfterSeconds, 'Too many failed agent requests');
     const cluster = await repo.findClusterByEnrollmentKey(key);
     if (!cluster || !safeEqual(cluster.enrollmentKey, key)) return refuse(clientIp, refusal);
 
@@ -133,7 +133,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     });
     if (registration.kind === 'limit') {
       log.warn({ clusterId: cluster.id }, 'Enrolment refused: too many new systems in this cluster this hour');
-      throw new TooManyRequests(registration.retryAfterSeconds, 'Too many new systems in this cluster: try later');
+      throw new TooMany(registration.retryAfterSeconds, 'Too many new systems in this cluster: try later');
     }
     if (registration.kind === 'created') {
       log.info({ systemId: registration.system.id, clusterId: cluster.id }, 'Agent enrolled: new system');
@@ -182,7 +182,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       let stored: boolean[] = [];
       if (inWindow.length > 0) {
         const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
-        if (!limit.allowed) throw new TooManyRequests(limit.retryAfterSeconds, 'Too many reports for this system');
+        if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many reports for this system');
         const info = body.agent;
         const outcome = await deps.writer.write({
           systemId: system.id,

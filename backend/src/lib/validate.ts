@@ -3,7 +3,7 @@
  * message and `details.field` name the offending field.
  */
 import type { z } from 'zod';
-import { BadRequest } from '../http/errors.js';
+import { Invalid } from './errors.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});
@@ -11,5 +11,5 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.in
   const issue = result.error.issues[0];
   const field = issue?.path.join('.') ?? '';
   const message = issue ? `${field ? `${field}: ` : ''}${issue.message}` : 'Invalid request';
-  throw new BadRequest(message, field ? { field } : undefined);
+  throw new Invalid(message, field ? { field } : undefined);
 }

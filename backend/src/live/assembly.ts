@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
+import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { SystemsService } from '../systems/service.js';
@@ -73,7 +74,7 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
       try {
         return (await deps.systems.get(everything, systemId)).customer.id;
       } catch (error) {
-        if ((error as { status?: number }).status === 404) return null;
+        if (error instanceof NotFound) return null;
         throw error;
       }
     },

@@ -7,7 +7,7 @@
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
 import { visibleTo } from '../customers/service.js';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';
 import type { ScopeRepo } from '../rules/scope-repo.js';
@@ -82,7 +82,7 @@ export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: 
   async function scopeCustomer(principal: Principal, input: WindowInput): Promise<number> {
     const target = await scopes.find(input.scope.type, input.scope.id);
     if (!target || !canSeeCustomer(principal, target.customerId)) {
-      throw new BadRequest(`scope.id: no such ${input.scope.type}`, { field: 'scope.id' });
+      throw new Invalid(`scope.id: no such ${input.scope.type}`, { field: 'scope.id' });
     }
     if (!canWriteCustomer(principal, target.customerId)) throw new Forbidden('You may not change this customer');
     return target.customerId;

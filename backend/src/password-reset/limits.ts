@@ -5,7 +5,7 @@
  * flooded, and the answer still says nothing about whether the account exists.
  */
 import Router from '@koa/router';
-import { TooManyRequests } from '../http/errors.js';
+import { TooMany } from '../lib/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 
@@ -19,8 +19,7 @@ export function forgotPasswordLimits(deps: {
     // while mail is off the route answers 503 whatever the limits say
     if (!(await deps.mailer.isEnabled())) return next();
     const byAddress = await deps.perAddress.consume(ctx.state.clientIp);
-    if (!byAddress.allowed)
-      throw new TooManyRequests(byAddress.retryAfterSeconds, 'Too many requests: try again later');
+    if (!byAddress.allowed) throw new TooMany(byAddress.retryAfterSeconds, 'Too many requests: try again later');
     const email = (ctx.request.body as { email?: unknown } | undefined)?.email;
     if (typeof email === 'string' && !(await deps.perEmail.consume(email.trim().toLowerCase())).allowed) {
       ctx.status = 202;

@@ -8,7 +8,7 @@
  * timing tells whether an account exists or whether the mail went out.
  */
 import type { Knex } from 'knex';
-import { BadRequest, ServiceUnavailable } from '../http/errors.js';
+import { Invalid, Unavailable } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
@@ -73,7 +73,7 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
      * background. Failures are logged, never answered.
      */
     async requestReset(email: string): Promise<void> {
-      if (!(await mailer.isEnabled())) throw new ServiceUnavailable(MAIL_NOT_CONFIGURED);
+      if (!(await mailer.isEnabled())) throw new Unavailable(MAIL_NOT_CONFIGURED);
       const job: Promise<void> = sendLink(email)
         .catch((error: unknown) =>
           log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Password reset mail failed'),
@@ -86,15 +86,15 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
     async resetPassword(token: string, password: string): Promise<void> {
       const now = clock.now();
       const found = await findUsableResetToken(db, sha256(token), now);
-      if (!found) throw new BadRequest(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
+      if (!found) throw new Invalid(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
       const problem = validatePassword(password, { email: found.email, username: found.username });
-      if (problem) throw new BadRequest(problem, { field: 'password' });
+      if (problem) throw new Invalid(problem, { field: 'password' });
 
       const passwordHash = await hasher.hash(password);
       await db.transaction(async (trx) => {
         // checked again under the write: the same link used twice at once sets one password
         if (!(await consumeResetToken(trx, found.tokenId, now)))
-          throw new BadRequest(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
+          throw new Invalid(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
         await setPasswordAndEndSessions(trx, found.userId, passwordHash, now);
       });
       log.info({ userId: found.userId }, 'Password reset through an e-mailed link; sessions and trusted devices ended');

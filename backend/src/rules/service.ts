@@ -7,7 +7,7 @@
  */
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
-import { BadRequest, Conflict, Forbidden, NotFound } from '../http/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
 import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';
 import type { ScopeRepo } from './scope-repo.js';
@@ -37,20 +37,20 @@ function checkAlertRuleShape(key: string, rule: Partial<AlertRuleInput>): 'metri
     // offline is "not seen for 2 minutes": it reads no metric and has no threshold or wait of its own
     for (const field of ['metric', 'operator', 'threshold', 'instanceGlob'] as const) {
       if (rule[field] !== null && rule[field] !== undefined) {
-        throw new BadRequest(`${field}: the offline rule has no ${field}`, { field });
+        throw new Invalid(`${field}: the offline rule has no ${field}`, { field });
       }
     }
     return 'offline';
   }
   for (const field of ['metric', 'operator', 'threshold'] as const) {
-    if (rule[field] === null || rule[field] === undefined) throw new BadRequest(`${field}: is required`, { field });
+    if (rule[field] === null || rule[field] === undefined) throw new Invalid(`${field}: is required`, { field });
   }
   return 'metric';
 }
 
 function checkEventRuleShape(rule: Partial<EventRuleInput>): void {
   if (!rule.eventType && !rule.derived) {
-    throw new BadRequest('eventType: an event type or a derived event is required', { field: 'eventType' });
+    throw new Invalid('eventType: an event type or a derived event is required', { field: 'eventType' });
   }
 }
 
@@ -63,7 +63,7 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
     }
     const target = await scopes.find(scope.type, scope.id);
     if (!target || !canSeeCustomer(principal, target.customerId)) {
-      throw new BadRequest(`scope.id: no such ${scope.type}`, { field: 'scope.id' });
+      throw new Invalid(`scope.id: no such ${scope.type}`, { field: 'scope.id' });
     }
     if (!canWriteCustomer(principal, target.customerId)) throw new Forbidden('You may not change this customer');
     return scope;

@@ -1,7 +1,7 @@
 /** /api/account/totp/*: enrol, confirm and remove an authenticator (browser session only). */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { BadRequest } from '../http/errors.js';
+import { Invalid } from '../lib/errors.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { UsersService } from '../users/service.js';
@@ -37,7 +37,7 @@ export function secondFactorRoutes(secondFactor: SecondFactorService, users: Use
     const principal = currentPrincipal(ctx.state);
     const { password } = parseInput(passwordSchema, ctx.request.body);
     if (!(await users.passwordMatches(principal.userId, password))) {
-      throw new BadRequest('password: the password is not right', { field: 'password' });
+      throw new Invalid('password: the password is not right', { field: 'password' });
     }
     await secondFactor.disable(principal.userId);
     ctx.status = 204;

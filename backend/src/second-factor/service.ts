@@ -13,7 +13,7 @@ import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
 import { places } from '../secrets/places.js';
-import { BadRequest, Conflict } from '../http/errors.js';
+import { Conflict, Invalid } from '../lib/errors.js';
 import type { SecondFactorRepo } from './repo.js';
 
 export type FactorKind = 'totp' | 'email';
@@ -119,7 +119,7 @@ export function createSecondFactorService({ repo, box, mailer, clock, log }: Sec
       if (!secret) throw new Conflict('Start the enrolment first', 'totp_not_pending');
       const step = await matchStep(secret, code, null);
       if (step === null)
-        throw new BadRequest('code: the code does not match; check the time on your phone', { field: 'code' });
+        throw new Invalid('code: the code does not match; check the time on your phone', { field: 'code' });
       await repo.confirm(userId, box.seal(secret, totpPlace(userId)), step);
     },
 

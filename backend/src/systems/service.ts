@@ -7,7 +7,7 @@
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
 import { visibleTo } from '../customers/service.js';
-import { BadRequest, Forbidden, NotFound } from '../http/errors.js';
+import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { SeriesQuery, SystemRow, SystemsRepo } from './repo.js';
 
@@ -112,7 +112,7 @@ export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; 
         clusterId = null;
       }
       if (clusterId !== null && (await repo.clusterCustomer(clusterId)) !== customerId) {
-        throw new BadRequest("clusterId: the cluster must belong to the system's customer", { field: 'clusterId' });
+        throw new Invalid("clusterId: the cluster must belong to the system's customer", { field: 'clusterId' });
       }
       await repo.update(id, { ...changes, customerId, clusterId });
       await changed(id);
@@ -138,8 +138,8 @@ export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; 
     async metrics(principal: Principal, q: SeriesQuery) {
       await visibleSystem(principal, q.systemId);
       const rangeMs = q.to.getTime() - q.from.getTime();
-      if (rangeMs <= 0) throw new BadRequest('from: must be before to', { field: 'from' });
-      if (rangeMs > 400 * DAY) throw new BadRequest('from: at most 400 days back', { field: 'from' });
+      if (rangeMs <= 0) throw new Invalid('from: must be before to', { field: 'from' });
+      if (rangeMs > 400 * DAY) throw new Invalid('from: at most 400 days back', { field: 'from' });
       const { source, bucketSeconds } = pickSource(rangeMs, await repo.rollupsExist());
       const points =
         source === 'raw'

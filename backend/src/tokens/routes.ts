@@ -1,7 +1,7 @@
 /** /api/tokens: an account's own API tokens. Session cookie only: a token never manages tokens (spec). */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../lib/errors.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { TokensService } from './service.js';

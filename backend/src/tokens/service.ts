@@ -6,7 +6,7 @@
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { randomBase62, sha256 } from '../lib/crypto.js';
-import { BadRequest, NotFound } from '../http/errors.js';
+import { Invalid, NotFound } from '../lib/errors.js';
 import type { TokenRow, TokensRepo } from './repo.js';
 
 export const TOKEN_PREFIX = 'argus_';
@@ -56,8 +56,7 @@ export function createTokensService({
   return {
     async create(userId: number, name: string, expiresAt: Date | null): Promise<TokenView & { token: string }> {
       const now = clock.now();
-      if (expiresAt && expiresAt <= now)
-        throw new BadRequest('expiresAt: must be in the future', { field: 'expiresAt' });
+      if (expiresAt && expiresAt <= now) throw new Invalid('expiresAt: must be in the future', { field: 'expiresAt' });
       const token = TOKEN_PREFIX + randomBase62(43);
       const row = await repo.insert(userId, name, sha256(token), expiresAt, now);
       return { ...view(row), token };

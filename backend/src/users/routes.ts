@@ -1,7 +1,7 @@
 /** /api/users (ADMIN) and /api/account (every account, its own profile and password). */
 import Router from '@koa/router';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { NotFound } from '../http/errors.js';
+import { NotFound } from '../lib/errors.js';
 import { parseInput } from '../lib/validate.js';
 import { createUserSchema, idParam, passwordChangeSchema, profileSchema, updateUserSchema } from './schema.js';
 import type { UsersService } from './service.js';

@@ -6,7 +6,7 @@
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import type { Principal, Role } from '../auth/principal.js';
-import { BadRequest, Conflict, NotFound } from '../http/errors.js';
+import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import { validatePassword } from '../lib/password-rules.js';
@@ -59,7 +59,7 @@ function view(user: UserRow, customerIds: number[]): UserView {
 
 function checkPassword(password: string, account: { email: string; username?: string | null | undefined }) {
   const problem = validatePassword(password, { email: account.email, username: account.username ?? null });
-  if (problem) throw new BadRequest(`password: ${problem}`, { field: 'password' });
+  if (problem) throw new Invalid(`password: ${problem}`, { field: 'password' });
 }
 
 export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
@@ -80,8 +80,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
   async function assertCustomersExist(customerIds: number[], trx: Knex) {
     const found = new Set(await repo.existingCustomerIds(customerIds, trx));
     const missing = customerIds.filter((id) => !found.has(id));
-    if (missing.length)
-      throw new BadRequest(`customerIds: no customer ${missing.join(', ')}`, { field: 'customerIds' });
+    if (missing.length) throw new Invalid(`customerIds: no customer ${missing.join(', ')}`, { field: 'customerIds' });
   }
 
   /** Rights changed: open live connections re-check (contracts.md "Live channel data"). */
@@ -202,7 +201,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
       const user = await repo.findById(id);
       if (!user) throw new NotFound('No such user');
       if (!(await hasher.verify(currentPassword, user.passwordHash))) {
-        throw new BadRequest('currentPassword: the current password is not right', { field: 'currentPassword' });
+        throw new Invalid('currentPassword: the current password is not right', { field: 'currentPassword' });
       }
       checkPassword(newPassword, user);
       const passwordHash = await hasher.hash(newPassword);

@@ -1,88 +1,90 @@
 /**
- * Koa app assembly: middleware order and the feature routers. Everything the
- * routes need arrives through `AppDeps`; main.ts (and tests) build them.
+ * The composition root: builds every feature (repos → services → routers) from `AppDeps` and mounts
+ * them behind the middleware, in order. Only main.ts and tests import it; nothing here is imported
+ * by a feature.
  */
 import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
-import { authenticate } from '../auth/authenticate.js';
-import { createGuessingAlert } from '../auth/guessing-alert.js';
-import { CODE_BUDGET, createLoginService } from '../auth/login-service.js';
-import { authRoutes } from '../auth/routes.js';
-import { createSessionRepo } from '../auth/session-repo.js';
-import { createSessions } from '../auth/sessions.js';
-import type { Bus } from '../bus/bus.js';
-import type { AppConfig } from '../config.js';
-import { createHealthRepo } from '../health/repo.js';
-import { healthRoutes } from '../health/routes.js';
-import { createHealthService } from '../health/service.js';
-import type { Clock } from '../lib/clock.js';
-import type { Logger } from '../lib/logger.js';
-import type { PasswordHasher } from '../lib/password-hasher.js';
-import type { SecretBox } from '../lib/secret-box.js';
-import { createMailer } from '../mail/smtp-mailer.js';
-import { forgotPasswordLimits } from '../password-reset/limits.js';
-import { passwordResetRoutes } from '../password-reset/routes.js';
-import { createPasswordResetService } from '../password-reset/service.js';
-import { smtpSettingsRoutes } from '../settings/smtp-routes.js';
-import { alertRetentionRoutes } from '../settings/alert-retention-routes.js';
-import { createAlertRetentionRepo } from '../settings/alert-retention-repo.js';
-import { createAlertRetentionService } from '../settings/alert-retention-service.js';
-import { createAlertsRepo } from '../alerts/repo.js';
-import { alertsRoutes } from '../alerts/routes.js';
-import { createAlertsService } from '../alerts/service.js';
-import { createMaintenanceRepo } from '../maintenance/repo.js';
-import { maintenanceRoutes } from '../maintenance/routes.js';
-import { createMaintenanceService } from '../maintenance/service.js';
-import { createPreviewRepo } from '../rules/preview-repo.js';
-import { createRulePreview } from '../rules/preview.js';
-import { createRulesRepo } from '../rules/repo.js';
-import { rulesRoutes } from '../rules/routes.js';
-import { createScopeRepo } from '../rules/scope-repo.js';
-import { createRulesService } from '../rules/service.js';
-import { createSmtpSettingsService } from '../settings/smtp-service.js';
-import { createAgentSettingsRepo } from '../agent-settings/repo.js';
-import { agentSettingsRoutes } from '../agent-settings/routes.js';
-import { createAgentSettingsService } from '../agent-settings/service.js';
-import { createAgentDist } from '../agents/dist.js';
-import { createAgentsRepo } from '../agents/repo.js';
-import { createAgentUpdates } from '../agents/rollout.js';
-import { agentRoutes } from '../agents/routes.js';
-import { createAgentEndpoints } from '../agents/service.js';
-import { createCustomersRepo } from '../customers/repo.js';
-import { createIngest } from '../ingest/routes.js';
-import { evaluationRoutes } from '../evaluation/routes.js';
-import { createEvaluation } from '../evaluation/service.js';
-import { createNotificationsRepo } from '../notifications/repo.js';
-import { createAlertNotifier } from '../notifications/service.js';
-import { assembleLiveHub, type LiveOptions } from '../live/assembly.js';
-import type { LiveHub } from '../live/hub.js';
-import { liveRoutes } from '../live/routes.js';
-import { customersRoutes } from '../customers/routes.js';
-import { createCustomersService } from '../customers/service.js';
-import { createSystemsRepo } from '../systems/repo.js';
-import { systemsRoutes } from '../systems/routes.js';
-import { createSystemsService } from '../systems/service.js';
-import { createSecondFactorRepo } from '../second-factor/repo.js';
-import { secondFactorRoutes } from '../second-factor/routes.js';
-import { createSecondFactorService } from '../second-factor/service.js';
-import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
-import { createTokensRepo } from '../tokens/repo.js';
-import { tokensRoutes } from '../tokens/routes.js';
-import { createTokensService } from '../tokens/service.js';
-import { createUsersRepo } from '../users/repo.js';
-import { usersRoutes } from '../users/routes.js';
-import { createUsersService } from '../users/service.js';
-import { parseBodies } from './body.js';
-import { clientAddress } from './client-ip.js';
-import { errorMiddleware } from './error-middleware.js';
-import { NotFound } from './errors.js';
-import { securityHeaders } from './security-headers.js';
-import { cookieTransport } from './cookie-transport.js';
-import { expectedHosts, hostCheck } from './host-check.js';
-import { createOriginRule, type OriginRule } from './origin.js';
-import { serveConsole } from './static.js';
+import { authenticate } from './auth/authenticate.js';
+import { createGuessingAlert } from './auth/guessing-alert.js';
+import { CODE_BUDGET, createLoginService } from './auth/login-service.js';
+import { authRoutes } from './auth/routes.js';
+import { createSessionRepo } from './auth/session-repo.js';
+import { createSessions } from './auth/sessions.js';
+import type { Bus } from './bus/bus.js';
+import type { AppConfig } from './config.js';
+import { createHealthRepo } from './health/repo.js';
+import { healthRoutes } from './health/routes.js';
+import { createHealthService } from './health/service.js';
+import type { Clock } from './lib/clock.js';
+import type { Logger } from './lib/logger.js';
+import type { PasswordHasher } from './lib/password-hasher.js';
+import type { SecretBox } from './lib/secret-box.js';
+import { createMailer } from './mail/smtp-mailer.js';
+import { forgotPasswordLimits } from './password-reset/limits.js';
+import { passwordResetRoutes } from './password-reset/routes.js';
+import { createPasswordResetService } from './password-reset/service.js';
+import { smtpSettingsRoutes } from './settings/smtp-routes.js';
+import { alertRetentionRoutes } from './settings/alert-retention-routes.js';
+import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
+import { createAlertRetentionService } from './settings/alert-retention-service.js';
+import { createAlertsRepo } from './alerts/repo.js';
+import { alertsRoutes } from './alerts/routes.js';
+import { createAlertsService } from './alerts/service.js';
+import { createMaintenanceRepo } from './maintenance/repo.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
+import { createMaintenanceService } from './maintenance/service.js';
+import { createPreviewRepo } from './rules/preview-repo.js';
+import { createRulePreview } from './rules/preview.js';
+import { createRulesRepo } from './rules/repo.js';
+import { rulesRoutes } from './rules/routes.js';
+import { createScopeRepo } from './rules/scope-repo.js';
+import { createRulesService } from './rules/service.js';
+import { createSmtpSettingsService } from './settings/smtp-service.js';
+import { createAgentSettingsRepo } from './agent-settings/repo.js';
+import { agentSettingsRoutes } from './agent-settings/routes.js';
+import { createAgentSettingsService } from './agent-settings/service.js';
+import { createAgentDist } from './agents/dist.js';
+import { createAgentsRepo } from './agents/repo.js';
+import { createAgentUpdates } from './agents/rollout.js';
+import { agentRoutes } from './agents/routes.js';
+import { createAgentEndpoints } from './agents/service.js';
+import { createCustomersRepo } from './customers/repo.js';
+import { createIngest } from './ingest/routes.js';
+import { evaluationRoutes } from './evaluation/routes.js';
+import { createEvaluation } from './evaluation/service.js';
+import { createNotificationsRepo } from './notifications/repo.js';
+import { createAlertNotifier } from './notifications/service.js';
+import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
+import type { LiveHub } from './live/hub.js';
+import { liveRoutes } from './live/routes.js';
+import { customersRoutes } from './customers/routes.js';
+import { createCustomersService } from './customers/service.js';
+import { createSystemsRepo } from './systems/repo.js';
+import { systemsRoutes } from './systems/routes.js';
+import { createSystemsService } from './systems/service.js';
+import { createSecondFactorRepo } from './second-factor/repo.js';
+import { secondFactorRoutes } from './second-factor/routes.js';
+import { createSecondFactorService } from './second-factor/service.js';
+import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
+import { createTokensRepo } from './tokens/repo.js';
+import { tokensRoutes } from './tokens/routes.js';
+import { createTokensService } from './tokens/service.js';
+import { createUsersRepo } from './users/repo.js';
+import { usersRoutes } from './users/routes.js';
+import { createUsersService } from './users/service.js';
+import { parseBodies } from './http/body.js';
+import { clientAddress } from './http/client-ip.js';
+import { errorMiddleware } from './http/error-middleware.js';
+import { NotFound } from './lib/errors.js';
+import { securityHeaders } from './http/security-headers.js';
+import { cookieTransport } from './http/cookie-transport.js';
+import { expectedHosts, hostCheck } from './http/host-check.js';
+import { createOriginRule, type OriginRule } from './http/origin.js';
+import { requestLog } from './http/request-log.js';
+import { serveConsole } from './http/static.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -99,33 +101,6 @@ export interface AppDeps {
   loginFailureDelayMs?: number;
   /** Storage jobs failing or late, as housekeeping last saw them (health names them). */
   troubledStorageJobs?: () => string[];
-}
-
-declare module 'koa' {
-  interface DefaultState {
-    /** Client address for rate limits: last X-Forwarded-For entry, else the socket. */
-    clientIp: string;
-  }
-}
-
-function requestLog(log: Logger): Koa.Middleware {
-  return async (ctx, next) => {
-    const started = performance.now();
-    try {
-      await next();
-    } finally {
-      // health polls, static files and agents' accepted reports (~1,000/s) would drown everything else
-      const quiet =
-        ctx.path === '/api/health' ||
-        !ctx.path.startsWith('/api/') ||
-        (ctx.path === '/api/webhook/metrics' && ctx.status === 200);
-      const level = quiet ? 'debug' : 'info';
-      log[level](
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
-        'request',
-      );
-    }
-  };
 }
 
 /**

@@ -1,0 +1,23 @@
+import type Koa from 'koa';
+import type { Logger } from '../lib/logger.js';
+
+/** One log line per request, at debug for the ones that would drown everything else. */
+export function requestLog(log: Logger): Koa.Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      // health polls, static files and agents' accepted reports (~1,000/s) would drown everything else
+      const quiet =
+        ctx.path === '/api/health' ||
+        !ctx.path.startsWith('/api/') ||
+        (ctx.path === '/api/webhook/metrics' && ctx.status === 200);
+      const level = quiet ? 'debug' : 'info';
+      log[level](
+        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        'request',
+      );
+    }
+  };
+}
