@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/src/ingest/test-harness.js';
+import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/src/testing/ingest-harness.js';
 import { SimulatedAgent } from './agent.js';
 import { SimulatedHost } from './catalogue.js';
 

@@ -166,6 +166,7 @@ describe('.dockerignore', () => {
       'ops/bench/run.ts',
       'ops/test/run-all.sh',
       'ops/deploy/image.test.ts',
+      'backend/src/testing/database.ts',
     ]) {
       assert.ok(ignored(file), `${file} is not sent to the image build`);
     }

@@ -132,6 +132,33 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
         .split(' ')[0],
       'production',
     );
+    // test support stays out of the image (architecture.md): no test files, harnesses or testing/
+    const testCode = await composeOk(dir, [
+      'exec',
+      '-T',
+      'app',
+      'find',
+      '.',
+      '-path',
+      './node_modules',
+      '-prune',
+      '-o',
+      '(',
+      '-name',
+      '*.test.*',
+      '-o',
+      '-name',
+      '*.spec.*',
+      '-o',
+      '-name',
+      '*harness*',
+      '-o',
+      '-path',
+      '*/testing/*',
+      ')',
+      '-print',
+    ]);
+    assert.equal(testCode.trim(), '', testCode);
   });
 
   test('Chromium sets up the first account and signs in through nginx with TLS (Secure cookies)', async () => {

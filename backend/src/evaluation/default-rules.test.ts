@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from '../../../db/default-rules.js';
-import { MINUTE, startEvaluationHarness, type EvaluationHarness, type Sample } from './test-harness.js';
+import { MINUTE, startEvaluationHarness, type EvaluationHarness, type Sample } from '../testing/evaluation-harness.js';
 
 interface Case {
   key: string;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MINUTE, startEvaluationHarness, type EvaluationHarness } from './test-harness.js';
+import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 
 async function withHarness(fn: (h: EvaluationHarness) => Promise<void>): Promise<void> {
   const h = await startEvaluationHarness();

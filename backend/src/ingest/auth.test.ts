@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { after, before, describe, it } from 'node:test';
-import { SECRET, startIngestHarness, type IngestHarness } from './test-harness.js';
+import { SECRET, startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
 
 describe('POST /api/webhook/metrics: agent JWT and agent key', () => {
   let h: IngestHarness;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sha256 } from '../lib/crypto.js';
-import { startIngestHarness, type IngestHarness } from './test-harness.js';
+import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
 
 describe('POST /api/webhook/metrics: enrolment', () => {
   let h: IngestHarness;

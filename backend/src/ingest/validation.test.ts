@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
-import { startIngestHarness, type IngestHarness } from './test-harness.js';
+import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
 
 describe('POST /api/webhook/metrics: body and validation', () => {
   let h: IngestHarness;

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AUTH_URL, MINUTE, startEvaluationHarness, type EvaluationHarness } from '../evaluation/test-harness.js';
+import { AUTH_URL, MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { MAX_ATTEMPTS } from './service.js';
 
 async function withHarness(fn: (h: EvaluationHarness) => Promise<void>): Promise<void> {

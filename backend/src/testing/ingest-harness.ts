@@ -16,11 +16,11 @@ import { errorMiddleware } from '../http/error-middleware.js';
 import { FakeClock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
 import { createRedisClient, waitUntilReady } from '../lib/redis.js';
-import { createCustomer } from '../testing/accounts.js';
-import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { captureLogger } from '../testing/logger.js';
-import { SHARED_REDIS_URL, testPrefix } from '../testing/redis.js';
-import { createIngest, type IngestDeps, type IngestFeature } from './routes.js';
+import { createCustomer } from './accounts.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { captureLogger } from './logger.js';
+import { SHARED_REDIS_URL, testPrefix } from './redis.js';
+import { createIngest, type IngestDeps, type IngestFeature } from '../ingest/routes.js';
 
 export const SECRET = 'ingest-test-webhook-secret-0123456789abcdef';
 export const PATH = '/api/webhook/metrics';
