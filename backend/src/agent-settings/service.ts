@@ -4,7 +4,7 @@
  * console API (its value is never returned), and opened only for the ingest answer to the agent
  * of the system it applies to.
  */
-import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';

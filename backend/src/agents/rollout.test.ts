@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../lib/access.js';
 import { errorMiddleware } from '../http/error-middleware.js';
 import { FakeClock } from '../lib/clock.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';

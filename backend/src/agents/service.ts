@@ -6,8 +6,8 @@
  * at that cluster's customer. Builds are public (their SHA-256 from the version
  * answer protects them); the installer holds nothing but the key it was asked for.
  */
-import type { Principal } from '../auth/principal.js';
-import { canWriteCustomer } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
+import { canWriteCustomer } from '../lib/access.js';
 import { Forbidden, Invalid, Misconfigured, NotFound, TooMany, Unauthenticated } from '../lib/errors.js';
 import { safeEqual } from '../lib/crypto.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';

@@ -1,6 +1,6 @@
 /** SQL of alerts as the console reads them, and the acknowledgement. */
 import type { Knex } from 'knex';
-import type { Visible } from '../customers/repo.js';
+import type { Visible } from '../lib/access.js';
 import type { AlertRow } from './alert-json.js';
 
 export interface AlertDetailRow extends AlertRow {

@@ -5,8 +5,7 @@
  * 'acknowledged' transition is published once, after the change is stored.
  */
 import type { Bus } from '../bus/bus.js';
-import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
-import { visibleTo } from '../customers/service.js';
+import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { publishAlertTransition, toAlertJson } from './alert-json.js';

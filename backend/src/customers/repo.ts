@@ -1,5 +1,6 @@
 /** SQL of customers and their clusters. */
 import type { Knex } from 'knex';
+import type { Visible } from '../lib/access.js';
 
 export interface CustomerRow {
   id: number;
@@ -34,7 +35,6 @@ const mapCluster = (row: Record<string, unknown>): ClusterRow => ({
 });
 
 /** `null` = every customer (ADMIN); otherwise only these ids. */
-export type Visible = ReadonlySet<number> | null;
 
 function onlyVisible(query: Knex.QueryBuilder, column: string, visible: Visible) {
   if (visible) query.whereIn(column, [...visible]);

@@ -4,10 +4,10 @@
  * VIEWER reads. A customer the account may not see is a 404, never a 403.
  */
 import type { Bus } from '../bus/bus.js';
-import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
-import type { ClusterRow, CustomerRow, CustomersRepo, Visible } from './repo.js';
+import type { ClusterRow, CustomerRow, CustomersRepo } from './repo.js';
 
 export interface CustomerView {
   id: number;
@@ -34,8 +34,6 @@ export interface CustomerInput {
   active: boolean;
   timeZone: string;
 }
-
-export const visibleTo = (principal: Principal): Visible => (principal.role === 'ADMIN' ? null : principal.customerIds);
 
 // ≥ 128 bits (contracts.md "Agent protocol"): 24 random bytes, 32 base64url characters
 const newEnrollmentKey = () => randomToken(24);

@@ -3,7 +3,7 @@
  * cookie) has already put the principal, if any, on ctx.state.
  */
 import type { Middleware } from 'koa';
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../lib/access.js';
 import { Forbidden, Unauthenticated } from '../lib/errors.js';
 
 declare module 'koa' {

@@ -5,7 +5,7 @@
  */
 import type Koa from 'koa';
 import type { Knex } from 'knex';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
@@ -19,7 +19,7 @@ import { createLiveHub, type LiveHub } from './hub.js';
 import type { SnapshotTopic } from './protocol.js';
 import type { ReplayLimits } from './replay.js';
 import { createLiveRepo } from './repo.js';
-import type { Visible } from './snapshots.js';
+import type { Visible } from '../lib/access.js';
 import type { Ticker } from './ticker.js';
 import { createUpgradeAuth } from './upgrade-auth.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
 import type { Topic } from './protocol.js';
 import type { Audience, SnapshotSubscriber } from './snapshots.js';
 

@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ALERT_TOPIC, type AlertEvent } from '../alerts/alert-json.js';
-import { canSeeCustomer, type Principal } from '../auth/principal.js';
+import { canSeeCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -287,7 +287,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     const conn: Connection = {
       ws,
       principal,
-      audience: snapshots.join(principal.role === 'ADMIN' ? null : principal.customerIds),
+      audience: snapshots.join(visibleTo(principal)),
       subs: new Map(),
       missedPongs: 0,
       windowStart: Date.now(),

@@ -5,7 +5,7 @@
  * a changed role or grant → 4000 (the client reconnects and gets what it may
  * now see). A database that does not answer changes nothing.
  */
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
 
 export const CLOSE_RIGHTS_CHANGED = 4000;
 export const CLOSE_SIGNED_OUT = 4401;

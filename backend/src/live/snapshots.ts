@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../lib/logger.js';
 import { frames, SNAPSHOT_TOPICS, type SnapshotTopic } from './protocol.js';
+import type { Visible } from '../lib/access.js';
 
 /** What a snapshot subscriber needs: where to send, and which revision it has. */
 export interface SnapshotSubscriber {
@@ -15,7 +16,6 @@ export interface SnapshotSubscriber {
 }
 
 /** Customers an account sees: null for ADMIN (everything). */
-export type Visible = ReadonlySet<number> | null;
 
 export type ComputeSnapshot = (topic: SnapshotTopic, visible: Visible) => Promise<unknown>;
 

@@ -9,7 +9,7 @@
  */
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type Koa from 'koa';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
 import { clientAddress } from '../http/client-ip.js';
 import { requestHosts, type OriginRule } from '../http/origin.js';
 

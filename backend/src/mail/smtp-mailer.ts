@@ -6,7 +6,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { Logger } from '../lib/logger.js';
-import type { SmtpSettingsService, SmtpTransportSettings } from '../settings/smtp-service.js';
+import type { SmtpSettingsSource, SmtpTransportSettings } from './smtp-settings.js';
 import type { Mailer, OutgoingMail } from './mailer.js';
 
 const TIMEOUT_MS = 10_000;
@@ -17,7 +17,7 @@ export interface SmtpMailer extends Mailer {
 }
 
 export interface MailerDeps {
-  smtp: Pick<SmtpSettingsService, 'isEnabled' | 'getTransportSettings' | 'getSettingsForTest'>;
+  smtp: SmtpSettingsSource;
   log: Logger;
 }
 

@@ -1,6 +1,6 @@
 /** SQL of maintenance windows, each with its customer's name and time zone and its scope's name. */
 import type { Knex } from 'knex';
-import type { Visible } from '../customers/repo.js';
+import type { Visible } from '../lib/access.js';
 import { joinScopeTables, scopeColumns, type ScopeType } from '../rules/scope-repo.js';
 
 export interface WindowRow {

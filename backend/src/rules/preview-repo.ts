@@ -1,6 +1,6 @@
 /** SQL of the rule preview: the latest values (metric_latest) and silent systems, never `metrics`. */
 import type { Knex } from 'knex';
-import type { Visible } from '../customers/repo.js';
+import type { Visible } from '../lib/access.js';
 
 export interface PreviewCandidate {
   systemId: number;

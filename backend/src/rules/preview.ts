@@ -6,8 +6,7 @@
  * system governed by a more specific override of the same key is left out:
  * there the override decides, not this rule.
  */
-import type { Principal } from '../auth/principal.js';
-import { visibleTo } from '../customers/service.js';
+import { visibleTo, type Principal } from '../lib/access.js';
 import { conditionHolds, instanceMatches, type Operator } from '../evaluation/condition.js';
 import { FRESH_MS } from '../evaluation/metric-rules.js';
 import { OFFLINE_AFTER_MS } from '../evaluation/offline.js';

@@ -6,7 +6,7 @@
  * customers they see; any other override is a 404.
  */
 import type { Bus } from '../bus/bus.js';
-import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
+import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
 import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';

@@ -3,8 +3,7 @@
  * already sealed by the SecretBox; this file never sees a password in clear.
  */
 import type { Knex } from 'knex';
-
-export type SmtpEncryption = 'tls' | 'starttls' | 'none';
+import type { SmtpEncryption } from '../mail/smtp-settings.js';
 
 export interface StoredSmtpSettings {
   enabled: boolean;

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../lib/access.js';
 import { errorMiddleware } from '../http/error-middleware.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';

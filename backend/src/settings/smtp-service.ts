@@ -6,9 +6,10 @@
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { SmtpEncryption, SmtpTransportSettings } from '../mail/smtp-settings.js';
 import { places } from '../secrets/places.js';
 import type { SmtpSettingsInput } from './schema.js';
-import { findSmtpSettings, saveSmtpSettings, type SmtpEncryption, type StoredSmtpSettings } from './smtp-repo.js';
+import { findSmtpSettings, saveSmtpSettings, type StoredSmtpSettings } from './smtp-repo.js';
 
 /** What GET /api/settings/smtp answers: everything but the password. */
 export interface SmtpSettingsView {
@@ -23,17 +24,6 @@ export interface SmtpSettingsView {
 }
 
 /** What the mail transport needs, password in clear. */
-export interface SmtpTransportSettings {
-  enabled: boolean;
-  host: string;
-  port: number;
-  encryption: SmtpEncryption;
-  user: string;
-  password: string | null;
-  fromAddress: string;
-  fromName: string;
-}
-
 export interface SmtpSettingsDeps {
   db: Knex;
   box: SecretBox;

@@ -14,7 +14,7 @@ import { startEmbeddedTimescale, type EmbeddedDb } from '../../../db/embedded.js
 import { runMigrations } from '../../../db/migrate.js';
 import { setupTimescale } from '../../../db/timescale.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from './repo.js';
 import { createSystemsService, MAX_POINTS } from './service.js';

@@ -1,6 +1,6 @@
 /** SQL of systems as the console sees them, and of their chart data. */
 import type { Knex } from 'knex';
-import type { Visible } from '../customers/repo.js';
+import type { Visible } from '../lib/access.js';
 
 export interface SystemRow {
   id: number;

@@ -5,8 +5,7 @@
  * ~1000 points, working from raw rows when TimescaleDB is absent.
  */
 import type { Bus } from '../bus/bus.js';
-import { canSeeCustomer, canWriteCustomer, type Principal } from '../auth/principal.js';
-import { visibleTo } from '../customers/service.js';
+import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { SeriesQuery, SystemRow, SystemsRepo } from './repo.js';

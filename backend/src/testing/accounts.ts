@@ -1,7 +1,7 @@
 /** Test factories for accounts and customers, written straight to the test database. */
 import bcrypt from 'bcryptjs';
 import type { Knex } from 'knex';
-import type { Role } from '../auth/principal.js';
+import type { Role } from '../lib/access.js';
 
 export const PASSWORD = 'correct horse battery staple';
 let counter = 0;

@@ -1,6 +1,6 @@
 /** SQL of accounts: users, their customer grants and their sign-in artefacts. */
 import type { Knex } from 'knex';
-import type { Role } from '../auth/principal.js';
+import type { Role } from '../lib/access.js';
 
 export interface UserRow {
   id: number;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailSchema, passwordSchema, usernameSchema } from '../auth/schema.js';
+import { emailSchema, passwordSchema, usernameSchema } from './fields.js';
 
 const role = z.enum(['ADMIN', 'OPERATOR', 'VIEWER']);
 const customerIds = z.array(z.number().int().positive()).max(10_000);

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
-import type { Principal, Role } from '../auth/principal.js';
+import type { Principal, Role } from '../lib/access.js';
 import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';

@@ -1,5 +1,5 @@
 /**
- * Who is asking, as read from the database on EVERY request (contracts.md
+ * Access: who is asking, as read from the database on EVERY request (contracts.md
  * "Tenancy and rights"): a withdrawn grant or a changed role applies to the
  * very next request, for cookies and tokens alike.
  */
@@ -25,3 +25,8 @@ export function canSeeCustomer(principal: Principal, customerId: number): boolea
 export function canWriteCustomer(principal: Principal, customerId: number): boolean {
   return principal.role === 'ADMIN' || (principal.role === 'OPERATOR' && principal.customerIds.has(customerId));
 }
+
+/** The customers a caller may see: null for everything (ADMIN), else the ids of its grants. */
+export type Visible = ReadonlySet<number> | null;
+
+export const visibleTo = (principal: Principal): Visible => (principal.role === 'ADMIN' ? null : principal.customerIds);
