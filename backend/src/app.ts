@@ -36,11 +36,12 @@ import { createAlertsService } from './alerts/service.js';
 import { createMaintenanceRepo } from './maintenance/repo.js';
 import { maintenanceRoutes } from './maintenance/routes.js';
 import { createMaintenanceService } from './maintenance/service.js';
-import { createPreviewRepo } from './rules/preview-repo.js';
-import { createRulePreview } from './rules/preview.js';
+import { createPreviewRepo } from './evaluation/preview-repo.js';
+import { createRulePreview } from './evaluation/preview.js';
+import { rulePreviewRoutes } from './evaluation/preview-routes.js';
 import { createRulesRepo } from './rules/repo.js';
 import { rulesRoutes } from './rules/routes.js';
-import { createScopeRepo } from './rules/scope-repo.js';
+import { createScopeRepo } from './scopes/repo.js';
 import { createRulesService } from './rules/service.js';
 import { createSmtpSettingsService } from './settings/smtp-service.js';
 import { createAgentSettingsRepo } from './agent-settings/repo.js';
@@ -174,6 +175,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     notifier: createAlertNotifier({ repo: createNotificationsRepo(db), mailer, clock, log, authUrl: config.authUrl }),
   });
 
+  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock });
   const authentication = authenticate({
     sessions,
@@ -228,10 +230,9 @@ function features(deps: AppDeps, origins: OriginRule) {
       passwordResetRoutes({ resets, origins }),
       smtpSettingsRoutes({ smtp, mailer }),
       // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
-      rulesRoutes({
-        rules: createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus }),
-        preview: createRulePreview({ repo: createPreviewRepo(db), clock }),
-      }),
+      // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
+      rulePreviewRoutes({ rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
+      rulesRoutes(rules),
       maintenanceRoutes(
         createMaintenanceService({
           repo: createMaintenanceRepo(db),

@@ -1,7 +1,7 @@
 /** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { idOf, MAX_INT_ID } from '../customers/routes.js';
+import { idOf, MAX_INT_ID } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AlertsService } from './service.js';

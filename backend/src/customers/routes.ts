@@ -1,10 +1,10 @@
 /** /api/customers (ADMIN writes) and /api/clusters (ADMIN or a granted OPERATOR writes). */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { NotFound } from '../lib/errors.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { CustomersService } from './service.js';
+import { idOf } from '../lib/ids.js';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -31,16 +31,6 @@ const createCustomer = z.object({
 const updateCustomer = z.object(customerFields).partial().strict();
 const createCluster = z.object({ customerId: z.number().int().positive(), name });
 const updateCluster = z.object({ name }).strict();
-
-/** The largest `integer` (int4) id; a larger value in a query is a database error, not "not found". */
-export const MAX_INT_ID = 2_147_483_647;
-
-/** A path id; one that names no row (not a number, or past the column's range: `max`) is a 404. */
-export function idOf(raw: string | undefined, what: string, max = MAX_INT_ID): number {
-  const parsed = z.coerce.number().int().positive().max(max).safeParse(raw);
-  if (!parsed.success) throw new NotFound(`No such ${what}`);
-  return parsed.data;
-}
 
 export function customersRoutes(customers: CustomersService): Router {
   const router = new Router();

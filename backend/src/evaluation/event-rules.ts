@@ -12,7 +12,7 @@
  * agent's buffer delivered after an outage) is over: it raises nothing. During
  * suppression nothing is raised, and nothing "catches up" afterwards.
  */
-import { wildcardMatches } from './condition.js';
+import { wildcardMatches } from '../rules/condition.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import {

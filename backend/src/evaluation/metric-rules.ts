@@ -6,7 +6,7 @@
  * minutes (between 5 and 10 minutes nothing is decided). Pure: the run's
  * service reads and writes, this decides.
  */
-import { conditionHolds, instanceMatches, type Condition } from './condition.js';
+import { conditionHolds, instanceMatches, type Condition } from '../rules/condition.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conditionHolds, OPERATORS, type Condition } from './condition.js';
+import { conditionHolds, OPERATORS, type Condition } from '../rules/condition.js';
 import { conditionRanges, nextDown, nextUp } from './ranges.js';
 
 describe('conditionRanges', () => {

@@ -6,7 +6,7 @@
  * bounds use the neighbouring double, so the result is the same as
  * conditionHolds() for every finite value (ranges.test.ts checks it).
  */
-import type { Condition } from './condition.js';
+import type { Condition } from '../rules/condition.js';
 
 export type Range = readonly [lo: number, hi: number];
 

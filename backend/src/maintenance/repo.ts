@@ -1,7 +1,7 @@
 /** SQL of maintenance windows, each with its customer's name and time zone and its scope's name. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import { joinScopeTables, scopeColumns, type ScopeType } from '../rules/scope-repo.js';
+import { joinScopeTables, scopeColumns, type ScopeType } from '../scopes/repo.js';
 
 export interface WindowRow {
   id: number;

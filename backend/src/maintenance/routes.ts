@@ -1,6 +1,6 @@
 /** /api/maintenance-windows: list (optionally `?customer=`), create, edit, delete. */
 import Router from '@koa/router';
-import { idOf } from '../customers/routes.js';
+import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import { listQuerySchema, windowChangesSchema, windowSchema } from './schema.js';

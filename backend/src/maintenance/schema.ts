@@ -4,7 +4,7 @@
  * local start time HH:MM and a duration, in the customer's time zone).
  */
 import { z } from 'zod';
-import { scopeSchema } from '../rules/schema.js';
+import { scopeSchema } from '../scopes/schema.js';
 
 const HH_MM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 export const MAX_DURATION_MINUTES = 10_080; // one week: a longer weekly window would overlap itself

@@ -9,7 +9,7 @@ import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';
-import type { ScopeRepo } from '../rules/scope-repo.js';
+import type { ScopeRepo } from '../scopes/repo.js';
 import type { MaintenanceRepo, WindowRow } from './repo.js';
 import { windowCovers, type WindowSchedule } from './schedule.js';
 import { windowSchema, type WindowInput } from './schema.js';

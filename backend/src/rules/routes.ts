@@ -1,10 +1,8 @@
-/** /api/alert-rules and /api/event-rules: list, create, edit, delete; the alert-rule preview. */
+/** /api/alert-rules and /api/event-rules: list, create, edit, delete (the preview: evaluation/preview-routes.ts). */
 import Router from '@koa/router';
-import { idOf } from '../customers/routes.js';
+import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
-import type { RulePreview } from './preview.js';
-import type { Operator } from '../evaluation/condition.js';
 import {
   createAlertRuleSchema,
   createEventRuleSchema,
@@ -13,7 +11,7 @@ import {
 } from './schema.js';
 import type { RulesService } from './service.js';
 
-export function rulesRoutes({ rules, preview }: { rules: RulesService; preview: RulePreview }): Router {
+export function rulesRoutes(rules: RulesService): Router {
   const router = new Router();
   // a VIEWER never writes: refused before the body is even read
   const writer = requireRole('ADMIN', 'OPERATOR');
@@ -28,26 +26,8 @@ export function rulesRoutes({ rules, preview }: { rules: RulesService; preview: 
     ctx.status = 201;
     ctx.body = await alerts.create(principal, parseInput(createAlertRuleSchema, ctx.request.body));
   });
-  // an unsaved rule from the editor; the editor is for writers, so is this
-  router.post('/api/alert-rules/preview', writer, async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const input = parseInput(createAlertRuleSchema, ctx.request.body);
-    const kind = alerts.shapeOf(input);
-    const siblings = (await alerts.list(principal)).filter((r) => r.key === input.key);
-    ctx.body = await preview.preview(
-      principal,
-      { ...input, id: null, kind, operator: input.operator as Operator | null },
-      siblings,
-    );
-  });
   router.get('/api/alert-rules/:id', async (ctx) => {
     ctx.body = await alerts.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
-  });
-  router.get('/api/alert-rules/:id/preview', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const rule = await alerts.find(principal, idOf(ctx.params['id'], 'rule'));
-    const siblings = (await alerts.list(principal)).filter((r) => r.key === rule.key);
-    ctx.body = await preview.preview(principal, rule, siblings);
   });
   router.patch('/api/alert-rules/:id', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);

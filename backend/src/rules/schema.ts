@@ -3,7 +3,8 @@
  * rules"). The inferred types are the services' input types.
  */
 import { z } from 'zod';
-import { OPERATORS } from '../evaluation/condition.js';
+import { scopeSchema } from '../scopes/schema.js';
+import { OPERATORS } from './condition.js';
 
 const NO_CONTROL = /^[^\p{Cc}]*$/u;
 const severity = z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' });
@@ -26,17 +27,6 @@ const seconds = z
   .int('must be a whole number of seconds')
   .min(0, 'must not be negative')
   .max(30 * 86_400, 'must be at most 30 days');
-
-export const scopeSchema = z
-  .object({
-    type: z.enum(['customer', 'cluster', 'system'], { error: 'must be customer, cluster or system' }),
-    id: z
-      .number({ error: 'must be an id' })
-      .int('must be an id')
-      .positive('must be an id')
-      .max(2_147_483_647, 'must be an id'),
-  })
-  .nullable();
 
 const immutable = (what: string) => z.undefined({ error: `cannot be changed; ${what}` }).optional();
 

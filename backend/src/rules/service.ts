@@ -10,7 +10,7 @@ import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
 import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';
-import type { ScopeRepo } from './scope-repo.js';
+import type { ScopeRepo } from '../scopes/repo.js';
 
 export const OFFLINE_RULE_KEY = 'system.offline';
 

@@ -1,7 +1,7 @@
 /** /api/systems: list, detail, edit, delete, re-enroll (ADMIN) and chart data. */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { idOf } from '../customers/routes.js';
+import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { instanceMatches, wildcardMatches } from './condition.js';
-import { messageMatches } from './event-rules.js';
+import { messageMatches } from '../evaluation/event-rules.js';
 
 describe('wildcard matching', () => {
   it('reads `*` as any run, `?` as one character, the rest literally, over the whole text', () => {

@@ -7,14 +7,14 @@
  * there the override decides, not this rule.
  */
 import { visibleTo, type Principal } from '../lib/access.js';
-import { conditionHolds, instanceMatches, type Operator } from '../evaluation/condition.js';
-import { FRESH_MS } from '../evaluation/metric-rules.js';
-import { OFFLINE_AFTER_MS } from '../evaluation/offline.js';
-import { RuleBook } from '../evaluation/rule-book.js';
-import type { ScopedRule } from '../evaluation/types.js';
+import { conditionHolds, instanceMatches, type Operator } from '../rules/condition.js';
+import { FRESH_MS } from './metric-rules.js';
+import { OFFLINE_AFTER_MS } from './offline.js';
+import { RuleBook } from './rule-book.js';
+import type { ScopedRule } from './types.js';
 import type { Clock } from '../lib/clock.js';
 import type { PreviewCandidate, PreviewRepo } from './preview-repo.js';
-import type { NewScope, RuleScope } from './repo.js';
+import type { NewScope, RuleScope } from '../rules/repo.js';
 
 export interface PreviewRule {
   /** Saved rules have an id; an unsaved one from the editor has none. */

@@ -1,0 +1,39 @@
+/**
+ * The alert-rule preview ("which systems would fire now"): beside the evaluation's RuleBook it runs
+ * on, so the preview never disagrees with the run. Mounted before the rules router (both under
+ * /api/alert-rules).
+ */
+import Router from '@koa/router';
+import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import { idOf } from '../lib/ids.js';
+import { parseInput } from '../lib/validate.js';
+import type { Operator } from '../rules/condition.js';
+import { createAlertRuleSchema } from '../rules/schema.js';
+import type { RulesService } from '../rules/service.js';
+import type { RulePreview } from './preview.js';
+
+export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; preview: RulePreview }): Router {
+  const router = new Router();
+  const writer = requireRole('ADMIN', 'OPERATOR');
+  const alerts = rules.alertRules;
+
+  // an unsaved rule from the editor; the editor is for writers, so is this
+  router.post('/api/alert-rules/preview', writer, async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const input = parseInput(createAlertRuleSchema, ctx.request.body);
+    const kind = alerts.shapeOf(input);
+    const siblings = (await alerts.list(principal)).filter((r) => r.key === input.key);
+    ctx.body = await preview.preview(
+      principal,
+      { ...input, id: null, kind, operator: input.operator as Operator | null },
+      siblings,
+    );
+  });
+  router.get('/api/alert-rules/:id/preview', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const rule = await alerts.find(principal, idOf(ctx.params['id'], 'rule'));
+    const siblings = (await alerts.list(principal)).filter((r) => r.key === rule.key);
+    ctx.body = await preview.preview(principal, rule, siblings);
+  });
+  return router;
+}
