@@ -4,7 +4,7 @@
  * reclaim may legitimately run for minutes (contracts.md).
  */
 import knexFactory, { type Knex } from 'knex';
-import type { Logger } from '../backend/src/lib/logger.js';
+import type { Logger } from './logger.js';
 
 export interface ConnectionOptions {
   url: string;

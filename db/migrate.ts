@@ -7,9 +7,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
-import { ConfigError, loadDatabaseUrl, loadRetentionConfig } from '../backend/src/config.js';
-import { isMain } from '../backend/src/lib/is-main.js';
-import { createLogger, type Logger } from '../backend/src/lib/logger.js';
+import { ConfigError, loadDatabaseUrl, loadRetentionConfig } from './environment.js';
+import { isMain } from './is-main.js';
+import { createLogger, type Logger } from './logger.js';
 import { createKnex } from './connection.js';
 import { NumberedMigrationSource } from './migration-source.js';
 import { ensureDefaultRules } from './seed-rules.js';

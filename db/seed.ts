@@ -2,9 +2,9 @@
  * Start-up step 4: without `--demo`, only ensures the default rules exist (no
  * users, no sample systems). With `--demo`, also adds the sample fleet.
  */
-import { ConfigError, loadDatabaseUrl } from '../backend/src/config.js';
-import { isMain } from '../backend/src/lib/is-main.js';
-import { createLogger, type Logger } from '../backend/src/lib/logger.js';
+import { ConfigError, loadDatabaseUrl } from './environment.js';
+import { isMain } from './is-main.js';
+import { createLogger, type Logger } from './logger.js';
 import { createKnex } from './connection.js';
 import { seedDemo } from './demo-data.js';
 import { ensureDefaultRules } from './seed-rules.js';

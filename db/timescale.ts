@@ -5,8 +5,8 @@
  * converted table's old raw history reaches metrics_1h before the policy drops it.
  */
 import type { Knex } from 'knex';
-import type { RetentionConfig } from '../backend/src/config.js';
-import type { Logger } from '../backend/src/lib/logger.js';
+import type { RetentionConfig } from './environment.js';
+import type { Logger } from './logger.js';
 import { reason, Report, type StepContext } from './timescale/context.js';
 import { ensureCompressionSettings, ensureExtension, ensureHypertable } from './timescale/hypertable.js';
 import { ensureCompressionPolicy, ensureRefreshPolicy, ensureRetentionPolicies } from './timescale/policies.js';

@@ -15,7 +15,7 @@
  */
 import type { ReadStream } from 'node:tty';
 import { ConfigError, loadDatabaseUrl } from '../backend/src/config.js';
-import { isMain } from '../backend/src/lib/is-main.js';
+import { isMain } from '../db/is-main.js';
 import { createPasswordHasher } from '../backend/src/lib/password-hasher.js';
 import { validatePassword } from '../backend/src/lib/password-rules.js';
 import {

@@ -5,22 +5,17 @@
  * a missing optional value gives the spec's behaviour (see
  * shared/design/contracts.md, "Start-up and operations decisions").
  */
-import { parseInterval, type Interval } from './lib/interval.js';
+import {
+  ConfigError,
+  integer,
+  loadDatabaseUrl,
+  loadRetentionConfig,
+  value,
+  type Env,
+  type RetentionConfig,
+} from '../../db/environment.js';
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
-type Env = Record<string, string | undefined>;
-
-export interface RetentionConfig {
-  chunkInterval: Interval;
-  rawRetention: Interval;
-  compressAfter: Interval;
-  rollup5mRetention: Interval;
-  rollup1hRetention: Interval;
-  maxMigrateBytes: number;
-}
+export { ConfigError, loadDatabaseUrl, loadRetentionConfig, type RetentionConfig };
 
 export interface DatabaseConfig {
   url: string;
@@ -58,46 +53,9 @@ export interface AppConfig {
   warnings: string[];
 }
 
-const RETENTION_DEFAULTS = {
-  METRICS_CHUNK_INTERVAL: '1 day',
-  METRICS_RAW_RETENTION: '7 days',
-  METRICS_COMPRESS_AFTER: '2 days',
-  METRICS_5M_RETENTION: '30 days',
-  METRICS_1H_RETENTION: '400 days',
-} as const;
-
 /** Placeholders shipped in .env.example; a secret equal to one is as good as none. */
 const EXAMPLE_SECRETS = new Set(['change-me', 'changeme', 'replace-with-a-random-value']);
 const MIN_SECRET_LENGTH = 32;
-
-function value(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined) return undefined;
-  const trimmed = raw.trim();
-  return trimmed === '' ? undefined : trimmed;
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const raw = value(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number (got "${raw}")`);
-  const parsed = Number(raw);
-  if (!Number.isSafeInteger(parsed) || parsed < min || parsed > max) {
-    throw new ConfigError(`${name} must be between ${min} and ${max} (got ${raw})`);
-  }
-  return parsed;
-}
-
-function interval(env: Env, name: keyof typeof RETENTION_DEFAULTS): Interval {
-  const raw = value(env, name) ?? RETENTION_DEFAULTS[name];
-  const parsed = parseInterval(raw);
-  if (!parsed) {
-    throw new ConfigError(
-      `${name} must be a database interval such as "12 hours", "14 days" or "6 months" (got "${raw}")`,
-    );
-  }
-  return parsed;
-}
 
 /** A public base URL: http(s), scheme and host (and port) only, no trailing slash. */
 function baseUrl(env: Env, name: string): string | undefined {
@@ -119,31 +77,11 @@ function baseUrl(env: Env, name: string): string | undefined {
   return raw;
 }
 
-export function loadDatabaseUrl(env: Env): string {
-  const url = value(env, 'DATABASE_URL');
-  if (url === undefined) throw new ConfigError('DATABASE_URL is not set');
-  if (!/^postgres(ql)?:\/\//.test(url)) {
-    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string');
-  }
-  return url;
-}
-
 export function loadDatabaseConfig(env: Env): DatabaseConfig {
   return {
     url: loadDatabaseUrl(env),
     poolMax: integer(env, 'DATABASE_POOL_MAX', 20, 1, 1000),
     statementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0),
-  };
-}
-
-export function loadRetentionConfig(env: Env): RetentionConfig {
-  return {
-    chunkInterval: interval(env, 'METRICS_CHUNK_INTERVAL'),
-    rawRetention: interval(env, 'METRICS_RAW_RETENTION'),
-    compressAfter: interval(env, 'METRICS_COMPRESS_AFTER'),
-    rollup5mRetention: interval(env, 'METRICS_5M_RETENTION'),
-    rollup1hRetention: interval(env, 'METRICS_1H_RETENTION'),
-    maxMigrateBytes: integer(env, 'METRICS_MAX_MIGRATE_BYTES', 21_474_836_480, 0),
   };
 }
 

@@ -20,7 +20,7 @@ import { createApp } from './app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
 import { createPasswordHasher } from './lib/password-hasher.js';
-import { isMain } from './lib/is-main.js';
+import { isMain } from '../../db/is-main.js';
 import type { LiveHub } from './live/hub.js';
 import type { LiveOptions } from './live/assembly.js';
 import { createLogger, type Logger } from './lib/logger.js';

@@ -1,7 +1,7 @@
 /** What every part of the TimescaleDB step shares: the connection, the configuration and the report. */
 import type { Knex } from 'knex';
-import type { RetentionConfig } from '../../backend/src/config.js';
-import type { Logger } from '../../backend/src/lib/logger.js';
+import type { RetentionConfig } from '../environment.js';
+import type { Logger } from '../logger.js';
 
 export const FAILURE_PREFIX = 'TimescaleDB setup failed (app will still start): ';
 

@@ -1,6 +1,6 @@
 /** The rollups metrics_5m and metrics_1h (continuous aggregates) and their one-time backfill. */
-import type { Interval } from '../../backend/src/lib/interval.js';
-import type { RetentionConfig } from '../../backend/src/config.js';
+import type { Interval } from '../interval.js';
+import type { RetentionConfig } from '../environment.js';
 import { query, type StepContext } from './context.js';
 
 export interface Rollup {

@@ -13,7 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { isMain } from '../../backend/src/lib/is-main.js';
+import { isMain } from '../../db/is-main.js';
 import { SimulatedAgent, type AgentFault } from './agent.js';
 
 const FAULTS: AgentFault[] = ['disk-fill', 'cpu-spike', 'offline', 'clock-skew', 'replay'];

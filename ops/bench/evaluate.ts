@@ -19,7 +19,7 @@ import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { createMemoryBus } from '../../backend/src/bus/memory-bus.js';
 import { createEvaluation } from '../../backend/src/evaluation/service.js';
 import { randomToken } from '../../backend/src/lib/crypto.js';
-import { isMain } from '../../backend/src/lib/is-main.js';
+import { isMain } from '../../db/is-main.js';
 import { createNotificationsRepo } from '../../backend/src/notifications/repo.js';
 import { createAlertNotifier } from '../../backend/src/notifications/service.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';

@@ -13,7 +13,7 @@
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
 import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
-import { createLogger } from '../../backend/src/lib/logger.js';
+import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 

@@ -17,7 +17,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { isMain } from '../../backend/src/lib/is-main.js';
+import { isMain } from '../../db/is-main.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 import { createTestDatabase, databaseUrl } from '../../backend/src/testing/database.js';

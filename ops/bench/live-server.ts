@@ -5,7 +5,7 @@
  * channel: answers `{t: "mem"}` with its memory after a full GC.
  */
 import { systemClock } from '../../backend/src/lib/clock.js';
-import { createLogger } from '../../backend/src/lib/logger.js';
+import { createLogger } from '../../db/logger.js';
 import { startServer } from '../../backend/src/main.js';
 import { listening, testConfig } from '../../backend/src/testing/app.js';
 

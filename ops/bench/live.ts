@@ -19,7 +19,7 @@ import WebSocket from 'ws';
 import type { AlertEvent } from '../../backend/src/alerts/alert-json.js';
 import { createRedisBus } from '../../backend/src/bus/redis-bus.js';
 import { systemClock } from '../../backend/src/lib/clock.js';
-import { createLogger } from '../../backend/src/lib/logger.js';
+import { createLogger } from '../../db/logger.js';
 import { createRedisClient, waitUntilReady } from '../../backend/src/lib/redis.js';
 import { createAccount, createCustomer } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';

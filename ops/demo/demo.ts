@@ -14,7 +14,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startEmbeddedTimescale, type EmbeddedDb } from '../../db/embedded.js';
-import { createLogger } from '../../backend/src/lib/logger.js';
+import { createLogger } from '../../db/logger.js';
 import pg from 'pg';
 import { prettyLine } from './pretty-log.js';
 
