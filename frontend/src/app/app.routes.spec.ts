@@ -14,7 +14,7 @@ import { SmtpPage } from './features/settings/smtp-page';
 import { CustomersPage } from './features/customers/customers-page';
 import { StatusPage } from './features/status/status-page';
 import { SystemPage } from './features/systems/system-page';
-import { systemUrl } from './features/systems/systems-api';
+import { systemUrl } from './shared/systems/systems-api';
 import { SystemsPage } from './features/systems/systems-page';
 import { systemDetailBody } from './features/systems/systems-testing';
 import { nextRequest, provideForTests } from './testing';

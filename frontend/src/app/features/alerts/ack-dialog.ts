@@ -7,7 +7,7 @@ import { MatInputModule } from '@angular/material/input';
 import { Observable } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
-import { Alert, AlertsApi } from './alerts-api';
+import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 
 /** Acknowledges one alert with an optional note; closes with the acknowledged alert. */
 @Component({

@@ -6,8 +6,8 @@ import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { nextRequest, provideForTests } from '../../testing';
 import { AlertPage } from './alert-page';
-import { ALERTS_URL } from './alerts-api';
-import { alertBody } from './alerts-testing';
+import { ALERTS_URL } from '../../shared/alerts/alerts-api';
+import { alertBody } from '../../shared/alerts/alerts-testing';
 
 describe('AlertPage', () => {
   let http: HttpTestingController;

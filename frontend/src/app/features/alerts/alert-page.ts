@@ -14,8 +14,8 @@ import { mayWriteAt } from '../../core/rights';
 import { Icon } from '../../ui/icon';
 import { injectNow } from '../../ui/time-ago';
 import { openAckDialog } from './ack-dialog';
-import { AlertSummary } from './alert-row';
-import { Alert, AlertsApi } from './alerts-api';
+import { AlertSummary } from '../../shared/alerts/alert-row';
+import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({

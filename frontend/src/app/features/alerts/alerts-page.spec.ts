@@ -4,10 +4,10 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
-import { CUSTOMERS_URL } from '../customers/customers-api';
-import { ALERTS_URL } from './alerts-api';
+import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { AlertsPage, SYSTEMS_URL } from './alerts-page';
-import { alertBody } from './alerts-testing';
+import { alertBody } from '../../shared/alerts/alerts-testing';
 
 describe('AlertsPage', () => {
   let fixture: ComponentFixture<AlertsPage>;

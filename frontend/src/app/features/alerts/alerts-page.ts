@@ -15,11 +15,11 @@ import { loaded, LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { injectNow } from '../../ui/time-ago';
-import { byName, Customer, CUSTOMERS_URL } from '../customers/customers-api';
-import { SystemSummary } from '../systems/systems-api';
+import { byName, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { SystemSummary } from '../../shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
-import { AlertSummary } from './alert-row';
-import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from './alerts-api';
+import { AlertSummary } from '../../shared/alerts/alert-row';
+import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 
 export const SYSTEMS_URL = '/api/systems';
 

@@ -10,7 +10,7 @@ import { filter, switchMap } from 'rxjs';
 import { errorMessage } from '../../core/api-error';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
-import { Cluster, CustomersApi } from './customers-api';
+import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
 
 /**
  * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its

@@ -10,7 +10,7 @@ import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
 import { applyFieldError, errorMessage } from '../../core/api-error';
-import { Customer, CustomerFields, CustomersApi } from './customers-api';
+import { Customer, CustomerFields, CustomersApi } from '../../shared/customers/customers-api';
 
 export interface CustomerDialogData {
   /** The customer to edit; absent to create one. */

@@ -5,10 +5,10 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { AGENT_SETTINGS_URL } from '../agent-settings/agent-settings-api';
+import { AGENT_SETTINGS_URL } from '../../shared/agent-settings/agent-settings-api';
 import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
-import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from './customers-api';
+import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { CustomersPage } from './customers-page';
 
 function customer(overrides: Partial<Customer> = {}): Customer {

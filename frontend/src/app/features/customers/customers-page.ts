@@ -15,10 +15,10 @@ import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { askName } from '../../ui/name-dialog';
-import { AgentSettingsEditor } from '../agent-settings/agent-settings-editor';
+import { AgentSettingsEditor } from '../../shared/agent-settings/agent-settings-editor';
 import { ClusterEnrollment } from './cluster-enrollment';
 import { CustomerDialog, CustomerDialogData } from './customer-dialog';
-import { byName, Cluster, Customer, CustomersApi, Fleet } from './customers-api';
+import { byName, Cluster, Customer, CustomersApi, Fleet } from '../../shared/customers/customers-api';
 
 interface CustomerView {
   customer: Customer;

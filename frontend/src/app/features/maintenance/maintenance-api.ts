@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
 import { Refreshing, refreshing } from '../../core/refresh';
-import { ScopeType } from '../rules/rules-api';
+import { ScopeType } from '../../shared/rules/rules-api';
 
 export type WindowKind = 'once' | 'weekly';
 

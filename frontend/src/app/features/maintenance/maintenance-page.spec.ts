@@ -4,8 +4,8 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../customers/customers-api';
-import { SYSTEMS_URL } from '../rules/scope-targets';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
 import { MaintenanceWindow, WINDOWS_URL } from './maintenance-api';
 import { MaintenancePage } from './maintenance-page';
 

@@ -13,8 +13,8 @@ import { merge } from 'rxjs';
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
-import { ScopeType } from '../rules/rules-api';
-import { ScopeTargetsApi } from '../rules/scope-targets';
+import { ScopeType } from '../../shared/rules/rules-api';
+import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
 
 export interface WindowDialogData {

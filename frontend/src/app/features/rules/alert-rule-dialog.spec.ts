@@ -5,10 +5,10 @@ import { MatDialog } from '@angular/material/dialog';
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, provideForTests, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../customers/customers-api';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
-import { ALERT_RULES_URL, AlertRule } from './rules-api';
-import { SYSTEMS_URL } from './scope-targets';
+import { ALERT_RULES_URL, AlertRule } from '../../shared/rules/rules-api';
+import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
 
 const cpuHigh: AlertRule = {
   id: 1,

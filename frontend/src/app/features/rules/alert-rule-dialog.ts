@@ -12,7 +12,7 @@ import { Observable } from 'rxjs';
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
-import { SEVERITY_LABELS } from '../alerts/alerts-api';
+import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import {
   AlertRule,
   AlertRuleFields,
@@ -22,8 +22,8 @@ import {
   OPERATORS,
   Preview,
   RulesApi,
-} from './rules-api';
-import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from './scope-targets';
+} from '../../shared/rules/rules-api';
+import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from '../../shared/rules/scope-targets';
 
 export interface AlertRuleDialogData {
   /** Edit this rule (key and scope stay). */

@@ -12,9 +12,9 @@ import { Observable } from 'rxjs';
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
-import { SEVERITY_LABELS } from '../alerts/alerts-api';
-import { EventRule, EventRuleFields, NewScope, RulesApi } from './rules-api';
-import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from './scope-targets';
+import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { EventRule, EventRuleFields, NewScope, RulesApi } from '../../shared/rules/rules-api';
+import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from '../../shared/rules/scope-targets';
 
 export interface EventRuleDialogData {
   rule?: EventRule;

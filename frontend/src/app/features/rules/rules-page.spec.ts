@@ -4,7 +4,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
-import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from './rules-api';
+import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from '../../shared/rules/rules-api';
 import { RulesPage } from './rules-page';
 
 function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {

@@ -15,7 +15,7 @@ import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
-import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../alerts/alerts-api';
+import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
 import { EventRuleDialog, EventRuleDialogData } from './event-rule-dialog';
 import {
@@ -28,7 +28,7 @@ import {
   Rules,
   RulesApi,
   scopeText,
-} from './rules-api';
+} from '../../shared/rules/rules-api';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {

@@ -1,4 +1,4 @@
-import { scopeChoices } from './scope-targets';
+import { scopeChoices } from '../../shared/rules/scope-targets';
 
 describe('scopeChoices', () => {
   it('offers a global rule to an ADMIN creating a new rule', () => {

@@ -4,8 +4,8 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, provideForTests, settle } from '../../testing';
-import { AGENT_ROLLOUT_URL, retryUpdateUrl, RolloutMode } from './agent-rollout-api';
-import { AgentRolloutFailure } from './agent-rollout-failure';
+import { AGENT_ROLLOUT_URL, retryUpdateUrl, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
+import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
 import { AgentRolloutPage } from './agent-rollout-page';
 
 describe('AgentRolloutPage', () => {

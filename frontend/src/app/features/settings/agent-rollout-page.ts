@@ -9,7 +9,7 @@ import { MatSnackBar } from '@angular/material/snack-bar';
 
 import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { AgentRolloutApi, RolloutMode } from './agent-rollout-api';
+import { AgentRolloutApi, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
 
 export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
   {

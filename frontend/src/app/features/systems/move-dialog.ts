@@ -11,8 +11,8 @@ import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
-import { byName, CustomersApi, Fleet } from '../customers/customers-api';
-import { SystemChanges, SystemDetail, SystemsApi } from './systems-api';
+import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
+import { SystemChanges, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
 import { Icon, IconName } from '../../ui/icon';
-import { SystemStatus } from './systems-api';
+import { SystemStatus } from '../../shared/systems/systems-api';
 
 /** What each status is called in the console (issue 4: PENDING "Never reported", STANDBY "Powered off"). */
 export const STATUS_LABELS: Record<SystemStatus, string> = {

@@ -3,7 +3,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { provideForTests, settle } from '../../testing';
 import { SystemCharts } from './system-charts';
-import { MetricAnswer, systemUrl } from './systems-api';
+import { MetricAnswer, systemUrl } from '../../shared/systems/systems-api';
 
 const HOUR = 3_600_000;
 

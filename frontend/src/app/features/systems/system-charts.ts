@@ -7,8 +7,16 @@ import { switchMap } from 'rxjs';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { FamilyChart } from './family-chart';
-import { ChartRange, DEFAULT_RANGE, Family, groupFamilies, RANGES, sameFamilies, SeriesKey } from './series';
-import { SystemsApi } from './systems-api';
+import {
+  ChartRange,
+  DEFAULT_RANGE,
+  Family,
+  groupFamilies,
+  RANGES,
+  sameFamilies,
+  SeriesKey,
+} from '../../shared/systems/series';
+import { SystemsApi } from '../../shared/systems/systems-api';
 
 /** A system's charts: a range picker, then one chart per metric family it reported in the last day. */
 @Component({

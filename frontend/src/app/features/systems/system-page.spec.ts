@@ -5,10 +5,10 @@ import { Router } from '@angular/router';
 import { AuthService, User } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, overlayText, provideForTests, settle } from '../../testing';
-import { AGENT_SETTINGS_URL } from '../agent-settings/agent-settings-api';
-import { ALERTS_URL } from '../alerts/alerts-api';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../customers/customers-api';
-import { SystemDetail, systemUrl } from './systems-api';
+import { AGENT_SETTINGS_URL } from '../../shared/agent-settings/agent-settings-api';
+import { ALERTS_URL } from '../../shared/alerts/alerts-api';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { SystemDetail, systemUrl } from '../../shared/systems/systems-api';
 import { SystemPage } from './system-page';
 import { systemDetailBody } from './systems-testing';
 

@@ -18,14 +18,14 @@ import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { askName } from '../../ui/name-dialog';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
-import { AgentSettingsEditor } from '../agent-settings/agent-settings-editor';
-import { SystemAlerts } from '../alerts/system-alerts';
-import { AgentRolloutFailure } from '../settings/agent-rollout-failure';
+import { AgentSettingsEditor } from '../../shared/agent-settings/agent-settings-editor';
+import { SystemAlerts } from '../../shared/alerts/system-alerts';
+import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
 import { AlertCounts } from './alert-counts';
 import { MoveDialog, MoveDialogData } from './move-dialog';
 import { StatusBadge } from './status-badge';
 import { SystemCharts } from './system-charts';
-import { SystemDetail, SystemsApi } from './systems-api';
+import { SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
 
 /** One system: status, host facts, the actions the account may take, and its charts. */
 @Component({

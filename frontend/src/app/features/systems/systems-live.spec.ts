@@ -8,7 +8,7 @@ import { LIVE_SOCKET } from '../../core/live-socket';
 import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { Refreshing } from '../../core/refresh';
 import { provideForTests } from '../../testing';
-import { SYSTEMS_URL, systemUrl, SystemDetail, SystemsApi, SystemSummary } from './systems-api';
+import { SYSTEMS_URL, systemUrl, SystemDetail, SystemsApi, SystemSummary } from '../../shared/systems/systems-api';
 import { systemBody, systemDetailBody } from './systems-testing';
 
 describe('SystemsApi on the live channel', () => {

@@ -4,7 +4,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
-import { SYSTEMS_URL, SystemSummary } from './systems-api';
+import { SYSTEMS_URL, SystemSummary } from '../../shared/systems/systems-api';
 import { SystemsPage } from './systems-page';
 import { systemBody } from './systems-testing';
 

@@ -15,7 +15,7 @@ import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { AlertCounts } from './alert-counts';
 import { countByStatus, groupSystems, matchesFilter } from './grouping';
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
-import { SystemsApi, SystemStatus, SystemSummary } from './systems-api';
+import { SystemsApi, SystemStatus, SystemSummary } from '../../shared/systems/systems-api';
 
 /** Every system the account may see, grouped by customer and cluster, with a text and a status filter. */
 @Component({

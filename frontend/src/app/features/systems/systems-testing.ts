@@ -1,4 +1,4 @@
-import { SystemDetail, SystemSummary } from './systems-api';
+import { SystemDetail, SystemSummary } from '../../shared/systems/systems-api';
 
 /** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
 export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
