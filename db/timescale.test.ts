@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { loadRetentionConfig, type RetentionConfig } from '../backend/src/config.js';
+import { loadRetentionConfig, type RetentionConfig } from './environment.js';
 import { parseInterval } from './interval.js';
 import type { Logger } from './logger.js';
 import { createTestDatabase } from '../backend/src/testing/database.js';

@@ -1,6 +1,6 @@
 import type uPlot from 'uplot';
 
-import { MetricPoint } from '../../shared/systems/systems-api';
+import { MetricPoint } from '../../shared/systems/series';
 
 /** One line of a chart: its average, drawn over a band from its minimum to its maximum. */
 export interface ChartLine {

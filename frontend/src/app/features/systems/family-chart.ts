@@ -8,7 +8,8 @@ import { Refreshing } from '../../core/refresh';
 import { ChartLine } from './chart-data';
 import { MetricChart } from './metric-chart';
 import { ChartRange, Family, RANGES, seriesLabel, sourceLabel, unitOf } from '../../shared/systems/series';
-import { FamilyData, SystemsApi } from '../../shared/systems/systems-api';
+import { SystemsApi } from '../../shared/systems/systems-api';
+import { FamilyData } from '../../shared/systems/series';
 
 /** One metric family of a system (cpu, disk, net, …) as a chart, with where its points come from. */
 @Component({

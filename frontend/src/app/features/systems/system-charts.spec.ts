@@ -3,7 +3,8 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { provideForTests, settle } from '../../testing';
 import { SystemCharts } from './system-charts';
-import { MetricAnswer, systemUrl } from '../../shared/systems/systems-api';
+import { systemUrl } from '../../shared/systems/systems-api';
+import { MetricAnswer } from '../../shared/systems/series';
 
 const HOUR = 3_600_000;
 

@@ -2,7 +2,7 @@ import { Subject } from 'rxjs';
 
 import { Refreshing } from '../../core/refresh';
 import { appendReport, LiveReport, withLiveTail } from './live-tail';
-import { FamilyData } from './systems-api';
+import { FamilyData } from './series';
 
 const base: FamilyData = {
   from: 0,

@@ -1,7 +1,7 @@
 import { Observable, of, scan, startWith, switchMap } from 'rxjs';
 
 import { Refreshing } from '../../core/refresh';
-import { FamilyData, MetricPoint } from './systems-api';
+import { FamilyData, MetricPoint } from './series';
 
 /** `system:<id>` message data (docs/api.md "Live channel"): one stored report. */
 export interface LiveReport {

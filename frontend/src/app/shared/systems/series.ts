@@ -138,3 +138,23 @@ function bucketWidth(seconds: number): string {
   const [size, unit] = units.find(([size]) => seconds >= 2 * size) ?? units[2];
   return `about ${Math.round(seconds / size)} ${unit}`;
 }
+
+/** `[epochMs, avg, min, max]` of one bucket. */
+export type MetricPoint = [number, number, number, number];
+export type MetricSource = 'raw' | '5m' | '1h';
+
+export interface MetricAnswer {
+  source: MetricSource;
+  bucketSeconds: number;
+  points: MetricPoint[];
+}
+
+/** The samples of one series over a chart's window. */
+export interface SeriesData extends SeriesKey, MetricAnswer {}
+
+/** What one chart shows: its series over the same window. */
+export interface FamilyData {
+  from: number;
+  to: number;
+  series: SeriesData[];
+}

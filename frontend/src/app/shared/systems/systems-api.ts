@@ -5,7 +5,7 @@ import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject
 import { LiveService } from '../../core/live';
 import { followLive, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
-import { ChartRange, rangeWindow, SeriesKey } from './series';
+import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
 
@@ -39,26 +39,6 @@ export interface SystemChanges {
   customerId?: number;
   clusterId?: number | null;
   offlineAlerts?: boolean;
-}
-
-/** `[epochMs, avg, min, max]` of one bucket. */
-export type MetricPoint = [number, number, number, number];
-export type MetricSource = 'raw' | '5m' | '1h';
-
-export interface MetricAnswer {
-  source: MetricSource;
-  bucketSeconds: number;
-  points: MetricPoint[];
-}
-
-/** The samples of one series over a chart's window. */
-export interface SeriesData extends SeriesKey, MetricAnswer {}
-
-/** What one chart shows: its series over the same window. */
-export interface FamilyData {
-  from: number;
-  to: number;
-  series: SeriesData[];
 }
 
 export const SYSTEMS_URL = '/api/systems';

@@ -1,0 +1,151 @@
+/**
+ * The import rules of docs/architecture.md, checked by `npm run lint` (dependency-cruiser).
+ * Imports point one way, down the floors below; `npm run graph` draws what the code does.
+ */
+
+/**
+ * Backend floors, top to bottom. A folder imports its own files and folders on LOWER floors only: never
+ * a folder on its own floor or above. (Root files count as folders of their own name.)
+ */
+const BACKEND_FLOORS = [
+  { name: 'process entry', folders: ['main.ts'] },
+  { name: 'composition root', folders: ['app.ts'] },
+  { name: 'live channel', folders: ['live'] },
+  { name: 'runs and sign-in', folders: ['evaluation', 'auth'] },
+  {
+    name: 'workflows',
+    folders: ['rules', 'maintenance', 'notifications', 'second-factor', 'password-reset', 'settings'],
+  },
+  {
+    name: 'entities',
+    folders: [
+      'customers',
+      'systems',
+      'alerts',
+      'scopes',
+      'users',
+      'tokens',
+      'agents',
+      'agent-settings',
+      'ingest',
+      'health',
+      'housekeeping',
+    ],
+  },
+  {
+    name: 'platform',
+    folders: ['http', 'bus', 'ratelimit', 'secrets', 'mail', 'config.ts', 'instance-lock.ts'],
+  },
+  { name: 'ground floor', folders: ['lib'] },
+];
+
+const TEST_SUPPORT = [
+  '\\.test\\.ts$',
+  '\\.spec\\.ts$',
+  '^backend/src/testing/',
+  '^ops/(test|e2e|bench|deploy|stack)/',
+  '^frontend/src/app/testing\\.ts$',
+  '-testing\\.ts$',
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const pathOf = (folder) => `^backend/src/${escape(folder)}${folder.endsWith('.ts') ? '$' : '/'}`;
+const anyOf = (folders) => `(${folders.map(pathOf).join('|')})`;
+
+const floorRules = BACKEND_FLOORS.flatMap((floor, index) => {
+  const sameOrAbove = BACKEND_FLOORS.slice(0, index + 1).flatMap((f) => f.folders);
+  return floor.folders.flatMap((folder) => {
+    const forbidden = sameOrAbove.filter((f) => f !== folder);
+    return forbidden.length === 0
+      ? []
+      : [
+          {
+            name: 'backend-floors',
+            severity: 'error',
+            comment:
+              `backend/src/${folder} is on the "${floor.name}" floor: it may import only the floors below it ` +
+              '(see BACKEND_FLOORS in .dependency-cruiser.cjs and docs/architecture.md). An effect that must ' +
+              'travel upward is an injected function or a bus event; what two folders share moves down.',
+            from: { path: pathOf(folder), pathNot: TEST_SUPPORT },
+            to: { path: anyOf(forbidden) },
+          },
+        ];
+  });
+});
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'A circle of imports: nobody can tell which of these files stands below the other.',
+      from: {},
+      to: { circular: true },
+    },
+    ...floorRules,
+    {
+      name: 'lib-imports-no-feature',
+      severity: 'error',
+      comment: 'lib/ is the ground floor of the backend: it knows no feature, no HTTP and no configuration.',
+      from: { path: '^backend/src/lib/', pathNot: TEST_SUPPORT },
+      to: { path: '^backend/src/', pathNot: '^backend/src/lib/' },
+    },
+    {
+      name: 'db-imports-nothing-from-backend',
+      severity: 'error',
+      comment: 'db/ is the lowest floor: it reads its own environment and takes a logger as an argument.',
+      from: { path: '^db/', pathNot: TEST_SUPPORT },
+      to: { path: '^(backend|frontend|ops)/' },
+    },
+    {
+      name: 'composition-root-only-in-main-and-tests',
+      severity: 'error',
+      comment: 'backend/src/app.ts builds the whole graph: only main.ts and test support import it.',
+      from: { pathNot: [`^backend/src/main\\.ts$`, ...TEST_SUPPORT] },
+      to: { path: '^backend/src/app\\.ts$' },
+    },
+    {
+      name: 'production-imports-no-test-support',
+      severity: 'error',
+      comment: 'Test support stays out of the build and the image: production code never imports it.',
+      from: { path: '^(backend|db|frontend|ops)/', pathNot: TEST_SUPPORT },
+      to: { path: TEST_SUPPORT },
+    },
+    {
+      name: 'console-feature-imports-no-other-feature',
+      severity: 'error',
+      comment:
+        'A console feature imports core/, ui/, shared/ and the contract, never another feature: ' +
+        'what two features share moves down to shared/.',
+      from: { path: '^frontend/src/app/features/([^/]+)/' },
+      to: { path: '^frontend/src/app/features/', pathNot: '^frontend/src/app/features/$1/' },
+    },
+    {
+      name: 'console-shared-imports-no-feature',
+      severity: 'error',
+      comment: 'shared/ holds what features share: it stands below every feature.',
+      from: { path: '^frontend/src/app/shared/' },
+      to: { path: '^frontend/src/app/features/' },
+    },
+    {
+      name: 'console-core-and-ui-import-no-feature',
+      severity: 'error',
+      comment: 'core/ and ui/ are the console ground floor: no feature, no shared building block.',
+      from: { path: '^frontend/src/app/(core|ui)/' },
+      to: { path: '^frontend/src/app/(features|shared)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['node_modules', '^dist/', '^\\.angular/'] },
+    // type-only imports tie folders together as much as value imports do
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
+
+// for `npm run graph` (ops/graph.ts), which draws the floors; not enumerable, so not part of the
+// configuration dependency-cruiser validates
+Object.defineProperty(module.exports, 'BACKEND_FLOORS', { value: BACKEND_FLOORS, enumerable: false });
