@@ -5,6 +5,7 @@
  * (docker-compose.prod.yml, .env filled from .env.example, ops/ scripts) where every compose
  * command runs with `-p argus`.
  */
+import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { REPO_ROOT, runTool, type ToolResult } from '../deploy/support.js';
@@ -133,4 +134,30 @@ export async function containerState(id: string): Promise<{ status: string; heal
   ]);
   const [status = '', health = '', exitCode = '-1'] = out.stdout.trim().split('|');
   return { status, health, exitCode: Number(exitCode) };
+}
+
+/** A figure the stack test measured, on its own line of the test output. */
+export function figure(text: string): void {
+  process.stdout.write(`stack: ${text}\n`);
+}
+
+/** Fresh secrets for the deployment's .env, as README "Production" has the operator make them. */
+export function randomSecrets() {
+  const secret = () => randomBytes(32).toString('hex');
+  return {
+    AUTH_SECRET: secret(),
+    WEBHOOK_SECRET: secret(),
+    CRON_SECRET: secret(),
+    POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
+  };
+}
+
+/** Test files, harnesses and testing/ folders in the app container (outside node_modules). */
+export async function testCodeInApp(dir: string): Promise<string[]> {
+  const found = await composeOk(dir, [
+    ...['exec', '-T', 'app', 'find', '.', '-path', './node_modules', '-prune', '-o', '('],
+    ...['-name', '*.test.*', '-o', '-name', '*.spec.*', '-o', '-name', '*harness*', '-o', '-path', '*/testing/*'],
+    ...[')', '-print'],
+  ]);
+  return found.split('\n').filter((line) => line.trim() !== '');
 }

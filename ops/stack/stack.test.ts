@@ -10,7 +10,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -28,26 +27,19 @@ import {
   containerState,
   docker,
   dockerEnv,
+  figure,
   layOutDeployment,
   offlineImages,
   psql,
+  randomSecrets,
   requireEngine,
+  testCodeInApp,
 } from './deployment.js';
 import { httpsClient, type HttpsClient, type Reply } from './https-client.js';
 
 const PASSWORD = 'a long enough password for the stack';
 const NEW_PASSWORD = 'another long password after the reset';
-const secret = () => randomBytes(32).toString('hex');
-const SECRETS = {
-  AUTH_SECRET: secret(),
-  WEBHOOK_SECRET: secret(),
-  CRON_SECRET: secret(),
-  POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
-};
-
-function figure(text: string): void {
-  process.stdout.write(`stack: ${text}\n`);
-}
+const SECRETS = randomSecrets();
 
 describe('the production stack (image, compose, nginx with TLS, Chromium)', { timeout: 1_800_000 }, () => {
   let dir: string;
@@ -132,33 +124,8 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
         .split(' ')[0],
       'production',
     );
-    // test support stays out of the image (architecture.md): no test files, harnesses or testing/
-    const testCode = await composeOk(dir, [
-      'exec',
-      '-T',
-      'app',
-      'find',
-      '.',
-      '-path',
-      './node_modules',
-      '-prune',
-      '-o',
-      '(',
-      '-name',
-      '*.test.*',
-      '-o',
-      '-name',
-      '*.spec.*',
-      '-o',
-      '-name',
-      '*harness*',
-      '-o',
-      '-path',
-      '*/testing/*',
-      ')',
-      '-print',
-    ]);
-    assert.equal(testCode.trim(), '', testCode);
+    // test support stays out of the image (architecture.md)
+    assert.deepEqual(await testCodeInApp(dir), []);
   });
 
   test('Chromium sets up the first account and signs in through nginx with TLS (Secure cookies)', async () => {

@@ -30,7 +30,7 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; re
     cwd: root,
     timeoutMs: 60_000,
   });
-  return { code: result.code, report: result.stdout + result.stderr };
+  return { code: result.code ?? -1, report: result.stdout + result.stderr };
 }
 
 after(async () => {

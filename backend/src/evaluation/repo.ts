@@ -5,20 +5,15 @@
  */
 import type { Knex } from 'knex';
 import type { AlertRow } from '../alerts/alert-json.js';
-import { conditionRanges } from './ranges.js';
 import type { CustomerInfo, MaintenanceWindow } from './suppression.js';
 import type {
-  AgentEvent,
   AlertRule,
   EventRule,
-  LatestSample,
   NewAlert,
   OpenAlert,
   PendingCondition,
-  Reboot,
   Scope,
   ScopeType,
-  Severity,
   SystemInfo,
   SystemStatus,
 } from './types.js';
@@ -157,195 +152,6 @@ export async function saveLastRunAt(trx: Knex, at: Date): Promise<void> {
 /** Pending conditions start over (after a gap in runs longer than the outage tolerance). */
 export async function restartPending(trx: Knex, now: Date): Promise<void> {
   await trx('alert_pending').update({ since: now });
-}
-
-/**
- * Reporting systems silent since `cutoff` become OFFLINE (offline alerts on) or
- * STANDBY (off); a silent system whose flag changed moves between the two. The
- * WHERE is re-checked on each row, so a report committing meanwhile wins.
- */
-export async function markSilentSystems(
-  trx: Knex,
-  cutoff: Date,
-): Promise<{ id: number; from: SystemStatus; to: SystemStatus }[]> {
-  const result = await trx.raw<{ rows: { id: number; from: SystemStatus; to: SystemStatus }[] }>(
-    `UPDATE systems s SET status = CASE WHEN s.offline_alerts THEN 'OFFLINE' ELSE 'STANDBY' END
-       FROM systems old
-      WHERE old.id = s.id AND s.last_seen_at < ?
-        AND (s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
-             OR (s.status = 'OFFLINE' AND NOT s.offline_alerts)
-             OR (s.status = 'STANDBY' AND s.offline_alerts))
-      RETURNING s.id, old.status AS "from", s.status AS "to"`,
-    [cutoff],
-  );
-  return result.rows;
-}
-
-/**
- * Fresh samples (time ≥ freshSince) on which at least one enabled metric rule's
- * condition holds, respecting the rule's metric, glob and scope. One statement
- * over metric_latest for all systems, conditions as value ranges (ranges.ts) in
- * a hash join; JS then applies the overrides exactly (a superset is fine).
- * Scoped rules are joined on (metric, system) for the systems in their scope.
- */
-export async function firingCandidates(
-  trx: Knex,
-  freshSince: Date,
-  rules: readonly AlertRule[],
-  systems: Iterable<Pick<SystemInfo, 'id' | 'customerId' | 'clusterId'>>,
-): Promise<LatestSample[]> {
-  const global = { metric: [] as string[], lo: [] as number[], hi: [] as number[], pattern: [] as (string | null)[] };
-  const scoped = { ...structuredClone(global), systemId: [] as number[] };
-  const list = [...systems];
-  for (const rule of rules) {
-    if (rule.kind !== 'metric' || !rule.metric || !rule.operator || rule.threshold === null) continue;
-    const inScope = rule.scope
-      ? list.filter((s) =>
-          rule.scope?.type === 'system'
-            ? s.id === rule.scope.id
-            : rule.scope?.type === 'cluster'
-              ? s.clusterId === rule.scope.id
-              : s.customerId === rule.scope?.id,
-        )
-      : null;
-    for (const [lo, hi] of conditionRanges({
-      operator: rule.operator,
-      threshold: rule.threshold,
-      absolute: rule.absolute,
-    })) {
-      const pattern = globToLike(rule.instanceGlob);
-      if (!inScope) {
-        global.metric.push(rule.metric);
-        global.lo.push(lo);
-        global.hi.push(hi);
-        global.pattern.push(pattern);
-        continue;
-      }
-      for (const system of inScope) {
-        scoped.metric.push(rule.metric);
-        scoped.lo.push(lo);
-        scoped.hi.push(hi);
-        scoped.pattern.push(pattern);
-        scoped.systemId.push(system.id);
-      }
-    }
-  }
-  if (!global.metric.length && !scoped.metric.length) return [];
-  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
-    `WITH g AS (
-       SELECT * FROM unnest(?::text[], ?::float8[], ?::float8[], ?::text[]) AS g(metric, lo, hi, pattern)
-     ), s AS (
-       SELECT * FROM unnest(?::text[], ?::float8[], ?::float8[], ?::text[], ?::int[]) AS s(metric, lo, hi, pattern, system_id)
-     )
-     SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
-       FROM metric_latest ml JOIN g ON g.metric = ml.name
-      WHERE ml.time >= ? AND ml.value BETWEEN g.lo AND g.hi AND (g.pattern IS NULL OR ml.instance LIKE g.pattern)
-     UNION
-     SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
-       FROM metric_latest ml JOIN s ON s.metric = ml.name AND s.system_id = ml.system_id
-      WHERE ml.time >= ? AND ml.value BETWEEN s.lo AND s.hi AND (s.pattern IS NULL OR ml.instance LIKE s.pattern)`,
-    [
-      global.metric,
-      global.lo,
-      global.hi,
-      global.pattern,
-      scoped.metric,
-      scoped.lo,
-      scoped.hi,
-      scoped.pattern,
-      scoped.systemId,
-      freshSince,
-      freshSince,
-    ] as Knex.RawBinding[],
-  );
-  return result.rows.map(toSample);
-}
-
-function toSample(r: Record<string, unknown>): LatestSample {
-  return {
-    systemId: r['system_id'] as number,
-    name: r['name'] as string,
-    instance: r['instance'] as string,
-    value: r['value'] as number,
-    time: r['time'] as Date,
-  };
-}
-
-/** The newest sample of the given series (open alerts' series), whatever its age. */
-export async function latestOf(
-  trx: Knex,
-  series: readonly { systemId: number; name: string; instance: string }[],
-): Promise<LatestSample[]> {
-  if (!series.length) return [];
-  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
-    `SELECT ml.system_id, ml.name, ml.instance, ml.value, ml.time
-       FROM unnest(?::int[], ?::text[], ?::text[]) AS k(system_id, name, instance)
-       JOIN metric_latest ml USING (system_id, name, instance)`,
-    [series.map((s) => s.systemId), series.map((s) => s.name), series.map((s) => s.instance)],
-  );
-  return result.rows.map(toSample);
-}
-
-/**
- * Derived reboots: systems whose newest `uptime.s` went down since the sample the
- * previous run saw, or whose boot time (sample time − uptime) moved on by more
- * than 5 minutes (a reboot during a longer outage). Remembers the newest sample.
- */
-export async function detectReboots(trx: Knex): Promise<Reboot[]> {
-  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
-    `WITH cur AS (
-       SELECT system_id, value, time FROM metric_latest WHERE name = 'uptime.s'
-     ), saved AS (
-       INSERT INTO evaluation_uptime (system_id, uptime, sample_time)
-       SELECT system_id, value, time FROM cur
-       ON CONFLICT (system_id) DO UPDATE SET uptime = excluded.uptime, sample_time = excluded.sample_time
-       WHERE excluded.sample_time > evaluation_uptime.sample_time
-     )
-     SELECT cur.system_id, cur.value AS uptime, cur.time, prev.uptime AS previous
-       FROM cur JOIN evaluation_uptime prev USING (system_id)
-      WHERE cur.time > prev.sample_time
-        AND (cur.value < prev.uptime
-             OR cur.time - make_interval(secs => cur.value)
-                > prev.sample_time - make_interval(secs => prev.uptime) + interval '5 minutes')`,
-  );
-  return result.rows.map((r) => ({
-    systemId: r['system_id'] as number,
-    uptime: r['uptime'] as number,
-    previousUptime: r['previous'] as number,
-    sampleTime: r['time'] as Date,
-  }));
-}
-
-/** Agent events received since `since` that no run has evaluated yet. */
-export async function unseenEvents(trx: Knex, since: Date): Promise<AgentEvent[]> {
-  const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
-    `SELECT e.id, e.system_id, e.time, e.type, e.severity, e.message, e.received_at
-       FROM agent_events e
-      WHERE e.received_at >= ?
-        AND NOT EXISTS (SELECT 1 FROM evaluation_seen_events s WHERE s.event_id = e.id)
-      ORDER BY e.id`,
-    [since],
-  );
-  return result.rows.map((r) => ({
-    id: Number(r['id']),
-    systemId: r['system_id'] as number,
-    time: r['time'] as Date,
-    type: r['type'] as string,
-    severity: r['severity'] as Severity,
-    message: r['message'] as string,
-    receivedAt: r['received_at'] as Date,
-  }));
-}
-
-export async function markEventsSeen(trx: Knex, events: readonly AgentEvent[], forgetBefore: Date): Promise<void> {
-  if (events.length) {
-    await trx.raw(
-      `INSERT INTO evaluation_seen_events (event_id, received_at)
-       SELECT * FROM unnest(?::bigint[], ?::timestamptz[]) ON CONFLICT DO NOTHING`,
-      [events.map((e) => e.id), events.map((e) => e.receivedAt)],
-    );
-  }
-  await trx('evaluation_seen_events').where('received_at', '<', forgetBefore).delete();
 }
 
 export async function insertAlerts(trx: Knex, alerts: readonly NewAlert[], now: Date): Promise<AlertRow[]> {

@@ -22,6 +22,7 @@ import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
 import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
+import * as observations from './observations-repo.js';
 import * as repo from './repo.js';
 import { RuleBook } from './rule-book.js';
 import { buildSuppression, type Suppression } from './suppression.js';
@@ -94,7 +95,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   const clusterIds = await repo.loadClusterIds(trx);
 
   // 1. offline detection, before anything reads statuses
-  const marked = await repo.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS));
+  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS));
   const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx)).map((s) => [s.id, s]));
   const open = await repo.loadOpenAlerts(trx);
   const openByKind = splitByKind(open);
@@ -103,7 +104,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   );
 
   // 2. what the rules read: one statement over metric_latest for all systems, plus the open alerts' series
-  const candidates = await repo.firingCandidates(
+  const candidates = await observations.firingCandidates(
     trx,
     new Date(t - FRESH_MS),
     alertRules.allEnabled(),
@@ -115,10 +116,10 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     return metric ? [{ systemId: alert.system_id, name: metric, instance: alert.instance }] : [];
   });
   const openSeries = new Map(
-    (await repo.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
+    (await observations.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
   );
-  const reboots = await repo.detectReboots(trx);
-  const agentEvents = await repo.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS));
+  const reboots = await observations.detectReboots(trx);
+  const agentEvents = await observations.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS));
 
   // 3. decisions (pure)
   const offline = decideOffline({ now, systems, rules: alertRules, open: openByKind.offline, suppressed });
@@ -159,7 +160,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   const resolved = await repo.resolveAlerts(trx, resolveIds, now);
   await repo.startPending(trx, metric.startPending);
   await repo.endPending(trx, metric.endPending);
-  await repo.markEventsSeen(trx, agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000));
+  await observations.markEventsSeen(trx, agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000));
 
   // 5. status follows the worst open alert
   const resolvedIds = new Set(resolved.map((r) => Number(r.id)));

@@ -6,16 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
-
-async function withHarness(fn: (h: EvaluationHarness) => Promise<void>): Promise<void> {
-  const h = await startEvaluationHarness();
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
+import { MINUTE, withHarness } from '../testing/evaluation-harness.js';
 
 const OOM = (value: number) => [{ name: 'mem.oom_kills', value }];
 

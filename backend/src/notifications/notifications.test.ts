@@ -6,17 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AUTH_URL, MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
+import { AUTH_URL, MINUTE, withHarness } from '../testing/evaluation-harness.js';
 import { MAX_ATTEMPTS } from './service.js';
-
-async function withHarness(fn: (h: EvaluationHarness) => Promise<void>): Promise<void> {
-  const h = await startEvaluationHarness();
-  try {
-    await fn(h);
-  } finally {
-    await h.close();
-  }
-}
 
 describe('alert e-mails', () => {
   it('mails raise and resolve to the accounts that may see the system and want that severity, with the link', () =>

@@ -239,3 +239,13 @@ export async function startEvaluationHarness() {
 }
 
 export type EvaluationHarness = Awaited<ReturnType<typeof startEvaluationHarness>>;
+
+/** Runs `fn` on a fresh harness and closes it whatever happens. */
+export async function withHarness(fn: (h: EvaluationHarness) => Promise<void>): Promise<void> {
+  const h = await startEvaluationHarness();
+  try {
+    await fn(h);
+  } finally {
+    await h.close();
+  }
+}
