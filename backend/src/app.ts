@@ -153,7 +153,13 @@ function features(deps: AppDeps, origins: OriginRule) {
   // failed enrollment-key checks per client address (contracts.md "Agent protocol")
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 
-  const agentSettings = createAgentSettingsService({ repo: createAgentSettingsRepo(db), box: deps.box, clock, log });
+  const agentSettings = createAgentSettingsService({
+    repo: createAgentSettingsRepo(db),
+    box: deps.box,
+    clock,
+    log,
+    bus: deps.bus,
+  });
   const ingest = createIngest({
     db,
     bus: deps.bus,

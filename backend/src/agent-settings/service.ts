@@ -4,6 +4,8 @@
  * console API (its value is never returned), and opened only for the ingest answer to the agent
  * of the system it applies to.
  */
+import type { Bus } from '../bus/bus.js';
+import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -74,13 +76,21 @@ export interface AgentSettingsDeps {
   box: SecretBox;
   clock: Clock;
   log: Logger;
+  /** Consoles that show agent settings hear of changes here (bus/changes.ts); optional for tests. */
+  bus?: Bus;
 }
 
-export function createAgentSettingsService({ repo, box, clock, log }: AgentSettingsDeps) {
+export function createAgentSettingsService({ repo, box, clock, log, bus }: AgentSettingsDeps) {
   // effective settings per system id for the ingest answers (~1,000/s): every write here empties it
   const cache = new Map<number, { at: number; settings: Record<string, string | null> }>();
   // a load that started before a write must not put its older answer into the emptied cache
   let generation = 0;
+
+  /** Every write: the cache empties, and the consoles showing the customer's settings reload. */
+  async function written(id: number, customerId: number): Promise<void> {
+    invalidate();
+    if (bus) await publishChange(bus, { topic: 'agent-settings', ids: [id], reach: { customerId } });
+  }
 
   function invalidate(): void {
     generation++;
@@ -100,12 +110,12 @@ export function createAgentSettingsService({ repo, box, clock, log }: AgentSetti
   }
 
   /** A setting the account may change; one of a customer it may not see does not exist for it. */
-  async function writableSetting(principal: Principal, id: number): Promise<AgentSettingRow> {
+  async function writableSetting(principal: Principal, id: number): Promise<AgentSettingRow & ScopeOwner> {
     const row = await repo.find(id);
     const owner = row && (await repo.findScopeOwner(row.scope));
     if (!row || !owner || !canSeeCustomer(principal, owner.customerId)) throw new NotFound('No such agent setting');
     if (!canWriteCustomer(principal, owner.customerId)) throw new Forbidden('You may not change this customer');
-    return row;
+    return { ...row, ...owner };
   }
 
   const sealFor = (id: number, value: string, secret: boolean) =>
@@ -143,10 +153,10 @@ export function createAgentSettingsService({ repo, box, clock, log }: AgentSetti
     },
 
     async create(principal: Principal, input: NewAgentSetting): Promise<AgentSettingView> {
-      await writableScope(principal, input.scope);
+      const owner = await writableScope(principal, input.scope);
       const id = await repo.insert(input, (newId) => sealFor(newId, input.value, input.secret));
       if (id === null) throw new Conflict(`The ${input.scope.type} already has a setting named ${input.key}`);
-      invalidate();
+      await written(id, owner.customerId);
       return view((await repo.find(id)) as AgentSettingRow);
     },
 
@@ -164,14 +174,14 @@ export function createAgentSettingsService({ repo, box, clock, log }: AgentSetti
       } else if (!row.secret && secret) value = sealFor(id, row.value, true);
       else value = row.value;
       await repo.update(id, { value, secret });
-      invalidate();
+      await written(id, row.customerId);
       return view((await repo.find(id)) as AgentSettingRow);
     },
 
     async remove(principal: Principal, id: number): Promise<void> {
-      await writableSetting(principal, id);
+      const row = await writableSetting(principal, id);
       await repo.delete(id);
-      invalidate();
+      await written(id, row.customerId);
     },
 
     /**

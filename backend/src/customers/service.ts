@@ -4,6 +4,7 @@
  * VIEWER reads. A customer the account may not see is a 404, never a 403.
  */
 import type { Bus } from '../bus/bus.js';
+import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
@@ -64,7 +65,11 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
     return cluster;
   }
 
-  const changed = () => bus.publish('systems', { reason: 'fleet' });
+  // the systems list shows customer and cluster names: its snapshots are recomputed too
+  const changed = async (customerId: number) => {
+    await bus.publish('systems', { reason: 'fleet' });
+    await publishChange(bus, { topic: 'customers', ids: [customerId], reach: { customerId } });
+  };
 
   return {
     visibleCustomer,
@@ -76,7 +81,7 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
     async createCustomer(input: CustomerInput): Promise<CustomerView> {
       if (await repo.nameTaken(input.name, null)) throw new Conflict('A customer with this name exists');
       const id = await repo.insertCustomer(input);
-      await changed();
+      await changed(id);
       return customerView((await repo.findCustomer(id)) as CustomerRow);
     },
 
@@ -86,14 +91,14 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
         throw new Conflict('A customer with this name exists');
       }
       await repo.updateCustomer(id, input);
-      await changed();
+      await changed(id);
       return customerView((await repo.findCustomer(id)) as CustomerRow);
     },
 
     async deleteCustomer(principal: Principal, id: number): Promise<void> {
       await visibleCustomer(principal, id);
       await repo.deleteCustomer(id);
-      await changed();
+      await changed(id);
     },
 
     async listClusters(principal: Principal): Promise<ClusterView[]> {
@@ -106,7 +111,7 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
       if (await repo.clusterNameTaken(customerId, name, null))
         throw new Conflict('This customer has a cluster of this name');
       const id = await repo.insertCluster(customerId, name, newEnrollmentKey());
-      await changed();
+      await changed(customerId);
       return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
     },
 
@@ -116,21 +121,22 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
         throw new Conflict('This customer has a cluster of this name');
       }
       await repo.updateCluster(id, { name });
-      await changed();
+      await changed(cluster.customerId);
       return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
     },
 
     /** A new enrollment key: the old one stops enrolling agents at once (enrolled agents keep working). */
     async rotateEnrollmentKey(principal: Principal, id: number): Promise<ClusterView> {
-      await writableCluster(principal, id);
+      const cluster = await writableCluster(principal, id);
       await repo.updateCluster(id, { enrollmentKey: newEnrollmentKey() });
+      await changed(cluster.customerId);
       return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
     },
 
     async deleteCluster(principal: Principal, id: number): Promise<void> {
-      await writableCluster(principal, id);
+      const cluster = await writableCluster(principal, id);
       await repo.deleteCluster(id);
-      await changed();
+      await changed(cluster.customerId);
     },
   };
 }

@@ -3,9 +3,12 @@
  * WebSocket server on the app's own HTTP server, receives events from the bus
  * and decides per connection what that account may see.
  *
- * - `alert` and `system:<id>` are message topics: every event gets an id
- *   `<runId>-<seq>`, goes into the replay buffer and out to subscribers that may
- *   see it; its data is serialised once and each frame built once per `sid`.
+ * - `alert`, `changes` and `system:<id>` are message topics: every event gets an
+ *   id `<runId>-<seq>`, goes into the replay buffer and out to subscribers that
+ *   may see it; its data is serialised once and each frame built once per `sid`.
+ * - `changes` says what changed (`{topic, ids}`: rules, maintenance, customers,
+ *   users, agent settings from the bus; alerts and systems from their events),
+ *   so a console reloads only what it shows (bus/changes.ts).
  * - `systems.list` and `alerts.counts` are snapshot topics (see snapshots.ts).
  * - Every 25 s: ping (two unanswered pings drop the peer), re-read rights, and
  *   recompute snapshots (last seen moves without a status change; an event lost
@@ -16,8 +19,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { ALERT_TOPIC, type AlertEvent } from '../alerts/alert-json.js';
-import { canSeeCustomer, visibleTo, type Principal } from '../lib/access.js';
+import { visibleTo, type Principal } from '../lib/access.js';
 import type { Bus } from '../bus/bus.js';
+import { CHANGES_TOPIC, parseChangeEvent, reaches, type Reach } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { frames, LIVE_PATH, parseClientFrame, parseMessageId, type SnapshotTopic, type Topic } from './protocol.js';
@@ -30,6 +34,7 @@ import {
   type CredentialChecks,
 } from './rights-check.js';
 import { createSnapshots, type ComputeSnapshot } from './snapshots.js';
+import { createSystemTopics } from './system-topics.js';
 import { realTicker, type Ticker } from './ticker.js';
 import {
   CLOSE_POLICY,
@@ -45,8 +50,7 @@ export const PING_INTERVAL_MS = 25_000;
 /** contracts.md "Security rules": client frames are small. */
 export const MAX_PAYLOAD = 64 * 1024;
 const MAX_SUBSCRIPTIONS = 100;
-/** A `system:<id>` bus subscription outlives its last subscriber this long, so a reconnect can replay. */
-const SYSTEM_TOPIC_LINGER_MS = 10 * 60_000;
+const CHANGES = 'changes';
 
 export interface LiveHubDeps {
   bus: Bus;
@@ -80,36 +84,38 @@ export function createLiveHub(deps: LiveHubDeps) {
   });
   const connections = new Set<Connection>();
   const byUser = new Map<number, Set<Connection>>();
-  /** Message-topic subscriptions: `alert` and `system:<id>`. */
+  /** Message-topic subscriptions: `alert`, `changes` and `system:<id>`. */
   const topicSubs = new Map<string, Set<Subscription>>();
-  /** Bus subscriptions of `system:<id>` topics, with the system's customer for the visibility check. */
-  const systemTopics = new Map<
-    number,
-    { customerId: number | null; off: Promise<() => Promise<void>>; idleSince: number | null }
-  >();
+  const systemTopics = createSystemTopics({
+    bus,
+    log,
+    customerOfSystem: deps.customerOfSystem,
+    deliver: (topic, event) => deliver(topic, event, null),
+    hasSubscribers: (topic) => (topicSubs.get(topic)?.size ?? 0) > 0,
+  });
   const busOffs: Promise<() => Promise<void>>[] = [];
   let stopTicker: (() => void) | null = null;
   let closing = false;
 
-  function mayReceive(conn: Connection, topic: Topic, customerId: number | null): boolean {
+  function mayReceive(conn: Connection, topic: Topic, reach: Reach | null): boolean {
     if (topic.kind === 'system') {
-      const owner = systemTopics.get(topic.systemId)?.customerId ?? null;
-      return owner !== null && canSeeCustomer(conn.principal, owner);
+      const owner = systemTopics.ownerOf(topic.systemId);
+      return owner !== null && reaches(conn.principal, { customerId: owner });
     }
-    return customerId !== null && canSeeCustomer(conn.principal, customerId);
+    return reach !== null && reaches(conn.principal, reach);
   }
 
   /** One event of a message topic: buffered for replay, then sent to who may see it. */
-  function deliver(topic: string, data: unknown, customerId: number | null) {
+  function deliver(topic: string, data: unknown, reach: Reach | null) {
     seq += 1;
     const id = `${runId}-${seq}`;
     const dataJson = JSON.stringify(data);
-    replay.add({ seq, topic, customerId, dataJson });
+    replay.add({ seq, topic, reach, dataJson });
     const subs = topicSubs.get(topic);
     if (!subs) return;
     const built = new Map<string, Buffer>(); // sids repeat across sockets: build each frame once
     for (const sub of subs) {
-      if (!mayReceive(sub.conn, sub.topic, customerId)) continue;
+      if (!mayReceive(sub.conn, sub.topic, reach)) continue;
       let frame = built.get(sub.sidJson);
       if (!frame) {
         frame = Buffer.from(frames.msg(sub.sidJson, id, dataJson));
@@ -125,27 +131,40 @@ export function createLiveHub(deps: LiveHubDeps) {
       log.warn('Ignored an alert bus event without an alert');
       return;
     }
-    deliver(ALERT_TOPIC, event, alert.customerId);
     const customerId = alert.customerId;
+    deliver(ALERT_TOPIC, event, { customerId });
+    if (typeof alert.id === 'number') deliver(CHANGES, { topic: 'alerts', ids: [alert.id] }, { customerId });
     snapshots.invalidate(undefined, (audience) => audience.visible === null || audience.visible.has(customerId));
   }
 
-  async function refreshSystemOwner(systemId: number) {
-    const entry = systemTopics.get(systemId);
-    if (!entry) return;
+  /** A system's status or settings changed (not its last-seen: the snapshots carry that). */
+  async function systemChanged(systemId: number) {
+    let customerId: number | null;
     try {
-      entry.customerId = await deps.customerOfSystem(systemId);
+      customerId = await deps.customerOfSystem(systemId);
     } catch (error) {
       log.warn({ err: { message: (error as Error).message }, systemId }, 'Could not read the customer of a system');
+      return;
     }
+    systemTopics.setOwner(systemId, customerId);
+    if (customerId !== null) deliver(CHANGES, { topic: 'systems', ids: [systemId] }, { customerId });
   }
 
   function onSystems(event: unknown) {
     snapshots.invalidate();
     // a system may have moved to another customer (or gone): re-read who may follow it
     const id = (event as { id?: unknown } | null)?.id;
-    if (typeof id === 'number') void refreshSystemOwner(id);
-    else for (const systemId of systemTopics.keys()) void refreshSystemOwner(systemId);
+    if (typeof id === 'number') void systemChanged(id);
+    else for (const systemId of systemTopics.followed()) void systemTopics.refreshOwner(systemId);
+  }
+
+  function onChange(event: unknown) {
+    const change = parseChangeEvent(event);
+    if (!change) {
+      log.warn('Ignored a malformed change event on the bus');
+      return;
+    }
+    deliver(CHANGES, { topic: change.topic, ids: change.ids }, change.reach);
   }
 
   async function recheck(conns: Connection[]) {
@@ -166,31 +185,6 @@ export function createLiveHub(deps: LiveHubDeps) {
     const userId = (event as { userId?: unknown } | null)?.userId;
     const conns = typeof userId === 'number' ? [...(byUser.get(userId) ?? [])] : [...connections];
     void recheck(conns).catch((error: unknown) => log.error({ err: error }, 'Live rights check failed'));
-  }
-
-  function ensureSystemTopic(systemId: number, customerId: number) {
-    const entry = systemTopics.get(systemId);
-    if (entry) {
-      entry.customerId = customerId;
-      entry.idleSince = null;
-      return;
-    }
-    const topic = `system:${systemId}`;
-    systemTopics.set(systemId, {
-      customerId,
-      idleSince: null,
-      off: bus.subscribe(topic, (event) => deliver(topic, event, null)),
-    });
-  }
-
-  function dropIdleSystemTopics(now: number) {
-    for (const [systemId, entry] of systemTopics) {
-      if (topicSubs.get(`system:${systemId}`)?.size) continue;
-      entry.idleSince ??= now;
-      if (now - entry.idleSince < SYSTEM_TOPIC_LINGER_MS) continue;
-      systemTopics.delete(systemId);
-      void entry.off.then((off) => off()).catch(() => undefined);
-    }
   }
 
   function removeSub(sub: Subscription) {
@@ -214,12 +208,12 @@ export function createLiveHub(deps: LiveHubDeps) {
         return;
       }
       // an invisible system and a missing one answer alike (never leak existence)
-      if (owner === null || !canSeeCustomer(conn.principal, owner)) {
+      if (owner === null || !reaches(conn.principal, { customerId: owner })) {
         send(conn, frames.error('topic: no such topic', sid));
         return;
       }
       if (conn.closing) return;
-      ensureSystemTopic(topic.systemId, owner);
+      systemTopics.follow(topic.systemId, owner);
     }
     const previous = conn.subs.get(sid);
     if (previous) removeSub(previous);
@@ -244,7 +238,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     const from = after === null ? null : parseMessageId(after);
     if (from && from.runId === runId) {
       for (const entry of replay.since(topic.name, from.seq)) {
-        if (mayReceive(conn, topic, entry.customerId))
+        if (mayReceive(conn, topic, entry.reach))
           send(conn, frames.msg(sub.sidJson, `${runId}-${entry.seq}`, entry.dataJson));
       }
     }
@@ -330,7 +324,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     }
     void recheck([...connections]).catch((error: unknown) => log.error({ err: error }, 'Live rights check failed'));
     snapshots.invalidate();
-    dropIdleSystemTopics(Date.now());
+    systemTopics.dropIdle(Date.now());
   }
 
   return {
@@ -342,6 +336,7 @@ export function createLiveHub(deps: LiveHubDeps) {
         bus.subscribe(ALERT_TOPIC, onAlert),
         bus.subscribe('systems', onSystems),
         bus.subscribe('rights', onRights),
+        bus.subscribe(CHANGES_TOPIC, onChange),
       );
       await Promise.all(busOffs);
       stopTicker = (deps.ticker ?? realTicker).every(PING_INTERVAL_MS, heartbeat);
@@ -381,7 +376,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       const deadline = Date.now() + timeoutMs;
       while (connections.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
       for (const conn of connections) conn.ws.terminate();
-      const offs = [...busOffs, ...[...systemTopics.values()].map((entry) => entry.off)];
+      const offs = [...busOffs, ...systemTopics.offs()];
       await Promise.all(offs.map((off) => off.then((fn) => fn()).catch(() => undefined)));
       wss.close();
     },

@@ -7,6 +7,7 @@ export const LIVE_PATH = '/api/live';
 
 export type Topic =
   | { kind: 'alert'; name: 'alert' }
+  | { kind: 'changes'; name: 'changes' }
   | { kind: 'systems.list'; name: 'systems.list' }
   | { kind: 'alerts.counts'; name: 'alerts.counts' }
   | { kind: 'system'; name: string; systemId: number };
@@ -23,6 +24,7 @@ const MAX_SYSTEM_ID = 2_147_483_647;
 
 export function parseTopic(value: unknown): Topic | null {
   if (value === 'alert') return { kind: 'alert', name: 'alert' };
+  if (value === 'changes') return { kind: 'changes', name: 'changes' };
   if (value === 'systems.list') return { kind: 'systems.list', name: 'systems.list' };
   if (value === 'alerts.counts') return { kind: 'alerts.counts', name: 'alerts.counts' };
   if (typeof value !== 'string') return null;

@@ -3,13 +3,14 @@
  * messages of the last 10 minutes of this server run, bounded in total bytes,
  * oldest out first. It holds serialised data, so a replay costs no JSON work.
  */
+import type { Reach } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
 
 export interface Buffered {
   seq: number;
   topic: string;
-  /** Customer whose data this is (null: visibility decided at subscribe time, as for `system:<id>`). */
-  customerId: number | null;
+  /** Who may receive it (null: decided by the topic, as for `system:<id>`, whose owner the hub follows). */
+  reach: Reach | null;
   dataJson: string;
   at: number;
 }

@@ -5,6 +5,7 @@
  * of a customer the account may not see is a 404.
  */
 import type { Bus } from '../bus/bus.js';
+import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
@@ -100,7 +101,8 @@ export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: 
     durationMinutes: input.durationMinutes,
   });
 
-  const changed = (customerId: number) => bus.publish('maintenance', { customerId });
+  const changed = (id: number, customerId: number) =>
+    publishChange(bus, { topic: 'maintenance', ids: [id], reach: { customerId } });
 
   return {
     async list(principal: Principal, customerId?: number) {
@@ -112,7 +114,7 @@ export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: 
     async create(principal: Principal, input: WindowInput) {
       const customerId = await scopeCustomer(principal, input);
       const id = await repo.insert(fields(input, customerId), principal.userId);
-      await changed(customerId);
+      await changed(id, customerId);
       return view((await repo.find(id)) as WindowRow);
     },
     async update(principal: Principal, id: number, changes: Record<string, unknown>) {
@@ -120,14 +122,14 @@ export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: 
       const input = parseInput(windowSchema, { ...asInput(current), ...changes });
       const customerId = await scopeCustomer(principal, input);
       await repo.update(id, fields(input, customerId));
-      await changed(customerId);
-      if (customerId !== current.customerId) await changed(current.customerId);
+      await changed(id, customerId);
+      if (customerId !== current.customerId) await changed(id, current.customerId);
       return view((await repo.find(id)) as WindowRow);
     },
     async remove(principal: Principal, id: number) {
       const current = await writableWindow(principal, id);
       await repo.delete(id);
-      await changed(current.customerId);
+      await changed(id, current.customerId);
     },
   };
 }

@@ -6,6 +6,7 @@
  * customers they see; any other override is a 404.
  */
 import type { Bus } from '../bus/bus.js';
+import { publishChange, type Reach } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
@@ -19,6 +20,12 @@ interface RuleLike {
   scope: RuleScope | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** Who hears of a rule's change: as ruleVisible decides who sees it. */
+function reachOfRule(scope: RuleScope | null): Reach {
+  if (!scope) return { everyone: true };
+  return scope.customerId === null ? { admins: true } : { customerId: scope.customerId };
 }
 
 export function ruleVisible(principal: Principal, scope: RuleScope | null): boolean {
@@ -77,13 +84,13 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
     if (!canWriteCustomer(principal, scope.customerId)) throw new Forbidden('You may not change this customer');
   }
 
-  function crud<Row extends RuleLike & { key: string }>(table: RuleTableRepo<Row>, topic: string) {
+  function crud<Row extends RuleLike & { key: string }>(table: RuleTableRepo<Row>) {
     async function visible(principal: Principal, id: number): Promise<Row> {
       const row = await table.find(id);
       if (!row || !ruleVisible(principal, row.scope)) throw new NotFound('No such rule');
       return row;
     }
-    const changed = (id: number) => bus.publish('rules', { table: topic, id });
+    const changed = (row: Row) => publishChange(bus, { topic: 'rules', ids: [row.id], reach: reachOfRule(row.scope) });
     return {
       visible,
       async list(principal: Principal) {
@@ -97,26 +104,28 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
         if (await table.exists(key, where)) throw new Conflict('A rule with this key exists at this scope');
         const id = await table.insert({ ...fields, key }, where);
         if (id === null) throw new Conflict('A rule with this key exists at this scope');
-        await changed(id);
-        return json((await table.find(id)) as Row);
+        const created = (await table.find(id)) as Row;
+        await changed(created);
+        return json(created);
       },
       async update(principal: Principal, current: Row, fields: Record<string, unknown>) {
         checkWritable(principal, current.scope);
         await table.update(current.id, fields);
-        await changed(current.id);
-        return json((await table.find(current.id)) as Row);
+        const updated = (await table.find(current.id)) as Row;
+        await changed(updated);
+        return json(updated);
       },
       async remove(principal: Principal, id: number) {
         const row = await visible(principal, id);
         checkWritable(principal, row.scope);
         await table.delete(id);
-        await changed(id);
+        await changed(row);
       },
     };
   }
 
-  const alert = crud<AlertRuleRow>(repo.alertRules, 'alert_rules');
-  const event = crud<EventRuleRow>(repo.eventRules, 'event_rules');
+  const alert = crud<AlertRuleRow>(repo.alertRules);
+  const event = crud<EventRuleRow>(repo.eventRules);
 
   return {
     alertRules: {

@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
+import { publishChange } from '../bus/changes.js';
 import type { Principal, Role } from '../lib/access.js';
 import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
@@ -86,6 +87,12 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
   /** Rights changed: open live connections re-check (contracts.md "Live channel data"). */
   async function rightsChanged(userId: number) {
     await bus.publish('rights', { userId });
+    await accountChanged(userId);
+  }
+
+  /** The users page of every ADMIN, and the account's own pages, show it anew. */
+  function accountChanged(userId: number) {
+    return publishChange(bus, { topic: 'users', ids: [userId], reach: { admins: true, userId } });
   }
 
   async function userView(id: number, trx: Knex = db): Promise<UserView> {
@@ -130,7 +137,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
     async create(input: NewAccount & { role: Role; customerIds: number[] }): Promise<UserView> {
       checkPassword(input.password, input);
       const passwordHash = await hasher.hash(input.password);
-      return db.transaction(async (trx) => {
+      const created = await db.transaction(async (trx) => {
         await assertUnique(input.email, input.username, null, trx);
         await assertCustomersExist(input.customerIds, trx);
         const id = await repo.insert(
@@ -140,6 +147,8 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
         await repo.replaceGrants(id, input.customerIds, trx);
         return userView(id, trx);
       });
+      await accountChanged(created.id);
+      return created;
     },
 
     async update(
@@ -189,11 +198,13 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
       id: number,
       input: Pick<UserChanges, 'email' | 'username' | 'name' | 'notifyMinSeverity'>,
     ): Promise<UserView> {
-      return db.transaction(async (trx) => {
+      const updated = await db.transaction(async (trx) => {
         await assertUnique(input.email, input.username, id, trx);
         await repo.update(id, input, trx);
         return userView(id, trx);
       });
+      await accountChanged(id);
+      return updated;
     },
 
     /** Own password change: the current one must be right; other browser sessions end. */
