@@ -12,7 +12,7 @@ import {
   liveUrl,
   SOCKET_OPEN,
 } from './live-socket';
-import { connectRefreshToLive } from './refresh';
+import { connectRefreshToLive, LiveChange } from './refresh';
 
 /** Frames the server sends (docs/api.md "Live channel"). */
 type ServerFrame =
@@ -63,13 +63,11 @@ export class LiveService {
   readonly paused = this.pausedState.asReadonly();
 
   private readonly connected$ = new ReplaySubject<boolean>(1);
-  private readonly changes = new Subject<void>();
-  /** Emits when a snapshot changed or an alert transition arrived: the server's state moved. */
-  readonly changes$ = this.changes.asObservable();
 
   constructor() {
     this.connected$.next(false);
-    const unplug = connectRefreshToLive(this.changes$, this.connected$);
+    // what changed on the server (topic `changes`): each data service reloads on the topics it shows
+    const unplug = connectRefreshToLive(this.messages<LiveChange>('changes'), this.connected$);
     inject(DestroyRef).onDestroy(() => {
       unplug();
       this.shutDown();
@@ -195,12 +193,10 @@ export class LiveService {
     if (frame.t === 'msg') {
       entry.lastId = frame.id;
       entry.subject.next(frame.data);
-      if (entry.topic === 'alert') this.changes.next();
     } else {
       if (frame.rev <= entry.lastRev) return;
       entry.lastRev = frame.rev;
       entry.subject.next(frame.data);
-      this.changes.next();
     }
   }
 

@@ -1,4 +1,18 @@
-import { interval, map, merge, NEVER, Observable, ReplaySubject, scan, startWith, switchMap, throttleTime } from 'rxjs';
+import {
+  EMPTY,
+  filter,
+  interval,
+  map,
+  merge,
+  NEVER,
+  Observable,
+  of,
+  ReplaySubject,
+  scan,
+  startWith,
+  switchMap,
+  throttleTime,
+} from 'rxjs';
 
 import { Loaded, LOADING, loaded } from './loaded';
 
@@ -6,11 +20,35 @@ import { Loaded, LOADING, loaded } from './loaded';
 export const REFRESH_INTERVAL_MS = 30_000;
 /** While live: data changed on the server is fetched again at most this often... */
 export const LIVE_REFRESH_MIN_MS = 2_000;
-/** ...and, for changes the live channel does not announce (a rule another admin edited), this often anyway. */
+/** ...and this often anyway, in case a change was lost (a Redis outage on the server). */
 export const LIVE_FALLBACK_MS = 5 * 60_000;
 
+/** What the live topic `changes` names (docs/api.md "Live channel"). */
+export type LiveTopic = 'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'systems' | 'alerts';
+
+export interface LiveChange {
+  topic: LiveTopic;
+  ids: number[];
+}
+
+/** Which changes a stream reloads on (null: none; it follows a snapshot, or only its own edits). */
+export type ReloadOn = ((change: LiveChange) => boolean) | null;
+
+/** Reload on any change of these topics. */
+export const onTopics =
+  (...topics: LiveTopic[]): ReloadOn =>
+  (change) =>
+    topics.includes(change.topic);
+
+/** Reload on a change of `topic` that names `id`. */
+export const onChangeOf =
+  (topic: LiveTopic, id: number): ReloadOn =>
+  (change) =>
+    change.topic === topic && change.ids.includes(id);
+
 interface LiveSignals {
-  changes$: Observable<void>;
+  /** The changes the server announces, from the moment of subscribing (and those missed on a reconnect). */
+  changes$: Observable<LiveChange>;
   connected$: Observable<boolean>;
 }
 
@@ -19,32 +57,39 @@ interface LiveSignals {
 const live$ = new ReplaySubject<LiveSignals | null>(1);
 live$.next(null);
 
-/** Called by LiveService: reload on its change events while it is connected; returns the unplug function. */
-export function connectRefreshToLive(changes$: Observable<void>, connected$: Observable<boolean>): () => void {
-  const signals = { changes$, connected$ };
-  live$.next(signals);
+/** Called by LiveService: reload on its changes while it is connected; returns the unplug function. */
+export function connectRefreshToLive(changes$: Observable<LiveChange>, connected$: Observable<boolean>): () => void {
+  live$.next({ changes$, connected$ });
   return () => live$.next(null);
 }
 
-/** When to reload: live changes while the channel is up (no timer needed), a 30 s timer while it is not. */
-function reloadTriggers(): Observable<unknown> {
+/**
+ * When to reload: the announced changes `on` names (throttled; subscribing keeps the `changes` topic
+ * open across reconnections, so what was missed is replayed), a reconnection after the first
+ * connection (a server restart replays nothing), and the 5-minute fallback while the channel is up;
+ * a 30 s timer while it is down.
+ */
+function reloadTriggers(on: ReloadOn): Observable<unknown> {
   return live$.pipe(
-    switchMap((signals) =>
-      signals
-        ? signals.connected$.pipe(
-            switchMap((up) =>
-              up
-                ? merge(
-                    signals.changes$.pipe(
-                      throttleTime(LIVE_REFRESH_MIN_MS, undefined, { leading: true, trailing: true }),
-                    ),
-                    interval(LIVE_FALLBACK_MS),
-                  )
-                : interval(REFRESH_INTERVAL_MS),
-            ),
+    switchMap((signals) => {
+      if (!signals) return interval(REFRESH_INTERVAL_MS);
+      const wanted = on
+        ? signals.changes$.pipe(
+            filter(on),
+            throttleTime(LIVE_REFRESH_MIN_MS, undefined, { leading: true, trailing: true }),
           )
-        : interval(REFRESH_INTERVAL_MS),
-    ),
+        : NEVER;
+      let upBefore = false;
+      const timers = signals.connected$.pipe(
+        switchMap((up) => {
+          if (!up) return interval(REFRESH_INTERVAL_MS);
+          const reconnected = upBefore ? of(0) : EMPTY;
+          upBefore = true;
+          return merge(reconnected, interval(LIVE_FALLBACK_MS));
+        }),
+      );
+      return merge(wanted, timers);
+    }),
   );
 }
 
@@ -55,15 +100,17 @@ function reloadTriggers(): Observable<unknown> {
 export type Refreshing<T> = Loaded<T> & { stale?: string };
 
 /**
- * Requests now, again when the server's state changed (live channel) or every REFRESH_INTERVAL_MS while
- * the channel is down, and whenever `reload$` emits (after a change made through the service). A failed
- * reload keeps the last good value and marks it stale instead of blanking the page.
+ * Requests now, again when the live channel announces a change `on` names (or every
+ * REFRESH_INTERVAL_MS while the channel is down), and whenever `reload$` emits (after a change made
+ * through the service). A failed reload keeps the last good value and marks it stale instead of
+ * blanking the page.
  */
 export function refreshing<T>(
   request: () => Observable<T>,
   reload$: Observable<unknown> = NEVER,
+  on: ReloadOn = null,
 ): Observable<Refreshing<T>> {
-  return merge(reload$, reloadTriggers()).pipe(
+  return merge(reload$, reloadTriggers(on)).pipe(
     startWith(null),
     switchMap(() => loaded(request())),
     scan(

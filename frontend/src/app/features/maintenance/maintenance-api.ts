@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 import { ScopeType } from '../../shared/rules/rules-api';
 
 export type WindowKind = 'once' | 'weekly';
@@ -50,6 +50,7 @@ export class MaintenanceApi {
   readonly windows$: Observable<Refreshing<MaintenanceWindow[]>> = refreshing(
     () => this.http.get<MaintenanceWindow[]>(WINDOWS_URL),
     this.changed$,
+    onTopics('maintenance'),
   );
 
   create(fields: WindowFields): Observable<MaintenanceWindow> {

@@ -52,6 +52,38 @@ describe('SystemsApi on the live channel', () => {
     expect(last?.state === 'ready' && last.value[0].status).toBe('CRITICAL');
   });
 
+  it('makes no request in 2 minutes of snapshots that only move last seen (the rows update in place)', () => {
+    jasmine.clock().install();
+    try {
+      const seen = watch<Refreshing<SystemSummary[]>>(api.systems$);
+      http.expectOne(SYSTEMS_URL).flush([systemBody()]);
+      const sid = snapSid();
+      for (let i = 1; i <= 5; i += 1) {
+        jasmine.clock().tick(25_000);
+        const lastSeenAt = new Date(Date.UTC(2026, 10, 25, 10, 0, i * 25)).toISOString();
+        sockets[0].receive({ t: 'snap', sid, rev: i, data: [systemBody({ lastSeenAt })] });
+      }
+      http.expectNone(() => true);
+      const last = seen.at(-1);
+      expect(last?.state === 'ready' && last.value[0].lastSeenAt).toBe('2026-11-25T10:02:05.000Z');
+    } finally {
+      jasmine.clock().uninstall();
+    }
+  });
+
+  it('reloads a system page when the server names that system in `changes`, and only then', () => {
+    watch<Refreshing<SystemDetail>>(api.system$(1));
+    http.expectOne(systemUrl(1)).flush(systemDetailBody());
+    sockets[0].accept();
+    const sid = sockets[0].subs().find((s) => s['topic'] === 'changes')?.['sid'];
+    expect(sid).withContext('subscribed to changes').toBeDefined();
+    sockets[0].receive({ t: 'msg', sid, id: 'r-1', data: { topic: 'systems', ids: [2] } });
+    sockets[0].receive({ t: 'msg', sid, id: 'r-2', data: { topic: 'rules', ids: [1] } });
+    http.expectNone(systemUrl(1));
+    sockets[0].receive({ t: 'msg', sid, id: 'r-3', data: { topic: 'systems', ids: [1] } });
+    http.expectOne(systemUrl(1)).flush(systemDetailBody());
+  });
+
   it("keeps a system page's status, last seen and open alerts current from the snapshot", () => {
     const seen = watch<Refreshing<SystemDetail>>(api.system$(1));
     http.expectOne(systemUrl(1)).flush(systemDetailBody());

@@ -1,9 +1,10 @@
 import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { BehaviorSubject, catchError, map, Observable, of, switchMap, tap, throwError } from 'rxjs';
+import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs';
 
 import { Role } from '../../core/auth';
 import { Loaded, loaded } from '../../core/loaded';
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 
 /** One account as GET /api/users lists it. */
 export interface UserRow {
@@ -50,11 +51,13 @@ export const CUSTOMERS_URL = '/api/customers';
 @Injectable({ providedIn: 'root' })
 export class UsersApi {
   private readonly http = inject(HttpClient);
-  private readonly reload$ = new BehaviorSubject<void>(undefined);
+  private readonly reload$ = new Subject<void>();
 
-  /** All accounts; emits again after every change made through this service. */
-  readonly users$: Observable<Loaded<UserRow[]>> = this.reload$.pipe(
-    switchMap(() => loaded(this.http.get<UserRow[]>(USERS_URL))),
+  /** All accounts; again after every change made through this service or announced live (another ADMIN's). */
+  readonly users$: Observable<Refreshing<UserRow[]>> = refreshing(
+    () => this.http.get<UserRow[]>(USERS_URL),
+    this.reload$,
+    onTopics('users'),
   );
 
   /**

@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 
 /** Where a setting applies: every system of a cluster, or one system (on top of its cluster's). */
 export interface SettingScope {
@@ -63,6 +63,7 @@ export class AgentSettingsApi {
     return refreshing(
       () => this.http.get<AgentSettingsListing>(AGENT_SETTINGS_URL, { params: { [scope.type]: scope.id } }),
       this.changed$,
+      onTopics('agent-settings'),
     );
   }
 

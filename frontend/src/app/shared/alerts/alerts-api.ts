@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { Observable, Subject, tap } from 'rxjs';
 
 import { Severity } from '../../core/auth';
-import { Refreshing, refreshing } from '../../core/refresh';
+import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
 
 export type AlertState = 'open' | 'resolved';
 
@@ -58,7 +58,7 @@ export class AlertsApi {
 
   /** The alerts matching a filter, kept fresh (the polling seam the live channel replaces). */
   alerts$(filter: AlertFilter): Observable<Refreshing<Alert[]>> {
-    return refreshing(() => this.list(filter), this.changed$);
+    return refreshing(() => this.list(filter), this.changed$, onTopics('alerts'));
   }
 
   list(filter: AlertFilter): Observable<Alert[]> {
@@ -66,7 +66,7 @@ export class AlertsApi {
   }
 
   alert$(id: number): Observable<Refreshing<Alert>> {
-    return refreshing(() => this.http.get<Alert>(`${ALERTS_URL}/${id}`), this.changed$);
+    return refreshing(() => this.http.get<Alert>(`${ALERTS_URL}/${id}`), this.changed$, onChangeOf('alerts', id));
   }
 
   /** The alert stays open, marked acknowledged with who, when and the note. */

@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
 import { Loaded, loaded } from '../../core/loaded';
-import { Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 
 /** A customer as GET /api/customers lists it (docs/api.md "Fleet"). */
 export interface Customer {
@@ -49,7 +49,11 @@ export class CustomersApi {
   private readonly changed$ = new Subject<void>();
 
   /** Customers and clusters the account may see, kept fresh; emits again after every change made here. */
-  readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(() => this.request(), this.changed$);
+  readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(
+    () => this.request(),
+    this.changed$,
+    onTopics('customers'),
+  );
 
   /** One answer, for dialogs that pick a customer or cluster. */
   loadFleet(): Observable<Loaded<Fleet>> {

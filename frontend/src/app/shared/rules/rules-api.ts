@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
 import { Severity } from '../../core/auth';
-import { Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 
 export type ScopeType = 'customer' | 'cluster' | 'system';
 export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
@@ -110,6 +110,7 @@ export class RulesApi {
         eventRules: this.http.get<EventRule[]>(EVENT_RULES_URL),
       }),
     this.changed$,
+    onTopics('rules'),
   );
 
   createAlertRule(key: string, scope: NewScope, fields: AlertRuleFields): Observable<AlertRule> {

@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject, tap } from 'rxjs';
 
 import { LiveService } from '../../core/live';
-import { followLive, Refreshing, refreshing } from '../../core/refresh';
+import { followLive, onChangeOf, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
 
@@ -53,6 +53,8 @@ export class SystemsApi {
   private readonly changed$ = new Subject<void>();
 
   /** The list, then the live channel's `systems.list` snapshot whenever status, last seen or alerts change. */
+  // no reload on live changes: the snapshot carries them, and a last seen that moved updates the rows in
+  // place without a request
   readonly systems$: Observable<Refreshing<SystemSummary[]>> = followLive(
     refreshing(() => this.http.get<SystemSummary[]>(SYSTEMS_URL), this.changed$),
     this.live.snapshot<SystemSummary[]>('systems.list'),
@@ -60,7 +62,12 @@ export class SystemsApi {
 
   /** The detail, with status, last seen and open alerts kept current from the live `systems.list` snapshot. */
   system$(id: number): Observable<Refreshing<SystemDetail>> {
-    const detail$ = refreshing(() => this.http.get<SystemDetail>(systemUrl(id)), this.changed$);
+    // status and last seen come with the snapshot; the rest is fetched again when the system changed
+    const detail$ = refreshing(
+      () => this.http.get<SystemDetail>(systemUrl(id)),
+      this.changed$,
+      onChangeOf('systems', id),
+    );
     const summary$ = this.live.snapshot<SystemSummary[]>('systems.list').pipe(
       map((list) => list.find((system) => system.id === id) ?? null),
       startWith(null),
@@ -74,7 +81,7 @@ export class SystemsApi {
 
   /** The series the system reported in the last day. */
   series$(id: number): Observable<Refreshing<SeriesKey[]>> {
-    return refreshing(() => this.http.get<SeriesKey[]>(`${systemUrl(id)}/series`));
+    return refreshing(() => this.http.get<SeriesKey[]>(`${systemUrl(id)}/series`), NEVER, onChangeOf('systems', id));
   }
 
   /**
