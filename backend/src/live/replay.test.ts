@@ -3,7 +3,12 @@ import { describe, it } from 'node:test';
 import { FakeClock } from '../lib/clock.js';
 import { createReplayBuffer } from './replay.js';
 
-const entry = (seq: number, topic = 'alert', dataJson = '{"n":1}') => ({ seq, topic, reach: { customerId: 1 }, dataJson });
+const entry = (seq: number, topic = 'alert', dataJson = '{"n":1}') => ({
+  seq,
+  topic,
+  reach: { customerId: 1 },
+  dataJson,
+});
 
 describe('replay buffer', () => {
   it('gives the messages of a topic after a sequence number, oldest first', () => {
