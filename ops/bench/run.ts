@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- ingest|charts|compression|live|evaluate]`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest|charts|compression|live|live-console|evaluate]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -76,4 +76,5 @@ else if (which === 'charts') await (await import('./charts.js')).benchCharts(res
 else if (which === 'evaluate') await (await import('./evaluate.js')).benchEvaluate(rest);
 else if (which === 'live') await (await import('./live.js')).benchLive(rest);
 else if (which === 'compression') await (await import('./compression.js')).benchCompression(rest);
+else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
 else await benchBasics();
