@@ -74,9 +74,10 @@ describe('storage jobs on the real TimescaleDB', { timeout: 180_000 }, () => {
       ['metrics', 'metrics', 'metrics_1h', 'metrics_1h', 'metrics_5m', 'metrics_5m'],
       'compression and retention of metrics, refresh and retention of each rollup',
     );
-    // the background scheduler starts each policy soon after it is added: wait for a failed run
-    await waitFor(async () => (await repo.storageJobs()).some((j) => j.lastRunStatus === 'Failed'), 120_000, 1000);
-    const failed = (await repo.storageJobs()).filter((j) => j.lastRunStatus === 'Failed');
+    // the background scheduler starts each policy soon after it is added: wait until every one has
+    // failed, so the state no longer changes under the checks below
+    await waitFor(async () => (await repo.storageJobs()).every((j) => j.lastRunStatus === 'Failed'), 120_000, 1000);
+    const failed = await repo.storageJobs();
     for (const job of failed) {
       assert.equal(job.lastSuccessAt, null, 'never succeeded: null, not -infinity');
       assert.ok(job.nextStartAt instanceof Date && job.lastRunStartedAt instanceof Date);
