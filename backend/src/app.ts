@@ -16,6 +16,9 @@ import { createSessions } from './auth/sessions.js';
 import type { Bus } from './bus/bus.js';
 import type { AppConfig } from './config.js';
 import { createHealthRepo } from './health/repo.js';
+import { createHousekeepingRepo } from './housekeeping/repo.js';
+import { createStorageReport } from './housekeeping/storage-report.js';
+import { storageRoutes } from './housekeeping/storage-routes.js';
 import { healthRoutes } from './health/routes.js';
 import { createHealthService } from './health/service.js';
 import type { Clock } from './lib/clock.js';
@@ -250,6 +253,7 @@ function features(deps: AppDeps, origins: OriginRule) {
       alertsRoutes(createAlertsService({ repo: createAlertsRepo(db), bus: deps.bus, clock })),
       alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
       agentSettingsRoutes(agentSettings),
+      storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {

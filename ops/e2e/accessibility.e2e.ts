@@ -159,6 +159,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     ['the mail settings', '/settings/mail', (p) => p.getByRole('heading').first().waitFor()],
     ['the agent rollout settings', '/settings/agent-rollout', (p) => p.getByRole('heading').first().waitFor()],
     ['the alert settings', '/settings/alerts', (p) => p.getByRole('heading').first().waitFor()],
+    ['the storage page', '/settings/storage', (p) => p.getByTestId('usage').waitFor()],
     ['the not-found page', '/no-such-page', (p) => p.getByRole('heading').first().waitFor()],
   ];
   for (const [name, url, ready] of signedIn) {

@@ -16,6 +16,7 @@ export function createHousekeepingRepo(db: Knex) {
     },
 
     storageJobs: () => storageJobs(db),
+    databaseUsage: () => databaseUsage(db),
 
     /** Deletes agent events received before `before` (evaluation reads only the last minutes). */
     async deleteAgentEventsBefore(before: Date): Promise<number> {
@@ -64,4 +65,67 @@ async function storageJobs(db: Knex): Promise<StorageJobRow[]> {
      WHERE j.job_id >= 1000 -- policies (TimescaleDB's own jobs have ids below 1000)
      ORDER BY j.job_id`)) as { rows: StorageJobRow[] };
   return result.rows;
+}
+
+/** How much disk the database and the samples take, and how much of `metrics` is compressed. */
+export interface DatabaseUsage {
+  timescale: boolean;
+  databaseBytes: number;
+  /** `metrics` with its indexes (and its chunks and their compressed data on TimescaleDB). */
+  metricsBytes: number;
+  chunks: number;
+  compressedChunks: number;
+  /** Before and after compression, over the compressed chunks (null while none is compressed). */
+  compression: { beforeBytes: number; afterBytes: number } | null;
+}
+
+async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
+  const one = async <T>(sql: string) => ((await db.raw(sql)) as { rows: T[] }).rows[0] as T;
+  const { timescale, databaseBytes } = await one<{ timescale: boolean; databaseBytes: string }>(`
+    SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') AS timescale,
+           pg_database_size(current_database()) AS "databaseBytes"`);
+  const isHypertable =
+    timescale &&
+    (
+      await one<{ found: boolean }>(
+        `SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables WHERE hypertable_name = 'metrics') AS found`,
+      )
+    ).found;
+  if (!isHypertable) {
+    const { metricsBytes } = await one<{ metricsBytes: string }>(
+      `SELECT coalesce(pg_total_relation_size(to_regclass('metrics')), 0) AS "metricsBytes"`,
+    );
+    return {
+      timescale,
+      databaseBytes: Number(databaseBytes),
+      metricsBytes: Number(metricsBytes),
+      chunks: 0,
+      compressedChunks: 0,
+      compression: null,
+    };
+  }
+  const usage = await one<{
+    metricsBytes: string;
+    chunks: string;
+    compressedChunks: string;
+    before: string | null;
+    after: string | null;
+  }>(`
+    SELECT hypertable_size('metrics') AS "metricsBytes",
+           (SELECT count(*) FROM timescaledb_information.chunks WHERE hypertable_name = 'metrics') AS chunks,
+           (SELECT count(*) FROM timescaledb_information.chunks
+             WHERE hypertable_name = 'metrics' AND is_compressed) AS "compressedChunks",
+           s.before_compression_total_bytes AS before, s.after_compression_total_bytes AS after
+      FROM hypertable_compression_stats('metrics') s`);
+  return {
+    timescale,
+    databaseBytes: Number(databaseBytes),
+    metricsBytes: Number(usage.metricsBytes),
+    chunks: Number(usage.chunks),
+    compressedChunks: Number(usage.compressedChunks),
+    compression:
+      usage.before !== null && usage.after !== null && Number(usage.compressedChunks) > 0
+        ? { beforeBytes: Number(usage.before), afterBytes: Number(usage.after) }
+        : null,
+  };
 }

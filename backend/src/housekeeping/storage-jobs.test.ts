@@ -18,6 +18,7 @@ import { waitFor } from '../testing/net.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../testing/private-postgres.js';
 import { createHousekeepingRepo, type StorageJobRow } from './repo.js';
 import { createHousekeeping, storageJobState } from './service.js';
+import { createStorageReport } from './storage-report.js';
 
 const FAILING = 'Storage job failing: compression, rollups or retention stop until it runs again';
 
@@ -109,5 +110,18 @@ describe('storage jobs on the real TimescaleDB', { timeout: 180_000 }, () => {
       0,
       'no repeat while nothing changed',
     );
+
+    // the storage panel: each job failing, with the error TimescaleDB recorded (administrators only)
+    const report = await createStorageReport({ repo, clock: systemClock }).report();
+    assert.equal(report.timescale, true);
+    assert.deepEqual(
+      report.jobs.map((j) => j.name),
+      failed.map((j) => j.name),
+    );
+    for (const job of report.jobs) {
+      assert.equal(job.state, 'failing', job.name);
+      assert.match(job.lastError ?? '', /\S/);
+      assert.ok(job.nextStartAt && !Number.isNaN(Date.parse(job.nextStartAt)));
+    }
   });
 });

@@ -118,7 +118,9 @@ describe('rights on every route', () => {
     const operator = await createAccount(db.knex, { role: 'OPERATOR' });
     const browser = new Client(server.url);
     await browser.signIn(operator.email, operator.password);
-    const adminOnly = routes.filter((r) => r.path.startsWith('/api/users') || r.path.startsWith('/api/settings'));
+    const adminOnly = routes.filter(
+      (r) => r.path.startsWith('/api/users') || r.path.startsWith('/api/settings') || r.path === '/api/storage',
+    );
     assert.ok(adminOnly.length >= 4);
     for (const route of adminOnly) {
       const reply = await browser.request(route.method, concrete(route.path), WRITE.has(route.method) ? {} : undefined);

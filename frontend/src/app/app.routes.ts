@@ -110,6 +110,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/alert-retention-page').then((m) => m.AlertRetentionPage),
       },
       {
+        path: 'settings/storage',
+        title: 'Storage',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/storage-page').then((m) => m.StoragePage),
+      },
+      {
         path: '**',
         title: 'Page not found',
         loadComponent: () => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage),

@@ -66,6 +66,7 @@ describe('App shell', () => {
       'Settings',
       'Agent updates',
       'Alert retention',
+      'Storage',
     ]);
   });
 
@@ -84,6 +85,7 @@ describe('App shell', () => {
       ['Settings', '/settings/mail'],
       ['Agent updates', '/settings/agent-rollout'],
       ['Alert retention', '/settings/alerts'],
+      ['Storage', '/settings/storage'],
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)

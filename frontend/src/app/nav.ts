@@ -22,4 +22,5 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },
   { label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
   { label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
+  { label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
 ];

@@ -1,0 +1,60 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { Observable } from 'rxjs';
+
+import { Refreshing, refreshing } from '../../core/refresh';
+
+export type StorageJobState = 'ok' | 'failing' | 'late';
+
+/** One TimescaleDB policy job (compression, rollup refresh, retention) and how its runs went. */
+export interface StorageJob {
+  id: number;
+  name: string;
+  relation: string | null;
+  scheduleSeconds: number;
+  state: StorageJobState;
+  lastRunStatus: string | null;
+  lastSuccessAt: string | null;
+  nextStartAt: string | null;
+  lastError: string | null;
+}
+
+/** GET /api/storage (docs/api.md "Storage"). */
+export interface StorageReport {
+  timescale: boolean;
+  databaseBytes: number;
+  metricsBytes: number;
+  chunks: number;
+  compressedChunks: number;
+  compression: { beforeBytes: number; afterBytes: number } | null;
+  jobs: StorageJob[];
+}
+
+export const STORAGE_URL = '/api/storage';
+
+@Injectable({ providedIn: 'root' })
+export class StorageApi {
+  private readonly http = inject(HttpClient);
+
+  /** Sizes and jobs change slowly and announce nothing: the 30 s / 5 min refresh is enough. */
+  readonly report$: Observable<Refreshing<StorageReport>> = refreshing(() => this.http.get<StorageReport>(STORAGE_URL));
+}
+
+/** "1.5 GB": bytes in the binary units disks are sold in decimal ones, so say both plainly. */
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value >= 10 || unit === 0 ? value.toFixed(0) : value.toFixed(1)} ${units[unit]}`;
+}
+
+/** "every 12 h", "every 5 min", "every day". */
+export function scheduleText(seconds: number): string {
+  if (seconds % 86_400 === 0) return seconds === 86_400 ? 'every day' : `every ${seconds / 86_400} days`;
+  if (seconds % 3_600 === 0) return `every ${seconds / 3_600} h`;
+  return `every ${Math.round(seconds / 60)} min`;
+}
