@@ -75,6 +75,8 @@ if (which === 'ingest') await (await import('./ingest.js')).benchIngest(rest);
 else if (which === 'charts') await (await import('./charts.js')).benchCharts(rest);
 else if (which === 'evaluate') await (await import('./evaluate.js')).benchEvaluate(rest);
 else if (which === 'live') await (await import('./live.js')).benchLive(rest);
+else if (which === 'compression' && rest.includes('--real'))
+  await (await import('./compression-real.js')).benchCompressionReal(rest);
 else if (which === 'compression') await (await import('./compression.js')).benchCompression(rest);
 else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
 else await benchBasics();
