@@ -106,14 +106,14 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
         .filter((s) => s.segmentby_column_index !== null)
         .map((s) => s.attname)
         .sort(),
-      ['name', 'system_id'],
+      ['instance', 'name', 'system_id'],
     );
     assert.deepEqual(
       settings
         .filter((s) => s.orderby_column_index !== null)
         .sort((a, b) => (a.orderby_column_index ?? 0) - (b.orderby_column_index ?? 0))
         .map((s) => `${s.attname} ${s.orderby_asc ? 'ASC' : 'DESC'}`),
-      ['instance ASC', 'time DESC'],
+      ['time DESC'],
     );
     const aggregates = await rows<{ view_name: string }>(
       'SELECT view_name FROM timescaledb_information.continuous_aggregates ORDER BY view_name',
@@ -216,5 +216,48 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     assert.equal(await range(7 * DAY), '5m');
     assert.equal(await range(30 * DAY), '5m');
     assert.equal(await range(400 * DAY), '1h');
+  });
+
+  it('moves an installation compressed with the old settings to the new ones; its compressed chunks stay readable', async () => {
+    await knex.raw('TRUNCATE metrics');
+    await knex.raw(
+      `ALTER TABLE metrics SET (timescaledb.compress_segmentby = 'system_id, name', timescaledb.compress_orderby = 'instance, time DESC')`,
+    );
+    await knex.raw(
+      `INSERT INTO metrics (time, system_id, name, instance, value)
+       SELECT t, ?, 'disk.used_pct', i, 50 FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t,
+              unnest(ARRAY['/', '/var']) i`,
+      [systemId, new Date(now.getTime() - 4 * DAY), new Date(now.getTime() - 4 * DAY + 2 * HOUR)],
+    );
+    await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics') c");
+    const logged: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => logged.push(line) });
+    const outcome = await setupTimescale(knex, loadRetentionConfig({}), log);
+    assert.equal(outcome.ok, true, outcome.messages.join('\n'));
+    assert.ok(
+      logged.some((line) => line.includes('metrics compression now segments by system_id, name, instance')),
+      logged.join(''),
+    );
+    const segmentBy = await rows<{ attname: string }>(
+      `SELECT attname FROM timescaledb_information.compression_settings
+        WHERE hypertable_name = 'metrics' AND segmentby_column_index IS NOT NULL ORDER BY segmentby_column_index`,
+    );
+    assert.deepEqual(
+      segmentBy.map((r) => r.attname),
+      ['system_id', 'name', 'instance'],
+    );
+    const [count] = await rows<{ n: string }>("SELECT count(*) AS n FROM metrics WHERE name = 'disk.used_pct'");
+    assert.equal(Number(count?.n), 2 * 121, 'the old compressed chunk reads back whole');
+    // a chunk compressed now takes the new settings, next to the old one
+    await knex.raw(
+      `INSERT INTO metrics (time, system_id, name, instance, value)
+       SELECT t, ?, 'disk.used_pct', '/', 60 FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t`,
+      [systemId, new Date(now.getTime() - 3 * DAY), new Date(now.getTime() - 3 * DAY + HOUR)],
+    );
+    await knex.raw("SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks('metrics') c");
+    const [after] = await rows<{ n: string }>("SELECT count(*) AS n FROM metrics WHERE name = 'disk.used_pct'");
+    assert.equal(Number(after?.n), 2 * 121 + 61);
+    const again = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
+    assert.equal(again.ok, true);
   });
 });
