@@ -62,7 +62,7 @@ async function seed(db: TestDatabase, systems: number, metrics: number): Promise
   return sizes;
 }
 
-async function measure(client: Client, label: string, paths: string[], target: number): Promise<void> {
+export async function measure(client: Client, label: string, paths: string[], target: number): Promise<void> {
   const latencies: number[] = [];
   const sources = new Set<string>();
   let points = 0;
