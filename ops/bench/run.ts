@@ -79,5 +79,6 @@ else if (which === 'live') await (await import('./live.js')).benchLive(rest);
 else if (which === 'compression' && rest.includes('--real'))
   await (await import('./compression-real.js')).benchCompressionReal(rest);
 else if (which === 'compression') await (await import('./compression.js')).benchCompression(rest);
+else if (which === 'disk') await (await import('./disk-real.js')).benchDiskReal(rest);
 else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
 else await benchBasics();

@@ -1,0 +1,216 @@
+/**
+ * `npm run bench -- disk --real` (issue 20 item 5): disk at steady state, on the real TimescaleDB
+ * 2.28.3. Simulates `--days` (default 7) of agent-simulator reports every 30 s for `--systems` hosts
+ * (default 4), runs the compression policy and refreshes both rollups with `CALL run_job`, measures
+ * what a sample costs uncompressed (with each index) and compressed and what a rollup row costs, and
+ * works out the steady state for 1,000 such systems under the default retention (raw 7 d, compress
+ * after 2 d, metrics_5m 30 d, metrics_1h 400 d), and with the levers: compress after 6 h, no
+ * metrics_time_idx.
+ *
+ *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7]
+ */
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type { Knex } from 'knex';
+import { pino } from 'pino';
+import { createDatabase, startPrivatePostgres } from '../../backend/src/testing/private-postgres.js';
+import { createKnex } from '../../db/connection.js';
+import { loadRetentionConfig } from '../../db/environment.js';
+import { runMigrations } from '../../db/migrate.js';
+import { setupTimescale } from '../../db/timescale.js';
+import { SimulatedHost } from '../agent-sim/catalogue.js';
+
+const INTERVAL_MS = 30_000;
+const BATCH_ROWS = 20_000;
+const GB = 1e9;
+
+async function load(knex: Knex, systems: number, days: number): Promise<{ rows: number; series: number }> {
+  const end = Date.now() - 60_000;
+  const reports = Math.floor((days * 86_400_000) / INTERVAL_MS);
+  let batch = { t: [] as string[], s: [] as number[], n: [] as string[], i: [] as string[], v: [] as number[] };
+  const flush = async () => {
+    if (!batch.t.length) return;
+    await knex.raw(
+      `INSERT INTO metrics (time, system_id, name, instance, value)
+       SELECT * FROM unnest(?::timestamptz[], ?::int[], ?::text[], ?::text[], ?::float8[])`,
+      [batch.t, batch.s, batch.n, batch.i, batch.v],
+    );
+    batch = { t: [], s: [], n: [], i: [], v: [] };
+  };
+  let rows = 0;
+  const series = new Set<string>();
+  for (let system = 1; system <= systems; system++) {
+    const host = new SimulatedHost(system);
+    for (let r = 0; r < reports; r++) {
+      const at = end - (reports - r) * INTERVAL_MS;
+      const iso = new Date(at).toISOString();
+      for (const sample of host.sample(at)) {
+        batch.t.push(iso);
+        batch.s.push(system);
+        batch.n.push(sample.name);
+        batch.i.push(sample.instance ?? '');
+        batch.v.push(sample.value);
+        if (system === 1) series.add(`${sample.name}{${sample.instance ?? ''}}`);
+        rows += 1;
+      }
+      if (batch.t.length >= BATCH_ROWS) await flush();
+    }
+  }
+  await flush();
+  return { rows, series: series.size };
+}
+
+export async function benchDiskReal(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      real: { type: 'boolean', default: true },
+      systems: { type: 'string', default: '4' },
+      days: { type: 'string', default: '7' },
+    },
+  });
+  const systems = Number(values.systems);
+  const days = Number(values.days);
+  const cluster = await startPrivatePostgres({ timescale: true });
+  await createDatabase(cluster, 'argus');
+  const knex = createKnex({ url: cluster.url('argus'), poolMax: 1, statementTimeoutMs: 0 });
+  const one = async <T>(sql: string, bindings: Knex.RawBinding[] = []) =>
+    ((await knex.raw(sql, bindings)) as { rows: T[] }).rows[0] as T;
+  try {
+    await runMigrations(knex);
+    const outcome = await setupTimescale(knex, loadRetentionConfig({}), pino({ level: 'silent' }));
+    if (!outcome.ok) throw new Error(`TimescaleDB step failed: ${outcome.messages.join('; ')}`);
+    const jobs = (await knex.raw(
+      "SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs WHERE proc_name LIKE 'policy_%'",
+    )) as { rows: { job_id: number; proc_name: string; hypertable_name: string }[] };
+    for (const job of jobs.rows) await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
+
+    const started = performance.now();
+    const { rows, series } = await load(knex, systems, days);
+    for (const job of jobs.rows.filter((j) => j.proc_name !== 'policy_retention'))
+      await knex.raw('CALL run_job(?)', [job.job_id]);
+    await knex.raw('VACUUM ANALYZE');
+    console.log(
+      `disk (real TimescaleDB 2.28.3): ${systems} simulated hosts × ${days} days every 30 s = ${rows} samples, ` +
+        `${series} series per host (loaded, compressed and rolled up in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
+
+    // each chunk: its samples, and (uncompressed) its table and each index, or (compressed) its compressed size
+    const chunks = (
+      (await knex.raw(
+        `SELECT format('%I.%I', chunk_schema, chunk_name) AS chunk, chunk_name, range_start, range_end, is_compressed
+           FROM timescaledb_information.chunks WHERE hypertable_name = 'metrics'`,
+      )) as {
+        rows: { chunk: string; chunk_name: string; range_start: Date; range_end: Date; is_compressed: boolean }[];
+      }
+    ).rows;
+    const raw = { samples: 0, heap: 0, dedupe: 0, timeidx: 0 };
+    const compressed = { samples: 0, bytes: 0 };
+    for (const chunk of chunks) {
+      const { n } = await one<{ n: string }>('SELECT count(*) AS n FROM metrics WHERE time >= ? AND time < ?', [
+        chunk.range_start,
+        chunk.range_end,
+      ]);
+      if (chunk.is_compressed) {
+        const { bytes } = await one<{ bytes: string }>(
+          `SELECT after_compression_total_bytes AS bytes FROM chunk_compression_stats('metrics') WHERE chunk_name = ?`,
+          [chunk.chunk_name],
+        );
+        compressed.samples += Number(n);
+        compressed.bytes += Number(bytes);
+        continue;
+      }
+      const sizes = await one<{ heap: string; dedupe: string; timeidx: string }>(
+        `SELECT pg_relation_size(?::regclass) AS heap,
+                coalesce(sum(pg_relation_size(i.indexrelid)) FILTER (WHERE x.relname LIKE '%dedupe%'), 0) AS dedupe,
+                coalesce(sum(pg_relation_size(i.indexrelid)) FILTER (WHERE x.relname LIKE '%time_idx%'), 0) AS timeidx
+           FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid WHERE i.indrelid = ?::regclass`,
+        [chunk.chunk, chunk.chunk],
+      );
+      raw.samples += Number(n);
+      raw.heap += Number(sizes.heap);
+      raw.dedupe += Number(sizes.dedupe);
+      raw.timeidx += Number(sizes.timeidx);
+    }
+    const rollup = async (view: string) =>
+      one<{ rows: string; bytes: string }>(
+        `SELECT (SELECT count(*) FROM ${view}) AS rows,
+                hypertable_size(format('%I.%I', materialization_hypertable_schema, materialization_hypertable_name)::regclass) AS bytes
+           FROM timescaledb_information.continuous_aggregates WHERE view_name = ?`,
+        [view],
+      );
+    const fiveMinutes = await rollup('metrics_5m');
+    const hours = await rollup('metrics_1h');
+
+    const perSample = {
+      raw: (raw.heap + raw.dedupe + raw.timeidx) / raw.samples,
+      heap: raw.heap / raw.samples,
+      dedupe: raw.dedupe / raw.samples,
+      timeIndex: raw.timeidx / raw.samples,
+      compressed: compressed.bytes / compressed.samples,
+      row5m: Number(fiveMinutes.bytes) / Number(fiveMinutes.rows),
+      row1h: Number(hours.bytes) / Number(hours.rows),
+    };
+    console.log(
+      `  per sample uncompressed ${perSample.raw.toFixed(1)} B (heap ${perSample.heap.toFixed(1)}, dedupe index ` +
+        `${perSample.dedupe.toFixed(1)}, metrics_time_idx ${perSample.timeIndex.toFixed(1)}); compressed ` +
+        `${perSample.compressed.toFixed(2)} B; metrics_5m ${perSample.row5m.toFixed(1)} B/row; metrics_1h ${perSample.row1h.toFixed(1)} B/row`,
+    );
+
+    // steady state for 1,000 systems with this many series each, one sample per series every 30 s
+    const seriesTotal = 1000 * series;
+    const perDay = seriesTotal * 2880;
+    const steady = (
+      compressAfterDays: number,
+      rawBytes: number,
+      rollupRows: { row5m: number; row1h: number } = perSample,
+    ) => {
+      const parts = {
+        uncompressed: perDay * compressAfterDays * rawBytes,
+        compressed: perDay * (7 - compressAfterDays) * perSample.compressed,
+        fiveMinutes: seriesTotal * 288 * 30 * rollupRows.row5m,
+        hours: seriesTotal * 24 * 400 * rollupRows.row1h,
+      };
+      const total = Object.values(parts).reduce((a, b) => a + b, 0);
+      return (
+        `${(total / GB).toFixed(1)} GB (raw uncompressed ${(parts.uncompressed / GB).toFixed(1)}, compressed ` +
+        `${(parts.compressed / GB).toFixed(1)}, metrics_5m ${(parts.fiveMinutes / GB).toFixed(1)}, metrics_1h ${(parts.hours / GB).toFixed(1)})`
+      );
+    };
+    // lever: the rollups compressed too (continuous aggregates can be; their chunks hold old buckets)
+    const compressedRollup = async (view: string) => {
+      await knex.raw(`ALTER MATERIALIZED VIEW ${view} SET (timescaledb.compress = true)`);
+      await knex.raw(
+        `SELECT compress_chunk(c, if_not_compressed => true) FROM timescaledb_information.continuous_aggregates a,
+                show_chunks(format('%I.%I', a.materialization_hypertable_schema, a.materialization_hypertable_name)::regclass) c
+          WHERE a.view_name = ?`,
+        [view],
+      );
+      return rollup(view);
+    };
+    const fiveMinutesCompressed = await compressedRollup('metrics_5m');
+    const hoursCompressed = await compressedRollup('metrics_1h');
+    const compressedRows = {
+      row5m: Number(fiveMinutesCompressed.bytes) / Number(fiveMinutesCompressed.rows),
+      row1h: Number(hoursCompressed.bytes) / Number(hoursCompressed.rows),
+    };
+    console.log(
+      `  rollups compressed: metrics_5m ${compressedRows.row5m.toFixed(1)} B/row, metrics_1h ${compressedRows.row1h.toFixed(1)} B/row`,
+    );
+    console.log(`  steady state, 1,000 systems × ${series} series every 30 s, default retention:`);
+    console.log(`    compress after 2 days (today): ${steady(2, perSample.raw)}`);
+    console.log(`    compress after 6 hours: ${steady(0.25, perSample.raw)}`);
+    console.log(
+      `    compress after 6 hours, without metrics_time_idx: ${steady(0.25, perSample.raw - perSample.timeIndex)}`,
+    );
+    console.log(`    compress after 2 days, rollups compressed: ${steady(2, perSample.raw, compressedRows)}`);
+    console.log(`    compress after 6 hours, rollups compressed: ${steady(0.25, perSample.raw, compressedRows)}`);
+    console.log(
+      `    compress after 6 hours, rollups compressed, no metrics_time_idx: ` +
+        steady(0.25, perSample.raw - perSample.timeIndex, compressedRows),
+    );
+  } finally {
+    await knex.destroy();
+    await cluster.destroy();
+  }
+}
