@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { createMemoryBus } from '../backend/src/bus/memory-bus.js';
+import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
 import type { Principal } from '../backend/src/lib/access.js';
 import { FakeClock } from '../backend/src/lib/clock.js';
 import { createSystemsRepo } from '../backend/src/systems/repo.js';
@@ -161,6 +162,11 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
       );
     }
     assert.ok((await chunks()).some((c) => c.is_compressed));
+    // the storage panel's figures follow
+    const usage = await createHousekeepingRepo(knex).databaseUsage();
+    assert.equal(usage.timescale, true);
+    assert.equal(usage.compressedChunks, (await chunks()).filter((c) => c.is_compressed).length);
+    assert.ok(usage.compression && usage.compression.afterBytes < usage.compression.beforeBytes, JSON.stringify(usage));
 
     await runJob('policy_retention', 'metrics');
     const left = await chunks();

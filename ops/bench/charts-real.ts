@@ -9,16 +9,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { createAccount } from '../../backend/src/testing/accounts.js';
 import { startTestServer, testConfig } from '../../backend/src/testing/app.js';
 import { Client } from '../../backend/src/testing/http.js';
-import { createDatabase, startPrivatePostgres } from '../../backend/src/testing/private-postgres.js';
-import { createKnex } from '../../db/connection.js';
-import { loadRetentionConfig } from '../../db/environment.js';
-import { runMigrations } from '../../db/migrate.js';
-import { setupTimescale } from '../../db/timescale.js';
 import { measure } from './charts.js';
+import { startRealTimescale } from './real-timescale.js';
 
 const DAY = 86_400_000;
 const METRIC = 'cpu.usage_pct';
@@ -34,21 +29,8 @@ export async function benchChartsReal(args: string[]): Promise<void> {
   });
   const systems = Number(values.systems);
   const requests = Number(values.requests);
-  const cluster = await startPrivatePostgres({ timescale: true });
-  await createDatabase(cluster, 'argus');
-  const url = cluster.url('argus');
-  const knex = createKnex({ url, poolMax: 1, statementTimeoutMs: 0 });
+  const { url, knex, close } = await startRealTimescale();
   try {
-    await runMigrations(knex);
-    const outcome = await setupTimescale(knex, loadRetentionConfig({}), pino({ level: 'silent' }));
-    if (!outcome.ok) throw new Error(`TimescaleDB step failed: ${outcome.messages.join('; ')}`);
-    const jobs = (await knex.raw(
-      "SELECT job_id FROM timescaledb_information.jobs WHERE proc_name LIKE 'policy_%'",
-    )) as {
-      rows: { job_id: number }[];
-    };
-    for (const job of jobs.rows) await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
-
     const seeded = performance.now();
     const [customer] = await knex('customers').insert({ name: 'Bench' }).returning('id');
     await knex.raw(
@@ -108,7 +90,6 @@ export async function benchChartsReal(args: string[]): Promise<void> {
       await server.stop();
     }
   } finally {
-    await knex.destroy();
-    await cluster.destroy();
+    await close();
   }
 }

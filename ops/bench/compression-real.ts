@@ -8,17 +8,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { Knex } from 'knex';
-import { pino } from 'pino';
-import { createDatabase, startPrivatePostgres } from '../../backend/src/testing/private-postgres.js';
-import { createKnex } from '../../db/connection.js';
-import { loadRetentionConfig } from '../../db/environment.js';
-import { runMigrations } from '../../db/migrate.js';
-import { setupTimescale } from '../../db/timescale.js';
-import { SimulatedHost } from '../agent-sim/catalogue.js';
-
-const INTERVAL_MS = 30_000;
-const BATCH_ROWS = 20_000;
+import { startRealTimescale } from './real-timescale.js';
+import { loadSimulatedSamples } from './simulated-load.js';
 
 interface Lever {
   name: string;
@@ -56,41 +47,6 @@ const LEVERS: Lever[] = [
   },
 ];
 
-async function loadStaging(knex: Knex, systems: number, hours: number): Promise<number> {
-  await knex.raw('CREATE UNLOGGED TABLE staging (LIKE metrics)');
-  const end = Date.now() - 60_000;
-  const reports = Math.floor((hours * 3_600_000) / INTERVAL_MS);
-  let batch = { t: [] as string[], s: [] as number[], n: [] as string[], i: [] as string[], v: [] as number[] };
-  const flush = async () => {
-    if (!batch.t.length) return;
-    await knex.raw(
-      `INSERT INTO staging (time, system_id, name, instance, value)
-       SELECT * FROM unnest(?::timestamptz[], ?::int[], ?::text[], ?::text[], ?::float8[])`,
-      [batch.t, batch.s, batch.n, batch.i, batch.v],
-    );
-    batch = { t: [], s: [], n: [], i: [], v: [] };
-  };
-  let rows = 0;
-  for (let system = 1; system <= systems; system++) {
-    const host = new SimulatedHost(system);
-    for (let r = 0; r < reports; r++) {
-      const at = end - (reports - r) * INTERVAL_MS;
-      const iso = new Date(at).toISOString();
-      for (const sample of host.sample(at)) {
-        batch.t.push(iso);
-        batch.s.push(system);
-        batch.n.push(sample.name);
-        batch.i.push(sample.instance ?? '');
-        batch.v.push(sample.value);
-        rows += 1;
-      }
-      if (batch.t.length >= BATCH_ROWS) await flush();
-    }
-  }
-  await flush();
-  return rows;
-}
-
 export async function benchCompressionReal(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -102,23 +58,11 @@ export async function benchCompressionReal(args: string[]): Promise<void> {
   });
   const systems = Number(values.systems);
   const hours = Number(values.hours);
-  const silent = pino({ level: 'silent' });
-  const cluster = await startPrivatePostgres({ timescale: true });
-  await createDatabase(cluster, 'argus');
-  const knex = createKnex({ url: cluster.url('argus'), poolMax: 1, statementTimeoutMs: 0 });
+  const { knex, close } = await startRealTimescale();
   try {
-    await runMigrations(knex);
-    const outcome = await setupTimescale(knex, loadRetentionConfig({}), silent);
-    if (!outcome.ok) throw new Error(`TimescaleDB step failed: ${outcome.messages.join('; ')}`);
-    // the scheduler's own runs would compress under the measurement
-    const jobs = (await knex.raw(
-      "SELECT job_id FROM timescaledb_information.jobs WHERE proc_name LIKE 'policy_%'",
-    )) as {
-      rows: { job_id: number }[];
-    };
-    for (const job of jobs.rows) await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
     const started = performance.now();
-    const rows = await loadStaging(knex, systems, hours);
+    await knex.raw('CREATE UNLOGGED TABLE staging (LIKE metrics)');
+    const { rows } = await loadSimulatedSamples(knex, { table: 'staging', systems, hours });
     console.log(
       `compression (real TimescaleDB 2.28.3): ${systems} simulated hosts × ${hours} h every 30 s = ${rows} samples ` +
         `(generated in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
@@ -149,7 +93,6 @@ export async function benchCompressionReal(args: string[]): Promise<void> {
       );
     }
   } finally {
-    await knex.destroy();
-    await cluster.destroy();
+    await close();
   }
 }

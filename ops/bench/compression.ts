@@ -15,10 +15,7 @@ import { createKnex } from '../../db/connection.js';
 import { startEmbeddedTimescale } from '../../db/embedded.js';
 import { runMigrations } from '../../db/migrate.js';
 import { setupTimescale } from '../../db/timescale.js';
-import { SimulatedHost } from '../agent-sim/catalogue.js';
-
-const INTERVAL_MS = 30_000;
-const BATCH_ROWS = 20_000;
+import { loadSimulatedSamples } from './simulated-load.js';
 
 export async function benchCompression(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -35,42 +32,7 @@ export async function benchCompression(args: string[]): Promise<void> {
     if (!outcome.ok) throw new Error(`TimescaleDB step failed: ${outcome.messages.join('; ')}`);
 
     const started = performance.now();
-    const end = Date.now() - 60_000;
-    const reports = Math.floor((hours * 3_600_000) / INTERVAL_MS);
-    let batch: { t: string[]; s: number[]; n: string[]; i: string[]; v: number[] } = {
-      t: [],
-      s: [],
-      n: [],
-      i: [],
-      v: [],
-    };
-    const flush = async () => {
-      if (!batch.t.length) return;
-      await knex.raw(
-        `INSERT INTO metrics (time, system_id, name, instance, value)
-         SELECT * FROM unnest(?::timestamptz[], ?::int[], ?::text[], ?::text[], ?::float8[])`,
-        [batch.t, batch.s, batch.n, batch.i, batch.v],
-      );
-      batch = { t: [], s: [], n: [], i: [], v: [] };
-    };
-    let rows = 0;
-    for (let system = 1; system <= systems; system++) {
-      const host = new SimulatedHost(system);
-      for (let r = 0; r < reports; r++) {
-        const at = end - (reports - r) * INTERVAL_MS;
-        const iso = new Date(at).toISOString();
-        for (const sample of host.sample(at)) {
-          batch.t.push(iso);
-          batch.s.push(system);
-          batch.n.push(sample.name);
-          batch.i.push(sample.instance ?? '');
-          batch.v.push(sample.value);
-          rows += 1;
-        }
-        if (batch.t.length >= BATCH_ROWS) await flush();
-      }
-    }
-    await flush();
+    const { rows } = await loadSimulatedSamples(knex, { systems, hours });
     const loadSeconds = (performance.now() - started) / 1000;
 
     const size = async () => {

@@ -12,53 +12,10 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
-import { pino } from 'pino';
-import { createDatabase, startPrivatePostgres } from '../../backend/src/testing/private-postgres.js';
-import { createKnex } from '../../db/connection.js';
-import { loadRetentionConfig } from '../../db/environment.js';
-import { runMigrations } from '../../db/migrate.js';
-import { setupTimescale } from '../../db/timescale.js';
-import { SimulatedHost } from '../agent-sim/catalogue.js';
+import { startRealTimescale } from './real-timescale.js';
+import { loadSimulatedSamples } from './simulated-load.js';
 
-const INTERVAL_MS = 30_000;
-const BATCH_ROWS = 20_000;
 const GB = 1e9;
-
-async function load(knex: Knex, systems: number, days: number): Promise<{ rows: number; series: number }> {
-  const end = Date.now() - 60_000;
-  const reports = Math.floor((days * 86_400_000) / INTERVAL_MS);
-  let batch = { t: [] as string[], s: [] as number[], n: [] as string[], i: [] as string[], v: [] as number[] };
-  const flush = async () => {
-    if (!batch.t.length) return;
-    await knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT * FROM unnest(?::timestamptz[], ?::int[], ?::text[], ?::text[], ?::float8[])`,
-      [batch.t, batch.s, batch.n, batch.i, batch.v],
-    );
-    batch = { t: [], s: [], n: [], i: [], v: [] };
-  };
-  let rows = 0;
-  const series = new Set<string>();
-  for (let system = 1; system <= systems; system++) {
-    const host = new SimulatedHost(system);
-    for (let r = 0; r < reports; r++) {
-      const at = end - (reports - r) * INTERVAL_MS;
-      const iso = new Date(at).toISOString();
-      for (const sample of host.sample(at)) {
-        batch.t.push(iso);
-        batch.s.push(system);
-        batch.n.push(sample.name);
-        batch.i.push(sample.instance ?? '');
-        batch.v.push(sample.value);
-        if (system === 1) series.add(`${sample.name}{${sample.instance ?? ''}}`);
-        rows += 1;
-      }
-      if (batch.t.length >= BATCH_ROWS) await flush();
-    }
-  }
-  await flush();
-  return { rows, series: series.size };
-}
 
 export async function benchDiskReal(args: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -71,23 +28,13 @@ export async function benchDiskReal(args: string[]): Promise<void> {
   });
   const systems = Number(values.systems);
   const days = Number(values.days);
-  const cluster = await startPrivatePostgres({ timescale: true });
-  await createDatabase(cluster, 'argus');
-  const knex = createKnex({ url: cluster.url('argus'), poolMax: 1, statementTimeoutMs: 0 });
+  const { knex, jobs, close } = await startRealTimescale();
   const one = async <T>(sql: string, bindings: Knex.RawBinding[] = []) =>
     ((await knex.raw(sql, bindings)) as { rows: T[] }).rows[0] as T;
   try {
-    await runMigrations(knex);
-    const outcome = await setupTimescale(knex, loadRetentionConfig({}), pino({ level: 'silent' }));
-    if (!outcome.ok) throw new Error(`TimescaleDB step failed: ${outcome.messages.join('; ')}`);
-    const jobs = (await knex.raw(
-      "SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs WHERE proc_name LIKE 'policy_%'",
-    )) as { rows: { job_id: number; proc_name: string; hypertable_name: string }[] };
-    for (const job of jobs.rows) await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
-
     const started = performance.now();
-    const { rows, series } = await load(knex, systems, days);
-    for (const job of jobs.rows.filter((j) => j.proc_name !== 'policy_retention'))
+    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24 });
+    for (const job of jobs.filter((j) => j.proc_name !== 'policy_retention'))
       await knex.raw('CALL run_job(?)', [job.job_id]);
     await knex.raw('VACUUM ANALYZE');
     console.log(
@@ -210,7 +157,6 @@ export async function benchDiskReal(args: string[]): Promise<void> {
         steady(0.25, perSample.raw - perSample.timeIndex, compressedRows),
     );
   } finally {
-    await knex.destroy();
-    await cluster.destroy();
+    await close();
   }
 }

@@ -115,8 +115,9 @@ async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
            (SELECT count(*) FROM timescaledb_information.chunks WHERE hypertable_name = 'metrics') AS chunks,
            (SELECT count(*) FROM timescaledb_information.chunks
              WHERE hypertable_name = 'metrics' AND is_compressed) AS "compressedChunks",
-           s.before_compression_total_bytes AS before, s.after_compression_total_bytes AS after
-      FROM hypertable_compression_stats('metrics') s`);
+           -- (no row at all while nothing is compressed)
+           (SELECT before_compression_total_bytes FROM hypertable_compression_stats('metrics')) AS before,
+           (SELECT after_compression_total_bytes FROM hypertable_compression_stats('metrics')) AS after`);
   return {
     timescale,
     databaseBytes: Number(databaseBytes),
