@@ -126,7 +126,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
 
     const before = await jobs();
     const byKind = before.map((j) => `${j.proc_name} ${j.hypertable_name}`).sort();
-    assert.equal(byKind.filter((k) => k.startsWith('policy_compression')).length, 1);
+    assert.equal(byKind.filter((k) => k.startsWith('policy_compression')).length, 3, 'metrics and both rollups');
     assert.equal(byKind.filter((k) => k.startsWith('policy_retention')).length, 3);
     assert.equal(byKind.filter((k) => k.startsWith('policy_refresh_continuous_aggregate')).length, 2);
     assert.equal((await jobOf('policy_compression', 'metrics')).config['compress_after'], '2 days');
@@ -265,5 +265,48 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     assert.equal(Number(after?.n), 2 * 121 + 61);
     const again = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.equal(again.ok, true);
+  });
+
+  it('compresses the rollups past their refresh window, and the views read them back unchanged', async () => {
+    // 25 days ago: kept by metrics_5m (30 d), well past its compress_after (refresh window + 1 day)
+    const from = new Date(now.getTime() - 25 * DAY);
+    await knex.raw(
+      `INSERT INTO metrics (time, system_id, name, instance, value)
+       SELECT t, ?, 'load.1', '', extract(minute FROM t) FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t
+       ON CONFLICT DO NOTHING`,
+      [systemId, from, new Date(from.getTime() + 2 * HOUR - 60_000)],
+    );
+    await knex.raw('CALL refresh_continuous_aggregate(?::regclass, ?::timestamptz, ?::timestamptz)', [
+      'metrics_5m',
+      from,
+      new Date(from.getTime() + 2 * HOUR),
+    ]);
+    const averages = () =>
+      rows<{ bucket: Date; avg: number }>(
+        "SELECT bucket, avg FROM metrics_5m WHERE system_id = ? AND name = 'load.1' AND bucket >= ? AND bucket < ? ORDER BY bucket",
+        [systemId, from, new Date(from.getTime() + 2 * HOUR)],
+      );
+    const before = await averages();
+    assert.equal(before.length, 24);
+    const compressAfter = (await jobOf('policy_compression', 'metrics_5m')).config['compress_after'];
+    assert.equal(compressAfter, '7 days 23:55:00', 'a day past the refresh window');
+
+    await runJob('policy_compression', 'metrics_5m');
+    const [materialised] = await rows<{ schema: string; name: string }>(
+      `SELECT materialization_hypertable_schema AS schema, materialization_hypertable_name AS name
+         FROM timescaledb_information.continuous_aggregates WHERE view_name = 'metrics_5m'`,
+    );
+    const rollupChunks = await rows<{ range_end: Date; is_compressed: boolean }>(
+      `SELECT range_end, is_compressed FROM timescaledb_information.chunks
+        WHERE hypertable_schema = ? AND hypertable_name = ?`,
+      [materialised?.schema ?? '', materialised?.name ?? ''],
+    );
+    const old = rollupChunks.filter((c) => c.range_end.getTime() < now.getTime() - 8 * DAY);
+    assert.ok(old.length > 0 && old.every((c) => c.is_compressed), JSON.stringify(rollupChunks));
+    assert.ok(
+      rollupChunks.filter((c) => c.range_end.getTime() > now.getTime() - 7 * DAY).every((c) => !c.is_compressed),
+      'chunks inside the refresh window stay uncompressed',
+    );
+    assert.deepEqual(await averages(), before);
   });
 });

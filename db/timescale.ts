@@ -9,7 +9,12 @@ import type { RetentionConfig } from './environment.js';
 import type { Logger } from './logger.js';
 import { reason, Report, type StepContext } from './timescale/context.js';
 import { ensureCompressionSettings, ensureExtension, ensureHypertable } from './timescale/hypertable.js';
-import { ensureCompressionPolicy, ensureRefreshPolicy, ensureRetentionPolicies } from './timescale/policies.js';
+import {
+  ensureCompressionPolicy,
+  ensureRefreshPolicy,
+  ensureRetentionPolicies,
+  ensureRollupCompression,
+} from './timescale/policies.js';
 import { backfillRollups, ensureRollups, ROLLUPS } from './timescale/rollups.js';
 
 export { FAILURE_PREFIX } from './timescale/context.js';
@@ -92,8 +97,14 @@ export async function setupTimescale(knex: Knex, retention: RetentionConfig, log
     await ensureCompressionPolicy(context);
   });
   if (rollupsReady) {
-    for (const rollup of ROLLUPS)
-      await part(`refresh policy of ${rollup.view}`, () => ensureRefreshPolicy(context, rollup));
+    for (const rollup of ROLLUPS) {
+      let startOffset: string | null = null;
+      const refreshed = await part(`refresh policy of ${rollup.view}`, async () => {
+        startOffset = await ensureRefreshPolicy(context, rollup);
+      });
+      if (refreshed)
+        await part(`compression of ${rollup.view}`, () => ensureRollupCompression(context, rollup, startOffset));
+    }
   }
   await part('retention policies', () => ensureRetentionPolicies(context, rollupsReady ? ROLLUPS : []));
 

@@ -107,16 +107,17 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     // steady state for 1,000 systems with this many series each, one sample per series every 30 s
     const seriesTotal = 1000 * series;
     const perDay = seriesTotal * 2880;
-    const steady = (
-      compressAfterDays: number,
-      rawBytes: number,
-      rollupRows: { row5m: number; row1h: number } = perSample,
-    ) => {
+    /** Raw compressed after `compressAfterDays`; rollups after `rollupsAfterDays` (null: never). */
+    const steady = (compressAfterDays: number, rawBytes: number, rollupsAfterDays: number | null) => {
+      const rollup = (perDayRows: number, days: number, uncompressedRow: number, compressedRow: number) => {
+        const plainDays = rollupsAfterDays === null ? days : Math.min(days, rollupsAfterDays);
+        return seriesTotal * perDayRows * (plainDays * uncompressedRow + (days - plainDays) * compressedRow);
+      };
       const parts = {
         uncompressed: perDay * compressAfterDays * rawBytes,
         compressed: perDay * (7 - compressAfterDays) * perSample.compressed,
-        fiveMinutes: seriesTotal * 288 * 30 * rollupRows.row5m,
-        hours: seriesTotal * 24 * 400 * rollupRows.row1h,
+        fiveMinutes: rollup(288, 30, perSample.row5m, compressedRows.row5m),
+        hours: rollup(24, 400, perSample.row1h, compressedRows.row1h),
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return (
@@ -145,16 +146,14 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       `  rollups compressed: metrics_5m ${compressedRows.row5m.toFixed(1)} B/row, metrics_1h ${compressedRows.row1h.toFixed(1)} B/row`,
     );
     console.log(`  steady state, 1,000 systems × ${series} series every 30 s, default retention:`);
-    console.log(`    compress after 2 days (today): ${steady(2, perSample.raw)}`);
-    console.log(`    compress after 6 hours: ${steady(0.25, perSample.raw)}`);
     console.log(
-      `    compress after 6 hours, without metrics_time_idx: ${steady(0.25, perSample.raw - perSample.timeIndex)}`,
+      `    rollups uncompressed, raw compressed after 2 days (before issue 20): ${steady(2, perSample.raw, null)}`,
     );
-    console.log(`    compress after 2 days, rollups compressed: ${steady(2, perSample.raw, compressedRows)}`);
-    console.log(`    compress after 6 hours, rollups compressed: ${steady(0.25, perSample.raw, compressedRows)}`);
+    console.log(`    rollups compressed after 8 days (the step now), raw after 2 days: ${steady(2, perSample.raw, 8)}`);
+    console.log(`    … and raw compressed after 6 hours (METRICS_COMPRESS_AFTER): ${steady(0.25, perSample.raw, 8)}`);
+    console.log(`    … and without metrics_time_idx: ${steady(0.25, perSample.raw - perSample.timeIndex, 8)}`);
     console.log(
-      `    compress after 6 hours, rollups compressed, no metrics_time_idx: ` +
-        steady(0.25, perSample.raw - perSample.timeIndex, compressedRows),
+      `    rollups compressed after 1 day, raw after 6 hours (a shorter refresh window): ${steady(0.25, perSample.raw, 1)}`,
     );
   } finally {
     await close();

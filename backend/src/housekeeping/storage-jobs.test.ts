@@ -72,8 +72,8 @@ describe('storage jobs on the real TimescaleDB', { timeout: 180_000 }, () => {
     const jobs = await repo.storageJobs();
     assert.deepEqual(
       jobs.map((j) => j.relation).sort(),
-      ['metrics', 'metrics', 'metrics_1h', 'metrics_1h', 'metrics_5m', 'metrics_5m'],
-      'compression and retention of metrics, refresh and retention of each rollup',
+      ['metrics', 'metrics', 'metrics_1h', 'metrics_1h', 'metrics_1h', 'metrics_5m', 'metrics_5m', 'metrics_5m'],
+      'compression and retention of metrics, refresh, compression and retention of each rollup',
     );
     // the background scheduler starts each policy soon after it is added: wait until every one has
     // failed, so the state no longer changes under the checks below
