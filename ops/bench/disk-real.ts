@@ -145,6 +145,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     console.log(
       `  rollups compressed: metrics_5m ${compressedRows.row5m.toFixed(1)} B/row, metrics_1h ${compressedRows.row1h.toFixed(1)} B/row`,
     );
+    await lateReports(knex, series);
     console.log(`  steady state, 1,000 systems × ${series} series every 30 s, default retention:`);
     console.log(
       `    rollups uncompressed, raw compressed after 2 days (before issue 20): ${steady(2, perSample.raw, null)}`,
@@ -158,4 +159,40 @@ export async function benchDiskReal(args: string[]): Promise<void> {
   } finally {
     await close();
   }
+}
+
+/**
+ * What a late report costs when its time falls in a compressed chunk (an agent's buffer delivered
+ * after an outage): the group commit's statement shape (unnest, ON CONFLICT DO NOTHING) for one
+ * report of `series` samples three days back, new and again as a duplicate, against the same into
+ * the uncompressed newest chunk.
+ */
+async function lateReports(knex: Knex, series: number): Promise<void> {
+  const insert = async (at: Date, system: number) => {
+    const started = performance.now();
+    const result = (await knex.raw(
+      `INSERT INTO metrics (time, system_id, name, instance, value)
+       SELECT ?::timestamptz, ?, 'late.metric.' || g, '', g FROM generate_series(1, ?) g
+       ON CONFLICT DO NOTHING`,
+      [at, system, series],
+    )) as { rowCount: number };
+    return { ms: performance.now() - started, stored: result.rowCount };
+  };
+  const timed = async (label: string, at: Date) => {
+    const runs: number[] = [];
+    let stored = 0;
+    for (let system = 1; system <= 20; system++) {
+      const result = await insert(new Date(at.getTime() + system * 1000), system);
+      runs.push(result.ms);
+      stored += result.stored;
+    }
+    const again = await insert(new Date(at.getTime() + 1000), 1);
+    runs.sort((a, b) => a - b);
+    console.log(
+      `  a late report of ${series} samples ${label}: median ${runs[10]?.toFixed(1)} ms, max ${runs.at(-1)?.toFixed(1)} ms ` +
+        `(${stored} of ${20 * series} stored; the same report again: ${again.stored} stored, ${again.ms.toFixed(1)} ms)`,
+    );
+  };
+  await timed('into the uncompressed newest chunk', new Date(Date.now() - 10 * 60_000));
+  await timed('into a compressed chunk (3 days back)', new Date(Date.now() - 3 * 86_400_000));
 }
