@@ -19,6 +19,7 @@ const BACKEND_FLOORS = [
   {
     name: 'entities',
     folders: [
+      'channels',
       'customers',
       'systems',
       'alerts',
