@@ -70,6 +70,7 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     },
     computeSnapshot: (topic: SnapshotTopic, visible: Visible) =>
       topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible),
+    customersOfSystems: (systemIds) => repo.customersOfSystems(systemIds),
     customerOfSystem: async (systemId) => {
       try {
         return (await deps.systems.get(everything, systemId)).customer.id;

@@ -34,6 +34,7 @@ import {
   type CredentialChecks,
 } from './rights-check.js';
 import { createSnapshots, type ComputeSnapshot } from './snapshots.js';
+import { createSystemChanges } from './system-changes.js';
 import { createSystemTopics } from './system-topics.js';
 import { realTicker, type Ticker } from './ticker.js';
 import {
@@ -61,6 +62,8 @@ export interface LiveHubDeps {
   computeSnapshot: ComputeSnapshot;
   /** The customer a system belongs to now, or null when it does not exist. */
   customerOfSystem(systemId: number): Promise<number | null>;
+  /** The same for many systems in one query (a missing one is left out). */
+  customersOfSystems(systemIds: readonly number[]): Promise<Map<number, number>>;
   ticker?: Ticker;
   replayLimits?: ReplayLimits;
   snapshotIntervalMs?: number;
@@ -137,24 +140,18 @@ export function createLiveHub(deps: LiveHubDeps) {
     snapshots.invalidate(undefined, (audience) => audience.visible === null || audience.visible.has(customerId));
   }
 
-  /** A system's status or settings changed (not its last-seen: the snapshots carry that). */
-  async function systemChanged(systemId: number) {
-    let customerId: number | null;
-    try {
-      customerId = await deps.customerOfSystem(systemId);
-    } catch (error) {
-      log.warn({ err: { message: (error as Error).message }, systemId }, 'Could not read the customer of a system');
-      return;
-    }
-    systemTopics.setOwner(systemId, customerId);
-    if (customerId !== null) deliver(CHANGES, { topic: 'systems', ids: [systemId] }, { customerId });
-  }
+  const systemChanges = createSystemChanges({
+    log,
+    customersOfSystems: deps.customersOfSystems,
+    setOwner: (systemId, customerId) => systemTopics.setOwner(systemId, customerId),
+    announce: (customerId, systemIds) => deliver(CHANGES, { topic: 'systems', ids: systemIds }, { customerId }),
+  });
 
   function onSystems(event: unknown) {
     snapshots.invalidate();
     // a system may have moved to another customer (or gone): re-read who may follow it
     const id = (event as { id?: unknown } | null)?.id;
-    if (typeof id === 'number') void systemChanged(id);
+    if (typeof id === 'number') systemChanges.add(id);
     else for (const systemId of systemTopics.followed()) void systemTopics.refreshOwner(systemId);
   }
 
@@ -371,6 +368,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     async close(timeoutMs = 2_000): Promise<void> {
       closing = true;
       stopTicker?.();
+      systemChanges.close();
       snapshots.close();
       for (const conn of connections) closeWith(conn, CLOSE_GOING_AWAY, 'Server shutting down');
       const deadline = Date.now() + timeoutMs;

@@ -124,6 +124,29 @@ describe('live channel: changes', () => {
     assert.deepEqual(viewerB.live.messages('ch'), []);
   });
 
+  it('announces a burst of system changes per customer, naming every system, to who sees it', async () => {
+    const a = await createCustomer(t.db.knex, 'Changes G');
+    const b = await createCustomer(t.db.knex, 'Changes H');
+    const atA = [await system(a, 'g-1'), await system(a, 'g-2'), await system(a, 'g-3')];
+    const atB = [await system(b, 'h-1'), await system(b, 'h-2')];
+    const viewerA = await listener('VIEWER', [a]);
+    const viewerB = await listener('VIEWER', [b]);
+    for (const id of [...atA, ...atB]) await t.server.bus.publish('systems', { id });
+    const named = async (live: LiveClient, ids: number[]) => {
+      for (const id of ids) await live.next(isChange('ch', 'systems', id));
+      return new Set(
+        live
+          .messages('ch')
+          .filter((f) => f['data'].topic === 'systems')
+          .flatMap((f) => f['data'].ids as number[]),
+      );
+    };
+    assert.deepEqual([...(await named(viewerA.live, atA))].sort(), [...atA].sort());
+    assert.deepEqual([...(await named(viewerB.live, atB))].sort(), [...atB].sort());
+    const messagesA = viewerA.live.messages('ch').filter((f) => f['data'].topic === 'systems');
+    assert.ok(messagesA.length < atA.length, `${messagesA.length} messages for ${atA.length} systems: batched`);
+  });
+
   it('replays the changes missed while reconnecting (after = the last id seen)', async () => {
     const a = await createCustomer(t.db.knex, 'Changes F');
     const admin = await listener('ADMIN');

@@ -32,6 +32,14 @@ export function createLiveRepo(db: Knex) {
         unacknowledged: row?.unacknowledged ?? 0,
       };
     },
+
+    /** The customer of each of these systems (a system that no longer exists is left out). */
+    async customersOfSystems(ids: readonly number[]): Promise<Map<number, number>> {
+      const rows = await db('systems')
+        .whereIn('id', [...ids])
+        .select<{ id: number; customer_id: number }[]>('id', 'customer_id');
+      return new Map(rows.map((row) => [row.id, row.customer_id]));
+    },
   };
 }
 
