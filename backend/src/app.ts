@@ -58,9 +58,15 @@ import { createAgentEndpoints } from './agents/service.js';
 import { createCustomersRepo } from './customers/repo.js';
 import { createIngest } from './ingest/routes.js';
 import { evaluationRoutes } from './evaluation/routes.js';
-import { createEvaluation } from './evaluation/service.js';
+import { createEvaluation, currentSuppression } from './evaluation/service.js';
 import { createNotificationsRepo } from './notifications/repo.js';
 import { createAlertNotifier } from './notifications/service.js';
+import { createDeliveriesRepo } from './notifications/deliveries-repo.js';
+import { deliveryLogRoutes } from './notifications/log-routes.js';
+import { createChannelsRepo } from './channels/repo.js';
+import { channelsRoutes } from './channels/routes.js';
+import { createChannelsService } from './channels/service.js';
+import { createPoliciesService } from './channels/policies.js';
 import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
 import type { LiveHub } from './live/hub.js';
 import { liveRoutes } from './live/routes.js';
@@ -174,14 +180,26 @@ function features(deps: AppDeps, origins: OriginRule) {
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
   });
-  // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
-  const evaluation = createEvaluation({
-    db,
-    bus: deps.bus,
+  // notifications (issue 13): routed to channels by policy, queued in the run or the acknowledgement
+  const deliveries = createDeliveriesRepo(db);
+  const notifier = createAlertNotifier({
+    repo: createNotificationsRepo(db),
+    deliveries,
+    box: deps.box,
+    mailer,
     clock,
     log,
-    mailer,
-    notifier: createAlertNotifier({ repo: createNotificationsRepo(db), mailer, clock, log, authUrl: config.authUrl }),
+    authUrl: config.authUrl,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+  });
+  // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
+  const evaluation = createEvaluation({ db, bus: deps.bus, clock, log, mailer, notifier });
+  const channelsRepo = createChannelsRepo(db);
+  const alerts = createAlertsService({
+    repo: createAlertsRepo(db),
+    bus: deps.bus,
+    clock,
+    notifications: notifier.acknowledgements(() => currentSuppression(db, clock.now())),
   });
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus });
@@ -250,7 +268,21 @@ function features(deps: AppDeps, origins: OriginRule) {
           clock,
         }),
       ),
-      alertsRoutes(createAlertsService({ repo: createAlertsRepo(db), bus: deps.bus, clock })),
+      alertsRoutes(alerts),
+      deliveryLogRoutes({ alerts, deliveries }),
+      channelsRoutes(
+        createChannelsService({
+          repo: channelsRepo,
+          box: deps.box,
+          bus: deps.bus,
+          clock,
+          log,
+          mailer,
+          allowPrivateWebhooks: config.allowPrivateWebhooks,
+          authUrl: config.authUrl,
+        }),
+        createPoliciesService({ repo: channelsRepo, bus: deps.bus }),
+      ),
       alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
       agentSettingsRoutes(agentSettings),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),

@@ -42,6 +42,8 @@ export interface AppConfig {
   webhookSecret: string | null;
   settingsEncryptionKey: string | null;
   cronSecret: string | null;
+  /** ARGUS_ALLOW_PRIVATE_WEBHOOKS=true: channels may reach loopback, private and link-local addresses. */
+  allowPrivateWebhooks: boolean;
   /** Directory of the built console (index.html and assets). */
   staticDir: string;
   /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (contracts.md "Agent protocol"). */
@@ -56,6 +58,14 @@ export interface AppConfig {
 /** Placeholders shipped in .env.example; a secret equal to one is as good as none. */
 const EXAMPLE_SECRETS = new Set(['change-me', 'changeme', 'replace-with-a-random-value']);
 const MIN_SECRET_LENGTH = 32;
+
+/** `true` or `false` (default false); anything else is a mistake worth stopping for. */
+function flag(env: Env, name: string): boolean {
+  const raw = value(env, name);
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false`);
+}
 
 /** A public base URL: http(s), scheme and host (and port) only, no trailing slash. */
 function baseUrl(env: Env, name: string): string | undefined {
@@ -143,6 +153,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const settingsEncryptionKey = value(env, 'SETTINGS_ENCRYPTION_KEY');
   const cronSecret = value(env, 'CRON_SECRET');
   const nodeEnv = value(env, 'NODE_ENV') ?? 'production';
+  const allowPrivateWebhooks = flag(env, 'ARGUS_ALLOW_PRIVATE_WEBHOOKS');
 
   const warnings: string[] = [];
   if (authUrl === undefined) {
@@ -191,6 +202,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookSecret: webhookSecret ?? null,
     settingsEncryptionKey: settingsEncryptionKey ?? null,
     cronSecret: cronSecret ?? null,
+    allowPrivateWebhooks,
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',

@@ -22,6 +22,8 @@ import { randomToken } from '../../backend/src/lib/crypto.js';
 import { isMain } from '../../db/is-main.js';
 import { createNotificationsRepo } from '../../backend/src/notifications/repo.js';
 import { createAlertNotifier } from '../../backend/src/notifications/service.js';
+import { createDeliveriesRepo } from '../../backend/src/notifications/deliveries-repo.js';
+import { createSecretBox } from '../../backend/src/lib/secret-box.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { captureLogger } from '../../backend/src/testing/logger.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
@@ -195,6 +197,8 @@ export async function benchEvaluate(argv: string[]): Promise<void> {
       mailer,
       notifier: createAlertNotifier({
         repo: createNotificationsRepo(knex),
+        deliveries: createDeliveriesRepo(knex),
+        box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'b'.repeat(40) }, log),
         mailer,
         clock: { now: () => new Date() },
         log,

@@ -7,7 +7,8 @@ import type { Bus } from '../bus/bus.js';
 
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
 export type AlertState = 'open' | 'resolved';
-export type AlertTransition = 'raised' | 'resolved' | 'acknowledged';
+/** `unacknowledged`: an acknowledgement's `until` passed (issue 13); the alert counts as unacknowledged again. */
+export type AlertTransition = 'raised' | 'resolved' | 'acknowledged' | 'unacknowledged';
 
 export interface AlertJson {
   id: number;

@@ -10,6 +10,7 @@ export interface AlertDetailRow extends AlertRow {
   acknowledged_by: number | null;
   acknowledged_by_name: string | null;
   ack_note: string | null;
+  ack_until: Date | null;
 }
 
 export interface AlertQuery {
@@ -47,15 +48,24 @@ export function createAlertsRepo(db: Knex) {
       return (await select().where('a.id', id).first()) ?? null;
     },
     /**
-     * Marks an open, unacknowledged alert acknowledged. One conditional UPDATE, so
-     * two racing acknowledgements (or a resolve in between) cannot both succeed.
+     * Marks an open, unacknowledged alert acknowledged (until `until`, when given). One conditional
+     * UPDATE, so two racing acknowledgements (or a resolve in between) cannot both succeed; `within`
+     * runs in the same transaction (the notifications it causes are queued exactly when it commits).
      */
-    async acknowledge(id: number, userId: number, note: string | null, at: Date): Promise<boolean> {
-      const changed = await db('alerts')
-        .where({ id, state: 'open' })
-        .whereNull('acknowledged_at')
-        .update({ acknowledged_at: at, acknowledged_by: userId, ack_note: note });
-      return changed === 1;
+    async acknowledge(
+      id: number,
+      ack: { userId: number; note: string | null; until: Date | null; at: Date },
+      within?: (trx: Knex.Transaction) => Promise<void>,
+    ): Promise<boolean> {
+      return db.transaction(async (trx) => {
+        const changed = await trx('alerts')
+          .where({ id, state: 'open' })
+          .whereNull('acknowledged_at')
+          .update({ acknowledged_at: ack.at, acknowledged_by: ack.userId, ack_note: ack.note, ack_until: ack.until });
+        if (changed !== 1) return false;
+        await within?.(trx);
+        return true;
+      });
     },
   };
 }

@@ -40,6 +40,11 @@ const ackBody = z.object({
     .nullable()
     .optional()
     .transform((note) => (note ? note : null)),
+  until: z.iso
+    .datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })
+    .nullable()
+    .optional()
+    .transform((until) => (until ? new Date(until) : null)),
 });
 
 export function alertsRoutes(alerts: AlertsService): Router {
@@ -63,8 +68,9 @@ export function alertsRoutes(alerts: AlertsService): Router {
   // a VIEWER is refused before anything is looked up (403); an operator without the grant gets 404
   router.post('/api/alerts/:id/ack', requireRole('ADMIN', 'OPERATOR'), async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    const { note } = parseInput(ackBody, ctx.request.body);
-    ctx.body = await alerts.acknowledge(principal, idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER), note);
+    const { note, until } = parseInput(ackBody, ctx.request.body);
+    const id = idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER);
+    ctx.body = await alerts.acknowledge(principal, id, { note, until });
   });
   return router;
 }

@@ -4,9 +4,10 @@
  * acknowledges; the alert stays open, marked with who, when and a note, and the
  * 'acknowledged' transition is published once, after the change is stored.
  */
+import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
+import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { publishAlertTransition, toAlertJson } from './alert-json.js';
 import type { AlertDetailRow, AlertQuery, AlertsRepo } from './repo.js';
@@ -21,12 +22,31 @@ export function alertView(row: AlertDetailRow) {
     acknowledgedBy:
       row.acknowledged_by === null ? null : { id: row.acknowledged_by, name: row.acknowledged_by_name ?? '' },
     ackNote: row.ack_note,
+    ackUntil: row.ack_until?.toISOString() ?? null,
   };
 }
 
 export type AlertView = ReturnType<typeof alertView>;
 
-export function createAlertsService({ repo, bus, clock }: { repo: AlertsRepo; bus: Bus; clock: Clock }) {
+export interface AlertsDeps {
+  repo: AlertsRepo;
+  bus: Bus;
+  clock: Clock;
+  /** The `acknowledged` notifications (issue 13); absent, an acknowledgement notifies nobody. */
+  notifications?: AckNotifications;
+}
+
+export interface AckNotifications {
+  /** Reads what it needs outside the transaction, and answers the step that queues inside it. */
+  prepare(): Promise<(trx: Knex.Transaction, alertId: number) => Promise<void>>;
+  /** Sends what was queued (after the commit, in the background). */
+  send(): void;
+}
+
+/** Longest acknowledgement expiry: past it an alert would be forgotten rather than snoozed. */
+export const MAX_ACK_MS = 30 * 86_400_000;
+
+export function createAlertsService({ repo, bus, clock, notifications }: AlertsDeps) {
   async function visibleAlert(principal: Principal, id: number): Promise<AlertDetailRow> {
     const row = await repo.find(id);
     if (!row || !canSeeCustomer(principal, row.customer_id)) throw new NotFound('No such alert');
@@ -42,16 +62,26 @@ export function createAlertsService({ repo, bus, clock }: { repo: AlertsRepo; bu
       return alertView(await visibleAlert(principal, id));
     },
 
-    async acknowledge(principal: Principal, id: number, note: string | null): Promise<AlertView> {
+    async acknowledge(
+      principal: Principal,
+      id: number,
+      { note, until }: { note: string | null; until: Date | null },
+    ): Promise<AlertView> {
       const current = await visibleAlert(principal, id);
       if (!canWriteCustomer(principal, current.customer_id)) throw new Forbidden('You may not change this customer');
-      if (!(await repo.acknowledge(id, principal.userId, note, clock.now()))) {
+      const now = clock.now();
+      if (until && (until <= now || until.getTime() - now.getTime() > MAX_ACK_MS))
+        throw new Invalid('until: must be in the future, at most 30 days ahead', { field: 'until' });
+      const ack = { userId: principal.userId, note, until, at: now };
+      const queue = await notifications?.prepare();
+      if (!(await repo.acknowledge(id, ack, queue && ((trx) => queue(trx, id))))) {
         const now = await visibleAlert(principal, id);
         throw new Conflict(
           now.state === 'resolved' ? 'This alert is resolved' : 'This alert is already acknowledged',
           now.state === 'resolved' ? 'alert_resolved' : 'already_acknowledged',
         );
       }
+      notifications?.send();
       const row = await visibleAlert(principal, id);
       await publishAlertTransition(bus, 'acknowledged', toAlertJson(row));
       return alertView(row);

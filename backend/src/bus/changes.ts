@@ -9,8 +9,16 @@ import type { Bus } from './bus.js';
 
 export const CHANGES_TOPIC = 'changes';
 
-export type ChangeTopic = 'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings';
-export const CHANGE_TOPICS: readonly ChangeTopic[] = ['rules', 'maintenance', 'customers', 'users', 'agent-settings'];
+export type ChangeTopic = 'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'channels' | 'policies';
+export const CHANGE_TOPICS: readonly ChangeTopic[] = [
+  'rules',
+  'maintenance',
+  'customers',
+  'users',
+  'agent-settings',
+  'channels',
+  'policies',
+];
 
 /** Who may hear of a change. */
 export type Reach =

@@ -3,9 +3,10 @@
  * minute by the scheduler; nothing in the app runs it on a timer). In ONE
  * transaction under a PostgreSQL advisory lock: offline detection, metric
  * rules, event rules, suppression, system status from the worst open alert,
- * the e-mail outbox and the per-cluster counts. After the commit: every
- * transition published once, status changes published, e-mails sent outside
- * the lock (in the background; the answer does not wait for SMTP).
+ * notifications (routed channels, repeats, escalations, expired acknowledgements)
+ * and the per-cluster counts. After the commit: every transition published once,
+ * status changes published, notifications sent outside the lock (in the
+ * background; the answer waits for no SMTP server or webhook).
  *
  * Overlapping calls never both run: in this process they queue (the embedded
  * database has a single connection), across processes the advisory lock makes
@@ -18,6 +19,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
@@ -183,28 +185,28 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     if (system) system.status = change.status;
   }
 
-  // 6. the e-mail outbox: raises are never suppressed (nothing was raised then); resolves may be
-  if (mailOn) {
-    const notify = [
+  // 6. notifications: raises are never suppressed (nothing was raised then); the rest may be
+  const quiet = (systemId: number) => {
+    const system = systems.get(systemId);
+    return system ? suppressed(system) : true;
+  };
+  const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet);
+  await deps.notifier.queue(
+    trx,
+    [
       ...raised.map((row) => ({ row, kind: 'raised' as const })),
-      ...resolved
-        .filter((row) => {
-          const system = systems.get(row.system_id);
-          return system ? !suppressed(system) : false;
-        })
-        .map((row) => ({ row, kind: 'resolved' as const })),
-    ];
-    await deps.notifier.queue(
-      trx,
-      notify.map(({ row, kind }) => ({
+      ...resolved.filter((row) => !quiet(row.system_id)).map((row) => ({ row, kind: 'resolved' as const })),
+    ]
+      .map(({ row, kind }): QueuedTransition => ({
         alertId: Number(row.id),
         kind,
         customerId: row.customer_id,
         severity: row.severity as 'INFO' | 'WARNING' | 'CRITICAL',
-      })),
-      now,
-    );
-  }
+      }))
+      .concat(reminders),
+    now,
+    mailOn,
+  );
 
   // 7. figures
   let evaluated = 0;
@@ -235,10 +237,16 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     transitions: [
       ...raised.map((row) => ({ type: 'raised' as const, row })),
       ...resolved.map((row) => ({ type: 'resolved' as const, row })),
+      ...expired.map((row) => ({ type: 'unacknowledged' as const, row })),
     ],
     statusChanged: [...new Set([...marked.map((m) => m.id), ...statusChanges.map((c) => c.id)])],
     suppressed,
   };
+}
+
+/** Suppression as the next run would see it now (sends outside a run, e.g. after an acknowledgement). */
+export async function currentSuppression(db: Knex, now: Date): Promise<Suppression> {
+  return buildSuppression(await repo.loadCustomers(db), await repo.loadMaintenanceWindows(db), now);
 }
 
 export function createEvaluation(deps: EvaluationDeps) {
@@ -256,7 +264,7 @@ export function createEvaluation(deps: EvaluationDeps) {
     const committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, now, mailOn, deps)));
     for (const { type, row } of committed.transitions) await publishAlertTransition(bus, type, toAlertJson(row));
     for (const id of committed.statusChanged) await bus.publish('systems', { id });
-    if (mailOn) void notifier.deliver(committed.suppressed);
+    void notifier.deliver(committed.suppressed, mailOn);
     const { alerts, health } = committed.result;
     log.info({ ...alerts, markedOffline: health.marked_offline }, 'Evaluation run');
     return committed.result;

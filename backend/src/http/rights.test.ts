@@ -91,6 +91,39 @@ describe('rights on every route', () => {
     assert.ok(alerting.every((route) => !PUBLIC.has(route)));
   });
 
+  it('covers the notification routes (issue 13), and refuses a viewer even reading them', async () => {
+    const notifications = [
+      'GET /api/notification-channels',
+      'POST /api/notification-channels',
+      'GET /api/notification-channels/:id',
+      'PATCH /api/notification-channels/:id',
+      'DELETE /api/notification-channels/:id',
+      'POST /api/notification-channels/:id/test',
+      'GET /api/notification-policies',
+      'GET /api/notification-policies/global',
+      'PUT /api/notification-policies/global',
+      'GET /api/notification-policies/customer/:customerId',
+      'PUT /api/notification-policies/customer/:customerId',
+      'DELETE /api/notification-policies/customer/:customerId',
+    ];
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      notifications.filter((route) => !served.has(route)),
+      [],
+    );
+    const client = new Client(server.url);
+    for (const route of notifications) {
+      const [method, path] = route.split(' ') as [string, string];
+      const reply = await client.request(
+        method,
+        concrete(path),
+        WRITE.has(method) ? {} : undefined,
+        bearer(viewerToken),
+      );
+      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
+    }
+  });
+
   it('answers 401 on every non-public route without credentials', async () => {
     const client = new Client(server.url);
     for (const route of routes.filter((r) => !PUBLIC.has(key(r)))) {

@@ -1,5 +1,6 @@
 /** The e-mail of one alert transition: subject and plain-text body, with the console link from AUTH_URL. */
 import type { OutgoingMail } from '../mail/mailer.js';
+import type { NotificationEvent } from '../channels/payloads.js';
 import type { DueNotification } from './repo.js';
 
 export function alertLink(authUrl: string, alertId: number): string {
@@ -11,12 +12,30 @@ function formatValue(value: number | null): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/\.?0+$/, '');
 }
 
+const SUBJECT: Record<NotificationEvent, (severity: string) => string> = {
+  raised: (severity) => severity,
+  resolved: () => 'Resolved',
+  acknowledged: () => 'Acknowledged',
+  repeat: (severity) => `Still open: ${severity}`,
+  escalated: (severity) => `Escalated: ${severity}`,
+  flapping: (severity) => `Flapping: ${severity}`,
+};
+
+const OPENING: Record<NotificationEvent, (severity: string) => string> = {
+  raised: (severity) => `An alert was raised (${severity}).`,
+  resolved: (severity) => `An alert was resolved (it was ${severity}).`,
+  acknowledged: (severity) => `An alert (${severity}) was acknowledged; it stays open until its condition clears.`,
+  repeat: (severity) => `An alert (${severity}) is still open and nobody has acknowledged it.`,
+  escalated: (severity) => `An alert (${severity}) has been open and unacknowledged too long: it is escalated to you.`,
+  flapping: (severity) => `An alert (${severity}) keeps raising and resolving.`,
+};
+
 export function alertMail(n: DueNotification, authUrl: string): OutgoingMail {
   const system = n.hostname && n.hostname !== n.systemName ? `${n.systemName} (${n.hostname})` : n.systemName;
   const what = `${n.ruleName}${n.instance ? ` [${n.instance}]` : ''} on ${n.systemName}`;
-  const subject = n.kind === 'raised' ? `[Argus] ${n.severity}: ${what}` : `[Argus] Resolved: ${what}`;
+  const subject = `[Argus] ${SUBJECT[n.kind](n.severity)}: ${what}`;
   const lines = [
-    n.kind === 'raised' ? `An alert was raised (${n.severity}).` : `An alert was resolved (it was ${n.severity}).`,
+    OPENING[n.kind](n.severity),
     '',
     `System:   ${system}`,
     `Customer: ${n.customerName}`,

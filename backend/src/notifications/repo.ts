@@ -1,10 +1,11 @@
 /** SQL of the alert e-mail outbox (`alert_notifications`, db/migrations/0007). */
 import type { Knex } from 'knex';
 import type { Severity } from '../alerts/alert-json.js';
+import type { NotificationEvent } from '../channels/payloads.js';
 
 export interface QueuedTransition {
   alertId: number;
-  kind: 'raised' | 'resolved';
+  kind: NotificationEvent;
   customerId: number;
   severity: Severity;
 }
@@ -12,7 +13,7 @@ export interface QueuedTransition {
 export interface DueNotification {
   id: number;
   attempts: number;
-  kind: 'raised' | 'resolved';
+  kind: NotificationEvent;
   email: string;
   alertId: number;
   ruleKey: string;
@@ -95,7 +96,7 @@ export function createNotificationsRepo(db: Knex) {
       return result.rows.map((r) => ({
         id: Number(r['id']),
         attempts: r['attempts'] as number,
-        kind: r['kind'] as 'raised' | 'resolved',
+        kind: r['kind'] as NotificationEvent,
         email: r['email'] as string,
         alertId: Number(r['alert_id']),
         ruleKey: r['rule_key'] as string,
@@ -155,11 +156,6 @@ export function createNotificationsRepo(db: Knex) {
 
     async markDropped(id: number, reason: string): Promise<void> {
       await db('alert_notifications').where({ id }).update({ status: 'dropped', last_error: reason });
-    },
-
-    /** Finished rows are kept a week for inspection. */
-    async prune(before: Date): Promise<void> {
-      await db('alert_notifications').whereNot({ status: 'pending' }).where('created_at', '<', before).delete();
     },
   };
 }

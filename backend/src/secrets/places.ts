@@ -11,4 +11,7 @@ export const places = {
   totpPendingSecret: (userId: number) => `users:totp_pending_secret:${userId}`,
   /** agent_settings rows flagged secret (migration 0005, backend/src/agent-settings). */
   agentSetting: (settingId: number) => `agent_settings:value:${settingId}`,
+  /** A notification channel's URL (it holds the token) and signing secret (migration 0010, backend/src/channels). */
+  channelTarget: (channelId: number) => `notification_channels:target:${channelId}`,
+  channelSecret: (channelId: number) => `notification_channels:secret:${channelId}`,
 } as const;

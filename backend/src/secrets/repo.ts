@@ -11,7 +11,8 @@ const CHECK_KEY = 'secrets_key_check';
 export type SecretCell =
   | { kind: 'smtp_password' }
   | { kind: 'user'; column: 'totp_secret' | 'totp_pending_secret'; id: number }
-  | { kind: 'agent_setting'; id: number };
+  | { kind: 'agent_setting'; id: number }
+  | { kind: 'channel'; column: 'target' | 'secret'; id: number };
 
 export interface StoredSecret {
   cell: SecretCell;
@@ -83,6 +84,28 @@ export async function lockStoredSecrets(trx: Knex.Transaction): Promise<StoredSe
       });
     }
   }
+  if (await tableExists(trx, 'notification_channels')) {
+    // e-mail targets are addresses, not secrets: only the URL types are sealed
+    const channels = await trx('notification_channels')
+      .whereNot({ type: 'email' })
+      .orWhereNotNull('secret')
+      .forUpdate()
+      .select<{ id: number; type: string; target: string; secret: string | null }[]>('id', 'type', 'target', 'secret');
+    for (const channel of channels) {
+      if (channel.type !== 'email')
+        secrets.push({
+          cell: { kind: 'channel', column: 'target', id: channel.id },
+          place: places.channelTarget(channel.id),
+          sealed: channel.target,
+        });
+      if (channel.secret)
+        secrets.push({
+          cell: { kind: 'channel', column: 'secret', id: channel.id },
+          place: places.channelSecret(channel.id),
+          sealed: channel.secret,
+        });
+    }
+  }
   return secrets;
 }
 
@@ -103,6 +126,11 @@ export async function updateStoredSecret(trx: Knex.Transaction, cell: SecretCell
       return;
     case 'agent_setting':
       await trx('agent_settings').where({ id: cell.id }).update({ value: sealed });
+      return;
+    case 'channel':
+      await trx('notification_channels')
+        .where({ id: cell.id })
+        .update({ [cell.column]: sealed });
       return;
   }
 }

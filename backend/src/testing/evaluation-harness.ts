@@ -17,6 +17,7 @@ import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
 import { createNotificationsRepo } from '../notifications/repo.js';
 import { createAlertNotifier } from '../notifications/service.js';
+import { createDeliveriesRepo } from '../notifications/deliveries-repo.js';
 import { createSmtpSettingsService } from '../settings/smtp-service.js';
 import { createAccount, createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -78,13 +79,15 @@ export async function startEvaluationHarness() {
   const bus = createRedisBus({ publisher, subscriber, prefix: testPrefix(), log: logs.log });
   const recorded = await recordBus(bus);
   const sink: SmtpSink = await startSmtpSink();
-  const smtp = createSmtpSettingsService({
-    db: knex,
-    box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'e'.repeat(40) }, logs.log),
-  });
+  const box = createSecretBox({ settingsEncryptionKey: null, authSecret: 'e'.repeat(40) }, logs.log);
+  const smtp = createSmtpSettingsService({ db: knex, box });
   const mailer = createMailer({ smtp, log: logs.log });
   const notifier = createAlertNotifier({
     repo: createNotificationsRepo(knex),
+    deliveries: createDeliveriesRepo(knex),
+    box,
+    allowPrivateWebhooks: true,
+    channelTimeoutMs: 2000,
     mailer,
     clock,
     log: logs.log,
@@ -208,6 +211,8 @@ export async function startEvaluationHarness() {
   return {
     db,
     knex,
+    box,
+    notifier,
     clock,
     logs,
     bus,

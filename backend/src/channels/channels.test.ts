@@ -1,0 +1,243 @@
+/**
+ * /api/notification-channels and /api/notification-policies through the real app (issue 13):
+ * targets sealed and write-only, validation naming the field, rights per customer, "Send test"
+ * against a real receiver, an acknowledgement with an expiry notifying its channels, and the
+ * delivery log of an alert.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Knex } from 'knex';
+import { createAccount, createCustomer } from '../testing/accounts.js';
+import { useTestServer } from '../testing/app.js';
+import { Client } from '../testing/http.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
+
+describe('notification channels and policies', () => {
+  const fixture = useTestServer({ ARGUS_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  let db: Knex;
+  let mine: number;
+  let theirs: number;
+  let admin: Client;
+  let operator: Client;
+  let stranger: Client;
+  let viewer: Client;
+  let hook: WebhookReceiver;
+
+  async function signedIn(role: 'ADMIN' | 'OPERATOR' | 'VIEWER', customerIds: number[] = []) {
+    const account = await createAccount(db, { role, customerIds });
+    const client = new Client(fixture.server.url);
+    await client.signIn(account.email, account.password);
+    return client;
+  }
+
+  before(async () => {
+    db = fixture.db.knex;
+    mine = await createCustomer(db, 'Mine');
+    theirs = await createCustomer(db, 'Theirs');
+    admin = await signedIn('ADMIN');
+    operator = await signedIn('OPERATOR', [mine]);
+    stranger = await signedIn('OPERATOR', [theirs]);
+    viewer = await signedIn('VIEWER', [mine]);
+    hook = await startWebhookReceiver('sign-me');
+  });
+  after(async () => {
+    await hook.close();
+  });
+
+  it('starts with the accounts channel routed globally, as before channels existed', async () => {
+    const channels = await admin.get('/api/notification-channels');
+    assert.equal(channels.status, 200);
+    const accounts = channels.body.find((c: { target: string }) => c.target === 'accounts');
+    assert.equal(accounts.type, 'email');
+    assert.equal(accounts.customerId, null);
+    const global = await admin.get('/api/notification-policies/global');
+    assert.deepEqual(global.body.routes, [{ minSeverity: 'INFO', channelIds: [accounts.id] }]);
+  });
+
+  it('creates a webhook channel with its target sealed and never answered', async () => {
+    const target = `${hook.url}/T0KEN-IN-PATH`;
+    const created = await operator.post('/api/notification-channels', {
+      name: 'Ops hook',
+      type: 'webhook',
+      target,
+      secret: 'sign-me',
+      minSeverity: 'WARNING',
+      customerId: mine,
+    });
+    assert.equal(created.status, 201);
+    assert.equal(created.body.target, null);
+    assert.equal(created.body.targetHint, `${new URL(hook.url).protocol}//${new URL(hook.url).host}/…`);
+    assert.equal(created.body.hasSecret, true);
+    assert.ok(!JSON.stringify(created.body).includes('T0KEN'));
+    const row = await db('notification_channels').where({ id: created.body.id }).first();
+    assert.ok(!row.target.includes('T0KEN'), 'sealed at rest');
+    assert.ok(!String(row.secret).includes('sign-me'));
+    const listed = await operator.get('/api/notification-channels');
+    assert.ok(!JSON.stringify(listed.body).includes('T0KEN'));
+
+    const tested = await operator.post(`/api/notification-channels/${created.body.id}/test`);
+    assert.deepEqual(tested.body, { ok: true, status: 200, error: null });
+    const got = hook.received.at(-1);
+    assert.equal(got?.path, '/T0KEN-IN-PATH');
+    assert.equal(got?.json['event'], 'test');
+    assert.equal(got?.signatureValid, true);
+
+    hook.answer(500);
+    const failing = await operator.post(`/api/notification-channels/${created.body.id}/test`);
+    assert.equal(failing.body.ok, false);
+    assert.equal(failing.body.status, 500);
+    assert.match(failing.body.error, /500/);
+  });
+
+  it('names the field that is wrong, and stores nothing', async () => {
+    const count = async () => Number((await db('notification_channels').count('* as n'))[0]?.n);
+    const before = await count();
+    for (const [body, field] of [
+      [{ name: 'x', type: 'pager', target: 'https://example.com' }, /^type: /],
+      [{ name: 'x', type: 'slack', target: 'ftp://example.com/x' }, /^target: must be a URL: only http/],
+      [{ name: 'x', type: 'slack', target: 'https://u:p@example.com/x' }, /^target: .*no user or password/],
+      [{ name: 'x', type: 'email', target: 'ops@example.com, nope' }, /^target: nope is not an e-mail address/],
+      [{ name: '', type: 'email', target: 'accounts' }, /^name: is required/],
+      [{ name: 'x', type: 'email', target: 'accounts', minSeverity: 'LOUD' }, /^minSeverity: /],
+      [{ name: 'x', type: 'email', target: 'accounts', customerId: 999999 }, /^customerId: no such customer/],
+    ] as const) {
+      const reply = await admin.post('/api/notification-channels', body);
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.match(reply.body.error, field);
+    }
+    assert.equal(await count(), before);
+  });
+
+  it('keeps customers apart: operators manage their own, read the global ones, never another customer’s', async () => {
+    const theirsChannel = await admin.post('/api/notification-channels', {
+      name: 'Theirs',
+      type: 'email',
+      target: 'theirs@example.com',
+      customerId: theirs,
+    });
+    assert.equal(theirsChannel.status, 201);
+    assert.equal((await operator.get(`/api/notification-channels/${theirsChannel.body.id}`)).status, 404);
+    assert.equal(
+      (await operator.patch(`/api/notification-channels/${theirsChannel.body.id}`, { name: 'x' })).status,
+      404,
+    );
+    assert.equal((await operator.delete(`/api/notification-channels/${theirsChannel.body.id}`)).status, 404);
+    const names = (await operator.get('/api/notification-channels')).body.map((c: { name: string }) => c.name);
+    assert.ok(names.includes('Accounts who may see it') && !names.includes('Theirs'));
+
+    const global = await operator.post('/api/notification-channels', { name: 'g', type: 'email', target: 'accounts' });
+    assert.equal(global.status, 403, 'a global channel is for an admin');
+    const accounts = (await operator.get('/api/notification-channels')).body.find(
+      (c: { customerId: number | null }) => c.customerId === null,
+    );
+    assert.equal((await operator.patch(`/api/notification-channels/${accounts.id}`, { enabled: false })).status, 403);
+
+    assert.equal((await viewer.get('/api/notification-channels')).status, 403);
+    assert.equal((await viewer.get(`/api/notification-policies/customer/${mine}`)).status, 403);
+    assert.equal((await stranger.get(`/api/notification-policies/customer/${mine}`)).status, 404);
+    assert.equal((await stranger.put(`/api/notification-policies/customer/${mine}`, { routes: [] })).status, 404);
+    assert.equal((await operator.put('/api/notification-policies/global', { routes: [] })).status, 403);
+  });
+
+  it('saves a customer policy naming only usable channels, and falls back to the global one when removed', async () => {
+    const own = await operator.post('/api/notification-channels', {
+      name: 'Chat',
+      type: 'slack',
+      target: `${hook.url}/slack`,
+      customerId: mine,
+    });
+    const theirsChannel = (await admin.get(`/api/notification-channels?customer=${theirs}`)).body.find(
+      (c: { customerId: number | null }) => c.customerId === theirs,
+    );
+    const refused = await operator.put(`/api/notification-policies/customer/${mine}`, {
+      routes: [{ minSeverity: 'INFO', channelIds: [own.body.id, theirsChannel.id] }],
+    });
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.error, `routes.0.channelIds: no such channel ${theirsChannel.id}`);
+    const noTarget = await operator.put(`/api/notification-policies/customer/${mine}`, {
+      routes: [],
+      escalateAfterMinutes: 30,
+    });
+    assert.match(noTarget.body.error, /^escalateChannelIds: /);
+
+    const saved = await operator.put(`/api/notification-policies/customer/${mine}`, {
+      routes: [{ minSeverity: 'WARNING', channelIds: [own.body.id] }],
+      repeatMinutes: 60,
+      escalateAfterMinutes: 30,
+      escalateChannelIds: [own.body.id],
+    });
+    assert.equal(saved.status, 200);
+    assert.equal(saved.body.custom, true);
+    assert.equal(saved.body.customerName, 'Mine');
+    assert.equal(saved.body.repeatMinutes, 60);
+    const read = await operator.get(`/api/notification-policies/customer/${mine}`);
+    assert.deepEqual(read.body.routes, [{ minSeverity: 'WARNING', channelIds: [own.body.id] }]);
+
+    // deleting the channel takes it out of the policy
+    assert.equal((await operator.delete(`/api/notification-channels/${own.body.id}`)).status, 204);
+    const after = await operator.get(`/api/notification-policies/customer/${mine}`);
+    assert.deepEqual(after.body.routes, [{ minSeverity: 'WARNING', channelIds: [] }]);
+    assert.deepEqual(after.body.escalateChannelIds, []);
+
+    assert.equal((await operator.delete(`/api/notification-policies/customer/${mine}`)).status, 204);
+    const fallback = await operator.get(`/api/notification-policies/customer/${mine}`);
+    assert.equal(fallback.body.custom, false);
+    assert.deepEqual(fallback.body.routes, (await admin.get('/api/notification-policies/global')).body.routes);
+  });
+
+  it('acknowledges with an expiry, notifies the routed channels, and shows it in the delivery log', async () => {
+    const channelReply = await operator.post('/api/notification-channels', {
+      name: 'Ack hook',
+      type: 'webhook',
+      target: `${hook.url}/ack`,
+      customerId: mine,
+    });
+    await operator.put(`/api/notification-policies/customer/${mine}`, {
+      routes: [{ minSeverity: 'INFO', channelIds: [channelReply.body.id] }],
+    });
+    const [system] = await db('systems').insert({ customer_id: mine, name: 'db-01' }).returning<{ id: number }[]>('id');
+    const [alert] = await db('alerts')
+      .insert({
+        rule_key: 'disk.high',
+        rule_kind: 'metric',
+        system_id: system?.id,
+        customer_id: mine,
+        severity: 'WARNING',
+        started_at: new Date(),
+      })
+      .returning<{ id: string }[]>('id');
+    const id = Number(alert?.id);
+
+    const past = await operator.post(`/api/alerts/${id}/ack`, { until: new Date(Date.now() - 1000).toISOString() });
+    assert.equal(past.status, 400);
+    assert.match(past.body.error, /^until: must be in the future/);
+    const tooFar = await operator.post(`/api/alerts/${id}/ack`, {
+      until: new Date(Date.now() + 31 * 86_400_000).toISOString(),
+    });
+    assert.equal(tooFar.status, 400);
+    assert.equal((await db('alerts').where({ id }).first()).acknowledged_at, null, 'refused: nothing stored');
+
+    const until = new Date(Date.now() + 3_600_000).toISOString();
+    const acked = await operator.post(`/api/alerts/${id}/ack`, { note: 'on it', until });
+    assert.equal(acked.status, 200);
+    assert.equal(acked.body.ackUntil, until);
+    const deadline = Date.now() + 5000;
+    while (!hook.received.some((r) => r.path === '/ack') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const sent = hook.received.find((r) => r.path === '/ack');
+    assert.equal(sent?.json['event'], 'acknowledged');
+
+    const log = await viewer.get(`/api/alerts/${id}/notifications`);
+    assert.equal(log.status, 200);
+    assert.deepEqual(
+      log.body.map((e: { channel: { name: string }; event: string; status: string; attempts: number }) => [
+        e.channel.name,
+        e.event,
+        e.status,
+        e.attempts,
+      ]),
+      [['Ack hook', 'acknowledged', 'sent', 1]],
+    );
+    assert.equal((await stranger.get(`/api/alerts/${id}/notifications`)).status, 404);
+  });
+});

@@ -1,0 +1,198 @@
+/**
+ * Notification channels (issue 13, docs/api.md "Notification channels and routing"): ADMIN manages
+ * every channel; an OPERATOR the channels of customers granted to it and reads the global ones. A
+ * URL target and the signing secret are sealed at rest and never answered.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Bus } from '../bus/bus.js';
+import { publishChange, reachOfCustomer } from '../bus/changes.js';
+import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
+import type { Clock } from '../lib/clock.js';
+import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
+import type { Logger } from '../lib/logger.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import type { Mailer } from '../mail/mailer.js';
+import { places } from '../secrets/places.js';
+import type { NotificationFacts } from './payloads.js';
+import type { ChannelRow, ChannelsRepo } from './repo.js';
+import { ACCOUNTS_TARGET, checkTarget, targetHint, type ChannelChanges, type ChannelInput } from './schema.js';
+import { sendToChannel, type OpenedChannel, type SendResult } from './send.js';
+
+export function channelView(row: ChannelRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    customerId: row.customerId,
+    customerName: row.customerName,
+    // a URL holds the service's token: write-only
+    target: row.type === 'email' ? row.target : null,
+    targetHint: row.targetHint,
+    hasSecret: row.secret !== null,
+    minSeverity: row.minSeverity,
+    enabled: row.enabled,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+export type ChannelView = ReturnType<typeof channelView>;
+
+/** Opens a stored channel for sending; null when its sealed values do not open (key changed). */
+export function openChannel(box: SecretBox, row: Pick<ChannelRow, 'id' | 'type' | 'target' | 'secret'>) {
+  const target = row.type === 'email' ? row.target : box.open(row.target, places.channelTarget(row.id));
+  const secret = row.secret === null ? null : box.open(row.secret, places.channelSecret(row.id));
+  if (target === null || (row.secret !== null && secret === null)) return null;
+  return { type: row.type, target, secret } satisfies OpenedChannel;
+}
+
+export interface ChannelsDeps {
+  repo: ChannelsRepo;
+  box: SecretBox;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+  allowPrivateWebhooks: boolean;
+  authUrl: string;
+}
+
+export function createChannelsService(deps: ChannelsDeps) {
+  const { repo, box, bus, clock } = deps;
+
+  async function visibleChannel(principal: Principal, id: number): Promise<ChannelRow> {
+    const row = await repo.find(id);
+    if (!row || (row.customerId !== null && !canSeeCustomer(principal, row.customerId)))
+      throw new NotFound('No such notification channel');
+    return row;
+  }
+
+  async function writableChannel(principal: Principal, id: number): Promise<ChannelRow> {
+    const row = await visibleChannel(principal, id);
+    mayWrite(principal, row.customerId);
+    return row;
+  }
+
+  function mayWrite(principal: Principal, customerId: number | null): void {
+    if (customerId === null ? principal.role !== 'ADMIN' : !canWriteCustomer(principal, customerId))
+      throw new Forbidden(
+        customerId === null ? 'Only an admin may change a global channel' : 'You may not change this customer',
+      );
+  }
+
+  const seal = (id: number, type: ChannelRow['type'], target: string, secret: string | null | undefined) => ({
+    target: type === 'email' ? target : box.seal(target, places.channelTarget(id)),
+    secret: secret ? box.seal(secret, places.channelSecret(id)) : null,
+  });
+  const changed = (id: number, customerId: number | null) =>
+    publishChange(bus, { topic: 'channels', ids: [id], reach: reachOfCustomer(customerId) });
+
+  return {
+    async list(principal: Principal, customerId?: number): Promise<ChannelView[]> {
+      return (await repo.list(visibleTo(principal), customerId)).map(channelView);
+    },
+
+    async get(principal: Principal, id: number): Promise<ChannelView> {
+      return channelView(await visibleChannel(principal, id));
+    },
+
+    async create(principal: Principal, input: ChannelInput): Promise<ChannelView> {
+      if (input.customerId !== null) {
+        if (!canSeeCustomer(principal, input.customerId) || (await repo.customerName(input.customerId)) === null)
+          throw new Invalid('customerId: no such customer', { field: 'customerId' });
+      }
+      mayWrite(principal, input.customerId);
+      const checked = checkTarget(input.type, input.target) as { ok: string };
+      const id = await repo.insert(
+        {
+          name: input.name,
+          type: input.type,
+          customerId: input.customerId,
+          targetHint: targetHint(input.type, checked.ok),
+          minSeverity: input.minSeverity,
+          enabled: input.enabled,
+        },
+        (newId) => seal(newId, input.type, checked.ok, input.secret),
+      );
+      await changed(id, input.customerId);
+      return channelView((await repo.find(id)) as ChannelRow);
+    },
+
+    async update(principal: Principal, id: number, changes: ChannelChanges): Promise<ChannelView> {
+      const current = await writableChannel(principal, id);
+      let target: { target?: string; targetHint?: string } = {};
+      if (changes.target !== undefined) {
+        const checked = checkTarget(current.type, changes.target);
+        if (typeof checked === 'string') throw new Invalid(`target: ${checked}`, { field: 'target' });
+        target = {
+          target: seal(id, current.type, checked.ok, null).target,
+          targetHint: targetHint(current.type, checked.ok),
+        };
+      }
+      await repo.update(id, {
+        name: changes.name,
+        minSeverity: changes.minSeverity,
+        enabled: changes.enabled,
+        ...target,
+        ...(changes.secret === undefined ? {} : { secret: seal(id, current.type, '', changes.secret).secret }),
+      });
+      await changed(id, current.customerId);
+      return channelView((await repo.find(id)) as ChannelRow);
+    },
+
+    async remove(principal: Principal, id: number): Promise<void> {
+      const current = await writableChannel(principal, id);
+      const policies = await repo.delete(id);
+      await changed(id, current.customerId);
+      for (const customerId of new Set(policies))
+        await publishChange(bus, { topic: 'policies', ids: [customerId ?? 0], reach: reachOfCustomer(customerId) });
+    },
+
+    /** Sends one `test` event now (no retries) and answers with what the target said. */
+    async test(principal: Principal, id: number): Promise<Omit<SendResult, 'retry'>> {
+      const row = await writableChannel(principal, id);
+      const opened = openChannel(box, row);
+      if (!opened)
+        return {
+          ok: false,
+          status: null,
+          error: 'The stored target does not open: enter it again (was the key changed?)',
+        };
+      const channel = opened.target === ACCOUNTS_TARGET ? { ...opened, target: principal.email } : opened;
+      const now = clock.now();
+      const result = await sendToChannel(channel, sampleFacts(now, deps.authUrl), {
+        mailer: deps.mailer,
+        allowPrivate: deps.allowPrivateWebhooks,
+        deliveryId: randomUUID(),
+        now,
+      });
+      deps.log.info({ channel: id, type: row.type, ok: result.ok, status: result.status }, 'Channel test sent');
+      return { ok: result.ok, status: result.status, error: result.error };
+    },
+  };
+}
+
+export type ChannelsService = ReturnType<typeof createChannelsService>;
+
+/** A made-up alert for "Send test": recognisable, and clearly not a real one. */
+function sampleFacts(now: Date, authUrl: string): NotificationFacts {
+  return {
+    event: 'test',
+    alert: {
+      id: 0,
+      ruleKey: 'argus.test',
+      ruleName: 'Test notification',
+      severity: 'INFO',
+      state: 'open',
+      instance: '',
+      value: null,
+      message: 'This is a test from Argus: the channel works.',
+      startedAt: now.toISOString(),
+      resolvedAt: null,
+      acknowledgedAt: null,
+      ackUntil: null,
+    },
+    system: { id: 0, name: 'example-host', hostname: 'example-host' },
+    customer: { id: 0, name: 'Argus' },
+    url: `${authUrl}/alerts`,
+  };
+}
