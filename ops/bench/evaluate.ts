@@ -43,6 +43,17 @@ async function seedFleet(knex: Knex, systems: number): Promise<number> {
     const [cluster] = await knex('clusters')
       .insert({ customer_id: customer?.id, name: 'main', enrollment_key: randomToken(16) })
       .returning<{ id: number }[]>('id');
+    // one routing policy per customer (issue 13: 100 policies at 10,000 systems), with repeat and escalation
+    const [channel] = await knex('notification_channels')
+      .insert({ customer_id: customer?.id, name: 'On call', type: 'email', target: `oncall-${c}@example.com` })
+      .returning<{ id: number }[]>('id');
+    await knex('notification_policies').insert({
+      customer_id: customer?.id,
+      routes: JSON.stringify([{ minSeverity: 'WARNING', channelIds: [channel?.id] }]),
+      repeat_minutes: 5,
+      escalate_after_minutes: 15,
+      escalate_channel_ids: [channel?.id],
+    });
     const count = Math.min(SYSTEMS_PER_CUSTOMER, systems - c * SYSTEMS_PER_CUSTOMER);
     await knex.raw(
       `INSERT INTO systems (customer_id, cluster_id, name, hostname, status, last_seen_at)

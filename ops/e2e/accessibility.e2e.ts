@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { createAccount, createCustomer } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
+import { startWebhookReceiver } from '../../backend/src/testing/webhook-receiver.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 import { launchChromium } from './browser.js';
@@ -76,7 +77,8 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
 
   before(async () => {
     db = await createTestDatabase();
-    app = await startProductionConsole(db.url, { WEBHOOK_SECRET, CRON_SECRET });
+    // channel receivers on 127.0.0.1 (the Send test below)
+    app = await startProductionConsole(db.url, { WEBHOOK_SECRET, CRON_SECRET, ARGUS_ALLOW_PRIVATE_WEBHOOKS: 'true' });
     await ensureDefaultRules(db.knex);
     const customerId = await createCustomer(db.knex, 'Acme');
     await db.knex('clusters').insert({ customer_id: customerId, name: 'web', enrollment_key: ENROLLMENT_KEY });
@@ -160,11 +162,47 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     ['the agent rollout settings', '/settings/agent-rollout', (p) => p.getByRole('heading').first().waitFor()],
     ['the alert settings', '/settings/alerts', (p) => p.getByRole('heading').first().waitFor()],
     ['the storage page', '/settings/storage', (p) => p.getByTestId('usage').waitFor()],
+    [
+      'the notification channels',
+      '/settings/channels',
+      (p) => p.getByText('Accounts who may see it').first().waitFor(),
+    ],
+    [
+      'the notification routing',
+      '/settings/routing',
+      (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor(),
+    ],
     ['the not-found page', '/no-such-page', (p) => p.getByRole('heading').first().waitFor()],
   ];
   for (const [name, url, ready] of signedIn) {
     it(name, () => check(typeof url === 'string' ? url : url(), ready));
   }
+
+  it('the channel dialog, and a new webhook channel that answers "Send test"', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await check('/settings/channels', (p) => p.getByText('Accounts who may see it').first().waitFor());
+      await page.getByRole('button', { name: 'New channel' }).click();
+      await page.getByRole('dialog').getByLabel('Name').waitFor();
+      await page.waitForLoadState('networkidle');
+      const found = await violations(page);
+      assert.deepEqual(found, [], `channel dialog:\n${describeViolations(found)}`);
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Name').fill('Ops webhook');
+      await dialog.getByRole('combobox', { name: 'Type' }).click();
+      await page.getByRole('option', { name: /^Webhook/ }).click();
+      await dialog.getByRole('textbox', { name: /URL/i }).fill(`${receiver.url}/hook`);
+      await dialog.getByRole('button', { name: 'Create channel' }).click();
+      await page.getByRole('button', { name: 'Send test to Ops webhook' }).click();
+      await page
+        .getByTestId('test-result')
+        .getByText(/delivered/i)
+        .waitFor();
+      assert.equal(receiver.received.at(-1)?.json['event'], 'test');
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it('and the guard itself finds a violation when there is one (an image without a text alternative)', async () => {
     await page.goto(`${app.url}/no-such-page`);

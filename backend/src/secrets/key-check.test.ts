@@ -188,4 +188,34 @@ describe('secrets key check at start', () => {
     const user = await db.knex('users').where({ id: ada }).first('totp_secret');
     assert.equal(upgraded.box.sourceOf(user.totp_secret), 'sek');
   });
+  it('moves notification channel targets and secrets, and leaves e-mail addresses alone', async () => {
+    await db.knex('notification_channels').whereNot({ target: 'accounts' }).delete();
+    const fallback = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
+    await checkSecretsKey({ db: db.knex, box: fallback.box, log: fallback.logs.log });
+    const [hook] = await db
+      .knex('notification_channels')
+      .insert({ name: 'Slack', type: 'slack', target: '' })
+      .returning<{ id: number }[]>('id');
+    const id = (hook as { id: number }).id;
+    await db
+      .knex('notification_channels')
+      .where({ id })
+      .update({
+        target: fallback.box.seal('https://hooks.slack.com/services/T/B/X', places.channelTarget(id)),
+        secret: fallback.box.seal('hook-secret', places.channelSecret(id)),
+      });
+    await db.knex('notification_channels').insert({ name: 'Ops', type: 'email', target: 'ops@example.com' });
+
+    const upgraded = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
+    assert.equal(
+      (await checkSecretsKey({ db: db.knex, box: upgraded.box, log: upgraded.logs.log })).status,
+      'reencrypted',
+    );
+    const sekOnly = boxOf({ settingsEncryptionKey: SEK, authSecret: 'rotated-auth-secret-0123456789abcdef' }).box;
+    const row = await db.knex('notification_channels').where({ id }).first();
+    assert.equal(sekOnly.open(row.target, places.channelTarget(id)), 'https://hooks.slack.com/services/T/B/X');
+    assert.equal(sekOnly.open(row.secret, places.channelSecret(id)), 'hook-secret');
+    const mail = await db.knex('notification_channels').where({ name: 'Ops' }).first();
+    assert.equal(mail.target, 'ops@example.com');
+  });
 });

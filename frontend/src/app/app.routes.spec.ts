@@ -10,6 +10,8 @@ import { userBody } from './core/auth-testing';
 import { ArgusTitleStrategy } from './core/title-strategy';
 import { LoginPage } from './features/auth/login-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
+import { ChannelsPage } from './features/settings/channels-page';
+import { RoutingPage } from './features/settings/routing-page';
 import { SmtpPage } from './features/settings/smtp-page';
 import { CustomersPage } from './features/customers/customers-page';
 import { StatusPage } from './features/status/status-page';
@@ -97,6 +99,26 @@ describe('routes', () => {
 
     expect(await page).toBeInstanceOf(SmtpPage);
     expect(TestBed.inject(Router).url).toBe('/settings/mail');
+  });
+
+  it('opens the notification channels and routing for an operator', async () => {
+    const harness = await RouterTestingHarness.create();
+    const channels = harness.navigateByUrl('/settings/channels');
+    await signedInAs(userBody({ role: 'OPERATOR', customerIds: [10] }));
+
+    expect(await channels).toBeInstanceOf(ChannelsPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Notification channels · Argus');
+    expect(await harness.navigateByUrl('/settings/routing')).toBeInstanceOf(RoutingPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Notification routing · Argus');
+  });
+
+  it('keeps a viewer out of the notification settings', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/settings/channels');
+    await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(await page).toBeInstanceOf(StatusPage);
+    expect(TestBed.inject(Router).url).toBe('/');
   });
 
   it('keeps other roles out of the user administration', async () => {

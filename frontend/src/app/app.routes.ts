@@ -1,6 +1,6 @@
 import { Routes } from '@angular/router';
 
-import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard } from './core/guards';
+import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard, writerGuard } from './core/guards';
 import { BARE_LAYOUT } from './core/layout';
 
 export const routes: Routes = [
@@ -114,6 +114,18 @@ export const routes: Routes = [
         title: 'Storage',
         canActivate: [adminGuard],
         loadComponent: () => import('./features/settings/storage-page').then((m) => m.StoragePage),
+      },
+      {
+        path: 'settings/channels',
+        title: 'Notification channels',
+        canActivate: [writerGuard],
+        loadComponent: () => import('./features/settings/channels-page').then((m) => m.ChannelsPage),
+      },
+      {
+        path: 'settings/routing',
+        title: 'Notification routing',
+        canActivate: [writerGuard],
+        loadComponent: () => import('./features/settings/routing-page').then((m) => m.RoutingPage),
       },
       {
         path: '**',

@@ -67,6 +67,8 @@ describe('App shell', () => {
       'Agent updates',
       'Alert retention',
       'Storage',
+      'Notification channels',
+      'Notification routing',
     ]);
   });
 
@@ -86,6 +88,8 @@ describe('App shell', () => {
       ['Agent updates', '/settings/agent-rollout'],
       ['Alert retention', '/settings/alerts'],
       ['Storage', '/settings/storage'],
+      ['Notification channels', '/settings/channels'],
+      ['Notification routing', '/settings/routing'],
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
@@ -121,6 +125,20 @@ describe('App shell', () => {
 
     expect(titles(fixture.nativeElement)).not.toContain('Users');
     expect(titles(fixture.nativeElement)).not.toContain('Settings');
+  });
+
+  it('lists the notification pages for an operator', async () => {
+    const fixture = await render(userBody({ role: 'OPERATOR', customerIds: [10] }));
+
+    expect(titles(fixture.nativeElement)).toContain('Notification channels');
+    expect(titles(fixture.nativeElement)).toContain('Notification routing');
+  });
+
+  it('hides the notification pages from a viewer', async () => {
+    const fixture = await render(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(titles(fixture.nativeElement)).not.toContain('Notification channels');
+    expect(titles(fixture.nativeElement)).not.toContain('Notification routing');
   });
 
   it('shows the signed-in user with a menu to the account page and to sign out', async () => {

@@ -57,7 +57,13 @@ export class App {
     initialValue: null,
   });
 
-  protected readonly nav = computed(() => NAV.filter((entry) => !entry.adminOnly || this.auth.isAdmin()));
+  protected readonly nav = computed(() => {
+    const role = this.auth.user()?.role;
+    return NAV.filter(
+      (entry) =>
+        (!entry.adminOnly || role === 'ADMIN') && (!entry.writersOnly || role === 'ADMIN' || role === 'OPERATOR'),
+    );
+  });
 
   // Below 840 px (Material's compact/medium boundary) the navigation floats over the page.
   protected readonly narrow = toSignal(

@@ -13,6 +13,12 @@ import { UsersApi, USERS_URL } from './features/users/users-api';
 import { AGENT_SETTINGS_URL, AgentSettingsApi } from './shared/agent-settings/agent-settings-api';
 import { AlertsApi, ALERTS_URL } from './shared/alerts/alerts-api';
 import { CLUSTERS_URL, CustomersApi, CUSTOMERS_URL } from './shared/customers/customers-api';
+import {
+  CHANNELS_URL,
+  customerPolicyUrl,
+  NotificationsApi,
+  POLICIES_URL,
+} from './shared/notifications/notifications-api';
 import { ALERT_RULES_URL, EVENT_RULES_URL, RulesApi } from './shared/rules/rules-api';
 import { provideForTests } from './testing';
 
@@ -39,7 +45,17 @@ describe('what each console data service reloads on', () => {
     jasmine.clock().uninstall();
   });
 
-  const ALL: LiveTopic[] = ['rules', 'maintenance', 'customers', 'users', 'agent-settings', 'systems', 'alerts'];
+  const ALL: LiveTopic[] = [
+    'rules',
+    'maintenance',
+    'customers',
+    'users',
+    'agent-settings',
+    'systems',
+    'alerts',
+    'channels',
+    'policies',
+  ];
 
   const cases: { name: string; topic: LiveTopic; stream: () => Observable<unknown>; urls: string[] }[] = [
     {
@@ -72,6 +88,24 @@ describe('what each console data service reloads on', () => {
       topic: 'alerts',
       stream: () => TestBed.inject(AlertsApi).alerts$({ state: 'open' }),
       urls: [ALERTS_URL],
+    },
+    {
+      name: 'the notification channels',
+      topic: 'channels',
+      stream: () => TestBed.inject(NotificationsApi).channels$,
+      urls: [CHANNELS_URL],
+    },
+    {
+      name: 'the routing policies',
+      topic: 'policies',
+      stream: () => TestBed.inject(NotificationsApi).policies$,
+      urls: [POLICIES_URL],
+    },
+    {
+      name: "a customer's routing policy",
+      topic: 'policies',
+      stream: () => TestBed.inject(NotificationsApi).customerPolicy$(10),
+      urls: [customerPolicyUrl(10)],
     },
   ];
 

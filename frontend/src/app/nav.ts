@@ -7,6 +7,8 @@ export interface NavEntry {
   path?: string;
   /** Shown to administrators only (the pages' guard enforces the same). */
   adminOnly?: boolean;
+  /** Shown to administrators and operators (the pages' guard enforces the same). */
+  writersOnly?: boolean;
   /** Active also on sub-pages (/settings/mail for Settings). */
   prefix?: boolean;
 }
@@ -23,4 +25,6 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
   { label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
   { label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
+  { label: 'Notification channels', icon: 'send', path: '/settings/channels', writersOnly: true },
+  { label: 'Notification routing', icon: 'routing', path: '/settings/routing', writersOnly: true },
 ];

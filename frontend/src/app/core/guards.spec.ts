@@ -7,7 +7,7 @@ import { RouterTestingHarness } from '@angular/router/testing';
 import { nextRequest, provideForTests } from '../testing';
 import { AUTH_URLS, User } from './auth';
 import { userBody } from './auth-testing';
-import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard } from './guards';
+import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard, writerGuard } from './guards';
 
 @Component({ template: 'start' })
 class Start {}
@@ -30,6 +30,7 @@ const routes: Routes = [
       { path: '', pathMatch: 'full', component: Start },
       { path: 'private', component: Private },
       { path: 'admin', component: Admin, canActivate: [adminGuard] },
+      { path: 'writers', component: Admin, canActivate: [writerGuard] },
     ],
   },
 ];
@@ -106,6 +107,24 @@ describe('route guards', () => {
       await navigation;
 
       expect(url()).toBe('/admin');
+    });
+  });
+
+  describe('writer guard (notification channels and routing)', () => {
+    it('lets an operator in', async () => {
+      const navigation = harness.navigateByUrl('/writers');
+      await answerSession(userBody({ role: 'OPERATOR', customerIds: [10] }));
+      await navigation;
+
+      expect(url()).toBe('/writers');
+    });
+
+    it('turns a viewer back to the start page', async () => {
+      const navigation = harness.navigateByUrl('/writers');
+      await answerSession(userBody({ role: 'VIEWER', customerIds: [10] }));
+      await navigation;
+
+      expect(url()).toBe('/');
     });
   });
 

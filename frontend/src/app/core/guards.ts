@@ -33,6 +33,17 @@ export const adminGuard: CanActivateFn = (_route, state) => {
   );
 };
 
+/** Pages of administrators and operators (notification channels and routing); a viewer lands on the start page. */
+export const writerGuard: CanActivateFn = (_route, state) => {
+  const router = inject(Router);
+  return session(inject(AuthService)).pipe(
+    map((user) => {
+      if (!user) return toLogin(router, state.url);
+      return user.role === 'ADMIN' || user.role === 'OPERATOR' ? true : router.createUrlTree(['/']);
+    }),
+  );
+};
+
 /** Spec "Pages": /login redirects to /setup while no account exists; a signed-in user goes straight on. */
 export const loginPageGuard: CanActivateFn = (route) => {
   const router = inject(Router);

@@ -24,7 +24,8 @@ export const LIVE_REFRESH_MIN_MS = 2_000;
 export const LIVE_FALLBACK_MS = 5 * 60_000;
 
 /** What the live topic `changes` names (docs/api.md "Live channel"). */
-export type LiveTopic = 'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'systems' | 'alerts';
+export type LiveTopic =
+  'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'systems' | 'alerts' | 'channels' | 'policies';
 
 export interface LiveChange {
   topic: LiveTopic;

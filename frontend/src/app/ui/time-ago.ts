@@ -8,6 +8,7 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 const ABSOLUTE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+const SHORT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** "just now", "3 min ago", "5 h ago", "12 d ago"; "Never" without a time. */
 export function timeAgo(at: string | null, now: number): string {
@@ -24,6 +25,11 @@ export function timeAgo(at: string | null, now: number): string {
 /** The date and time in the browser's locale and time zone, for tooltips. */
 export function absoluteTime(at: string): string {
   return ABSOLUTE.format(new Date(at));
+}
+
+/** The date and time to the minute, in the browser's locale and time zone ("22 Nov 2026, 14:00"). */
+export function shortTime(at: string): string {
+  return SHORT.format(new Date(at));
 }
 
 /** The current time, ticking every `periodMs`, so relative times move on between reloads. Call in an injection context. */

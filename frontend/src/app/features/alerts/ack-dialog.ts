@@ -4,21 +4,40 @@ import { MatButtonModule } from '@angular/material/button';
 import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
+import { MatSelectModule } from '@angular/material/select';
 import { Observable } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 
-/** Acknowledges one alert with an optional note; closes with the acknowledged alert. */
+/** How long an acknowledgement may last (docs/api.md: `until` at most 30 days ahead); null: until it resolves. */
+export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[] = [
+  { minutes: null, label: 'Until it resolves' },
+  { minutes: 60, label: '1 hour' },
+  { minutes: 4 * 60, label: '4 hours' },
+  { minutes: 24 * 60, label: '24 hours' },
+  { minutes: 7 * 24 * 60, label: '7 days' },
+];
+
+/** Acknowledges one alert with an optional note and expiry; closes with the acknowledged alert. */
 @Component({
   selector: 'argus-ack-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, MatSelectModule, ReactiveFormsModule],
   template: `
     <h2 mat-dialog-title>Acknowledge {{ alert.ruleKey }} on {{ alert.systemName }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
       <mat-dialog-content class="argus-form">
         <p class="field-note">The alert stays open until its condition clears; everyone sees that you are on it.</p>
+        <mat-form-field class="long-hint" subscriptSizing="dynamic">
+          <mat-label>Acknowledge for</mat-label>
+          <mat-select formControlName="minutes" data-testid="ack-for" canSelectNullableOptions>
+            @for (choice of durations; track choice.minutes) {
+              <mat-option [value]="choice.minutes">{{ choice.label }}</mat-option>
+            }
+          </mat-select>
+          <mat-hint>Afterwards it counts as unacknowledged again: repeats and escalation resume.</mat-hint>
+        </mat-form-field>
         <mat-form-field>
           <mat-label>Note (optional)</mat-label>
           <textarea matInput formControlName="note" rows="3" cdkFocusInitial></textarea>
@@ -41,7 +60,9 @@ export class AckDialog {
   protected readonly alert = inject<Alert>(MAT_DIALOG_DATA);
   protected readonly form = new FormGroup({
     note: new FormControl('', { nonNullable: true, validators: Validators.maxLength(1000) }),
+    minutes: new FormControl<number | null>(null),
   });
+  protected readonly durations = ACK_DURATIONS;
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);
 
@@ -49,7 +70,9 @@ export class AckDialog {
     if (this.form.invalid) return;
     this.busy.set(true);
     this.error.set(null);
-    this.api.acknowledge(this.alert.id, this.form.controls.note.value).subscribe({
+    const minutes = this.form.controls.minutes.value;
+    const until = minutes === null ? null : new Date(Date.now() + minutes * 60_000).toISOString();
+    this.api.acknowledge(this.alert.id, this.form.controls.note.value, until).subscribe({
       next: (alert) => this.dialogRef.close(alert),
       error: (err: unknown) => {
         this.busy.set(false);

@@ -5,23 +5,25 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSnackBar } from '@angular/material/snack-bar';
 import { RouterLink } from '@angular/router';
-import { filter, switchMap } from 'rxjs';
+import { filter, Subject, switchMap } from 'rxjs';
 
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { Icon } from '../../ui/icon';
-import { injectNow } from '../../ui/time-ago';
+import { injectNow, shortTime } from '../../ui/time-ago';
 import { openAckDialog } from './ack-dialog';
+import { AlertNotifications } from './alert-notifications';
 import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
+import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/notifications-api';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({
   selector: 'argus-alert-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AlertSummary, Icon, MatButtonModule, MatProgressBarModule, RouterLink],
+  imports: [AlertNotifications, AlertSummary, Icon, MatButtonModule, MatProgressBarModule, RouterLink],
   template: `
     <a class="back" routerLink="/alerts"><argus-icon name="back" />Alerts</a>
     @let state = alert();
@@ -37,9 +39,7 @@ import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
         <header class="page-header page-header--actions">
           <div>
             <h1>{{ a.ruleKey }}</h1>
-            <p data-testid="state">
-              {{ a.state === 'open' ? (a.acknowledged ? 'Open, acknowledged' : 'Open') : 'Resolved' }}
-            </p>
+            <p data-testid="state">{{ stateText(a) }}</p>
           </div>
           @if (mayAcknowledge(a)) {
             <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
@@ -62,6 +62,7 @@ import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
             <dd>{{ a.value ?? '—' }}</dd>
           </div>
         </dl>
+        <argus-alert-notifications [alert]="a" [deliveries]="deliveries()" />
       }
     }
   `,
@@ -98,6 +99,21 @@ export class AlertPage {
   protected readonly alert = toSignal(toObservable(this.numericId).pipe(switchMap((id) => this.api.alert$(id))), {
     initialValue: LOADING as Refreshing<Alert>,
   });
+  /** An acknowledgement made here sends `acknowledged`: fetch the log again without waiting for the live change. */
+  private readonly acknowledged$ = new Subject<void>();
+  private readonly notifications = inject(NotificationsApi);
+  protected readonly deliveries = toSignal(
+    toObservable(this.numericId).pipe(
+      switchMap((id) => this.notifications.alertNotifications$(id, this.acknowledged$)),
+    ),
+    { initialValue: LOADING as Refreshing<DeliveryLogEntry[]> },
+  );
+
+  protected stateText(alert: Alert): string {
+    if (alert.state !== 'open') return 'Resolved';
+    if (!alert.acknowledged) return 'Open';
+    return alert.ackUntil ? `Open, acknowledged until ${shortTime(alert.ackUntil)}` : 'Open, acknowledged';
+  }
 
   protected mayAcknowledge(alert: Alert): boolean {
     return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);
@@ -106,6 +122,9 @@ export class AlertPage {
   protected acknowledge(alert: Alert): void {
     openAckDialog(this.dialog, alert)
       .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 }));
+      .subscribe(() => {
+        this.acknowledged$.next();
+        this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 });
+      });
   }
 }

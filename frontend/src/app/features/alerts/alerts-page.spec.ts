@@ -8,6 +8,7 @@ import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { AlertsPage, SYSTEMS_URL } from './alerts-page';
 import { alertBody } from '../../shared/alerts/alerts-testing';
+import { shortTime } from '../../ui/time-ago';
 
 describe('AlertsPage', () => {
   let fixture: ComponentFixture<AlertsPage>;
@@ -100,6 +101,21 @@ describe('AlertsPage', () => {
     expect(rows()[0].querySelector('[data-testid="ack-info"]')?.textContent).toContain('acknowledged by Grace');
     expect(rows()[0].querySelector('[data-testid="ack-note"]')?.textContent).toContain('On it');
     expect(Array.from(rows()[0].querySelectorAll('button')).length).toBe(0);
+  });
+
+  it('says until when an acknowledgement with an expiry holds', async () => {
+    const until = '2026-11-26T09:30:00.000Z';
+    (await render(userBody({ role: 'VIEWER', customerIds: [10] }))).flush([
+      alertBody({
+        acknowledged: true,
+        acknowledgedAt: new Date().toISOString(),
+        acknowledgedBy: { id: 3, name: 'Grace' },
+        ackUntil: until,
+      }),
+    ]);
+    await settle(fixture);
+
+    expect(rows()[0].querySelector('[data-testid="ack-until"]')?.textContent).toContain(`until ${shortTime(until)}`);
   });
 
   it('offers no acknowledgement to an operator of another customer', async () => {

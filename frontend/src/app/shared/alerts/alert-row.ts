@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 
-import { absoluteTime, timeAgo } from '../../ui/time-ago';
+import { absoluteTime, shortTime, timeAgo } from '../../ui/time-ago';
 import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
 
 /** Severity chip, what fired, where, since when and who acknowledged it: one alert in a list. */
@@ -32,6 +32,9 @@ import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
         <span data-testid="ack-info" [title]="absolute(a.acknowledgedAt)"
           >acknowledged by {{ a.acknowledgedBy?.name ?? 'a deleted account' }} {{ ago(a.acknowledgedAt) }}</span
         >
+        @if (a.ackUntil) {
+          <span data-testid="ack-until" [title]="absolute(a.ackUntil)">until {{ short(a.ackUntil) }}</span>
+        }
       }
     </p>
     @if (a.ackNote) {
@@ -73,5 +76,8 @@ export class AlertSummary {
   }
   protected absolute(at: string): string {
     return absoluteTime(at);
+  }
+  protected short(at: string): string {
+    return shortTime(at);
   }
 }

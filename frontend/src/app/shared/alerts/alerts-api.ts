@@ -25,6 +25,8 @@ export interface Alert {
   acknowledgedAt: string | null;
   acknowledgedBy: { id: number; name: string } | null;
   ackNote: string | null;
+  /** The acknowledgement lapses then (the first evaluation run after it clears it); null: until resolved. */
+  ackUntil: string | null;
   startedAt: string;
   resolvedAt: string | null;
 }
@@ -69,11 +71,14 @@ export class AlertsApi {
     return refreshing(() => this.http.get<Alert>(`${ALERTS_URL}/${id}`), this.changed$, onChangeOf('alerts', id));
   }
 
-  /** The alert stays open, marked acknowledged with who, when and the note. */
-  acknowledge(id: number, note: string): Observable<Alert> {
-    return this.http
-      .post<Alert>(`${ALERTS_URL}/${id}/ack`, { note: note.trim() || null })
-      .pipe(tap(() => this.changed$.next()));
+  /**
+   * The alert stays open, marked acknowledged with who, when and the note; with `until` (ISO 8601, at
+   * most 30 days ahead) only until then: repeat and escalation resume afterwards.
+   */
+  acknowledge(id: number, note: string, until?: string | null): Observable<Alert> {
+    const body: { note: string | null; until?: string } = { note: note.trim() || null };
+    if (until) body.until = until;
+    return this.http.post<Alert>(`${ALERTS_URL}/${id}/ack`, body).pipe(tap(() => this.changed$.next()));
   }
 }
 

@@ -19,6 +19,7 @@ export function alertBody(overrides: Partial<Alert> = {}): Alert {
     acknowledgedAt: null,
     acknowledgedBy: null,
     ackNote: null,
+    ackUntil: null,
     startedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     resolvedAt: null,
     ...overrides,

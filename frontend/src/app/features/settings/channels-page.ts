@@ -1,0 +1,226 @@
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatTooltipModule } from '@angular/material/tooltip';
+import { filter, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { AuthService } from '../../core/auth';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { mayWriteAt } from '../../core/rights';
+import { confirmAction } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { RowActions } from '../../ui/row-actions';
+import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import {
+  Channel,
+  CHANNEL_TYPE_LABELS,
+  ChannelTestResult,
+  NotificationsApi,
+} from '../../shared/notifications/notifications-api';
+import { ChannelDialog, ChannelDialogData } from './channel-dialog';
+
+/** "Test to Ops Slack: delivered (HTTP 200)" or "Test to Ops Slack failed: HTTP 500, Internal error". */
+export function testResultText(channel: Channel, result: ChannelTestResult): string {
+  const status = result.status === null ? null : `HTTP ${result.status}`;
+  if (result.ok) return `Test to ${channel.name}: delivered${status ? ` (${status})` : ''}.`;
+  const why = [status, result.error].filter(Boolean).join(', ') || 'no answer';
+  return `Test to ${channel.name} failed: ${why}.`;
+}
+
+/** Notification channels: where alert events go (e-mail, webhooks, chat); routing picks them per severity. */
+@Component({
+  selector: 'argus-channels-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule, RowActions],
+  template: `
+    <header class="page-header page-header--actions">
+      <div>
+        <h1>Notification channels</h1>
+        <p>Where alert events are sent. Routing decides which channels an alert of each severity goes to.</p>
+      </div>
+      @if (mayCreate()) {
+        <button mat-flat-button type="button" (click)="create()">
+          <argus-icon matButtonIcon name="add" />New channel
+        </button>
+      }
+    </header>
+    <p class="test-result" role="status" data-testid="test-result" [class.failed]="testFailed()">{{ testText() }}</p>
+    @let state = channels();
+    @switch (state.state) {
+      @case ('loading') {
+        <mat-progress-bar mode="indeterminate" aria-label="Loading notification channels" />
+      }
+      @case ('error') {
+        <p class="form-error" role="alert">{{ state.message }}</p>
+      }
+      @case ('ready') {
+        @if (state.stale) {
+          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
+        }
+        @if (state.value.length === 0) {
+          <p data-testid="empty">No notification channels.</p>
+        } @else {
+          <div class="table-scroll">
+            <table aria-label="Notification channels">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Minimum severity</th>
+                  <th scope="col">Enabled</th>
+                  <th scope="col">Signing secret</th>
+                  <th scope="col"><span class="sr-only">Actions</span></th>
+                </tr>
+              </thead>
+              <tbody>
+                @for (c of state.value; track c.id) {
+                  <tr data-testid="channel">
+                    <td>{{ c.name }}</td>
+                    <td>{{ typeLabels[c.type] }}</td>
+                    <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
+                    <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
+                    <td>{{ severityLabels[c.minSeverity] }} and up</td>
+                    <td>
+                      <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
+                        c.enabled ? 'Enabled' : 'Disabled'
+                      }}</span>
+                    </td>
+                    <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
+                    <td class="actions">
+                      <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
+                        @if (mayWrite(c)) {
+                          <button
+                            mat-icon-button
+                            type="button"
+                            matTooltip="Send test"
+                            [attr.aria-label]="'Send test to ' + c.name"
+                            [disabled]="testing() === c.id"
+                            (click)="test(c)"
+                          >
+                            <argus-icon name="send" />
+                          </button>
+                        }
+                      </argus-row-actions>
+                    </td>
+                  </tr>
+                }
+              </tbody>
+            </table>
+          </div>
+        }
+      }
+    }
+  `,
+  styles: `
+    table {
+      width: 100%;
+      border-collapse: collapse;
+    }
+    th,
+    td {
+      text-align: left;
+      padding: 8px 12px;
+      border-bottom: 1px solid var(--mat-sys-outline-variant);
+      vertical-align: middle;
+    }
+    .target {
+      font-family: var(--argus-mono, monospace);
+      font-size: 0.9em;
+      overflow-wrap: anywhere;
+      max-width: 24rem;
+    }
+    .actions {
+      white-space: nowrap;
+    }
+    .test-result:empty {
+      display: none;
+    }
+    .test-result {
+      margin: 0 0 16px;
+    }
+    .test-result.failed {
+      color: var(--mat-sys-error);
+    }
+  `,
+})
+export class ChannelsPage {
+  private readonly api = inject(NotificationsApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly auth = inject(AuthService);
+  protected readonly channels = toSignal(this.api.channels$, { initialValue: LOADING as Refreshing<Channel[]> });
+  protected readonly typeLabels = CHANNEL_TYPE_LABELS;
+  protected readonly severityLabels = SEVERITY_LABELS;
+  /** ADMIN (global channels too), or an OPERATOR with at least one customer. */
+  protected readonly mayCreate = computed(() => {
+    const user = this.auth.user();
+    return !!user && (user.role === 'ADMIN' || (user.role === 'OPERATOR' && user.customerIds.length > 0));
+  });
+  /** The channel whose test is on its way. */
+  protected readonly testing = signal<number | null>(null);
+  protected readonly testText = signal('');
+  protected readonly testFailed = signal(false);
+
+  /** A global channel is the administrators'; a customer's, its writers'. */
+  protected mayWrite(channel: Channel): boolean {
+    const user = this.auth.user();
+    return channel.customerId === null ? user?.role === 'ADMIN' : mayWriteAt(user, channel.customerId);
+  }
+
+  protected create(): void {
+    this.open({}, 'Channel created');
+  }
+
+  protected edit(channel: Channel): void {
+    this.open({ channel }, 'Channel saved');
+  }
+
+  protected test(channel: Channel): void {
+    this.testing.set(channel.id);
+    this.testText.set(`Sending a test to ${channel.name}…`);
+    this.testFailed.set(false);
+    this.api.testChannel(channel.id).subscribe({
+      next: (result) => {
+        this.testing.set(null);
+        this.testFailed.set(!result.ok);
+        this.testText.set(testResultText(channel, result));
+      },
+      error: (err: unknown) => {
+        this.testing.set(null);
+        this.testFailed.set(true);
+        this.testText.set(`Test to ${channel.name} failed: ${errorMessage(err)}`);
+      },
+    });
+  }
+
+  protected remove(channel: Channel): void {
+    confirmAction(this.dialog, {
+      title: `Delete ${channel.name}?`,
+      message: 'Policies that route to it forget it. Its past deliveries stay in the alerts’ logs.',
+      confirm: 'Delete',
+    })
+      .pipe(
+        filter(Boolean),
+        switchMap(() => this.api.removeChannel(channel.id)),
+      )
+      .subscribe({
+        next: () => this.snackBar.open('Channel deleted', undefined, { duration: 4000 }),
+        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
+      });
+  }
+
+  private open(data: ChannelDialogData, message: string): void {
+    this.dialog
+      .open<ChannelDialog, ChannelDialogData, Channel>(ChannelDialog, { data, width: '560px' })
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+  }
+}
