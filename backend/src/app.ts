@@ -67,6 +67,8 @@ import { createChannelsRepo } from './channels/repo.js';
 import { channelsRoutes } from './channels/routes.js';
 import { createChannelsService } from './channels/service.js';
 import { createPoliciesService } from './channels/policies.js';
+import { createIncidentsRepo } from './alerts/incidents-repo.js';
+import { incidentsRoutes } from './alerts/incidents.js';
 import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
 import type { LiveHub } from './live/hub.js';
 import { liveRoutes } from './live/routes.js';
@@ -269,6 +271,7 @@ function features(deps: AppDeps, origins: OriginRule) {
         }),
       ),
       alertsRoutes(alerts),
+      incidentsRoutes(createIncidentsRepo(db)),
       deliveryLogRoutes({ alerts, deliveries }),
       channelsRoutes(
         createChannelsService({

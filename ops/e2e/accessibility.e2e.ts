@@ -116,6 +116,18 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     assert.equal(run.status, 200);
     systemId = ((await db.knex('systems').first('id')) as { id: number }).id;
     alertId = ((await db.knex('alerts').first('id')) as { id: number }).id;
+    // a cluster incident on the alerts page and the alert page (issue 13)
+    const cluster = (await db.knex('clusters').first('id', 'customer_id')) as { id: number; customer_id: number };
+    const [incident] = await db
+      .knex('incidents')
+      .insert({
+        customer_id: cluster.customer_id,
+        cluster_id: cluster.id,
+        title: 'Site down: web',
+        started_at: new Date(),
+      })
+      .returning<{ id: string }[]>('id');
+    await db.knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id });
   });
   after(async () => {
     await browser?.close();
@@ -151,8 +163,8 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       () => `/systems/${systemId}`,
       (p) => p.getByRole('heading', { name: 'web-01' }).first().waitFor(),
     ],
-    ['the alerts page', '/alerts', (p) => p.getByText('disk.readonly').first().waitFor()],
-    ['an alert page', () => `/alerts/${alertId}`, (p) => p.getByText('disk.readonly').first().waitFor()],
+    ['the alerts page', '/alerts', (p) => p.getByRole('heading', { name: 'Incidents' }).waitFor()],
+    ['an alert page', () => `/alerts/${alertId}`, (p) => p.getByText(/Part of incident: Site down: web/).waitFor()],
     ['the rules page', '/rules', (p) => p.getByText('cpu.high').first().waitFor()],
     ['the maintenance page', '/maintenance', (p) => p.getByText('Sunday patching').first().waitFor()],
     ['the customers page', '/customers', (p) => p.getByText('Acme').first().waitFor()],

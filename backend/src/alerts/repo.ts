@@ -11,6 +11,8 @@ export interface AlertDetailRow extends AlertRow {
   acknowledged_by_name: string | null;
   ack_note: string | null;
   ack_until: Date | null;
+  incident_id: string | number | null;
+  flapping_since: Date | null;
 }
 
 export interface AlertQuery {

@@ -3,7 +3,7 @@ import Router from '@koa/router';
 import { z } from 'zod';
 import { idOf, MAX_INT_ID } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { pageLimit, parseInput } from '../lib/validate.js';
 import type { AlertsService } from './service.js';
 
 const id = z.coerce
@@ -23,12 +23,7 @@ const listQuery = z.object({
   customer: id.optional(),
   system: id.optional(),
   severity: z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' }).optional(),
-  limit: z.coerce
-    .number({ error: 'must be 1 to 500' })
-    .int('must be 1 to 500')
-    .min(1, 'must be 1 to 500')
-    .max(500, 'must be 1 to 500')
-    .default(100),
+  limit: pageLimit(),
   before: alertId.optional(),
 });
 

@@ -23,6 +23,8 @@ export function alertView(row: AlertDetailRow) {
       row.acknowledged_by === null ? null : { id: row.acknowledged_by, name: row.acknowledged_by_name ?? '' },
     ackNote: row.ack_note,
     ackUntil: row.ack_until?.toISOString() ?? null,
+    incidentId: row.incident_id === null ? null : Number(row.incident_id),
+    flapping: row.flapping_since !== null,
   };
 }
 

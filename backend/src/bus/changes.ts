@@ -9,7 +9,8 @@ import type { Bus } from './bus.js';
 
 export const CHANGES_TOPIC = 'changes';
 
-export type ChangeTopic = 'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'channels' | 'policies';
+export type ChangeTopic =
+  'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'channels' | 'policies' | 'incidents';
 export const CHANGE_TOPICS: readonly ChangeTopic[] = [
   'rules',
   'maintenance',
@@ -18,6 +19,7 @@ export const CHANGE_TOPICS: readonly ChangeTopic[] = [
   'agent-settings',
   'channels',
   'policies',
+  'incidents',
 ];
 
 /** Who may hear of a change. */

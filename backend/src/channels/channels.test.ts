@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { createAccount, createCustomer } from '../testing/accounts.js';
+import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
-import { Client } from '../testing/http.js';
+import { signedInAs, type Client } from '../testing/http.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
 
 describe('notification channels and policies', () => {
@@ -23,21 +23,14 @@ describe('notification channels and policies', () => {
   let viewer: Client;
   let hook: WebhookReceiver;
 
-  async function signedIn(role: 'ADMIN' | 'OPERATOR' | 'VIEWER', customerIds: number[] = []) {
-    const account = await createAccount(db, { role, customerIds });
-    const client = new Client(fixture.server.url);
-    await client.signIn(account.email, account.password);
-    return client;
-  }
-
   before(async () => {
     db = fixture.db.knex;
     mine = await createCustomer(db, 'Mine');
     theirs = await createCustomer(db, 'Theirs');
-    admin = await signedIn('ADMIN');
-    operator = await signedIn('OPERATOR', [mine]);
-    stranger = await signedIn('OPERATOR', [theirs]);
-    viewer = await signedIn('VIEWER', [mine]);
+    admin = await signedInAs(fixture.server.url, db, 'ADMIN');
+    operator = await signedInAs(fixture.server.url, db, 'OPERATOR', [mine]);
+    stranger = await signedInAs(fixture.server.url, db, 'OPERATOR', [theirs]);
+    viewer = await signedInAs(fixture.server.url, db, 'VIEWER', [mine]);
     hook = await startWebhookReceiver('sign-me');
   });
   after(async () => {

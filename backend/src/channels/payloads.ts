@@ -30,6 +30,11 @@ export interface NotificationFacts {
   customer: { id: number; name: string };
   /** The alert in the console ({AUTH_URL}/alerts/<id>). */
   url: string;
+  /**
+   * Set when the event is about a cluster incident ("Site down: <cluster>"): `alert` is then its
+   * first offline alert, and `systems` how many systems it groups.
+   */
+  incident?: { id: number; title: string; state: 'open' | 'resolved'; clusterId: number; systems: number } | null;
 }
 
 const HEADLINE: Record<SentEvent, string> = {
@@ -44,7 +49,11 @@ const HEADLINE: Record<SentEvent, string> = {
 
 /** One line a person reads on a phone: what, where, how bad. */
 export function summary(facts: NotificationFacts): string {
-  const { alert, system, customer } = facts;
+  const { alert, system, customer, incident } = facts;
+  if (incident) {
+    const what = `${incident.title} — ${incident.systems} systems offline (${customer.name})`;
+    return facts.event === 'resolved' ? `Resolved — ${what}` : `${alert.severity}: ${what}`;
+  }
   const instance = alert.instance ? ` [${alert.instance}]` : '';
   return `${HEADLINE[facts.event]} — ${alert.severity}: ${alert.ruleName}${instance} on ${system.name} (${customer.name})`;
 }

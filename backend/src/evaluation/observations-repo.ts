@@ -13,9 +13,21 @@ import type { AgentEvent, AlertRule, LatestSample, Reboot, Severity, SystemInfo,
  * STANDBY (off); a silent system whose flag changed moves between the two. The
  * WHERE is re-checked on each row, so a report committing meanwhile wins.
  */
+/** The longest announced restart Argus waits out (issue 13: a planned disconnect, ≤ 10 minutes). */
+export const MAX_RESTART_GRACE_S = 600;
+/** An `agent.restarting` event whose message names no grace. */
+export const DEFAULT_RESTART_GRACE_S = 300;
+
+/**
+ * Systems silent since before `cutoff` turn OFFLINE (STANDBY without offline alerts), unless their
+ * agent announced a restart or update (`agent.restarting`, the grace in seconds as the message
+ * itself or as `grace=<seconds>` in it, 5 minutes when it names none, at most 10) with its last
+ * report and the grace has not run out at `now`.
+ */
 export async function markSilentSystems(
   trx: Knex,
   cutoff: Date,
+  now: Date,
 ): Promise<{ id: number; from: SystemStatus; to: SystemStatus }[]> {
   const result = await trx.raw<{ rows: { id: number; from: SystemStatus; to: SystemStatus }[] }>(
     `UPDATE systems s SET status = CASE WHEN s.offline_alerts THEN 'OFFLINE' ELSE 'STANDBY' END
@@ -24,8 +36,13 @@ export async function markSilentSystems(
         AND (s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
              OR (s.status = 'OFFLINE' AND NOT s.offline_alerts)
              OR (s.status = 'STANDBY' AND s.offline_alerts))
+        AND NOT EXISTS (
+          SELECT 1 FROM agent_events e
+           WHERE e.system_id = s.id AND e.type = 'agent.restarting'
+             AND e.time >= s.last_seen_at - interval '1 minute'
+             AND e.time + make_interval(secs => least(?, coalesce((regexp_match(e.message, '(^|grace=)([0-9]{1,6})'))[2]::int, ?))) > ?)
       RETURNING s.id, old.status AS "from", s.status AS "to"`,
-    [cutoff],
+    [cutoff, MAX_RESTART_GRACE_S, DEFAULT_RESTART_GRACE_S, now],
   );
   return result.rows;
 }

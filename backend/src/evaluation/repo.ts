@@ -3,6 +3,7 @@
  * values come from `metric_latest` in one statement for all systems; `metrics`
  * (history) is never read (the bench prints the plans).
  */
+import type { FlappingOpen } from './flapping.js';
 import type { Knex } from 'knex';
 import type { AlertRow } from '../alerts/alert-json.js';
 import type { CustomerInfo, MaintenanceWindow } from './suppression.js';
@@ -10,7 +11,6 @@ import type {
   AlertRule,
   EventRule,
   NewAlert,
-  OpenAlert,
   PendingCondition,
   Scope,
   ScopeType,
@@ -119,12 +119,12 @@ export async function loadClusterIds(trx: Knex): Promise<number[]> {
   return (await trx('clusters').select('id')).map((r) => r.id as number);
 }
 
-export async function loadOpenAlerts(trx: Knex): Promise<OpenAlert[]> {
+export async function loadOpenAlerts(trx: Knex): Promise<FlappingOpen[]> {
   return rows(
-    await trx.raw<{ rows: OpenAlert[] }>(
+    await trx.raw<{ rows: FlappingOpen[] }>(
       `SELECT ${ALERT_COLUMNS.split(', ')
         .map((c) => `a.${c}`)
-        .join(', ')}, h.hold_until
+        .join(', ')}, h.hold_until, a.flapping_since, a.clear_since
          FROM alerts a LEFT JOIN evaluation_event_holds h ON h.alert_id = a.id
         WHERE a.state = 'open'`,
     ),

@@ -15,6 +15,7 @@
 import type { Knex } from 'knex';
 import { publishAlertTransition, toAlertJson, type AlertRow, type AlertTransition } from '../alerts/alert-json.js';
 import type { Bus } from '../bus/bus.js';
+import { publishChange } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
@@ -22,6 +23,9 @@ import type { Mailer } from '../mail/mailer.js';
 import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
+import { flappingRaises, holdFlapping, markFlapping } from './flapping.js';
+import { applyIncidents } from './incidents.js';
+import { inIncident, type IncidentChange } from './incidents-repo.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
 import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
 import * as observations from './observations-repo.js';
@@ -74,6 +78,8 @@ interface Committed {
   transitions: { type: AlertTransition; row: AlertRow }[];
   statusChanged: number[];
   suppressed: Suppression;
+  /** Customers whose incidents opened or resolved (the consoles' incident lists). */
+  incidentCustomers: number[];
 }
 
 function splitByKind(open: readonly OpenAlert[]) {
@@ -97,7 +103,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   const clusterIds = await repo.loadClusterIds(trx);
 
   // 1. offline detection, before anything reads statuses
-  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS));
+  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS), now);
   const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx)).map((s) => [s.id, s]));
   const open = await repo.loadOpenAlerts(trx);
   const openByKind = splitByKind(open);
@@ -147,7 +153,19 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
 
   // 4. writes
   const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...events.raise];
+  const flapping = new Set(
+    [...(await flappingRaises(trx, toRaise, now))].map((i) => {
+      const a = toRaise[i] as NewAlert;
+      return identity(a.ruleKey, a.systemId, a.instance);
+    }),
+  );
   const raised = await repo.insertAlerts(trx, toRaise, now);
+  const flappingIds = new Set(
+    raised
+      .filter((row) => flapping.has(identity(row.rule_key, row.system_id, row.instance)))
+      .map((row) => Number(row.id)),
+  );
+  await markFlapping(trx, [...flappingIds], now);
   const holdByIdentity = new Map(events.raise.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a.holdUntil]));
   await repo.setHolds(trx, [
     ...raised.flatMap((row) => {
@@ -156,9 +174,13 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     }),
     ...events.extend.map((e) => ({ alertId: Number(e.alert.id), holdUntil: e.holdUntil })),
   ]);
-  const resolveIds = [
-    ...new Set([...offline.resolve, ...metric.resolve, ...events.resolve].map((r) => Number(r.alert.id))),
-  ];
+  // a flapping alert stays open until its condition has been clear for half the flapping window
+  const resolveIds = await holdFlapping(
+    trx,
+    open,
+    [...new Set([...offline.resolve, ...metric.resolve, ...events.resolve].map((r) => Number(r.alert.id)))],
+    now,
+  );
   const resolved = await repo.resolveAlerts(trx, resolveIds, now);
   await repo.startPending(trx, metric.startPending);
   await repo.endPending(trx, metric.endPending);
@@ -185,30 +207,50 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     if (system) system.status = change.status;
   }
 
-  // 6. notifications: raises are never suppressed (nothing was raised then); the rest may be
+  // 6. cluster incidents: one notification for a site that went dark, not one per system
+  const incidents = await applyIncidents(trx, { now, previousRun, systems });
+  const resolvedInIncident = await inIncident(
+    trx,
+    resolved.map((row) => Number(row.id)),
+  );
+
+  // 7. notifications: raises are never suppressed (nothing was raised then); the rest may be
   const quiet = (systemId: number) => {
     const system = systems.get(systemId);
     return system ? suppressed(system) : true;
   };
   const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet);
+  const own = (row: AlertRow, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
+    alertId: Number(row.id),
+    kind,
+    customerId: row.customer_id,
+    severity: row.severity as QueuedTransition['severity'],
+  });
+  const ofIncident = (change: IncidentChange, kind: 'raised' | 'resolved'): QueuedTransition => ({
+    alertId: change.leadAlertId,
+    kind,
+    customerId: change.customerId,
+    severity: change.severity,
+    incidentId: change.incidentId,
+  });
   await deps.notifier.queue(
     trx,
     [
-      ...raised.map((row) => ({ row, kind: 'raised' as const })),
-      ...resolved.filter((row) => !quiet(row.system_id)).map((row) => ({ row, kind: 'resolved' as const })),
-    ]
-      .map(({ row, kind }): QueuedTransition => ({
-        alertId: Number(row.id),
-        kind,
-        customerId: row.customer_id,
-        severity: row.severity as 'INFO' | 'WARNING' | 'CRITICAL',
-      }))
-      .concat(reminders),
+      ...raised
+        .filter((row) => !incidents.grouped.has(Number(row.id)))
+        .map((row) => own(row, flappingIds.has(Number(row.id)) ? 'flapping' : 'raised')),
+      ...resolved
+        .filter((row) => !quiet(row.system_id) && !resolvedInIncident.has(Number(row.id)))
+        .map((row) => own(row, 'resolved')),
+      ...incidents.opened.map((change) => ofIncident(change, 'raised')),
+      ...incidents.resolved.map((change) => ofIncident(change, 'resolved')),
+      ...reminders,
+    ],
     now,
     mailOn,
   );
 
-  // 7. figures
+  // 8. figures
   let evaluated = 0;
   const clusters: Record<string, ClusterCounts> = {};
   for (const id of clusterIds) clusters[String(id)] = { systems: 0, online: 0, offline: 0, openAlerts: 0 };
@@ -241,6 +283,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     ],
     statusChanged: [...new Set([...marked.map((m) => m.id), ...statusChanges.map((c) => c.id)])],
     suppressed,
+    incidentCustomers: [...new Set([...incidents.opened, ...incidents.resolved].map((c) => c.customerId))],
   };
 }
 
@@ -264,6 +307,8 @@ export function createEvaluation(deps: EvaluationDeps) {
     const committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, now, mailOn, deps)));
     for (const { type, row } of committed.transitions) await publishAlertTransition(bus, type, toAlertJson(row));
     for (const id of committed.statusChanged) await bus.publish('systems', { id });
+    for (const customerId of committed.incidentCustomers)
+      await publishChange(bus, { topic: 'incidents', ids: [customerId], reach: { customerId } });
     void notifier.deliver(committed.suppressed, mailOn);
     const { alerts, health } = committed.result;
     log.info({ ...alerts, markedOffline: health.marked_offline }, 'Evaluation run');

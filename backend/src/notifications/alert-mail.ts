@@ -30,7 +30,27 @@ const OPENING: Record<NotificationEvent, (severity: string) => string> = {
   flapping: (severity) => `An alert (${severity}) keeps raising and resolving.`,
 };
 
+/** A cluster incident: one mail for a site that went dark, naming how many systems it groups. */
+function incidentMail(n: DueNotification, incident: NonNullable<DueNotification['incident']>, authUrl: string) {
+  const what = `${incident.title} (${incident.systems} systems offline)`;
+  const subject = n.kind === 'resolved' ? `[Argus] Resolved: ${what}` : `[Argus] ${n.severity}: ${what}`;
+  const lines = [
+    n.kind === 'resolved'
+      ? `The incident is resolved: every system of the cluster is back.`
+      : `At least half of the cluster's systems stopped reporting at once: one incident instead of one alert each.`,
+    '',
+    `Customer: ${n.customerName}`,
+    `Systems:  ${incident.systems} (first: ${n.systemName})`,
+    `Since:    ${n.startedAt.toISOString()}`,
+    '',
+    `Open it in Argus: ${alertLink(authUrl, n.alertId)}`,
+    '',
+  ];
+  return { to: n.email, subject, text: lines.join('\n') };
+}
+
 export function alertMail(n: DueNotification, authUrl: string): OutgoingMail {
+  if (n.incident) return incidentMail(n, n.incident, authUrl);
   const system = n.hostname && n.hostname !== n.systemName ? `${n.systemName} (${n.hostname})` : n.systemName;
   const what = `${n.ruleName}${n.instance ? ` [${n.instance}]` : ''} on ${n.systemName}`;
   const subject = `[Argus] ${SUBJECT[n.kind](n.severity)}: ${what}`;

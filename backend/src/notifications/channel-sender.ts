@@ -48,6 +48,7 @@ export function factsOf(due: DueDelivery, authUrl: string): NotificationFacts {
     system: { id: due.system.id, name: due.system.name, hostname: due.system.hostname },
     customer: due.customer,
     url: `${authUrl}/alerts/${due.alert.id}`,
+    incident: due.incident,
   };
 }
 

@@ -26,6 +26,33 @@ export interface DueDelivery {
   };
   system: { id: number; name: string; hostname: string; clusterId: number | null };
   customer: { id: number; name: string };
+  incident: IncidentFacts | null;
+}
+
+export interface IncidentFacts {
+  id: number;
+  title: string;
+  state: 'open' | 'resolved';
+  clusterId: number;
+  /** Systems (offline alerts) it groups. */
+  systems: number;
+}
+
+/** The columns and join that describe a notification's incident (alias `inc`, from `<table>.incident_id`). */
+export const INCIDENT_COLUMNS = `inc.id AS incident_id, inc.title AS incident_title, inc.state AS incident_state,
+  inc.cluster_id AS incident_cluster_id,
+  (SELECT count(*)::int FROM alerts m WHERE m.incident_id = inc.id) AS incident_systems`;
+export const incidentJoin = (table: string) => `LEFT JOIN incidents inc ON inc.id = ${table}.incident_id`;
+
+export function incidentOf(r: Record<string, unknown>): IncidentFacts | null {
+  if (r['incident_id'] === null || r['incident_id'] === undefined) return null;
+  return {
+    id: Number(r['incident_id']),
+    title: r['incident_title'] as string,
+    state: r['incident_state'] as 'open' | 'resolved',
+    clusterId: r['incident_cluster_id'] as number,
+    systems: r['incident_systems'] as number,
+  };
 }
 
 export interface LogEntry {
@@ -58,7 +85,7 @@ export function createDeliveriesRepo(db: Knex) {
                 a.id AS alert_id, a.rule_key, a.severity, a.state, a.instance, a.value, a.message,
                 a.started_at, a.resolved_at, a.acknowledged_at, a.ack_until,
                 s.id AS system_id, s.name AS system_name, s.hostname, s.cluster_id,
-                c.id AS customer_id, c.name AS customer_name,
+                c.id AS customer_id, c.name AS customer_name, ${INCIDENT_COLUMNS},
                 coalesce((SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
                          (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
                          a.rule_key) AS rule_name
@@ -67,6 +94,7 @@ export function createDeliveriesRepo(db: Knex) {
            JOIN alerts a ON a.id = d.alert_id
            JOIN systems s ON s.id = a.system_id
            JOIN customers c ON c.id = a.customer_id
+           ${incidentJoin('d')}
           WHERE d.status = 'pending' AND d.next_attempt_at <= ?
           ORDER BY d.next_attempt_at, d.id
           LIMIT ?`,
@@ -106,6 +134,7 @@ export function createDeliveriesRepo(db: Knex) {
           clusterId: (r['cluster_id'] as number | null) ?? null,
         },
         customer: { id: r['customer_id'] as number, name: r['customer_name'] as string },
+        incident: incidentOf(r),
       }));
     },
 

@@ -2,12 +2,15 @@
 import type { Knex } from 'knex';
 import type { Severity } from '../alerts/alert-json.js';
 import type { NotificationEvent } from '../channels/payloads.js';
+import { INCIDENT_COLUMNS, incidentJoin, incidentOf, type IncidentFacts } from './deliveries-repo.js';
 
 export interface QueuedTransition {
   alertId: number;
   kind: NotificationEvent;
   customerId: number;
   severity: Severity;
+  /** A notification about this cluster incident, sent with its first alert. */
+  incidentId?: number | null;
 }
 
 export interface DueNotification {
@@ -30,6 +33,7 @@ export interface DueNotification {
   clusterId: number | null;
   customerId: number;
   customerName: string;
+  incident: IncidentFacts | null;
 }
 
 /**
@@ -47,9 +51,10 @@ export async function queueNotifications(
   const rank = (column: string) =>
     `CASE ${column} WHEN 'NONE' THEN 4 WHEN 'CRITICAL' THEN 3 WHEN 'WARNING' THEN 2 ELSE 1 END`;
   const result = await trx.raw(
-    `INSERT INTO alert_notifications (alert_id, user_id, kind, created_at)
-     SELECT t.alert_id, u.id, t.kind, ?
-       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[]) AS t(alert_id, kind, customer_id, severity)
+    `INSERT INTO alert_notifications (alert_id, user_id, kind, incident_id, created_at)
+     SELECT t.alert_id, u.id, t.kind, t.incident_id, ?
+       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::bigint[])
+            AS t(alert_id, kind, customer_id, severity, incident_id)
        JOIN users u ON NOT u.disabled
         AND ${rank('u.notify_min_severity')} <= ${rank('t.severity')}
         AND (u.role = 'ADMIN'
@@ -60,6 +65,8 @@ export async function queueNotifications(
       transitions.map((t) => t.kind),
       transitions.map((t) => t.customerId),
       transitions.map((t) => t.severity),
+      // unnest() takes NULLs inside the array: no incident
+      transitions.map((t) => t.incidentId ?? null) as number[],
     ],
   );
   return (result as { rowCount: number }).rowCount;
@@ -79,7 +86,7 @@ export function createNotificationsRepo(db: Knex) {
       const result = await db.raw<{ rows: Record<string, unknown>[] }>(
         `SELECT n.id, n.attempts, n.kind, u.email, a.id AS alert_id, a.rule_key, a.severity, a.instance, a.value,
                 a.message, a.started_at, a.resolved_at, s.id AS system_id, s.name AS system_name, s.hostname,
-                s.cluster_id, c.id AS customer_id, c.name AS customer_name,
+                s.cluster_id, c.id AS customer_id, c.name AS customer_name, ${INCIDENT_COLUMNS},
                 coalesce((SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
                          (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
                          a.rule_key) AS rule_name
@@ -88,6 +95,7 @@ export function createNotificationsRepo(db: Knex) {
            JOIN alerts a ON a.id = n.alert_id
            JOIN systems s ON s.id = a.system_id
            JOIN customers c ON c.id = a.customer_id
+           ${incidentJoin('n')}
           WHERE n.status = 'pending'
           ORDER BY n.id
           LIMIT ?`,
@@ -113,6 +121,7 @@ export function createNotificationsRepo(db: Knex) {
         clusterId: (r['cluster_id'] as number | null) ?? null,
         customerId: r['customer_id'] as number,
         customerName: r['customer_name'] as string,
+        incident: incidentOf(r),
       }));
     },
 

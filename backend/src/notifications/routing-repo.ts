@@ -69,11 +69,20 @@ export async function routedChannels(trx: Knex, events: readonly AlertEventRef[]
   }));
 }
 
-/** One outbox row per routed channel (the accounts channel goes through the account e-mails). */
-export async function queueChannelDeliveries(trx: Knex, routed: readonly RoutedChannel[], now: Date): Promise<number> {
+/**
+ * One outbox row per routed channel (the accounts channel goes through the account e-mails);
+ * `incidentOf` names the incident an event is about, by `<alertId>:<event>`.
+ */
+export async function queueChannelDeliveries(
+  trx: Knex,
+  routed: readonly RoutedChannel[],
+  now: Date,
+  incidentOf: ReadonlyMap<string, number> = new Map(),
+): Promise<number> {
   const rows = routed
     .filter((r) => !r.accounts)
     .map((r) => ({
+      incident_id: incidentOf.get(`${r.alertId}:${r.event}`) ?? null,
       alert_id: r.alertId,
       channel_id: r.channelId,
       channel_name: r.name,
@@ -111,7 +120,7 @@ export async function dueReminders(trx: Knex, now: Date): Promise<DueReminder[]>
        JOIN LATERAL (SELECT * FROM notification_policies p
                       WHERE p.customer_id = a.customer_id OR p.customer_id IS NULL
                       ORDER BY p.customer_id NULLS LAST LIMIT 1) p ON true
-      WHERE a.state = 'open' AND a.acknowledged_at IS NULL
+      WHERE a.state = 'open' AND a.acknowledged_at IS NULL AND a.incident_id IS NULL
         AND (p.repeat_minutes IS NOT NULL OR (p.escalate_after_minutes IS NOT NULL AND a.escalated_at IS NULL))`,
     [now, now],
   );

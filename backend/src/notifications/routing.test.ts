@@ -5,38 +5,20 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { places } from '../secrets/places.js';
+import { sealedWebhook } from '../testing/channels.js';
 import { AUTH_URL, MINUTE, withHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
 
 const HIGH = [{ name: 'disk.used_pct', instance: '/var', value: 91.25 }];
 const LOW = [{ name: 'disk.used_pct', instance: '/var', value: 40 }];
 
-async function channel(
+function channel(
   h: EvaluationHarness,
   receiver: WebhookReceiver,
   options: { customerId?: number | null; secret?: string; minSeverity?: string; enabled?: boolean; path?: string } = {},
 ): Promise<number> {
-  const [row] = await h
-    .knex('notification_channels')
-    .insert({
-      customer_id: options.customerId ?? null,
-      name: `hook ${options.path ?? ''}`,
-      type: 'webhook',
-      target: '',
-      min_severity: options.minSeverity ?? 'INFO',
-      enabled: options.enabled ?? true,
-    })
-    .returning<{ id: number }[]>('id');
-  const id = (row as { id: number }).id;
-  await h
-    .knex('notification_channels')
-    .where({ id })
-    .update({
-      target: h.box.seal(`${receiver.url}/${options.path ?? 'hook'}`, places.channelTarget(id)),
-      secret: options.secret ? h.box.seal(options.secret, places.channelSecret(id)) : null,
-    });
-  return id;
+  const { path = 'hook', ...rest } = options;
+  return sealedWebhook(h.knex, h.box, `${receiver.url}/${path}`, { ...rest, name: `hook ${path}` });
 }
 
 async function policy(

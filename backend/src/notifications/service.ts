@@ -125,7 +125,10 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
           now,
         )
       : 0;
-    return mails + (await queueChannelDeliveries(trx, routed, now));
+    const incidentOf = new Map(
+      transitions.flatMap((t) => (t.incidentId ? [[`${t.alertId}:${t.kind}`, t.incidentId] as const] : [])),
+    );
+    return mails + (await queueChannelDeliveries(trx, routed, now, incidentOf));
   }
 
   /** Starts a pass after the previous one: the channel outbox, then (mail on) the account e-mails; never rejects. */

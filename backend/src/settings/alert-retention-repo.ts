@@ -33,8 +33,15 @@ export function createAlertRetentionRepo(db: Knex) {
           )
           .delete();
         total += deleted;
-        if (deleted < BATCH) return total;
+        if (deleted < BATCH) break;
       }
+      // an incident outlives its alerts only as long as one of them is kept
+      await db('incidents')
+        .where('state', 'resolved')
+        .where('resolved_at', '<', cutoff)
+        .whereNotExists(db('alerts').select(db.raw('1')).whereRaw('alerts.incident_id = incidents.id'))
+        .delete();
+      return total;
     },
   };
 }

@@ -66,11 +66,30 @@ describe('alert retention', () => {
       started_at: new Date(NOW.getTime() - startedDaysAgo * DAY),
       resolved_at: resolvedDaysAgo === null ? null : new Date(NOW.getTime() - resolvedDaysAgo * DAY),
     });
+    const [cluster] = await db('clusters')
+      .insert({ customer_id: customer, name: 'dc', enrollment_key: 'k-retention' })
+      .returning<{ id: number }[]>('id');
+    const incident = async (resolvedDaysAgo: number) =>
+      (
+        await db('incidents')
+          .insert({
+            customer_id: customer,
+            cluster_id: cluster?.id,
+            title: 'Site down: dc',
+            state: 'resolved',
+            started_at: new Date(NOW.getTime() - 40 * DAY),
+            resolved_at: new Date(NOW.getTime() - resolvedDaysAgo * DAY),
+          })
+          .returning<{ id: string }[]>('id')
+      )[0]?.id;
+    const oldIncident = await incident(31);
+    const youngIncident = await incident(29);
     await db('alerts').insert([
-      alert('old.resolved', 40, 31),
-      alert('young.resolved', 40, 29),
+      { ...alert('old.resolved', 40, 31), incident_id: oldIncident },
+      { ...alert('young.resolved', 40, 29), incident_id: youngIncident },
       alert('ancient.open', 400, null),
     ]);
+    const incidents = async () => (await db('incidents').orderBy('id').pluck('id')).map(String).join(',');
     const clock = new FakeClock(NOW);
     const repo = createAlertRetentionRepo(db);
     const logs = captureLogger();
@@ -90,6 +109,7 @@ describe('alert retention', () => {
     await housekeeping.runOnce();
     assert.equal(await keys(), 'ancient.open,young.resolved');
     assert.equal(logs.lines().at(-1)?.['alerts'], 1);
+    assert.equal(await incidents(), String(youngIncident), 'an incident goes with its last alert');
 
     clock.advance(2 * DAY);
     await housekeeping.runOnce();

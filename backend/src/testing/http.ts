@@ -2,6 +2,10 @@
  * A tiny HTTP client for tests: a cookie jar (so it behaves like a browser),
  * JSON in and out, and the CSRF header once signed in. Real sockets, real server.
  */
+import type { Knex } from 'knex';
+import type { Role } from '../lib/access.js';
+import { createAccount } from './accounts.js';
+
 export interface Reply {
   status: number;
   body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON shapes
@@ -79,4 +83,12 @@ export class Client {
 
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
+}
+
+/** A browser-like client signed in as a new account of `role` (granted `customerIds`). */
+export async function signedInAs(url: string, db: Knex, role: Role, customerIds: number[] = []): Promise<Client> {
+  const account = await createAccount(db, { role, customerIds });
+  const client = new Client(url);
+  await client.signIn(account.email, account.password);
+  return client;
 }

@@ -1,0 +1,47 @@
+/**
+ * /api/incidents: cluster incidents ("Site down: <cluster>", issue 13) with their member alerts, for
+ * every account that may see the customer (the evaluation run opens and resolves them).
+ */
+import Router from '@koa/router';
+import { z } from 'zod';
+import { currentPrincipal } from '../http/route-guards.js';
+import { canSeeCustomer, visibleTo } from '../lib/access.js';
+import { NotFound } from '../lib/errors.js';
+import { idOf, MAX_INT_ID } from '../lib/ids.js';
+import { pageLimit, parseInput } from '../lib/validate.js';
+import type { IncidentRow, IncidentsRepo } from './incidents-repo.js';
+
+const listQuery = z.object({
+  state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
+  customer: z.coerce.number({ error: 'must be an id' }).int().positive().max(MAX_INT_ID, 'must be an id').optional(),
+  limit: pageLimit(),
+});
+
+const incidentView = (row: IncidentRow) => ({
+  ...row,
+  startedAt: row.startedAt.toISOString(),
+  resolvedAt: row.resolvedAt?.toISOString() ?? null,
+});
+
+export function incidentsRoutes(repo: IncidentsRepo): Router {
+  const router = new Router();
+  router.get('/api/incidents', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const q = parseInput(listQuery, ctx.query);
+    const rows = await repo.list({
+      visible: visibleTo(principal),
+      state: q.state,
+      customerId: q.customer,
+      limit: q.limit,
+    });
+    ctx.body = rows.map(incidentView);
+  });
+  router.get('/api/incidents/:id', async (ctx) => {
+    // who asks first: an anonymous request is a 401 whether or not the incident exists
+    const principal = currentPrincipal(ctx.state);
+    const row = await repo.find(idOf(ctx.params['id'], 'incident', Number.MAX_SAFE_INTEGER));
+    if (!row || !canSeeCustomer(principal, row.customerId)) throw new NotFound('No such incident');
+    ctx.body = incidentView(row);
+  });
+  return router;
+}
