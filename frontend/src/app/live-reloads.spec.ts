@@ -19,6 +19,7 @@ import {
   NotificationsApi,
   POLICIES_URL,
 } from './shared/notifications/notifications-api';
+import { incidentUrl, IncidentsApi, INCIDENTS_URL } from './shared/incidents/incidents-api';
 import { ALERT_RULES_URL, EVENT_RULES_URL, RulesApi } from './shared/rules/rules-api';
 import { provideForTests } from './testing';
 
@@ -55,9 +56,17 @@ describe('what each console data service reloads on', () => {
     'alerts',
     'channels',
     'policies',
+    'incidents',
   ];
 
-  const cases: { name: string; topic: LiveTopic; stream: () => Observable<unknown>; urls: string[] }[] = [
+  /** `alsoOn`: further topics that reload it too. */
+  const cases: {
+    name: string;
+    topic: LiveTopic;
+    alsoOn?: LiveTopic[];
+    stream: () => Observable<unknown>;
+    urls: string[];
+  }[] = [
     {
       name: 'the rules',
       topic: 'rules',
@@ -107,6 +116,20 @@ describe('what each console data service reloads on', () => {
       stream: () => TestBed.inject(NotificationsApi).customerPolicy$(10),
       urls: [customerPolicyUrl(10)],
     },
+    {
+      name: 'the incidents (alerts join them)',
+      topic: 'incidents',
+      alsoOn: ['alerts'],
+      stream: () => TestBed.inject(IncidentsApi).incidents$({ state: 'open' }),
+      urls: [INCIDENTS_URL],
+    },
+    {
+      name: 'one incident',
+      topic: 'incidents',
+      alsoOn: ['alerts'],
+      stream: () => TestBed.inject(IncidentsApi).incident$(3),
+      urls: [incidentUrl(3)],
+    },
   ];
 
   function flushAll(urls: string[]): void {
@@ -115,24 +138,28 @@ describe('what each console data service reloads on', () => {
     }
   }
 
-  for (const { name, topic, stream, urls } of cases) {
-    it(`${name}: on "${topic}" only`, () => {
+  for (const { name, topic, alsoOn = [], stream, urls } of cases) {
+    const topics = [topic, ...alsoOn];
+    it(`${name}: on "${topics.join('" and "')}" only`, () => {
       subscriptions.push(stream().subscribe());
       flushAll(urls);
       sockets[0].accept();
       const sid = sockets[0].subs().find((s) => s['topic'] === 'changes')?.['sid'];
       expect(sid).withContext('subscribed to changes').toBeDefined();
       let seq = 0;
-      for (const other of ALL.filter((t) => t !== topic)) {
+      for (const other of ALL.filter((t) => !topics.includes(t))) {
         sockets[0].receive({ t: 'msg', sid, id: `r-${++seq}`, data: { topic: other, ids: [1] } });
         jasmine.clock().tick(LIVE_REFRESH_MIN_MS);
       }
       http.expectNone(() => true);
-      sockets[0].receive({ t: 'msg', sid, id: `r-${++seq}`, data: { topic, ids: [1] } });
-      for (const url of urls)
-        expect(http.match((r) => r.url === url).length)
-          .withContext(url)
-          .toBe(1);
+      for (const wanted of topics) {
+        sockets[0].receive({ t: 'msg', sid, id: `r-${++seq}`, data: { topic: wanted, ids: [1] } });
+        for (const url of urls)
+          expect(http.match((r) => r.url === url).length)
+            .withContext(`${url} on "${wanted}"`)
+            .toBe(1);
+        jasmine.clock().tick(LIVE_REFRESH_MIN_MS);
+      }
     });
   }
 });

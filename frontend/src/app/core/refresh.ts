@@ -25,7 +25,16 @@ export const LIVE_FALLBACK_MS = 5 * 60_000;
 
 /** What the live topic `changes` names (docs/api.md "Live channel"). */
 export type LiveTopic =
-  'rules' | 'maintenance' | 'customers' | 'users' | 'agent-settings' | 'systems' | 'alerts' | 'channels' | 'policies';
+  | 'rules'
+  | 'maintenance'
+  | 'customers'
+  | 'users'
+  | 'agent-settings'
+  | 'systems'
+  | 'alerts'
+  | 'channels'
+  | 'policies'
+  | 'incidents';
 
 export interface LiveChange {
   topic: LiveTopic;

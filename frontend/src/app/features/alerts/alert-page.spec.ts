@@ -11,6 +11,8 @@ import { Alert, ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { alertBody } from '../../shared/alerts/alerts-testing';
 import { alertNotificationsUrl, DeliveryLogEntry } from '../../shared/notifications/notifications-api';
 import { deliveryBody } from '../../shared/notifications/notifications-testing';
+import { incidentUrl } from '../../shared/incidents/incidents-api';
+import { incidentAlertBody, incidentBody } from '../../shared/incidents/incidents-testing';
 
 describe('AlertPage', () => {
   let http: HttpTestingController;
@@ -58,6 +60,39 @@ describe('AlertPage', () => {
     expect(page.textContent).toContain('acknowledged by Grace');
     expect(page.querySelectorAll('button').length).toBe(0);
     expect(page.querySelector('[data-testid="no-deliveries"]')).not.toBeNull();
+    expect(page.querySelector('[data-testid="incident"]')).withContext('not part of an incident').toBeNull();
+  });
+
+  it('says which cluster incident an offline alert is part of', async () => {
+    TestBed.configureTestingModule({ providers: provideForTests([{ path: 'alerts/:id', component: AlertPage }]) });
+    http = TestBed.inject(HttpTestingController);
+    TestBed.inject(AuthService).updateUser(userBody());
+    harness = await RouterTestingHarness.create();
+    const navigation = harness.navigateByUrl('/alerts/11');
+    (await nextRequest(http, { method: 'GET', url: `${ALERTS_URL}/11` })).flush(
+      alertBody({ id: 11, ruleKey: 'system.offline', incidentId: 3 }),
+    );
+    (await nextRequest(http, { method: 'GET', url: alertNotificationsUrl(11) })).flush([]);
+    await navigation;
+    await stable();
+    const page = harness.routeNativeElement!;
+    expect(page.querySelector('[data-testid="incident"]')?.textContent).toContain('Part of incident: …');
+
+    (await nextRequest(http, { method: 'GET', url: incidentUrl(3) })).flush(
+      incidentBody({
+        id: 3,
+        alerts: [
+          incidentAlertBody({ id: 11, systemId: 5, systemName: 'web-01' }),
+          incidentAlertBody({ id: 12, systemId: 6, systemName: 'web-02' }),
+          incidentAlertBody({ id: 13, systemId: 7, systemName: 'web-03' }),
+          incidentAlertBody({ id: 14, systemId: 8, systemName: 'web-04' }),
+        ],
+      }),
+    );
+    await stable();
+    expect(page.querySelector('[data-testid="incident"]')?.textContent?.trim()).toBe(
+      'Part of incident: Site down: Berlin (4 systems)',
+    );
   });
 
   it('tells the story of the alert: raised, each delivery, acknowledged until, resolved', async () => {

@@ -5,7 +5,7 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSnackBar } from '@angular/material/snack-bar';
 import { RouterLink } from '@angular/router';
-import { filter, Subject, switchMap } from 'rxjs';
+import { filter, of, Subject, switchMap } from 'rxjs';
 
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
@@ -18,6 +18,7 @@ import { AlertNotifications } from './alert-notifications';
 import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/notifications-api';
+import { Incident, IncidentsApi, incidentSystems, systemsText } from '../../shared/incidents/incidents-api';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({
@@ -45,6 +46,9 @@ import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/n
             <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
           }
         </header>
+        @if (a.incidentId !== null) {
+          <p class="incident" data-testid="incident">Part of incident: {{ incidentText() }}</p>
+        }
         <argus-alert-summary [alert]="a" [now]="now()" />
         <dl class="facts">
           <div>
@@ -85,6 +89,10 @@ import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/n
     dd {
       margin: 0;
     }
+    .incident {
+      margin: 0 0 8px;
+      font-weight: 500;
+    }
   `,
 })
 export class AlertPage {
@@ -108,6 +116,27 @@ export class AlertPage {
     ),
     { initialValue: LOADING as Refreshing<DeliveryLogEntry[]> },
   );
+
+  /** The cluster incident the alert belongs to, fetched once its id is known (null: none). */
+  private readonly incidentsApi = inject(IncidentsApi);
+  private readonly incidentId = computed(() => {
+    const state = this.alert();
+    return state.state === 'ready' ? state.value.incidentId : null;
+  });
+  protected readonly incident = toSignal(
+    toObservable(this.incidentId).pipe(switchMap((id) => (id === null ? of(null) : this.incidentsApi.incident$(id)))),
+    { initialValue: null as Refreshing<Incident> | null },
+  );
+
+  /** "Site down: Berlin (3 systems)", while it loads "…". */
+  protected readonly incidentText = computed(() => {
+    const state = this.incident();
+    if (state === null || state.state === 'loading') return '…';
+    if (state.state === 'error') return `could not be loaded (${state.message})`;
+    const incident = state.value;
+    const text = `${incident.title} (${systemsText(incidentSystems(incident))})`;
+    return incident.state === 'resolved' ? `${text}, resolved` : text;
+  });
 
   protected stateText(alert: Alert): string {
     if (alert.state !== 'open') return 'Resolved';

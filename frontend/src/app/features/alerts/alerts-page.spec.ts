@@ -9,6 +9,8 @@ import { ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { AlertsPage, SYSTEMS_URL } from './alerts-page';
 import { alertBody } from '../../shared/alerts/alerts-testing';
 import { shortTime } from '../../ui/time-ago';
+import { Incident, INCIDENTS_URL } from '../../shared/incidents/incidents-api';
+import { incidentAlertBody, incidentBody } from '../../shared/incidents/incidents-testing';
 
 describe('AlertsPage', () => {
   let fixture: ComponentFixture<AlertsPage>;
@@ -17,7 +19,10 @@ describe('AlertsPage', () => {
   const alertsRequest = (state = 'open') =>
     nextRequest(http, (r) => r.method === 'GET' && r.url === ALERTS_URL && r.params.get('state') === state);
 
-  async function render(user: User): Promise<TestRequest> {
+  const incidentsRequest = () => nextRequest(http, (r) => r.method === 'GET' && r.url === INCIDENTS_URL);
+
+  /** The page for `user` with these open incidents; answers the alerts request itself. */
+  async function render(user: User, incidents: Incident[] = []): Promise<TestRequest> {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(user);
@@ -27,6 +32,10 @@ describe('AlertsPage', () => {
       .expectOne(CUSTOMERS_URL)
       .flush([{ id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '' }]);
     http.expectOne(SYSTEMS_URL).flush([]);
+    const incidentsAsked = await incidentsRequest();
+    expect(incidentsAsked.request.params.get('state')).toBe('open');
+    expect(incidentsAsked.request.params.has('customer')).toBeFalse();
+    incidentsAsked.flush(incidents);
     return alertsRequest();
   }
 
@@ -118,6 +127,67 @@ describe('AlertsPage', () => {
     expect(rows()[0].querySelector('[data-testid="ack-until"]')?.textContent).toContain(`until ${shortTime(until)}`);
   });
 
+  it('lists the open incidents above the alerts with their systems, each linking to its alert', async () => {
+    const resolved = incidentBody({ id: 4, title: 'Site down: Paris', state: 'resolved' });
+    const incident = incidentBody({
+      alerts: [
+        incidentAlertBody({ id: 11, systemId: 5, systemName: 'web-01' }),
+        incidentAlertBody({ id: 12, systemId: 6, systemName: 'web-02', state: 'resolved' }),
+        incidentAlertBody({ id: 13, systemId: 7, systemName: 'web-03' }),
+      ],
+    });
+    (await render(userBody({ role: 'VIEWER', customerIds: [10] }), [incident, resolved])).flush([alertBody()]);
+    await settle(fixture);
+
+    const section = page().querySelector('[data-testid="incidents"]') as HTMLElement;
+    expect(section.querySelector('h2')?.textContent).toBe('Incidents');
+    expect(section.compareDocumentPosition(rows()[0]) & Node.DOCUMENT_POSITION_FOLLOWING)
+      .withContext('above the alerts')
+      .toBeTruthy();
+    expect(section.querySelector('ul')?.getAttribute('aria-label')).toBe('Open incidents');
+    const incidents = Array.from(section.querySelectorAll<HTMLElement>('[data-testid="incident"]'));
+    expect(incidents.length).withContext('a resolved incident is not listed').toBe(1);
+    expect(incidents[0].querySelector('h3')?.textContent).toBe('Site down: Berlin');
+    const meta = incidents[0].querySelector('.meta')?.textContent?.replace(/\s+/g, ' ');
+    expect(meta).toContain('Acme · since 5 min ago · 3 systems');
+    const members = Array.from(incidents[0].querySelectorAll<HTMLElement>('[data-testid="incident-alert"]'));
+    expect(members.map((m) => m.querySelector('a')?.textContent?.trim())).toEqual(['web-01', 'web-02', 'web-03']);
+    expect(members.map((m) => m.querySelector('a')?.getAttribute('href'))).toEqual([
+      '/alerts/11',
+      '/alerts/12',
+      '/alerts/13',
+    ]);
+    expect(members.map((m) => m.querySelector('.chip')?.textContent?.trim())).toEqual(['open', 'resolved', 'open']);
+    expect(incidents[0].querySelector('ul')?.getAttribute('aria-label')).toBe('Alerts of Site down: Berlin');
+  });
+
+  it('shows no incidents section while there are none', async () => {
+    (await render(userBody(), [incidentBody({ state: 'resolved' })])).flush([alertBody()]);
+    await settle(fixture);
+    expect(page().querySelector('[data-testid="incidents"]')).toBeNull();
+    expect(page().querySelector('h2')).toBeNull();
+    expect(rows().length).toBe(1);
+  });
+
+  it('asks for the incidents of the customer picked in the filter', async () => {
+    (await render(userBody())).flush([]);
+    await settle(fixture);
+
+    (page().querySelector('[data-testid="customer-filter"] .mat-mdc-select-trigger') as HTMLElement).click();
+    await settle(fixture);
+    (
+      Array.from(document.querySelectorAll('mat-option')).find((o) => o.textContent?.trim() === 'Acme') as HTMLElement
+    ).click();
+    await settle(fixture);
+    const incidents = await incidentsRequest();
+    expect(incidents.request.params.get('customer')).toBe('10');
+    expect(incidents.request.params.get('state')).toBe('open');
+    incidents.flush([incidentBody()]);
+    (await alertsRequest()).flush([]);
+    await settle(fixture);
+    expect(page().querySelectorAll('[data-testid="incident"]').length).toBe(1);
+  });
+
   it('offers no acknowledgement to an operator of another customer', async () => {
     (await render(userBody({ role: 'OPERATOR', customerIds: [99] }))).flush([alertBody()]);
     await settle(fixture);
@@ -135,6 +205,7 @@ describe('AlertsPage query parameters', () => {
     await settle(fixture);
     http.expectOne(CUSTOMERS_URL).flush([]);
     http.expectOne(SYSTEMS_URL).flush([]);
+    (await nextRequest(http, (r) => r.url === INCIDENTS_URL)).flush([]);
     const request = await nextRequest(http, (r) => r.url === ALERTS_URL);
     expect(request.request.params.get('system')).toBe('5');
     request.flush([]);

@@ -20,6 +20,8 @@ import { SystemSummary } from '../../shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
 import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
+import { OpenIncidents } from './open-incidents';
 
 export const SYSTEMS_URL = '/api/systems';
 
@@ -39,6 +41,7 @@ function idParam(value: string | undefined): number | null {
     MatFormFieldModule,
     MatProgressBarModule,
     MatSelectModule,
+    OpenIncidents,
   ],
   templateUrl: './alerts-page.html',
   styles: `
@@ -101,6 +104,15 @@ export class AlertsPage {
   protected readonly alerts = toSignal(toObservable(this.query).pipe(switchMap((q) => this.api.alerts$(q))), {
     initialValue: LOADING as Refreshing<Alert[]>,
   });
+
+  /** The open cluster incidents (of the customer filter), whatever the other filters say. */
+  private readonly incidentsApi = inject(IncidentsApi);
+  protected readonly incidents = toSignal(
+    toObservable(this.customer).pipe(
+      switchMap((customer) => this.incidentsApi.incidents$({ state: 'open', customer })),
+    ),
+    { initialValue: LOADING as Refreshing<Incident[]> },
+  );
 
   /** Customers and systems for the filters, fetched once. */
   private readonly options = toSignal(

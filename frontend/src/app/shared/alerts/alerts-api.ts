@@ -29,6 +29,8 @@ export interface Alert {
   ackUntil: string | null;
   startedAt: string;
   resolvedAt: string | null;
+  /** The cluster incident ("Site down: <cluster>") this offline alert belongs to; null: none. */
+  incidentId: number | null;
 }
 
 export interface AlertFilter {

@@ -22,6 +22,7 @@ export function alertBody(overrides: Partial<Alert> = {}): Alert {
     ackUntil: null,
     startedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     resolvedAt: null,
+    incidentId: null,
     ...overrides,
   };
 }
