@@ -127,7 +127,8 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
         started_at: new Date(),
       })
       .returning<{ id: string }[]>('id');
-    await db.knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id });
+    // and flapping, for the chip's contrast
+    await db.knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id, flapping_since: new Date() });
   });
   after(async () => {
     await browser?.close();
@@ -214,6 +215,22 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  it('a customer policy saved through the routing page, repeating every 15 minutes', async () => {
+    await check('/settings/routing', (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor());
+    const customer = page.getByRole('region', { name: 'Customer policy' });
+    await customer.getByRole('combobox', { name: 'Customer' }).click();
+    await page.getByRole('option', { name: /^Acme/ }).click();
+    await customer.getByTestId('policy-kind').getByText('Acme follows the global policy.').waitFor();
+    await page.waitForLoadState('networkidle');
+    const found = await violations(page);
+    assert.deepEqual(found, [], `routing page with a customer's editor:\n${describeViolations(found)}`);
+    await customer.getByLabel('Repeat every (minutes)').fill('15');
+    await customer.getByRole('button', { name: 'Save policy' }).click();
+    await customer.getByTestId('policy-kind').getByText('Acme has its own policy.').waitFor();
+    const saved = await db.knex('notification_policies').whereNotNull('customer_id').first();
+    assert.equal(saved?.repeat_minutes, 15);
   });
 
   it('and the guard itself finds a violation when there is one (an image without a text alternative)', async () => {

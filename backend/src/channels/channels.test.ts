@@ -10,6 +10,7 @@ import type { Knex } from 'knex';
 import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { signedInAs, type Client } from '../testing/http.js';
+import { smtpSettingsOf, startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
 
 describe('notification channels and policies', () => {
@@ -232,5 +233,53 @@ describe('notification channels and policies', () => {
       [['Ack hook', 'acknowledged', 'sent', 1]],
     );
     assert.equal((await stranger.get(`/api/alerts/${id}/notifications`)).status, 404);
+  });
+});
+
+describe('notification channels: e-mail addresses and SSRF', () => {
+  // ARGUS_ALLOW_PRIVATE_WEBHOOKS unset: receivers on loopback are refused
+  const fixture = useTestServer();
+  let admin: Client;
+  let sink: SmtpSink;
+  let hook: WebhookReceiver;
+
+  before(async () => {
+    admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
+    sink = await startSmtpSink();
+    hook = await startWebhookReceiver();
+    assert.equal((await admin.put('/api/settings/smtp', smtpSettingsOf(sink))).status, 200);
+  });
+  after(async () => {
+    await sink.close();
+    await hook.close();
+  });
+
+  it('mails the listed addresses on "Send test"', async () => {
+    const created = await admin.post('/api/notification-channels', {
+      name: 'On call',
+      type: 'email',
+      target: 'oncall@example.com; lead@example.com',
+    });
+    assert.equal(created.body.target, 'oncall@example.com, lead@example.com');
+    const tested = await admin.post(`/api/notification-channels/${created.body.id}/test`);
+    assert.deepEqual(tested.body, { ok: true, status: null, error: null });
+    const mail = await sink.nthMail(1);
+    assert.deepEqual([...mail.to].sort(), ['lead@example.com', 'oncall@example.com']);
+    assert.match(mail.headers, /^Subject: =\?UTF-8\?Q\?=5BArgus=5D_Test_notification_from_Argus/m);
+    assert.match(mail.text, /This is a test from Argus: the channel works\./);
+  });
+
+  it('refuses a loopback target when it is sent, naming the variable, and sends nothing', async () => {
+    const created = await admin.post('/api/notification-channels', {
+      name: 'Inside',
+      type: 'webhook',
+      target: `${hook.url}/hook`,
+    });
+    assert.equal(created.status, 201);
+    const tested = await admin.post(`/api/notification-channels/${created.body.id}/test`);
+    assert.equal(tested.body.ok, false);
+    assert.equal(tested.body.status, null);
+    assert.match(tested.body.error, /loopback.*ARGUS_ALLOW_PRIVATE_WEBHOOKS/);
+    assert.equal(hook.received.length, 0);
   });
 });

@@ -112,6 +112,17 @@ describe('AlertsPage', () => {
     expect(Array.from(rows()[0].querySelectorAll('button')).length).toBe(0);
   });
 
+  it('marks a flapping alert, and only that one', async () => {
+    (await render(userBody({ role: 'VIEWER', customerIds: [10] }))).flush([
+      alertBody({ id: 1, flapping: true }),
+      alertBody({ id: 2 }),
+    ]);
+    await settle(fixture);
+
+    expect(rows()[0].querySelector('[data-testid="flapping"]')?.textContent?.trim()).toBe('flapping');
+    expect(rows()[1].querySelector('[data-testid="flapping"]')).toBeNull();
+  });
+
   it('says until when an acknowledgement with an expiry holds', async () => {
     const until = '2026-11-26T09:30:00.000Z';
     (await render(userBody({ role: 'VIEWER', customerIds: [10] }))).flush([

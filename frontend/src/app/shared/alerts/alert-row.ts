@@ -14,6 +14,14 @@ import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
     <div class="head">
       <span class="chip {{ chips[a.severity] }}" data-testid="severity">{{ labels[a.severity] }}</span>
       <a class="rule" [routerLink]="['/alerts', a.id]">{{ a.ruleKey }}{{ a.instance ? ' · ' + a.instance : '' }}</a>
+      @if (a.flapping) {
+        <span
+          class="chip"
+          data-testid="flapping"
+          title="Raised more than 5 times in an hour: it stays open until clear for 30 minutes"
+          >flapping</span
+        >
+      }
       @if (showSystem()) {
         on <a [routerLink]="['/systems', a.systemId]" data-testid="system-link">{{ a.systemName }}</a>
         <span class="muted">({{ a.customerName }})</span>

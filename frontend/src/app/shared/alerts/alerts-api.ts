@@ -31,6 +31,8 @@ export interface Alert {
   resolvedAt: string | null;
   /** The cluster incident ("Site down: <cluster>") this offline alert belongs to; null: none. */
   incidentId: number | null;
+  /** Raised more than 5 times in an hour: held open until clear for 30 minutes (issue 13). */
+  flapping: boolean;
 }
 
 export interface AlertFilter {

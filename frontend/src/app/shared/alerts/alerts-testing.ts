@@ -23,6 +23,7 @@ export function alertBody(overrides: Partial<Alert> = {}): Alert {
     startedAt: new Date(Date.now() - 5 * 60_000).toISOString(),
     resolvedAt: null,
     incidentId: null,
+    flapping: false,
     ...overrides,
   };
 }
