@@ -69,6 +69,21 @@ export interface LogEntry {
   createdAt: Date;
   lastAttemptAt: Date | null;
   sentAt: Date | null;
+  attemptLog: Attempt[];
+}
+
+export interface Attempt {
+  at: string;
+  status: number | null;
+  error: string | null;
+}
+
+/** `attempt_log` with one more try at its end (the log of every attempt, issue 13 item 7). */
+export function appendAttempt(db: Knex, attempt: { at: Date; status: number | null; error: string | null }) {
+  return db.raw(
+    `attempt_log || jsonb_build_array(jsonb_build_object('at', ?::text, 'status', ?::int, 'error', ?::text))`,
+    [attempt.at.toISOString(), attempt.status, attempt.error],
+  );
 }
 
 export function createDeliveriesRepo(db: Knex) {
@@ -144,6 +159,7 @@ export function createDeliveriesRepo(db: Knex) {
         .update({
           status: 'sent',
           attempts: db.raw('attempts + 1'),
+          attempt_log: appendAttempt(db, { at: now, status, error: null }),
           last_status: status,
           last_error: null,
           last_attempt_at: now,
@@ -157,6 +173,7 @@ export function createDeliveriesRepo(db: Knex) {
         .where({ id })
         .update({
           attempts: db.raw('attempts + 1'),
+          attempt_log: appendAttempt(db, { at: now, status: failure.status, error: failure.error.slice(0, 500) }),
           last_status: failure.status,
           last_error: failure.error.slice(0, 500),
           last_attempt_at: now,
@@ -173,11 +190,11 @@ export function createDeliveriesRepo(db: Knex) {
     async log(alertId: number): Promise<LogEntry[]> {
       const { rows } = await db.raw<{ rows: Record<string, unknown>[] }>(
         `SELECT id, channel_id, channel_name, channel_type, event, status, attempts, last_status, last_error,
-                NULL AS recipient, created_at, last_attempt_at, sent_at
+                NULL AS recipient, created_at, last_attempt_at, sent_at, attempt_log
            FROM channel_deliveries WHERE alert_id = ?
          UNION ALL
          SELECT n.id, ch.id, coalesce(ch.name, 'Accounts who may see it'), 'email', n.kind, n.status, n.attempts,
-                NULL, n.last_error, u.email, n.created_at, n.last_attempt_at, n.sent_at
+                NULL, n.last_error, u.email, n.created_at, n.last_attempt_at, n.sent_at, n.attempt_log
            FROM alert_notifications n
            JOIN users u ON u.id = n.user_id
            LEFT JOIN LATERAL (SELECT id, name FROM notification_channels
@@ -200,6 +217,7 @@ export function createDeliveriesRepo(db: Knex) {
         createdAt: r['created_at'] as Date,
         lastAttemptAt: (r['last_attempt_at'] as Date | null) ?? null,
         sentAt: (r['sent_at'] as Date | null) ?? null,
+        attemptLog: r['attempt_log'] as Attempt[],
       }));
     },
   };

@@ -19,6 +19,8 @@ function entryView(entry: LogEntry, showRecipient: boolean) {
     createdAt: entry.createdAt.toISOString(),
     lastAttemptAt: entry.lastAttemptAt?.toISOString() ?? null,
     sentAt: entry.sentAt?.toISOString() ?? null,
+    // every try: when, the target's status (channels) and why it failed
+    attemptLog: entry.attemptLog,
   };
 }
 

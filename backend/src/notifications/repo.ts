@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Severity } from '../alerts/alert-json.js';
 import type { NotificationEvent } from '../channels/payloads.js';
-import { INCIDENT_COLUMNS, incidentJoin, incidentOf, type IncidentFacts } from './deliveries-repo.js';
+import { appendAttempt, INCIDENT_COLUMNS, incidentJoin, incidentOf, type IncidentFacts } from './deliveries-repo.js';
 
 export interface QueuedTransition {
   alertId: number;
@@ -149,7 +149,13 @@ export function createNotificationsRepo(db: Knex) {
     async markSent(id: number, now: Date): Promise<void> {
       await db('alert_notifications')
         .where({ id })
-        .update({ status: 'sent', sent_at: now, last_attempt_at: now, attempts: db.raw('attempts + 1') });
+        .update({
+          status: 'sent',
+          sent_at: now,
+          last_attempt_at: now,
+          attempts: db.raw('attempts + 1'),
+          attempt_log: appendAttempt(db, { at: now, status: null, error: null }),
+        });
     },
 
     async markFailed(id: number, error: string, now: Date, maxAttempts: number): Promise<void> {
@@ -157,6 +163,7 @@ export function createNotificationsRepo(db: Knex) {
         .where({ id })
         .update({
           attempts: db.raw('attempts + 1'),
+          attempt_log: appendAttempt(db, { at: now, status: null, error: error.slice(0, 500) }),
           last_error: error.slice(0, 500),
           last_attempt_at: now,
           status: db.raw(`CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE 'pending' END`, [maxAttempts]),

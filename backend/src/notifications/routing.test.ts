@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { currentSuppression } from '../evaluation/service.js';
 import { sealedWebhook } from '../testing/channels.js';
 import { AUTH_URL, MINUTE, withHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
@@ -157,6 +158,15 @@ describe('notification routing', () => {
         assert.equal(row.status, 'sent');
         assert.equal(row.attempts, 3);
         assert.equal(row.last_status, 200);
+        assert.deepEqual(
+          row.attempt_log.map((a: { status: number; error: string | null }) => [a.status, a.error !== null]),
+          [
+            [500, true],
+            [503, true],
+            [200, false],
+          ],
+          'every attempt is in the log',
+        );
       } finally {
         await hook.close();
       }
@@ -242,6 +252,67 @@ describe('notification routing', () => {
         await minuteLater(h, system.id, LOW);
         assert.deepEqual(hook.events(), ['raised'], 'no repeat or resolved while the customer is inactive');
         assert.equal(h.sink.mails.length, 0);
+      } finally {
+        await hook.close();
+      }
+    }));
+
+  it('gives up on a target that hangs after the timeout, and retries it', () =>
+    withHarness(async (h) => {
+      const hook = await startWebhookReceiver();
+      try {
+        const system = await h.system();
+        await policy(h, null, { routes: [{ minSeverity: 'INFO', channelIds: [await channel(h, hook)] }] });
+        hook.answer(0);
+        const alert = await raise(h, system.id);
+        const [hung] = await h.knex('channel_deliveries').where({ alert_id: alert.id });
+        assert.equal(hung.status, 'pending', 'to be retried');
+        assert.match(hung.last_error, /no answer within 2 s/);
+        await minuteLater(h, system.id);
+        const [row] = await h.knex('channel_deliveries').where({ alert_id: alert.id });
+        assert.equal(row.status, 'sent');
+        assert.equal(hook.received.length, 2);
+      } finally {
+        await hook.close();
+      }
+    }));
+
+  it('holds an escalation while a window covers the system, and drops an acknowledgement sent for it', () =>
+    withHarness(async (h) => {
+      const hook = await startWebhookReceiver();
+      try {
+        const customerId = await h.customer();
+        const system = await h.system({ customerId });
+        const wh = await channel(h, hook);
+        await policy(h, customerId, { routes: [{ minSeverity: 'INFO', channelIds: [wh] }], escalate: 3, to: [wh] });
+        const alert = await raise(h, system.id);
+        await h.knex('maintenance_windows').insert({
+          customer_id: customerId,
+          scope_type: 'customer',
+          scope_id: customerId,
+          name: 'move',
+          kind: 'once',
+          starts_at: h.clock.now(),
+          ends_at: new Date(h.clock.now().getTime() + 10 * MINUTE),
+        });
+        for (let minute = 1; minute <= 5; minute++) await minuteLater(h, system.id);
+        assert.deepEqual(hook.events(), ['raised'], 'no escalation inside the window');
+
+        // an acknowledgement queued now is dropped at send time: the system is suppressed
+        const ack = h.notifier.acknowledgements(() => currentSuppression(h.knex, h.clock.now()));
+        const queue = await ack.prepare();
+        await h.knex.transaction((trx) => queue(trx, Number(alert.id)));
+        ack.send();
+        await h.evaluation.settled();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await h.evaluation.settled();
+        const [dropped] = await h.knex('channel_deliveries').where({ alert_id: alert.id, event: 'acknowledged' });
+        assert.equal(dropped.status, 'dropped');
+        assert.equal(dropped.last_error, 'suppressed');
+
+        await h.knex('maintenance_windows').delete();
+        await minuteLater(h, system.id);
+        assert.deepEqual(hook.events(), ['raised', 'escalated'], 'the escalation once the window ends');
       } finally {
         await hook.close();
       }

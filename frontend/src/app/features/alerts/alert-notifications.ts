@@ -44,7 +44,11 @@ const STATUS_CHIPS: Record<DeliveryStatus, string> = {
 const ORDER: Record<TimelineEntry['kind'], number> = { raised: 0, acknowledged: 1, resolved: 1, delivery: 2 };
 
 function deliveryEntry(d: DeliveryLogEntry): TimelineEntry {
-  const attempts = `${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}`;
+  // the earlier tries' statuses tell a flaky receiver from a dead one: "3 attempts (500, 503, 200)"
+  const statuses = (d.attemptLog ?? []).map((a) => (a.status === null ? (a.error ? 'error' : 'ok') : String(a.status)));
+  const attempts =
+    `${d.attempts} ${d.attempts === 1 ? 'attempt' : 'attempts'}` +
+    (statuses.length > 1 ? ` (${statuses.join(', ')})` : '');
   const when = d.sentAt
     ? `sent ${shortTime(d.sentAt)}`
     : d.lastAttemptAt

@@ -121,6 +121,11 @@ describe('AlertPage', () => {
           lastError: 'Service Unavailable',
           createdAt: t(10),
           sentAt: null,
+          attemptLog: [500, 500, 503, 503, 503, 503].map((status) => ({
+            at: t(9),
+            status,
+            error: 'Service Unavailable',
+          })),
         }),
         deliveryBody({
           id: 3,
@@ -147,7 +152,7 @@ describe('AlertPage', () => {
     expect(story[1].text).toContain('Sent');
     expect(story[1].text).toContain('HTTP 200');
     expect(story[2].text).toContain('Failed');
-    expect(story[2].text).toContain('6 attempts · HTTP 503 · Service Unavailable');
+    expect(story[2].text).toContain('6 attempts (500, 500, 503, 503, 503, 503) · HTTP 503 · Service Unavailable');
     expect(story[3].text).toContain(`Acknowledged by Grace until ${shortTime(until)}`);
     expect(story[4].text).toContain('Acknowledged to Accounts who may see it');
     expect(story[4].text).toContain('grace@example.com');

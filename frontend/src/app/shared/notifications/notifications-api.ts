@@ -92,6 +92,8 @@ export interface DeliveryLogEntry {
   createdAt: string;
   lastAttemptAt: string | null;
   sentAt: string | null;
+  /** Every try, oldest first: when, the target's HTTP status (channels), why it failed. */
+  attemptLog: { at: string; status: number | null; error: string | null }[];
 }
 
 export const CHANNELS_URL = '/api/notification-channels';

@@ -48,6 +48,7 @@ export function deliveryBody(overrides: Partial<DeliveryLogEntry> = {}): Deliver
     createdAt: new Date(Date.now() - 4 * 60_000).toISOString(),
     lastAttemptAt: new Date(Date.now() - 4 * 60_000).toISOString(),
     sentAt: new Date(Date.now() - 4 * 60_000).toISOString(),
+    attemptLog: [{ at: new Date(Date.now() - 4 * 60_000).toISOString(), status: 200, error: null }],
     ...overrides,
   };
 }
