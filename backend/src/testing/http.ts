@@ -21,6 +21,11 @@ export class Client {
     private readonly defaults: Record<string, string> = {},
   ) {}
 
+  /** The Cookie header this client sends (for requests made without it, e.g. raw bytes). */
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   cookie(name: string): string | undefined {
     return this.cookies.get(name);
   }
