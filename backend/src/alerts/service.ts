@@ -39,10 +39,11 @@ export interface AlertsDeps {
 }
 
 export interface AckNotifications {
-  /** Reads what it needs outside the transaction, and answers the step that queues inside it. */
-  prepare(): Promise<(trx: Knex.Transaction, alertId: number) => Promise<void>>;
-  /** Sends what was queued (after the commit, in the background). */
-  send(): void;
+  /**
+   * Reads what one acknowledgement's notifications need outside the transaction; answers the step
+   * that queues them inside it and the send after the commit (each acknowledgement its own pair).
+   */
+  prepare(): Promise<{ queue(trx: Knex.Transaction, alertId: number): Promise<void>; send(): void }>;
 }
 
 /** Longest acknowledgement expiry: past it an alert would be forgotten rather than snoozed. */
@@ -75,15 +76,15 @@ export function createAlertsService({ repo, bus, clock, notifications }: AlertsD
       if (until && (until <= now || until.getTime() - now.getTime() > MAX_ACK_MS))
         throw new Invalid('until: must be in the future, at most 30 days ahead', { field: 'until' });
       const ack = { userId: principal.userId, note, until, at: now };
-      const queue = await notifications?.prepare();
-      if (!(await repo.acknowledge(id, ack, queue && ((trx) => queue(trx, id))))) {
+      const notify = await notifications?.prepare();
+      if (!(await repo.acknowledge(id, ack, notify && ((trx) => notify.queue(trx, id))))) {
         const now = await visibleAlert(principal, id);
         throw new Conflict(
           now.state === 'resolved' ? 'This alert is resolved' : 'This alert is already acknowledged',
           now.state === 'resolved' ? 'alert_resolved' : 'already_acknowledged',
         );
       }
-      notifications?.send();
+      notify?.send();
       const row = await visibleAlert(principal, id);
       await publishAlertTransition(bus, 'acknowledged', toAlertJson(row));
       return alertView(row);

@@ -79,10 +79,11 @@ export function createChannelsService(deps: ChannelsDeps) {
       );
   }
 
-  const seal = (id: number, type: ChannelRow['type'], target: string, secret: string | null | undefined) => ({
-    target: type === 'email' ? target : box.seal(target, places.channelTarget(id)),
-    secret: secret ? box.seal(secret, places.channelSecret(id)) : null,
-  });
+  // an e-mail target is addresses, not a credential: kept plain
+  const sealTarget = (id: number, type: ChannelRow['type'], target: string) =>
+    type === 'email' ? target : box.seal(target, places.channelTarget(id));
+  const sealSecret = (id: number, secret: string | null | undefined) =>
+    secret ? box.seal(secret, places.channelSecret(id)) : null;
   const changed = (id: number, customerId: number | null) =>
     publishChange(bus, { topic: 'channels', ids: [id], reach: reachOfCustomer(customerId) });
 
@@ -111,7 +112,7 @@ export function createChannelsService(deps: ChannelsDeps) {
           minSeverity: input.minSeverity,
           enabled: input.enabled,
         },
-        (newId) => seal(newId, input.type, checked.ok, input.secret),
+        (newId) => ({ target: sealTarget(newId, input.type, checked.ok), secret: sealSecret(newId, input.secret) }),
       );
       await changed(id, input.customerId);
       return channelView((await repo.find(id)) as ChannelRow);
@@ -124,7 +125,7 @@ export function createChannelsService(deps: ChannelsDeps) {
         const checked = checkTarget(current.type, changes.target);
         if (typeof checked === 'string') throw new Invalid(`target: ${checked}`, { field: 'target' });
         target = {
-          target: seal(id, current.type, checked.ok, null).target,
+          target: sealTarget(id, current.type, checked.ok),
           targetHint: targetHint(current.type, checked.ok),
         };
       }
@@ -133,7 +134,7 @@ export function createChannelsService(deps: ChannelsDeps) {
         minSeverity: changes.minSeverity,
         enabled: changes.enabled,
         ...target,
-        ...(changes.secret === undefined ? {} : { secret: seal(id, current.type, '', changes.secret).secret }),
+        ...(changes.secret === undefined ? {} : { secret: sealSecret(id, changes.secret) }),
       });
       await changed(id, current.customerId);
       return channelView((await repo.find(id)) as ChannelRow);

@@ -38,6 +38,12 @@ export interface IncidentFacts {
   systems: number;
 }
 
+/** The name of alert `a`'s rule (the global rule's name first), or its key when the rule is gone. */
+export const RULE_NAME = `coalesce(
+  (SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
+  (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
+  a.rule_key)`;
+
 /** The columns and join that describe a notification's incident (alias `inc`, from `<table>.incident_id`). */
 export const INCIDENT_COLUMNS = `inc.id AS incident_id, inc.title AS incident_title, inc.state AS incident_state,
   inc.cluster_id AS incident_cluster_id,
@@ -101,9 +107,7 @@ export function createDeliveriesRepo(db: Knex) {
                 a.started_at, a.resolved_at, a.acknowledged_at, a.ack_until,
                 s.id AS system_id, s.name AS system_name, s.hostname, s.cluster_id,
                 c.id AS customer_id, c.name AS customer_name, ${INCIDENT_COLUMNS},
-                coalesce((SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
-                         (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
-                         a.rule_key) AS rule_name
+                ${RULE_NAME} AS rule_name
            FROM channel_deliveries d
            JOIN notification_channels ch ON ch.id = d.channel_id
            JOIN alerts a ON a.id = d.alert_id

@@ -2,7 +2,14 @@
 import type { Knex } from 'knex';
 import type { Severity } from '../alerts/alert-json.js';
 import type { NotificationEvent } from '../channels/payloads.js';
-import { appendAttempt, INCIDENT_COLUMNS, incidentJoin, incidentOf, type IncidentFacts } from './deliveries-repo.js';
+import {
+  appendAttempt,
+  INCIDENT_COLUMNS,
+  RULE_NAME,
+  incidentJoin,
+  incidentOf,
+  type IncidentFacts,
+} from './deliveries-repo.js';
 
 export interface QueuedTransition {
   alertId: number;
@@ -87,9 +94,7 @@ export function createNotificationsRepo(db: Knex) {
         `SELECT n.id, n.attempts, n.kind, u.email, a.id AS alert_id, a.rule_key, a.severity, a.instance, a.value,
                 a.message, a.started_at, a.resolved_at, s.id AS system_id, s.name AS system_name, s.hostname,
                 s.cluster_id, c.id AS customer_id, c.name AS customer_name, ${INCIDENT_COLUMNS},
-                coalesce((SELECT r.name FROM alert_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
-                         (SELECT r.name FROM event_rules r WHERE r.key = a.rule_key ORDER BY r.scope_type NULLS FIRST LIMIT 1),
-                         a.rule_key) AS rule_name
+                ${RULE_NAME} AS rule_name
            FROM alert_notifications n
            JOIN users u ON u.id = n.user_id AND NOT u.disabled
            JOIN alerts a ON a.id = n.alert_id

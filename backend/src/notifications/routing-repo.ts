@@ -24,6 +24,11 @@ export interface RoutedChannel extends AlertEventRef {
   severity: 'INFO' | 'WARNING' | 'CRITICAL';
 }
 
+/** `p`: the policy that governs alert `a` — its customer's own, else the global one. */
+const GOVERNING_POLICY = `JOIN LATERAL (SELECT * FROM notification_policies p
+                     WHERE p.customer_id = a.customer_id OR p.customer_id IS NULL
+                     ORDER BY p.customer_id NULLS LAST LIMIT 1) p ON true`;
+
 const rank = (column: string) => `CASE ${column} WHEN 'CRITICAL' THEN 3 WHEN 'WARNING' THEN 2 ELSE 1 END`;
 
 /**
@@ -39,9 +44,7 @@ export async function routedChannels(trx: Knex, events: readonly AlertEventRef[]
           pol AS (
             SELECT ev.alert_id, ev.event, a.severity, a.customer_id, p.routes, p.escalate_channel_ids
               FROM ev JOIN alerts a ON a.id = ev.alert_id
-              JOIN LATERAL (SELECT * FROM notification_policies p
-                             WHERE p.customer_id = a.customer_id OR p.customer_id IS NULL
-                             ORDER BY p.customer_id NULLS LAST LIMIT 1) p ON true),
+              ${GOVERNING_POLICY}),
           routed AS (
             SELECT pol.alert_id, pol.event, pol.severity, pol.customer_id, cid::int AS channel_id
               FROM pol, jsonb_array_elements(pol.routes) r, jsonb_array_elements_text(r->'channelIds') cid
@@ -117,9 +120,7 @@ export async function dueReminders(trx: Knex, now: Date): Promise<DueReminder[]>
             p.escalate_after_minutes IS NOT NULL AND a.escalated_at IS NULL
               AND a.started_at <= ?::timestamptz - make_interval(mins => p.escalate_after_minutes) AS escalate
        FROM alerts a
-       JOIN LATERAL (SELECT * FROM notification_policies p
-                      WHERE p.customer_id = a.customer_id OR p.customer_id IS NULL
-                      ORDER BY p.customer_id NULLS LAST LIMIT 1) p ON true
+       ${GOVERNING_POLICY}
       WHERE a.state = 'open' AND a.acknowledged_at IS NULL AND a.incident_id IS NULL
         AND (p.repeat_minutes IS NOT NULL OR (p.escalate_after_minutes IS NOT NULL AND a.escalated_at IS NULL))`,
     [now, now],

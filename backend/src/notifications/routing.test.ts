@@ -300,9 +300,9 @@ describe('notification routing', () => {
 
         // an acknowledgement queued now is dropped at send time: the system is suppressed
         const ack = h.notifier.acknowledgements(() => currentSuppression(h.knex, h.clock.now()));
-        const queue = await ack.prepare();
-        await h.knex.transaction((trx) => queue(trx, Number(alert.id)));
-        ack.send();
+        const notify = await ack.prepare();
+        await h.knex.transaction((trx) => notify.queue(trx, Number(alert.id)));
+        notify.send();
         await h.evaluation.settled();
         await new Promise((resolve) => setTimeout(resolve, 200));
         await h.evaluation.settled();

@@ -154,21 +154,22 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
      * sent at once under the suppression `suppression()` reads.
      */
     acknowledgements(suppression: () => Promise<(system: SystemRef) => boolean>) {
-      let mailOn = false;
       return {
         prepare: async () => {
           // read before the transaction: the embedded database has a single connection
-          mailOn = await mailer.isEnabled().catch(() => false);
-          return async (trx: Knex.Transaction, alertId: number) => {
-            const alert = await alertRef(trx, alertId);
-            if (alert) await queue(trx, [{ alertId, kind: 'acknowledged', ...alert }], clock.now(), mailOn);
+          const mailOn = await mailer.isEnabled().catch(() => false);
+          return {
+            queue: async (trx: Knex.Transaction, alertId: number) => {
+              const alert = await alertRef(trx, alertId);
+              if (alert) await queue(trx, [{ alertId, kind: 'acknowledged', ...alert }], clock.now(), mailOn);
+            },
+            send: () => {
+              void suppression().then(
+                (suppressed) => deliver(suppressed, mailOn),
+                (error: unknown) => log.error({ err: error }, 'Sending acknowledgement notifications failed'),
+              );
+            },
           };
-        },
-        send: () => {
-          void suppression().then(
-            (suppressed) => deliver(suppressed, mailOn),
-            (error: unknown) => log.error({ err: error }, 'Sending acknowledgement notifications failed'),
-          );
         },
       };
     },
