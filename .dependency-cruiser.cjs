@@ -100,6 +100,22 @@ module.exports = {
       to: { path: '^(backend|frontend|ops)/' },
     },
     {
+      name: 'contracts-import-only-zod',
+      severity: 'error',
+      comment:
+        'contracts/ is the JSON both sides speak (issue 14): zod schemas and nothing of the server, the ' +
+        'console or the scripts, so the console can import its types and the server its schemas.',
+      from: { path: '^contracts/' },
+      to: { path: '^(backend|frontend|db|ops)/' },
+    },
+    {
+      name: 'console-imports-contract-types-only',
+      severity: 'error',
+      comment: 'The console takes types from contracts/, never values: zod stays out of the bundle.',
+      from: { path: '^frontend/' },
+      to: { path: '^contracts/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'composition-root-only-in-main-and-tests',
       severity: 'error',
       comment: 'backend/src/app.ts builds the whole graph: only main.ts and test support import it.',

@@ -39,6 +39,8 @@ export interface StartOptions {
   loginFailureDelayMs?: number;
   /** Tests: drive the live channel's 25 s heartbeat by hand; a smaller replay buffer. */
   live?: LiveOptions;
+  /** Tests: middleware that wraps everything (the answers' check against the OpenAPI document). */
+  outermost?: Koa.Middleware;
 }
 
 export interface RunningServer {
@@ -122,6 +124,7 @@ export async function startServer(
     hasher,
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
     troubledStorageJobs: () => housekeeping.troubledStorageJobs(),
+    ...(options.outermost ? { outermost: options.outermost } : {}),
   });
   housekeeping.start();
   const server = http.createServer(app.callback());

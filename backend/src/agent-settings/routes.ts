@@ -10,6 +10,7 @@ import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { Scope } from './repo.js';
 import type { AgentSettingsService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export const KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** Printable text; tab and line breaks allowed (certificates, multi-line tokens). */
@@ -86,3 +87,6 @@ export function agentSettingsRoutes(settings: AgentSettingsService): Router {
   });
   return router;
 }
+
+/** What agent-settings/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const agentSettingsApi: RouteDoc[] = [];

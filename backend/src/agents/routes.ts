@@ -12,6 +12,7 @@ import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AgentUpdates } from './rollout.js';
 import type { AgentEndpoints } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export interface AgentRoutesDeps {
   endpoints: AgentEndpoints;
@@ -108,3 +109,6 @@ export function agentRoutes({ endpoints, updates }: AgentRoutesDeps): Router {
 
   return router;
 }
+
+/** What agents/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const agentApi: RouteDoc[] = [];

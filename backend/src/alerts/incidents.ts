@@ -10,6 +10,7 @@ import { NotFound } from '../lib/errors.js';
 import { idOf, MAX_INT_ID } from '../lib/ids.js';
 import { pageLimit, parseInput } from '../lib/validate.js';
 import type { IncidentRow, IncidentsRepo } from './incidents-repo.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const listQuery = z.object({
   state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
@@ -45,3 +46,6 @@ export function incidentsRoutes(repo: IncidentsRepo): Router {
   });
   return router;
 }
+
+/** What alerts/incidents.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const incidentsApi: RouteDoc[] = [];

@@ -5,6 +5,7 @@ import { idOf, MAX_INT_ID } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { pageLimit, parseInput } from '../lib/validate.js';
 import type { AlertsService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const id = z.coerce
   .number({ error: 'must be an id' })
@@ -69,3 +70,6 @@ export function alertsRoutes(alerts: AlertsService): Router {
   });
   return router;
 }
+
+/** What alerts/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const alertsApi: RouteDoc[] = [];

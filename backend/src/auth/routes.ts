@@ -14,6 +14,7 @@ import type { LoginService } from './login-service.js';
 import { loginSchema, setupSchema } from './schema.js';
 import { TRUSTED_DEVICE_MS } from '../second-factor/service.js';
 import { ABSOLUTE_MS, SESSION_COOKIE, TRUSTED_DEVICE_COOKIE, type Sessions } from './sessions.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export interface AuthRoutesDeps {
   users: UsersService;
@@ -95,3 +96,6 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
 
   return router;
 }
+
+/** What auth/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const authApi: RouteDoc[] = [];

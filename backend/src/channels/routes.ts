@@ -6,6 +6,7 @@ import { parseInput } from '../lib/validate.js';
 import type { PoliciesService } from './policies.js';
 import { channelChangesSchema, channelSchema, listQuerySchema, policySchema } from './schema.js';
 import type { ChannelsService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function channelsRoutes(channels: ChannelsService, policies: PoliciesService): Router {
   const router = new Router();
@@ -65,3 +66,6 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   });
   return router;
 }
+
+/** What channels/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const channelsApi: RouteDoc[] = [];

@@ -1,36 +1,19 @@
 /** /api/customers (ADMIN writes) and /api/clusters (ADMIN or a granted OPERATOR writes). */
 import Router from '@koa/router';
 import { z } from 'zod';
+import {
+  cluster,
+  createClusterBody as createCluster,
+  createCustomerBody as createCustomer,
+  customer,
+  updateClusterBody as updateCluster,
+  updateCustomerBody as updateCustomer,
+} from '../../../contracts/fleet.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { CustomersService } from './service.js';
 import { idOf } from '../lib/ids.js';
-
-function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const name = z.string().trim().min(1, 'is required').max(200);
-const customerFields = {
-  name,
-  notes: z.string().max(10_000),
-  active: z.boolean(),
-  timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
-};
-const createCustomer = z.object({
-  ...customerFields,
-  notes: customerFields.notes.default(''),
-  active: customerFields.active.default(true),
-  timeZone: customerFields.timeZone.default('UTC'),
-});
-const updateCustomer = z.object(customerFields).partial().strict();
-const createCluster = z.object({ customerId: z.number().int().positive(), name });
-const updateCluster = z.object({ name }).strict();
 
 export function customersRoutes(customers: CustomersService): Router {
   const router = new Router();
@@ -76,3 +59,85 @@ export function customersRoutes(customers: CustomersService): Router {
   });
   return router;
 }
+
+const FLEET = 'Fleet';
+const nameTaken = refusalDoc('The name is taken (per customer for clusters)');
+export const customersApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/customers',
+    tag: FLEET,
+    access: 'signed-in',
+    summary: 'List the customers the account may see',
+    responses: { 200: { description: 'The customers', schema: z.array(customer) } },
+  },
+  {
+    method: 'post',
+    path: '/api/customers',
+    tag: FLEET,
+    access: 'admin',
+    summary: 'Create a customer',
+    body: createCustomer,
+    responses: { 201: { description: 'Created', schema: customer }, 409: nameTaken },
+  },
+  {
+    method: 'patch',
+    path: '/api/customers/:id',
+    tag: FLEET,
+    access: 'admin',
+    summary: 'Change a customer',
+    body: updateCustomer,
+    responses: { 200: { description: 'Changed', schema: customer }, 409: nameTaken },
+  },
+  {
+    method: 'delete',
+    path: '/api/customers/:id',
+    tag: FLEET,
+    access: 'admin',
+    summary: 'Delete a customer with its clusters and systems',
+    responses: { 204: { description: 'Deleted' } },
+  },
+  {
+    method: 'get',
+    path: '/api/clusters',
+    tag: FLEET,
+    access: 'signed-in',
+    summary: 'List the clusters the account may see',
+    responses: { 200: { description: 'The clusters', schema: z.array(cluster) } },
+  },
+  {
+    method: 'post',
+    path: '/api/clusters',
+    tag: FLEET,
+    access: 'admin-or-operator',
+    summary: 'Create a cluster',
+    body: createCluster,
+    responses: { 201: { description: 'Created, with its enrolment key', schema: cluster }, 409: nameTaken },
+  },
+  {
+    method: 'patch',
+    path: '/api/clusters/:id',
+    tag: FLEET,
+    access: 'admin-or-operator',
+    summary: 'Rename a cluster',
+    body: updateCluster,
+    responses: { 200: { description: 'Renamed', schema: cluster }, 409: nameTaken },
+  },
+  {
+    method: 'post',
+    path: '/api/clusters/:id/enrollment-key',
+    tag: FLEET,
+    access: 'admin-or-operator',
+    summary: "Rotate a cluster's enrolment key",
+    description: 'Enrolled agents keep working; the old key enrols no new host.',
+    responses: { 200: { description: 'The cluster with its new key', schema: cluster } },
+  },
+  {
+    method: 'delete',
+    path: '/api/clusters/:id',
+    tag: FLEET,
+    access: 'admin-or-operator',
+    summary: 'Delete a cluster with its systems',
+    responses: { 204: { description: 'Deleted' } },
+  },
+];

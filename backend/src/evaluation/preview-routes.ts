@@ -11,6 +11,7 @@ import type { Operator } from '../rules/condition.js';
 import { createAlertRuleSchema } from '../rules/schema.js';
 import type { RulesService } from '../rules/service.js';
 import type { RulePreview } from './preview.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; preview: RulePreview }): Router {
   const router = new Router();
@@ -37,3 +38,6 @@ export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; pre
   });
   return router;
 }
+
+/** What evaluation/preview-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const rulePreviewApi: RouteDoc[] = [];

@@ -12,6 +12,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Logger } from '../lib/logger.js';
 import type { Evaluation } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export const EVALUATE_PATH = '/api/cron/evaluate-alerts';
 
@@ -64,3 +65,6 @@ export function evaluationRoutes({
   router.post(EVALUATE_PATH, handler);
   return router;
 }
+
+/** What evaluation/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const evaluationApi: RouteDoc[] = [];

@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { HealthService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function healthRoutes(health: HealthService): Router {
   const router = new Router();
@@ -11,3 +12,6 @@ export function healthRoutes(health: HealthService): Router {
   });
   return router;
 }
+
+/** What health/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const healthApi: RouteDoc[] = [];

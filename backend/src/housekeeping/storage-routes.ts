@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import { requireRole } from '../http/route-guards.js';
 import type { StorageReporter } from './storage-report.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function storageRoutes(storage: StorageReporter): Router {
   const router = new Router();
@@ -10,3 +11,6 @@ export function storageRoutes(storage: StorageReporter): Router {
   });
   return router;
 }
+
+/** What housekeeping/storage-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const storageApi: RouteDoc[] = [];

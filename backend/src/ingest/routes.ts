@@ -24,6 +24,7 @@ import {
   type IngestSystem,
   type UpdateOffer,
 } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export const WEBHOOK_PATH = '/api/webhook/metrics';
 
@@ -135,3 +136,6 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     : null;
   return { router: ingestRoutes({ service, verifier }), writer, service, close: () => writer.close() };
 }
+
+/** What ingest/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const ingestApi: RouteDoc[] = [];

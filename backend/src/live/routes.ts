@@ -7,6 +7,7 @@ import Router from '@koa/router';
 import { HttpError } from '../http/errors.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { LIVE_PATH } from './protocol.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function liveRoutes(): Router {
   const router = new Router();
@@ -18,3 +19,6 @@ export function liveRoutes(): Router {
   });
   return router;
 }
+
+/** What live/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const liveApi: RouteDoc[] = [];

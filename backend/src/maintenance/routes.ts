@@ -5,6 +5,7 @@ import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import { listQuerySchema, windowChangesSchema, windowSchema } from './schema.js';
 import type { MaintenanceService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function maintenanceRoutes(windows: MaintenanceService): Router {
   const router = new Router();
@@ -34,3 +35,6 @@ export function maintenanceRoutes(windows: MaintenanceService): Router {
   });
   return router;
 }
+
+/** What maintenance/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const maintenanceApi: RouteDoc[] = [];

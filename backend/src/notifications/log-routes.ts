@@ -4,6 +4,7 @@ import type { AlertsService } from '../alerts/service.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { idOf } from '../lib/ids.js';
 import type { DeliveriesRepo, LogEntry } from './deliveries-repo.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 function entryView(entry: LogEntry, showRecipient: boolean) {
   return {
@@ -34,3 +35,6 @@ export function deliveryLogRoutes({ alerts, deliveries }: { alerts: AlertsServic
   });
   return router;
 }
+
+/** What notifications/log-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const deliveryLogApi: RouteDoc[] = [];

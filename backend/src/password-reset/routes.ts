@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
 import { parseInput } from '../lib/validate.js';
 import type { PasswordResetService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const forgotSchema = z.object({
   email: z.string({ error: 'is required' }).trim().min(1, 'is required').max(320, 'is too long'),
@@ -45,3 +46,6 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
 
   return router;
 }
+
+/** What password-reset/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const passwordResetApi: RouteDoc[] = [];

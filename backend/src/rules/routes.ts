@@ -10,6 +10,7 @@ import {
   updateEventRuleSchema,
 } from './schema.js';
 import type { RulesService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export function rulesRoutes(rules: RulesService): Router {
   const router = new Router();
@@ -61,3 +62,6 @@ export function rulesRoutes(rules: RulesService): Router {
   });
   return router;
 }
+
+/** What rules/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const rulesApi: RouteDoc[] = [];

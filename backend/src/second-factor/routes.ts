@@ -6,6 +6,7 @@ import { currentPrincipal, requireCookieSession } from '../http/route-guards.js'
 import { parseInput } from '../lib/validate.js';
 import type { UsersService } from '../users/service.js';
 import type { SecondFactorService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const codeSchema = z.object({
   code: z
@@ -45,3 +46,6 @@ export function secondFactorRoutes(secondFactor: SecondFactorService, users: Use
 
   return router;
 }
+
+/** What second-factor/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const secondFactorApi: RouteDoc[] = [];

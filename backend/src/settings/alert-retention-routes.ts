@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AlertRetentionService } from './alert-retention-service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const DAYS = 'must be a whole number of days from 0 (keep) to 3650';
 const retentionSchema = z
@@ -21,3 +22,6 @@ export function alertRetentionRoutes(retention: Pick<AlertRetentionService, 'get
   });
   return router;
 }
+
+/** What settings/alert-retention-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const alertRetentionApi: RouteDoc[] = [];

@@ -9,6 +9,7 @@ import type { SmtpMailer } from '../mail/smtp-mailer.js';
 import { parseInput } from '../lib/validate.js';
 import { smtpSettingsSchema, smtpTestSchema } from './schema.js';
 import type { SmtpSettingsService } from './smtp-service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 export interface SmtpSettingsRoutesDeps {
   smtp: Pick<SmtpSettingsService, 'get' | 'update'>;
@@ -45,3 +46,6 @@ export function smtpSettingsRoutes({ smtp, mailer }: SmtpSettingsRoutesDeps): Ro
 
   return router;
 }
+
+/** What settings/smtp-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const smtpSettingsApi: RouteDoc[] = [];

@@ -6,6 +6,7 @@ import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';
 import type { SystemsService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const updateSchema = z
   .object({
@@ -64,3 +65,6 @@ export function systemsRoutes(systems: SystemsService, clock: Clock): Router {
   });
   return router;
 }
+
+/** What systems/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const systemsApi: RouteDoc[] = [];

@@ -8,6 +8,7 @@ import { startServer, type RunningServer, type StartOptions } from '../main.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
 import { freePort } from './net.js';
+import { createAnswerCheck } from './conformance.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
 
 /** testConfig's AUTH_URL unless a test names one: startTestServer replaces it with where it listens. */
@@ -44,6 +45,10 @@ export async function listening(config: AppConfig): Promise<AppConfig> {
   };
 }
 
+let shared: ReturnType<typeof createAnswerCheck> | undefined;
+/** One check per test process: the document and its compiled schemas are the same for every server. */
+const answerCheck = () => (shared ??= createAnswerCheck());
+
 export interface TestServer extends RunningServer {
   url: string;
   logs: ReturnType<typeof captureLogger>;
@@ -58,6 +63,7 @@ export async function startTestServer(
     instanceLock: false,
     redisPrefix: testPrefix(),
     loginFailureDelayMs: 1,
+    outermost: answerCheck().middleware,
     ...options,
   });
   if (!running) throw new Error('server did not start');

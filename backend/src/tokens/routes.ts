@@ -5,6 +5,7 @@ import { NotFound } from '../lib/errors.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { TokensService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 const createSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(100),
@@ -35,3 +36,6 @@ export function tokensRoutes(tokens: TokensService): Router {
 
   return router;
 }
+
+/** What tokens/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const tokensApi: RouteDoc[] = [];

@@ -5,6 +5,7 @@ import { NotFound } from '../lib/errors.js';
 import { parseInput } from '../lib/validate.js';
 import { createUserSchema, idParam, passwordChangeSchema, profileSchema, updateUserSchema } from './schema.js';
 import type { UsersService } from './service.js';
+import type { RouteDoc } from '../http/openapi.js';
 
 function userId(raw: string | undefined): number {
   const parsed = idParam.safeParse(raw);
@@ -51,3 +52,6 @@ export function usersRoutes(users: UsersService): Router {
 
   return router;
 }
+
+/** What users/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+export const usersApi: RouteDoc[] = [];

@@ -1,0 +1,34 @@
+/**
+ * What every answer shares: ids, instants, the error body. The contracts are the JSON on the wire
+ * (an instant is an ISO 8601 string, never a Date), so one schema serves the OpenAPI document, the
+ * server's answer checks and the console's types. This folder imports zod and nothing else.
+ */
+import { z } from 'zod';
+
+/** A database id: a positive integer. */
+export const id = z.number().int().positive();
+
+/** An instant as JSON carries it: ISO 8601 in UTC, e.g. 2026-11-25T16:00:00.000Z. */
+export const instant = z.iso.datetime({ offset: true }).meta({ example: '2026-11-25T16:00:00.000Z' });
+
+export const severity = z.enum(['INFO', 'WARNING', 'CRITICAL']);
+export type Severity = z.infer<typeof severity>;
+
+export const role = z.enum(['ADMIN', 'OPERATOR', 'VIEWER']);
+export type Role = z.infer<typeof role>;
+
+/** Every refusal: a message for people, a stable code for scripts, the offending field where there is one. */
+export const errorBody = z
+  .object({
+    error: z.string(),
+    code: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'Error', example: { error: 'name: is required', code: 'bad_request', details: { field: 'name' } } });
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/** A `:id` in a path. */
+export const pathId = z
+  .string()
+  .regex(/^[1-9][0-9]*$/)
+  .meta({ description: 'A positive integer id', example: '42' });

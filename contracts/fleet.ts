@@ -1,0 +1,60 @@
+/** Customers and clusters: /api/customers, /api/clusters (docs/api.md "Fleet"). */
+import { z } from 'zod';
+import { id, instant } from './common.js';
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const name = z.string().trim().min(1, 'is required').max(200);
+const customerFields = {
+  name,
+  notes: z.string().max(10_000),
+  active: z.boolean(),
+  /** IANA name; maintenance windows and reports are read in it. */
+  timeZone: z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin'),
+};
+
+export const createCustomerBody = z
+  .object({
+    ...customerFields,
+    notes: customerFields.notes.default(''),
+    active: customerFields.active.default(true),
+    timeZone: customerFields.timeZone.default('UTC'),
+  })
+  .meta({ id: 'CreateCustomer', example: { name: 'Acme GmbH', timeZone: 'Europe/Berlin' } });
+export const updateCustomerBody = z.object(customerFields).partial().strict().meta({ id: 'UpdateCustomer' });
+export type CustomerFields = z.input<typeof updateCustomerBody>;
+
+export const customer = z
+  .object({
+    id,
+    name: z.string(),
+    active: z.boolean(),
+    notes: z.string(),
+    timeZone: z.string(),
+    createdAt: instant,
+  })
+  .meta({ id: 'Customer' });
+export type Customer = z.infer<typeof customer>;
+
+export const createClusterBody = z.object({ customerId: id, name }).meta({ id: 'CreateCluster' });
+export const updateClusterBody = z.object({ name }).strict().meta({ id: 'UpdateCluster' });
+
+export const cluster = z
+  .object({
+    id,
+    name: z.string(),
+    customerId: id,
+    /** Only for accounts that may write at the cluster's customer (it enrolls agents). */
+    enrollmentKey: z.string().optional(),
+    /** The one-line installer, built from PUBLIC_URL, with the key. */
+    installCommand: z.string().optional(),
+  })
+  .meta({ id: 'Cluster' });
+export type Cluster = z.infer<typeof cluster>;
