@@ -32,3 +32,12 @@ export const pathId = z
   .string()
   .regex(/^[1-9][0-9]*$/)
   .meta({ description: 'A positive integer id', example: '42' });
+
+/** `?limit=`: a page of 1 to `max` rows, `byDefault` when absent. */
+export const pageLimit = (max = 500, byDefault = 100) =>
+  z.coerce
+    .number({ error: `must be 1 to ${max}` })
+    .int(`must be 1 to ${max}`)
+    .min(1, `must be 1 to ${max}`)
+    .max(max, `must be 1 to ${max}`)
+    .default(byDefault);

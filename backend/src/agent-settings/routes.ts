@@ -10,7 +10,8 @@ import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { Scope } from './repo.js';
 import type { AgentSettingsService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { agentSetting, agentSettingsListing } from '../../../contracts/agents.js';
 
 export const KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** Printable text; tab and line breaks allowed (certificates, multi-line tokens). */
@@ -89,4 +90,44 @@ export function agentSettingsRoutes(settings: AgentSettingsService): Router {
 }
 
 /** What agent-settings/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const agentSettingsApi: RouteDoc[] = [];
+const SETTINGS = 'Agents';
+export const agentSettingsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/agent-settings',
+    tag: SETTINGS,
+    access: 'signed-in',
+    summary: "A cluster's or a system's agent settings (a system's with what its agent gets)",
+    query: listQuery,
+    responses: { 200: { description: 'The settings; secrets without their value', schema: agentSettingsListing } },
+  },
+  {
+    method: 'post',
+    path: '/api/agent-settings',
+    tag: SETTINGS,
+    access: 'admin-or-operator',
+    summary: 'Set an agent setting on a cluster or a system',
+    body: createSchema,
+    responses: {
+      201: { description: 'Created', schema: agentSetting },
+      409: refusalDoc('The key is set at this scope'),
+    },
+  },
+  {
+    method: 'patch',
+    path: '/api/agent-settings/:id',
+    tag: SETTINGS,
+    access: 'admin-or-operator',
+    summary: 'Change an agent setting',
+    body: updateSchema,
+    responses: { 200: { description: 'Changed', schema: agentSetting } },
+  },
+  {
+    method: 'delete',
+    path: '/api/agent-settings/:id',
+    tag: SETTINGS,
+    access: 'admin-or-operator',
+    summary: 'Delete an agent setting',
+    responses: { 204: { description: 'Deleted' } },
+  },
+];

@@ -12,7 +12,9 @@ import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AgentUpdates } from './rollout.js';
 import type { AgentEndpoints } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { agentOffer, rolloutMode } from '../../../contracts/agents.js';
+import { errorBody } from '../../../contracts/common.js';
 
 export interface AgentRoutesDeps {
   endpoints: AgentEndpoints;
@@ -111,4 +113,73 @@ export function agentRoutes({ endpoints, updates }: AgentRoutesDeps): Router {
 }
 
 /** What agents/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const agentApi: RouteDoc[] = [];
+const AGENTS = 'Agents';
+export const agentApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/agent/install.sh',
+    tag: AGENTS,
+    access: 'public',
+    summary: "The one-line installer, for a cluster's enrolment key",
+    query: z.object({ key: z.string().optional().meta({ description: "The cluster's enrolment key" }) }),
+    responses: { 200: { description: 'A POSIX shell script', contentType: 'text/x-shellscript' } },
+  },
+  {
+    method: 'get',
+    path: '/api/agent/version',
+    tag: AGENTS,
+    access: 'public',
+    summary: 'The newest agent build for an architecture',
+    query: versionQuery,
+    responses: {
+      200: { description: 'Version, download URL and sha256', schema: agentOffer },
+      404: refusalDoc('No agent build available'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/agent/download/:version/:arch',
+    tag: AGENTS,
+    access: 'public',
+    summary: 'An agent build',
+    responses: { 200: { description: 'The executable', contentType: 'application/octet-stream' } },
+  },
+  {
+    method: 'get',
+    path: '/api/agent/config',
+    tag: AGENTS,
+    access: 'enrollment',
+    summary: "An agent's config.yaml for a cluster: by enrolment key, or for a signed-in account that may write there",
+    query: configQuery,
+    responses: {
+      200: { description: 'config.yaml', contentType: 'text/yaml' },
+      403: { description: 'Refused', schema: errorBody },
+      500: { description: 'WEBHOOK_SECRET is not configured', schema: errorBody },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/settings/agent-rollout',
+    tag: AGENTS,
+    access: 'admin',
+    summary: 'How agent updates roll out',
+    responses: { 200: { description: 'all or canary', schema: rolloutMode } },
+  },
+  {
+    method: 'put',
+    path: '/api/settings/agent-rollout',
+    tag: AGENTS,
+    access: 'admin',
+    summary: 'Choose how agent updates roll out',
+    body: rolloutSchema,
+    responses: { 200: { description: 'Saved', schema: rolloutMode } },
+  },
+  {
+    method: 'post',
+    path: '/api/systems/:id/retry-update',
+    tag: AGENTS,
+    access: 'admin',
+    summary: 'Offer a system the update its agent failed to install once more',
+    responses: { 204: { description: 'Done' } },
+  },
+];

@@ -7,7 +7,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createRedisClient, waitUntilReady } from '../lib/redis.js';
 import { startServer, type RunningServer } from '../main.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
-import { listening, testConfig } from '../testing/app.js';
+import { answerCheck, listening, testConfig } from '../testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { Client } from '../testing/http.js';
 import { captureLogger } from '../testing/logger.js';
@@ -80,6 +80,7 @@ describe('/api/alerts', () => {
       instanceLock: false,
       redisPrefix: prefix,
       loginFailureDelayMs: 1,
+      outermost: answerCheck().middleware,
       clock: new FakeClock(NOW),
     });
     if (!running) throw new Error('server did not start');

@@ -7,16 +7,11 @@ import { z } from 'zod';
 import { currentPrincipal } from '../http/route-guards.js';
 import { canSeeCustomer, visibleTo } from '../lib/access.js';
 import { NotFound } from '../lib/errors.js';
-import { idOf, MAX_INT_ID } from '../lib/ids.js';
-import { pageLimit, parseInput } from '../lib/validate.js';
+import { idOf } from '../lib/ids.js';
+import { parseInput } from '../lib/validate.js';
 import type { IncidentRow, IncidentsRepo } from './incidents-repo.js';
 import type { RouteDoc } from '../http/openapi.js';
-
-const listQuery = z.object({
-  state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
-  customer: z.coerce.number({ error: 'must be an id' }).int().positive().max(MAX_INT_ID, 'must be an id').optional(),
-  limit: pageLimit(),
-});
+import { incident, incidentsQuery } from '../../../contracts/alerts.js';
 
 const incidentView = (row: IncidentRow) => ({
   ...row,
@@ -28,7 +23,7 @@ export function incidentsRoutes(repo: IncidentsRepo): Router {
   const router = new Router();
   router.get('/api/incidents', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    const q = parseInput(listQuery, ctx.query);
+    const q = parseInput(incidentsQuery, ctx.query);
     const rows = await repo.list({
       visible: visibleTo(principal),
       state: q.state,
@@ -48,4 +43,22 @@ export function incidentsRoutes(repo: IncidentsRepo): Router {
 }
 
 /** What alerts/incidents.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const incidentsApi: RouteDoc[] = [];
+export const incidentsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/incidents',
+    tag: 'Alerts',
+    access: 'signed-in',
+    summary: 'List incidents (a cluster down), newest first',
+    query: incidentsQuery,
+    responses: { 200: { description: 'Incidents with their member alerts', schema: z.array(incident) } },
+  },
+  {
+    method: 'get',
+    path: '/api/incidents/:id',
+    tag: 'Alerts',
+    access: 'signed-in',
+    summary: 'One incident',
+    responses: { 200: { description: 'The incident', schema: incident } },
+  },
+];

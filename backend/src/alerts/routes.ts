@@ -1,54 +1,19 @@
 /** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
 import Router from '@koa/router';
 import { z } from 'zod';
-import { idOf, MAX_INT_ID } from '../lib/ids.js';
+import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { pageLimit, parseInput } from '../lib/validate.js';
+import { parseInput } from '../lib/validate.js';
 import type { AlertsService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
-
-const id = z.coerce
-  .number({ error: 'must be an id' })
-  .int('must be an id')
-  .positive('must be an id')
-  .max(MAX_INT_ID, 'must be an id');
-/** Alert ids are bigint: any id JavaScript holds exactly. */
-const alertId = z.coerce
-  .number({ error: 'must be an id' })
-  .int('must be an id')
-  .positive('must be an id')
-  .max(Number.MAX_SAFE_INTEGER, 'must be an id');
-
-const listQuery = z.object({
-  state: z.enum(['open', 'resolved'], { error: 'must be "open" or "resolved"' }).optional(),
-  customer: id.optional(),
-  system: id.optional(),
-  severity: z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' }).optional(),
-  limit: pageLimit(),
-  before: alertId.optional(),
-});
-
-const ackBody = z.object({
-  note: z
-    .string({ error: 'must be a string' })
-    .trim()
-    .max(1000, 'is too long')
-    .nullable()
-    .optional()
-    .transform((note) => (note ? note : null)),
-  until: z.iso
-    .datetime({ offset: true, error: 'must be an ISO 8601 time with offset' })
-    .nullable()
-    .optional()
-    .transform((until) => (until ? new Date(until) : null)),
-});
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { acknowledgeBody, alertDetail, alertsQuery } from '../../../contracts/alerts.js';
 
 export function alertsRoutes(alerts: AlertsService): Router {
   const router = new Router();
 
   router.get('/api/alerts', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    const q = parseInput(listQuery, ctx.query);
+    const q = parseInput(alertsQuery, ctx.query);
     ctx.body = await alerts.list(principal, {
       state: q.state,
       customerId: q.customer,
@@ -64,7 +29,7 @@ export function alertsRoutes(alerts: AlertsService): Router {
   // a VIEWER is refused before anything is looked up (403); an operator without the grant gets 404
   router.post('/api/alerts/:id/ack', requireRole('ADMIN', 'OPERATOR'), async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    const { note, until } = parseInput(ackBody, ctx.request.body);
+    const { note, until } = parseInput(acknowledgeBody, ctx.request.body);
     const id = idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER);
     ctx.body = await alerts.acknowledge(principal, id, { note, until });
   });
@@ -72,4 +37,37 @@ export function alertsRoutes(alerts: AlertsService): Router {
 }
 
 /** What alerts/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const alertsApi: RouteDoc[] = [];
+const ALERTS = 'Alerts';
+export const alertsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/alerts',
+    tag: ALERTS,
+    access: 'signed-in',
+    summary: 'List alerts, newest first',
+    description: 'Filters combine; page backwards with `before` = the last id of the previous page.',
+    query: alertsQuery,
+    responses: { 200: { description: 'A page of alerts', schema: z.array(alertDetail) } },
+  },
+  {
+    method: 'get',
+    path: '/api/alerts/:id',
+    tag: ALERTS,
+    access: 'signed-in',
+    summary: 'One alert',
+    responses: { 200: { description: 'The alert', schema: alertDetail } },
+  },
+  {
+    method: 'post',
+    path: '/api/alerts/:id/ack',
+    tag: ALERTS,
+    access: 'admin-or-operator',
+    summary: 'Acknowledge an open alert',
+    description: 'The alert stays open, marked with who, when and a note; repeats and escalations stop until `until`.',
+    body: acknowledgeBody,
+    responses: {
+      200: { description: 'The acknowledged alert', schema: alertDetail },
+      409: refusalDoc('The alert is resolved or already acknowledged'),
+    },
+  },
+];

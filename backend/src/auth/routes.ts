@@ -11,10 +11,18 @@ import type { Mailer } from '../mail/mailer.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { UsersService } from '../users/service.js';
 import type { LoginService } from './login-service.js';
-import { loginSchema, setupSchema } from './schema.js';
 import { TRUSTED_DEVICE_MS } from '../second-factor/service.js';
 import { ABSOLUTE_MS, SESSION_COOKIE, TRUSTED_DEVICE_COOKIE, type Sessions } from './sessions.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import {
+  authOptions,
+  csrfAnswer,
+  loginAnswer,
+  loginBody,
+  meAnswer,
+  setupAccount,
+  setupBody,
+} from '../../../contracts/auth.js';
 
 export interface AuthRoutesDeps {
   users: UsersService;
@@ -45,7 +53,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
     const limit = await deps.setupLimit.consume(ctx.state.clientIp);
     if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
     refuseForeignOrigin(ctx, origins);
-    const input = parseInput(setupSchema, ctx.request.body);
+    const input = parseInput(setupBody, ctx.request.body);
     const user = await users.setup(input);
     ctx.status = 201;
     ctx.body = { id: user.id, email: user.email, role: user.role };
@@ -60,7 +68,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
 
   router.post('/api/auth/login', async (ctx) => {
     refuseForeignOrigin(ctx, origins);
-    const input = parseInput(loginSchema, ctx.request.body);
+    const input = parseInput(loginBody, ctx.request.body);
     const result = await login.login(input, {
       ip: ctx.state.clientIp,
       userAgent: ctx.get('user-agent'),
@@ -97,5 +105,69 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
   return router;
 }
 
+const AUTH = 'Authentication';
 /** What auth/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const authApi: RouteDoc[] = [];
+export const authApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/auth/options',
+    tag: AUTH,
+    access: 'public',
+    summary: 'Whether setup is due and whether mail works (the sign-in page asks first)',
+    responses: { 200: { description: 'The options', schema: authOptions } },
+  },
+  {
+    method: 'post',
+    path: '/api/setup',
+    tag: AUTH,
+    access: 'public',
+    summary: 'Create the first account, an ADMIN, while none exists',
+    description: 'Refuses a foreign Origin. Does not sign in.',
+    body: setupBody,
+    responses: {
+      201: { description: 'Created', schema: setupAccount },
+      409: refusalDoc('Already set up'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/csrf',
+    tag: AUTH,
+    access: 'public',
+    summary: "The session's CSRF token, for the X-CSRF-Token header of every write",
+    description: 'Without a session any value is answered (nothing to protect, nothing stored).',
+    responses: { 200: { description: 'The token', schema: csrfAnswer } },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/login',
+    tag: AUTH,
+    access: 'public',
+    summary: 'Sign in with e-mail or username and password (then a second factor where due)',
+    description:
+      'Refuses a foreign Origin. Signed in: sets the session cookie (and, with `trustDevice` after a second ' +
+      'factor, the trusted-device cookie). A second factor due: answers `secondFactor`; send the same body ' +
+      'again with `code`.',
+    body: loginBody,
+    responses: {
+      200: { description: 'Signed in, or a second factor is due', schema: loginAnswer },
+      401: refusalDoc('The identifier, password or code is not right'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/logout',
+    tag: AUTH,
+    access: 'signed-in',
+    summary: 'Sign out: ends this browser session (an API token stays valid)',
+    responses: { 204: { description: 'Signed out' } },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/me',
+    tag: AUTH,
+    access: 'signed-in',
+    summary: 'The account this request is answered as',
+    responses: { 200: { description: 'The account', schema: meAnswer } },
+  },
+];

@@ -6,7 +6,9 @@ import { parseInput } from '../lib/validate.js';
 import type { PoliciesService } from './policies.js';
 import { channelChangesSchema, channelSchema, listQuerySchema, policySchema } from './schema.js';
 import type { ChannelsService } from './service.js';
+import { z } from 'zod';
 import type { RouteDoc } from '../http/openapi.js';
+import { channelTestResult, notificationChannel, notificationPolicy } from '../../../contracts/channels.js';
 
 export function channelsRoutes(channels: ChannelsService, policies: PoliciesService): Router {
   const router = new Router();
@@ -67,5 +69,111 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   return router;
 }
 
+const CHANNELS = 'Notification channels';
+const POLICIES = 'Notification policies';
+const STAFF = 'admin-or-operator' as const;
 /** What channels/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const channelsApi: RouteDoc[] = [];
+export const channelsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/notification-channels',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'List the channels the account may see: global ones and those of its customers',
+    query: listQuerySchema,
+    responses: { 200: { description: 'The channels', schema: z.array(notificationChannel) } },
+  },
+  {
+    method: 'post',
+    path: '/api/notification-channels',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'Create a channel (a global one: ADMIN only)',
+    description: 'A URL target and `secret` are write-only: answers show `targetHint` and `hasSecret`.',
+    body: channelSchema,
+    responses: { 201: { description: 'Created', schema: notificationChannel } },
+  },
+  {
+    method: 'get',
+    path: '/api/notification-channels/:id',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'One channel',
+    responses: { 200: { description: 'The channel', schema: notificationChannel } },
+  },
+  {
+    method: 'patch',
+    path: '/api/notification-channels/:id',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'Change a channel (`secret: null` removes the secret)',
+    body: channelChangesSchema,
+    responses: { 200: { description: 'Changed', schema: notificationChannel } },
+  },
+  {
+    method: 'delete',
+    path: '/api/notification-channels/:id',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'Delete a channel; policies naming it stop using it',
+    responses: { 204: { description: 'Deleted' } },
+  },
+  {
+    method: 'post',
+    path: '/api/notification-channels/:id/test',
+    tag: CHANNELS,
+    access: STAFF,
+    summary: 'Send one test event now (no retries) and answer with what the target said',
+    responses: { 200: { description: 'What the target said (a failure is still 200)', schema: channelTestResult } },
+  },
+  {
+    method: 'get',
+    path: '/api/notification-policies',
+    tag: POLICIES,
+    access: STAFF,
+    summary: 'The global policy and the own policies of the customers the account may see',
+    responses: { 200: { description: 'The policies', schema: z.array(notificationPolicy) } },
+  },
+  {
+    method: 'get',
+    path: '/api/notification-policies/global',
+    tag: POLICIES,
+    access: STAFF,
+    summary: 'The global policy',
+    responses: { 200: { description: 'The policy', schema: notificationPolicy } },
+  },
+  {
+    method: 'put',
+    path: '/api/notification-policies/global',
+    tag: POLICIES,
+    access: STAFF,
+    summary: 'Replace the global policy (ADMIN only)',
+    body: policySchema,
+    responses: { 200: { description: 'The saved policy', schema: notificationPolicy } },
+  },
+  {
+    method: 'get',
+    path: '/api/notification-policies/customer/:customerId',
+    tag: POLICIES,
+    access: STAFF,
+    summary: "A customer's own policy, or (`custom: false`) the global one it follows",
+    responses: { 200: { description: 'The policy', schema: notificationPolicy } },
+  },
+  {
+    method: 'put',
+    path: '/api/notification-policies/customer/:customerId',
+    tag: POLICIES,
+    access: STAFF,
+    summary: "Replace a customer's own policy",
+    body: policySchema,
+    responses: { 200: { description: 'The saved policy', schema: notificationPolicy } },
+  },
+  {
+    method: 'delete',
+    path: '/api/notification-policies/customer/:customerId',
+    tag: POLICIES,
+    access: STAFF,
+    summary: "Remove a customer's own policy: the global one applies again",
+    responses: { 204: { description: 'Removed' } },
+  },
+];

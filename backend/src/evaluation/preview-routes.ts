@@ -12,6 +12,7 @@ import { createAlertRuleSchema } from '../rules/schema.js';
 import type { RulesService } from '../rules/service.js';
 import type { RulePreview } from './preview.js';
 import type { RouteDoc } from '../http/openapi.js';
+import { rulePreview } from '../../../contracts/rules.js';
 
 export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; preview: RulePreview }): Router {
   const router = new Router();
@@ -40,4 +41,23 @@ export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; pre
 }
 
 /** What evaluation/preview-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const rulePreviewApi: RouteDoc[] = [];
+const previewAnswer = { 200: { description: 'The systems that would fire now', schema: rulePreview } };
+export const rulePreviewApi: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/alert-rules/preview',
+    tag: 'Rules',
+    access: 'admin-or-operator',
+    summary: 'Which systems an unsaved alert rule would fire for now',
+    body: createAlertRuleSchema,
+    responses: previewAnswer,
+  },
+  {
+    method: 'get',
+    path: '/api/alert-rules/:id/preview',
+    tag: 'Rules',
+    access: 'signed-in',
+    summary: 'Which systems a saved alert rule would fire for now',
+    responses: previewAnswer,
+  },
+];

@@ -13,6 +13,8 @@ import type { Context } from 'koa';
 import type { Logger } from '../lib/logger.js';
 import type { Evaluation } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
+import { evaluationFailure, evaluationResult } from '../../../contracts/operations.js';
+import { errorBody } from '../../../contracts/common.js';
 
 export const EVALUATE_PATH = '/api/cron/evaluate-alerts';
 
@@ -67,4 +69,18 @@ export function evaluationRoutes({
 }
 
 /** What evaluation/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const evaluationApi: RouteDoc[] = [];
+const evaluationRun = (method: 'get' | 'post'): RouteDoc => ({
+  method,
+  path: EVALUATE_PATH,
+  tag: 'Operations',
+  access: 'cron',
+  summary: 'Run the alert evaluation once (the scheduler calls it every minute)',
+  description:
+    'Without CRON_SECRET configured, no bearer is needed. Runs never overlap: a second call waits for the first.',
+  responses: {
+    200: { description: 'What the run did', schema: evaluationResult },
+    401: { description: 'Wrong or missing CRON_SECRET', schema: errorBody },
+    500: { description: 'The run failed (logged)', schema: evaluationFailure },
+  },
+});
+export const evaluationApi: RouteDoc[] = [evaluationRun('get'), evaluationRun('post')];

@@ -11,7 +11,7 @@ import { runMigrations } from '../../../db/migrate.js';
 import { SimulatedAgent } from '../../../ops/agent-sim/agent.js';
 import { startServer, type RunningServer } from '../main.js';
 import { PASSWORD } from '../testing/accounts.js';
-import { listening, testConfig } from '../testing/app.js';
+import { answerCheck, listening, testConfig } from '../testing/app.js';
 import { Client } from '../testing/http.js';
 import { captureLogger, type CapturedLogger } from '../testing/logger.js';
 import { waitFor } from '../testing/net.js';
@@ -37,6 +37,7 @@ describe('the database restarted under the running app', () => {
     const running = await startServer(await listening(testConfig(cluster.url('argus'), { WEBHOOK_SECRET })), logs.log, {
       redisPrefix: testPrefix(),
       loginFailureDelayMs: 1,
+      outermost: answerCheck().middleware,
     });
     assert.ok(running, 'the server started and took the instance lock');
     server = running;

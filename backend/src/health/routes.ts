@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { HealthService } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
+import { healthReport } from '../../../contracts/operations.js';
 
 export function healthRoutes(health: HealthService): Router {
   const router = new Router();
@@ -14,4 +15,16 @@ export function healthRoutes(health: HealthService): Router {
 }
 
 /** What health/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const healthApi: RouteDoc[] = [];
+export const healthApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/health',
+    tag: 'Operations',
+    access: 'public',
+    summary: 'Whether the database and Redis answer',
+    responses: {
+      200: { description: 'Everything answers', schema: healthReport },
+      503: { description: 'Degraded: names what is down', schema: healthReport },
+    },
+  },
+];

@@ -109,10 +109,12 @@ const refusal = (description: string) => ({
 function refusals(route: RouteDoc): Record<string, ReturnType<typeof refusal>> {
   const out: Record<string, ReturnType<typeof refusal>> = {};
   if (route.body || route.query || route.path.includes(':')) out['400'] = refusal('Invalid input; names the field');
-  if (route.access !== 'public') out['401'] = refusal('Not signed in, or the credential is not valid');
+  // a public route too: a bearer that is sent must be valid
+  out['401'] = refusal('Not signed in, or a credential sent is not valid');
   if (!['public', 'signed-in', 'cron', 'agent', 'enrollment'].includes(route.access) || route.method !== 'get')
     out['403'] = refusal('The account may not do this (role, grant, CSRF or Origin)');
-  if (route.path.includes(':')) out['404'] = refusal('No such thing, or not visible to this account');
+  if (route.path.includes(':') || route.query || route.body)
+    out['404'] = refusal('No such thing, or not visible to this account');
   if (route.body) {
     out['413'] = refusal('The body is larger than the route takes');
     out['415'] = refusal('The body is not JSON, or is compressed');

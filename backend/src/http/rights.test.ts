@@ -14,6 +14,8 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes anyone may call: they authenticate by other means (or are the way in). */
 const PUBLIC = new Set([
   'GET /api/health',
+  // the API's description (issue 14): public, like the docs a script is written from
+  'GET /api/openapi.json',
   'GET /api/auth/options',
   'GET /api/auth/csrf',
   'POST /api/setup',

@@ -24,7 +24,8 @@ import {
   type IngestSystem,
   type UpdateOffer,
 } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { ingestAnswer } from '../../../contracts/agents.js';
 
 export const WEBHOOK_PATH = '/api/webhook/metrics';
 
@@ -138,4 +139,22 @@ export function createIngest(deps: IngestDeps): IngestFeature {
 }
 
 /** What ingest/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const ingestApi: RouteDoc[] = [];
+export const ingestApi: RouteDoc[] = [
+  {
+    method: 'post',
+    path: WEBHOOK_PATH,
+    tag: 'Agents',
+    access: 'agent',
+    summary: "An agent's reports (gzip JSON, up to 500 a request)",
+    description:
+      'contracts.md "Agent protocol": a JWT per request (HS256, 5 minutes), the enrolment key on the first report only. Duplicates are answered 2xx and stored once.',
+    body: agentBodySchema,
+    responses: {
+      200: { description: 'Stored; the settings and any update offered', schema: ingestAnswer },
+      403: refusalDoc('Unknown agent, or a refused enrolment'),
+      413: refusalDoc('The body is larger than 4 MiB (unpacked)'),
+      415: refusalDoc('Not JSON, or an encoding other than gzip'),
+      500: refusalDoc('WEBHOOK_SECRET is not configured'),
+    },
+  },
+];

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import { HttpError } from '../http/errors.js';
 import { currentPrincipal } from '../http/route-guards.js';
 import { LIVE_PATH } from './protocol.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 
 export function liveRoutes(): Router {
   const router = new Router();
@@ -21,4 +21,15 @@ export function liveRoutes(): Router {
 }
 
 /** What live/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const liveApi: RouteDoc[] = [];
+export const liveApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: LIVE_PATH,
+    tag: 'Live',
+    access: 'signed-in',
+    summary: 'The live channel (a WebSocket)',
+    description:
+      'Open it as a WebSocket (contracts.md "Live channel"): hello, subscribe to topics, snapshots and messages. A plain HTTP request is answered 426.',
+    responses: { 426: refusalDoc('Not a WebSocket upgrade') },
+  },
+];

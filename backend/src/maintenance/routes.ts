@@ -6,6 +6,8 @@ import { parseInput } from '../lib/validate.js';
 import { listQuerySchema, windowChangesSchema, windowSchema } from './schema.js';
 import type { MaintenanceService } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
+import { z } from 'zod';
+import { maintenanceWindow } from '../../../contracts/rules.js';
 
 export function maintenanceRoutes(windows: MaintenanceService): Router {
   const router = new Router();
@@ -37,4 +39,51 @@ export function maintenanceRoutes(windows: MaintenanceService): Router {
 }
 
 /** What maintenance/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const maintenanceApi: RouteDoc[] = [];
+const MAINTENANCE = 'Maintenance';
+export const maintenanceApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/maintenance-windows',
+    tag: MAINTENANCE,
+    access: 'signed-in',
+    summary: 'List maintenance windows (optionally of one customer)',
+    query: listQuerySchema,
+    responses: {
+      200: { description: 'The windows, each saying whether it is active now', schema: z.array(maintenanceWindow) },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/maintenance-windows/:id',
+    tag: MAINTENANCE,
+    access: 'signed-in',
+    summary: 'One maintenance window',
+    responses: { 200: { description: 'The window', schema: maintenanceWindow } },
+  },
+  {
+    method: 'post',
+    path: '/api/maintenance-windows',
+    tag: MAINTENANCE,
+    access: 'admin-or-operator',
+    summary: 'Create a maintenance window for a customer, cluster or system',
+    body: windowSchema,
+    responses: { 201: { description: 'Created', schema: maintenanceWindow } },
+  },
+  {
+    method: 'patch',
+    path: '/api/maintenance-windows/:id',
+    tag: MAINTENANCE,
+    access: 'admin-or-operator',
+    summary: 'Change a maintenance window',
+    body: windowChangesSchema,
+    responses: { 200: { description: 'Changed', schema: maintenanceWindow } },
+  },
+  {
+    method: 'delete',
+    path: '/api/maintenance-windows/:id',
+    tag: MAINTENANCE,
+    access: 'admin-or-operator',
+    summary: 'Delete a maintenance window',
+    responses: { 204: { description: 'Deleted' } },
+  },
+];

@@ -5,6 +5,8 @@ import { currentPrincipal } from '../http/route-guards.js';
 import { idOf } from '../lib/ids.js';
 import type { DeliveriesRepo, LogEntry } from './deliveries-repo.js';
 import type { RouteDoc } from '../http/openapi.js';
+import { z } from 'zod';
+import { deliveryLogEntry } from '../../../contracts/alerts.js';
 
 function entryView(entry: LogEntry, showRecipient: boolean) {
   return {
@@ -37,4 +39,13 @@ export function deliveryLogRoutes({ alerts, deliveries }: { alerts: AlertsServic
 }
 
 /** What notifications/log-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const deliveryLogApi: RouteDoc[] = [];
+export const deliveryLogApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/alerts/:id/notifications',
+    tag: 'Alerts',
+    access: 'signed-in',
+    summary: "An alert's delivery log: every channel and e-mail it was sent to, with every attempt",
+    responses: { 200: { description: 'Deliveries, oldest first', schema: z.array(deliveryLogEntry) } },
+  },
+];

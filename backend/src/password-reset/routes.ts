@@ -6,20 +6,11 @@
  */
 import Router from '@koa/router';
 import { z } from 'zod';
+import { forgotPasswordBody, resetPasswordBody } from '../../../contracts/accounts.js';
 import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
 import { parseInput } from '../lib/validate.js';
 import type { PasswordResetService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
-
-const forgotSchema = z.object({
-  email: z.string({ error: 'is required' }).trim().min(1, 'is required').max(320, 'is too long'),
-});
-
-const resetSchema = z.object({
-  token: z.string({ error: 'is required' }).min(1, 'is required').max(512, 'is too long'),
-  // the password rule itself (bytes, not the e-mail or username) is checked by the service
-  password: z.string({ error: 'is required' }).max(1024, 'is too long'),
-});
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 
 export interface PasswordResetRoutesDeps {
   resets: Pick<PasswordResetService, 'requestReset' | 'resetPassword'>;
@@ -31,7 +22,7 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
 
   router.post('/api/auth/password/forgot', async (ctx) => {
     refuseForeignOrigin(ctx, origins);
-    const { email } = parseInput(forgotSchema, ctx.request.body);
+    const { email } = parseInput(forgotPasswordBody, ctx.request.body);
     await resets.requestReset(email);
     ctx.status = 202;
     ctx.body = {};
@@ -39,7 +30,7 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
 
   router.post('/api/auth/password/reset', async (ctx) => {
     refuseForeignOrigin(ctx, origins);
-    const { token, password } = parseInput(resetSchema, ctx.request.body);
+    const { token, password } = parseInput(resetPasswordBody, ctx.request.body);
     await resets.resetPassword(token, password);
     ctx.status = 204;
   });
@@ -47,5 +38,35 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
   return router;
 }
 
-/** What password-reset/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const passwordResetApi: RouteDoc[] = [];
+const PASSWORD = 'Authentication';
+/**
+ * What password-reset/routes.ts serves, for the OpenAPI document (http/openapi.ts); also the
+ * limits limits.ts mounts in front of the same forgot route.
+ */
+export const passwordResetApi: RouteDoc[] = [
+  {
+    method: 'post',
+    path: '/api/auth/password/forgot',
+    tag: PASSWORD,
+    access: 'public',
+    summary: 'Ask for a password reset link by e-mail',
+    description:
+      'Refuses a foreign Origin. 202 whether or not the account exists; over the per-e-mail limit nothing ' +
+      'is sent (over the per-client-address limit: 429). 503 while mail is switched off.',
+    body: forgotPasswordBody,
+    responses: { 202: { description: 'Accepted', schema: z.object({}).strict() } },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/password/reset',
+    tag: PASSWORD,
+    access: 'public',
+    summary: "Set a new password with the link's token",
+    description: "Refuses a foreign Origin. Ends the account's sessions and trusted devices.",
+    body: resetPasswordBody,
+    responses: {
+      204: { description: 'The password is set' },
+      400: refusalDoc('Invalid input, a password the rules refuse, or a link that is not (or no longer) valid'),
+    },
+  },
+];

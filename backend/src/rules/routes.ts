@@ -10,7 +10,9 @@ import {
   updateEventRuleSchema,
 } from './schema.js';
 import type { RulesService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { z } from 'zod';
+import { alertRule, eventRule } from '../../../contracts/rules.js';
 
 export function rulesRoutes(rules: RulesService): Router {
   const router = new Router();
@@ -64,4 +66,56 @@ export function rulesRoutes(rules: RulesService): Router {
 }
 
 /** What rules/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const rulesApi: RouteDoc[] = [];
+const RULES = 'Rules';
+const keyTaken = refusalDoc('A rule with this key exists at this scope');
+/** The five routes of one kind of rule. */
+function crudDocs(base: string, what: string, schema: z.ZodType, create: z.ZodType, update: z.ZodType): RouteDoc[] {
+  return [
+    {
+      method: 'get',
+      path: base,
+      tag: RULES,
+      access: 'signed-in',
+      summary: `List ${what}s: the global ones and the overrides the account may see`,
+      responses: { 200: { description: `The ${what}s`, schema: z.array(schema) } },
+    },
+    {
+      method: 'post',
+      path: base,
+      tag: RULES,
+      access: 'admin-or-operator',
+      summary: `Create a ${what}, or an override of one for a customer, cluster or system`,
+      body: create,
+      responses: { 201: { description: 'Created', schema }, 409: keyTaken },
+    },
+    {
+      method: 'get',
+      path: `${base}/:id`,
+      tag: RULES,
+      access: 'signed-in',
+      summary: `One ${what}`,
+      responses: { 200: { description: `The ${what}`, schema } },
+    },
+    {
+      method: 'patch',
+      path: `${base}/:id`,
+      tag: RULES,
+      access: 'admin-or-operator',
+      summary: `Change a ${what}`,
+      body: update,
+      responses: { 200: { description: 'Changed', schema } },
+    },
+    {
+      method: 'delete',
+      path: `${base}/:id`,
+      tag: RULES,
+      access: 'admin-or-operator',
+      summary: `Delete a ${what}`,
+      responses: { 204: { description: 'Deleted' } },
+    },
+  ];
+}
+export const rulesApi: RouteDoc[] = [
+  ...crudDocs('/api/alert-rules', 'alert rule', alertRule, createAlertRuleSchema, updateAlertRuleSchema),
+  ...crudDocs('/api/event-rules', 'event rule', eventRule, createEventRuleSchema, updateEventRuleSchema),
+];

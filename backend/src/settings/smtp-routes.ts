@@ -9,7 +9,8 @@ import type { SmtpMailer } from '../mail/smtp-mailer.js';
 import { parseInput } from '../lib/validate.js';
 import { smtpSettingsSchema, smtpTestSchema } from './schema.js';
 import type { SmtpSettingsService } from './smtp-service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { smtpSettings, smtpTestSent } from '../../../contracts/settings.js';
 
 export interface SmtpSettingsRoutesDeps {
   smtp: Pick<SmtpSettingsService, 'get' | 'update'>;
@@ -47,5 +48,37 @@ export function smtpSettingsRoutes({ smtp, mailer }: SmtpSettingsRoutesDeps): Ro
   return router;
 }
 
+const SETTINGS = 'Settings';
 /** What settings/smtp-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const smtpSettingsApi: RouteDoc[] = [];
+export const smtpSettingsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/settings/smtp',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'The SMTP settings (the password only as `passwordSet`)',
+    responses: { 200: { description: 'The settings', schema: smtpSettings } },
+  },
+  {
+    method: 'put',
+    path: '/api/settings/smtp',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Replace the SMTP settings; the next mail uses them',
+    description: '`password` absent keeps the stored one, empty removes it.',
+    body: smtpSettingsSchema,
+    responses: { 200: { description: 'The saved settings', schema: smtpSettings } },
+  },
+  {
+    method: 'post',
+    path: '/api/settings/smtp/test',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Send a test message with the saved settings (to `to`, or to the own address)',
+    body: smtpTestSchema,
+    responses: {
+      200: { description: 'Sent', schema: smtpTestSent },
+      502: refusalDoc('The mail server refused or did not answer; the message names the step'),
+    },
+  },
+];

@@ -6,22 +6,14 @@
  */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { SmtpEncryption, SmtpTransportSettings } from '../mail/smtp-settings.js';
+import type { SmtpTransportSettings } from '../mail/smtp-settings.js';
 import { places } from '../secrets/places.js';
 import type { SmtpSettingsInput } from './schema.js';
 import { findSmtpSettings, saveSmtpSettings, type StoredSmtpSettings } from './smtp-repo.js';
+import type { SmtpSettings } from '../../../contracts/settings.js';
 
-/** What GET /api/settings/smtp answers: everything but the password. */
-export interface SmtpSettingsView {
-  enabled: boolean;
-  host: string;
-  port: number;
-  encryption: SmtpEncryption;
-  user: string;
-  passwordSet: boolean;
-  fromAddress: string;
-  fromName: string;
-}
+/** What GET /api/settings/smtp answers: everything but the password (contracts/settings.ts). */
+export type SmtpSettingsView = SmtpSettings;
 
 /** What the mail transport needs, password in clear. */
 export interface SmtpSettingsDeps {

@@ -1,29 +1,20 @@
 /** /api/systems: list, detail, edit, delete, re-enroll (ADMIN) and chart data. */
 import Router from '@koa/router';
 import { z } from 'zod';
+import {
+  chartData,
+  metricsQuery,
+  seriesList,
+  system,
+  systemDetail,
+  updateSystemBody as updateSchema,
+} from '../../../contracts/systems.js';
 import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';
 import type { SystemsService } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
-
-const updateSchema = z
-  .object({
-    name: z.string().trim().min(1, 'is required').max(200),
-    customerId: z.number().int().positive(),
-    clusterId: z.number().int().positive().nullable(),
-    offlineAlerts: z.boolean(),
-  })
-  .partial()
-  .strict();
-
-const metricsQuery = z.object({
-  name: z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be a metric name'),
-  instance: z.string().max(128).default(''),
-  from: z.iso.datetime({ offset: true }).optional(),
-  to: z.iso.datetime({ offset: true }).optional(),
-});
 
 export function systemsRoutes(systems: SystemsService, clock: Clock): Router {
   const router = new Router();
@@ -67,4 +58,66 @@ export function systemsRoutes(systems: SystemsService, clock: Clock): Router {
 }
 
 /** What systems/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const systemsApi: RouteDoc[] = [];
+const SYSTEMS = 'Systems';
+export const systemsApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/systems',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'List the systems the account may see',
+    responses: { 200: { description: 'The systems with their status and open alerts', schema: z.array(system) } },
+  },
+  {
+    method: 'get',
+    path: '/api/systems/:id',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'One system in detail',
+    responses: { 200: { description: 'The system', schema: systemDetail } },
+  },
+  {
+    method: 'patch',
+    path: '/api/systems/:id',
+    tag: SYSTEMS,
+    access: 'admin-or-operator',
+    summary: 'Rename a system, move it to another customer or cluster, switch its offline alerts',
+    body: updateSchema,
+    responses: { 200: { description: 'Changed', schema: systemDetail } },
+  },
+  {
+    method: 'delete',
+    path: '/api/systems/:id',
+    tag: SYSTEMS,
+    access: 'admin-or-operator',
+    summary: 'Delete a system with its history',
+    responses: { 204: { description: 'Deleted' } },
+  },
+  {
+    method: 'post',
+    path: '/api/systems/:id/re-enroll',
+    tag: SYSTEMS,
+    access: 'admin',
+    summary: "Forget a system's agent key: its next report must enrol again",
+    responses: { 204: { description: 'Done' } },
+  },
+  {
+    method: 'get',
+    path: '/api/systems/:id/series',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'The series a system reported in the last day',
+    responses: { 200: { description: 'Metric names and instances', schema: seriesList } },
+  },
+  {
+    method: 'get',
+    path: '/api/systems/:id/metrics',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'Chart data of one series',
+    description:
+      'Raw rows up to 2 days, 5-minute rollups up to 30 days, hourly rollups up to 400 days (when TimescaleDB is there).',
+    query: metricsQuery,
+    responses: { 200: { description: 'Buckets of the range', schema: chartData } },
+  },
+];

@@ -47,7 +47,7 @@ export async function listening(config: AppConfig): Promise<AppConfig> {
 
 let shared: ReturnType<typeof createAnswerCheck> | undefined;
 /** One check per test process: the document and its compiled schemas are the same for every server. */
-const answerCheck = () => (shared ??= createAnswerCheck());
+export const answerCheck = () => (shared ??= createAnswerCheck());
 
 export interface TestServer extends RunningServer {
   url: string;

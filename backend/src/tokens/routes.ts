@@ -6,11 +6,7 @@ import { currentPrincipal, requireCookieSession } from '../http/route-guards.js'
 import { parseInput } from '../lib/validate.js';
 import type { TokensService } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
-
-const createSchema = z.object({
-  name: z.string().trim().min(1, 'is required').max(100),
-  expiresAt: z.iso.datetime({ offset: true }).nullish(),
-});
+import { apiToken, createTokenBody, newApiToken } from '../../../contracts/accounts.js';
 
 export function tokensRoutes(tokens: TokensService): Router {
   const router = new Router();
@@ -22,7 +18,7 @@ export function tokensRoutes(tokens: TokensService): Router {
 
   router.post('/api/tokens', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    const input = parseInput(createSchema, ctx.request.body);
+    const input = parseInput(createTokenBody, ctx.request.body);
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await tokens.create(principal.userId, input.name, input.expiresAt ? new Date(input.expiresAt) : null);
@@ -37,5 +33,33 @@ export function tokensRoutes(tokens: TokensService): Router {
   return router;
 }
 
+const TOKENS = 'API tokens';
 /** What tokens/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const tokensApi: RouteDoc[] = [];
+export const tokensApi: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/api/tokens',
+    tag: TOKENS,
+    access: 'browser-session',
+    summary: "The account's own API tokens, revoked and expired ones included",
+    responses: { 200: { description: 'The tokens (never their values)', schema: z.array(apiToken) } },
+  },
+  {
+    method: 'post',
+    path: '/api/tokens',
+    tag: TOKENS,
+    access: 'browser-session',
+    summary: 'Make an API token',
+    description: 'The answer is the only time the value is shown.',
+    body: createTokenBody,
+    responses: { 201: { description: 'Made, with its value', schema: newApiToken } },
+  },
+  {
+    method: 'delete',
+    path: '/api/tokens/:id',
+    tag: TOKENS,
+    access: 'browser-session',
+    summary: 'Revoke an API token (at once; it stays listed as revoked)',
+    responses: { 200: { description: 'The revoked token', schema: apiToken } },
+  },
+];

@@ -8,23 +8,16 @@ import type { Clock } from '../lib/clock.js';
 import { randomBase62, sha256 } from '../lib/crypto.js';
 import { Invalid, NotFound } from '../lib/errors.js';
 import type { TokenRow, TokensRepo } from './repo.js';
+import type { ApiToken } from '../../../contracts/accounts.js';
 
 export const TOKEN_PREFIX = 'argus_';
 const TOKEN_FORMAT = /^argus_[0-9A-Za-z]{43}$/;
 // spec: last used is refreshed at most every few minutes
 export const LAST_USED_REFRESH_MS = 5 * 60_000;
 
-export type TokenStatus = 'active' | 'revoked' | 'expired';
-
-export interface TokenView {
-  id: number;
-  name: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  status: TokenStatus;
-}
+/** A token as answers show it (contracts/accounts.ts), never its value. */
+export type TokenView = ApiToken;
+export type TokenStatus = ApiToken['status'];
 
 export function createTokensService({
   repo,

@@ -12,22 +12,13 @@ import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import { validatePassword } from '../lib/password-rules.js';
 import type { UserChanges, UserRow, UsersRepo } from './repo.js';
+import type { User } from '../../../contracts/accounts.js';
 
 export const ALREADY_SET_UP = 'Already set up';
 export const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
 
-export interface UserView {
-  id: number;
-  email: string;
-  username: string | null;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  totpEnabled: boolean;
-  notifyMinSeverity: UserRow['notifyMinSeverity'];
-  customerIds: number[];
-  createdAt: string;
-}
+/** An account as answers show it (contracts/accounts.ts). */
+export type UserView = User;
 
 export interface NewAccount {
   email: string;

@@ -4,29 +4,11 @@ import { map, Observable, Subject, tap } from 'rxjs';
 
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 import { ScopeType } from '../../shared/rules/rules-api';
+import type { MaintenanceWindow } from '@contracts/rules';
 
-export type WindowKind = 'once' | 'weekly';
-
-/** A maintenance window as GET /api/maintenance-windows lists it. */
-export interface MaintenanceWindow {
-  id: number;
-  name: string;
-  customerId: number;
-  customerName: string;
-  /** The customer's time zone: a weekly window's start time is read in it. */
-  timeZone: string;
-  scope: { type: ScopeType; id: number; name: string | null };
-  kind: WindowKind;
-  startsAt: string | null;
-  endsAt: string | null;
-  /** 0 = Sunday … 6 = Saturday. */
-  weekdays: number[] | null;
-  startTime: string | null;
-  durationMinutes: number | null;
-  createdBy: { id: number; name: string } | null;
-  /** Whether it suppresses alerts right now. */
-  activeNow: boolean;
-}
+// the JSON of /api/maintenance-windows, from the schemas the server answers with (contracts/rules.ts)
+export type { MaintenanceWindow };
+export type WindowKind = MaintenanceWindow['kind'];
 
 export interface WindowFields {
   name: string;

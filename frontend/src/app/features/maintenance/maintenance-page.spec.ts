@@ -23,6 +23,8 @@ const weekly: MaintenanceWindow = {
   startTime: '02:00',
   durationMinutes: 90,
   createdBy: { id: 1, name: 'Ada' },
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
   activeNow: true,
 };
 

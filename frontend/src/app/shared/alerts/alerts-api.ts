@@ -4,36 +4,12 @@ import { Observable, Subject, tap } from 'rxjs';
 
 import { Severity } from '../../core/auth';
 import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { AlertDetail } from '@contracts/alerts';
 
-export type AlertState = 'open' | 'resolved';
-
+// the JSON of /api/alerts, from the schemas the server answers with (contracts/alerts.ts)
+export type AlertState = AlertDetail['state'];
 /** One alert as GET /api/alerts lists it (docs/api.md "Alerts, rules, maintenance"). */
-export interface Alert {
-  id: number;
-  ruleKey: string;
-  ruleKind: string;
-  severity: Severity;
-  systemId: number;
-  systemName: string;
-  customerId: number;
-  customerName: string;
-  instance: string;
-  value: number | null;
-  message: string;
-  state: AlertState;
-  acknowledged: boolean;
-  acknowledgedAt: string | null;
-  acknowledgedBy: { id: number; name: string } | null;
-  ackNote: string | null;
-  /** The acknowledgement lapses then (the first evaluation run after it clears it); null: until resolved. */
-  ackUntil: string | null;
-  startedAt: string;
-  resolvedAt: string | null;
-  /** The cluster incident ("Site down: <cluster>") this offline alert belongs to; null: none. */
-  incidentId: number | null;
-  /** Raised more than 5 times in an hour: held open until clear for 30 minutes (issue 13). */
-  flapping: boolean;
-}
+export type Alert = AlertDetail;
 
 export interface AlertFilter {
   state?: AlertState;

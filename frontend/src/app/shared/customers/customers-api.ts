@@ -4,27 +4,10 @@ import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
 import { Loaded, loaded } from '../../core/loaded';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { Cluster, Customer } from '@contracts/fleet';
 
-/** A customer as GET /api/customers lists it (docs/api.md "Fleet"). */
-export interface Customer {
-  id: number;
-  name: string;
-  active: boolean;
-  notes: string;
-  /** IANA name; maintenance windows are read in it. */
-  timeZone: string;
-  createdAt: string;
-}
-
-/** A cluster; `enrollmentKey` only for accounts that may write at its customer. */
-export interface Cluster {
-  id: number;
-  name: string;
-  customerId: number;
-  enrollmentKey?: string;
-  /** Built by the server from PUBLIC_URL, which may differ from the console's address. */
-  installCommand?: string;
-}
+// the JSON of /api/customers and /api/clusters, from the schemas the server answers with (contracts/fleet.ts)
+export type { Cluster, Customer };
 
 export interface CustomerFields {
   name: string;

@@ -3,34 +3,14 @@ import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import { alertParams, AlertState } from '../alerts/alerts-api';
+import { alertParams } from '../alerts/alerts-api';
+import type { Incident } from '@contracts/alerts';
 
-export type IncidentState = 'open' | 'resolved';
-
+// the JSON of /api/incidents, from the schemas the server answers with (contracts/alerts.ts)
+export type { Incident };
+export type IncidentState = Incident['state'];
 /** A member alert of an incident: one offline system of the cluster. */
-export interface IncidentAlert {
-  id: number;
-  systemId: number;
-  systemName: string;
-  state: AlertState;
-}
-
-/**
- * A cluster incident ("Site down: <cluster>") grouping the offline alerts of its systems, as
- * GET /api/incidents lists it (docs/api.md "Notification channels and routing"); alerts by system name.
- */
-export interface Incident {
-  id: number;
-  title: string;
-  customerId: number;
-  customerName: string;
-  clusterId: number;
-  clusterName: string;
-  state: IncidentState;
-  startedAt: string;
-  resolvedAt: string | null;
-  alerts: IncidentAlert[];
-}
+export type IncidentAlert = Incident['alerts'][number];
 
 export interface IncidentFilter {
   state?: IncidentState;

@@ -4,48 +4,14 @@ import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
 import { Severity } from '../../core/auth';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { AlertRule, EventRule, RuleScope } from '@contracts/rules';
+import type { RulePreview } from '@contracts/rules';
 
-export type ScopeType = 'customer' | 'cluster' | 'system';
-export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
+// the JSON of /api/alert-rules and /api/event-rules, from the schemas the server answers with (contracts/rules.ts)
+export type { AlertRule, EventRule, RuleScope };
+export type ScopeType = RuleScope['type'];
+export type Operator = NonNullable<AlertRule['operator']>;
 export const OPERATORS: readonly Operator[] = ['>', '>=', '<', '<=', '==', '!='];
-
-/** Where an override applies; `customerId` null when its target was deleted. */
-export interface RuleScope {
-  type: ScopeType;
-  id: number;
-  customerId: number | null;
-  name: string | null;
-}
-
-interface RuleBase {
-  id: number;
-  key: string;
-  name: string;
-  severity: Severity;
-  enabled: boolean;
-  /** null: the global rule; otherwise an override of the rule with the same key. */
-  scope: RuleScope | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface AlertRule extends RuleBase {
-  kind: 'metric' | 'offline';
-  metric: string | null;
-  instanceGlob: string | null;
-  operator: Operator | null;
-  threshold: number | null;
-  absolute: boolean;
-  forSeconds: number;
-}
-
-export interface EventRule extends RuleBase {
-  eventType: string | null;
-  messagePattern: string | null;
-  minEventSeverity: Severity | null;
-  derived: 'reboot' | null;
-  holdSeconds: number;
-}
 
 export type NewScope = { type: ScopeType; id: number } | null;
 
@@ -72,21 +38,8 @@ export interface EventRuleFields {
   enabled: boolean;
 }
 
-export interface PreviewSystem {
-  systemId: number;
-  systemName: string;
-  customerId: number;
-  customerName: string;
-  instance: string;
-  value: number | null;
-  sampledAt: string;
-}
-
-export interface Preview {
-  evaluatedAt: string;
-  note: string;
-  systems: PreviewSystem[];
-}
+export type Preview = RulePreview;
+export type PreviewSystem = RulePreview['systems'][number];
 
 export interface Rules {
   alertRules: AlertRule[];

@@ -6,40 +6,12 @@ import { LiveService } from '../../core/live';
 import { followLive, onChangeOf, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
+import type { System, SystemChanges, SystemDetail, SystemStatus } from '@contracts/systems';
 
-export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
-
+// the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
+export type { SystemChanges, SystemDetail, SystemStatus };
 /** One system as GET /api/systems lists it (docs/api.md "Fleet"). */
-export interface SystemSummary {
-  id: number;
-  name: string;
-  hostname: string;
-  status: SystemStatus;
-  customer: { id: number; name: string };
-  cluster: { id: number; name: string } | null;
-  lastSeenAt: string | null;
-  agentVersion: string | null;
-  os: string | null;
-  openAlerts: { critical: number; warning: number; info: number };
-}
-
-/** GET /api/systems/:id: the list's fields plus the host facts and the offline-alerts switch. */
-export interface SystemDetail extends SystemSummary {
-  kernel: string | null;
-  arch: string | null;
-  cores: number | null;
-  offlineAlerts: boolean;
-  /** The agent build that failed to install (update-failure guard), until an admin retries; null otherwise. */
-  updateFailedVersion: string | null;
-}
-
-/** PATCH body: only what changes. Moving to another customer without `clusterId` leaves the cluster. */
-export interface SystemChanges {
-  name?: string;
-  customerId?: number;
-  clusterId?: number | null;
-  offlineAlerts?: boolean;
-}
+export type SystemSummary = System;
 
 export const SYSTEMS_URL = '/api/systems';
 

@@ -1,0 +1,51 @@
+/** The agent side of the API: ingest answers, builds, rollout, agent settings (contracts.md "Agent protocol"). */
+import { z } from 'zod';
+import { id, instant } from './common.js';
+
+export const agentOffer = z
+  .object({ version: z.string(), url: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
+  .meta({ id: 'AgentBuild' });
+export type AgentOffer = z.infer<typeof agentOffer>;
+
+export const ingestAnswer = z
+  .object({
+    accepted: z.number().int().min(0),
+    duplicates: z.number().int().min(0),
+    skipped: z.number().int().min(0),
+    /** Only on the report that enrolled the system: sign later tokens with it. */
+    agentKey: z.string().optional(),
+    settings: z.record(z.string(), z.unknown()),
+    settings_rev: z.string(),
+    update: agentOffer.nullable(),
+  })
+  .meta({ id: 'IngestAnswer' });
+export type IngestAnswer = z.infer<typeof ingestAnswer>;
+
+export const rolloutMode = z.object({ mode: z.enum(['all', 'canary']) }).meta({ id: 'RolloutMode' });
+export type RolloutMode = z.infer<typeof rolloutMode>;
+
+const settingScope = z.object({ type: z.enum(['cluster', 'system']), id });
+
+export const agentSetting = z
+  .object({
+    id,
+    scope: settingScope,
+    key: z.string(),
+    secret: z.boolean(),
+    /** null for a secret: accepted, never returned. */
+    value: z.string().nullable(),
+    updatedAt: instant,
+  })
+  .meta({ id: 'AgentSetting' });
+export type AgentSetting = z.infer<typeof agentSetting>;
+
+export const agentSettingsListing = z
+  .object({
+    settings: z.array(agentSetting),
+    /** For a system: what its agent gets (cluster layer, then the system's own on top), secrets masked. */
+    effective: z
+      .array(z.object({ key: z.string(), secret: z.boolean(), value: z.string().nullable(), from: settingScope }))
+      .optional(),
+  })
+  .meta({ id: 'AgentSettingsListing' });
+export type AgentSettingsListing = z.infer<typeof agentSettingsListing>;

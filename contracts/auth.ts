@@ -1,0 +1,60 @@
+/**
+ * The way in: the first account (/api/setup), sign-in and sign-out, the current account and the
+ * CSRF token (/api/auth/*) — docs/api.md "Public" and "Authentication".
+ */
+import { z } from 'zod';
+import { role, id } from './common.js';
+import { accountEmail, accountPassword, accountUsername, user } from './accounts.js';
+
+export const setupBody = z
+  .object({
+    name: z.string().trim().min(1, 'is required').max(200),
+    email: accountEmail,
+    // a form sends an empty field for "no username"
+    username: z
+      .preprocess((value) => (value === '' ? null : value), accountUsername)
+      .meta({
+        description: 'Empty or null: no username',
+        override: ({ jsonSchema }) => {
+          jsonSchema.anyOf = [{ type: 'string', maxLength: 0 }, ...(jsonSchema.anyOf ?? [])];
+        },
+      }),
+    password: accountPassword,
+  })
+  .meta({ id: 'Setup' });
+
+export const loginBody = z
+  .object({
+    /** The e-mail address or the username. */
+    identifier: z.string().trim().min(1, 'is required').max(254),
+    password: z.string().min(1, 'is required').max(1024),
+    /** The second factor, when the first answer asked for one. */
+    code: z.string().trim().max(16).optional(),
+    /** After a second factor: skip it on this browser for 30 days. */
+    trustDevice: z.boolean().optional(),
+  })
+  .meta({ id: 'Login' });
+
+/** What the sign-in page needs to know before anyone is signed in. */
+export const authOptions = z
+  .object({
+    /** No account exists yet: the console shows the setup form. */
+    setupNeeded: z.boolean(),
+    /** SMTP is on: "forgot password" and e-mailed sign-in codes work. */
+    mailEnabled: z.boolean(),
+  })
+  .meta({ id: 'AuthOptions' });
+
+/** The first administrator, made by POST /api/setup (sign in next). */
+export const setupAccount = z.object({ id, email: z.string(), role }).meta({ id: 'SetupAccount' });
+
+/** With a session cookie, every write carries this token as `X-CSRF-Token`. */
+export const csrfAnswer = z.object({ csrfToken: z.string() }).meta({ id: 'CsrfToken' });
+
+/** Signed in: the session cookie is set, and this is its CSRF token. */
+export const signedIn = z.object({ user, csrfToken: z.string() }).meta({ id: 'SignedIn' });
+/** Password right, a second factor is due: send the same body again with `code`. */
+export const secondFactorDue = z.object({ secondFactor: z.enum(['totp', 'email']) }).meta({ id: 'SecondFactorDue' });
+export const loginAnswer = z.union([signedIn, secondFactorDue]).meta({ id: 'LoginAnswer' });
+
+export const meAnswer = z.object({ user }).meta({ id: 'Me' });
