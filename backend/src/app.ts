@@ -97,6 +97,9 @@ import { expectedHosts, hostCheck } from './http/host-check.js';
 import { createOriginRule, type OriginRule } from './http/origin.js';
 import { requestLog } from './http/request-log.js';
 import { serveConsole } from './http/static.js';
+import { httpMetrics } from './self-metrics/http-metrics.js';
+import { createSelfMetrics, type SelfMetricsRegistry } from './self-metrics/registry.js';
+import { selfMetricsRoutes } from './self-metrics/routes.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -119,7 +122,7 @@ export interface AppDeps {
  * The feature graph: repos → services → routers, and the authentication in front of them. `origins`
  * is the one Origin rule of every browser-facing check.
  */
-function features(deps: AppDeps, origins: OriginRule) {
+function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRegistry) {
   const { config, db, clock, log, rateLimitStore } = deps;
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
@@ -181,6 +184,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     rateLimitStore,
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
+    metrics: selfMetrics.ingest,
   });
   // notifications (issue 13): routed to channels by policy, queued in the run or the acknowledgement
   const deliveries = createDeliveriesRepo(db);
@@ -195,7 +199,15 @@ function features(deps: AppDeps, origins: OriginRule) {
     allowPrivateWebhooks: config.allowPrivateWebhooks,
   });
   // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
-  const evaluation = createEvaluation({ db, bus: deps.bus, clock, log, mailer, notifier });
+  const evaluation = createEvaluation({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    mailer,
+    notifier,
+    metrics: selfMetrics.evaluation,
+  });
   const channelsRepo = createChannelsRepo(db);
   const alerts = createAlertsService({
     repo: createAlertsRepo(db),
@@ -221,6 +233,8 @@ function features(deps: AppDeps, origins: OriginRule) {
     agentIngest: ingest.router,
     // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
     cronEvaluation: evaluationRoutes({ evaluation, cronSecret: config.cronSecret, log }),
+    // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
+    selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, sessions, tokens, users, systems },
@@ -313,7 +327,10 @@ export function createApp(deps: AppDeps): AppAssembly {
   app.keys = [deps.config.authSecret]; // signs the session cookie: a new AUTH_SECRET signs everybody out
   app.silent = true; // errors are logged by errorMiddleware, once
 
+  // one registry per app (never prom-client's global one): two apps in one process count apart
+  const selfMetrics = createSelfMetrics({ db: deps.db, log: deps.log });
   app.use(requestLog(deps.log));
+  app.use(httpMetrics(selfMetrics));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
   app.use(cookieTransport(deps.config.authUrl));
@@ -336,9 +353,14 @@ export function createApp(deps: AppDeps): AppAssembly {
   );
   app.use(health.routes()).use(health.allowedMethods());
 
-  const { agentIngest, cronEvaluation, authentication, routers, shutdown, liveServices } = features(deps, origins);
+  const { agentIngest, cronEvaluation, selfMetricsRoute, authentication, routers, shutdown, liveServices } = features(
+    deps,
+    origins,
+    selfMetrics,
+  );
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
+  app.use(selfMetricsRoute.routes()).use(selfMetricsRoute.allowedMethods());
   app.use(parseBodies());
   app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
@@ -360,6 +382,7 @@ export function createApp(deps: AppDeps): AppAssembly {
         bus: deps.bus,
         clock: deps.clock,
         log: deps.log,
+        metrics: selfMetrics.live,
       },
       options,
     );
