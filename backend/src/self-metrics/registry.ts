@@ -97,7 +97,7 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
   for (const outcome of RUN_OUTCOMES) runs.inc({ outcome }, 0);
   const runSeconds = new Histogram({
     name: 'argus_evaluation_run_duration_seconds',
-    help: 'Time of one evaluation run, waiting for its turn excluded.',
+    help: 'Time of one evaluation run (waiting for an earlier run of this process excluded).',
     buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers,
   });
