@@ -31,6 +31,7 @@ const BACKEND_FLOORS = [
       'ingest',
       'health',
       'housekeeping',
+      'self-metrics',
     ],
   },
   {

@@ -98,6 +98,9 @@ import { expectedHosts, hostCheck } from './http/host-check.js';
 import { createOriginRule, type OriginRule } from './http/origin.js';
 import { requestLog } from './http/request-log.js';
 import { serveConsole } from './http/static.js';
+import { httpMetrics } from './self-metrics/http-metrics.js';
+import { createSelfMetrics, type SelfMetricsRegistry } from './self-metrics/registry.js';
+import { selfMetricsApi, selfMetricsRoutes } from './self-metrics/routes.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -122,7 +125,7 @@ export interface AppDeps {
  * The feature graph: repos → services → routers, and the authentication in front of them. `origins`
  * is the one Origin rule of every browser-facing check.
  */
-function features(deps: AppDeps, origins: OriginRule) {
+function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRegistry) {
   const { config, db, clock, log, rateLimitStore } = deps;
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
@@ -184,6 +187,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     rateLimitStore,
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
+    metrics: selfMetrics.ingest,
   });
   // notifications (issue 13): routed to channels by policy, queued in the run or the acknowledgement
   const deliveries = createDeliveriesRepo(db);
@@ -198,7 +202,15 @@ function features(deps: AppDeps, origins: OriginRule) {
     allowPrivateWebhooks: config.allowPrivateWebhooks,
   });
   // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
-  const evaluation = createEvaluation({ db, bus: deps.bus, clock, log, mailer, notifier });
+  const evaluation = createEvaluation({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    mailer,
+    notifier,
+    metrics: selfMetrics.evaluation,
+  });
   const channelsRepo = createChannelsRepo(db);
   const alerts = createAlertsService({
     repo: createAlertsRepo(db),
@@ -224,6 +236,8 @@ function features(deps: AppDeps, origins: OriginRule) {
     agentIngest: ingest.router,
     // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
     cronEvaluation: evaluationRoutes({ evaluation, cronSecret: config.cronSecret, log }),
+    // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
+    selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, sessions, tokens, users, systems },
@@ -327,6 +341,7 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...incidentsApi,
   ...tokensApi,
   ...passwordResetApi,
+  ...selfMetricsApi,
 ];
 
 export interface AppAssembly {
@@ -344,7 +359,10 @@ export function createApp(deps: AppDeps): AppAssembly {
   app.silent = true; // errors are logged by errorMiddleware, once
 
   if (deps.outermost) app.use(deps.outermost);
+  // one registry per app (never prom-client's global one): two apps in one process count apart
+  const selfMetrics = createSelfMetrics({ db: deps.db, log: deps.log });
   app.use(requestLog(deps.log));
+  app.use(httpMetrics(selfMetrics));
   app.use(securityHeaders());
   app.use(errorMiddleware(deps.log));
   app.use(cookieTransport(deps.config.authUrl));
@@ -369,9 +387,14 @@ export function createApp(deps: AppDeps): AppAssembly {
   const apiDocument = openApiRoutes(API_DOCS);
   app.use(apiDocument.routes()).use(apiDocument.allowedMethods());
 
-  const { agentIngest, cronEvaluation, authentication, routers, shutdown, liveServices } = features(deps, origins);
+  const { agentIngest, cronEvaluation, selfMetricsRoute, authentication, routers, shutdown, liveServices } = features(
+    deps,
+    origins,
+    selfMetrics,
+  );
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
+  app.use(selfMetricsRoute.routes()).use(selfMetricsRoute.allowedMethods());
   app.use(parseBodies());
   app.use(authentication);
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods());
@@ -393,6 +416,7 @@ export function createApp(deps: AppDeps): AppAssembly {
         bus: deps.bus,
         clock: deps.clock,
         log: deps.log,
+        metrics: selfMetrics.live,
       },
       options,
     );

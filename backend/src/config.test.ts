@@ -117,6 +117,18 @@ describe('config', () => {
     assert.ok(config.warnings.every((w) => !w.includes('short-secret') && !w.includes('change-me')));
   });
 
+  it('takes an optional METRICS_TOKEN of 32 characters or more, refusing a weak one without printing it', () => {
+    assert.equal(loadConfig(BASE).metricsToken, null);
+    const token = 'metrics-token-0123456789abcdef0123';
+    assert.equal(loadConfig({ ...BASE, METRICS_TOKEN: ` ${token} ` }).metricsToken, token);
+    assert.equal(configError({ METRICS_TOKEN: 'short-token' }), 'METRICS_TOKEN is shorter than 32 characters');
+    assert.equal(
+      configError({ METRICS_TOKEN: 'change-me' }),
+      'METRICS_TOKEN is a placeholder value: generate a random one',
+    );
+    assert.equal(configError({ METRICS_TOKEN: `${token} ${token}` }), 'METRICS_TOKEN must not contain white space');
+  });
+
   it('keeps bcrypt at cost 11 unless a test lowers it, and never below 10 in production', () => {
     assert.equal(loadConfig(BASE).bcryptCost, 11);
     assert.equal(loadConfig({ ...BASE, NODE_ENV: 'test', BCRYPT_COST: '4' }).bcryptCost, 4);

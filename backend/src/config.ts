@@ -42,6 +42,8 @@ export interface AppConfig {
   webhookSecret: string | null;
   settingsEncryptionKey: string | null;
   cronSecret: string | null;
+  /** METRICS_TOKEN: a Prometheus scraper's bearer for GET /api/metrics (null: only ADMIN API tokens). */
+  metricsToken: string | null;
   /** ARGUS_ALLOW_PRIVATE_WEBHOOKS=true: channels may reach loopback, private and link-local addresses. */
   allowPrivateWebhooks: boolean;
   /** Directory of the built console (index.html and assets). */
@@ -65,6 +67,19 @@ function flag(env: Env, name: string): boolean {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
   throw new ConfigError(`${name} must be true or false`);
+}
+
+/**
+ * METRICS_TOKEN, optional. New, so held to the rule the older secrets only warn about: at least 32
+ * characters, no placeholder, no white space (it travels as `Authorization: Bearer <token>`).
+ */
+function metricsToken(env: Env): string | null {
+  const token = value(env, 'METRICS_TOKEN');
+  if (token === undefined) return null;
+  if (/\s/.test(token)) throw new ConfigError('METRICS_TOKEN must not contain white space');
+  const problem = secretWarning('METRICS_TOKEN', token);
+  if (problem) throw new ConfigError(problem);
+  return token;
 }
 
 /** A public base URL: http(s), scheme and host (and port) only, no trailing slash. */
@@ -202,6 +217,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     webhookSecret: webhookSecret ?? null,
     settingsEncryptionKey: settingsEncryptionKey ?? null,
     cronSecret: cronSecret ?? null,
+    metricsToken: metricsToken(env),
     allowPrivateWebhooks,
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),

@@ -72,6 +72,7 @@ describe('docker-compose.prod.yml', () => {
       assert.equal(app.environment[name], SETTINGS[name], name);
     }
     assert.equal(scheduler.environment.CRON_SECRET, SETTINGS['CRON_SECRET']);
+    assert.equal(app.environment.METRICS_TOKEN, '', 'optional: empty unless set');
     // retention passed through with the spec's defaults
     assert.equal(app.environment.METRICS_CHUNK_INTERVAL, '1 day');
     assert.equal(app.environment.METRICS_RAW_RETENTION, '7 days');

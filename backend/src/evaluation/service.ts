@@ -18,6 +18,7 @@ import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { NO_EVALUATION_METRICS, type EvaluationMetrics } from '../lib/self-metrics.js';
 import { retryTransient } from '../lib/transient.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { QueuedTransition } from '../notifications/repo.js';
@@ -71,6 +72,8 @@ export interface EvaluationDeps {
   notifier: AlertNotifier;
   /** How long a run waits for another process's run to finish (ms). */
   lockTimeoutMs?: number;
+  /** Argus's own metrics: run durations and outcomes, alerts raised and resolved. */
+  metrics?: EvaluationMetrics;
 }
 
 interface Committed {
@@ -294,7 +297,22 @@ export async function currentSuppression(db: Knex, now: Date): Promise<Suppressi
 
 export function createEvaluation(deps: EvaluationDeps) {
   const { db, bus, clock, log, mailer, notifier } = deps;
+  const metrics = deps.metrics ?? NO_EVALUATION_METRICS;
   let queue: Promise<unknown> = Promise.resolve();
+
+  /** One run, timed on the process's own clock (a test's fake clock does not move during it). */
+  async function measuredRun(): Promise<RunResult> {
+    const started = performance.now();
+    try {
+      const result = await runOnce();
+      const { triggered, resolved } = result.alerts;
+      metrics.run('succeeded', (performance.now() - started) / 1000, { raised: triggered, resolved });
+      return result;
+    } catch (error) {
+      metrics.run('failed', (performance.now() - started) / 1000, { raised: 0, resolved: 0 });
+      throw error;
+    }
+  }
 
   async function runOnce(): Promise<RunResult> {
     const now = clock.now();
@@ -318,7 +336,7 @@ export function createEvaluation(deps: EvaluationDeps) {
   return {
     /** One run; concurrent calls in this process run one after the other. */
     run(): Promise<RunResult> {
-      const next = queue.then(runOnce, runOnce);
+      const next = queue.then(measuredRun, measuredRun);
       queue = next.catch(() => undefined);
       return next;
     },

@@ -8,11 +8,12 @@ export function requestLog(log: Logger): Koa.Middleware {
     try {
       await next();
     } finally {
-      // health polls, static files and agents' accepted reports (~1,000/s) would drown everything else
+      // health polls, Prometheus scrapes, static files and agents' accepted reports (~1,000/s) would
+      // drown everything else
       const quiet =
         ctx.path === '/api/health' ||
         !ctx.path.startsWith('/api/') ||
-        (ctx.path === '/api/webhook/metrics' && ctx.status === 200);
+        ((ctx.path === '/api/webhook/metrics' || ctx.path === '/api/metrics') && ctx.status === 200);
       const level = quiet ? 'debug' : 'info';
       log[level](
         { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },

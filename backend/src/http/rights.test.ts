@@ -149,12 +149,27 @@ describe('rights on every route', () => {
     assert.deepEqual(await db.knex('users').select('*').orderBy('id'), before);
   });
 
+  it("serves Argus's own metrics to an ADMIN's API token only (self-metrics, issue 14)", async () => {
+    assert.ok(routes.some((r) => key(r) === 'GET /api/metrics'));
+    assert.equal((await new Client(server.url).get('/api/metrics', bearer(viewerToken))).status, 403);
+    const admin = await createAccount(db.knex, { role: 'ADMIN' });
+    const browser = new Client(server.url);
+    await browser.signIn(admin.email, admin.password);
+    assert.equal((await browser.get('/api/metrics')).status, 403, 'a session cookie is refused');
+    const token = (await browser.post('/api/tokens', { name: 'prometheus' })).body.token;
+    assert.equal((await new Client(server.url).get('/api/metrics', bearer(token))).status, 200);
+  });
+
   it('refuses an operator on every ADMIN route', async () => {
     const operator = await createAccount(db.knex, { role: 'OPERATOR' });
     const browser = new Client(server.url);
     await browser.signIn(operator.email, operator.password);
     const adminOnly = routes.filter(
-      (r) => r.path.startsWith('/api/users') || r.path.startsWith('/api/settings') || r.path === '/api/storage',
+      (r) =>
+        r.path.startsWith('/api/users') ||
+        r.path.startsWith('/api/settings') ||
+        r.path === '/api/storage' ||
+        r.path === '/api/metrics',
     );
     assert.ok(adminOnly.length >= 4);
     for (const route of adminOnly) {

@@ -60,6 +60,8 @@ export interface GroupCommitOptions {
   maxBatchRows?: number;
   /** Statements in flight at most (default 2). */
   lanes?: number;
+  /** Told of every statement: its requests, samples and seconds (Argus's own metrics). */
+  observe?: (requests: number, samples: number, seconds: number) => void;
 }
 
 /** Data errors of one request (a value PostgreSQL refuses) must not fail the others of its batch. */
@@ -201,9 +203,11 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     }
     stats.statements += 1;
     const started = performance.now();
-    const result = await options.repo
-      .storeBatch(arrays)
-      .finally(() => (stats.statementMs += performance.now() - started));
+    const result = await options.repo.storeBatch(arrays).finally(() => {
+      const ms = performance.now() - started;
+      stats.statementMs += ms;
+      options.observe?.(batch.length, arrays.metrics.ms.length, ms / 1000);
+    });
     stats.requests += batch.length;
     stats.rows += arrays.metrics.ms.length;
     stats.largestBatch = Math.max(stats.largestBatch, batch.length);

@@ -9,6 +9,7 @@ import type { Bus } from '../bus/bus.js';
 import { HttpError, PayloadTooLarge } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import { parseInput } from '../lib/validate.js';
 import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
 import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body.js';
@@ -92,7 +93,9 @@ export interface IngestDeps {
   /** Failed token/agent-key/enrolment checks per client address and 10 minutes (default 60). */
   failuresPerAddress?: number;
   maxNewSystemsPerClusterPerHour?: number;
-  groupCommit?: Omit<GroupCommitOptions, 'repo' | 'log'>;
+  groupCommit?: Omit<GroupCommitOptions, 'repo' | 'log' | 'observe'>;
+  /** Argus's own metrics: reports and samples by outcome, group-commit statements. */
+  metrics?: IngestMetrics;
   /** Seam: the agent settings in effect for a system, secrets in clear (default `{}`). */
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
   /** Seam: the update offered to a system (default none). */
@@ -110,7 +113,13 @@ export interface IngestFeature {
 /** Builds the ingest feature: repo → group-commit writer → service → router. */
 export function createIngest(deps: IngestDeps): IngestFeature {
   const repo = createIngestRepo(deps.db);
-  const writer = createGroupCommitWriter({ repo, log: deps.log, ...deps.groupCommit });
+  const metrics = deps.metrics ?? NO_INGEST_METRICS;
+  const writer = createGroupCommitWriter({
+    repo,
+    log: deps.log,
+    observe: (requests, samples, seconds) => metrics.batch(requests, samples, seconds),
+    ...deps.groupCommit,
+  });
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
   const serviceDeps: IngestServiceDeps = {
@@ -120,6 +129,7 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     clock: deps.clock,
     log: deps.log,
     rawRetentionMs: deps.rawRetentionMs,
+    metrics,
     limits: {
       // contracts.md: failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),

@@ -9,6 +9,7 @@ import { TooMany } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
+import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { AgentClaims } from './jwt.js';
@@ -77,6 +78,8 @@ export interface IngestServiceDeps {
   /** Seams for agent settings and updates (other features fill them). */
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
   updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+  /** Argus's own metrics: what became of each request's reports and samples. */
+  metrics?: IngestMetrics;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -98,6 +101,18 @@ export function createIngestService(deps: IngestServiceDeps) {
   const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 100;
   const effectiveSettings = deps.effectiveSettings ?? (() => Promise.resolve({}));
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
+  const metrics = deps.metrics ?? NO_INGEST_METRICS;
+  const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
+    reports.reduce((sum, report) => sum + report.metrics.length, 0);
+
+  /** Reports and samples by outcome, once the store has decided (or nothing was to be stored). */
+  function count(inWindow: ReportToStore[], stored: boolean[], outOfWindow: AgentBody['reports']): void {
+    const accepted = inWindow.filter((_, index) => stored[index]);
+    const duplicates = inWindow.filter((_, index) => !stored[index]);
+    metrics.reports('accepted', accepted.length, samplesIn(accepted));
+    metrics.reports('duplicate', duplicates.length, samplesIn(duplicates));
+    metrics.reports('skipped', outOfWindow.length, samplesIn(outOfWindow));
+  }
 
   /** Counts a failed check for the address; over the limit the answer is 429 instead. */
   async function refuse(clientIp: string, refusal: AgentRefusal): Promise<never> {
@@ -142,21 +157,115 @@ export function createIngestService(deps: IngestServiceDeps) {
     return registration.system;
   }
 
-  function toStore(reports: AgentBody['reports']): { inWindow: ReportToStore[]; skipped: number } {
+  function toStore(reports: AgentBody['reports']): {
+    inWindow: ReportToStore[];
+    skipped: number;
+    outOfWindow: AgentBody['reports'];
+  } {
     const now = deps.clock.now().getTime();
     const oldest = now - deps.rawRetentionMs;
     const newest = now + FUTURE_TOLERANCE_MS;
     const inWindow: ReportToStore[] = [];
+    const outOfWindow: AgentBody['reports'] = [];
     for (const report of reports) {
       const ms = Date.parse(report.ts);
-      if (!(ms >= oldest && ms <= newest)) continue;
+      if (!(ms >= oldest && ms <= newest)) {
+        outOfWindow.push(report);
+        continue;
+      }
       inWindow.push({
         ms,
         metrics: report.metrics, // validated; not copied again (this is the hot path)
         events: report.events ?? [],
       });
     }
-    return { inWindow, skipped: reports.length - inWindow.length };
+    return { inWindow, skipped: outOfWindow.length, outOfWindow };
+  }
+
+  async function ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
+    let counted = false;
+    try {
+      return await storeReports(agent, body, clientIp, () => (counted = true));
+    } catch (error) {
+      // refused before the store decided (enrolment, limits, the database): none of it was kept
+      if (!counted) metrics.reports('refused', body.reports.length, samplesIn(body.reports));
+      throw error;
+    }
+  }
+
+  async function storeReports(
+    agent: VerifiedAgent,
+    body: AgentBody,
+    clientIp: string,
+    onCounted: () => void,
+  ): Promise<IngestAnswer> {
+    const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
+    const { inWindow, skipped, outOfWindow } = toStore(body.reports);
+
+    let stored: boolean[] = [];
+    if (inWindow.length > 0) {
+      const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
+      if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many reports for this system');
+      const info = body.agent;
+      const outcome = await deps.writer.write({
+        systemId: system.id,
+        reports: inWindow,
+        touch: {
+          seenAt: deps.clock.now(),
+          version: info.version ?? null,
+          hostname: info.hostname ?? null,
+          os: info.os ?? null,
+          kernel: info.kernel ?? null,
+          arch: info.arch ?? null,
+          cores: info.cores ?? null,
+        },
+      });
+      stored = outcome.stored;
+      if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
+    }
+    count(inWindow, stored, outOfWindow);
+    onCounted();
+
+    // the newest stored report goes to open dashboards (`system:<id>`)
+    let newest: ReportToStore | null = null;
+    for (const [index, report] of inWindow.entries()) {
+      if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
+    }
+    if (newest) {
+      const { ms, metrics: samples } = newest;
+      void deps.bus.publish(`system:${system.id}`, {
+        ts: new Date(ms).toISOString(),
+        metrics: samples.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
+      });
+    }
+
+    // the first stored (or already stored) report binds the system to a new agent key
+    let agentKey: string | undefined;
+    if (agent.needsEnrollment && inWindow.length > 0) {
+      const key = randomToken(32);
+      if (await repo.bindAgentKey(system.id, sha256(key))) agentKey = key;
+    }
+
+    const accepted = stored.filter(Boolean).length;
+    const [settings, update] = await Promise.all([
+      effectiveSettings(system.id),
+      updateOffer({
+        id: system.id,
+        customerId: system.customerId,
+        clusterId: system.clusterId,
+        agentVersion: body.agent.version ?? system.agentVersion,
+        arch: body.agent.arch ?? system.arch,
+      }),
+    ]);
+    return {
+      accepted,
+      duplicates: inWindow.length - accepted,
+      skipped,
+      ...(agentKey ? { agentKey } : {}),
+      settings,
+      settings_rev: sha256(canonicalJson(settings)),
+      update,
+    };
   }
 
   return {
@@ -173,75 +282,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       return { claims, system, needsEnrollment: false };
     },
 
-    async ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
-      const system = agent.needsEnrollment
-        ? await enroll(agent, body.agent, clientIp)
-        : (agent.system as AgentSystemRow);
-      const { inWindow, skipped } = toStore(body.reports);
-
-      let stored: boolean[] = [];
-      if (inWindow.length > 0) {
-        const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
-        if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many reports for this system');
-        const info = body.agent;
-        const outcome = await deps.writer.write({
-          systemId: system.id,
-          reports: inWindow,
-          touch: {
-            seenAt: deps.clock.now(),
-            version: info.version ?? null,
-            hostname: info.hostname ?? null,
-            os: info.os ?? null,
-            kernel: info.kernel ?? null,
-            arch: info.arch ?? null,
-            cores: info.cores ?? null,
-          },
-        });
-        stored = outcome.stored;
-        if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
-      }
-
-      // the newest stored report goes to open dashboards (`system:<id>`)
-      let newest: ReportToStore | null = null;
-      for (const [index, report] of inWindow.entries()) {
-        if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
-      }
-      if (newest) {
-        const { ms, metrics } = newest;
-        void deps.bus.publish(`system:${system.id}`, {
-          ts: new Date(ms).toISOString(),
-          metrics: metrics.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
-        });
-      }
-
-      // the first stored (or already stored) report binds the system to a new agent key
-      let agentKey: string | undefined;
-      if (agent.needsEnrollment && inWindow.length > 0) {
-        const key = randomToken(32);
-        if (await repo.bindAgentKey(system.id, sha256(key))) agentKey = key;
-      }
-
-      const accepted = stored.filter(Boolean).length;
-      const [settings, update] = await Promise.all([
-        effectiveSettings(system.id),
-        updateOffer({
-          id: system.id,
-          customerId: system.customerId,
-          clusterId: system.clusterId,
-          agentVersion: body.agent.version ?? system.agentVersion,
-          arch: body.agent.arch ?? system.arch,
-        }),
-      ]);
-      return {
-        accepted,
-        duplicates: inWindow.length - accepted,
-        skipped,
-        ...(agentKey ? { agentKey } : {}),
-        settings,
-        settings_rev: sha256(canonicalJson(settings)),
-        update,
-      };
-    },
+    ingest,
   };
 }
 

@@ -12,6 +12,7 @@ import type { Clock } from '../lib/clock.js';
 import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
+import type { LiveMetrics } from '../lib/self-metrics.js';
 import type { SystemsService } from '../systems/service.js';
 import type { TokensService } from '../tokens/service.js';
 import type { UsersService } from '../users/service.js';
@@ -35,6 +36,8 @@ export interface LiveAssemblyDeps {
   tokens: TokensService;
   users: UsersService;
   systems: SystemsService;
+  /** Argus's own metrics: open sockets, frames sent. */
+  metrics?: LiveMetrics;
 }
 
 export interface LiveOptions {
@@ -62,6 +65,7 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     bus: deps.bus,
     clock: deps.clock,
     log: deps.log.child({ component: 'live' }),
+    ...(deps.metrics ? { metrics: deps.metrics } : {}),
     authenticate: createUpgradeAuth(deps),
     credentials: {
       sessionIsLive: (id) => deps.sessions.isLive(id),

@@ -38,14 +38,16 @@ export function closeWith(conn: Connection, code: number, reason: string) {
   conn.ws.close(code, reason);
 }
 
-export function send(conn: Connection, frame: string | Buffer) {
-  if (conn.closing) return;
+/** Whether the frame was handed to the socket (not to a closing one or a peer that stopped reading). */
+export function send(conn: Connection, frame: string | Buffer): boolean {
+  if (conn.closing) return false;
   if (conn.ws.bufferedAmount > MAX_BUFFERED_BYTES) {
     conn.closing = true;
     conn.ws.terminate();
-    return;
+    return false;
   }
   conn.ws.send(frame, { binary: false });
+  return true;
 }
 
 export function rejectUpgrade(socket: Duplex, status: number, text: string) {

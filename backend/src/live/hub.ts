@@ -24,6 +24,7 @@ import type { Bus } from '../bus/bus.js';
 import { CHANGES_TOPIC, parseChangeEvent, reaches, type Reach } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
+import { NO_LIVE_METRICS, type LiveMetrics } from '../lib/self-metrics.js';
 import { frames, LIVE_PATH, parseClientFrame, parseMessageId, type SnapshotTopic, type Topic } from './protocol.js';
 import { createReplayBuffer, DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay.js';
 import {
@@ -42,7 +43,7 @@ import {
   closeWith,
   floods,
   rejectUpgrade,
-  send,
+  send as sendToSocket,
   type Connection,
   type Subscription,
 } from './connection.js';
@@ -67,10 +68,16 @@ export interface LiveHubDeps {
   ticker?: Ticker;
   replayLimits?: ReplayLimits;
   snapshotIntervalMs?: number;
+  /** Argus's own metrics: open sockets, frames sent. */
+  metrics?: LiveMetrics;
 }
 
 export function createLiveHub(deps: LiveHubDeps) {
   const { bus, clock, log } = deps;
+  const metrics = deps.metrics ?? NO_LIVE_METRICS;
+  const send = (conn: Connection, frame: string | Buffer) => {
+    if (sendToSocket(conn, frame)) metrics.messageSent();
+  };
   const runId = randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
   let seq = 0;
   const replay = createReplayBuffer(clock, deps.replayLimits ?? DEFAULT_REPLAY_LIMITS);
@@ -286,6 +293,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       closing: false,
     };
     connections.add(conn);
+    metrics.socketOpened();
     let mine = byUser.get(principal.userId);
     if (!mine) {
       mine = new Set();
@@ -299,12 +307,14 @@ export function createLiveHub(deps: LiveHubDeps) {
       conn.closing = true;
       for (const sub of [...conn.subs.values()]) removeSub(sub);
       connections.delete(conn);
+      metrics.socketClosed();
       const set = byUser.get(principal.userId);
       set?.delete(conn);
       if (set?.size === 0) byUser.delete(principal.userId);
       snapshots.leave(conn.audience);
     });
     ws.send(frames.ready());
+    metrics.messageSent();
   }
 
   /** Every 25 s: ping, drop peers that missed two pings, re-read rights, refresh snapshots. */
