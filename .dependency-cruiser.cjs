@@ -10,6 +10,7 @@
 const BACKEND_FLOORS = [
   { name: 'process entry', folders: ['main.ts'] },
   { name: 'composition root', folders: ['app.ts'] },
+  { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
   { name: 'runs and sign-in', folders: ['evaluation', 'auth'] },
   {

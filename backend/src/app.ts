@@ -10,7 +10,7 @@ import type { Knex } from 'knex';
 import { authenticate } from './auth/authenticate.js';
 import { createGuessingAlert } from './auth/guessing-alert.js';
 import { CODE_BUDGET, createLoginService } from './auth/login-service.js';
-import { authRoutes, authApi } from './auth/routes.js';
+import { authRoutes } from './auth/routes.js';
 import { createSessionRepo } from './auth/session-repo.js';
 import { createSessions } from './auth/sessions.js';
 import type { Bus } from './bus/bus.js';
@@ -18,8 +18,8 @@ import type { AppConfig } from './config.js';
 import { createHealthRepo } from './health/repo.js';
 import { createHousekeepingRepo } from './housekeeping/repo.js';
 import { createStorageReport } from './housekeeping/storage-report.js';
-import { storageRoutes, storageApi } from './housekeeping/storage-routes.js';
-import { healthRoutes, healthApi } from './health/routes.js';
+import { storageRoutes } from './housekeeping/storage-routes.js';
+import { healthRoutes } from './health/routes.js';
 import { createHealthService } from './health/service.js';
 import type { Clock } from './lib/clock.js';
 import type { Logger } from './lib/logger.js';
@@ -27,66 +27,67 @@ import type { PasswordHasher } from './lib/password-hasher.js';
 import type { SecretBox } from './lib/secret-box.js';
 import { createMailer } from './mail/smtp-mailer.js';
 import { forgotPasswordLimits } from './password-reset/limits.js';
-import { passwordResetRoutes, passwordResetApi } from './password-reset/routes.js';
+import { passwordResetRoutes } from './password-reset/routes.js';
 import { createPasswordResetService } from './password-reset/service.js';
-import { smtpSettingsRoutes, smtpSettingsApi } from './settings/smtp-routes.js';
-import { alertRetentionRoutes, alertRetentionApi } from './settings/alert-retention-routes.js';
+import { smtpSettingsRoutes } from './settings/smtp-routes.js';
+import { alertRetentionRoutes } from './settings/alert-retention-routes.js';
 import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
 import { createAlertRetentionService } from './settings/alert-retention-service.js';
 import { createAlertsRepo } from './alerts/repo.js';
-import { alertsRoutes, alertsApi } from './alerts/routes.js';
+import { alertsRoutes } from './alerts/routes.js';
 import { createAlertsService } from './alerts/service.js';
 import { createMaintenanceRepo } from './maintenance/repo.js';
-import { maintenanceRoutes, maintenanceApi } from './maintenance/routes.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
 import { createMaintenanceService } from './maintenance/service.js';
 import { createPreviewRepo } from './evaluation/preview-repo.js';
 import { createRulePreview } from './evaluation/preview.js';
-import { rulePreviewRoutes, rulePreviewApi } from './evaluation/preview-routes.js';
+import { rulePreviewRoutes } from './evaluation/preview-routes.js';
 import { createRulesRepo } from './rules/repo.js';
-import { rulesRoutes, rulesApi } from './rules/routes.js';
+import { rulesRoutes } from './rules/routes.js';
 import { createScopeRepo } from './scopes/repo.js';
 import { createRulesService } from './rules/service.js';
 import { createSmtpSettingsService } from './settings/smtp-service.js';
 import { createAgentSettingsRepo } from './agent-settings/repo.js';
-import { agentSettingsRoutes, agentSettingsApi } from './agent-settings/routes.js';
+import { agentSettingsRoutes } from './agent-settings/routes.js';
 import { createAgentSettingsService } from './agent-settings/service.js';
 import { createAgentDist } from './agents/dist.js';
 import { createAgentsRepo } from './agents/repo.js';
 import { createAgentUpdates } from './agents/rollout.js';
-import { agentRoutes, agentApi } from './agents/routes.js';
+import { agentRoutes } from './agents/routes.js';
 import { createAgentEndpoints } from './agents/service.js';
 import { createCustomersRepo } from './customers/repo.js';
-import { createIngest, ingestApi } from './ingest/routes.js';
-import { evaluationRoutes, evaluationApi } from './evaluation/routes.js';
+import { createIngest } from './ingest/routes.js';
+import { evaluationRoutes } from './evaluation/routes.js';
 import { createEvaluation, currentSuppression } from './evaluation/service.js';
 import { createNotificationsRepo } from './notifications/repo.js';
 import { createAlertNotifier } from './notifications/service.js';
 import { createDeliveriesRepo } from './notifications/deliveries-repo.js';
-import { deliveryLogRoutes, deliveryLogApi } from './notifications/log-routes.js';
+import { deliveryLogRoutes } from './notifications/log-routes.js';
 import { createChannelsRepo } from './channels/repo.js';
-import { channelsRoutes, channelsApi } from './channels/routes.js';
+import { channelsRoutes } from './channels/routes.js';
 import { createChannelsService } from './channels/service.js';
 import { createPoliciesService } from './channels/policies.js';
 import { createIncidentsRepo } from './alerts/incidents-repo.js';
-import { incidentsRoutes, incidentsApi } from './alerts/incidents.js';
+import { incidentsRoutes } from './alerts/incidents.js';
 import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
 import type { LiveHub } from './live/hub.js';
-import { liveRoutes, liveApi } from './live/routes.js';
-import { customersApi, customersRoutes } from './customers/routes.js';
-import { openApiRoutes, type RouteDoc } from './http/openapi.js';
+import { liveRoutes } from './live/routes.js';
+import { customersRoutes } from './customers/routes.js';
+import { openApiRoutes } from './http/openapi.js';
+import { API_DOCS } from './api-docs.js';
 import { createCustomersService } from './customers/service.js';
 import { createSystemsRepo } from './systems/repo.js';
-import { systemsRoutes, systemsApi } from './systems/routes.js';
+import { systemsRoutes } from './systems/routes.js';
 import { createSystemsService } from './systems/service.js';
 import { createSecondFactorRepo } from './second-factor/repo.js';
-import { secondFactorRoutes, secondFactorApi } from './second-factor/routes.js';
+import { secondFactorRoutes } from './second-factor/routes.js';
 import { createSecondFactorService } from './second-factor/service.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { createTokensRepo } from './tokens/repo.js';
-import { tokensRoutes, tokensApi } from './tokens/routes.js';
+import { tokensRoutes } from './tokens/routes.js';
 import { createTokensService } from './tokens/service.js';
 import { createUsersRepo } from './users/repo.js';
-import { usersRoutes, usersApi } from './users/routes.js';
+import { usersRoutes } from './users/routes.js';
 import { createUsersService } from './users/service.js';
 import { parseBodies } from './http/body.js';
 import { clientAddress } from './http/client-ip.js';
@@ -100,7 +101,7 @@ import { requestLog } from './http/request-log.js';
 import { serveConsole } from './http/static.js';
 import { httpMetrics } from './self-metrics/http-metrics.js';
 import { createSelfMetrics, type SelfMetricsRegistry } from './self-metrics/registry.js';
-import { selfMetricsApi, selfMetricsRoutes } from './self-metrics/routes.js';
+import { selfMetricsRoutes } from './self-metrics/routes.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -315,34 +316,6 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
     },
   };
 }
-
-/** Every route's description, for GET /api/openapi.json (http/openapi.ts). */
-export const API_DOCS: readonly RouteDoc[] = [
-  ...customersApi,
-  ...agentSettingsApi,
-  ...rulePreviewApi,
-  ...evaluationApi,
-  ...usersApi,
-  ...agentApi,
-  ...authApi,
-  ...secondFactorApi,
-  ...channelsApi,
-  ...storageApi,
-  ...systemsApi,
-  ...deliveryLogApi,
-  ...alertRetentionApi,
-  ...smtpSettingsApi,
-  ...rulesApi,
-  ...ingestApi,
-  ...healthApi,
-  ...maintenanceApi,
-  ...liveApi,
-  ...alertsApi,
-  ...incidentsApi,
-  ...tokensApi,
-  ...passwordResetApi,
-  ...selfMetricsApi,
-];
 
 export interface AppAssembly {
   app: Koa;

@@ -8,7 +8,7 @@
 import type { Middleware } from 'koa';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { API_DOCS } from '../app.js';
+import { API_DOCS } from '../api-docs.js';
 import { buildOpenApi, openApiDocs, openApiPath, type OpenApiDocument } from '../http/openapi.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
