@@ -26,9 +26,13 @@ class PayloadTooLarge extends HttpError {
   }
 }
 
+/** Deeper than any body of ours goes (a rule's scope is 2 levels): past it, a body is an attack on the walk. */
+const MAX_DEPTH = 32;
+
 /** The first problem of a parsed value, as "<path>: <what>", or null. */
-export function hostileText(value: unknown, path: string): string | null {
+export function hostileText(value: unknown, path: string, depth = 0): string | null {
   const at = (what: string) => `${path || 'body'}: ${what}`;
+  if (depth > MAX_DEPTH) return at(`is nested too deeply (at most ${MAX_DEPTH} levels)`);
   if (typeof value === 'string') {
     if (value.includes('\u0000')) return at('must not contain a NUL character');
     if (LONE_SURROGATE.test(value)) return at('must be valid Unicode text (a lone surrogate)');
@@ -36,7 +40,7 @@ export function hostileText(value: unknown, path: string): string | null {
   }
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const problem = hostileText(item, path ? `${path}.${index}` : String(index));
+      const problem = hostileText(item, path ? `${path}.${index}` : String(index), depth + 1);
       if (problem) return problem;
     }
     return null;
@@ -47,7 +51,7 @@ export function hostileText(value: unknown, path: string): string | null {
       if (FORBIDDEN_KEYS.has(key)) return `${child}: is not an allowed name`;
       const keyProblem = hostileText(key, child);
       if (keyProblem) return keyProblem;
-      const problem = hostileText(item, child);
+      const problem = hostileText(item, child, depth + 1);
       if (problem) return problem;
     }
   }

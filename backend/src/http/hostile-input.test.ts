@@ -66,6 +66,9 @@ describe('hostile input at the edge', () => {
       ['{"name":"x","notes":{"constructor":{"prototype":1}}}', /^notes\.constructor: is not an allowed name$/],
       ['{"name":"x",', /^body: is not valid JSON/],
       ['{"name": 1e309}', /^name: /],
+      // found by the property walk: a deep body overflowed the walk's stack (500), a null one passed as {}
+      [`{"name":${'['.repeat(5000)}${']'.repeat(5000)}}`, /^name(\.0)+: is nested too deeply \(at most 32 levels\)$/],
+      ['null', /expected object/i],
     ];
     for (const [body, message] of cases) {
       const reply = await send('POST', '/api/customers', body);

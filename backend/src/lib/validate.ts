@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import { Invalid } from './errors.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
+  // an absent body or query is an empty one; a JSON `null` is a body, and not an object
+  const result = schema.safeParse(input === undefined ? {} : input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.join('.') ?? '';
