@@ -30,6 +30,7 @@ const BACKEND_FLOORS = [
       'agent-settings',
       'ingest',
       'health',
+      'audit',
       'housekeeping',
     ],
   },

@@ -7,6 +7,9 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { createAuditRepo } from './audit/repo.js';
+import { auditRoutes } from './audit/routes.js';
+import { createAuditService } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
 import { createGuessingAlert } from './auth/guessing-alert.js';
 import { CODE_BUDGET, createLoginService } from './auth/login-service.js';
@@ -124,6 +127,8 @@ function features(deps: AppDeps, origins: OriginRule) {
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
 
+  // the audit log (issue 14 item 3): every service that writes records its row in its own transaction
+  const audit = createAuditService({ repo: createAuditRepo(db), clock });
   const smtp = createSmtpSettingsService({ db, box: deps.box });
   const mailer = createMailer({ smtp, log });
   const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
@@ -238,7 +243,7 @@ function features(deps: AppDeps, origins: OriginRule) {
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
       customersRoutes(
-        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl }),
+        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
       systemsRoutes(systems, clock),
       liveRoutes(),
@@ -288,6 +293,7 @@ function features(deps: AppDeps, origins: OriginRule) {
       ),
       alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
       agentSettingsRoutes(agentSettings),
+      auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */

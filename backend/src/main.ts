@@ -4,6 +4,8 @@
  * HTTP server (`/api/live` upgrades). SIGTERM/SIGINT: live sockets close with
  * 1001, stop accepting, finish requests in flight, close everything, exit 0.
  */
+import { createAuditRepo } from './audit/repo.js';
+import { createAuditService } from './audit/service.js';
 import http from 'node:http';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
@@ -104,6 +106,12 @@ export async function startServer(
       repo: createAlertRetentionRepo(db),
       clock: options.clock ?? systemClock,
     }),
+    auditRetention: {
+      purge: () =>
+        createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock }).purge(
+          config.auditRetention.ms,
+        ),
+    },
     agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   const {

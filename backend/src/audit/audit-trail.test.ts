@@ -1,0 +1,138 @@
+/**
+ * The audit log through the real app (issue 14 item 3): one row per action kind with its actor,
+ * client address and customer; secrets never in any row; a refused change stores no row.
+ */
+import assert from 'node:assert/strict';
+import { before, describe, it } from 'node:test';
+import type { Knex } from 'knex';
+import { createAccount, createCustomer } from '../testing/accounts.js';
+import { useTestServer } from '../testing/app.js';
+import { Client } from '../testing/http.js';
+import type { Role } from '../lib/access.js';
+
+const ADDRESS = '203.0.113.7';
+
+interface StoredRow {
+  id: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  address: string | null;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  customer_id: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+describe('audit trail', () => {
+  const fixture = useTestServer({ ARGUS_ALLOW_PRIVATE_WEBHOOKS: 'true' });
+  let db: Knex;
+  let admin: Client;
+  let adminId: number;
+  let adminEmail: string;
+  let mine: number;
+
+  /** A browser at ADDRESS (the proxy's X-Forwarded-For) signed in as a new account. */
+  async function browserAs(role: Role, customerIds: number[] = []) {
+    const account = await createAccount(db, { role, customerIds });
+    const client = new Client(fixture.server.url, { 'x-forwarded-for': ADDRESS });
+    const reply = await client.signIn(account.email, account.password);
+    assert.equal(reply.status, 200);
+    return { client, ...account };
+  }
+
+  const rows = async (action: string): Promise<StoredRow[]> =>
+    (await db('audit_log').where({ action }).orderBy('id')) as StoredRow[];
+
+  async function onlyRow(action: string): Promise<StoredRow> {
+    const found = await rows(action);
+    assert.equal(found.length, 1, `one ${action} row, got ${found.length}`);
+    return found[0] as StoredRow;
+  }
+
+  function byAdmin(row: StoredRow) {
+    assert.equal(row.actor_type, 'user');
+    assert.equal(Number(row.actor_id), adminId);
+    assert.equal(row.actor_name, adminEmail);
+    assert.equal(row.address, ADDRESS);
+  }
+
+  const count = async () => Number((await db('audit_log').count<{ count: string }[]>('* as count'))[0]?.count);
+
+  before(async () => {
+    db = fixture.db.knex;
+    mine = await createCustomer(db, 'Mine');
+    const signedIn = await browserAs('ADMIN');
+    admin = signedIn.client;
+    adminId = signedIn.id;
+    adminEmail = signedIn.email;
+  });
+
+  it('records customer create, update and delete with only the changed fields', async () => {
+    const created = await admin.post('/api/customers', { name: 'Acme', notes: 'first' });
+    assert.equal(created.status, 201);
+    const create = await onlyRow('customer.create');
+    byAdmin(create);
+    assert.equal(create.target_type, 'customer');
+    assert.equal(create.target_id, String(created.body.id));
+    assert.equal(Number(create.customer_id), created.body.id);
+    assert.equal(create.before, null);
+    assert.deepEqual(create.after, { name: 'Acme', active: true, notes: 'first', timeZone: 'UTC' });
+
+    assert.equal(
+      (await admin.patch(`/api/customers/${created.body.id}`, { notes: 'second', name: 'Acme' })).status,
+      200,
+    );
+    const update = await onlyRow('customer.update');
+    byAdmin(update);
+    assert.deepEqual(update.before, { notes: 'first' });
+    assert.deepEqual(update.after, { notes: 'second' });
+
+    assert.equal((await admin.delete(`/api/customers/${created.body.id}`)).status, 204);
+    const removed = await onlyRow('customer.delete');
+    byAdmin(removed);
+    assert.equal(removed.after, null);
+    assert.equal(removed.before?.['name'], 'Acme');
+  });
+
+  it('records cluster create, rename, key rotation and delete, the key sealed', async () => {
+    const created = await admin.post('/api/clusters', { customerId: mine, name: 'Blue' });
+    assert.equal(created.status, 201);
+    const key = created.body.enrollmentKey as string;
+    const create = await onlyRow('cluster.create');
+    byAdmin(create);
+    assert.equal(Number(create.customer_id), mine);
+    assert.deepEqual(create.after, { name: 'Blue', customerId: mine, enrollmentKey: '[sealed]' });
+
+    assert.equal((await admin.patch(`/api/clusters/${created.body.id}`, { name: 'Green' })).status, 200);
+    assert.deepEqual((await onlyRow('cluster.update')).after, { name: 'Green' });
+
+    const rotated = await admin.post(`/api/clusters/${created.body.id}/enrollment-key`);
+    assert.equal(rotated.status, 200);
+    const rotate = await onlyRow('cluster.enrollment_key.rotate');
+    byAdmin(rotate);
+    assert.deepEqual(rotate.before, { enrollmentKey: '[sealed]' });
+    assert.deepEqual(rotate.after, { enrollmentKey: '[sealed]' });
+
+    assert.equal((await admin.delete(`/api/clusters/${created.body.id}`)).status, 204);
+    assert.equal(Number((await onlyRow('cluster.delete')).customer_id), mine);
+
+    const everything = JSON.stringify(await db('audit_log').select('*'));
+    assert.ok(!everything.includes(key), 'the first enrollment key is in no row');
+    assert.ok(!everything.includes(rotated.body.enrollmentKey as string), 'the rotated key is in no row');
+  });
+
+  it('stores no row for a refused change (400, 403, 404, 409)', async () => {
+    const operator = (await browserAs('OPERATOR', [mine])).client;
+    const viewer = (await browserAs('VIEWER', [mine])).client;
+    const before = await count();
+    assert.equal((await admin.post('/api/customers', { name: '' })).status, 400);
+    assert.equal((await admin.post('/api/customers', { name: 'Mine' })).status, 409);
+    assert.equal((await admin.patch('/api/customers/999999', { notes: 'x' })).status, 404);
+    assert.equal((await operator.post('/api/customers', { name: 'Nope' })).status, 403);
+    assert.equal((await viewer.post('/api/clusters', { customerId: mine, name: 'Nope' })).status, 403);
+    assert.equal(await count(), before);
+  });
+});
