@@ -132,9 +132,9 @@ function features(deps: AppDeps, origins: OriginRule) {
   const smtp = createSmtpSettingsService({ db, box: deps.box });
   const mailer = createMailer({ smtp, log });
   const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
-  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
+  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus, audit });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret, bus: deps.bus });
-  const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus: deps.bus });
+  const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus: deps.bus, audit });
   const secondFactor = createSecondFactorService({
     repo: createSecondFactorRepo(db),
     box: deps.box,
@@ -210,7 +210,7 @@ function features(deps: AppDeps, origins: OriginRule) {
   });
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus });
-  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock });
+  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   const authentication = authenticate({
     sessions,
     tokens,

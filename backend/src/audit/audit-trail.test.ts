@@ -124,6 +124,100 @@ describe('audit trail', () => {
     assert.ok(!everything.includes(rotated.body.enrollmentKey as string), 'the rotated key is in no row');
   });
 
+  it("records system update, re-enrolment and delete at the system's customer", async () => {
+    const [row] = await db('systems')
+      .insert({ customer_id: mine, name: 'web-1', hostname: 'web-1.example.net', status: 'ONLINE' })
+      .returning<{ id: number }[]>('id');
+    const id = (row as { id: number }).id;
+    assert.equal((await admin.patch(`/api/systems/${id}`, { name: 'web-one', offlineAlerts: false })).status, 200);
+    const update = await onlyRow('system.update');
+    byAdmin(update);
+    assert.equal(Number(update.customer_id), mine);
+    assert.deepEqual(update.before, { name: 'web-1', offlineAlerts: true });
+    assert.deepEqual(update.after, { name: 'web-one', offlineAlerts: false });
+    assert.equal((await admin.post(`/api/systems/${id}/re-enroll`)).status, 204);
+    assert.equal((await onlyRow('system.re_enroll')).target_id, String(id));
+    assert.equal((await admin.delete(`/api/systems/${id}`)).status, 204);
+    assert.equal((await onlyRow('system.delete')).before?.['name'], 'web-one');
+  });
+
+  it('records user create, update (grants, role, password) and delete, never a password or hash', async () => {
+    const secretPassword = 'Tr0ub4dor&3-audit-only';
+    const created = await admin.post('/api/users', {
+      email: 'new.person@example.com',
+      name: 'New Person',
+      role: 'VIEWER',
+      password: secretPassword,
+      customerIds: [mine],
+    });
+    assert.equal(created.status, 201);
+    const id = created.body.user.id as number;
+    const create = await onlyRow('user.create');
+    byAdmin(create);
+    assert.equal(create.target_id, String(id));
+    assert.deepEqual(create.after?.['customerIds'], [mine]);
+    assert.equal(create.after?.['role'], 'VIEWER');
+
+    const changed = await admin.patch(`/api/users/${id}`, {
+      role: 'OPERATOR',
+      customerIds: [],
+      password: `${secretPassword}-2`,
+    });
+    assert.equal(changed.status, 200);
+    const update = await onlyRow('user.update');
+    assert.deepEqual(update.before, { role: 'VIEWER', customerIds: [mine] });
+    assert.deepEqual(update.after, { role: 'OPERATOR', customerIds: [], password: '[sealed]' });
+
+    assert.equal((await admin.delete(`/api/users/${id}`)).status, 204);
+    const removed = await onlyRow('user.delete');
+    assert.equal(removed.before?.['email'], 'new.person@example.com');
+
+    const everything = JSON.stringify(await db('audit_log').select('*'));
+    assert.ok(!everything.includes(secretPassword));
+    assert.ok(!everything.includes('$2'), 'no bcrypt hash in any row');
+  });
+
+  it("records an account's own profile and password changes", async () => {
+    const own = await browserAs('OPERATOR', [mine]);
+    assert.equal((await own.client.patch('/api/account', { name: 'Renamed' })).status, 200);
+    const profile = await onlyRow('account.update');
+    assert.equal(Number(profile.actor_id), own.id);
+    assert.equal(profile.address, ADDRESS);
+    assert.deepEqual(profile.after, { name: 'Renamed' });
+    const changed = await own.client.post('/api/account/password', {
+      currentPassword: own.password,
+      newPassword: 'a completely new passphrase 42',
+    });
+    assert.equal(changed.status, 204);
+    const password = await onlyRow('password.change');
+    assert.deepEqual(password.after, { password: '[sealed]' });
+    assert.ok(!JSON.stringify(await db('audit_log').select('*')).includes('a completely new passphrase 42'));
+  });
+
+  it('records token creation and revocation, never the token; a token is named as actor', async () => {
+    const created = await admin.post('/api/tokens', { name: 'script' });
+    assert.equal(created.status, 201);
+    const create = await onlyRow('token.create');
+    byAdmin(create);
+    assert.equal(create.target_id, String(created.body.id));
+    assert.equal(create.after?.['name'], 'script');
+
+    const script = new Client(fixture.server.url, {
+      authorization: `Bearer ${created.body.token as string}`,
+      'x-forwarded-for': '198.51.100.9',
+    });
+    assert.equal((await script.post('/api/customers', { name: 'By token' })).status, 201);
+    const byToken = (await rows('customer.create')).find((r) => r.after?.['name'] === 'By token') as StoredRow;
+    assert.equal(byToken.actor_type, 'token');
+    assert.equal(Number(byToken.actor_id), created.body.id);
+    assert.equal(byToken.actor_name, adminEmail);
+    assert.equal(byToken.address, '198.51.100.9');
+
+    assert.equal((await admin.delete(`/api/tokens/${created.body.id}`)).status, 200);
+    byAdmin(await onlyRow('token.revoke'));
+    assert.ok(!JSON.stringify(await db('audit_log').select('*')).includes(created.body.token as string));
+  });
+
   it('stores no row for a refused change (400, 403, 404, 409)', async () => {
     const operator = (await browserAs('OPERATOR', [mine])).client;
     const viewer = (await browserAs('VIEWER', [mine])).client;

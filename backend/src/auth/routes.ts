@@ -45,7 +45,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
     if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
     refuseForeignOrigin(ctx, origins);
     const input = parseInput(setupSchema, ctx.request.body);
-    const user = await users.setup(input);
+    const user = await users.setup(input, ctx.state.clientIp ?? null);
     ctx.status = 201;
     ctx.body = { id: user.id, email: user.email, role: user.role };
   });
