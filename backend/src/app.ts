@@ -209,7 +209,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     notifications: notifier.acknowledgements(() => currentSuppression(db, clock.now())),
   });
 
-  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus });
+  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   const authentication = authenticate({
     sessions,
@@ -273,6 +273,7 @@ function features(deps: AppDeps, origins: OriginRule) {
           scopes: createScopeRepo(db),
           bus: deps.bus,
           clock,
+          audit,
         }),
       ),
       alertsRoutes(alerts),

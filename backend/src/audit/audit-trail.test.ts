@@ -218,6 +218,66 @@ describe('audit trail', () => {
     assert.ok(!JSON.stringify(await db('audit_log').select('*')).includes(created.body.token as string));
   });
 
+  it("records alert and event rules (create, update, delete) at the scope's customer, the key kept", async () => {
+    const operator = await browserAs('OPERATOR', [mine]);
+    const created = await operator.client.post('/api/alert-rules', {
+      key: 'cpu.custom',
+      name: 'CPU custom',
+      severity: 'WARNING',
+      metric: 'cpu.usage_pct',
+      operator: '>',
+      threshold: 80,
+      scope: { type: 'customer', id: mine },
+    });
+    assert.equal(created.status, 201);
+    const create = await onlyRow('alert_rule.create');
+    assert.equal(Number(create.actor_id), operator.id);
+    assert.equal(Number(create.customer_id), mine);
+    assert.equal(create.after?.['key'], 'cpu.custom');
+    assert.equal((await operator.client.patch(`/api/alert-rules/${created.body.id}`, { threshold: 90 })).status, 200);
+    const update = await onlyRow('alert_rule.update');
+    assert.deepEqual(update.before, { threshold: 80 });
+    assert.deepEqual(update.after, { threshold: 90 });
+    assert.equal((await operator.client.delete(`/api/alert-rules/${created.body.id}`)).status, 204);
+    assert.equal(Number((await onlyRow('alert_rule.delete')).customer_id), mine);
+
+    const event = await admin.post('/api/event-rules', {
+      key: 'system.rebooted.audit',
+      name: 'Rebooted',
+      severity: 'INFO',
+      derived: 'reboot',
+    });
+    assert.equal(event.status, 201);
+    byAdmin(await onlyRow('event_rule.create'));
+    assert.equal((await onlyRow('event_rule.create')).customer_id, null);
+    assert.equal((await admin.patch(`/api/event-rules/${event.body.id}`, { severity: 'WARNING' })).status, 200);
+    assert.deepEqual((await onlyRow('event_rule.update')).after, { severity: 'WARNING' });
+    assert.equal((await admin.delete(`/api/event-rules/${event.body.id}`)).status, 204);
+    byAdmin(await onlyRow('event_rule.delete'));
+  });
+
+  it('records maintenance windows (create, update, delete) at their customer', async () => {
+    const created = await admin.post('/api/maintenance-windows', {
+      name: 'Kernel upgrade',
+      kind: 'once',
+      startsAt: '2026-11-22T11:00:00Z',
+      endsAt: '2026-11-22T13:00:00Z',
+      scope: { type: 'customer', id: mine },
+    });
+    assert.equal(created.status, 201);
+    const create = await onlyRow('maintenance_window.create');
+    byAdmin(create);
+    assert.equal(Number(create.customer_id), mine);
+    assert.equal(create.after?.['name'], 'Kernel upgrade');
+    assert.equal(
+      (await admin.patch(`/api/maintenance-windows/${created.body.id}`, { name: 'Kernel 6.12' })).status,
+      200,
+    );
+    assert.deepEqual((await onlyRow('maintenance_window.update')).after, { name: 'Kernel 6.12' });
+    assert.equal((await admin.delete(`/api/maintenance-windows/${created.body.id}`)).status, 204);
+    assert.equal(Number((await onlyRow('maintenance_window.delete')).customer_id), mine);
+  });
+
   it('stores no row for a refused change (400, 403, 404, 409)', async () => {
     const operator = (await browserAs('OPERATOR', [mine])).client;
     const viewer = (await browserAs('VIEWER', [mine])).client;

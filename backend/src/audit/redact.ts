@@ -1,9 +1,11 @@
 /**
  * What the audit log never stores: the value of any field whose name says it holds a secret, at any
  * depth, is replaced by "[sealed]" (null stays null, so "was set" / "was cleared" still shows).
- * A name matches when, lower-cased and without `_`/`-`, it contains one of SECRET_NAME_PARTS:
- * passwords and their hashes, tokens (API, reset, session), TOTP secrets and e-mailed codes,
- * enrollment and encryption keys, and a channel's `target` (a webhook URL carries its own secret).
+ * A name matches when, lower-cased and without `_`/`-`, it contains one of SECRET_NAME_PARTS
+ * (passwords and their hashes, tokens of every kind, TOTP secrets, e-mailed and recovery codes,
+ * cookies), or ends with one of SECRET_NAME_ENDINGS (enrollment and encryption keys, URLs), or is
+ * one of SECRET_NAMES (a channel's `target`: a webhook URL carries its own secret). A rule's plain
+ * `key` (`cpu.high`) is its name, not a secret, and is kept.
  */
 export const SEALED = '[sealed]';
 
@@ -14,17 +16,18 @@ export const SECRET_NAME_PARTS = [
   'token',
   'hash',
   'totp',
-  'key',
-  'target',
-  'url',
   'code',
   'cookie',
   'authorization',
   'credential',
 ] as const;
+export const SECRET_NAME_ENDINGS = ['key', 'url'] as const;
+export const SECRET_NAMES = ['target'] as const;
 
 export function isSecretName(name: string): boolean {
   const plain = name.toLowerCase().replace(/[_-]/g, '');
+  if ((SECRET_NAMES as readonly string[]).includes(plain)) return true;
+  if (plain !== 'key' && SECRET_NAME_ENDINGS.some((ending) => plain.endsWith(ending))) return true;
   return SECRET_NAME_PARTS.some((part) => plain.includes(part));
 }
 
