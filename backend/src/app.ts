@@ -129,7 +129,7 @@ function features(deps: AppDeps, origins: OriginRule) {
 
   // the audit log (issue 14 item 3): every service that writes records its row in its own transaction
   const audit = createAuditService({ repo: createAuditRepo(db), clock });
-  const smtp = createSmtpSettingsService({ db, box: deps.box });
+  const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
   const mailer = createMailer({ smtp, log });
   const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
   const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus, audit });
@@ -175,6 +175,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     clock,
     log,
     bus: deps.bus,
+    audit,
   });
   const ingest = createIngest({
     db,
@@ -289,10 +290,11 @@ function features(deps: AppDeps, origins: OriginRule) {
           mailer,
           allowPrivateWebhooks: config.allowPrivateWebhooks,
           authUrl: config.authUrl,
+          audit,
         }),
-        createPoliciesService({ repo: channelsRepo, bus: deps.bus }),
+        createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       ),
-      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
+      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit })),
       agentSettingsRoutes(agentSettings),
       auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),

@@ -98,6 +98,7 @@ export async function startServer(
   await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
+  const audit = createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock });
   const housekeeping = createHousekeeping({
     repo: createHousekeepingRepo(db),
     clock: options.clock ?? systemClock,
@@ -105,13 +106,9 @@ export async function startServer(
     alertRetention: createAlertRetentionService({
       repo: createAlertRetentionRepo(db),
       clock: options.clock ?? systemClock,
+      audit,
     }),
-    auditRetention: {
-      purge: () =>
-        createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock }).purge(
-          config.auditRetention.ms,
-        ),
-    },
+    auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
     agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   const {

@@ -278,6 +278,109 @@ describe('audit trail', () => {
     assert.equal(Number((await onlyRow('maintenance_window.delete')).customer_id), mine);
   });
 
+  it('records channels and policies, never a webhook URL or signing secret', async () => {
+    const hookUrl = 'http://127.0.0.1:9/hooks/T0KEN-IN-THE-PATH';
+    const signing = 'sign-me-audit-secret';
+    const created = await admin.post('/api/notification-channels', {
+      name: 'Ops hook',
+      type: 'webhook',
+      target: hookUrl,
+      secret: signing,
+      minSeverity: 'WARNING',
+      customerId: mine,
+    });
+    assert.equal(created.status, 201);
+    const create = await onlyRow('channel.create');
+    byAdmin(create);
+    assert.equal(Number(create.customer_id), mine);
+    assert.equal(create.after?.['target'], '[sealed]');
+    assert.equal(create.after?.['secret'], '[sealed]');
+    const id = created.body.id as number;
+    const changed = await admin.patch(`/api/notification-channels/${id}`, {
+      name: 'Ops hook 2',
+      target: `${hookUrl}-NEW`,
+      secret: `${signing}-new`,
+    });
+    assert.equal(changed.status, 200);
+    const update = await onlyRow('channel.update');
+    assert.deepEqual(update.after, {
+      name: 'Ops hook 2',
+      target: '[sealed]',
+      secret: '[sealed]',
+    });
+
+    const policy = { routes: [{ minSeverity: 'INFO', channelIds: [id] }] };
+    assert.equal((await admin.put(`/api/notification-policies/customer/${mine}`, policy)).status, 200);
+    const save = await onlyRow('policy.save');
+    byAdmin(save);
+    assert.equal(Number(save.customer_id), mine);
+    assert.equal(save.before, null);
+    assert.deepEqual((save.after?.['routes'] as unknown[])[0], { minSeverity: 'INFO', channelIds: [id] });
+    assert.equal((await admin.delete(`/api/notification-policies/customer/${mine}`)).status, 204);
+    assert.equal((await onlyRow('policy.delete')).target_id, String(mine));
+
+    assert.equal((await admin.delete(`/api/notification-channels/${id}`)).status, 204);
+    assert.equal(Number((await onlyRow('channel.delete')).customer_id), mine);
+
+    const everything = JSON.stringify(await db('audit_log').select('*'));
+    for (const secret of [hookUrl, 'T0KEN-IN-THE-PATH', signing]) assert.ok(!everything.includes(secret), secret);
+  });
+
+  it('records SMTP, alert retention and agent settings, never the SMTP password or a secret value', async () => {
+    const smtpPassword = 'smtp-Pa55word-audit';
+    const smtp = await admin.put('/api/settings/smtp', {
+      enabled: false,
+      host: 'mail.example.com',
+      port: 587,
+      encryption: 'starttls',
+      user: 'argus',
+      password: smtpPassword,
+      fromAddress: 'argus@example.com',
+    });
+    assert.equal(smtp.status, 200);
+    const smtpRow = await onlyRow('settings.smtp.update');
+    byAdmin(smtpRow);
+    assert.equal(smtpRow.after?.['host'], 'mail.example.com');
+    assert.equal(smtpRow.after?.['password'], '[sealed]');
+    assert.equal(smtpRow.before?.['password'], null);
+
+    assert.equal((await admin.put('/api/settings/alerts', { retentionDays: 30 })).status, 200);
+    const retention = await onlyRow('settings.alert_retention.update');
+    assert.deepEqual(retention.before, { retentionDays: 90 });
+    assert.deepEqual(retention.after, { retentionDays: 30 });
+
+    const [cluster] = await db('clusters')
+      .insert({ customer_id: mine, name: 'settings', enrollment_key: 'k'.repeat(32) })
+      .returning<{ id: number }[]>('id');
+    const clusterId = (cluster as { id: number }).id;
+    const secretValue = 'agent-secret-value-audit';
+    const setting = await admin.post('/api/agent-settings', {
+      scope: { type: 'cluster', id: clusterId },
+      key: 'db.password',
+      value: secretValue,
+      secret: true,
+    });
+    assert.equal(setting.status, 201);
+    const create = await onlyRow('agent_setting.create');
+    assert.equal(Number(create.customer_id), mine);
+    assert.deepEqual(create.after, {
+      scope: { type: 'cluster', id: clusterId },
+      key: 'db.password',
+      kind: 'secret',
+      secretValue: '[sealed]',
+    });
+    assert.equal(
+      (await admin.patch(`/api/agent-settings/${setting.body.id}`, { value: `${secretValue}-2` })).status,
+      200,
+    );
+    assert.deepEqual((await onlyRow('agent_setting.update')).after, { secretValue: '[sealed]' });
+    assert.equal((await admin.delete(`/api/agent-settings/${setting.body.id}`)).status, 204);
+    byAdmin(await onlyRow('agent_setting.delete'));
+
+    const everything = JSON.stringify(await db('audit_log').select('*'));
+    for (const secret of [smtpPassword, secretValue]) assert.ok(!everything.includes(secret), secret);
+  });
+
   it('stores no row for a refused change (400, 403, 404, 409)', async () => {
     const operator = (await browserAs('OPERATOR', [mine])).client;
     const viewer = (await browserAs('VIEWER', [mine])).client;

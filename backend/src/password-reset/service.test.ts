@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { statusOf } from '../http/errors.js';
 import { Invalid, Unavailable } from '../lib/errors.js';
@@ -81,6 +82,7 @@ describe('password reset service', () => {
     clock = new FakeClock(new Date());
     smtp = createSmtpSettingsService({
       db: db.knex,
+      audit: auditTrailOn(db.knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'x'.repeat(40) }, logs.log),
     });
     await db.knex('users').delete();
