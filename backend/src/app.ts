@@ -131,7 +131,15 @@ function features(deps: AppDeps, origins: OriginRule) {
   const audit = createAuditService({ repo: createAuditRepo(db), clock });
   const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
   const mailer = createMailer({ smtp, log });
-  const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
+  const resets = createPasswordResetService({
+    db,
+    clock,
+    mailer,
+    hasher: deps.hasher,
+    authUrl: config.authUrl,
+    log,
+    audit,
+  });
   const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus, audit });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret, bus: deps.bus });
   const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus: deps.bus, audit });
@@ -141,6 +149,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     mailer,
     clock,
     log,
+    audit,
   });
   const login = createLoginService({
     users,
@@ -155,6 +164,7 @@ function features(deps: AppDeps, origins: OriginRule) {
       codes: limiter('login-codes', CODE_BUDGET, 15 * 60, 15 * 60),
       failureDelayMs: deps.loginFailureDelayMs ?? 250,
     },
+    audit,
     guessing: createGuessingAlert({
       users,
       mailer,
@@ -208,6 +218,7 @@ function features(deps: AppDeps, origins: OriginRule) {
     bus: deps.bus,
     clock,
     notifications: notifier.acknowledgements(() => currentSuppression(db, clock.now())),
+    audit,
   });
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });

@@ -1,4 +1,5 @@
 /** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { idOf, MAX_INT_ID } from '../lib/ids.js';
@@ -65,7 +66,7 @@ export function alertsRoutes(alerts: AlertsService): Router {
     const principal = currentPrincipal(ctx.state);
     const { note, until } = parseInput(ackBody, ctx.request.body);
     const id = idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER);
-    ctx.body = await alerts.acknowledge(principal, id, { note, until });
+    ctx.body = await alerts.acknowledge(auditActor(ctx), principal, id, { note, until });
   });
   return router;
 }

@@ -77,6 +77,10 @@ function applyFilters(query: Knex.QueryBuilder, filters: AuditFilters, visible: 
 
 export function createAuditRepo(db: Knex) {
   return {
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
     async insert(trx: Knex, row: NewAuditRow): Promise<void> {
       await trx('audit_log').insert({
         at: row.at,

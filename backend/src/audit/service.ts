@@ -77,6 +77,9 @@ export function createAuditService({ repo, clock }: { repo: AuditRepo; clock: Cl
         after,
       });
     },
+    async recordAlone(actor: AuditActor, entry: AuditEntry): Promise<void> {
+      await repo.transaction((trx) => trail.record(trx, actor, entry));
+    },
   };
 
   return {

@@ -34,6 +34,8 @@ export interface AuditEntry {
 export interface AuditTrail {
   /** Stores one row in `trx`, the transaction of the change itself (a failed change leaves none). */
   record(trx: Knex, actor: AuditActor, entry: AuditEntry): Promise<void>;
+  /** A row that is the only write of its request (a refused sign-in), in a transaction of its own. */
+  recordAlone(actor: AuditActor, entry: AuditEntry): Promise<void>;
 }
 
 /** The actor of a request: the session's account, or the token (named by its account's e-mail). */

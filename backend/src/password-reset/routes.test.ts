@@ -79,6 +79,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
       hasher,
       authUrl: AUTH_URL,
       log: logs.log,
+      audit: auditTrailOn(db.knex),
     });
     const app = new Koa();
     app.silent = true;
