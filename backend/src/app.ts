@@ -175,7 +175,7 @@ function features(deps: AppDeps, origins: OriginRule) {
   });
 
   const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
-  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log });
+  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log, audit });
   // failed enrollment-key checks per client address (contracts.md "Agent protocol")
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 

@@ -79,7 +79,13 @@ describe('GET /api/agent/config', () => {
         origins: createOriginRule(publicUrl),
       }),
     );
-    const updates = createAgentUpdates({ db: knex, dist, clock: systemClock, log: logs.log });
+    const updates = createAgentUpdates({
+      db: knex,
+      dist,
+      clock: systemClock,
+      log: logs.log,
+      audit: auditTrailOn(knex),
+    });
     const router = agentRoutes({ endpoints, updates });
     app.use(router.routes()).use(router.allowedMethods());
     const server = http.createServer(app.callback());

@@ -138,4 +138,12 @@ describe('audit trail of accounts, tokens and sign-in', () => {
     assert.equal((await onlyRow('second_factor.setup')).actor_name, own.email);
     assert.ok(!JSON.stringify(await db()('audit_log').select('*')).includes(secret));
   });
+
+  it('records a sign-out in the transaction that ends the session', async () => {
+    const own = await browserAs('VIEWER');
+    assert.equal((await own.client.post('/api/auth/logout')).status, 204);
+    const out = (await rows('auth.sign_out')).find((r) => Number(r.actor_id) === own.id) as StoredRow;
+    assert.equal(out.address, ADDRESS);
+    assert.equal(out.target_id, String(own.id));
+  });
 });

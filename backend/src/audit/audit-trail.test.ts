@@ -277,6 +277,21 @@ describe('audit trail of customers, fleet, alerting and settings', () => {
     assert.equal((await rows('alert.acknowledge')).length, 1, 'the refused second one stores no row');
   });
 
+  it('records the agent rollout mode and an update retry', async () => {
+    assert.equal((await state.admin.put('/api/settings/agent-rollout', { mode: 'canary' })).status, 200);
+    const rollout = await onlyRow('settings.agent_rollout.update');
+    byAdmin(rollout);
+    assert.deepEqual([rollout.before, rollout.after], [{ mode: 'all' }, { mode: 'canary' }]);
+    const [system] = await db()('systems')
+      .insert({ customer_id: state.mine, name: 'upd-1', hostname: 'upd-1.example.net', status: 'ONLINE' })
+      .returning<{ id: number }[]>('id');
+    const id = (system as { id: number }).id;
+    assert.equal((await state.admin.post(`/api/systems/${id}/retry-update`)).status, 204);
+    assert.equal((await onlyRow('system.retry_update')).target_id, String(id));
+    assert.equal((await state.admin.post('/api/systems/999999/retry-update')).status, 404);
+    assert.equal((await rows('system.retry_update')).length, 1);
+  });
+
   it('stores no row for a refused change (400, 403, 404, 409)', async () => {
     const operator = (await browserAs('OPERATOR', [state.mine])).client;
     const viewer = (await browserAs('VIEWER', [state.mine])).client;

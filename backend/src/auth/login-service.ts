@@ -12,7 +12,7 @@
  * owner by e-mail.
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { TooMany, Unauthenticated } from '../lib/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
 import type { UserView, UsersService } from '../users/service.js';
@@ -105,6 +105,13 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
   }
 
   return {
+    /** Ends the session of a sign-out, with its audit row. */
+    async logout(actor: AuditActor, sessionId: string): Promise<void> {
+      await sessions.end(sessionId, (trx) =>
+        audit.record(trx, actor, { action: 'auth.sign_out', targetType: 'user', targetId: actor.id }),
+      );
+    },
+
     async login(input: LoginInput, meta: LoginMeta): Promise<LoginResult> {
       const identity = input.identifier.trim().toLowerCase();
       const accountKey = `${identity}|${meta.ip}`;

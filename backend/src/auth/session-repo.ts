@@ -52,8 +52,8 @@ export function createSessionRepo(db: Knex) {
     },
 
     /** Deletes a session; returns the account it belonged to (null if there was none). */
-    async delete(id: string): Promise<number | null> {
-      const [row] = await db('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
+    async delete(id: string, q: Knex = db): Promise<number | null> {
+      const [row] = await q('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
       return row?.user_id ?? null;
     },
 

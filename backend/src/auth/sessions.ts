@@ -70,8 +70,13 @@ export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
       return session;
     },
 
-    async end(sessionId: string): Promise<void> {
-      const userId = await repo.delete(sessionId);
+    /** Ends a session; `within` runs in its transaction (a sign-out's audit row). */
+    async end(sessionId: string, within?: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+      const userId = await repo.transaction(async (trx) => {
+        const ended = await repo.delete(sessionId, trx);
+        if (ended !== null) await within?.(trx);
+        return ended;
+      });
       if (userId !== null) await bus?.publish('rights', { userId });
     },
 
