@@ -31,6 +31,7 @@ const BACKEND_FLOORS = [
       'agent-settings',
       'ingest',
       'health',
+      'audit',
       'housekeeping',
       'self-metrics',
     ],

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
+import { createAuditRepo } from '../backend/src/audit/repo.js';
+import { createAuditService } from '../backend/src/audit/service.js';
 import { createMemoryBus } from '../backend/src/bus/memory-bus.js';
 import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
 import type { Principal } from '../backend/src/lib/access.js';
@@ -206,6 +208,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
       repo: createSystemsRepo(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
+      audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),
     });
     const range = async (ms: number) =>
       (

@@ -83,6 +83,7 @@ describe('ops/reset-password.ts', () => {
   });
   beforeEach(async () => {
     await db.knex('users').delete();
+    await db.knex('audit_log').delete();
     await db.knex('app_settings').where({ key: 'smtp' }).delete();
     const rows = await db
       .knex('users')
@@ -123,6 +124,13 @@ describe('ops/reset-password.ts', () => {
     assert.equal((await db.knex('trusted_devices').where({ user_id: ada })).length, 0);
     assert.equal(await hashOf(bob), 'old-hash-bob');
     assert.ok(!result.output.includes(NEW_PASSWORD), 'the password is never printed');
+    const audited = await db.knex('audit_log').select('*');
+    assert.equal(audited.length, 1);
+    assert.equal(audited[0].action, 'password.reset');
+    assert.equal(audited[0].actor_type, 'system');
+    assert.equal(audited[0].target_id, String(ada));
+    assert.deepEqual(audited[0].after, { password: '[sealed]' });
+    assert.ok(!JSON.stringify(audited).includes(NEW_PASSWORD));
   });
 
   it('matches an e-mail address in any case and leaves the authenticator unless asked', async () => {
@@ -166,6 +174,7 @@ describe('ops/reset-password.ts', () => {
     const row = await db.knex('app_settings').where({ key: 'smtp' }).first();
     assert.deepEqual(row.value, { ...smtp, enabled: false });
     assert.equal(await hashOf(ada), 'old-hash-ada', 'no password was touched');
+    assert.deepEqual(await db.knex('audit_log').pluck('action'), ['settings.smtp.disable']);
   });
 
   it('exits 1 for an unknown account and changes nothing', async () => {
@@ -173,6 +182,7 @@ describe('ops/reset-password.ts', () => {
     assert.equal(result.code, 1);
     assert.match(result.output, /No account matches "nobody@example\.com"/);
     assert.equal((await db.knex('sessions')).length, 3);
+    assert.deepEqual(await db.knex('audit_log').select('*'), [], 'a refused change leaves no audit row');
   });
 
   it('refuses a password longer than 72 bytes, or one that breaks the rule, and changes nothing', async () => {

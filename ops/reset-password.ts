@@ -13,6 +13,10 @@
  * Writes the same bcrypt hash as the app and ends the account's sessions and
  * trusted devices. Exit 1 with one clear line on any refusal.
  */
+import { createAuditRepo } from '../backend/src/audit/repo.js';
+import { createAuditService } from '../backend/src/audit/service.js';
+import { SYSTEM_ACTOR } from '../backend/src/lib/audit.js';
+import { systemClock } from '../backend/src/lib/clock.js';
 import type { ReadStream } from 'node:tty';
 import { ConfigError, loadDatabaseUrl } from '../backend/src/config.js';
 import { isMain } from '../db/is-main.js';
@@ -190,11 +194,27 @@ export async function resetPasswordMain(argv: string[], env: NodeJS.ProcessEnv, 
     }
 
     // every check passed: now change everything asked for at once, or nothing
+    // each change writes its audit row (actor `system`) in the same transaction
+    const audit = createAuditService({ repo: createAuditRepo(db), clock: systemClock });
     const smtpChanged = await db.transaction(async (trx) => {
       const changed = options.disableSmtp ? await disableSmtp(trx) : false;
+      if (changed) {
+        await audit.record(trx, SYSTEM_ACTOR, {
+          action: 'settings.smtp.disable',
+          targetType: 'settings',
+          targetId: 'smtp',
+          after: { enabled: false },
+        });
+      }
       if (target) {
         await setPasswordAndEndSessions(trx, target.account.id, target.passwordHash, new Date(), {
           clearSecondFactor: options.clear2fa,
+        });
+        await audit.record(trx, SYSTEM_ACTOR, {
+          action: 'password.reset',
+          targetType: 'user',
+          targetId: target.account.id,
+          after: { password: 'changed', ...(options.clear2fa ? { secondFactor: 'removed' } : {}) },
         });
       }
       return changed;

@@ -3,6 +3,7 @@
  * and for the tests that check answers against it. Beside the composition root: it knows every feature.
  */
 import type { RouteDoc } from './http/openapi.js';
+import { auditApi } from './audit/routes.js';
 import { customersApi } from './customers/routes.js';
 import { agentSettingsApi } from './agent-settings/routes.js';
 import { rulePreviewApi } from './evaluation/preview-routes.js';
@@ -53,4 +54,5 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...tokensApi,
   ...passwordResetApi,
   ...selfMetricsApi,
+  ...auditApi,
 ];

@@ -7,12 +7,12 @@ import Koa from 'koa';
 import type Router from '@koa/router';
 import type { Redis } from 'ioredis';
 import type { Knex } from 'knex';
+import { createAuditRepo } from './audit/repo.js';
+import { auditRoutes } from './audit/routes.js';
+import { createAuditService } from './audit/service.js';
 import { authenticate } from './auth/authenticate.js';
-import { createGuessingAlert } from './auth/guessing-alert.js';
-import { CODE_BUDGET, createLoginService } from './auth/login-service.js';
+import { assembleSignIn } from './auth/assembly.js';
 import { authRoutes } from './auth/routes.js';
-import { createSessionRepo } from './auth/session-repo.js';
-import { createSessions } from './auth/sessions.js';
 import type { Bus } from './bus/bus.js';
 import type { AppConfig } from './config.js';
 import { createHealthRepo } from './health/repo.js';
@@ -79,16 +79,10 @@ import { createCustomersService } from './customers/service.js';
 import { createSystemsRepo } from './systems/repo.js';
 import { systemsRoutes } from './systems/routes.js';
 import { createSystemsService } from './systems/service.js';
-import { createSecondFactorRepo } from './second-factor/repo.js';
 import { secondFactorRoutes } from './second-factor/routes.js';
-import { createSecondFactorService } from './second-factor/service.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
-import { createTokensRepo } from './tokens/repo.js';
 import { tokensRoutes } from './tokens/routes.js';
-import { createTokensService } from './tokens/service.js';
-import { createUsersRepo } from './users/repo.js';
 import { usersRoutes } from './users/routes.js';
-import { createUsersService } from './users/service.js';
 import { parseBodies } from './http/body.js';
 import { clientAddress } from './http/client-ip.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -131,43 +125,36 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
 
-  const smtp = createSmtpSettingsService({ db, box: deps.box });
+  // the audit log (issue 14 item 3): every service that writes records its row in its own transaction
+  const audit = createAuditService({ repo: createAuditRepo(db), clock });
+  const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
   const mailer = createMailer({ smtp, log });
-  const resets = createPasswordResetService({ db, clock, mailer, hasher: deps.hasher, authUrl: config.authUrl, log });
-  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus: deps.bus });
-  const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: config.authSecret, bus: deps.bus });
-  const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus: deps.bus });
-  const secondFactor = createSecondFactorService({
-    repo: createSecondFactorRepo(db),
-    box: deps.box,
+  const resets = createPasswordResetService({
+    db,
+    clock,
     mailer,
+    hasher: deps.hasher,
+    authUrl: config.authUrl,
+    log,
+    audit,
+  });
+  const { users, sessions, tokens, secondFactor, login } = assembleSignIn({
+    db,
     clock,
     log,
-  });
-  const login = createLoginService({
-    users,
-    sessions,
-    secondFactor,
-    limits: {
-      perAccount: limiter('login-account', 10, 15 * 60),
-      perAddress: limiter('login-address', 100, 15 * 60),
-      // counted, never refused: the service slows each failure past IDENTITY_BUDGET
-      perIdentity: limiter('login-identity', 1_000_000, 15 * 60),
-      identityAddresses: limiter('login-identity-addresses', 1_000_000, 15 * 60),
-      codes: limiter('login-codes', CODE_BUDGET, 15 * 60, 15 * 60),
-      failureDelayMs: deps.loginFailureDelayMs ?? 250,
-    },
-    guessing: createGuessingAlert({
-      users,
-      mailer,
-      perHour: limiter('guessing-mail', 1, 60 * 60),
-      authUrl: config.authUrl,
-      log,
-    }),
+    bus: deps.bus,
+    box: deps.box,
+    hasher: deps.hasher,
+    mailer,
+    audit,
+    authSecret: config.authSecret,
+    authUrl: config.authUrl,
+    limiter,
+    failureDelayMs: deps.loginFailureDelayMs ?? 250,
   });
 
   const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
-  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log });
+  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log, audit });
   // failed enrollment-key checks per client address (contracts.md "Agent protocol")
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 
@@ -177,6 +164,7 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
     clock,
     log,
     bus: deps.bus,
+    audit,
   });
   const ingest = createIngest({
     db,
@@ -218,10 +206,11 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
     bus: deps.bus,
     clock,
     notifications: notifier.acknowledgements(() => currentSuppression(db, clock.now())),
+    audit,
   });
 
-  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus });
-  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock });
+  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
+  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   const authentication = authenticate({
     sessions,
     tokens,
@@ -256,7 +245,7 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
       customersRoutes(
-        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl }),
+        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
       systemsRoutes(systems, clock),
       liveRoutes(),
@@ -286,6 +275,7 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
           scopes: createScopeRepo(db),
           bus: deps.bus,
           clock,
+          audit,
         }),
       ),
       alertsRoutes(alerts),
@@ -301,11 +291,13 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
           mailer,
           allowPrivateWebhooks: config.allowPrivateWebhooks,
           authUrl: config.authUrl,
+          audit,
         }),
-        createPoliciesService({ repo: channelsRepo, bus: deps.bus }),
+        createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       ),
-      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock })),
+      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit })),
       agentSettingsRoutes(agentSettings),
+      auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */

@@ -29,6 +29,11 @@ describe('config', () => {
     assert.equal(config.retention.rollup5mRetention.text, '30 days');
     assert.equal(config.retention.rollup1hRetention.text, '400 days');
     assert.equal(config.retention.maxMigrateBytes, 21474836480);
+    assert.equal(config.auditRetention.text, '400 days');
+  });
+
+  it('reads AUDIT_RETENTION as the other retentions are read', () => {
+    assert.equal(loadConfig({ ...BASE, AUDIT_RETENTION: '13 months' }).auditRetention.ms, 13 * 30 * 86_400_000);
   });
 
   it('accepts the interval strings the spec shows and normalises them', () => {
@@ -51,6 +56,8 @@ describe('config', () => {
     ['METRICS_COMPRESS_AFTER', '2 days; DROP TABLE metrics'],
     ['METRICS_5M_RETENTION', '0 days'],
     ['METRICS_1H_RETENTION', '-400 days'],
+    ['AUDIT_RETENTION', 'forever'],
+    ['AUDIT_RETENTION', '0 days'],
   ] as const) {
     it(`refuses a malformed ${name} and names it`, () => {
       assert.match(configError({ [name]: raw }), new RegExp(`^${name} must be a database interval`));

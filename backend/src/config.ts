@@ -14,6 +14,7 @@ import {
   type Env,
   type RetentionConfig,
 } from '../../db/environment.js';
+import { parseInterval, type Interval } from '../../db/interval.js';
 
 export { ConfigError, loadDatabaseUrl, loadRetentionConfig, type RetentionConfig };
 
@@ -53,8 +54,20 @@ export interface AppConfig {
   /** bcrypt cost: 11; BCRYPT_COST lowers it for tests only (never below 10 in production). */
   bcryptCost: number;
   retention: RetentionConfig;
+  /** AUDIT_RETENTION (default 400 days): audit log rows older than this are purged hourly. */
+  auditRetention: Interval;
   /** Things worth a warning line at start; never contain secret values. */
   warnings: string[];
+}
+
+/** A database interval, as the retention variables take it ("400 days", "13 months"). */
+function retentionInterval(env: Env, name: string, fallback: string): Interval {
+  const raw = value(env, name) ?? fallback;
+  const parsed = parseInterval(raw);
+  if (!parsed || parsed.ms <= 0) {
+    throw new ConfigError(`${name} must be a database interval such as "90 days" or "13 months" (got "${raw}")`);
+  }
+  return parsed;
 }
 
 /** Placeholders shipped in .env.example; a secret equal to one is as good as none. */
@@ -223,6 +236,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',
     retention,
+    auditRetention: retentionInterval(env, 'AUDIT_RETENTION', '400 days'),
     warnings,
   };
 }

@@ -4,6 +4,8 @@
  * HTTP server (`/api/live` upgrades). SIGTERM/SIGINT: live sockets close with
  * 1001, stop accepting, finish requests in flight, close everything, exit 0.
  */
+import { createAuditRepo } from './audit/repo.js';
+import { createAuditService } from './audit/service.js';
 import http from 'node:http';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
@@ -98,6 +100,7 @@ export async function startServer(
   await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
+  const audit = createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock });
   const housekeeping = createHousekeeping({
     repo: createHousekeepingRepo(db),
     clock: options.clock ?? systemClock,
@@ -105,7 +108,9 @@ export async function startServer(
     alertRetention: createAlertRetentionService({
       repo: createAlertRetentionRepo(db),
       clock: options.clock ?? systemClock,
+      audit,
     }),
+    auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
     agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   const {

@@ -10,6 +10,8 @@
  *
  *   npm run bench -- live [--clients 1000] [--rounds 20]
  */
+import { SYSTEM_ACTOR } from '../../backend/src/lib/audit.js';
+import { auditTrailOn } from '../../backend/src/testing/audit.js';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
@@ -72,11 +74,15 @@ export async function benchLive(argv: string[]): Promise<void> {
     }
   const [a, b, c] = customers as [number, number, number];
   const grants: (number[] | null)[] = [null, [a], [a, b], [a, c], [a, b, c]];
-  const tokens = createTokensService({ repo: createTokensRepo(db.knex), clock: systemClock });
+  const tokens = createTokensService({
+    repo: createTokensRepo(db.knex),
+    clock: systemClock,
+    audit: auditTrailOn(db.knex),
+  });
   const bearerTokens: string[] = [];
   for (const grant of grants) {
     const account = await createAccount(db.knex, grant ? { role: 'VIEWER', customerIds: grant } : { role: 'ADMIN' });
-    bearerTokens.push((await tokens.create(account.id, 'bench', null)).token);
+    bearerTokens.push((await tokens.create(SYSTEM_ACTOR, account.id, 'bench', null)).token);
   }
 
   const here = path.dirname(fileURLToPath(import.meta.url));

@@ -233,6 +233,18 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     assert.equal(saved?.repeat_minutes, 15);
   });
 
+  it('the audit log, showing the channel and policy changes made above, filtered and unfiltered', async () => {
+    await check('/settings/audit-log', (p) => p.getByText('policy.save').first().waitFor());
+    await page.getByLabel('Action').fill('channel');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.getByText('channel.create').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const found = await violations(page);
+    assert.deepEqual(found, [], `audit log filtered:\n${describeViolations(found)}`);
+    const shown = await page.getByTestId('action').allTextContents();
+    assert.ok(shown.length > 0 && shown.every((action) => action.trim().startsWith('channel.')), shown.join(', '));
+  });
+
   it('and the guard itself finds a violation when there is one (an image without a text alternative)', async () => {
     await page.goto(`${app.url}/no-such-page`);
     await page.getByRole('heading').first().waitFor();

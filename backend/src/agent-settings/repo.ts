@@ -60,8 +60,13 @@ export function createAgentSettingsRepo(db: Knex) {
       return rows.map(mapRow);
     },
 
-    async find(id: number): Promise<AgentSettingRow | null> {
-      const row = await db('agent_settings').where({ id }).first();
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
+    async find(id: number, q: Knex = db): Promise<AgentSettingRow | null> {
+      const row = await q('agent_settings').where({ id }).first();
       return row ? mapRow(row) : null;
     },
 
@@ -72,8 +77,9 @@ export function createAgentSettingsRepo(db: Knex) {
     async insert(
       input: { scope: Scope; key: string; secret: boolean },
       storedValue: (id: number) => string,
+      q: Knex = db,
     ): Promise<number | null> {
-      return db.transaction(async (trx) => {
+      return q.transaction(async (trx) => {
         const [row] = await trx('agent_settings')
           .insert({
             scope_type: input.scope.type,
@@ -93,14 +99,14 @@ export function createAgentSettingsRepo(db: Knex) {
       });
     },
 
-    async update(id: number, changes: { value: string; secret: boolean }): Promise<void> {
-      await db('agent_settings')
+    async update(id: number, changes: { value: string; secret: boolean }, q: Knex = db): Promise<void> {
+      await q('agent_settings')
         .where({ id })
-        .update({ value: changes.value, secret: changes.secret, updated_at: db.fn.now() });
+        .update({ value: changes.value, secret: changes.secret, updated_at: q.fn.now() });
     },
 
-    async delete(id: number): Promise<void> {
-      await db('agent_settings').where({ id }).delete();
+    async delete(id: number, q: Knex = db): Promise<void> {
+      await q('agent_settings').where({ id }).delete();
     },
 
     /** The settings of a system's cluster and of the system itself: the two layers of its effective settings. */

@@ -3,6 +3,7 @@
  * view), create, change and delete them. Reading needs sight of the customer; writing ADMIN or
  * an OPERATOR granted it. Secret values are accepted, never returned.
  */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { Invalid, NotFound } from '../lib/errors.js';
@@ -75,15 +76,15 @@ export function agentSettingsRoutes(settings: AgentSettingsService): Router {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(createSchema, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await settings.create(principal, input);
+    ctx.body = await settings.create(auditActor(ctx), principal, input);
   });
   router.patch('/api/agent-settings/:id', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(updateSchema, ctx.request.body);
-    ctx.body = await settings.update(principal, settingId(ctx.params['id']), input);
+    ctx.body = await settings.update(auditActor(ctx), principal, settingId(ctx.params['id']), input);
   });
   router.delete('/api/agent-settings/:id', writer, async (ctx) => {
-    await settings.remove(currentPrincipal(ctx.state), settingId(ctx.params['id']));
+    await settings.remove(auditActor(ctx), currentPrincipal(ctx.state), settingId(ctx.params['id']));
     ctx.status = 204;
   });
   return router;

@@ -8,6 +8,7 @@ import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
@@ -54,6 +55,15 @@ export interface AgentSettingChanges {
 export const EFFECTIVE_CACHE_TTL_MS = 30_000;
 const EFFECTIVE_CACHE_MAX = 10_000;
 
+/**
+ * What the audit log keeps of a setting: a secret's stored (sealed) value under `secretValue`, which
+ * the log replaces by "[sealed]" (a change still shows as changed); a plain value as it is.
+ */
+const settingFacts = (row: AgentSettingRow) =>
+  row.secret
+    ? { scope: row.scope, key: row.key, kind: 'secret', secretValue: row.value }
+    : { scope: row.scope, key: row.key, kind: 'plain', value: row.value };
+
 const view = (row: AgentSettingRow): AgentSettingView => ({
   id: row.id,
   scope: row.scope,
@@ -78,9 +88,10 @@ export interface AgentSettingsDeps {
   log: Logger;
   /** Consoles that show agent settings hear of changes here (bus/changes.ts); optional for tests. */
   bus?: Bus;
+  audit: AuditTrail;
 }
 
-export function createAgentSettingsService({ repo, box, clock, log, bus }: AgentSettingsDeps) {
+export function createAgentSettingsService({ repo, box, clock, log, bus, audit }: AgentSettingsDeps) {
   // effective settings per system id for the ingest answers (~1,000/s): every write here empties it
   const cache = new Map<number, { at: number; settings: Record<string, string | null> }>();
   // a load that started before a write must not put its older answer into the emptied cache
@@ -152,19 +163,35 @@ export function createAgentSettingsService({ repo, box, clock, log, bus }: Agent
       return { settings, effective };
     },
 
-    async create(principal: Principal, input: NewAgentSetting): Promise<AgentSettingView> {
+    async create(actor: AuditActor, principal: Principal, input: NewAgentSetting): Promise<AgentSettingView> {
       const owner = await writableScope(principal, input.scope);
-      const id = await repo.insert(input, (newId) => sealFor(newId, input.value, input.secret));
-      if (id === null) throw new Conflict(`The ${input.scope.type} already has a setting named ${input.key}`);
-      await written(id, owner.customerId);
-      return view((await repo.find(id)) as AgentSettingRow);
+      const created = await repo.transaction(async (trx) => {
+        const id = await repo.insert(input, (newId) => sealFor(newId, input.value, input.secret), trx);
+        if (id === null) throw new Conflict(`The ${input.scope.type} already has a setting named ${input.key}`);
+        const row = (await repo.find(id, trx)) as AgentSettingRow;
+        await audit.record(trx, actor, {
+          action: 'agent_setting.create',
+          targetType: 'agent_setting',
+          targetId: id,
+          customerId: owner.customerId,
+          after: settingFacts(row),
+        });
+        return row;
+      });
+      await written(created.id, owner.customerId);
+      return view(created);
     },
 
     /**
      * Changes the value or the secret flag. A secret's value left out stays as it is; a secret
      * made plain needs a new value (the stored one is never revealed).
      */
-    async update(principal: Principal, id: number, changes: AgentSettingChanges): Promise<AgentSettingView> {
+    async update(
+      actor: AuditActor,
+      principal: Principal,
+      id: number,
+      changes: AgentSettingChanges,
+    ): Promise<AgentSettingView> {
       const row = await writableSetting(principal, id);
       const secret = changes.secret ?? row.secret;
       let value: string;
@@ -173,14 +200,35 @@ export function createAgentSettingsService({ repo, box, clock, log, bus }: Agent
         throw new Invalid('value: a new value is required to make a secret setting plain', { field: 'value' });
       } else if (!row.secret && secret) value = sealFor(id, row.value, true);
       else value = row.value;
-      await repo.update(id, { value, secret });
+      const updated = await repo.transaction(async (trx) => {
+        await repo.update(id, { value, secret }, trx);
+        const after = (await repo.find(id, trx)) as AgentSettingRow;
+        await audit.record(trx, actor, {
+          action: 'agent_setting.update',
+          targetType: 'agent_setting',
+          targetId: id,
+          customerId: row.customerId,
+          before: settingFacts(row),
+          after: settingFacts(after),
+        });
+        return after;
+      });
       await written(id, row.customerId);
-      return view((await repo.find(id)) as AgentSettingRow);
+      return view(updated);
     },
 
-    async remove(principal: Principal, id: number): Promise<void> {
+    async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const row = await writableSetting(principal, id);
-      await repo.delete(id);
+      await repo.transaction(async (trx) => {
+        await repo.delete(id, trx);
+        await audit.record(trx, actor, {
+          action: 'agent_setting.delete',
+          targetType: 'agent_setting',
+          targetId: id,
+          customerId: row.customerId,
+          before: settingFacts(row),
+        });
+      });
       await written(id, row.customerId);
     },
 

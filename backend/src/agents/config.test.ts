@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { auditTrailOn } from '../testing/audit.js';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
@@ -65,13 +67,25 @@ describe('GET /api/agent/config', () => {
     app.use(
       authenticate({
         sessions: createSessions({ repo: createSessionRepo(knex), clock: systemClock, authSecret: 'x'.repeat(40) }),
-        tokens: createTokensService({ repo: createTokensRepo(knex), clock: systemClock }),
-        users: createUsersService({ db: knex, repo: createUsersRepo(knex), hasher, bus: createMemoryBus() }),
+        tokens: createTokensService({ repo: createTokensRepo(knex), clock: systemClock, audit: auditTrailOn(knex) }),
+        users: createUsersService({
+          db: knex,
+          repo: createUsersRepo(knex),
+          hasher,
+          bus: createMemoryBus(),
+          audit: auditTrailOn(knex),
+        }),
         bearerFailures: limiter('bearer', 100),
         origins: createOriginRule(publicUrl),
       }),
     );
-    const updates = createAgentUpdates({ db: knex, dist, clock: systemClock, log: logs.log });
+    const updates = createAgentUpdates({
+      db: knex,
+      dist,
+      clock: systemClock,
+      log: logs.log,
+      audit: auditTrailOn(knex),
+    });
     const router = agentRoutes({ endpoints, updates });
     app.use(router.routes()).use(router.allowedMethods());
     const server = http.createServer(app.callback());
@@ -106,7 +120,11 @@ describe('GET /api/agent/config', () => {
         .returning<{ id: number }[]>('id');
       clusters[name] = row?.id ?? 0;
     }
-    const tokenService = createTokensService({ repo: createTokensRepo(db.knex), clock: systemClock });
+    const tokenService = createTokensService({
+      repo: createTokensRepo(db.knex),
+      clock: systemClock,
+      audit: auditTrailOn(db.knex),
+    });
     for (const [name, role, customerIds] of [
       ['admin', 'ADMIN', []],
       ['operatorA', 'OPERATOR', [a]],
@@ -114,7 +132,7 @@ describe('GET /api/agent/config', () => {
       ['viewerA', 'VIEWER', [a]],
     ] as const) {
       const account = await createAccount(db.knex, { role, customerIds: [...customerIds] });
-      tokens[name] = (await tokenService.create(account.id, name, null)).token;
+      tokens[name] = (await tokenService.create(SYSTEM_ACTOR, account.id, name, null)).token;
     }
     base = await serve(SECRET);
     bare = await serve(null);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -56,7 +57,13 @@ describe('/api/agent/install.sh, version and download', () => {
       webhookSecret: 'webhook-secret-for-agent-endpoint-tests',
       keyFailures: createRateLimiter({ kind: 'memory' }, { name: 'k', points: 100, durationSeconds: 60 }, logs.log),
     });
-    const updates = createAgentUpdates({ db: db.knex, dist, clock: systemClock, log: logs.log });
+    const updates = createAgentUpdates({
+      db: db.knex,
+      dist,
+      clock: systemClock,
+      log: logs.log,
+      audit: auditTrailOn(db.knex),
+    });
     const app = new Koa();
     app.silent = true;
     app.use(errorMiddleware(logs.log));

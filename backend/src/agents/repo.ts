@@ -107,8 +107,13 @@ export function createAgentsRepo(db: Knex) {
     },
 
     /** "Retry update": the failed build may be offered again. False when the system does not exist. */
-    async clearUpdateFailure(systemId: number): Promise<UpdateState | null> {
-      const [row] = await db('systems')
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
+    async clearUpdateFailure(systemId: number, q: Knex = db): Promise<UpdateState | null> {
+      const [row] = await q('systems')
         .where({ id: systemId })
         .update({ update_failed_version: null, update_failures: 0, offered_version: null })
         .returning(STATE_COLUMNS);
@@ -142,17 +147,17 @@ export function createAgentsRepo(db: Knex) {
       return { canaryId: canary?.id ?? null, released: released !== undefined };
     },
 
-    async findRolloutMode(): Promise<RolloutMode | null> {
-      const row = await db('app_settings')
+    async findRolloutMode(q: Knex = db): Promise<RolloutMode | null> {
+      const row = await q('app_settings')
         .where({ key: ROLLOUT_KEY })
         .first<{ value: { mode?: unknown } } | undefined>('value');
       const mode = row?.value.mode;
       return mode === 'all' || mode === 'canary' ? mode : null;
     },
 
-    async saveRolloutMode(mode: RolloutMode): Promise<void> {
-      await db('app_settings')
-        .insert({ key: ROLLOUT_KEY, value: JSON.stringify({ mode }), updated_at: db.fn.now() })
+    async saveRolloutMode(mode: RolloutMode, q: Knex = db): Promise<void> {
+      await q('app_settings')
+        .insert({ key: ROLLOUT_KEY, value: JSON.stringify({ mode }), updated_at: q.fn.now() })
         .onConflict('key')
         .merge(['value', 'updated_at']);
     },

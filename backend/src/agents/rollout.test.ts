@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { auditTrailOn } from '../testing/audit.js';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -87,7 +89,7 @@ describe('agent updates: rollout and the update-failure guard', () => {
       JSON.stringify({ version: NEW, files: { x86_64: entry, aarch64: entry } }),
     );
     const dist = createAgentDist({ dir: distDir, publicUrl: BASE, clock, log: logs.log });
-    updates = createAgentUpdates({ db: db.knex, dist, clock, log: logs.log });
+    updates = createAgentUpdates({ db: db.knex, dist, clock, log: logs.log, audit: auditTrailOn(db.knex) });
     const endpoints = createAgentEndpoints({
       repo: createAgentsRepo(db.knex),
       dist,
@@ -124,7 +126,7 @@ describe('agent updates: rollout and the update-failure guard', () => {
   });
 
   beforeEach(async () => {
-    await updates.setRolloutMode('all');
+    await updates.setRolloutMode(SYSTEM_ACTOR, 'all');
   });
 
   it('mode "all" offers the newest build to every system not on it, never a downgrade', async () => {

@@ -18,6 +18,7 @@
  *   an admin's "retry update" (the 2.27.0 loop: it reported an older version than
  *   the one it installed, and was offered the update forever).
  */
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Knex } from 'knex';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
@@ -55,9 +56,10 @@ export interface AgentUpdatesDeps {
   clock: Clock;
   log: Logger;
   repo?: AgentsRepo;
+  audit: AuditTrail;
 }
 
-export function createAgentUpdates({ db, dist, clock, log, repo = createAgentsRepo(db) }: AgentUpdatesDeps) {
+export function createAgentUpdates({ db, dist, clock, log, audit, repo = createAgentsRepo(db) }: AgentUpdatesDeps) {
   const states = new Map<number, UpdateState>();
   // a customer's rollout of a version, once released, stays released
   const released = new Set<string>();
@@ -161,8 +163,14 @@ export function createAgentUpdates({ db, dist, clock, log, repo = createAgentsRe
     },
 
     /** The admin's "retry update": the failed build may be offered again. False when there is no such system. */
-    async retryUpdate(systemId: number): Promise<boolean> {
-      const state = remember(systemId, await repo.clearUpdateFailure(systemId));
+    async retryUpdate(actor: AuditActor, systemId: number): Promise<boolean> {
+      const cleared = await repo.transaction(async (trx) => {
+        const row = await repo.clearUpdateFailure(systemId, trx);
+        if (row)
+          await audit.record(trx, actor, { action: 'system.retry_update', targetType: 'system', targetId: systemId });
+        return row;
+      });
+      const state = remember(systemId, cleared);
       if (state) log.info({ systemId }, 'Agent update failure cleared: the update will be offered again');
       return state !== null;
     },
@@ -171,8 +179,18 @@ export function createAgentUpdates({ db, dist, clock, log, repo = createAgentsRe
       return rolloutMode();
     },
 
-    async setRolloutMode(value: RolloutMode): Promise<RolloutMode> {
-      await repo.saveRolloutMode(value);
+    async setRolloutMode(actor: AuditActor, value: RolloutMode): Promise<RolloutMode> {
+      await repo.transaction(async (trx) => {
+        const before = (await repo.findRolloutMode(trx)) ?? 'all';
+        await repo.saveRolloutMode(value, trx);
+        await audit.record(trx, actor, {
+          action: 'settings.agent_rollout.update',
+          targetType: 'settings',
+          targetId: 'agent_rollout',
+          before: { mode: before },
+          after: { mode: value },
+        });
+      });
       mode = { value, at: clock.now().getTime() };
       return value;
     },

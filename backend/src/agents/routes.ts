@@ -2,6 +2,7 @@
  * /api/agent/* (public: agents and installers carry no account), the rollout
  * setting and the "retry update" recovery action (administrators).
  */
+import { auditActor } from '../http/audit-actor.js';
 import { open } from 'node:fs/promises';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
@@ -100,12 +101,12 @@ export function agentRoutes({ endpoints, updates }: AgentRoutesDeps): Router {
 
   router.put('/api/settings/agent-rollout', admin, async (ctx) => {
     const { mode } = parseInput(rolloutSchema, ctx.request.body);
-    ctx.body = { mode: await updates.setRolloutMode(mode) };
+    ctx.body = { mode: await updates.setRolloutMode(auditActor(ctx), mode) };
   });
 
   // the recovery action of the update-failure guard
   router.post('/api/systems/:id/retry-update', admin, async (ctx) => {
-    if (!(await updates.retryUpdate(systemId(ctx.params['id'])))) throw new NotFound('No such system');
+    if (!(await updates.retryUpdate(auditActor(ctx), systemId(ctx.params['id'])))) throw new NotFound('No such system');
     ctx.status = 204;
   });
 

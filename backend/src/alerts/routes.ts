@@ -1,4 +1,5 @@
 /** /api/alerts: list with filters and keyset paging, one alert, acknowledge. */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import { idOf } from '../lib/ids.js';
@@ -31,7 +32,7 @@ export function alertsRoutes(alerts: AlertsService): Router {
     const principal = currentPrincipal(ctx.state);
     const { note, until } = parseInput(acknowledgeBody, ctx.request.body);
     const id = idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER);
-    ctx.body = await alerts.acknowledge(principal, id, { note, until });
+    ctx.body = await alerts.acknowledge(auditActor(ctx), principal, id, { note, until });
   });
   return router;
 }

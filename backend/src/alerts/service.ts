@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { publishAlertTransition, toAlertJson } from './alert-json.js';
@@ -36,6 +37,7 @@ export interface AlertsDeps {
   clock: Clock;
   /** The `acknowledged` notifications (issue 13); absent, an acknowledgement notifies nobody. */
   notifications?: AckNotifications;
+  audit: AuditTrail;
 }
 
 export interface AckNotifications {
@@ -49,7 +51,7 @@ export interface AckNotifications {
 /** Longest acknowledgement expiry: past it an alert would be forgotten rather than snoozed. */
 export const MAX_ACK_MS = 30 * 86_400_000;
 
-export function createAlertsService({ repo, bus, clock, notifications }: AlertsDeps) {
+export function createAlertsService({ repo, bus, clock, notifications, audit }: AlertsDeps) {
   async function visibleAlert(principal: Principal, id: number): Promise<AlertDetailRow> {
     const row = await repo.find(id);
     if (!row || !canSeeCustomer(principal, row.customer_id)) throw new NotFound('No such alert');
@@ -66,6 +68,7 @@ export function createAlertsService({ repo, bus, clock, notifications }: AlertsD
     },
 
     async acknowledge(
+      actor: AuditActor,
       principal: Principal,
       id: number,
       { note, until }: { note: string | null; until: Date | null },
@@ -77,7 +80,17 @@ export function createAlertsService({ repo, bus, clock, notifications }: AlertsD
         throw new Invalid('until: must be in the future, at most 30 days ahead', { field: 'until' });
       const ack = { userId: principal.userId, note, until, at: now };
       const notify = await notifications?.prepare();
-      if (!(await repo.acknowledge(id, ack, notify && ((trx) => notify.queue(trx, id))))) {
+      const within = async (trx: Knex.Transaction) => {
+        await notify?.queue(trx, id);
+        await audit.record(trx, actor, {
+          action: 'alert.acknowledge',
+          targetType: 'alert',
+          targetId: id,
+          customerId: current.customer_id,
+          after: { note, until },
+        });
+      };
+      if (!(await repo.acknowledge(id, ack, within))) {
         const now = await visibleAlert(principal, id);
         throw new Conflict(
           now.state === 'resolved' ? 'This alert is resolved' : 'This alert is already acknowledged',

@@ -12,6 +12,7 @@
  * owner by e-mail.
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { TooMany, Unauthenticated } from '../lib/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
 import type { UserView, UsersService } from '../users/service.js';
@@ -71,11 +72,12 @@ export interface LoginDeps {
   secondFactor: SecondFactorService;
   limits: LoginLimits;
   guessing: GuessingAlert;
+  audit: AuditTrail;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createLoginService({ users, sessions, secondFactor, limits, guessing }: LoginDeps) {
+export function createLoginService({ users, sessions, secondFactor, limits, guessing, audit }: LoginDeps) {
   /** Distinct addresses that failed on this account in the window (counting this one if new). */
   async function addressesOf(identity: string, fromHere: number): Promise<number> {
     const counted =
@@ -84,6 +86,11 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
   }
 
   async function fail(identity: string, ip: string, message: string, code: string): Promise<never> {
+    // the same row for an unknown account and a wrong password: the identifier as typed, no id
+    await audit.recordAlone(
+      { type: 'user', id: null, name: identity, address: ip },
+      { action: 'auth.sign_in_failed', targetType: 'user', after: { reason: code } },
+    );
     const [account, , everywhere] = await Promise.all([
       limits.perAccount.consume(`${identity}|${ip}`),
       limits.perAddress.consume(ip),
@@ -98,6 +105,13 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
   }
 
   return {
+    /** Ends the session of a sign-out, with its audit row. */
+    async logout(actor: AuditActor, sessionId: string): Promise<void> {
+      await sessions.end(sessionId, (trx) =>
+        audit.record(trx, actor, { action: 'auth.sign_out', targetType: 'user', targetId: actor.id }),
+      );
+    },
+
     async login(input: LoginInput, meta: LoginMeta): Promise<LoginResult> {
       const identity = input.identifier.trim().toLowerCase();
       const accountKey = `${identity}|${meta.ip}`;
@@ -131,7 +145,13 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
       }
 
       await limits.perAccount.reset(accountKey);
-      const session = await sessions.start(user.id, meta);
+      const session = await sessions.start(user.id, meta, (trx) =>
+        audit.record(
+          trx,
+          { type: 'user', id: user.id, name: user.email, address: meta.ip },
+          { action: 'auth.sign_in', targetType: 'user', targetId: user.id, after: factor ? { factor } : null },
+        ),
+      );
       return {
         kind: 'signed-in',
         user: await users.userView(user.id),

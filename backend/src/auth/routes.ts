@@ -1,6 +1,7 @@
 /**
  * First account, sign-in and the current account: /api/setup, /api/auth/*.
  */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { TooMany } from '../lib/errors.js';
 import { refuseForeignOrigin, type OriginRule } from '../http/origin.js';
@@ -54,7 +55,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
     if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many setup attempts: try again later');
     refuseForeignOrigin(ctx, origins);
     const input = parseInput(setupBody, ctx.request.body);
-    const user = await users.setup(input);
+    const user = await users.setup(input, ctx.state.clientIp ?? null);
     ctx.status = 201;
     ctx.body = { id: user.id, email: user.email, role: user.role };
   });
@@ -91,7 +92,7 @@ export function authRoutes(deps: AuthRoutesDeps): Router {
 
   router.post('/api/auth/logout', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    if (principal.sessionId) await sessions.end(principal.sessionId);
+    if (principal.sessionId) await login.logout(auditActor(ctx), principal.sessionId);
     ctx.cookies.set(SESSION_COOKIE, null, cookieOptions);
     ctx.status = 204;
   });

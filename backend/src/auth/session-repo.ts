@@ -12,8 +12,12 @@ export interface SessionRow {
 
 export function createSessionRepo(db: Knex) {
   return {
-    async insert(row: SessionRow & { ip: string; userAgent: string }): Promise<void> {
-      await db('sessions').insert({
+    /** Runs `work` in one transaction (a new session and its audit row commit together). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+    async insert(row: SessionRow & { ip: string; userAgent: string }, q: Knex = db): Promise<void> {
+      await q('sessions').insert({
         id: row.id,
         user_id: row.userId,
         stage: row.stage,
@@ -48,8 +52,8 @@ export function createSessionRepo(db: Knex) {
     },
 
     /** Deletes a session; returns the account it belonged to (null if there was none). */
-    async delete(id: string): Promise<number | null> {
-      const [row] = await db('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
+    async delete(id: string, q: Knex = db): Promise<number | null> {
+      const [row] = await q('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
       return row?.user_id ?? null;
     },
 

@@ -4,6 +4,7 @@
  * cookie carrying the token is signed with AUTH_SECRET by Koa, so changing
  * AUTH_SECRET signs everybody out.
  */
+import type { Knex } from 'knex';
 import { createHmac } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
@@ -30,18 +31,29 @@ export interface SessionsDeps {
 export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
   return {
     /** Starts a session; returns the cookie value (the only place the token exists in clear). */
-    async start(userId: number, meta: { ip: string; userAgent: string }): Promise<{ token: string; id: string }> {
+    /** A new session; `within` runs in its transaction (the sign-in's audit row). */
+    async start(
+      userId: number,
+      meta: { ip: string; userAgent: string },
+      within?: (trx: Knex.Transaction) => Promise<void>,
+    ): Promise<{ token: string; id: string }> {
       const token = randomToken(32);
       const now = clock.now();
       const id = sha256(token);
-      await repo.insert({
-        id,
-        userId,
-        stage: 'full',
-        lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + IDLE_MS),
-        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
-        ...meta,
+      await repo.transaction(async (trx) => {
+        await repo.insert(
+          {
+            id,
+            userId,
+            stage: 'full',
+            lastSeenAt: now,
+            expiresAt: new Date(now.getTime() + IDLE_MS),
+            absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
+            ...meta,
+          },
+          trx,
+        );
+        await within?.(trx);
       });
       return { token, id };
     },
@@ -58,8 +70,13 @@ export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
       return session;
     },
 
-    async end(sessionId: string): Promise<void> {
-      const userId = await repo.delete(sessionId);
+    /** Ends a session; `within` runs in its transaction (a sign-out's audit row). */
+    async end(sessionId: string, within?: (trx: Knex.Transaction) => Promise<void>): Promise<void> {
+      const userId = await repo.transaction(async (trx) => {
+        const ended = await repo.delete(sessionId, trx);
+        if (ended !== null) await within?.(trx);
+        return ended;
+      });
       if (userId !== null) await bus?.publish('rights', { userId });
     },
 

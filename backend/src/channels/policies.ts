@@ -6,6 +6,7 @@
 import type { Bus } from '../bus/bus.js';
 import { publishChange, reachOfCustomer } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { ChannelsRepo, PolicyRow } from './repo.js';
 import type { PolicyInput } from './schema.js';
@@ -26,7 +27,38 @@ function policyView(row: PolicyRow | undefined, customer: { id: number | null; n
 }
 export type PolicyView = ReturnType<typeof policyView>;
 
-export function createPoliciesService({ repo, bus }: { repo: ChannelsRepo; bus: Bus }) {
+/** What the audit log keeps of a policy. */
+const policyFacts = (row: PolicyRow | undefined) =>
+  row
+    ? {
+        routes: row.routes,
+        repeatMinutes: row.repeatMinutes,
+        escalateAfterMinutes: row.escalateAfterMinutes,
+        escalateChannelIds: row.escalateChannelIds,
+      }
+    : null;
+
+export function createPoliciesService({ repo, bus, audit }: { repo: ChannelsRepo; bus: Bus; audit: AuditTrail }) {
+  /** Saves (or with null, deletes) the policy of `customerId` (null: global) and its audit row, in one transaction. */
+  async function store(actor: AuditActor, customerId: number | null, policy: PolicyInput | null): Promise<boolean> {
+    return repo.transaction(async (trx) => {
+      const before = await repo.findPolicy(customerId, trx);
+      if (policy === null && !before) return false;
+      if (policy) await repo.savePolicy(customerId, policy, trx);
+      else if (customerId !== null) await repo.deletePolicy(customerId, trx);
+      const after = policy ? await repo.findPolicy(customerId, trx) : undefined;
+      await audit.record(trx, actor, {
+        action: policy ? 'policy.save' : 'policy.delete',
+        targetType: 'policy',
+        targetId: customerId ?? 'global',
+        customerId,
+        before: policyFacts(before),
+        after: policyFacts(after),
+      });
+      return true;
+    });
+  }
+
   /** The customer's name, when the account may see it. */
   async function visibleCustomer(principal: Principal, customerId: number): Promise<string> {
     const name = canSeeCustomer(principal, customerId) ? await repo.customerName(customerId) : null;
@@ -68,10 +100,10 @@ export function createPoliciesService({ repo, bus }: { repo: ChannelsRepo; bus: 
       return policyView(await repo.findPolicy(null), { id: null, name: null }, false);
     },
 
-    async saveGlobal(principal: Principal, policy: PolicyInput): Promise<PolicyView> {
+    async saveGlobal(actor: AuditActor, principal: Principal, policy: PolicyInput): Promise<PolicyView> {
       if (principal.role !== 'ADMIN') throw new Forbidden('Only an admin may change the global policy');
       await checkChannels(null, policy);
-      await repo.savePolicy(null, policy);
+      await store(actor, null, policy);
       await changed(null);
       return this.getGlobal();
     },
@@ -84,19 +116,24 @@ export function createPoliciesService({ repo, bus }: { repo: ChannelsRepo; bus: 
       return policyView(row, { id: customerId, name }, own !== undefined);
     },
 
-    async saveForCustomer(principal: Principal, customerId: number, policy: PolicyInput): Promise<PolicyView> {
+    async saveForCustomer(
+      actor: AuditActor,
+      principal: Principal,
+      customerId: number,
+      policy: PolicyInput,
+    ): Promise<PolicyView> {
       await visibleCustomer(principal, customerId);
       if (!canWriteCustomer(principal, customerId)) throw new Forbidden('You may not change this customer');
       await checkChannels(customerId, policy);
-      await repo.savePolicy(customerId, policy);
+      await store(actor, customerId, policy);
       await changed(customerId);
       return this.getForCustomer(principal, customerId);
     },
 
-    async removeForCustomer(principal: Principal, customerId: number): Promise<void> {
+    async removeForCustomer(actor: AuditActor, principal: Principal, customerId: number): Promise<void> {
       await visibleCustomer(principal, customerId);
       if (!canWriteCustomer(principal, customerId)) throw new Forbidden('You may not change this customer');
-      if (await repo.deletePolicy(customerId)) await changed(customerId);
+      if (await store(actor, customerId, null)) await changed(customerId);
     },
   };
 }

@@ -68,10 +68,17 @@ const policyColumns = [
 export type SealFor = (id: number) => { target: string; secret: string | null };
 
 export function createChannelsRepo(db: Knex) {
-  const channels = () => db('notification_channels as ch').leftJoin('customers as c', 'c.id', 'ch.customer_id');
-  const policies = () => db('notification_policies as p').leftJoin('customers as c', 'c.id', 'p.customer_id');
+  const channels = (q: Knex = db) =>
+    q('notification_channels as ch').leftJoin('customers as c', 'c.id', 'ch.customer_id');
+  const policies = (q: Knex = db) =>
+    q('notification_policies as p').leftJoin('customers as c', 'c.id', 'p.customer_id');
 
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
     /** Global channels and those of visible customers (optionally one customer's and the global ones). */
     async list(visible: Visible, customerId?: number): Promise<ChannelRow[]> {
       const query = channels()
@@ -83,8 +90,8 @@ export function createChannelsRepo(db: Knex) {
       return query;
     },
 
-    async find(id: number): Promise<ChannelRow | undefined> {
-      return channels().select<ChannelRow[]>(channelColumns).where('ch.id', id).first();
+    async find(id: number, q: Knex = db): Promise<ChannelRow | undefined> {
+      return channels(q).select<ChannelRow[]>(channelColumns).where('ch.id', id).first();
     },
 
     /** The channels among `ids` (for checking the ids a policy names). */
@@ -93,8 +100,8 @@ export function createChannelsRepo(db: Knex) {
       return db('notification_channels').whereIn('id', ids).select('id', 'customer_id as customerId');
     },
 
-    async insert(fields: ChannelFields, seal: SealFor): Promise<number> {
-      return db.transaction(async (trx) => {
+    async insert(fields: ChannelFields, seal: SealFor, q: Knex = db): Promise<number> {
+      return q.transaction(async (trx) => {
         const [row] = await trx('notification_channels')
           .insert({
             customer_id: fields.customerId,
@@ -118,20 +125,21 @@ export function createChannelsRepo(db: Knex) {
         target?: string;
         secret?: string | null;
       },
+      q: Knex = db,
     ): Promise<void> {
-      const row: Record<string, unknown> = { updated_at: db.fn.now() };
+      const row: Record<string, unknown> = { updated_at: q.fn.now() };
       if (changes.name !== undefined) row['name'] = changes.name;
       if (changes.minSeverity !== undefined) row['min_severity'] = changes.minSeverity;
       if (changes.enabled !== undefined) row['enabled'] = changes.enabled;
       if (changes.targetHint !== undefined) row['target_hint'] = changes.targetHint;
       if (changes.target !== undefined) row['target'] = changes.target;
       if (changes.secret !== undefined) row['secret'] = changes.secret;
-      await db('notification_channels').where({ id }).update(row);
+      await q('notification_channels').where({ id }).update(row);
     },
 
     /** Deletes the channel and takes it out of every policy, in one transaction; returns the policies' customers. */
-    async delete(id: number): Promise<(number | null)[]> {
-      return db.transaction(async (trx) => {
+    async delete(id: number, q: Knex = db): Promise<(number | null)[]> {
+      return q.transaction(async (trx) => {
         const touched = await trx.raw<{ rows: { customer_id: number | null }[] }>(
           `UPDATE notification_policies p
               SET routes = coalesce((SELECT jsonb_agg(jsonb_set(r, '{channelIds}',
@@ -151,8 +159,8 @@ export function createChannelsRepo(db: Knex) {
     },
 
     /** The global policy (customerId null) or a customer's own; undefined when it has none. */
-    async findPolicy(customerId: number | null): Promise<PolicyRow | undefined> {
-      const query = policies().select<PolicyRow[]>(policyColumns);
+    async findPolicy(customerId: number | null, q: Knex = db): Promise<PolicyRow | undefined> {
+      const query = policies(q).select<PolicyRow[]>(policyColumns);
       if (customerId === null) query.whereNull('p.customer_id');
       else query.where('p.customer_id', customerId);
       return query.first();
@@ -165,8 +173,8 @@ export function createChannelsRepo(db: Knex) {
     },
 
     /** One statement: two concurrent saves of the same policy cannot both insert. */
-    async savePolicy(customerId: number | null, policy: PolicyInput): Promise<void> {
-      await db.raw(
+    async savePolicy(customerId: number | null, policy: PolicyInput, q: Knex = db): Promise<void> {
+      await q.raw(
         `INSERT INTO notification_policies
                 (customer_id, routes, repeat_minutes, escalate_after_minutes, escalate_channel_ids, updated_at)
          VALUES (?, ?::jsonb, ?, ?, ?::int[], now())
@@ -184,8 +192,8 @@ export function createChannelsRepo(db: Knex) {
       );
     },
 
-    async deletePolicy(customerId: number): Promise<boolean> {
-      return (await db('notification_policies').where({ customer_id: customerId }).delete()) > 0;
+    async deletePolicy(customerId: number, q: Knex = db): Promise<boolean> {
+      return (await q('notification_policies').where({ customer_id: customerId }).delete()) > 0;
     },
 
     /** The customer's name; null when there is no such customer. */

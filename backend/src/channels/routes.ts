@@ -1,4 +1,5 @@
 /** /api/notification-channels and /api/notification-policies (docs/api.md "Notification channels and routing"). */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { idOf } from '../lib/ids.js';
@@ -21,7 +22,7 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   });
   router.post('/api/notification-channels', staff, async (ctx) => {
     const input = parseInput(channelSchema, ctx.request.body);
-    ctx.body = await channels.create(currentPrincipal(ctx.state), input);
+    ctx.body = await channels.create(auditActor(ctx), currentPrincipal(ctx.state), input);
     ctx.status = 201;
   });
   router.get('/api/notification-channels/:id', staff, async (ctx) => {
@@ -30,13 +31,14 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   router.patch('/api/notification-channels/:id', staff, async (ctx) => {
     const id = idOf(ctx.params['id'], 'notification channel');
     ctx.body = await channels.update(
+      auditActor(ctx),
       currentPrincipal(ctx.state),
       id,
       parseInput(channelChangesSchema, ctx.request.body),
     );
   });
   router.delete('/api/notification-channels/:id', staff, async (ctx) => {
-    await channels.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'notification channel'));
+    await channels.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'notification channel'));
     ctx.status = 204;
   });
   router.post('/api/notification-channels/:id/test', staff, async (ctx) => {
@@ -51,7 +53,7 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   });
   router.put('/api/notification-policies/global', staff, async (ctx) => {
     const input = parseInput(policySchema, ctx.request.body);
-    ctx.body = await policies.saveGlobal(currentPrincipal(ctx.state), input);
+    ctx.body = await policies.saveGlobal(auditActor(ctx), currentPrincipal(ctx.state), input);
   });
   router.get('/api/notification-policies/customer/:customerId', staff, async (ctx) => {
     const customerId = idOf(ctx.params['customerId'], 'customer');
@@ -60,10 +62,14 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
   router.put('/api/notification-policies/customer/:customerId', staff, async (ctx) => {
     const customerId = idOf(ctx.params['customerId'], 'customer');
     const input = parseInput(policySchema, ctx.request.body);
-    ctx.body = await policies.saveForCustomer(currentPrincipal(ctx.state), customerId, input);
+    ctx.body = await policies.saveForCustomer(auditActor(ctx), currentPrincipal(ctx.state), customerId, input);
   });
   router.delete('/api/notification-policies/customer/:customerId', staff, async (ctx) => {
-    await policies.removeForCustomer(currentPrincipal(ctx.state), idOf(ctx.params['customerId'], 'customer'));
+    await policies.removeForCustomer(
+      auditActor(ctx),
+      currentPrincipal(ctx.state),
+      idOf(ctx.params['customerId'], 'customer'),
+    );
     ctx.status = 204;
   });
   return router;

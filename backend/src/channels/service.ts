@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import { publishChange, reachOfCustomer } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
@@ -54,10 +55,23 @@ export interface ChannelsDeps {
   mailer: Mailer;
   allowPrivateWebhooks: boolean;
   authUrl: string;
+  audit: AuditTrail;
 }
 
+/** What the audit log keeps of a channel: target and secret only as "[sealed]" (redact.ts). */
+const channelFacts = (row: ChannelRow) => ({
+  name: row.name,
+  type: row.type,
+  customerId: row.customerId,
+  target: row.target,
+  targetHint: row.targetHint,
+  secret: row.secret,
+  minSeverity: row.minSeverity,
+  enabled: row.enabled,
+});
+
 export function createChannelsService(deps: ChannelsDeps) {
-  const { repo, box, bus, clock } = deps;
+  const { repo, box, bus, clock, audit } = deps;
 
   async function visibleChannel(principal: Principal, id: number): Promise<ChannelRow> {
     const row = await repo.find(id);
@@ -96,29 +110,41 @@ export function createChannelsService(deps: ChannelsDeps) {
       return channelView(await visibleChannel(principal, id));
     },
 
-    async create(principal: Principal, input: ChannelInput): Promise<ChannelView> {
+    async create(actor: AuditActor, principal: Principal, input: ChannelInput): Promise<ChannelView> {
       if (input.customerId !== null) {
         if (!canSeeCustomer(principal, input.customerId) || (await repo.customerName(input.customerId)) === null)
           throw new Invalid('customerId: no such customer', { field: 'customerId' });
       }
       mayWrite(principal, input.customerId);
       const checked = checkTarget(input.type, input.target) as { ok: string };
-      const id = await repo.insert(
-        {
-          name: input.name,
-          type: input.type,
+      const created = await repo.transaction(async (trx) => {
+        const id = await repo.insert(
+          {
+            name: input.name,
+            type: input.type,
+            customerId: input.customerId,
+            targetHint: targetHint(input.type, checked.ok),
+            minSeverity: input.minSeverity,
+            enabled: input.enabled,
+          },
+          (newId) => ({ target: sealTarget(newId, input.type, checked.ok), secret: sealSecret(newId, input.secret) }),
+          trx,
+        );
+        const row = (await repo.find(id, trx)) as ChannelRow;
+        await audit.record(trx, actor, {
+          action: 'channel.create',
+          targetType: 'channel',
+          targetId: id,
           customerId: input.customerId,
-          targetHint: targetHint(input.type, checked.ok),
-          minSeverity: input.minSeverity,
-          enabled: input.enabled,
-        },
-        (newId) => ({ target: sealTarget(newId, input.type, checked.ok), secret: sealSecret(newId, input.secret) }),
-      );
-      await changed(id, input.customerId);
-      return channelView((await repo.find(id)) as ChannelRow);
+          after: channelFacts(row),
+        });
+        return row;
+      });
+      await changed(created.id, input.customerId);
+      return channelView(created);
     },
 
-    async update(principal: Principal, id: number, changes: ChannelChanges): Promise<ChannelView> {
+    async update(actor: AuditActor, principal: Principal, id: number, changes: ChannelChanges): Promise<ChannelView> {
       const current = await writableChannel(principal, id);
       let target: { target?: string; targetHint?: string } = {};
       if (changes.target !== undefined) {
@@ -129,20 +155,46 @@ export function createChannelsService(deps: ChannelsDeps) {
           targetHint: targetHint(current.type, checked.ok),
         };
       }
-      await repo.update(id, {
-        name: changes.name,
-        minSeverity: changes.minSeverity,
-        enabled: changes.enabled,
-        ...target,
-        ...(changes.secret === undefined ? {} : { secret: sealSecret(id, changes.secret) }),
+      const updated = await repo.transaction(async (trx) => {
+        await repo.update(
+          id,
+          {
+            name: changes.name,
+            minSeverity: changes.minSeverity,
+            enabled: changes.enabled,
+            ...target,
+            ...(changes.secret === undefined ? {} : { secret: sealSecret(id, changes.secret) }),
+          },
+          trx,
+        );
+        const row = (await repo.find(id, trx)) as ChannelRow;
+        await audit.record(trx, actor, {
+          action: 'channel.update',
+          targetType: 'channel',
+          targetId: id,
+          customerId: current.customerId,
+          before: channelFacts(current),
+          after: channelFacts(row),
+        });
+        return row;
       });
       await changed(id, current.customerId);
-      return channelView((await repo.find(id)) as ChannelRow);
+      return channelView(updated);
     },
 
-    async remove(principal: Principal, id: number): Promise<void> {
+    async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const current = await writableChannel(principal, id);
-      const policies = await repo.delete(id);
+      const policies = await repo.transaction(async (trx) => {
+        const touched = await repo.delete(id, trx);
+        await audit.record(trx, actor, {
+          action: 'channel.delete',
+          targetType: 'channel',
+          targetId: id,
+          customerId: current.customerId,
+          before: channelFacts(current),
+        });
+        return touched;
+      });
       await changed(id, current.customerId);
       for (const customerId of new Set(policies))
         await publishChange(bus, { topic: 'policies', ids: [customerId ?? 0], reach: reachOfCustomer(customerId) });

@@ -43,11 +43,15 @@ function onlyVisible(query: Knex.QueryBuilder, column: string, visible: Visible)
 
 export function createCustomersRepo(db: Knex) {
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
     async listCustomers(visible: Visible): Promise<CustomerRow[]> {
       return (await onlyVisible(db('customers').select('*').orderByRaw('lower(name)'), 'id', visible)).map(mapCustomer);
     },
-    async findCustomer(id: number): Promise<CustomerRow | null> {
-      const row = await db('customers').where({ id }).first();
+    async findCustomer(id: number, q: Knex = db): Promise<CustomerRow | null> {
+      const row = await q('customers').where({ id }).first();
       return row ? mapCustomer(row) : null;
     },
     async nameTaken(name: string, exceptId: number | null, table: 'customers' = 'customers'): Promise<boolean> {
@@ -55,8 +59,11 @@ export function createCustomersRepo(db: Knex) {
       if (exceptId !== null) query.whereNot({ id: exceptId });
       return (await query.first('id')) !== undefined;
     },
-    async insertCustomer(input: { name: string; notes: string; active: boolean; timeZone: string }): Promise<number> {
-      const [row] = await db('customers')
+    async insertCustomer(
+      input: { name: string; notes: string; active: boolean; timeZone: string },
+      q: Knex = db,
+    ): Promise<number> {
+      const [row] = await q('customers')
         .insert({ name: input.name, notes: input.notes, active: input.active, time_zone: input.timeZone })
         .returning<{ id: number }[]>('id');
       return (row as { id: number }).id;
@@ -64,6 +71,7 @@ export function createCustomersRepo(db: Knex) {
     async updateCustomer(
       id: number,
       changes: Partial<{ name: string; notes: string; active: boolean; timeZone: string }>,
+      q: Knex = db,
     ) {
       const columns: Record<string, unknown> = {};
       if (changes.name !== undefined) columns['name'] = changes.name;
@@ -71,13 +79,13 @@ export function createCustomersRepo(db: Knex) {
       if (changes.active !== undefined) columns['active'] = changes.active;
       if (changes.timeZone !== undefined) columns['time_zone'] = changes.timeZone;
       if (Object.keys(columns).length)
-        await db('customers')
+        await q('customers')
           .where({ id })
-          .update({ ...columns, updated_at: db.fn.now() });
+          .update({ ...columns, updated_at: q.fn.now() });
     },
     /** Deletes the customer, its clusters and systems (cascade) and its systems' samples. */
-    async deleteCustomer(id: number): Promise<void> {
-      await db.transaction(async (trx) => {
+    async deleteCustomer(id: number, q: Knex = db): Promise<void> {
+      await q.transaction(async (trx) => {
         await trx('metrics')
           .whereIn('system_id', trx('systems').select('id').where({ customer_id: id }))
           .delete();
@@ -89,8 +97,8 @@ export function createCustomersRepo(db: Knex) {
       const query = db('clusters').select('*').orderBy('customer_id').orderByRaw('lower(name)');
       return (await onlyVisible(query, 'customer_id', visible)).map(mapCluster);
     },
-    async findCluster(id: number): Promise<ClusterRow | null> {
-      const row = await db('clusters').where({ id }).first();
+    async findCluster(id: number, q: Knex = db): Promise<ClusterRow | null> {
+      const row = await q('clusters').where({ id }).first();
       return row ? mapCluster(row) : null;
     },
     async clusterNameTaken(customerId: number, name: string, exceptId: number | null): Promise<boolean> {
@@ -98,24 +106,24 @@ export function createCustomersRepo(db: Knex) {
       if (exceptId !== null) query.whereNot({ id: exceptId });
       return (await query.first('id')) !== undefined;
     },
-    async insertCluster(customerId: number, name: string, enrollmentKey: string): Promise<number> {
-      const [row] = await db('clusters')
+    async insertCluster(customerId: number, name: string, enrollmentKey: string, q: Knex = db): Promise<number> {
+      const [row] = await q('clusters')
         .insert({ customer_id: customerId, name, enrollment_key: enrollmentKey })
         .returning<{ id: number }[]>('id');
       return (row as { id: number }).id;
     },
-    async updateCluster(id: number, changes: { name?: string; enrollmentKey?: string }): Promise<void> {
+    async updateCluster(id: number, changes: { name?: string; enrollmentKey?: string }, q: Knex = db): Promise<void> {
       const columns: Record<string, unknown> = {};
       if (changes.name !== undefined) columns['name'] = changes.name;
       if (changes.enrollmentKey !== undefined) columns['enrollment_key'] = changes.enrollmentKey;
       if (Object.keys(columns).length)
-        await db('clusters')
+        await q('clusters')
           .where({ id })
-          .update({ ...columns, updated_at: db.fn.now() });
+          .update({ ...columns, updated_at: q.fn.now() });
     },
-    async deleteCluster(id: number): Promise<void> {
+    async deleteCluster(id: number, q: Knex = db): Promise<void> {
       // its systems stay with the customer, without a cluster (FK ON DELETE SET NULL)
-      await db('clusters').where({ id }).delete();
+      await q('clusters').where({ id }).delete();
     },
   };
 }

@@ -10,6 +10,7 @@ import {
   updateCustomerBody as updateCustomer,
 } from '../../../contracts/fleet.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { auditActor } from '../http/audit-actor.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { CustomersService } from './service.js';
@@ -24,14 +25,19 @@ export function customersRoutes(customers: CustomersService): Router {
   });
   router.post('/api/customers', admin, async (ctx) => {
     ctx.status = 201;
-    ctx.body = await customers.createCustomer(parseInput(createCustomer, ctx.request.body));
+    ctx.body = await customers.createCustomer(auditActor(ctx), parseInput(createCustomer, ctx.request.body));
   });
   router.patch('/api/customers/:id', admin, async (ctx) => {
     const input = parseInput(updateCustomer, ctx.request.body);
-    ctx.body = await customers.updateCustomer(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'customer'), input);
+    ctx.body = await customers.updateCustomer(
+      auditActor(ctx),
+      currentPrincipal(ctx.state),
+      idOf(ctx.params['id'], 'customer'),
+      input,
+    );
   });
   router.delete('/api/customers/:id', admin, async (ctx) => {
-    await customers.deleteCustomer(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'customer'));
+    await customers.deleteCustomer(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'customer'));
     ctx.status = 204;
   });
 
@@ -42,19 +48,19 @@ export function customersRoutes(customers: CustomersService): Router {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(createCluster, ctx.request.body);
     ctx.status = 201;
-    ctx.body = await customers.createCluster(principal, input.customerId, input.name);
+    ctx.body = await customers.createCluster(auditActor(ctx), principal, input.customerId, input.name);
   });
   router.patch('/api/clusters/:id', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(updateCluster, ctx.request.body);
-    ctx.body = await customers.renameCluster(principal, idOf(ctx.params['id'], 'cluster'), input.name);
+    ctx.body = await customers.renameCluster(auditActor(ctx), principal, idOf(ctx.params['id'], 'cluster'), input.name);
   });
   router.post('/api/clusters/:id/enrollment-key', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
-    ctx.body = await customers.rotateEnrollmentKey(principal, idOf(ctx.params['id'], 'cluster'));
+    ctx.body = await customers.rotateEnrollmentKey(auditActor(ctx), principal, idOf(ctx.params['id'], 'cluster'));
   });
   router.delete('/api/clusters/:id', async (ctx) => {
-    await customers.deleteCluster(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'cluster'));
+    await customers.deleteCluster(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'cluster'));
     ctx.status = 204;
   });
   return router;

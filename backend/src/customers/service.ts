@@ -5,6 +5,7 @@
  */
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
@@ -41,7 +42,21 @@ const newEnrollmentKey = () => randomToken(24);
 
 const customerView = (row: CustomerRow): CustomerView => ({ ...row, createdAt: row.createdAt.toISOString() });
 
-export function createCustomersService({ repo, bus, publicUrl }: { repo: CustomersRepo; bus: Bus; publicUrl: string }) {
+/** What the audit log keeps of a customer and a cluster (the key is sealed there). */
+const customerFacts = ({ name, active, notes, timeZone }: CustomerRow) => ({ name, active, notes, timeZone });
+const clusterFacts = ({ name, customerId, enrollmentKey }: ClusterRow) => ({ name, customerId, enrollmentKey });
+
+export function createCustomersService({
+  repo,
+  bus,
+  publicUrl,
+  audit,
+}: {
+  repo: CustomersRepo;
+  bus: Bus;
+  publicUrl: string;
+  audit: AuditTrail;
+}) {
   function clusterView(row: ClusterRow, principal: Principal): ClusterView {
     const view: ClusterView = { id: row.id, name: row.name, customerId: row.customerId };
     if (canWriteCustomer(principal, row.customerId)) {
@@ -65,6 +80,29 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
     return cluster;
   }
 
+  async function changeCluster(
+    actor: AuditActor,
+    cluster: ClusterRow,
+    action: string,
+    changes: { name?: string; enrollmentKey?: string },
+  ): Promise<ClusterRow> {
+    const updated = await repo.transaction(async (trx) => {
+      await repo.updateCluster(cluster.id, changes, trx);
+      const row = (await repo.findCluster(cluster.id, trx)) as ClusterRow;
+      await audit.record(trx, actor, {
+        action,
+        targetType: 'cluster',
+        targetId: cluster.id,
+        customerId: cluster.customerId,
+        before: clusterFacts(cluster),
+        after: clusterFacts(row),
+      });
+      return row;
+    });
+    await changed(cluster.customerId);
+    return updated;
+  }
+
   // the systems list shows customer and cluster names: its snapshots are recomputed too
   const changed = async (customerId: number) => {
     await bus.publish('systems', { reason: 'fleet' });
@@ -78,26 +116,63 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
       return (await repo.listCustomers(visibleTo(principal))).map(customerView);
     },
 
-    async createCustomer(input: CustomerInput): Promise<CustomerView> {
+    async createCustomer(actor: AuditActor, input: CustomerInput): Promise<CustomerView> {
       if (await repo.nameTaken(input.name, null)) throw new Conflict('A customer with this name exists');
-      const id = await repo.insertCustomer(input);
-      await changed(id);
-      return customerView((await repo.findCustomer(id)) as CustomerRow);
+      const created = await repo.transaction(async (trx) => {
+        const id = await repo.insertCustomer(input, trx);
+        const row = (await repo.findCustomer(id, trx)) as CustomerRow;
+        await audit.record(trx, actor, {
+          action: 'customer.create',
+          targetType: 'customer',
+          targetId: id,
+          customerId: id,
+          after: customerFacts(row),
+        });
+        return row;
+      });
+      await changed(created.id);
+      return customerView(created);
     },
 
-    async updateCustomer(principal: Principal, id: number, input: Partial<CustomerInput>): Promise<CustomerView> {
-      await visibleCustomer(principal, id);
+    async updateCustomer(
+      actor: AuditActor,
+      principal: Principal,
+      id: number,
+      input: Partial<CustomerInput>,
+    ): Promise<CustomerView> {
+      const before = await visibleCustomer(principal, id);
       if (input.name !== undefined && (await repo.nameTaken(input.name, id))) {
         throw new Conflict('A customer with this name exists');
       }
-      await repo.updateCustomer(id, input);
+      const updated = await repo.transaction(async (trx) => {
+        await repo.updateCustomer(id, input, trx);
+        const row = (await repo.findCustomer(id, trx)) as CustomerRow;
+        await audit.record(trx, actor, {
+          action: 'customer.update',
+          targetType: 'customer',
+          targetId: id,
+          customerId: id,
+          before: customerFacts(before),
+          after: customerFacts(row),
+        });
+        return row;
+      });
       await changed(id);
-      return customerView((await repo.findCustomer(id)) as CustomerRow);
+      return customerView(updated);
     },
 
-    async deleteCustomer(principal: Principal, id: number): Promise<void> {
-      await visibleCustomer(principal, id);
-      await repo.deleteCustomer(id);
+    async deleteCustomer(actor: AuditActor, principal: Principal, id: number): Promise<void> {
+      const before = await visibleCustomer(principal, id);
+      await repo.transaction(async (trx) => {
+        await repo.deleteCustomer(id, trx);
+        await audit.record(trx, actor, {
+          action: 'customer.delete',
+          targetType: 'customer',
+          targetId: id,
+          customerId: id,
+          before: customerFacts(before),
+        });
+      });
       await changed(id);
     },
 
@@ -105,37 +180,62 @@ export function createCustomersService({ repo, bus, publicUrl }: { repo: Custome
       return (await repo.listClusters(visibleTo(principal))).map((row) => clusterView(row, principal));
     },
 
-    async createCluster(principal: Principal, customerId: number, name: string): Promise<ClusterView> {
+    async createCluster(
+      actor: AuditActor,
+      principal: Principal,
+      customerId: number,
+      name: string,
+    ): Promise<ClusterView> {
       await visibleCustomer(principal, customerId);
       if (!canWriteCustomer(principal, customerId)) throw new Forbidden('You may not change this customer');
       if (await repo.clusterNameTaken(customerId, name, null))
         throw new Conflict('This customer has a cluster of this name');
-      const id = await repo.insertCluster(customerId, name, newEnrollmentKey());
+      const created = await repo.transaction(async (trx) => {
+        const id = await repo.insertCluster(customerId, name, newEnrollmentKey(), trx);
+        const row = (await repo.findCluster(id, trx)) as ClusterRow;
+        await audit.record(trx, actor, {
+          action: 'cluster.create',
+          targetType: 'cluster',
+          targetId: id,
+          customerId,
+          after: clusterFacts(row),
+        });
+        return row;
+      });
       await changed(customerId);
-      return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
+      return clusterView(created, principal);
     },
 
-    async renameCluster(principal: Principal, id: number, name: string): Promise<ClusterView> {
+    async renameCluster(actor: AuditActor, principal: Principal, id: number, name: string): Promise<ClusterView> {
       const cluster = await writableCluster(principal, id);
       if (await repo.clusterNameTaken(cluster.customerId, name, id)) {
         throw new Conflict('This customer has a cluster of this name');
       }
-      await repo.updateCluster(id, { name });
-      await changed(cluster.customerId);
-      return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
+      const updated = await changeCluster(actor, cluster, 'cluster.update', { name });
+      return clusterView(updated, principal);
     },
 
     /** A new enrollment key: the old one stops enrolling agents at once (enrolled agents keep working). */
-    async rotateEnrollmentKey(principal: Principal, id: number): Promise<ClusterView> {
+    async rotateEnrollmentKey(actor: AuditActor, principal: Principal, id: number): Promise<ClusterView> {
       const cluster = await writableCluster(principal, id);
-      await repo.updateCluster(id, { enrollmentKey: newEnrollmentKey() });
-      await changed(cluster.customerId);
-      return clusterView((await repo.findCluster(id)) as ClusterRow, principal);
+      const updated = await changeCluster(actor, cluster, 'cluster.enrollment_key.rotate', {
+        enrollmentKey: newEnrollmentKey(),
+      });
+      return clusterView(updated, principal);
     },
 
-    async deleteCluster(principal: Principal, id: number): Promise<void> {
+    async deleteCluster(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const cluster = await writableCluster(principal, id);
-      await repo.deleteCluster(id);
+      await repo.transaction(async (trx) => {
+        await repo.deleteCluster(id, trx);
+        await audit.record(trx, actor, {
+          action: 'cluster.delete',
+          targetType: 'cluster',
+          targetId: id,
+          customerId: cluster.customerId,
+          before: clusterFacts(cluster),
+        });
+      });
       await changed(cluster.customerId);
     },
   };

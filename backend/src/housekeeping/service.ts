@@ -2,7 +2,7 @@
  * Hourly in-app housekeeping (not evaluation: it needs no scheduler), first a minute after start
  * (a process restarted more often than hourly would otherwise never do it). Removes expired
  * sessions, trusted devices, e-mailed codes and reset links, and resolved alerts past the alert
- * retention (spec: "checked once an hour"), and agent events older than the raw metrics retention
+ * retention (spec: "checked once an hour"), audit log rows past AUDIT_RETENTION, and agent events older than the raw metrics retention
  * (they are history of the same age). Then it checks TimescaleDB's policy jobs: their scheduler can
  * fail every run (seen on PostgreSQL 15.20 with 2.28.3), and then compression and retention stop
  * silently until the disk is full. A job that failed its last run or has not succeeded within twice
@@ -32,11 +32,17 @@ export interface AlertRetentionPurge {
   purge(): Promise<number>;
 }
 
+/** The audit log's own service deletes rows past AUDIT_RETENTION. */
+export interface AuditRetentionPurge {
+  purge(): Promise<number>;
+}
+
 export function createHousekeeping({
   repo,
   clock,
   log,
   alertRetention,
+  auditRetention,
   agentEventRetentionMs,
   firstRunMs,
 }: {
@@ -44,6 +50,7 @@ export function createHousekeeping({
   clock: Clock;
   log: Logger;
   alertRetention?: AlertRetentionPurge;
+  auditRetention?: AuditRetentionPurge;
   /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION); absent: kept. */
   agentEventRetentionMs?: number;
   /** Tests: the first run sooner than HOUSEKEEPING_FIRST_RUN_MS. */
@@ -96,6 +103,14 @@ export function createHousekeeping({
         if (alerts > 0) log.info({ alerts }, 'Removed resolved alerts past the alert retention');
       } catch (error) {
         log.warn({ err: { message: (error as Error).message } }, 'Alert retention failed; retrying next hour');
+      }
+    }
+    if (auditRetention) {
+      try {
+        const rows = await auditRetention.purge();
+        if (rows > 0) log.info({ rows }, 'Removed audit log rows past AUDIT_RETENTION');
+      } catch (error) {
+        log.warn({ err: { message: (error as Error).message } }, 'Audit retention failed; retrying next hour');
       }
     }
     try {

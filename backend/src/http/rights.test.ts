@@ -126,6 +126,18 @@ describe('rights on every route', () => {
     }
   });
 
+  it('covers the audit log (issue 14 item 3): ADMIN and OPERATOR read it, a viewer is refused', async () => {
+    assert.ok(routes.some((route) => key(route) === 'GET /api/audit-log'));
+    const client = new Client(server.url);
+    assert.equal((await client.get('/api/audit-log', bearer(viewerToken))).status, 403);
+    for (const role of ['ADMIN', 'OPERATOR'] as const) {
+      const account = await createAccount(db.knex, { role });
+      const browser = new Client(server.url);
+      await browser.signIn(account.email, account.password);
+      assert.equal((await browser.get('/api/audit-log')).status, 200, role);
+    }
+  });
+
   it('answers 401 on every non-public route without credentials', async () => {
     const client = new Client(server.url);
     for (const route of routes.filter((r) => !PUBLIC.has(key(r)))) {
@@ -136,6 +148,7 @@ describe('rights on every route', () => {
 
   it("refuses a viewer's token on every write route, and changes nothing", async () => {
     const before = await db.knex('users').select('*').orderBy('id');
+    const audited = await db.knex('audit_log').select('*').orderBy('id');
     const client = new Client(server.url);
     for (const route of routes.filter((r) => WRITE.has(r.method) && !PUBLIC.has(key(r)))) {
       const reply = await client.request(
@@ -147,6 +160,7 @@ describe('rights on every route', () => {
       assert.equal(reply.status, 403, `${key(route)} → ${reply.status}`);
     }
     assert.deepEqual(await db.knex('users').select('*').orderBy('id'), before);
+    assert.deepEqual(await db.knex('audit_log').select('*').orderBy('id'), audited);
   });
 
   it("serves Argus's own metrics to an ADMIN's API token only (self-metrics, issue 14)", async () => {

@@ -2,6 +2,8 @@
  * The live channel across the life of the process: restarts (no replay from
  * another run), expiry on the server's clock, a Redis outage, and SIGTERM.
  */
+import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { auditTrailOn } from '../testing/audit.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AlertEvent } from '../alerts/alert-json.js';
@@ -42,7 +44,11 @@ function alertEvent(id: number, customerId: number, systemId: number): AlertEven
 async function adminToken(db: TestDatabase): Promise<string> {
   const admin = await createAccount(db.knex, { role: 'ADMIN' });
   return (
-    await createTokensService({ repo: createTokensRepo(db.knex), clock: systemClock }).create(admin.id, 'live', null)
+    await createTokensService({
+      repo: createTokensRepo(db.knex),
+      clock: systemClock,
+      audit: auditTrailOn(db.knex),
+    }).create(SYSTEM_ACTOR, admin.id, 'live', null)
   ).token;
 }
 

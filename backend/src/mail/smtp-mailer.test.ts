@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp-service.js';
@@ -44,6 +45,7 @@ describe('SMTP mailer', () => {
     logs = captureLogger();
     smtp = createSmtpSettingsService({
       db: db.knex,
+      audit: auditTrailOn(db.knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: AUTH_SECRET }, logs.log),
     });
   });
@@ -123,7 +125,7 @@ describe('SMTP mailer', () => {
       { settingsEncryptionKey: 'a-different-key-0123456789abcdefghij', authSecret: 'x'.repeat(40) },
       logs.log,
     );
-    const lostKey = createSmtpSettingsService({ db: db.knex, box: otherKey });
+    const lostKey = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box: otherKey });
     const before = sink.mails.length;
     await assert.rejects(
       createMailer({ smtp: lostKey, log: logs.log }).send({ to: 'ops@example.com', subject: 's', text: 't' }),

@@ -73,38 +73,42 @@ const columns = (f: WindowFields) => ({
 });
 
 export function createMaintenanceRepo(db: Knex) {
-  const select = () =>
+  const select = (q: Knex = db) =>
     joinScopeTables(
-      db('maintenance_windows as w')
+      q('maintenance_windows as w')
         .join('customers as c', 'c.id', 'w.customer_id')
         .leftJoin('users as u', 'u.id', 'w.created_by')
-        .select('w.*', 'c.name as customer_name', 'c.time_zone', 'u.name as creator_name', ...scopeColumns(db, 'w')),
+        .select('w.*', 'c.name as customer_name', 'c.time_zone', 'u.name as creator_name', ...scopeColumns(q, 'w')),
       'w',
     );
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
     async list(visible: Visible, customerId?: number): Promise<WindowRow[]> {
       const query = select().orderBy([{ column: 'c.name' }, { column: 'w.name' }, { column: 'w.id' }]);
       if (visible) query.whereIn('w.customer_id', [...visible]);
       if (customerId !== undefined) query.where('w.customer_id', customerId);
       return (await query).map(mapRow);
     },
-    async find(id: number): Promise<WindowRow | null> {
-      const row = await select().where('w.id', id).first();
+    async find(id: number, q: Knex = db): Promise<WindowRow | null> {
+      const row = await select(q).where('w.id', id).first();
       return row ? mapRow(row) : null;
     },
-    async insert(fields: WindowFields, createdBy: number): Promise<number> {
-      const [row] = await db('maintenance_windows')
+    async insert(fields: WindowFields, createdBy: number, q: Knex = db): Promise<number> {
+      const [row] = await q('maintenance_windows')
         .insert({ ...columns(fields), created_by: createdBy })
         .returning<{ id: number }[]>('id');
       return (row as { id: number }).id;
     },
-    async update(id: number, fields: WindowFields): Promise<void> {
-      await db('maintenance_windows')
+    async update(id: number, fields: WindowFields, q: Knex = db): Promise<void> {
+      await q('maintenance_windows')
         .where({ id })
-        .update({ ...columns(fields), updated_at: db.fn.now() });
+        .update({ ...columns(fields), updated_at: q.fn.now() });
     },
-    async delete(id: number): Promise<void> {
-      await db('maintenance_windows').where({ id }).delete();
+    async delete(id: number, q: Knex = db): Promise<void> {
+      await q('maintenance_windows').where({ id }).delete();
     },
   };
 }

@@ -1,4 +1,5 @@
 /** /api/maintenance-windows: list (optionally `?customer=`), create, edit, delete. */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
@@ -24,15 +25,15 @@ export function maintenanceRoutes(windows: MaintenanceService): Router {
   router.post('/api/maintenance-windows', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     ctx.status = 201;
-    ctx.body = await windows.create(principal, parseInput(windowSchema, ctx.request.body));
+    ctx.body = await windows.create(auditActor(ctx), principal, parseInput(windowSchema, ctx.request.body));
   });
   router.patch('/api/maintenance-windows/:id', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const changes = parseInput(windowChangesSchema, ctx.request.body);
-    ctx.body = await windows.update(principal, idOf(ctx.params['id'], 'maintenance window'), changes);
+    ctx.body = await windows.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'maintenance window'), changes);
   });
   router.delete('/api/maintenance-windows/:id', writer, async (ctx) => {
-    await windows.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
+    await windows.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
     ctx.status = 204;
   });
   return router;

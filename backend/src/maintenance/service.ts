@@ -4,6 +4,7 @@
  * ADMIN or an OPERATOR granted the customer writes; a VIEWER reads; a window
  * of a customer the account may not see is a 404.
  */
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
@@ -62,8 +63,14 @@ const asInput = (row: WindowRow) => ({
   durationMinutes: row.durationMinutes,
 });
 
-export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: ScopeRepo; bus: Bus; clock: Clock }) {
-  const { repo, scopes, bus, clock } = deps;
+export function createMaintenanceService(deps: {
+  repo: MaintenanceRepo;
+  scopes: ScopeRepo;
+  bus: Bus;
+  clock: Clock;
+  audit: AuditTrail;
+}) {
+  const { repo, scopes, bus, clock, audit } = deps;
   const view = (row: WindowRow) => json(row, activeAt(row, clock.now()));
 
   async function visibleWindow(principal: Principal, id: number): Promise<WindowRow> {
@@ -111,24 +118,56 @@ export function createMaintenanceService(deps: { repo: MaintenanceRepo; scopes: 
     async get(principal: Principal, id: number) {
       return view(await visibleWindow(principal, id));
     },
-    async create(principal: Principal, input: WindowInput) {
+    async create(actor: AuditActor, principal: Principal, input: WindowInput) {
       const customerId = await scopeCustomer(principal, input);
-      const id = await repo.insert(fields(input, customerId), principal.userId);
-      await changed(id, customerId);
-      return view((await repo.find(id)) as WindowRow);
+      const created = await repo.transaction(async (trx) => {
+        const id = await repo.insert(fields(input, customerId), principal.userId, trx);
+        const row = (await repo.find(id, trx)) as WindowRow;
+        await audit.record(trx, actor, {
+          action: 'maintenance_window.create',
+          targetType: 'maintenance_window',
+          targetId: id,
+          customerId,
+          after: asInput(row),
+        });
+        return row;
+      });
+      await changed(created.id, customerId);
+      return view(created);
     },
-    async update(principal: Principal, id: number, changes: Record<string, unknown>) {
+    async update(actor: AuditActor, principal: Principal, id: number, changes: Record<string, unknown>) {
       const current = await writableWindow(principal, id);
       const input = parseInput(windowSchema, { ...asInput(current), ...changes });
       const customerId = await scopeCustomer(principal, input);
-      await repo.update(id, fields(input, customerId));
+      const updated = await repo.transaction(async (trx) => {
+        await repo.update(id, fields(input, customerId), trx);
+        const row = (await repo.find(id, trx)) as WindowRow;
+        await audit.record(trx, actor, {
+          action: 'maintenance_window.update',
+          targetType: 'maintenance_window',
+          targetId: id,
+          customerId,
+          before: { ...asInput(current), customerId: current.customerId },
+          after: { ...asInput(row), customerId },
+        });
+        return row;
+      });
       await changed(id, customerId);
       if (customerId !== current.customerId) await changed(id, current.customerId);
-      return view((await repo.find(id)) as WindowRow);
+      return view(updated);
     },
-    async remove(principal: Principal, id: number) {
+    async remove(actor: AuditActor, principal: Principal, id: number) {
       const current = await writableWindow(principal, id);
-      await repo.delete(id);
+      await repo.transaction(async (trx) => {
+        await repo.delete(id, trx);
+        await audit.record(trx, actor, {
+          action: 'maintenance_window.delete',
+          targetType: 'maintenance_window',
+          targetId: id,
+          customerId: current.customerId,
+          before: asInput(current),
+        });
+      });
       await changed(id, current.customerId);
     },
   };

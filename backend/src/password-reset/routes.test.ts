@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
@@ -33,6 +34,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
   const smtp = () =>
     createSmtpSettingsService({
       db: db.knex,
+      audit: auditTrailOn(db.knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'y'.repeat(40) }, logs.log),
     });
 
@@ -77,6 +79,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
       hasher,
       authUrl: AUTH_URL,
       log: logs.log,
+      audit: auditTrailOn(db.knex),
     });
     const app = new Koa();
     app.silent = true;

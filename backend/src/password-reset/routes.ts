@@ -23,7 +23,7 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
   router.post('/api/auth/password/forgot', async (ctx) => {
     refuseForeignOrigin(ctx, origins);
     const { email } = parseInput(forgotPasswordBody, ctx.request.body);
-    await resets.requestReset(email);
+    await resets.requestReset(email, ctx.state.clientIp ?? null);
     ctx.status = 202;
     ctx.body = {};
   });
@@ -31,7 +31,7 @@ export function passwordResetRoutes({ resets, origins }: PasswordResetRoutesDeps
   router.post('/api/auth/password/reset', async (ctx) => {
     refuseForeignOrigin(ctx, origins);
     const { token, password } = parseInput(resetPasswordBody, ctx.request.body);
-    await resets.resetPassword(token, password);
+    await resets.resetPassword(token, password, ctx.state.clientIp ?? null);
     ctx.status = 204;
   });
 

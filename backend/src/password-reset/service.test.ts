@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { statusOf } from '../http/errors.js';
 import { Invalid, Unavailable } from '../lib/errors.js';
@@ -32,6 +33,7 @@ describe('password reset service', () => {
       hasher,
       authUrl: AUTH_URL,
       log: logs.log,
+      audit: auditTrailOn(db.knex),
     });
   }
 
@@ -81,6 +83,7 @@ describe('password reset service', () => {
     clock = new FakeClock(new Date());
     smtp = createSmtpSettingsService({
       db: db.knex,
+      audit: auditTrailOn(db.knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'x'.repeat(40) }, logs.log),
     });
     await db.knex('users').delete();
@@ -154,7 +157,13 @@ describe('password reset service', () => {
     assert.equal(user.totp_secret, 'sealed-totp', 'a reset does not skip the second factor');
     assert.deepEqual(await db.knex('sessions').pluck('id'), ['s3'], "only the other account's session is left");
     assert.equal((await db.knex('trusted_devices').where({ user_id: id })).length, 0);
+    const reset = await db.knex('audit_log').where({ action: 'password.reset' });
+    assert.equal(reset.length, 1, 'one audit row, with the account as actor');
+    assert.deepEqual([reset[0].actor_type, Number(reset[0].actor_id)], ['user', id]);
+    assert.ok(!JSON.stringify(await db.knex('audit_log').select('*')).includes(NEW_PASSWORD));
+    assert.ok(!JSON.stringify(await db.knex('audit_log').select('*')).includes(token), 'nor the link');
     await assert.rejects(service().resetPassword(token, 'yet another passphrase'), { message: RESET_LINK_INVALID });
+    assert.equal((await db.knex('audit_log').where({ action: 'password.reset' })).length, 1);
   });
 
   it('refuses an expired link, an unknown token and a superseded link', async () => {

@@ -8,6 +8,7 @@
  * timing tells whether an account exists or whether the mail went out.
  */
 import type { Knex } from 'knex';
+import type { AuditTrail } from '../lib/audit.js';
 import { Invalid, Unavailable } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
@@ -35,12 +36,13 @@ export interface PasswordResetDeps {
   /** Exact public base URL (AUTH_URL): the link is `{authUrl}/reset-password?token=…`. */
   authUrl: string;
   log: Logger;
+  audit: AuditTrail;
 }
 
-export function createPasswordResetService({ db, clock, mailer, hasher, authUrl, log }: PasswordResetDeps) {
+export function createPasswordResetService({ db, clock, mailer, hasher, authUrl, log, audit }: PasswordResetDeps) {
   const inFlight = new Set<Promise<void>>();
 
-  async function sendLink(email: string): Promise<void> {
+  async function sendLink(email: string, address: string | null): Promise<void> {
     const account = await findAccountByEmail(db, email);
     if (!account || account.disabled) {
       log.info('Password reset asked for an address with no enabled account; nothing sent');
@@ -48,7 +50,15 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
     }
     const token = randomToken(32);
     const expiresAt = new Date(clock.now().getTime() + RESET_LINK_LIFETIME_MS);
-    await replaceResetToken(db, account.id, sha256(token), expiresAt);
+    await db.transaction(async (trx) => {
+      await replaceResetToken(trx, account.id, sha256(token), expiresAt);
+      // after the answer, like the rest of this work: the row tells an admin, never the asker
+      await audit.record(
+        trx,
+        { type: 'user', id: null, name: email, address },
+        { action: 'password.reset_link', targetType: 'user', targetId: account.id },
+      );
+    });
     const link = `${authUrl}/reset-password?token=${token}`;
     await mailer.send({
       to: account.email,
@@ -72,9 +82,9 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
      * 503 while mail is off (spec); otherwise returns at once and sends in the
      * background. Failures are logged, never answered.
      */
-    async requestReset(email: string): Promise<void> {
+    async requestReset(email: string, address: string | null = null): Promise<void> {
       if (!(await mailer.isEnabled())) throw new Unavailable(MAIL_NOT_CONFIGURED);
-      const job: Promise<void> = sendLink(email)
+      const job: Promise<void> = sendLink(email, address)
         .catch((error: unknown) =>
           log.warn({ err: error instanceof Error ? error.message : String(error) }, 'Password reset mail failed'),
         )
@@ -83,7 +93,7 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
     },
 
     /** Sets the new password for a valid link; 400 for a bad link or a password that breaks the rule. */
-    async resetPassword(token: string, password: string): Promise<void> {
+    async resetPassword(token: string, password: string, address: string | null = null): Promise<void> {
       const now = clock.now();
       const found = await findUsableResetToken(db, sha256(token), now);
       if (!found) throw new Invalid(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
@@ -96,6 +106,11 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
         if (!(await consumeResetToken(trx, found.tokenId, now)))
           throw new Invalid(RESET_LINK_INVALID, undefined, 'reset_link_invalid');
         await setPasswordAndEndSessions(trx, found.userId, passwordHash, now);
+        await audit.record(
+          trx,
+          { type: 'user', id: found.userId, name: found.email, address },
+          { action: 'password.reset', targetType: 'user', targetId: found.userId, after: { password: 'changed' } },
+        );
       });
       log.info({ userId: found.userId }, 'Password reset through an e-mailed link; sessions and trusted devices ended');
     },

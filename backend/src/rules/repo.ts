@@ -127,8 +127,8 @@ function createTableRepo<Row>(
   names: Record<string, string>,
   map: (r: Record<string, unknown>) => Row,
 ) {
-  const select = () =>
-    joinScopeTables(db(`${table} as r`).select('r.*', ...scopeColumns(db, 'r')), 'r').orderByRaw(
+  const select = (q: Knex = db) =>
+    joinScopeTables(q(`${table} as r`).select('r.*', ...scopeColumns(q, 'r')), 'r').orderByRaw(
       // global rules first, then overrides by key: the console lists an override under its rule
       'r.key, r.scope_type NULLS FIRST, r.scope_id',
     );
@@ -136,8 +136,8 @@ function createTableRepo<Row>(
     async list(): Promise<Row[]> {
       return (await select()).map(map);
     },
-    async find(id: number): Promise<Row | null> {
-      const row = await select().where('r.id', id).first();
+    async find(id: number, q: Knex = db): Promise<Row | null> {
+      const row = await select(q).where('r.id', id).first();
       return row ? map(row) : null;
     },
     async listByKey(key: string): Promise<Row[]> {
@@ -150,27 +150,31 @@ function createTableRepo<Row>(
       return (await query.first('id')) !== undefined;
     },
     /** Null when the key is taken at that scope (the unique index decides, also between racing requests). */
-    async insert(fields: Record<string, unknown>, scope: NewScope | null): Promise<number | null> {
-      const [row] = await db(table)
+    async insert(fields: Record<string, unknown>, scope: NewScope | null, q: Knex = db): Promise<number | null> {
+      const [row] = await q(table)
         .insert({ ...columnsOf(fields, names), scope_type: scope?.type ?? null, scope_id: scope?.id ?? null })
         .onConflict()
         .ignore()
         .returning<{ id: number }[]>('id');
       return row?.id ?? null;
     },
-    async update(id: number, fields: Record<string, unknown>): Promise<void> {
-      await db(table)
+    async update(id: number, fields: Record<string, unknown>, q: Knex = db): Promise<void> {
+      await q(table)
         .where({ id })
-        .update({ ...columnsOf(fields, names), updated_at: db.fn.now() });
+        .update({ ...columnsOf(fields, names), updated_at: q.fn.now() });
     },
-    async delete(id: number): Promise<void> {
-      await db(table).where({ id }).delete();
+    async delete(id: number, q: Knex = db): Promise<void> {
+      await q(table).where({ id }).delete();
     },
   };
 }
 
 export function createRulesRepo(db: Knex) {
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
     alertRules: createTableRepo(db, 'alert_rules', ALERT_COLUMNS, mapAlertRule),
     eventRules: createTableRepo(db, 'event_rules', EVENT_COLUMNS, mapEventRule),
   };

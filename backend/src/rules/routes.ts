@@ -1,4 +1,5 @@
 /** /api/alert-rules and /api/event-rules: list, create, edit, delete (the preview: evaluation/preview-routes.ts). */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
@@ -27,7 +28,7 @@ export function rulesRoutes(rules: RulesService): Router {
   router.post('/api/alert-rules', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     ctx.status = 201;
-    ctx.body = await alerts.create(principal, parseInput(createAlertRuleSchema, ctx.request.body));
+    ctx.body = await alerts.create(auditActor(ctx), principal, parseInput(createAlertRuleSchema, ctx.request.body));
   });
   router.get('/api/alert-rules/:id', async (ctx) => {
     ctx.body = await alerts.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
@@ -35,10 +36,10 @@ export function rulesRoutes(rules: RulesService): Router {
   router.patch('/api/alert-rules/:id', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const changes = parseInput(updateAlertRuleSchema, ctx.request.body);
-    ctx.body = await alerts.update(principal, idOf(ctx.params['id'], 'rule'), changes);
+    ctx.body = await alerts.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'rule'), changes);
   });
   router.delete('/api/alert-rules/:id', writer, async (ctx) => {
-    await alerts.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
+    await alerts.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
     ctx.status = 204;
   });
 
@@ -48,7 +49,7 @@ export function rulesRoutes(rules: RulesService): Router {
   router.post('/api/event-rules', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     ctx.status = 201;
-    ctx.body = await events.create(principal, parseInput(createEventRuleSchema, ctx.request.body));
+    ctx.body = await events.create(auditActor(ctx), principal, parseInput(createEventRuleSchema, ctx.request.body));
   });
   router.get('/api/event-rules/:id', async (ctx) => {
     ctx.body = await events.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
@@ -56,10 +57,10 @@ export function rulesRoutes(rules: RulesService): Router {
   router.patch('/api/event-rules/:id', writer, async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const changes = parseInput(updateEventRuleSchema, ctx.request.body);
-    ctx.body = await events.update(principal, idOf(ctx.params['id'], 'rule'), changes);
+    ctx.body = await events.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'rule'), changes);
   });
   router.delete('/api/event-rules/:id', writer, async (ctx) => {
-    await events.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
+    await events.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'rule'));
     ctx.status = 204;
   });
   return router;

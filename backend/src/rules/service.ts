@@ -8,6 +8,7 @@
 import type { Bus } from '../bus/bus.js';
 import { publishChange, type Reach } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
 import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';
@@ -61,7 +62,23 @@ function checkEventRuleShape(rule: Partial<EventRuleInput>): void {
   }
 }
 
-export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; scopes: ScopeRepo; bus: Bus }) {
+/** What the audit log keeps of a rule: its fields, without the bookkeeping times. */
+function ruleFacts<R extends RuleLike>(row: R): Record<string, unknown> {
+  const { id: _id, createdAt: _created, updatedAt: _updated, ...facts } = row;
+  return facts;
+}
+
+export function createRulesService({
+  repo,
+  scopes,
+  bus,
+  audit,
+}: {
+  repo: RulesRepo;
+  scopes: ScopeRepo;
+  bus: Bus;
+  audit: AuditTrail;
+}) {
   /** Where a new rule goes: null (global, ADMIN only) or a scope the account may write. */
   async function writableScope(principal: Principal, scope: NewScope | null): Promise<NewScope | null> {
     if (!scope) {
@@ -84,7 +101,7 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
     if (!canWriteCustomer(principal, scope.customerId)) throw new Forbidden('You may not change this customer');
   }
 
-  function crud<Row extends RuleLike & { key: string }>(table: RuleTableRepo<Row>) {
+  function crud<Row extends RuleLike & { key: string }>(table: RuleTableRepo<Row>, kind: 'alert_rule' | 'event_rule') {
     async function visible(principal: Principal, id: number): Promise<Row> {
       const row = await table.find(id);
       if (!row || !ruleVisible(principal, row.scope)) throw new NotFound('No such rule');
@@ -99,33 +116,69 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
       async get(principal: Principal, id: number) {
         return json(await visible(principal, id));
       },
-      async create(principal: Principal, key: string, fields: Record<string, unknown>, scope: NewScope | null) {
+      async create(
+        actor: AuditActor,
+        principal: Principal,
+        key: string,
+        fields: Record<string, unknown>,
+        scope: NewScope | null,
+      ) {
         const where = await writableScope(principal, scope);
         if (await table.exists(key, where)) throw new Conflict('A rule with this key exists at this scope');
-        const id = await table.insert({ ...fields, key }, where);
-        if (id === null) throw new Conflict('A rule with this key exists at this scope');
-        const created = (await table.find(id)) as Row;
+        const created = await repo.transaction(async (trx) => {
+          const id = await table.insert({ ...fields, key }, where, trx);
+          if (id === null) throw new Conflict('A rule with this key exists at this scope');
+          const row = (await table.find(id, trx)) as Row;
+          await audit.record(trx, actor, {
+            action: `${kind}.create`,
+            targetType: kind,
+            targetId: id,
+            customerId: row.scope?.customerId ?? null,
+            after: ruleFacts(row),
+          });
+          return row;
+        });
         await changed(created);
         return json(created);
       },
-      async update(principal: Principal, current: Row, fields: Record<string, unknown>) {
+      async update(actor: AuditActor, principal: Principal, current: Row, fields: Record<string, unknown>) {
         checkWritable(principal, current.scope);
-        await table.update(current.id, fields);
-        const updated = (await table.find(current.id)) as Row;
+        const updated = await repo.transaction(async (trx) => {
+          await table.update(current.id, fields, trx);
+          const row = (await table.find(current.id, trx)) as Row;
+          await audit.record(trx, actor, {
+            action: `${kind}.update`,
+            targetType: kind,
+            targetId: current.id,
+            customerId: row.scope?.customerId ?? null,
+            before: ruleFacts(current),
+            after: ruleFacts(row),
+          });
+          return row;
+        });
         await changed(updated);
         return json(updated);
       },
-      async remove(principal: Principal, id: number) {
+      async remove(actor: AuditActor, principal: Principal, id: number) {
         const row = await visible(principal, id);
         checkWritable(principal, row.scope);
-        await table.delete(id);
+        await repo.transaction(async (trx) => {
+          await table.delete(id, trx);
+          await audit.record(trx, actor, {
+            action: `${kind}.delete`,
+            targetType: kind,
+            targetId: id,
+            customerId: row.scope?.customerId ?? null,
+            before: ruleFacts(row),
+          });
+        });
         await changed(row);
       },
     };
   }
 
-  const alert = crud<AlertRuleRow>(repo.alertRules);
-  const event = crud<EventRuleRow>(repo.eventRules);
+  const alert = crud<AlertRuleRow>(repo.alertRules, 'alert_rule');
+  const event = crud<EventRuleRow>(repo.eventRules, 'event_rule');
 
   return {
     alertRules: {
@@ -136,33 +189,33 @@ export function createRulesService({ repo, scopes, bus }: { repo: RulesRepo; sco
       find: alert.visible,
       /** Checks an unsaved rule as a save would and names its kind (the preview of the editor). */
       shapeOf: (input: AlertRuleInput) => checkAlertRuleShape(input.key, input),
-      async create(principal: Principal, input: AlertRuleInput) {
+      async create(actor: AuditActor, principal: Principal, input: AlertRuleInput) {
         const { key, scope, ...fields } = input;
         const kind = checkAlertRuleShape(key, fields);
-        return alert.create(principal, key, { ...fields, kind }, scope);
+        return alert.create(actor, principal, key, { ...fields, kind }, scope);
       },
-      async update(principal: Principal, id: number, changes: AlertRuleChanges) {
+      async update(actor: AuditActor, principal: Principal, id: number, changes: AlertRuleChanges) {
         const current = await alert.visible(principal, id);
         const { key: _key, scope: _scope, ...fields } = changes;
         if (current.kind === 'offline') checkAlertRuleShape(OFFLINE_RULE_KEY, fields);
         else checkAlertRuleShape(current.key, { ...current, ...fields });
-        return alert.update(principal, current, fields);
+        return alert.update(actor, principal, current, fields);
       },
     },
     eventRules: {
       list: event.list,
       get: event.get,
       remove: event.remove,
-      async create(principal: Principal, input: EventRuleInput) {
+      async create(actor: AuditActor, principal: Principal, input: EventRuleInput) {
         const { key, scope, ...fields } = input;
         checkEventRuleShape(fields);
-        return event.create(principal, key, fields, scope);
+        return event.create(actor, principal, key, fields, scope);
       },
-      async update(principal: Principal, id: number, changes: EventRuleChanges) {
+      async update(actor: AuditActor, principal: Principal, id: number, changes: EventRuleChanges) {
         const current = await event.visible(principal, id);
         const { key: _key, scope: _scope, ...fields } = changes;
         checkEventRuleShape({ ...current, ...fields });
-        return event.update(principal, current, fields);
+        return event.update(actor, principal, current, fields);
       },
     },
   };

@@ -9,6 +9,11 @@ export interface EmailCodeRow {
 
 export function createSecondFactorRepo(db: Knex) {
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
     async findTotp(
       userId: number,
     ): Promise<{ secret: string | null; pending: string | null; lastStep: number | null }> {
@@ -20,13 +25,13 @@ export function createSecondFactorRepo(db: Knex) {
       };
     },
 
-    async setPending(userId: number, sealed: string): Promise<void> {
-      await db('users').where({ id: userId }).update({ totp_pending_secret: sealed });
+    async setPending(userId: number, sealed: string, q: Knex = db): Promise<void> {
+      await q('users').where({ id: userId }).update({ totp_pending_secret: sealed });
     },
 
     /** A new authenticator: browsers trusted under the old arrangement must prove it again. */
-    async confirm(userId: number, sealed: string, step: number): Promise<void> {
-      await db.transaction(async (trx) => {
+    async confirm(userId: number, sealed: string, step: number, q: Knex = db): Promise<void> {
+      await q.transaction(async (trx) => {
         await trx('users')
           .where({ id: userId })
           .update({ totp_secret: sealed, totp_pending_secret: null, totp_last_step: step });
@@ -34,8 +39,8 @@ export function createSecondFactorRepo(db: Knex) {
       });
     },
 
-    async clear(userId: number): Promise<void> {
-      await db.transaction(async (trx) => {
+    async clear(userId: number, q: Knex = db): Promise<void> {
+      await q.transaction(async (trx) => {
         await trx('users')
           .where({ id: userId })
           .update({ totp_secret: null, totp_pending_secret: null, totp_last_step: null });

@@ -1,4 +1,5 @@
 /** /api/account/totp/*: enrol, confirm and remove an authenticator (browser session only). */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { Invalid } from '../lib/errors.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
@@ -16,13 +17,13 @@ export function secondFactorRoutes(secondFactor: SecondFactorService, users: Use
   router.post('/api/account/totp/setup', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await secondFactor.beginEnrolment({ id: principal.userId, email: principal.email });
+    ctx.body = await secondFactor.beginEnrolment(auditActor(ctx), { id: principal.userId, email: principal.email });
   });
 
   router.post('/api/account/totp/confirm', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const { code } = parseInput(totpCodeBody, ctx.request.body);
-    await secondFactor.confirmEnrolment(principal.userId, code);
+    await secondFactor.confirmEnrolment(auditActor(ctx), principal.userId, code);
     ctx.status = 204;
   });
 
@@ -32,7 +33,7 @@ export function secondFactorRoutes(secondFactor: SecondFactorService, users: Use
     if (!(await users.passwordMatches(principal.userId, password))) {
       throw new Invalid('password: the password is not right', { field: 'password' });
     }
-    await secondFactor.disable(principal.userId);
+    await secondFactor.disable(auditActor(ctx), principal.userId);
     ctx.status = 204;
   });
 

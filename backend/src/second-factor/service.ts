@@ -5,8 +5,10 @@
  * TOTP: ±1 step, each step usable once. E-mailed codes: 10 minutes, single
  * use, hashed, 5 tries.
  */
+import type { Knex } from 'knex';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
@@ -29,6 +31,7 @@ export interface SecondFactorDeps {
   mailer: Mailer;
   clock: Clock;
   log: Logger;
+  audit: AuditTrail;
 }
 
 // the same places the key check re-encrypts (secrets/places.ts)
@@ -36,7 +39,14 @@ const totpPlace = places.totpSecret;
 const pendingPlace = places.totpPendingSecret;
 const emailCodeHash = (userId: number, code: string) => sha256(`email-code:${userId}:${code}`);
 
-export function createSecondFactorService({ repo, box, mailer, clock, log }: SecondFactorDeps) {
+export function createSecondFactorService({ repo, box, mailer, clock, log, audit }: SecondFactorDeps) {
+  /** Writes a second-factor change of `userId` and its audit row in one transaction. */
+  const changeOf = (actor: AuditActor, userId: number, action: string, work: (trx: Knex) => Promise<void>) =>
+    repo.transaction(async (trx) => {
+      await work(trx);
+      await audit.record(trx, actor, { action, targetType: 'user', targetId: userId });
+    });
+
   const epoch = () => Math.floor(clock.now().getTime() / 1000);
 
   /** The step a code matches (±1 step), or null; `after` rejects steps already used. */
@@ -102,29 +112,33 @@ export function createSecondFactorService({ repo, box, mailer, clock, log }: Sec
       return token;
     },
 
-    async beginEnrolment(user: { id: number; email: string }) {
+    async beginEnrolment(actor: AuditActor, user: { id: number; email: string }) {
       // swapping the authenticator of an enrolled account must take the password (turn it off first)
       if ((await repo.findTotp(user.id)).secret) {
         throw new Conflict('Two-factor authentication is on: turn it off first', 'totp_enabled');
       }
       const secret = generateSecret();
-      await repo.setPending(user.id, box.seal(secret, pendingPlace(user.id)));
+      await changeOf(actor, user.id, 'second_factor.setup', (trx) =>
+        repo.setPending(user.id, box.seal(secret, pendingPlace(user.id)), trx),
+      );
       const otpauthUrl = generateURI({ issuer: 'Argus', label: user.email, secret });
       return { secret, otpauthUrl, qrDataUrl: await QRCode.toDataURL(otpauthUrl, { margin: 1, width: 240 }) };
     },
 
-    async confirmEnrolment(userId: number, code: string): Promise<void> {
+    async confirmEnrolment(actor: AuditActor, userId: number, code: string): Promise<void> {
       const stored = await repo.findTotp(userId);
       const secret = stored.pending ? box.open(stored.pending, pendingPlace(userId)) : null;
       if (!secret) throw new Conflict('Start the enrolment first', 'totp_not_pending');
       const step = await matchStep(secret, code, null);
       if (step === null)
         throw new Invalid('code: the code does not match; check the time on your phone', { field: 'code' });
-      await repo.confirm(userId, box.seal(secret, totpPlace(userId)), step);
+      await changeOf(actor, userId, 'second_factor.enable', (trx) =>
+        repo.confirm(userId, box.seal(secret, totpPlace(userId)), step, trx),
+      );
     },
 
-    async disable(userId: number): Promise<void> {
-      await repo.clear(userId);
+    async disable(actor: AuditActor, userId: number): Promise<void> {
+      await changeOf(actor, userId, 'second_factor.disable', (trx) => repo.clear(userId, trx));
     },
   };
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createSmtpSettingsService } from '../settings/smtp-service.js';
@@ -87,7 +88,7 @@ describe('secrets key check at start', () => {
     const check = () => checkSecretsKey({ db: db.knex, box: fresh.box, log: fresh.logs.log });
     assert.equal((await check()).status, 'mismatch', 'a secret under the old key is no recovery');
 
-    await createSmtpSettingsService({ db: db.knex, box: fresh.box }).update({
+    await createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box: fresh.box }).update({
       enabled: true,
       host: 'smtp.example.com',
       port: 465,
@@ -121,7 +122,7 @@ describe('secrets key check at start', () => {
   it('moves every covered secret to SETTINGS_ENCRYPTION_KEY once it is set', async () => {
     const fallback = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
     await checkSecretsKey({ db: db.knex, box: fallback.box, log: fallback.logs.log });
-    await createSmtpSettingsService({ db: db.knex, box: fallback.box }).update({
+    await createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box: fallback.box }).update({
       enabled: true,
       host: 'smtp.example.com',
       port: 587,

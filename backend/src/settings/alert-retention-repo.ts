@@ -6,16 +6,18 @@ const BATCH = 5_000;
 
 export function createAlertRetentionRepo(db: Knex) {
   return {
-    async findDays(): Promise<number | null> {
-      const row = await db('app_settings')
-        .where({ key: KEY })
-        .first<{ value: { days?: unknown } } | undefined>('value');
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+    async findDays(q: Knex = db): Promise<number | null> {
+      const row = await q('app_settings').where({ key: KEY }).first<{ value: { days?: unknown } } | undefined>('value');
       const days = row?.value?.days;
       return typeof days === 'number' && Number.isInteger(days) && days >= 0 ? days : null;
     },
-    async saveDays(days: number): Promise<void> {
-      await db('app_settings')
-        .insert({ key: KEY, value: JSON.stringify({ days }), updated_at: db.fn.now() })
+    async saveDays(days: number, q: Knex = db): Promise<void> {
+      await q('app_settings')
+        .insert({ key: KEY, value: JSON.stringify({ days }), updated_at: q.fn.now() })
         .onConflict('key')
         .merge(['value', 'updated_at']);
     },

@@ -1,4 +1,5 @@
 /** /api/settings/alerts (administrators only): `{retentionDays}` 0..3650, 0 keeps resolved alerts. */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
@@ -13,7 +14,7 @@ export function alertRetentionRoutes(retention: Pick<AlertRetentionService, 'get
     ctx.body = await retention.get();
   });
   router.put('/api/settings/alerts', admin, async (ctx) => {
-    ctx.body = await retention.update(parseInput(alertRetentionBody, ctx.request.body));
+    ctx.body = await retention.update(auditActor(ctx), parseInput(alertRetentionBody, ctx.request.body));
   });
   return router;
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { createHousekeepingRepo } from '../housekeeping/repo.js';
@@ -97,7 +98,7 @@ describe('alert retention', () => {
       repo: createHousekeepingRepo(db),
       clock,
       log: logs.log,
-      alertRetention: createAlertRetentionService({ repo, clock }),
+      alertRetention: createAlertRetentionService({ repo, clock, audit: auditTrailOn(db, clock) }),
     });
     const keys = async () => (await db('alerts').orderBy('rule_key').pluck('rule_key')).join(',');
 

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
@@ -74,7 +75,7 @@ describe('/api/settings/smtp', () => {
       { settingsEncryptionKey: null, authSecret: 'auth-secret-route-tests-0123456789ab' },
       logs.log,
     );
-    const smtp = createSmtpSettingsService({ db: db.knex, box });
+    const smtp = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box });
     const app = new Koa();
     app.silent = true;
     app.use(errorMiddleware(logs.log));

@@ -2,6 +2,7 @@
  * /api/settings/smtp (docs/api.md "Settings"): administrators only. The password
  * is write-only: answers carry `passwordSet`, never the value.
  */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { HttpError } from '../http/errors.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
@@ -27,7 +28,7 @@ export function smtpSettingsRoutes({ smtp, mailer }: SmtpSettingsRoutesDeps): Ro
   });
 
   router.put('/api/settings/smtp', admin, async (ctx) => {
-    ctx.body = await smtp.update(parseInput(smtpSettingsSchema, ctx.request.body));
+    ctx.body = await smtp.update(parseInput(smtpSettingsSchema, ctx.request.body), auditActor(ctx));
   });
 
   router.post('/api/settings/smtp/test', admin, async (ctx) => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
@@ -36,7 +37,7 @@ describe('SMTP settings service', () => {
   });
 
   it('starts switched off with no password', async () => {
-    const smtp = createSmtpSettingsService({ db: db.knex, box });
+    const smtp = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box });
     const settings = await smtp.get();
     assert.equal(settings.enabled, false);
     assert.equal(settings.passwordSet, false);
@@ -45,7 +46,7 @@ describe('SMTP settings service', () => {
   });
 
   it('stores the password sealed, never answers it, and opens it for the transport', async () => {
-    const smtp = createSmtpSettingsService({ db: db.knex, box });
+    const smtp = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box });
     const answer = await smtp.update(input());
     assert.equal(answer.passwordSet, true);
     assert.ok(!('password' in answer));
@@ -59,7 +60,7 @@ describe('SMTP settings service', () => {
   });
 
   it('keeps the password when absent, clears it on "", replaces it otherwise', async () => {
-    const smtp = createSmtpSettingsService({ db: db.knex, box });
+    const smtp = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box });
     await smtp.update(input());
     const { password: _absent, ...withoutPassword } = input({ host: 'mail.example.org' });
     assert.equal((await smtp.update(withoutPassword)).passwordSet, true);
@@ -74,7 +75,7 @@ describe('SMTP settings service', () => {
   });
 
   it('gives the transport nothing while disabled or when the password no longer opens', async () => {
-    const smtp = createSmtpSettingsService({ db: db.knex, box });
+    const smtp = createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box });
     await smtp.update(input({ enabled: false }));
     assert.equal(await smtp.getTransportSettings(), null);
     assert.equal((await smtp.getSettingsForTest()).password, 'Sm7p-Passw0rd', 'the test send may use it');
@@ -83,6 +84,7 @@ describe('SMTP settings service', () => {
     const logs = captureLogger();
     const lost = createSmtpSettingsService({
       db: db.knex,
+      audit: auditTrailOn(db.knex),
       box: createSecretBox(
         { settingsEncryptionKey: 'another-key-0123456789abcdefghijklm', authSecret: 'b'.repeat(40) },
         logs.log,

@@ -5,6 +5,7 @@
  * to the mail transport.
  */
 import type { Knex } from 'knex';
+import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../lib/audit.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { SmtpTransportSettings } from '../mail/smtp-settings.js';
 import { places } from '../secrets/places.js';
@@ -19,6 +20,7 @@ export type SmtpSettingsView = SmtpSettings;
 export interface SmtpSettingsDeps {
   db: Knex;
   box: SecretBox;
+  audit: AuditTrail;
 }
 
 const DEFAULTS: StoredSmtpSettings = {
@@ -32,7 +34,7 @@ const DEFAULTS: StoredSmtpSettings = {
   fromName: 'Argus',
 };
 
-export function createSmtpSettingsService({ db, box }: SmtpSettingsDeps) {
+export function createSmtpSettingsService({ db, box, audit }: SmtpSettingsDeps) {
   async function load(): Promise<StoredSmtpSettings> {
     return { ...DEFAULTS, ...((await findSmtpSettings(db)) ?? {}) };
   }
@@ -59,7 +61,8 @@ export function createSmtpSettingsService({ db, box }: SmtpSettingsDeps) {
       return view(await load());
     },
 
-    async update(input: SmtpSettingsInput): Promise<SmtpSettingsView> {
+    /** Saves the block; without an actor the change is the system's (tests, scripts). */
+    async update(input: SmtpSettingsInput, actor: AuditActor = SYSTEM_ACTOR): Promise<SmtpSettingsView> {
       return db.transaction(async (trx) => {
         const current = { ...DEFAULTS, ...((await findSmtpSettings(trx)) ?? {}) };
         let password = current.password;
@@ -76,6 +79,14 @@ export function createSmtpSettingsService({ db, box }: SmtpSettingsDeps) {
           fromName: input.fromName,
         };
         await saveSmtpSettings(trx, next);
+        // the password is compared sealed: a new one shows as a changed field, "[sealed]" both sides
+        await audit.record(trx, actor, {
+          action: 'settings.smtp.update',
+          targetType: 'settings',
+          targetId: 'smtp',
+          before: { ...current },
+          after: { ...next },
+        });
         return view(next);
       });
     },

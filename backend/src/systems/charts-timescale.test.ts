@@ -17,6 +17,8 @@ import { createMemoryBus } from '../bus/memory-bus.js';
 import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from './repo.js';
+import { createAuditRepo } from '../audit/repo.js';
+import { createAuditService } from '../audit/service.js';
 import { createSystemsService, MAX_POINTS } from './service.js';
 
 const HOUR = 3_600_000;
@@ -64,7 +66,12 @@ describe('chart data on TimescaleDB (WASM)', () => {
   });
 
   const service = () =>
-    createSystemsService({ repo: createSystemsRepo(knex), bus: createMemoryBus(), clock: new FakeClock(now) });
+    createSystemsService({
+      repo: createSystemsRepo(knex),
+      bus: createMemoryBus(),
+      clock: new FakeClock(now),
+      audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),
+    });
   const query = (rangeMs: number) => ({
     systemId,
     name: 'cpu.usage_pct',

@@ -57,10 +57,10 @@ export interface Point {
 }
 
 export function createSystemsRepo(db: Knex) {
-  function baseQuery() {
+  function baseQuery(q: Knex = db) {
     const open = (severity: string) =>
-      db.raw(`count(a.id) FILTER (WHERE a.severity = '${severity}')::int AS open_${severity.toLowerCase()}`);
-    return db('systems as s')
+      q.raw(`count(a.id) FILTER (WHERE a.severity = '${severity}')::int AS open_${severity.toLowerCase()}`);
+    return q('systems as s')
       .join('customers as c', 'c.id', 's.customer_id')
       .leftJoin('clusters as k', 'k.id', 's.cluster_id')
       .leftJoin('alerts as a', (join) => join.on('a.system_id', 's.id').andOnVal('a.state', 'open'))
@@ -76,14 +76,19 @@ export function createSystemsRepo(db: Knex) {
   }
 
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
     async list(visible: Visible): Promise<SystemRow[]> {
       const query = baseQuery().orderByRaw('lower(c.name), lower(k.name) NULLS FIRST, lower(s.name)');
       if (visible) query.whereIn('s.customer_id', [...visible]);
       return (await query).map(mapRow);
     },
 
-    async find(id: number): Promise<SystemRow | null> {
-      const row = await baseQuery().where('s.id', id).first();
+    async find(id: number, q: Knex = db): Promise<SystemRow | null> {
+      const row = await baseQuery(q).where('s.id', id).first();
       return row ? mapRow(row) : null;
     },
 
@@ -95,6 +100,7 @@ export function createSystemsRepo(db: Knex) {
     async update(
       id: number,
       changes: { name?: string; customerId?: number; clusterId?: number | null; offlineAlerts?: boolean },
+      q: Knex = db,
     ): Promise<void> {
       const columns: Record<string, unknown> = {};
       if (changes.name !== undefined) columns['name'] = changes.name;
@@ -102,7 +108,7 @@ export function createSystemsRepo(db: Knex) {
       if (changes.clusterId !== undefined) columns['cluster_id'] = changes.clusterId;
       if (changes.offlineAlerts !== undefined) columns['offline_alerts'] = changes.offlineAlerts;
       if (!Object.keys(columns).length) return;
-      await db.transaction(async (trx) => {
+      await q.transaction(async (trx) => {
         await trx('systems')
           .where({ id })
           .update({ ...columns, updated_at: db.fn.now() });
@@ -120,16 +126,16 @@ export function createSystemsRepo(db: Knex) {
       });
     },
 
-    async delete(id: number): Promise<void> {
-      await db.transaction(async (trx) => {
+    async delete(id: number, q: Knex = db): Promise<void> {
+      await q.transaction(async (trx) => {
         await trx('metrics').where({ system_id: id }).delete();
         await trx('systems').where({ id }).delete();
       });
     },
 
     /** Forgets the agent key: the next report with a valid enrollment key binds the host anew. */
-    async resetAgentKey(id: number): Promise<void> {
-      await db('systems').where({ id }).update({ agent_key_hash: null, updated_at: db.fn.now() });
+    async resetAgentKey(id: number, q: Knex = db): Promise<void> {
+      await q('systems').where({ id }).update({ agent_key_hash: null, updated_at: q.fn.now() });
     },
 
     /** Whether the TimescaleDB rollups exist (the step may not have run: plain PostgreSQL). */

@@ -1,4 +1,5 @@
 /** /api/systems: list, detail, edit, delete, re-enroll (ADMIN) and chart data. */
+import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import {
@@ -28,14 +29,14 @@ export function systemsRoutes(systems: SystemsService, clock: Clock): Router {
   router.patch('/api/systems/:id', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(updateSchema, ctx.request.body);
-    ctx.body = await systems.update(principal, idOf(ctx.params['id'], 'system'), input);
+    ctx.body = await systems.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'system'), input);
   });
   router.delete('/api/systems/:id', async (ctx) => {
-    await systems.remove(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
+    await systems.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
     ctx.status = 204;
   });
   router.post('/api/systems/:id/re-enroll', requireRole('ADMIN'), async (ctx) => {
-    await systems.reEnroll(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
+    await systems.reEnroll(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
     ctx.status = 204;
   });
   router.get('/api/systems/:id/series', async (ctx) => {

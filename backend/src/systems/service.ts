@@ -8,6 +8,7 @@ import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { SeriesQuery, SystemRow, SystemsRepo } from './repo.js';
 
 const HOUR = 3_600_000;
@@ -76,7 +77,26 @@ export interface SystemChanges {
   offlineAlerts?: boolean | undefined;
 }
 
-export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; bus: Bus; clock: Clock }) {
+/** What the audit log keeps of a system. */
+const systemFacts = ({ name, hostname, customerId, clusterId, offlineAlerts }: SystemRow) => ({
+  name,
+  hostname,
+  customerId,
+  clusterId,
+  offlineAlerts,
+});
+
+export function createSystemsService({
+  repo,
+  bus,
+  clock,
+  audit,
+}: {
+  repo: SystemsRepo;
+  bus: Bus;
+  clock: Clock;
+  audit: AuditTrail;
+}) {
   async function visibleSystem(principal: Principal, id: number): Promise<SystemRow> {
     const row = await repo.find(id);
     if (!row || !canSeeCustomer(principal, row.customerId)) throw new NotFound('No such system');
@@ -101,7 +121,7 @@ export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; 
     },
 
     /** Rename, move to another customer or cluster, switch offline alerts; moving needs write rights at both ends. */
-    async update(principal: Principal, id: number, changes: SystemChanges): Promise<SystemDetail> {
+    async update(actor: AuditActor, principal: Principal, id: number, changes: SystemChanges): Promise<SystemDetail> {
       const current = await writableSystem(principal, id);
       const customerId = changes.customerId ?? current.customerId;
       if (!canWriteCustomer(principal, customerId)) throw new Forbidden('You may not move systems to this customer');
@@ -113,20 +133,49 @@ export function createSystemsService({ repo, bus, clock }: { repo: SystemsRepo; 
       if (clusterId !== null && (await repo.clusterCustomer(clusterId)) !== customerId) {
         throw new Invalid("clusterId: the cluster must belong to the system's customer", { field: 'clusterId' });
       }
-      await repo.update(id, { ...changes, customerId, clusterId });
+      const updated = await repo.transaction(async (trx) => {
+        await repo.update(id, { ...changes, customerId, clusterId }, trx);
+        const row = (await repo.find(id, trx)) as SystemRow;
+        await audit.record(trx, actor, {
+          action: 'system.update',
+          targetType: 'system',
+          targetId: id,
+          customerId,
+          before: systemFacts(current),
+          after: systemFacts(row),
+        });
+        return row;
+      });
       await changed(id);
-      return detail((await repo.find(id)) as SystemRow);
+      return detail(updated);
     },
 
-    async remove(principal: Principal, id: number): Promise<void> {
-      await writableSystem(principal, id);
-      await repo.delete(id);
+    async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
+      const current = await writableSystem(principal, id);
+      await repo.transaction(async (trx) => {
+        await repo.delete(id, trx);
+        await audit.record(trx, actor, {
+          action: 'system.delete',
+          targetType: 'system',
+          targetId: id,
+          customerId: current.customerId,
+          before: systemFacts(current),
+        });
+      });
       await changed(id);
     },
 
-    async reEnroll(principal: Principal, id: number): Promise<void> {
-      await visibleSystem(principal, id);
-      await repo.resetAgentKey(id);
+    async reEnroll(actor: AuditActor, principal: Principal, id: number): Promise<void> {
+      const current = await visibleSystem(principal, id);
+      await repo.transaction(async (trx) => {
+        await repo.resetAgentKey(id, trx);
+        await audit.record(trx, actor, {
+          action: 'system.re_enroll',
+          targetType: 'system',
+          targetId: id,
+          customerId: current.customerId,
+        });
+      });
     },
 
     async series(principal: Principal, id: number) {

@@ -5,6 +5,7 @@
  * clock. Agents' reports are written the way ingest writes them (metric_latest,
  * last_seen_at, status back to ONLINE), since that table is the contract.
  */
+import { auditTrailOn } from './audit.js';
 import type { Knex } from 'knex';
 import { ensureDefaultRules } from '../../../db/seed-rules.js';
 import type { AlertEvent } from '../alerts/alert-json.js';
@@ -80,7 +81,7 @@ export async function startEvaluationHarness() {
   const recorded = await recordBus(bus);
   const sink: SmtpSink = await startSmtpSink();
   const box = createSecretBox({ settingsEncryptionKey: null, authSecret: 'e'.repeat(40) }, logs.log);
-  const smtp = createSmtpSettingsService({ db: knex, box });
+  const smtp = createSmtpSettingsService({ db: knex, audit: auditTrailOn(knex), box });
   const mailer = createMailer({ smtp, log: logs.log });
   const notifier = createAlertNotifier({
     repo: createNotificationsRepo(knex),

@@ -27,14 +27,20 @@ const COLUMNS = ['id', 'user_id', 'name', 'created_at', 'expires_at', 'revoked_a
 
 export function createTokensRepo(db: Knex) {
   return {
+    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
+    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
     async insert(
       userId: number,
       name: string,
       tokenHash: string,
       expiresAt: Date | null,
       now: Date,
+      q: Knex = db,
     ): Promise<TokenRow> {
-      const [row] = await db('api_tokens')
+      const [row] = await q('api_tokens')
         .insert({ user_id: userId, name, token_hash: tokenHash, expires_at: expiresAt, created_at: now })
         .returning(COLUMNS);
       return mapRow(row);
@@ -45,13 +51,13 @@ export function createTokensRepo(db: Knex) {
       return rows.map(mapRow);
     },
 
-    async findOwned(userId: number, id: number): Promise<TokenRow | null> {
-      const row = await db('api_tokens').select(COLUMNS).where({ user_id: userId, id }).first();
+    async findOwned(userId: number, id: number, q: Knex = db): Promise<TokenRow | null> {
+      const row = await q('api_tokens').select(COLUMNS).where({ user_id: userId, id }).first();
       return row ? mapRow(row) : null;
     },
 
-    async revoke(id: number, now: Date): Promise<void> {
-      await db('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
+    async revoke(id: number, now: Date, q: Knex = db): Promise<void> {
+      await q('api_tokens').where({ id }).whereNull('revoked_at').update({ revoked_at: now });
     },
 
     /** A token that works at `now`: not revoked, not expired, and its account not disabled. */

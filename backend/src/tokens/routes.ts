@@ -2,6 +2,7 @@
 import Router from '@koa/router';
 import { z } from 'zod';
 import { NotFound } from '../lib/errors.js';
+import { auditActor } from '../http/audit-actor.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { TokensService } from './service.js';
@@ -21,13 +22,18 @@ export function tokensRoutes(tokens: TokensService): Router {
     const input = parseInput(createTokenBody, ctx.request.body);
     ctx.status = 201;
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = await tokens.create(principal.userId, input.name, input.expiresAt ? new Date(input.expiresAt) : null);
+    ctx.body = await tokens.create(
+      auditActor(ctx),
+      principal.userId,
+      input.name,
+      input.expiresAt ? new Date(input.expiresAt) : null,
+    );
   });
 
   router.delete('/api/tokens/:id', async (ctx) => {
     const id = z.coerce.number().int().positive().safeParse(ctx.params['id']);
     if (!id.success) throw new NotFound('No such token');
-    ctx.body = await tokens.revoke(currentPrincipal(ctx.state).userId, id.data);
+    ctx.body = await tokens.revoke(auditActor(ctx), currentPrincipal(ctx.state).userId, id.data);
   });
 
   return router;

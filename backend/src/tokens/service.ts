@@ -4,6 +4,7 @@
  * revoked / expired; revoked and expired tokens stay listed.
  */
 import type { Bus } from '../bus/bus.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomBase62, sha256 } from '../lib/crypto.js';
 import { Invalid, NotFound } from '../lib/errors.js';
@@ -23,10 +24,12 @@ export function createTokensService({
   repo,
   clock,
   bus,
+  audit,
 }: {
   repo: TokensRepo;
   clock: Clock;
   bus?: Pick<Bus, 'publish'>;
+  audit: AuditTrail;
 }) {
   function view(row: TokenRow): TokenView {
     const now = clock.now();
@@ -47,11 +50,25 @@ export function createTokensService({
   }
 
   return {
-    async create(userId: number, name: string, expiresAt: Date | null): Promise<TokenView & { token: string }> {
+    async create(
+      actor: AuditActor,
+      userId: number,
+      name: string,
+      expiresAt: Date | null,
+    ): Promise<TokenView & { token: string }> {
       const now = clock.now();
       if (expiresAt && expiresAt <= now) throw new Invalid('expiresAt: must be in the future', { field: 'expiresAt' });
       const token = TOKEN_PREFIX + randomBase62(43);
-      const row = await repo.insert(userId, name, sha256(token), expiresAt, now);
+      const row = await repo.transaction(async (trx) => {
+        const inserted = await repo.insert(userId, name, sha256(token), expiresAt, now, trx);
+        await audit.record(trx, actor, {
+          action: 'token.create',
+          targetType: 'token',
+          targetId: inserted.id,
+          after: { name, userId, expiresAt },
+        });
+        return inserted;
+      });
       return { ...view(row), token };
     },
 
@@ -59,11 +76,14 @@ export function createTokensService({
       return (await repo.listByUser(userId)).map(view);
     },
 
-    async revoke(userId: number, id: number): Promise<TokenView> {
+    async revoke(actor: AuditActor, userId: number, id: number): Promise<TokenView> {
       const row = await repo.findOwned(userId, id);
       if (!row) throw new NotFound('No such token');
       if (!row.revokedAt) {
-        await repo.revoke(id, clock.now());
+        await repo.transaction(async (trx) => {
+          await repo.revoke(id, clock.now(), trx);
+          await audit.record(trx, actor, { action: 'token.revoke', targetType: 'token', targetId: id });
+        });
         // open live sockets of this token close with 4401 at once (spec "API token": takes effect at once)
         await bus?.publish('rights', { userId });
       }

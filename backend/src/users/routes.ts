@@ -1,5 +1,6 @@
 /** /api/users (ADMIN) and /api/account (every account, its own profile and password). */
 import Router from '@koa/router';
+import { auditActor } from '../http/audit-actor.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { NotFound } from '../lib/errors.js';
 import { parseInput } from '../lib/validate.js';
@@ -34,29 +35,35 @@ export function usersRoutes(users: UsersService): Router {
   router.post('/api/users', admin, async (ctx) => {
     const input = parseInput(createUserBody, ctx.request.body);
     ctx.status = 201;
-    ctx.body = { user: await users.create(input) };
+    ctx.body = { user: await users.create(auditActor(ctx), input) };
   });
 
   router.patch('/api/users/:id', admin, async (ctx) => {
     const input = parseInput(updateUserBody, ctx.request.body);
-    ctx.body = { user: await users.update(userId(ctx.params['id']), input) };
+    ctx.body = { user: await users.update(auditActor(ctx), userId(ctx.params['id']), input) };
   });
 
   router.delete('/api/users/:id', admin, async (ctx) => {
-    await users.remove(userId(ctx.params['id']));
+    await users.remove(auditActor(ctx), userId(ctx.params['id']));
     ctx.status = 204;
   });
 
   router.patch('/api/account', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(profileBody, ctx.request.body);
-    ctx.body = { user: await users.updateProfile(principal.userId, input) };
+    ctx.body = { user: await users.updateProfile(auditActor(ctx), principal.userId, input) };
   });
 
   router.post('/api/account/password', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const input = parseInput(passwordChangeBody, ctx.request.body);
-    await users.changePassword(principal.userId, input.currentPassword, input.newPassword, principal.sessionId);
+    await users.changePassword(
+      auditActor(ctx),
+      principal.userId,
+      input.currentPassword,
+      input.newPassword,
+      principal.sessionId,
+    );
     ctx.status = 204;
   });
 

@@ -7,6 +7,7 @@ import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Principal, Role } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
@@ -32,7 +33,21 @@ export interface UsersDeps {
   repo: UsersRepo;
   hasher: PasswordHasher;
   bus: Bus;
+  audit: AuditTrail;
 }
+
+/** What the audit log keeps of an account (never its password hash or TOTP secret). */
+const accountFacts = (user: UserView) => ({
+  email: user.email,
+  username: user.username,
+  name: user.name,
+  role: user.role,
+  disabled: user.disabled,
+  notifyMinSeverity: user.notifyMinSeverity,
+  customerIds: user.customerIds,
+});
+/** A password set or changed shows as a changed field, sealed; never its value or hash. */
+const PASSWORD_SET = { password: 'changed' };
 
 function view(user: UserRow, customerIds: number[]): UserView {
   return {
@@ -54,7 +69,7 @@ function checkPassword(password: string, account: { email: string; username?: st
   if (problem) throw new Invalid(`password: ${problem}`, { field: 'password' });
 }
 
-export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
+export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) {
   // a hash of the configured cost: verifying against it costs what a real account costs
   let dummyHash: Promise<string> | null = null;
 
@@ -106,7 +121,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
     },
 
     /** The first account, ADMIN, only while there is none; an advisory lock makes racing requests create one. */
-    async setup(input: NewAccount): Promise<UserView> {
+    async setup(input: NewAccount, address: string | null): Promise<UserView> {
       checkPassword(input.password, input);
       // hash before taking the lock: racing requests must not queue behind each other's bcrypt
       const passwordHash = await hasher.hash(input.password);
@@ -117,7 +132,13 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
           { email: input.email, username: input.username ?? null, name: input.name, role: 'ADMIN', passwordHash },
           trx,
         );
-        return userView(id, trx);
+        const created = await userView(id, trx);
+        await audit.record(
+          trx,
+          { type: 'user', id, name: created.email, address },
+          { action: 'user.setup', targetType: 'user', targetId: id, after: accountFacts(created) },
+        );
+        return created;
       });
     },
 
@@ -125,7 +146,7 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
       return (await repo.listWithGrants()).map((user) => view(user, user.customerIds));
     },
 
-    async create(input: NewAccount & { role: Role; customerIds: number[] }): Promise<UserView> {
+    async create(actor: AuditActor, input: NewAccount & { role: Role; customerIds: number[] }): Promise<UserView> {
       checkPassword(input.password, input);
       const passwordHash = await hasher.hash(input.password);
       const created = await db.transaction(async (trx) => {
@@ -136,18 +157,27 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
           trx,
         );
         await repo.replaceGrants(id, input.customerIds, trx);
-        return userView(id, trx);
+        const view = await userView(id, trx);
+        await audit.record(trx, actor, {
+          action: 'user.create',
+          targetType: 'user',
+          targetId: id,
+          after: accountFacts(view),
+        });
+        return view;
       });
       await accountChanged(created.id);
       return created;
     },
 
     async update(
+      actor: AuditActor,
       id: number,
       input: Omit<UserChanges, 'passwordHash'> & { customerIds?: number[] | undefined; password?: string | undefined },
     ): Promise<UserView> {
       const current = await repo.findById(id);
       if (!current) throw new NotFound('No such user');
+      const currentGrants = await repo.findCustomerIds(id);
       const email = input.email ?? current.email;
       const username = input.username === undefined ? current.username : input.username;
       if (input.password !== undefined) checkPassword(input.password, { email, username });
@@ -166,13 +196,21 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
         if (customerIds) await repo.replaceGrants(id, customerIds, trx);
         // a disabled account, or one whose password an admin reset, is signed out everywhere
         if (input.disabled === true || passwordHash) await repo.endBrowserSessions(id, {}, trx);
-        return userView(id, trx);
+        const after = await userView(id, trx);
+        await audit.record(trx, actor, {
+          action: 'user.update',
+          targetType: 'user',
+          targetId: id,
+          before: accountFacts(view(current, currentGrants)),
+          after: { ...accountFacts(after), ...(passwordHash ? PASSWORD_SET : {}) },
+        });
+        return after;
       });
       await rightsChanged(id);
       return result;
     },
 
-    async remove(id: number): Promise<void> {
+    async remove(actor: AuditActor, id: number): Promise<void> {
       await db.transaction(async (trx) => {
         await repo.lockAccounts(trx);
         const current = await repo.findById(id, trx);
@@ -180,26 +218,44 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
         if (current.role === 'ADMIN' && !current.disabled && (await repo.countOtherActiveAdmins(id, trx)) === 0) {
           throw new Conflict(LAST_ADMIN);
         }
+        const before = accountFacts(view(current, await repo.findCustomerIds(id, trx)));
         await repo.delete(id, trx);
+        await audit.record(trx, actor, { action: 'user.delete', targetType: 'user', targetId: id, before });
       });
       await rightsChanged(id);
     },
 
     async updateProfile(
+      actor: AuditActor,
       id: number,
       input: Pick<UserChanges, 'email' | 'username' | 'name' | 'notifyMinSeverity'>,
     ): Promise<UserView> {
       const updated = await db.transaction(async (trx) => {
         await assertUnique(input.email, input.username, id, trx);
+        const before = await userView(id, trx);
         await repo.update(id, input, trx);
-        return userView(id, trx);
+        const after = await userView(id, trx);
+        await audit.record(trx, actor, {
+          action: 'account.update',
+          targetType: 'user',
+          targetId: id,
+          before: accountFacts(before),
+          after: accountFacts(after),
+        });
+        return after;
       });
       await accountChanged(id);
       return updated;
     },
 
     /** Own password change: the current one must be right; other browser sessions end. */
-    async changePassword(id: number, currentPassword: string, newPassword: string, keepSessionId: string | null) {
+    async changePassword(
+      actor: AuditActor,
+      id: number,
+      currentPassword: string,
+      newPassword: string,
+      keepSessionId: string | null,
+    ) {
       const user = await repo.findById(id);
       if (!user) throw new NotFound('No such user');
       if (!(await hasher.verify(currentPassword, user.passwordHash))) {
@@ -210,6 +266,12 @@ export function createUsersService({ db, repo, hasher, bus }: UsersDeps) {
       await db.transaction(async (trx) => {
         await repo.update(id, { passwordHash }, trx);
         await repo.endBrowserSessions(id, { exceptSessionId: keepSessionId }, trx);
+        await audit.record(trx, actor, {
+          action: 'password.change',
+          targetType: 'user',
+          targetId: id,
+          after: PASSWORD_SET,
+        });
       });
       await rightsChanged(id); // the ended sessions' live sockets close with 4401
     },

@@ -10,6 +10,7 @@ import { userBody } from './core/auth-testing';
 import { ArgusTitleStrategy } from './core/title-strategy';
 import { LoginPage } from './features/auth/login-page';
 import { NotFoundPage } from './features/not-found/not-found-page';
+import { AuditLogPage } from './features/settings/audit-log-page';
 import { ChannelsPage } from './features/settings/channels-page';
 import { RoutingPage } from './features/settings/routing-page';
 import { SmtpPage } from './features/settings/smtp-page';
@@ -110,6 +111,17 @@ describe('routes', () => {
     expect(TestBed.inject(Title).getTitle()).toBe('Notification channels · Argus');
     expect(await harness.navigateByUrl('/settings/routing')).toBeInstanceOf(RoutingPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Notification routing · Argus');
+    expect(await harness.navigateByUrl('/settings/audit-log')).toBeInstanceOf(AuditLogPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Audit log · Argus');
+  });
+
+  it('keeps a viewer out of the audit log', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/settings/audit-log');
+    await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(await page).toBeInstanceOf(StatusPage);
+    expect(TestBed.inject(Router).url).toBe('/');
   });
 
   it('keeps a viewer out of the notification settings', async () => {

@@ -128,6 +128,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/routing-page').then((m) => m.RoutingPage),
       },
       {
+        path: 'settings/audit-log',
+        title: 'Audit log',
+        canActivate: [writerGuard],
+        loadComponent: () => import('./features/settings/audit-log-page').then((m) => m.AuditLogPage),
+      },
+      {
         path: '**',
         title: 'Page not found',
         loadComponent: () => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage),

@@ -69,6 +69,7 @@ describe('App shell', () => {
       'Storage',
       'Notification channels',
       'Notification routing',
+      'Audit log',
     ]);
   });
 
@@ -90,6 +91,7 @@ describe('App shell', () => {
       ['Storage', '/settings/storage'],
       ['Notification channels', '/settings/channels'],
       ['Notification routing', '/settings/routing'],
+      ['Audit log', '/settings/audit-log'],
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
@@ -132,6 +134,7 @@ describe('App shell', () => {
 
     expect(titles(fixture.nativeElement)).toContain('Notification channels');
     expect(titles(fixture.nativeElement)).toContain('Notification routing');
+    expect(titles(fixture.nativeElement)).toContain('Audit log');
   });
 
   it('hides the notification pages from a viewer', async () => {
@@ -139,6 +142,7 @@ describe('App shell', () => {
 
     expect(titles(fixture.nativeElement)).not.toContain('Notification channels');
     expect(titles(fixture.nativeElement)).not.toContain('Notification routing');
+    expect(titles(fixture.nativeElement)).not.toContain('Audit log');
   });
 
   it('shows the signed-in user with a menu to the account page and to sign out', async () => {

@@ -27,4 +27,5 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
   { label: 'Notification channels', icon: 'send', path: '/settings/channels', writersOnly: true },
   { label: 'Notification routing', icon: 'routing', path: '/settings/routing', writersOnly: true },
+  { label: 'Audit log', icon: 'history', path: '/settings/audit-log', writersOnly: true },
 ];

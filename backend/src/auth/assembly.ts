@@ -1,0 +1,79 @@
+/**
+ * The sign-in graph, built once by the composition root: accounts, sessions, API tokens, the second
+ * factor and the sign-in itself with its limits (spec "Limits") and the guessing alert. Its own file
+ * so app.ts stays a readable list of features.
+ */
+import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
+import type { AuditTrail } from '../lib/audit.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { PasswordHasher } from '../lib/password-hasher.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import { createSecondFactorRepo } from '../second-factor/repo.js';
+import { createSecondFactorService } from '../second-factor/service.js';
+import { createTokensRepo } from '../tokens/repo.js';
+import { createTokensService } from '../tokens/service.js';
+import { createUsersRepo } from '../users/repo.js';
+import { createUsersService } from '../users/service.js';
+import { createGuessingAlert } from './guessing-alert.js';
+import { CODE_BUDGET, createLoginService } from './login-service.js';
+import { createSessionRepo } from './session-repo.js';
+import { createSessions } from './sessions.js';
+
+export interface SignInDeps {
+  db: Knex;
+  clock: Clock;
+  log: Logger;
+  bus: Bus;
+  box: SecretBox;
+  hasher: PasswordHasher;
+  mailer: Mailer;
+  audit: AuditTrail;
+  authSecret: string;
+  authUrl: string;
+  /** A named limit of `points` per `durationSeconds` (blocked for `blockDurationSeconds`). */
+  limiter(name: string, points: number, durationSeconds: number, blockDurationSeconds?: number): RateLimiter;
+  /** Base of the growing delay after failed sign-ins (tests make it tiny). */
+  failureDelayMs: number;
+}
+
+export function assembleSignIn(deps: SignInDeps) {
+  const { db, clock, log, bus, audit, mailer, limiter } = deps;
+  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus, audit });
+  const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: deps.authSecret, bus });
+  const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus, audit });
+  const secondFactor = createSecondFactorService({
+    repo: createSecondFactorRepo(db),
+    box: deps.box,
+    mailer,
+    clock,
+    log,
+    audit,
+  });
+  const login = createLoginService({
+    users,
+    sessions,
+    secondFactor,
+    limits: {
+      perAccount: limiter('login-account', 10, 15 * 60),
+      perAddress: limiter('login-address', 100, 15 * 60),
+      // counted, never refused: the service slows each failure past IDENTITY_BUDGET
+      perIdentity: limiter('login-identity', 1_000_000, 15 * 60),
+      identityAddresses: limiter('login-identity-addresses', 1_000_000, 15 * 60),
+      codes: limiter('login-codes', CODE_BUDGET, 15 * 60, 15 * 60),
+      failureDelayMs: deps.failureDelayMs,
+    },
+    audit,
+    guessing: createGuessingAlert({
+      users,
+      mailer,
+      perHour: limiter('guessing-mail', 1, 60 * 60),
+      authUrl: deps.authUrl,
+      log,
+    }),
+  });
+  return { users, sessions, tokens, secondFactor, login };
+}
