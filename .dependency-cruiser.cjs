@@ -48,6 +48,7 @@ const TEST_SUPPORT = [
   '\\.spec\\.ts$',
   '^backend/src/testing/',
   '^ops/(test|e2e|bench|deploy|stack)/',
+  '^agent/test/',
   '^frontend/src/app/testing\\.ts$',
   '-testing\\.ts$',
 ];
@@ -109,6 +110,15 @@ module.exports = {
         'contracts/ is the JSON both sides speak (issue 14): zod schemas and nothing of the server, the ' +
         'console or the scripts, so the console can import its types and the server its schemas.',
       from: { path: '^contracts/' },
+      to: { path: '^(agent|backend|frontend|db|ops)/' },
+    },
+    {
+      name: 'agent-imports-only-contracts',
+      severity: 'error',
+      comment:
+        'argus-agent (issue 12) ships alone as a single executable: it shares the report schema with the ' +
+        'server through contracts/ and imports nothing else of the repository.',
+      from: { path: '^agent/', pathNot: TEST_SUPPORT },
       to: { path: '^(backend|frontend|db|ops)/' },
     },
     {

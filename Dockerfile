@@ -14,6 +14,7 @@ ENV NG_CLI_ANALYTICS=false
 COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
+COPY agent/package.json agent/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
@@ -25,6 +26,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
+COPY agent/package.json agent/
 # only the backend workspace runs here: the console is already compiled into dist/frontend
 RUN npm ci --omit=dev --workspace=backend --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist/server dist/server

@@ -44,7 +44,7 @@ if ! npm run --silent lint; then status=1; summary+=("lint: failed"); fi
 
 echo "== backend and database tests"
 # ops/stack runs alone at the end: it builds the image and runs the compose stack
-mapfile -t files < <(find backend/src db ops -name '*.test.ts' -not -path '*/node_modules/*' -not -path 'ops/stack/*' | sort)
+mapfile -t files < <(find agent backend/src db ops -name '*.test.ts' -not -path '*/node_modules/*' -not -path 'ops/stack/*' | sort)
 # no --test-force-exit: it can end the process before the TAP file is flushed. Tests close their
 # handles; the timeout is the guard against one that does not.
 timeout --signal=KILL 1800 node_modules/.bin/tsx --test --test-concurrency=3 \

@@ -16,7 +16,7 @@ import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body.js';
 import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWriter } from './group-commit.js';
 import { createAgentTokenVerifier, type AgentTokenVerifier } from './jwt.js';
 import { createIngestRepo } from './repo.js';
-import { agentBodySchema } from './schema.js';
+import { agentBodySchema } from '../../../contracts/agent-report.js';
 import {
   AgentRefusal,
   createIngestService,

@@ -14,7 +14,7 @@ import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, IngestRepo } from './repo.js';
-import type { AgentBody, AgentInfo } from './schema.js';
+import type { AgentBody, AgentInfo } from '../../../contracts/agent-report.js';
 
 /** A refusal whose body the contract fixes exactly (`{error: "Unauthorized"}`, `{error: "Unknown agent"}`). */
 export class AgentRefusal extends Error {

@@ -1,5 +1,6 @@
 /**
- * The agent's report body (contracts.md "Agent protocol"). Malformed input is a
+ * The agent's report body (contracts.md "Agent protocol"): the one schema the server validates with
+ * and the agent (agent/) builds its reports against, so the two cannot drift. Malformed input is a
  * 400 naming the field (e.g. `reports.3.metrics.0.value`); nothing of such a
  * request is stored. Every string is free of control characters: they would
  * reach the console, and a NUL would make PostgreSQL refuse a whole batch.
@@ -17,7 +18,7 @@ function text(max: number) {
   return z.string().max(max).regex(PRINTABLE, 'must not contain control characters');
 }
 
-const metricName = z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be 1-64 of a-z, 0-9, "_" and "."');
+export const metricName = z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be 1-64 of a-z, 0-9, "_" and "."');
 
 // z.number() refuses NaN and ±Infinity (1e999 parses to Infinity): a value is always finite
 const metricSchema = z.object({

@@ -1,0 +1,86 @@
+/**
+ * argus-agent's command line: `run --config FILE` (the service), `once --config FILE` (one report,
+ * the server's answer printed; exit 0 on 200), `collect` (one report as JSON, nothing sent),
+ * `--version`.
+ */
+import type { AgentBody } from '../../contracts/agent-report.js';
+import { createCollector } from './collect.js';
+import { ConfigError, readConfig } from './config.js';
+import { hostFacts } from './facts.js';
+import { localHost, type Host } from './host.js';
+import { loadIdentity, saveIdentity } from './identity.js';
+import { agentToken } from './jwt.js';
+import { deliver } from './send.js';
+import { AGENT_VERSION } from './version.js';
+
+const USAGE = `usage: argus-agent run --config FILE | once --config FILE | collect | --version`;
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+function configPath(args: string[]): string {
+  const index = args.indexOf('--config');
+  const path = index >= 0 ? args[index + 1] : undefined;
+  return path ?? '/etc/argus-agent/config.yaml';
+}
+
+async function body(host: Host, report: AgentBody['reports'][number], enrollment: string | null): Promise<AgentBody> {
+  const facts = await hostFacts(host);
+  return { agent: { version: AGENT_VERSION, ...facts, ...(enrollment ? { enrollment } : {}) }, reports: [report] };
+}
+
+/** Why the server refused, in words a person at the host can act on. */
+function refusal(status: number, answer: unknown): string {
+  const error = (answer as { error?: string } | null)?.error ?? String(answer).slice(0, 200);
+  if (status === 401) return `the server refused the token (${error}): check webhook_secret in the config`;
+  if (status === 403)
+    return `the server does not know this host (${error}): check the enrollment key, or re-enroll it in the console`;
+  return `the server answered ${status}: ${error}`;
+}
+
+export async function main(args: string[], io: Output, host: Host = localHost()): Promise<number> {
+  const [command] = args;
+  if (command === '--version' || command === 'version') {
+    io.out(AGENT_VERSION);
+    return 0;
+  }
+  if (command === 'collect') {
+    const report = await createCollector(host).report();
+    io.out(JSON.stringify(await body(host, report, null), null, 2));
+    return 0;
+  }
+  if (command === 'once') {
+    try {
+      const config = await readConfig(configPath(args));
+      const identity = await loadIdentity(config.stateDir, host);
+      const report = await createCollector(host).report();
+      const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
+      const answer = await deliver(
+        config.webhookUrl,
+        token,
+        await body(host, report, identity.agentKey ? null : config.enrollment),
+      );
+      if (answer.status !== 200) {
+        io.err(`argus-agent: ${refusal(answer.status, answer.body)}`);
+        return 1;
+      }
+      const agentKey = (answer.body as { agentKey?: string }).agentKey;
+      if (agentKey) await saveIdentity(config.stateDir, { ...identity, agentKey });
+      io.out(
+        JSON.stringify(answer.body, null, 2).replace(
+          /"agentKey": "[^"]*"/,
+          '"agentKey": "[kept in the state directory]"',
+        ),
+      );
+      return 0;
+    } catch (error) {
+      const message = error instanceof ConfigError ? `config: ${error.message}` : (error as Error).message;
+      io.err(`argus-agent: ${message}`);
+      return 2;
+    }
+  }
+  io.err(USAGE);
+  return 64;
+}

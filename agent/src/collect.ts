@@ -1,0 +1,48 @@
+/** One report from every collector; a collector that fails leaves its metrics out, never the report. */
+import type { AgentReport } from '../../contracts/agent-report.js';
+import { cpuCollector, cpuCount } from './collectors/cpu.js';
+import { diskIoCollector } from './collectors/diskio.js';
+import { disksCollector } from './collectors/disks.js';
+import { kernelCollector } from './collectors/kernel.js';
+import { loadCollector } from './collectors/load.js';
+import { memoryCollector } from './collectors/memory.js';
+import { networkCollector } from './collectors/network.js';
+import type { Host } from './host.js';
+import type { AgentEvent, Sample } from './sample.js';
+
+export interface CollectorOptions {
+  /** How long the first report waits between its two looks (rates need two). */
+  primeMs?: number;
+  clock?: () => number;
+}
+
+export function createCollector(host: Host, options: CollectorOptions = {}) {
+  const clock = options.clock ?? (() => performance.now());
+  const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
+  const parts: (() => Promise<Sample[]>)[] = [
+    cpuCollector(host),
+    memoryCollector(host),
+    loadCollector(host, cores),
+    disksCollector(host),
+    diskIoCollector(host, clock),
+    networkCollector(host, clock),
+    kernelCollector(host),
+  ];
+  const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
+  let primed = false;
+
+  return {
+    /** A report of now; `events` ride along (a reboot seen, a unit failed). */
+    async report(events: AgentEvent[] = []): Promise<AgentReport> {
+      if (!primed) {
+        await lookOnce();
+        await new Promise((resolve) => setTimeout(resolve, options.primeMs ?? 1000));
+        primed = true;
+      }
+      const metrics = await lookOnce();
+      return { ts: new Date().toISOString(), metrics, ...(events.length ? { events } : {}) };
+    },
+  };
+}
+
+export type Collector = ReturnType<typeof createCollector>;

@@ -1,0 +1,53 @@
+/**
+ * disk.used_pct, disk.inodes_used_pct and disk.readonly per mount point, from /proc/self/mounts
+ * and statfs(2). Pseudo and container file systems are skipped the way node_exporter's filesystem
+ * collector skips them (its default fs-types and mount-points exclusions).
+ */
+import { fieldsOf, type Host } from '../host.js';
+import { percent, sample, type Sample } from '../sample.js';
+
+const SKIPPED_TYPES =
+  /^(autofs|binfmt_misc|bpf|cgroup2?|configfs|debugfs|devpts|devtmpfs|fusectl|hugetlbfs|iso9660|mqueue|nsfs|overlay|proc|procfs|pstore|rpc_pipefs|securityfs|selinuxfs|squashfs|erofs|sysfs|tracefs)$/;
+const SKIPPED_MOUNTS =
+  /^\/(dev|proc|run\/credentials\/.+|sys|var\/lib\/docker\/.+|var\/lib\/containers\/storage\/.+)($|\/)/;
+
+export interface Mount {
+  device: string;
+  path: string;
+  type: string;
+  readonly: boolean;
+}
+
+/** `\040` and friends: /proc/mounts writes a space in a path as an octal escape. */
+const unescape = (path: string) =>
+  path.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+
+/** The mounts worth watching, each mount point once (the last mount over a path is the visible one). */
+export function watchedMounts(text: string): Mount[] {
+  const byPath = new Map<string, Mount>();
+  for (const [device, rawPath, type, options] of fieldsOf(text)) {
+    if (!device || !rawPath || !type || !options) continue;
+    const path = unescape(rawPath);
+    if (SKIPPED_TYPES.test(type) || SKIPPED_MOUNTS.test(path)) continue;
+    byPath.set(path, { device, path, type, readonly: options.split(',').includes('ro') });
+  }
+  return [...byPath.values()];
+}
+
+export function disksCollector(host: Host) {
+  return async (): Promise<Sample[]> => {
+    const samples: Sample[] = [];
+    for (const mount of watchedMounts((await host.read('/proc/self/mounts')) ?? '')) {
+      const stats = await host.statfs(mount.path);
+      if (!stats || stats.blocks === 0) continue; // nothing to fill (e.g. an empty tmpfs size)
+      // as df counts it: used / (used + available to users), so the reserved blocks show as full
+      const used = stats.blocks - stats.bfree;
+      const usedPct = percent(used, used + stats.bavail);
+      if (usedPct !== null) samples.push(sample('disk.used_pct', usedPct, mount.path));
+      const inodes = percent(stats.files - stats.ffree, stats.files);
+      if (inodes !== null) samples.push(sample('disk.inodes_used_pct', inodes, mount.path));
+      samples.push(sample('disk.readonly', mount.readonly ? 1 : 0, mount.path));
+    }
+    return samples;
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Everything the collectors read from the host, behind one small interface: the real files under
+ * `/` in production, a recorded tree of /proc and /sys in the tests (fixtures of an x86_64 host, an
+ * arm64 host and a container). Unreadable means absent: a collector then leaves its metric out.
+ */
+import { readdir, readFile, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export interface FsStats {
+  /** Fragment size in bytes, and counts of blocks: all, free, free for unprivileged users. */
+  bsize: number;
+  blocks: number;
+  bfree: number;
+  bavail: number;
+  files: number;
+  ffree: number;
+}
+
+export interface Host {
+  /** A file's text, or null when it is not there or not readable. */
+  read(path: string): Promise<string | null>;
+  /** A directory's entries, or [] when it is not there. */
+  list(path: string): Promise<string[]>;
+  /** statfs(2) of a mount point, or null. */
+  statfs(path: string): Promise<FsStats | null>;
+}
+
+/** The host under `root` (`/` in production). */
+export function localHost(root = '/'): Host {
+  return {
+    read: (path) => readFile(join(root, path), 'utf8').catch(() => null),
+    list: (path) => readdir(join(root, path)).catch(() => []),
+    statfs: (path) =>
+      statfs(join(root, path)).then(
+        (s) => ({ bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree }),
+        () => null,
+      ),
+  };
+}
+
+/** The whitespace-separated fields of each non-empty line. */
+export function fieldsOf(text: string): string[][] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => line.split(/\s+/));
+}
+
+/** A finite number, or null. */
+export function numberOf(text: string | undefined | null): number | null {
+  if (text === undefined || text === null || text.trim() === '') return null;
+  const value = Number(text.trim());
+  return Number.isFinite(value) ? value : null;
+}

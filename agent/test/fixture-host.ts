@@ -1,0 +1,36 @@
+/**
+ * A host recorded as JSON (agent/test/fixtures/*.json: the files the collectors read, statfs
+ * results, and a second look `later` for the rates), served through the collectors' Host interface.
+ */
+import { readFileSync } from 'node:fs';
+import type { FsStats, Host } from '../src/host.js';
+
+export interface RecordedHost {
+  files: Record<string, string>;
+  statfs: Record<string, FsStats>;
+  /** Files as they read a while later (counters moved on). */
+  later?: Record<string, string>;
+}
+
+export function loadFixture(name: string): RecordedHost {
+  return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as RecordedHost;
+}
+
+/** The host as recorded; `advance()` switches to the `later` look. */
+export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } {
+  let files = { ...recorded.files };
+  return {
+    read: async (path) => files[path] ?? null,
+    list: async (path) => {
+      const prefix = path.endsWith('/') ? path : `${path}/`;
+      const names = Object.keys(files)
+        .filter((file) => file.startsWith(prefix))
+        .map((file) => file.slice(prefix.length).split('/')[0] as string);
+      return [...new Set(names)];
+    },
+    statfs: async (path) => recorded.statfs[path] ?? null,
+    advance() {
+      files = { ...files, ...recorded.later };
+    },
+  };
+}
