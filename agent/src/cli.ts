@@ -4,12 +4,15 @@
  * `--version`.
  */
 import type { AgentBody } from '../../contracts/agent-report.js';
+import { join } from 'node:path';
+import { openBuffer } from './buffer.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
 import { hostFacts } from './facts.js';
 import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
 import { agentToken } from './jwt.js';
+import { runAgent } from './runner.js';
 import { deliver } from './send.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -73,6 +76,32 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           /"agentKey": "[^"]*"/,
           '"agentKey": "[kept in the state directory]"',
         ),
+      );
+      return 0;
+    } catch (error) {
+      const message = error instanceof ConfigError ? `config: ${error.message}` : (error as Error).message;
+      io.err(`argus-agent: ${message}`);
+      return 2;
+    }
+  }
+  if (command === 'run') {
+    try {
+      const config = await readConfig(configPath(args));
+      const stop = new AbortController();
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
+      io.out(
+        `argus-agent ${AGENT_VERSION}: reporting to ${new URL(config.webhookUrl).origin} every ${config.interval} s`,
+      );
+      await runAgent(
+        {
+          config,
+          identity: await loadIdentity(config.stateDir, host),
+          facts: await hostFacts(host),
+          collector: createCollector(host),
+          buffer: await openBuffer(join(config.stateDir, 'buffer')),
+          log: (line) => io.err(`argus-agent: ${line}`),
+        },
+        stop.signal,
       );
       return 0;
     } catch (error) {

@@ -1,0 +1,152 @@
+/**
+ * The service loop (`argus-agent run`): every interval, one report into the buffer, then the buffer
+ * drained oldest first, up to 500 a request, each request with a fresh token (issue 12 items 3–4).
+ * 200 takes the batch off the buffer and applies the settings of the answer; 413 halves the batch;
+ * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
+ * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).
+ */
+import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
+import type { ReportBuffer } from './buffer.js';
+import type { Collector } from './collect.js';
+import type { AgentConfig } from './config.js';
+import type { HostFacts } from './facts.js';
+import { saveIdentity, type Identity } from './identity.js';
+import { agentToken } from './jwt.js';
+import { sample } from './sample.js';
+import { deliver, type Delivery } from './send.js';
+import { AGENT_VERSION } from './version.js';
+
+export const MAX_BATCH = 500;
+const REFUSED_WAIT_MS = 5 * 60_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+export interface RunnerDeps {
+  config: AgentConfig;
+  identity: Identity;
+  facts: HostFacts;
+  collector: Collector;
+  buffer: ReportBuffer;
+  log(line: string): void;
+  /** Tests: a shorter interval than config's seconds. */
+  intervalMs?: number;
+  random?: () => number;
+}
+
+/** 5 s, 10 s, 20 s … up to 5 minutes, each between half and all of it, so a fleet does not return in step. */
+export function backoffMs(failures: number, random: () => number = Math.random): number {
+  const full = Math.min(MAX_BACKOFF_MS, 5000 * 2 ** Math.max(0, failures - 1));
+  return Math.round(full * (0.5 + random() / 2));
+}
+
+/** The interval the server's settings ask for (agent setting `interval`, seconds), if valid. */
+function intervalOf(settings: unknown): number | null {
+  const value = Number((settings as Record<string, unknown> | null)?.['interval']);
+  return Number.isInteger(value) && value >= 5 && value <= 3600 ? value * 1000 : null;
+}
+
+export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<void> {
+  const { config, buffer, log } = deps;
+  const random = deps.random ?? Math.random;
+  let identity = deps.identity;
+  let intervalMs = deps.intervalMs ?? config.interval * 1000;
+  let batch = MAX_BATCH;
+  let failures = 0;
+  let waitUntil = 0;
+  let unreachableSince: number | null = null;
+
+  const body = (reports: AgentReport[]): AgentBody => ({
+    agent: {
+      version: AGENT_VERSION,
+      ...deps.facts,
+      ...(!identity.agentKey && config.enrollment ? { enrollment: config.enrollment } : {}),
+    },
+    reports,
+  });
+
+  const pause = (ms: number, why: string) => {
+    waitUntil = Date.now() + ms;
+    if (unreachableSince === null) {
+      unreachableSince = Date.now();
+      log(`${why}; reports are kept in the buffer and sent when it answers`);
+    }
+  };
+
+  async function answered(sent: AgentReport[], answer: Delivery): Promise<boolean> {
+    if (answer.status === 200) {
+      await buffer.acknowledge(sent.length);
+      failures = 0;
+      if (unreachableSince !== null) log(`the server answers again; sending the buffered reports`);
+      unreachableSince = null;
+      const reply = answer.body as { agentKey?: string; settings?: unknown };
+      if (reply.agentKey) {
+        identity = { ...identity, agentKey: reply.agentKey };
+        await saveIdentity(config.stateDir, identity);
+      }
+      if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;
+      return true;
+    }
+    if (answer.status === 413) {
+      batch = Math.max(1, Math.floor(sent.length / 2));
+      return true;
+    }
+    if (answer.status === 400) {
+      // a report the server will never take: narrow it down, then let it go rather than block the rest
+      if (sent.length > 1) batch = Math.max(1, Math.floor(sent.length / 2));
+      else {
+        log(`the server refused a report for good (${JSON.stringify(answer.body).slice(0, 200)}); dropped`);
+        await buffer.acknowledge(1);
+      }
+      return true;
+    }
+    failures += 1;
+    if (answer.status === 401 || answer.status === 403) {
+      const error = (answer.body as { error?: string } | null)?.error ?? '';
+      pause(
+        REFUSED_WAIT_MS,
+        `the server refused this agent (${answer.status} ${error}): check webhook_secret and the enrollment key`,
+      );
+      return false;
+    }
+    pause(
+      answer.retryAfter !== null ? answer.retryAfter * 1000 : backoffMs(failures, random),
+      `the server answered ${answer.status}`,
+    );
+    return false;
+  }
+
+  async function drain(): Promise<void> {
+    while (!signal.aborted && Date.now() >= waitUntil) {
+      const reports = await buffer.peek(batch);
+      if (reports.length === 0) return;
+      const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
+      let answer: Delivery;
+      try {
+        answer = await deliver(config.webhookUrl, token, body(reports));
+      } catch (error) {
+        failures += 1;
+        pause(backoffMs(failures, random), `the server is unreachable (${(error as Error).message})`);
+        return;
+      }
+      if (!(await answered(reports, answer))) return;
+      if (answer.status === 200 && reports.length < batch) return;
+    }
+  }
+
+  while (!signal.aborted) {
+    const started = Date.now();
+    const report = await deps.collector.report();
+    report.metrics.push(sample('agent.buffered_reports', await buffer.size()));
+    await buffer.append(report);
+    await drain();
+    const wait = Math.max(0, intervalMs - (Date.now() - started));
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, wait);
+      signal.addEventListener('abort', wake, { once: true });
+    });
+  }
+}
