@@ -4,7 +4,7 @@ import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs'
 
 import { Loaded, loaded } from '../../core/loaded';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import type { NewUser, User, UserChanges } from '@contracts/accounts';
+import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
 import type { Customer as FleetCustomer } from '@contracts/fleet';
 
 // the JSON of /api/users, from the schemas the server answers and reads with (contracts/accounts.ts)
@@ -48,14 +48,14 @@ export class UsersApi {
   );
 
   create(user: NewUser): Observable<UserRow> {
-    return this.http.post<{ user: UserRow }>(USERS_URL, user).pipe(
+    return this.http.post<UserAnswer>(USERS_URL, user).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),
     );
   }
 
   update(id: number, changes: UserChanges): Observable<UserRow> {
-    return this.http.patch<{ user: UserRow }>(this.url(id), changes).pipe(
+    return this.http.patch<UserAnswer>(this.url(id), changes).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),
     );
