@@ -8,6 +8,7 @@ import { id, instant, role } from './common.js';
 
 /** The least severe alert an account is e-mailed about; 'NONE' switches alert e-mails off. */
 export const notifyLevel = z.enum(['INFO', 'WARNING', 'CRITICAL', 'NONE']);
+export type NotifyLevel = z.infer<typeof notifyLevel>;
 
 // --- the account fields that setup, sign-in and user management validate alike ---
 
@@ -34,6 +35,7 @@ export const createUserBody = z
     customerIds: customerIds.default([]),
   })
   .meta({ id: 'CreateUser' });
+export type NewUser = z.input<typeof createUserBody>;
 
 export const updateUserBody = z
   .object({
@@ -47,6 +49,7 @@ export const updateUserBody = z
   })
   .strict()
   .meta({ id: 'UpdateUser' });
+export type UserChanges = z.input<typeof updateUserBody>;
 
 /** The own account (PATCH /api/account): no role, no grants, no password. */
 export const profileBody = z
@@ -58,6 +61,7 @@ export const profileBody = z
   })
   .strict()
   .meta({ id: 'UpdateProfile' });
+export type ProfileChanges = z.input<typeof profileBody>;
 
 export const passwordChangeBody = z
   .object({
@@ -65,6 +69,7 @@ export const passwordChangeBody = z
     newPassword: accountPassword,
   })
   .meta({ id: 'ChangePassword' });
+export type PasswordChange = z.input<typeof passwordChangeBody>;
 
 /** An account as every answer shows it (never its password or authenticator secret). */
 export const user = z
@@ -87,6 +92,7 @@ export type User = z.infer<typeof user>;
 
 /** The answer of the routes that create or change one account. */
 export const userAnswer = z.object({ user }).meta({ id: 'UserAnswer' });
+export type UserAnswer = z.infer<typeof userAnswer>;
 
 // --- API tokens (a browser session manages them; a token never does) ---
 
@@ -96,6 +102,7 @@ export const createTokenBody = z
     expiresAt: z.iso.datetime({ offset: true }).nullish(),
   })
   .meta({ id: 'CreateApiToken', example: { name: 'backup script', expiresAt: '2027-01-01T00:00:00.000Z' } });
+export type NewApiTokenRequest = z.input<typeof createTokenBody>;
 
 export const apiToken = z
   .object({
@@ -115,6 +122,7 @@ export type ApiToken = z.infer<typeof apiToken>;
 export const newApiToken = apiToken
   .extend({ token: z.string().meta({ description: '`argus_` and 43 base62 characters; shown once' }) })
   .meta({ id: 'NewApiToken' });
+export type NewApiToken = z.infer<typeof newApiToken>;
 
 // --- the authenticator app (second factor) ---
 
@@ -126,9 +134,11 @@ export const totpCodeBody = z
       .regex(/^\d{6}$/, 'must be the 6-digit code'),
   })
   .meta({ id: 'TotpCode' });
+export type TotpCode = z.input<typeof totpCodeBody>;
 export const totpPasswordBody = z
   .object({ password: z.string().min(1, 'is required').max(1024) })
   .meta({ id: 'TotpDisable' });
+export type TotpDisable = z.input<typeof totpPasswordBody>;
 
 /** What the authenticator app needs to start: the secret, as text, as an otpauth: URL and as a QR code. */
 export const totpEnrolment = z
@@ -139,6 +149,7 @@ export const totpEnrolment = z
     qrDataUrl: z.string(),
   })
   .meta({ id: 'TotpEnrolment' });
+export type TotpEnrolment = z.infer<typeof totpEnrolment>;
 
 // --- the password reset (public) ---
 
@@ -147,6 +158,7 @@ export const forgotPasswordBody = z
     email: z.string({ error: 'is required' }).trim().min(1, 'is required').max(320, 'is too long'),
   })
   .meta({ id: 'ForgotPassword' });
+export type ForgotPassword = z.input<typeof forgotPasswordBody>;
 
 export const resetPasswordBody = z
   .object({
@@ -155,3 +167,4 @@ export const resetPasswordBody = z
     password: z.string({ error: 'is required' }).max(1024, 'is too long'),
   })
   .meta({ id: 'ResetPassword' });
+export type ResetPassword = z.input<typeof resetPasswordBody>;

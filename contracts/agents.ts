@@ -49,3 +49,38 @@ export const agentSettingsListing = z
   })
   .meta({ id: 'AgentSettingsListing' });
 export type AgentSettingsListing = z.infer<typeof agentSettingsListing>;
+
+// --- the request bodies of /api/agent-settings (the console sends them; the routes parse them) ---
+
+const KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** Printable text; tab and line breaks allowed (certificates, multi-line tokens). */
+const VALUE_PATTERN = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
+
+const settingScopeId = z.number({ error: 'must be a number' }).int().positive().max(2_147_483_647);
+const value = z
+  .string({ error: 'must be a string' })
+  .max(8192, 'at most 8192 characters')
+  .regex(VALUE_PATTERN, 'must not contain control characters');
+
+/** POST /api/agent-settings. */
+export const newAgentSettingBody = z
+  .object({
+    scope: z.object({
+      type: z.enum(['cluster', 'system'], { error: 'must be "cluster" or "system"' }),
+      id: settingScopeId,
+    }),
+    key: z
+      .string({ error: 'is required' })
+      .regex(KEY_PATTERN, 'must start with a-z and hold up to 64 of a-z, 0-9, "_", "." and "-"'),
+    value,
+    secret: z.boolean({ error: 'must be true or false' }).default(false),
+  })
+  .strict();
+export type NewAgentSetting = z.input<typeof newAgentSettingBody>;
+
+/** PATCH /api/agent-settings/:id: a secret's `value` left out keeps the stored one. */
+export const agentSettingChangesBody = z
+  .object({ value, secret: z.boolean({ error: 'must be true or false' }) })
+  .partial()
+  .strict();
+export type AgentSettingChanges = z.input<typeof agentSettingChangesBody>;

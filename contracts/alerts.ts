@@ -1,6 +1,7 @@
 /** Alerts, acknowledgements, incidents and an alert's delivery log (docs/api.md "Alerts"). */
 import { z } from 'zod';
 import { id, instant, pageLimit, severity } from './common.js';
+import { channelType } from './channels.js';
 
 /** Alert ids are bigint: any id JavaScript holds exactly. */
 const alertId = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -96,6 +97,9 @@ export const incidentsQuery = z.object({
   limit: pageLimit(),
 });
 
+export const deliveryEvent = z.enum(['raised', 'resolved', 'acknowledged', 'repeat', 'escalated', 'flapping']);
+export const deliveryStatus = z.enum(['pending', 'sent', 'failed', 'dropped']);
+
 export const deliveryAttempt = z.object({
   at: instant,
   status: z.number().int().nullable(),
@@ -106,9 +110,10 @@ export const deliveryLogEntry = z
   .object({
     id,
     /** null: the account e-mail of the built-in rules (no channel), or a channel deleted since. */
-    channel: z.object({ id: id.nullable(), name: z.string(), type: z.string() }),
-    event: z.string(),
-    status: z.string(),
+    channel: z.object({ id: id.nullable(), name: z.string(), type: channelType }),
+    /** A test send is not logged: only the alert's own events (the CHECK of channel_deliveries and alert_notifications). */
+    event: deliveryEvent,
+    status: deliveryStatus,
     attempts: z.number().int(),
     lastStatus: z.number().int().nullable(),
     lastError: z.string().nullable(),

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { id, instant, severity } from './common.js';
 
 export const channelType = z.enum(['email', 'webhook', 'slack', 'teams', 'discord', 'ntfy']);
+export type ChannelType = z.infer<typeof channelType>;
 
 export const notificationChannel = z
   .object({
@@ -39,6 +40,7 @@ export const channelTestResult = z
     error: z.string().nullable(),
   })
   .meta({ id: 'ChannelTestResult' });
+export type ChannelTestResult = z.infer<typeof channelTestResult>;
 
 const minutes = z.number().int().min(1).max(10080).nullable();
 

@@ -1,4 +1,7 @@
-/** Alert rules, event rules and the rule preview as the API answers them (docs/api.md "Rules"). */
+/**
+ * Alert rules, event rules and the rule preview as the API answers them, and the rule request
+ * bodies the routes parse (docs/api.md "Rules").
+ */
 import { z } from 'zod';
 import { id, instant, severity } from './common.js';
 
@@ -16,7 +19,9 @@ export const ruleScope = z
   .meta({ id: 'Scope' });
 export type RuleScope = z.infer<typeof ruleScope>;
 
-export const operator = z.enum(['>', '>=', '<', '<=', '==', '!=']);
+export const OPERATORS = ['>', '>=', '<', '<=', '==', '!='] as const;
+export type Operator = (typeof OPERATORS)[number];
+export const operator = z.enum(OPERATORS);
 
 const ruleBase = {
   id,
@@ -74,26 +79,127 @@ export const rulePreview = z
   .meta({ id: 'RulePreview' });
 export type RulePreview = z.infer<typeof rulePreview>;
 
-/** A maintenance window: once (startsAt–endsAt) or weekly (weekdays, startTime, durationMinutes in the customer's zone). */
-export const maintenanceWindow = z
+// --- the request bodies of /api/alert-rules and /api/event-rules (contracts.md "Alert rules") ---
+// The inferred types are the services' input types.
+
+/** The scope of a rule or a maintenance window in a request body: a customer, a cluster or a system, or null for everything. */
+export const scopeBody = z
   .object({
-    id,
-    name: z.string(),
-    customerId: id,
-    customerName: z.string(),
-    timeZone: z.string(),
-    scope: z.object({ type: scopeType, id, name: z.string().nullable() }),
-    kind: z.enum(['once', 'weekly']),
-    startsAt: instant.nullable(),
-    endsAt: instant.nullable(),
-    /** 0 = Sunday … 6 = Saturday. */
-    weekdays: z.array(z.number().int()).nullable(),
-    startTime: z.string().nullable(),
-    durationMinutes: z.number().int().nullable(),
-    createdBy: z.object({ id, name: z.string() }).nullable(),
-    createdAt: instant,
-    updatedAt: instant,
-    activeNow: z.boolean(),
+    type: z.enum(['customer', 'cluster', 'system'], { error: 'must be customer, cluster or system' }),
+    id: z
+      .number({ error: 'must be an id' })
+      .int('must be an id')
+      .positive('must be an id')
+      .max(2_147_483_647, 'must be an id'),
   })
-  .meta({ id: 'MaintenanceWindow' });
-export type MaintenanceWindow = z.infer<typeof maintenanceWindow>;
+  .nullable();
+export type NewScope = z.input<typeof scopeBody>;
+
+const NO_CONTROL = /^[^\p{Cc}]*$/u;
+const severityBody = z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' });
+const name = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(200, 'is too long');
+const ruleKey = z
+  .string({ error: 'must be a string' })
+  .regex(/^[a-z0-9_.-]{1,64}$/, 'must be 1–64 of a-z, 0-9, "_", "." and "-"');
+const metric = z.string({ error: 'must be a string' }).regex(/^[a-z0-9_.]{1,64}$/, 'must be a metric name');
+const instanceGlob = z
+  .string({ error: 'must be a string' })
+  .max(128, 'is too long')
+  .regex(NO_CONTROL, 'must not contain control characters')
+  .nullable()
+  .transform((glob) => (glob === '' ? null : glob));
+const operatorBody = z.enum(OPERATORS, { error: 'must be one of > >= < <= == !=' });
+const threshold = z.number({ error: 'must be a number' }).finite('must be a finite number');
+// 30 days: the longest default is 7 days; a longer wait is a typo, not a rule
+const seconds = z
+  .number({ error: 'must be a whole number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(0, 'must not be negative')
+  .max(30 * 86_400, 'must be at most 30 days');
+
+const immutable = (what: string) => z.undefined({ error: `cannot be changed; ${what}` }).optional();
+
+const alertRuleFields = {
+  name,
+  severity: severityBody,
+  metric: metric.nullable(),
+  instanceGlob,
+  operator: operatorBody.nullable(),
+  threshold: threshold.nullable(),
+  absolute: z.boolean({ error: 'must be true or false' }),
+  forSeconds: seconds,
+  enabled: z.boolean({ error: 'must be true or false' }),
+};
+
+export const createAlertRuleSchema = z.object({
+  key: ruleKey,
+  ...alertRuleFields,
+  metric: alertRuleFields.metric.default(null),
+  instanceGlob: instanceGlob.default(null),
+  operator: alertRuleFields.operator.default(null),
+  threshold: alertRuleFields.threshold.default(null),
+  absolute: alertRuleFields.absolute.default(false),
+  forSeconds: seconds.default(0),
+  enabled: alertRuleFields.enabled.default(true),
+  scope: scopeBody.default(null),
+});
+
+export const updateAlertRuleSchema = z
+  .object({
+    ...alertRuleFields,
+    key: immutable('create a rule with the new key'),
+    scope: immutable('create an override at the other scope'),
+  })
+  .partial()
+  .strict();
+
+export type AlertRuleInput = z.infer<typeof createAlertRuleSchema>;
+export type AlertRuleChanges = z.infer<typeof updateAlertRuleSchema>;
+/** What the console's rule form sends: every field but the key and the scope, which a change cannot touch. */
+export type AlertRuleFields = Required<Omit<z.input<typeof updateAlertRuleSchema>, 'key' | 'scope'>>;
+export type NewAlertRule = z.input<typeof createAlertRuleSchema>;
+
+const eventRuleFields = {
+  name,
+  severity: severityBody,
+  eventType: z
+    .string({ error: 'must be a string' })
+    .regex(/^[a-z0-9_.-]{1,64}$/, 'must be an event type such as service.failed')
+    .nullable(),
+  messagePattern: z
+    .string({ error: 'must be a string' })
+    .max(200, 'is too long')
+    .regex(NO_CONTROL, 'must not contain control characters')
+    .nullable()
+    .transform((pattern) => (pattern === '' ? null : pattern)),
+  minEventSeverity: severityBody.nullable(),
+  derived: z.enum(['reboot'], { error: 'must be "reboot" or null' }).nullable(),
+  holdSeconds: seconds,
+  enabled: z.boolean({ error: 'must be true or false' }),
+};
+
+export const createEventRuleSchema = z.object({
+  key: ruleKey,
+  ...eventRuleFields,
+  eventType: eventRuleFields.eventType.default(null),
+  messagePattern: eventRuleFields.messagePattern.default(null),
+  minEventSeverity: eventRuleFields.minEventSeverity.default(null),
+  derived: eventRuleFields.derived.default(null),
+  holdSeconds: seconds.default(1800),
+  enabled: eventRuleFields.enabled.default(true),
+  scope: scopeBody.default(null),
+});
+
+export const updateEventRuleSchema = z
+  .object({
+    ...eventRuleFields,
+    key: immutable('create a rule with the new key'),
+    scope: immutable('create an override at the other scope'),
+  })
+  .partial()
+  .strict();
+
+export type EventRuleInput = z.infer<typeof createEventRuleSchema>;
+export type EventRuleChanges = z.infer<typeof updateEventRuleSchema>;
+export type EventRuleFields = Required<Omit<z.input<typeof updateEventRuleSchema>, 'key' | 'scope'>>;
+export type NewEventRule = z.input<typeof createEventRuleSchema>;

@@ -1,10 +1,60 @@
 /**
  * Settings edited at runtime (ADMIN): SMTP (/api/settings/smtp), alert retention
  * (/api/settings/alerts) and the storage panel (/api/storage) — docs/api.md "Settings". The SMTP
- * request bodies are backend/src/settings/schema.ts; the SMTP password is write-only.
+ * password is write-only.
  */
 import { z } from 'zod';
 import { instant } from './common.js';
+
+// --- SMTP: the PUT body, the test send, the answer ---
+
+// No whitespace or control characters: a host name or an IP literal, nothing to inject into SMTP.
+const HOST = /^[^\s\p{Cc}]+$/u;
+// The sender name goes into a mail header: line breaks there would let it add headers.
+const NO_CONTROL = /^[^\p{Cc}]*$/u;
+const PORT = 'must be a whole number from 1 to 65535';
+
+export const smtpSettingsSchema = z
+  .object({
+    enabled: z.boolean({ error: 'must be true or false' }),
+    host: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(253, 'is too long')
+      .refine((host) => host === '' || HOST.test(host), 'must not contain spaces or control characters'),
+    port: z.number({ error: PORT }).int(PORT).min(1, PORT).max(65535, PORT),
+    encryption: z.enum(['tls', 'starttls', 'none'], { error: 'must be "tls", "starttls" or "none"' }),
+    user: z
+      .string({ error: 'must be a string' })
+      .max(320, 'is too long')
+      .regex(NO_CONTROL, 'must not contain control characters')
+      .default(''),
+    /** Absent: keep the stored one; '': remove it; anything else: replace it. */
+    password: z.string({ error: 'must be a string' }).max(1024, 'is too long').optional(),
+    fromAddress: z.string({ error: 'must be a string' }).trim().max(320, 'is too long'),
+    fromName: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .max(200, 'is too long')
+      .regex(NO_CONTROL, 'must not contain control characters')
+      .default(''),
+  })
+  .superRefine((value, ctx) => {
+    // A switched-off block may stay half filled in; one that sends mail must be complete.
+    if (!value.enabled) return;
+    if (value.host === '') ctx.addIssue({ code: 'custom', path: ['host'], message: 'is required to enable SMTP' });
+    if (!z.email().safeParse(value.fromAddress).success) {
+      ctx.addIssue({ code: 'custom', path: ['fromAddress'], message: 'must be an e-mail address' });
+    }
+  });
+
+export type SmtpSettingsInput = z.infer<typeof smtpSettingsSchema>;
+/** The PUT body as the console sends it: `user` and `fromName` may be left out. */
+export type SmtpUpdate = z.input<typeof smtpSettingsSchema>;
+
+export const smtpTestSchema = z.object({
+  to: z.email({ error: 'must be an e-mail address' }).max(320, 'is too long').optional(),
+});
 
 /** What the SMTP block shows: everything but the password, which is only said to be set or not. */
 export const smtpSettings = z
@@ -22,6 +72,7 @@ export const smtpSettings = z
 export type SmtpSettings = z.infer<typeof smtpSettings>;
 
 export const smtpTestSent = z.object({ sent: z.literal(true) }).meta({ id: 'SmtpTestSent' });
+export type SmtpTestSent = z.infer<typeof smtpTestSent>;
 
 const DAYS = 'must be a whole number of days from 0 (keep) to 3650';
 /** `retentionDays` 0..3650; 0 keeps resolved alerts. */
@@ -33,6 +84,7 @@ export const alertRetentionBody = z
 export const alertRetention = z
   .object({ retentionDays: z.number().int().min(0).max(3650) })
   .meta({ id: 'AlertRetention' });
+export type AlertRetention = z.infer<typeof alertRetention>;
 
 const bytes = z.number().int().min(0);
 
@@ -52,6 +104,7 @@ export const storageJob = z
     lastError: z.string().nullable(),
   })
   .meta({ id: 'StorageJob' });
+export type StorageJob = z.infer<typeof storageJob>;
 
 export const storageReport = z
   .object({
@@ -67,3 +120,4 @@ export const storageReport = z
     jobs: z.array(storageJob),
   })
   .meta({ id: 'StorageReport' });
+export type StorageReport = z.infer<typeof storageReport>;

@@ -12,33 +12,12 @@ import { parseInput } from '../lib/validate.js';
 import type { Scope } from './repo.js';
 import type { AgentSettingsService } from './service.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
-import { agentSetting, agentSettingsListing } from '../../../contracts/agents.js';
-
-export const KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
-/** Printable text; tab and line breaks allowed (certificates, multi-line tokens). */
-const VALUE_PATTERN = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
-
-const id = z.number({ error: 'must be a number' }).int().positive().max(2_147_483_647);
-const value = z
-  .string({ error: 'must be a string' })
-  .max(8192, 'at most 8192 characters')
-  .regex(VALUE_PATTERN, 'must not contain control characters');
-
-const createSchema = z
-  .object({
-    scope: z.object({ type: z.enum(['cluster', 'system'], { error: 'must be "cluster" or "system"' }), id }),
-    key: z
-      .string({ error: 'is required' })
-      .regex(KEY_PATTERN, 'must start with a-z and hold up to 64 of a-z, 0-9, "_", "." and "-"'),
-    value,
-    secret: z.boolean({ error: 'must be true or false' }).default(false),
-  })
-  .strict();
-
-const updateSchema = z
-  .object({ value, secret: z.boolean({ error: 'must be true or false' }) })
-  .partial()
-  .strict();
+import {
+  agentSetting,
+  agentSettingChangesBody as updateSchema,
+  agentSettingsListing,
+  newAgentSettingBody as createSchema,
+} from '../../../contracts/agents.js';
 
 const numericId = z
   .string({ error: 'must be given once' })

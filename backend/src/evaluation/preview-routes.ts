@@ -7,12 +7,10 @@ import Router from '@koa/router';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { idOf } from '../lib/ids.js';
 import { parseInput } from '../lib/validate.js';
-import type { Operator } from '../rules/condition.js';
-import { createAlertRuleSchema } from '../rules/schema.js';
+import { createAlertRuleSchema, rulePreview, type Operator } from '../../../contracts/rules.js';
 import type { RulesService } from '../rules/service.js';
 import type { RulePreview } from './preview.js';
 import type { RouteDoc } from '../http/openapi.js';
-import { rulePreview } from '../../../contracts/rules.js';
 
 export function rulePreviewRoutes({ rules, preview }: { rules: RulesService; preview: RulePreview }): Router {
   const router = new Router();

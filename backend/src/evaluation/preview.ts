@@ -7,7 +7,8 @@
  * there the override decides, not this rule.
  */
 import { visibleTo, type Principal } from '../lib/access.js';
-import { conditionHolds, instanceMatches, type Operator } from '../rules/condition.js';
+import { conditionHolds, instanceMatches } from '../rules/condition.js';
+import type { Operator } from '../../../contracts/rules.js';
 import { FRESH_MS } from './metric-rules.js';
 import { OFFLINE_AFTER_MS } from './offline.js';
 import { RuleBook } from './rule-book.js';

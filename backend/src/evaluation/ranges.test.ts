@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conditionHolds, OPERATORS, type Condition } from '../rules/condition.js';
+import { conditionHolds, type Condition } from '../rules/condition.js';
+import { OPERATORS } from '../../../contracts/rules.js';
 import { conditionRanges, nextDown, nextUp } from './ranges.js';
 
 describe('conditionRanges', () => {

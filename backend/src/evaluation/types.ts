@@ -1,6 +1,6 @@
 /** What one evaluation run reads and decides (plain data; SQL lives in repo.ts). */
 import type { AlertRow, Severity } from '../alerts/alert-json.js';
-import type { Operator } from '../rules/condition.js';
+import type { Operator } from '../../../contracts/rules.js';
 
 export type { Severity };
 export type ScopeType = 'customer' | 'cluster' | 'system';

@@ -15,6 +15,7 @@ import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, IngestRepo } from './repo.js';
 import type { AgentBody, AgentInfo } from '../../../contracts/agent-report.js';
+import type { LiveReport } from '../../../contracts/live.js';
 
 /** A refusal whose body the contract fixes exactly (`{error: "Unauthorized"}`, `{error: "Unknown agent"}`). */
 export class AgentRefusal extends Error {
@@ -236,7 +237,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       void deps.bus.publish(`system:${system.id}`, {
         ts: new Date(ms).toISOString(),
         metrics: samples.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
-      });
+      } satisfies LiveReport);
     }
 
     // the first stored (or already stored) report binds the system to a new agent key

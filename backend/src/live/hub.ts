@@ -47,6 +47,7 @@ import {
   type Connection,
   type Subscription,
 } from './connection.js';
+import type { LiveChange } from '../../../contracts/live.js';
 
 export const PING_INTERVAL_MS = 25_000;
 /** contracts.md "Security rules": client frames are small. */
@@ -143,7 +144,8 @@ export function createLiveHub(deps: LiveHubDeps) {
     }
     const customerId = alert.customerId;
     deliver(ALERT_TOPIC, event, { customerId });
-    if (typeof alert.id === 'number') deliver(CHANGES, { topic: 'alerts', ids: [alert.id] }, { customerId });
+    if (typeof alert.id === 'number')
+      deliver(CHANGES, { topic: 'alerts', ids: [alert.id] } satisfies LiveChange, { customerId });
     snapshots.invalidate(undefined, (audience) => audience.visible === null || audience.visible.has(customerId));
   }
 
@@ -151,7 +153,8 @@ export function createLiveHub(deps: LiveHubDeps) {
     log,
     customersOfSystems: deps.customersOfSystems,
     setOwner: (systemId, customerId) => systemTopics.setOwner(systemId, customerId),
-    announce: (customerId, systemIds) => deliver(CHANGES, { topic: 'systems', ids: systemIds }, { customerId }),
+    announce: (customerId, systemIds) =>
+      deliver(CHANGES, { topic: 'systems', ids: systemIds } satisfies LiveChange, { customerId }),
   });
 
   function onSystems(event: unknown) {
@@ -168,7 +171,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       log.warn('Ignored a malformed change event on the bus');
       return;
     }
-    deliver(CHANGES, { topic: change.topic, ids: change.ids }, change.reach);
+    deliver(CHANGES, { topic: change.topic, ids: change.ids } satisfies LiveChange, change.reach);
   }
 
   async function recheck(conns: Connection[]) {

@@ -10,12 +10,14 @@ import { useTestServer } from '../testing/app.js';
 import { bearer } from '../testing/http.js';
 import { LiveClient, quietFor, type Frame } from '../testing/live-client.js';
 import { alertEvent, barrier, liveFixtures } from '../testing/live-fixtures.js';
+import { liveChange } from '../../../contracts/live.js';
 
 const isChange = (sid: string, topic: string, id: number) => (frame: Frame) =>
   frame['t'] === 'msg' &&
   frame['sid'] === sid &&
+  // the shape the console is typed with (contracts/live.ts)
+  liveChange.safeParse(frame['data']).success &&
   frame['data'].topic === topic &&
-  Array.isArray(frame['data'].ids) &&
   frame['data'].ids.includes(id);
 
 describe('live channel: changes', () => {

@@ -12,6 +12,7 @@ import { waitFor } from '../testing/net.js';
 import { LiveClient, quietFor } from '../testing/live-client.js';
 import { alertEvent, barrier, cookieHeader, liveFixtures } from '../testing/live-fixtures.js';
 import { SignJWT } from 'jose';
+import { alertCounts, liveReport } from '../../../contracts/live.js';
 
 const SECRET = 'live-test-webhook-secret-0123456789abcdef';
 
@@ -63,6 +64,7 @@ describe('live channel', () => {
       );
       const counts = await liveViewer.subscribe('c', 'alerts.counts');
       assert.deepEqual(counts?.['data'], { open: 1, critical: 0, warning: 1, info: 0, unacknowledged: 1 });
+      assert.ok(alertCounts.safeParse(counts?.['data']).success, 'alerts.counts matches contracts/live.ts');
       const adminCounts = await liveAdmin.subscribe('c', 'alerts.counts');
       assert.ok(adminCounts?.['data'].open >= 3);
 
@@ -168,6 +170,7 @@ describe('live channel', () => {
       const answer = await post(bound, ts, 1);
       assert.equal(answer.status, 200);
       const msg = await live.next((f) => f['t'] === 'msg' && f['sid'] === 'sys');
+      assert.ok(liveReport.safeParse(msg['data']).success, 'system:<id> matches contracts/live.ts');
       assert.deepEqual(msg['data'], {
         ts: ts.toISOString(),
         metrics: [{ name: 'disk.readonly', instance: '/', value: 1 }],

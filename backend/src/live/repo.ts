@@ -1,13 +1,6 @@
 /** SQL the live channel needs beyond other features' services: the open-alert counts of `alerts.counts`. */
 import type { Knex } from 'knex';
-
-export interface AlertCounts {
-  open: number;
-  critical: number;
-  warning: number;
-  info: number;
-  unacknowledged: number;
-}
+import type { AlertCounts } from '../../../contracts/live.js';
 
 export function createLiveRepo(db: Knex) {
   return {

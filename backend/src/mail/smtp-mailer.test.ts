@@ -3,7 +3,7 @@ import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp-service.js';
-import type { SmtpSettingsInput } from '../settings/schema.js';
+import type { SmtpSettingsInput } from '../../../contracts/settings.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger, type CapturedLogger } from '../testing/logger.js';
 import { freePort } from '../testing/net.js';

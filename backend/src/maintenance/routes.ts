@@ -4,11 +4,15 @@ import Router from '@koa/router';
 import { idOf } from '../lib/ids.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
-import { listQuerySchema, windowChangesSchema, windowSchema } from './schema.js';
+import {
+  listQuerySchema,
+  maintenanceWindow,
+  windowChangesSchema,
+  windowSchema,
+} from '../../../contracts/maintenance.js';
 import type { MaintenanceService } from './service.js';
 import type { RouteDoc } from '../http/openapi.js';
 import { z } from 'zod';
-import { maintenanceWindow } from '../../../contracts/rules.js';
 
 export function maintenanceRoutes(windows: MaintenanceService): Router {
   const router = new Router();

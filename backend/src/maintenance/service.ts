@@ -14,7 +14,7 @@ import { parseInput } from '../lib/validate.js';
 import type { ScopeRepo } from '../scopes/repo.js';
 import type { MaintenanceRepo, WindowRow } from './repo.js';
 import { windowCovers, type WindowSchedule } from './schedule.js';
-import { windowSchema, type WindowInput } from './schema.js';
+import { windowSchema, type WindowInput } from '../../../contracts/maintenance.js';
 
 /** Whether the window suppresses alerts right now (the same schedule the evaluation run uses). */
 export function activeAt(row: WindowRow, at: Date): boolean {

@@ -3,8 +3,7 @@
  * evaluation run and the rule editor's preview ("which systems would fire now")
  * share it, so the preview never disagrees with the run.
  */
-export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
-export const OPERATORS: readonly Operator[] = ['>', '>=', '<', '<=', '==', '!='];
+import type { Operator } from '../../../contracts/rules.js';
 
 export interface Condition {
   operator: Operator;

@@ -1,6 +1,6 @@
 /** SQL of alert rules and event rules, each row with its scope's customer and name. */
 import type { Knex } from 'knex';
-import type { Operator } from './condition.js';
+import type { Operator } from '../../../contracts/rules.js';
 import type { Severity } from '../alerts/alert-json.js';
 import { joinScopeTables, scopeColumns, type ScopeType } from '../scopes/repo.js';
 

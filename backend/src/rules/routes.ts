@@ -9,7 +9,7 @@ import {
   createEventRuleSchema,
   updateAlertRuleSchema,
   updateEventRuleSchema,
-} from './schema.js';
+} from '../../../contracts/rules.js';
 import type { RulesService } from './service.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 import { z } from 'zod';

@@ -11,7 +11,7 @@ import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
-import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from './schema.js';
+import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from '../../../contracts/rules.js';
 import type { ScopeRepo } from '../scopes/repo.js';
 
 export const OFFLINE_RULE_KEY = 'system.offline';

@@ -8,10 +8,9 @@ import { HttpError } from '../http/errors.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import type { SmtpMailer } from '../mail/smtp-mailer.js';
 import { parseInput } from '../lib/validate.js';
-import { smtpSettingsSchema, smtpTestSchema } from './schema.js';
 import type { SmtpSettingsService } from './smtp-service.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
-import { smtpSettings, smtpTestSent } from '../../../contracts/settings.js';
+import { smtpSettings, smtpSettingsSchema, smtpTestSchema, smtpTestSent } from '../../../contracts/settings.js';
 
 export interface SmtpSettingsRoutesDeps {
   smtp: Pick<SmtpSettingsService, 'get' | 'update'>;

@@ -4,7 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
-import { smtpSettingsSchema, type SmtpSettingsInput } from './schema.js';
+import { smtpSettingsSchema, type SmtpSettingsInput } from '../../../contracts/settings.js';
 import { createSmtpSettingsService } from './smtp-service.js';
 
 const KEYS = { settingsEncryptionKey: 'settings-key-for-smtp-tests-0123456789', authSecret: 'a'.repeat(40) };

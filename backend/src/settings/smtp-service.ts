@@ -9,9 +9,8 @@ import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../lib/audit.js'
 import type { SecretBox } from '../lib/secret-box.js';
 import type { SmtpTransportSettings } from '../mail/smtp-settings.js';
 import { places } from '../secrets/places.js';
-import type { SmtpSettingsInput } from './schema.js';
 import { findSmtpSettings, saveSmtpSettings, type StoredSmtpSettings } from './smtp-repo.js';
-import type { SmtpSettings } from '../../../contracts/settings.js';
+import type { SmtpSettings, SmtpSettingsInput } from '../../../contracts/settings.js';
 
 /** What GET /api/settings/smtp answers: everything but the password (contracts/settings.ts). */
 export type SmtpSettingsView = SmtpSettings;

@@ -16,15 +16,10 @@ import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
 import { NAV } from './nav';
 import { Icon } from './ui/icon';
+import type { AlertCounts } from '@contracts/live';
 
-/** `alerts.counts` snapshot data (docs/api.md "Live channel"). */
-interface OpenAlertCounts {
-  open: number;
-  critical: number;
-  warning: number;
-  info: number;
-  unacknowledged: number;
-}
+/** `alerts.counts` snapshot data (docs/api.md "Live channel", contracts/live.ts). */
+type OpenAlertCounts = AlertCounts;
 
 /** The shell: toolbar, side navigation and the routed page. */
 @Component({

@@ -1,12 +1,13 @@
 import { HttpErrorResponse } from '@angular/common/http';
 import { FormGroup } from '@angular/forms';
 
-/** Error body of every Argus endpoint (docs/api.md): `details.field` names the offending field of a 400. */
-export interface ApiErrorBody {
-  error: string;
-  code?: string;
-  details?: { field?: string } & Record<string, unknown>;
-}
+import type { ErrorBody } from '@contracts/common';
+
+/**
+ * Error body of every Argus endpoint (docs/api.md, contracts/common.ts): `details.field` names the
+ * offending field of a 400. The contract says only "a record" of details; the console reads `field`.
+ */
+export type ApiErrorBody = Omit<ErrorBody, 'details'> & { details?: { field?: string } & Record<string, unknown> };
 
 function body(err: unknown): Partial<ApiErrorBody> {
   if (!(err instanceof HttpErrorResponse) || typeof err.error !== 'object' || err.error === null) return {};

@@ -8,9 +8,11 @@ export function userBody(overrides: Partial<User> = {}): User {
     username: 'ada',
     name: 'Ada Lovelace',
     role: 'ADMIN',
+    disabled: false,
     totpEnabled: false,
     notifyMinSeverity: 'WARNING',
     customerIds: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
     ...overrides,
   };
 }

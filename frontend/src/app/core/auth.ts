@@ -3,12 +3,20 @@ import { computed, inject, Injectable, signal } from '@angular/core';
 import { catchError, map, Observable, of, shareReplay, switchMap, tap, throwError } from 'rxjs';
 
 import { CSRF_URL, CsrfToken } from './csrf-interceptor';
+import type { ForgotPassword, NotifyLevel, ResetPassword, User as AccountUser } from '@contracts/accounts';
+import type {
+  AuthOptions,
+  CsrfAnswer,
+  Credentials,
+  LoginAnswer,
+  MeAnswer,
+  SecondFactor,
+  SetupRequest,
+} from '@contracts/auth';
+import type { Role, Severity } from '@contracts/common';
 
-export type Role = 'ADMIN' | 'OPERATOR' | 'VIEWER';
-export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
-/** The least severe alert an account is e-mailed about; 'NONE': no alert e-mails. */
-export type NotifyLevel = Severity | 'NONE';
-export type SecondFactor = 'totp' | 'email';
+// the JSON of /api/auth/* and /api/setup, from the schemas the server answers and reads with (contracts/)
+export type { AuthOptions, Credentials, NotifyLevel, Role, SecondFactor, SetupRequest, Severity };
 
 export const ROLES: readonly Role[] = ['ADMIN', 'OPERATOR', 'VIEWER'];
 
@@ -18,41 +26,10 @@ export function roleLabel(role: Role | null | undefined): string {
 }
 
 /** The signed-in account, as GET /api/auth/me and the sign-in answer give it. */
-export interface User {
-  id: number;
-  email: string;
-  username: string | null;
-  name: string;
-  role: Role;
-  totpEnabled: boolean;
-  notifyMinSeverity: NotifyLevel;
-  customerIds: number[];
-}
-
-/** GET /api/auth/options: what the sign-in pages may offer. */
-export interface AuthOptions {
-  setupNeeded: boolean;
-  mailEnabled: boolean;
-}
-
-export interface Credentials {
-  identifier: string;
-  password: string;
-  code?: string;
-  trustDevice?: boolean;
-}
-
-export interface SetupRequest {
-  name: string;
-  email: string;
-  username?: string;
-  password: string;
-}
+export type User = AccountUser;
 
 /** A sign-in either opens the session or asks for a second-factor code; a refusal is an HTTP error (401, 429). */
 export type LoginResult = { kind: 'signed-in'; user: User } | { kind: 'second-factor'; method: SecondFactor };
-
-type LoginAnswer = { user: User; csrfToken: string } | { secondFactor: SecondFactor };
 
 export const AUTH_URLS = {
   options: '/api/auth/options',
@@ -100,9 +77,9 @@ export class AuthService {
 
   /** GET /api/auth/me, then the session's CSRF token; 401 means signed out (null). */
   loadMe(): Observable<User | null> {
-    return this.http.get<{ user: User }>(AUTH_URLS.me).pipe(
+    return this.http.get<MeAnswer>(AUTH_URLS.me).pipe(
       switchMap(({ user }) =>
-        this.http.get<{ csrfToken: string }>(AUTH_URLS.csrf).pipe(
+        this.http.get<CsrfAnswer>(AUTH_URLS.csrf).pipe(
           tap(({ csrfToken }) => this.csrf.set(csrfToken)),
           map(() => user),
           // Reads still work without the token; a write would then be refused with 403, not lose the session.
@@ -157,11 +134,13 @@ export class AuthService {
   }
 
   forgotPassword(email: string): Observable<void> {
-    return this.http.post<unknown>(AUTH_URLS.forgot, { email }).pipe(map(() => undefined));
+    return this.http.post<unknown>(AUTH_URLS.forgot, { email } satisfies ForgotPassword).pipe(map(() => undefined));
   }
 
   resetPassword(token: string, password: string): Observable<void> {
-    return this.http.post<unknown>(AUTH_URLS.reset, { token, password }).pipe(map(() => undefined));
+    return this.http
+      .post<unknown>(AUTH_URLS.reset, { token, password } satisfies ResetPassword)
+      .pipe(map(() => undefined));
   }
 
   private signedIn(user: User, csrfToken?: string): void {

@@ -3,6 +3,7 @@ import { inject, Injectable, signal } from '@angular/core';
 import { catchError, switchMap, throwError } from 'rxjs';
 
 import { errorCode } from './api-error';
+import type { CsrfAnswer } from '@contracts/auth';
 
 export const CSRF_HEADER = 'x-csrf-token';
 export const CSRF_URL = '/api/auth/csrf';
@@ -44,7 +45,7 @@ export const csrfInterceptor: HttpInterceptorFn = (req, next) => {
   return next(withToken(csrf.value())).pipe(
     catchError((refusal: unknown) => {
       if (!isCsrfRefusal(refusal)) return throwError(() => refusal);
-      return http.get<{ csrfToken: string }>(CSRF_URL).pipe(
+      return http.get<CsrfAnswer>(CSRF_URL).pipe(
         // Without a fresh token a retry is pointless: the caller sees the original refusal.
         catchError(() => throwError(() => refusal)),
         switchMap(({ csrfToken }) => {

@@ -2,14 +2,11 @@ import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { catchError, Observable, of, throwError } from 'rxjs';
 
-export type ServiceState = 'ok' | 'error';
+import type { HealthReport } from '@contracts/operations';
 
-/** Body of GET /api/health. */
-export interface Health {
-  status: 'ok' | 'degraded';
-  timestamp: string;
-  services: { database: ServiceState; redis: ServiceState };
-}
+/** Body of GET /api/health (contracts/operations.ts). */
+export type Health = HealthReport;
+export type ServiceState = Health['services']['database'];
 
 export const HEALTH_URL = '/api/health';
 

@@ -15,6 +15,7 @@ import {
 } from 'rxjs';
 
 import { Loaded, LOADING, loaded } from './loaded';
+import type { LiveChange, LiveChangeTopic } from '@contracts/live';
 
 /** How often data is fetched again while the live channel is not connected (or not there at all). */
 export const REFRESH_INTERVAL_MS = 30_000;
@@ -23,23 +24,9 @@ export const LIVE_REFRESH_MIN_MS = 2_000;
 /** ...and this often anyway, in case a change was lost (a Redis outage on the server). */
 export const LIVE_FALLBACK_MS = 5 * 60_000;
 
-/** What the live topic `changes` names (docs/api.md "Live channel"). */
-export type LiveTopic =
-  | 'rules'
-  | 'maintenance'
-  | 'customers'
-  | 'users'
-  | 'agent-settings'
-  | 'systems'
-  | 'alerts'
-  | 'channels'
-  | 'policies'
-  | 'incidents';
-
-export interface LiveChange {
-  topic: LiveTopic;
-  ids: number[];
-}
+/** What the live topic `changes` names (docs/api.md "Live channel", contracts/live.ts). */
+export type LiveTopic = LiveChangeTopic;
+export type { LiveChange };
 
 /** Which changes a stream reloads on (null: none; it follows a snapshot, or only its own edits). */
 export type ReloadOn = ((change: LiveChange) => boolean) | null;

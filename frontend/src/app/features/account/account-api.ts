@@ -2,15 +2,11 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, tap } from 'rxjs';
 
-import { AuthService, NotifyLevel, User } from '../../core/auth';
+import { AuthService, User } from '../../core/auth';
+import type { PasswordChange, ProfileChanges, UserAnswer } from '@contracts/accounts';
 
-export interface ProfileChanges {
-  name?: string;
-  email?: string;
-  /** null removes the username. */
-  username?: string | null;
-  notifyMinSeverity?: NotifyLevel;
-}
+// PATCH /api/account: only what changed; `username: null` removes it (contracts/accounts.ts)
+export type { ProfileChanges };
 
 export const ACCOUNT_URL = '/api/account';
 export const ACCOUNT_PASSWORD_URL = '/api/account/password';
@@ -23,7 +19,7 @@ export class AccountApi {
 
   /** PATCH /api/account; the shell's user menu follows the saved profile. */
   updateProfile(changes: ProfileChanges): Observable<User> {
-    return this.http.patch<{ user: User }>(ACCOUNT_URL, changes).pipe(
+    return this.http.patch<UserAnswer>(ACCOUNT_URL, changes).pipe(
       map(({ user }) => user),
       tap((user) => this.auth.updateUser(user)),
     );
@@ -31,6 +27,7 @@ export class AccountApi {
 
   /** POST /api/account/password; the server ends the account's other sessions and trusted devices. */
   changePassword(currentPassword: string, newPassword: string): Observable<void> {
-    return this.http.post<void>(ACCOUNT_PASSWORD_URL, { currentPassword, newPassword }).pipe(map(() => undefined));
+    const body: PasswordChange = { currentPassword, newPassword };
+    return this.http.post<void>(ACCOUNT_PASSWORD_URL, body).pipe(map(() => undefined));
   }
 }

@@ -4,23 +4,14 @@ import { BehaviorSubject, Observable, switchMap, tap } from 'rxjs';
 
 import { Loaded, loaded } from '../../core/loaded';
 
-export type TokenStatus = 'active' | 'revoked' | 'expired';
+import type { ApiToken, NewApiToken, NewApiTokenRequest } from '@contracts/accounts';
 
+// the JSON of /api/tokens, from the schemas the server answers with (contracts/accounts.ts)
 /** One personal API token as GET /api/tokens lists it (never with its value). */
-export interface ApiToken {
-  id: number;
-  name: string;
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  status: TokenStatus;
-}
-
+export type { ApiToken };
+export type TokenStatus = ApiToken['status'];
 /** The answer to a creation: the only time the value (`argus_…`) is ever sent. */
-export interface CreatedToken extends ApiToken {
-  token: string;
-}
+export type CreatedToken = NewApiToken;
 
 export const TOKENS_URL = '/api/tokens';
 
@@ -38,7 +29,7 @@ export class TokensApi {
   /** The created token carries its value; it is handed to the caller and never kept here. */
   create(name: string, expiresAt: string | null): Observable<CreatedToken> {
     return this.http
-      .post<CreatedToken>(TOKENS_URL, { name, ...(expiresAt ? { expiresAt } : {}) })
+      .post<CreatedToken>(TOKENS_URL, { name, ...(expiresAt ? { expiresAt } : {}) } satisfies NewApiTokenRequest)
       .pipe(tap(() => this.reload$.next()));
   }
 

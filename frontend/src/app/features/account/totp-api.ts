@@ -2,15 +2,13 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable } from 'rxjs';
 
-/** A pending authenticator enrolment (POST /api/account/totp/setup); the secret is unused until confirmed. */
-export interface TotpEnrolment {
-  /** Base32, for typing into an app by hand. */
-  secret: string;
-  /** `otpauth://totp/…`, what the QR code holds. */
-  otpauthUrl: string;
-  /** PNG data URL of the QR code. */
-  qrDataUrl: string;
-}
+import type { TotpCode, TotpDisable, TotpEnrolment } from '@contracts/accounts';
+
+/**
+ * A pending authenticator enrolment (POST /api/account/totp/setup); the secret is unused until
+ * confirmed. The secret in Base32 for typing by hand, the otpauth:// URL and its QR code (contracts/accounts.ts).
+ */
+export type { TotpEnrolment };
 
 export const TOTP_URLS = {
   setup: '/api/account/totp/setup',
@@ -30,11 +28,11 @@ export class TotpApi {
 
   /** 400 with `details.field = 'code'` when the code does not match; 409 when no enrolment is pending. */
   confirm(code: string): Observable<void> {
-    return this.http.post<unknown>(TOTP_URLS.confirm, { code }).pipe(map(() => undefined));
+    return this.http.post<unknown>(TOTP_URLS.confirm, { code } satisfies TotpCode).pipe(map(() => undefined));
   }
 
   /** 400 when the password is wrong. */
   disable(password: string): Observable<void> {
-    return this.http.post<unknown>(TOTP_URLS.disable, { password }).pipe(map(() => undefined));
+    return this.http.post<unknown>(TOTP_URLS.disable, { password } satisfies TotpDisable).pipe(map(() => undefined));
   }
 }

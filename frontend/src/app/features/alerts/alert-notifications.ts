@@ -26,7 +26,6 @@ const EVENT_LABELS: Record<DeliveryEvent, string> = {
   repeat: 'Repeat',
   escalated: 'Escalated',
   flapping: 'Flapping',
-  test: 'Test',
 };
 const STATUS_LABELS: Record<DeliveryStatus, string> = {
   pending: 'Pending',

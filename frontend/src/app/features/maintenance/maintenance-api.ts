@@ -3,23 +3,11 @@ import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import { ScopeType } from '../../shared/rules/rules-api';
-import type { MaintenanceWindow } from '@contracts/rules';
+import type { MaintenanceWindow, WindowFields } from '@contracts/maintenance';
 
-// the JSON of /api/maintenance-windows, from the schemas the server answers with (contracts/rules.ts)
-export type { MaintenanceWindow };
+// the JSON of /api/maintenance-windows, from the schemas the server answers and reads with (contracts/maintenance.ts)
+export type { MaintenanceWindow, WindowFields };
 export type WindowKind = MaintenanceWindow['kind'];
-
-export interface WindowFields {
-  name: string;
-  scope: { type: ScopeType; id: number };
-  kind: WindowKind;
-  startsAt: string | null;
-  endsAt: string | null;
-  weekdays: number[] | null;
-  startTime: string | null;
-  durationMinutes: number | null;
-}
 
 export const WINDOWS_URL = '/api/maintenance-windows';
 export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -2,10 +2,10 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-export interface AlertRetention {
-  /** Resolved alerts older than this are deleted by the hourly check; 0 keeps them. */
-  retentionDays: number;
-}
+import type { AlertRetention } from '@contracts/settings';
+
+/** `retentionDays`: resolved alerts older than this are deleted by the hourly check; 0 keeps them (contracts/settings.ts). */
+export type { AlertRetention };
 
 export const ALERT_RETENTION_URL = '/api/settings/alerts';
 

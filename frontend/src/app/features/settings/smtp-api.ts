@@ -2,22 +2,14 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable } from 'rxjs';
 
-export type Encryption = 'tls' | 'starttls' | 'none';
+import type { SmtpSettings, SmtpTestSent, SmtpUpdate } from '@contracts/settings';
 
-/** GET /api/settings/smtp: the password itself is never sent, only whether one is stored. */
-export interface SmtpSettings {
-  enabled: boolean;
-  host: string;
-  port: number;
-  encryption: Encryption;
-  user: string;
-  passwordSet: boolean;
-  fromAddress: string;
-  fromName: string;
-}
+/** GET /api/settings/smtp: the password itself is never sent, only whether one is stored (contracts/settings.ts). */
+export type { SmtpSettings };
+export type Encryption = SmtpSettings['encryption'];
 
 /** PUT body: `password` absent keeps the stored one, `""` clears it, anything else replaces it. */
-export type SmtpUpdate = Omit<SmtpSettings, 'passwordSet'> & { password?: string };
+export type { SmtpUpdate };
 
 export const SMTP_URL = '/api/settings/smtp';
 export const SMTP_TEST_URL = '/api/settings/smtp/test';
@@ -35,6 +27,6 @@ export class SmtpApi {
 
   /** Sends a test message with the saved settings; `to` defaults to the admin's own address. 502 names what failed. */
   sendTest(to?: string): Observable<void> {
-    return this.http.post<{ sent: boolean }>(SMTP_TEST_URL, to ? { to } : {}).pipe(map(() => undefined));
+    return this.http.post<SmtpTestSent>(SMTP_TEST_URL, to ? { to } : {}).pipe(map(() => undefined));
   }
 }

@@ -4,31 +4,11 @@ import { Observable } from 'rxjs';
 
 import { Refreshing, refreshing } from '../../core/refresh';
 
-export type StorageJobState = 'ok' | 'failing' | 'late';
+import type { StorageJob, StorageReport } from '@contracts/settings';
 
-/** One TimescaleDB policy job (compression, rollup refresh, retention) and how its runs went. */
-export interface StorageJob {
-  id: number;
-  name: string;
-  relation: string | null;
-  scheduleSeconds: number;
-  state: StorageJobState;
-  lastRunStatus: string | null;
-  lastSuccessAt: string | null;
-  nextStartAt: string | null;
-  lastError: string | null;
-}
-
-/** GET /api/storage (docs/api.md "Storage"). */
-export interface StorageReport {
-  timescale: boolean;
-  databaseBytes: number;
-  metricsBytes: number;
-  chunks: number;
-  compressedChunks: number;
-  compression: { beforeBytes: number; afterBytes: number } | null;
-  jobs: StorageJob[];
-}
+// GET /api/storage (docs/api.md "Storage"), from the schema the server answers with (contracts/settings.ts)
+export type { StorageJob, StorageReport };
+export type StorageJobState = StorageJob['state'];
 
 export const STORAGE_URL = '/api/storage';
 

@@ -2,47 +2,20 @@ import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs';
 
-import { Role } from '../../core/auth';
 import { Loaded, loaded } from '../../core/loaded';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
+import type { Customer as FleetCustomer } from '@contracts/fleet';
 
+// the JSON of /api/users, from the schemas the server answers and reads with (contracts/accounts.ts)
 /** One account as GET /api/users lists it. */
-export interface UserRow {
-  id: number;
-  email: string;
-  username: string | null;
-  name: string;
-  role: Role;
-  disabled: boolean;
-  totpEnabled: boolean;
-  createdAt: string;
-  customerIds: number[];
-}
+export type UserRow = User;
 
-export interface Customer {
-  id: number;
-  name: string;
-}
+/** The name a grant shows; the fleet's customer carries more than the dialog needs. */
+export type Customer = Pick<FleetCustomer, 'id' | 'name'>;
 
-export interface NewUser {
-  email: string;
-  username?: string;
-  name: string;
-  role: Role;
-  password: string;
-  customerIds?: number[];
-}
-
-/** PATCH body: only what changed. `username: null` removes it; absent `customerIds` keeps the grants. */
-export interface UserChanges {
-  email?: string;
-  username?: string | null;
-  name?: string;
-  role?: Role;
-  disabled?: boolean;
-  customerIds?: number[];
-  password?: string;
-}
+/** POST body: no `customerIds` grants nothing. PATCH body: only what changed; `username: null` removes it. */
+export type { NewUser, UserChanges };
 
 export const USERS_URL = '/api/users';
 export const CUSTOMERS_URL = '/api/customers';
@@ -75,14 +48,14 @@ export class UsersApi {
   );
 
   create(user: NewUser): Observable<UserRow> {
-    return this.http.post<{ user: UserRow }>(USERS_URL, user).pipe(
+    return this.http.post<UserAnswer>(USERS_URL, user).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),
     );
   }
 
   update(id: number, changes: UserChanges): Observable<UserRow> {
-    return this.http.patch<{ user: UserRow }>(this.url(id), changes).pipe(
+    return this.http.patch<UserAnswer>(this.url(id), changes).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),
     );

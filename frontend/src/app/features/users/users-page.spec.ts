@@ -17,6 +17,7 @@ function row(overrides: Partial<UserRow> = {}): UserRow {
     role: 'ADMIN',
     disabled: false,
     totpEnabled: true,
+    notifyMinSeverity: 'WARNING',
     createdAt: '2026-01-01T00:00:00.000Z',
     customerIds: [],
     ...overrides,

@@ -2,8 +2,10 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable } from 'rxjs';
 
-/** `all`: every agent is offered the newest build at once; `canary`: one system per customer first. */
-export type RolloutMode = 'all' | 'canary';
+import type { RolloutMode as RolloutAnswer } from '@contracts/agents';
+
+/** `all`: every agent is offered the newest build at once; `canary`: one system per customer first (contracts/agents.ts). */
+export type RolloutMode = RolloutAnswer['mode'];
 
 export const AGENT_ROLLOUT_URL = '/api/settings/agent-rollout';
 
@@ -15,11 +17,13 @@ export class AgentRolloutApi {
   private readonly http = inject(HttpClient);
 
   readonly mode$: Observable<RolloutMode> = this.http
-    .get<{ mode: RolloutMode }>(AGENT_ROLLOUT_URL)
+    .get<RolloutAnswer>(AGENT_ROLLOUT_URL)
     .pipe(map((answer) => answer.mode));
 
   setMode(mode: RolloutMode): Observable<RolloutMode> {
-    return this.http.put<{ mode: RolloutMode }>(AGENT_ROLLOUT_URL, { mode }).pipe(map((answer) => answer.mode));
+    return this.http
+      .put<RolloutAnswer>(AGENT_ROLLOUT_URL, { mode } satisfies RolloutAnswer)
+      .pipe(map((answer) => answer.mode));
   }
 
   /** Lets the failed build be offered to the system again. */

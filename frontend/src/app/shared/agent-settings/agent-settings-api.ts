@@ -3,53 +3,19 @@ import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { AgentSetting, AgentSettingChanges, AgentSettingsListing, NewAgentSetting } from '@contracts/agents';
 
-/** Where a setting applies: every system of a cluster, or one system (on top of its cluster's). */
-export interface SettingScope {
-  type: 'cluster' | 'system';
-  id: number;
-}
-
+// the JSON of /api/agent-settings, from the schemas the server answers and reads with (contracts/agents.ts)
 /** One setting as GET /api/agent-settings lists it; a secret's value is never sent (always null). */
-export interface AgentSetting {
-  id: number;
-  scope: SettingScope;
-  key: string;
-  secret: boolean;
-  value: string | null;
-  updatedAt: string;
-}
-
+export type { AgentSetting, AgentSettingChanges, AgentSettingsListing, NewAgentSetting };
+/** Where a setting applies: every system of a cluster, or one system (on top of its cluster's). */
+export type SettingScope = AgentSetting['scope'];
 /** One key the agent of a system gets, and the layer it comes from. */
-export interface EffectiveSetting {
-  key: string;
-  secret: boolean;
-  value: string | null;
-  from: SettingScope;
-}
-
-/** A scope's own settings; for a system also what is in effect (cluster first, the system's own on top). */
-export interface AgentSettingsListing {
-  settings: AgentSetting[];
-  effective?: EffectiveSetting[];
-}
-
-export interface NewAgentSetting {
-  scope: SettingScope;
-  key: string;
-  value: string;
-  secret: boolean;
-}
-
-/** PATCH body: a secret's `value` left out keeps the stored one. */
-export interface AgentSettingChanges {
-  value?: string;
-  secret?: boolean;
-}
+export type EffectiveSetting = NonNullable<AgentSettingsListing['effective']>[number];
 
 export const AGENT_SETTINGS_URL = '/api/agent-settings';
 
-/** Same rule as the server: a-z first, then up to 63 of a-z, 0-9, "_", "." and "-". */
+/** Same rule as the server (contracts/agents.ts KEY_PATTERN; a value, so not imported): a-z first, then up to 63 of a-z, 0-9, "_", "." and "-". */
 export const SETTING_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** Agent settings per cluster and per system (read: who sees the customer; write: ADMIN or a granted OPERATOR). */

@@ -4,17 +4,13 @@ import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
 import { Loaded, loaded } from '../../core/loaded';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import type { Cluster, Customer } from '@contracts/fleet';
+import type { Cluster, Customer, CustomerFields as CustomerChanges } from '@contracts/fleet';
 
 // the JSON of /api/customers and /api/clusters, from the schemas the server answers with (contracts/fleet.ts)
 export type { Cluster, Customer };
 
-export interface CustomerFields {
-  name: string;
-  notes: string;
-  active: boolean;
-  timeZone: string;
-}
+/** What the customer dialog sends: every field (the PATCH body of contracts/fleet.ts, none left out). */
+export type CustomerFields = Required<CustomerChanges>;
 
 /** Customers and their clusters, fetched together: every fleet page needs both. */
 export interface Fleet {

@@ -4,28 +4,17 @@ import { map, NEVER, Observable, Subject, tap } from 'rxjs';
 
 import { Severity } from '../../core/auth';
 import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { DeliveryLogEntry } from '@contracts/alerts';
+import type { ChannelTestResult, ChannelType, NotificationChannel, NotificationPolicy } from '@contracts/channels';
 
-export type ChannelType = 'email' | 'webhook' | 'slack' | 'teams' | 'discord' | 'ntfy';
-
+// the JSON of the channels, policies and delivery log, from the schemas the server answers with
+// (contracts/channels.ts, contracts/alerts.ts)
+export type { ChannelTestResult, ChannelType, DeliveryLogEntry };
 /** A notification channel (docs/api.md "Notification channels and routing"). */
-export interface Channel {
-  id: number;
-  name: string;
-  type: ChannelType;
-  /** null: a global channel (ADMIN only), usable in every customer's policy. */
-  customerId: number | null;
-  customerName: string | null;
-  /** Shown for `email` ("accounts" or addresses); null for URL types, whose target is sealed at rest. */
-  target: string | null;
-  /** The scheme and host of a URL target, e.g. `https://hooks.slack.com/…`. */
-  targetHint: string;
-  hasSecret: boolean;
-  minSeverity: Severity;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+export type Channel = NotificationChannel;
 
+// The request bodies below are written here by hand: their schemas (backend/src/channels/schema.ts)
+// check the target with the server's webhook URL rules, so they are not in contracts/ yet.
 export interface ChannelCreate {
   name: string;
   type: ChannelType;
@@ -45,56 +34,15 @@ export interface ChannelChanges {
   enabled?: boolean;
 }
 
-/** The answer of a test send: the target's status code, or why it failed. */
-export interface ChannelTestResult {
-  ok: boolean;
-  status: number | null;
-  error: string | null;
-}
-
-/** Events at or above `minSeverity` go to these channels. */
-export interface Route {
-  minSeverity: Severity;
-  channelIds: number[];
-}
-
-/** What PUT takes: the routes, the repeat and the escalation. */
-export interface PolicyFields {
-  routes: Route[];
-  repeatMinutes: number | null;
-  escalateAfterMinutes: number | null;
-  escalateChannelIds: number[];
-}
-
 /** The global policy (`customerId: null`) or a customer's; `custom: false` when the customer follows the global one. */
-export interface Policy extends PolicyFields {
-  customerId: number | null;
-  customerName: string | null;
-  custom: boolean;
-  updatedAt: string | null;
-}
+export type Policy = NotificationPolicy;
+/** Events at or above `minSeverity` go to these channels. */
+export type Route = Policy['routes'][number];
+/** What PUT takes: the routes, the repeat and the escalation. */
+export type PolicyFields = Pick<Policy, 'routes' | 'repeatMinutes' | 'escalateAfterMinutes' | 'escalateChannelIds'>;
 
-export type DeliveryEvent = 'raised' | 'resolved' | 'acknowledged' | 'repeat' | 'escalated' | 'flapping' | 'test';
-export type DeliveryStatus = 'pending' | 'sent' | 'failed' | 'dropped';
-
-/** One delivery of an alert's event to a channel (or to one account's e-mail address). */
-export interface DeliveryLogEntry {
-  id: number;
-  /** `id` null once the channel is deleted: the log keeps its name. */
-  channel: { id: number | null; name: string; type: ChannelType };
-  event: DeliveryEvent;
-  status: DeliveryStatus;
-  attempts: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  /** The address of an account e-mail, for ADMIN only. */
-  recipient: string | null;
-  createdAt: string;
-  lastAttemptAt: string | null;
-  sentAt: string | null;
-  /** Every try, oldest first: when, the target's HTTP status (channels), why it failed. */
-  attemptLog: { at: string; status: number | null; error: string | null }[];
-}
+export type DeliveryEvent = DeliveryLogEntry['event'];
+export type DeliveryStatus = DeliveryLogEntry['status'];
 
 export const CHANNELS_URL = '/api/notification-channels';
 export const POLICIES_URL = '/api/notification-policies';

@@ -2,45 +2,30 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
-import { Severity } from '../../core/auth';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import type { AlertRule, EventRule, RuleScope } from '@contracts/rules';
-import type { RulePreview } from '@contracts/rules';
+import type {
+  AlertRule,
+  AlertRuleFields,
+  EventRule,
+  EventRuleFields,
+  NewAlertRule,
+  NewEventRule,
+  NewScope,
+  Operator,
+  RulePreview,
+  RuleScope,
+} from '@contracts/rules';
 
-// the JSON of /api/alert-rules and /api/event-rules, from the schemas the server answers with (contracts/rules.ts)
-export type { AlertRule, EventRule, RuleScope };
+// the JSON of /api/alert-rules and /api/event-rules, from the schemas the server answers and reads with (contracts/rules.ts)
+export type { AlertRule, AlertRuleFields, EventRule, EventRuleFields, NewScope, Operator, RuleScope };
 export type ScopeType = RuleScope['type'];
-export type Operator = NonNullable<AlertRule['operator']>;
+/** The server's list (contracts/rules.ts OPERATORS), repeated: the console imports types only. */
 export const OPERATORS: readonly Operator[] = ['>', '>=', '<', '<=', '==', '!='];
-
-export type NewScope = { type: ScopeType; id: number } | null;
-
-export interface AlertRuleFields {
-  name: string;
-  severity: Severity;
-  metric: string | null;
-  instanceGlob: string | null;
-  operator: Operator | null;
-  threshold: number | null;
-  absolute: boolean;
-  forSeconds: number;
-  enabled: boolean;
-}
-
-export interface EventRuleFields {
-  name: string;
-  severity: Severity;
-  eventType: string | null;
-  messagePattern: string | null;
-  minEventSeverity: Severity | null;
-  derived: 'reboot' | null;
-  holdSeconds: number;
-  enabled: boolean;
-}
 
 export type Preview = RulePreview;
 export type PreviewSystem = RulePreview['systems'][number];
 
+/** Not wire JSON: the two lists, fetched together for the rules page. */
 export interface Rules {
   alertRules: AlertRule[];
   eventRules: EventRule[];
@@ -67,7 +52,7 @@ export class RulesApi {
   );
 
   createAlertRule(key: string, scope: NewScope, fields: AlertRuleFields): Observable<AlertRule> {
-    return this.changes(this.http.post<AlertRule>(ALERT_RULES_URL, { key, scope, ...fields }));
+    return this.changes(this.http.post<AlertRule>(ALERT_RULES_URL, { key, scope, ...fields } satisfies NewAlertRule));
   }
 
   updateAlertRule(id: number, changes: Partial<AlertRuleFields>): Observable<AlertRule> {
@@ -79,7 +64,7 @@ export class RulesApi {
   }
 
   createEventRule(key: string, scope: NewScope, fields: EventRuleFields): Observable<EventRule> {
-    return this.changes(this.http.post<EventRule>(EVENT_RULES_URL, { key, scope, ...fields }));
+    return this.changes(this.http.post<EventRule>(EVENT_RULES_URL, { key, scope, ...fields } satisfies NewEventRule));
   }
 
   updateEventRule(id: number, changes: Partial<EventRuleFields>): Observable<EventRule> {
@@ -97,7 +82,7 @@ export class RulesApi {
 
   /** The same for the rule being edited, before it is saved. */
   previewDraft(key: string, scope: NewScope, fields: AlertRuleFields): Observable<Preview> {
-    return this.http.post<Preview>(`${ALERT_RULES_URL}/preview`, { key, scope, ...fields });
+    return this.http.post<Preview>(`${ALERT_RULES_URL}/preview`, { key, scope, ...fields } satisfies NewAlertRule);
   }
 
   private changes<T>(request: Observable<T>): Observable<T> {

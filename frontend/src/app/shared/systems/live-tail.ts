@@ -2,12 +2,10 @@ import { Observable, of, scan, startWith, switchMap } from 'rxjs';
 
 import { Refreshing } from '../../core/refresh';
 import { FamilyData, MetricPoint } from './series';
+import type { LiveReport } from '@contracts/live';
 
-/** `system:<id>` message data (docs/api.md "Live channel"): one stored report. */
-export interface LiveReport {
-  ts: string;
-  metrics: { name: string; instance: string; value: number }[];
-}
+/** `system:<id>` message data (docs/api.md "Live channel", contracts/live.ts): one stored report. */
+export type { LiveReport };
 
 /**
  * Appends a report to a chart's data: each of its series the report carries gets the value as a point

@@ -1,8 +1,7 @@
-/** A series a system reports: a metric name and its instance ('' when the metric has none). */
-export interface SeriesKey {
-  name: string;
-  instance: string;
-}
+import type { ChartData, SeriesName } from '@contracts/systems';
+
+/** A series a system reports (GET /api/systems/:id/series): a metric name and its instance ('' when the metric has none). */
+export type SeriesKey = SeriesName;
 
 /** The series of one chart: every metric whose name starts with `family` and a dot. */
 export interface Family {
@@ -139,15 +138,11 @@ function bucketWidth(seconds: number): string {
   return `about ${Math.round(seconds / size)} ${unit}`;
 }
 
+/** GET /api/systems/:id/metrics (contracts/systems.ts). */
+export type MetricAnswer = ChartData;
 /** `[epochMs, avg, min, max]` of one bucket. */
-export type MetricPoint = [number, number, number, number];
-export type MetricSource = 'raw' | '5m' | '1h';
-
-export interface MetricAnswer {
-  source: MetricSource;
-  bucketSeconds: number;
-  points: MetricPoint[];
-}
+export type MetricPoint = MetricAnswer['points'][number];
+export type MetricSource = MetricAnswer['source'];
 
 /** The samples of one series over a chart's window. */
 export interface SeriesData extends SeriesKey, MetricAnswer {}

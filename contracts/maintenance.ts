@@ -1,23 +1,48 @@
 /**
- * Request bodies of /api/maintenance-windows. A window is one-off
- * ([startsAt, endsAt) in absolute time) or weekly (weekdays 0 = Sunday … 6,
- * local start time HH:MM and a duration, in the customer's time zone).
+ * Maintenance windows (/api/maintenance-windows): the answer and the request bodies (docs/api.md
+ * "Alerts, rules, maintenance"). A window is one-off ([startsAt, endsAt) in absolute time) or weekly
+ * (weekdays 0 = Sunday … 6, local start time HH:MM and a duration, in the customer's time zone).
  */
 import { z } from 'zod';
-import { scopeSchema } from '../scopes/schema.js';
+import { id, instant } from './common.js';
+import { scopeBody, scopeType } from './rules.js';
+
+/** A maintenance window: once (startsAt–endsAt) or weekly (weekdays, startTime, durationMinutes in the customer's zone). */
+export const maintenanceWindow = z
+  .object({
+    id,
+    name: z.string(),
+    customerId: id,
+    customerName: z.string(),
+    timeZone: z.string(),
+    scope: z.object({ type: scopeType, id, name: z.string().nullable() }),
+    kind: z.enum(['once', 'weekly']),
+    startsAt: instant.nullable(),
+    endsAt: instant.nullable(),
+    /** 0 = Sunday … 6 = Saturday. */
+    weekdays: z.array(z.number().int()).nullable(),
+    startTime: z.string().nullable(),
+    durationMinutes: z.number().int().nullable(),
+    createdBy: z.object({ id, name: z.string() }).nullable(),
+    createdAt: instant,
+    updatedAt: instant,
+    activeNow: z.boolean(),
+  })
+  .meta({ id: 'MaintenanceWindow' });
+export type MaintenanceWindow = z.infer<typeof maintenanceWindow>;
 
 const HH_MM = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
 export const MAX_DURATION_MINUTES = 10_080; // one week: a longer weekly window would overlap itself
 
-const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' });
+const instantBody = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with an offset' });
 
 export const windowSchema = z
   .object({
     name: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(200, 'is too long'),
-    scope: scopeSchema.unwrap(),
+    scope: scopeBody.unwrap(),
     kind: z.enum(['once', 'weekly'], { error: 'must be "once" or "weekly"' }),
-    startsAt: instant.nullable().default(null),
-    endsAt: instant.nullable().default(null),
+    startsAt: instantBody.nullable().default(null),
+    endsAt: instantBody.nullable().default(null),
     weekdays: z
       .array(
         z
@@ -75,6 +100,8 @@ export const windowSchema = z
   );
 
 export type WindowInput = z.infer<typeof windowSchema>;
+/** What the console's window form sends on create and change: every field, the other kind's as null. */
+export type WindowFields = Required<z.input<typeof windowSchema>>;
 
 /** PATCH: any of the fields; the merged window is checked again as a whole. */
 export const windowChangesSchema = z
