@@ -85,6 +85,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/account/account-page').then((m) => m.AccountPage),
       },
       {
+        // the OpenAPI document, rendered; every role may read it
+        path: 'api',
+        title: 'API',
+        loadComponent: () => import('./features/api/api-page').then((m) => m.ApiPage),
+      },
+      {
         path: 'users',
         title: 'Users',
         canActivate: [adminGuard],
