@@ -60,7 +60,7 @@ describe('routes', () => {
 
   it('opens the API reference for every role, a viewer too', async () => {
     const harness = await RouterTestingHarness.create();
-    const page = harness.navigateByUrl('/api');
+    const page = harness.navigateByUrl('/reference/api');
     await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
 
     expect(await page).toBeInstanceOf(ApiPage);

@@ -85,7 +85,7 @@ describe('App shell', () => {
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
-      ['API', '/api'],
+      ['API', '/reference/api'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
       ['Agent updates', '/settings/agent-rollout'],
@@ -112,7 +112,7 @@ describe('App shell', () => {
       (a) => a.getAttribute('href'),
     );
 
-    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers', '/api']);
+    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers', '/reference/api']);
   });
 
   it('keeps Systems highlighted on the page of one system', async () => {
