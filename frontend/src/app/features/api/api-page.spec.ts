@@ -9,6 +9,8 @@ import { SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLES } from './swagger-ui-loader';
 const DOCUMENT = {
   openapi: '3.1.0',
   info: { title: 'Argus', version: '1' },
+  components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+  security: [{ bearer: [] }],
   paths: {
     '/api/widgets': {
       get: {
@@ -79,6 +81,8 @@ describe('ApiPage', () => {
     await until(() => reference.querySelector('.opblock-post .responses-wrapper'));
     expect(reference.querySelector('.opblock-post')!.textContent).toContain('Made');
     expect(reference.querySelector('.try-out__btn')).toBeNull();
+    // nor credentials to give it: no Authorize button, no padlocks
+    expect(reference.querySelector('.btn.authorize, .authorization__btn')).toBeNull();
   });
 
   it('says so when the document cannot be fetched', async () => {

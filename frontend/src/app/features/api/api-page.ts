@@ -15,7 +15,7 @@ import { MatButtonModule } from '@angular/material/button';
 import { RouterLink } from '@angular/router';
 import { firstValueFrom } from 'rxjs';
 
-import { SwaggerUiLoader } from './swagger-ui-loader';
+import { SwaggerUiLoader, withoutAuthorize } from './swagger-ui-loader';
 
 /** Public: the server builds it from the same zod schemas its routes validate with (contracts/). */
 export const OPENAPI_URL = '/api/openapi.json';
@@ -67,6 +67,7 @@ export class ApiPage {
         validatorUrl: null,
         defaultModelsExpandDepth: -1,
         docExpansion: 'list',
+        plugins: [withoutAuthorize],
       });
       this.state.set('ready');
     } catch {

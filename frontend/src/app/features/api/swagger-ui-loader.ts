@@ -21,7 +21,17 @@ export interface SwaggerUiOptions {
   /** null: no badge fetched from validator.swagger.io. */
   validatorUrl: null;
   defaultModelsExpandDepth: number;
+  plugins: (() => object)[];
   docExpansion: 'list' | 'none' | 'full';
+}
+
+/**
+ * A swagger-ui plugin that draws neither the "Authorize" button nor the padlocks on operations:
+ * they only set the credentials "Try it out" would send, and Try it out is off.
+ */
+export function withoutAuthorize(): object {
+  const nothing = () => () => null;
+  return { wrapComponents: { AuthorizeBtnContainer: nothing, authorizeOperationBtn: nothing } };
 }
 
 export type SwaggerUiBundle = (options: SwaggerUiOptions) => unknown;
