@@ -256,6 +256,14 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     await page.waitForLoadState('networkidle');
     const found = await violations(page);
     assert.deepEqual(found, [], `API page with operations expanded:\n${describeViolations(found)}`);
+    // swagger-ui has no dark colours: in the console's dark scheme it must stay readable
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const dark = await violations(page);
+      assert.deepEqual(dark, [], `API page, dark scheme:\n${describeViolations(dark)}`);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('the API page under the real Content-Security-Policy: its renderer loads from the server, nothing else', async () => {
