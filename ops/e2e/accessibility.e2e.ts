@@ -30,8 +30,29 @@ interface Violation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
+/**
+ * Waits (at most 2 s) for the page's finite animations and transitions: a dialog's labels judged
+ * mid-fade fail contrast on a loaded machine. Endless ones (spinners) are not waited for.
+ */
+async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // runs in the page (this file's TypeScript has no DOM types)
+    interface Running {
+      finished: Promise<unknown>;
+      effect: { getComputedTiming(): { endTime?: number | string } } | null;
+    }
+    const dom = globalThis as unknown as { document: { getAnimations(): Running[] } };
+    const finite = dom.document
+      .getAnimations()
+      .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+    const settled = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 /** axe-core's WCAG 2.1 A/AA violations on the page as it is now. */
 async function violations(page: Page): Promise<Violation[]> {
+  await animationsDone(page);
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async (tags) => {
     // runs in the page (this file's TypeScript has no DOM types)
