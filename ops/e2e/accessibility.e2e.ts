@@ -30,8 +30,29 @@ interface Violation {
   nodes: { target: string[]; failureSummary?: string }[];
 }
 
+/**
+ * Waits (at most 2 s) for the page's finite animations and transitions: a dialog's labels judged
+ * mid-fade fail contrast on a loaded machine. Endless ones (spinners) are not waited for.
+ */
+async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    // runs in the page (this file's TypeScript has no DOM types)
+    interface Running {
+      finished: Promise<unknown>;
+      effect: { getComputedTiming(): { endTime?: number | string } } | null;
+    }
+    const dom = globalThis as unknown as { document: { getAnimations(): Running[] } };
+    const finite = dom.document
+      .getAnimations()
+      .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
+    const settled = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
+    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))]);
+  });
+}
+
 /** axe-core's WCAG 2.1 A/AA violations on the page as it is now. */
 async function violations(page: Page): Promise<Violation[]> {
+  await animationsDone(page);
   await page.addScriptTag({ path: AXE });
   return page.evaluate(async (tags) => {
     // runs in the page (this file's TypeScript has no DOM types)
@@ -243,6 +264,58 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     assert.deepEqual(found, [], `audit log filtered:\n${describeViolations(found)}`);
     const shown = await page.getByTestId('action').allTextContents();
     assert.ok(shown.length > 0 && shown.every((action) => action.trim().startsWith('channel.')), shown.join(', '));
+  });
+
+  it('the API page: the OpenAPI document rendered by swagger-ui, collapsed and with operations expanded', async () => {
+    const reference = page.getByTestId('reference');
+    await check('/reference/api', () => reference.locator('.opblock').first().waitFor());
+    // a read, and a write with a request body and its schema
+    await reference.locator('.opblock-get .opblock-summary-control').first().click();
+    await reference.locator('.opblock-get .responses-wrapper').first().waitFor();
+    await reference.locator('.opblock-post .opblock-summary-control').first().click();
+    await reference.locator('.opblock-post .opblock-section-request-body').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const found = await violations(page);
+    assert.deepEqual(found, [], `API page with operations expanded:\n${describeViolations(found)}`);
+    // swagger-ui has no dark colours: in the console's dark scheme it must stay readable
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const dark = await violations(page);
+      assert.deepEqual(dark, [], `API page, dark scheme:\n${describeViolations(dark)}`);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('the API page under the real Content-Security-Policy: its renderer loads from the server, nothing else', async () => {
+    // the pages above run with the policy bypassed (axe is injected inline); this one keeps it
+    const context = await browser.newContext({
+      ignoreHTTPSErrors: true,
+      storageState: await page.context().storageState(),
+    });
+    try {
+      const strict = await context.newPage();
+      const refused: string[] = [];
+      const elsewhere: string[] = [];
+      strict.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) refused.push(message.text());
+      });
+      strict.on('request', (request) => {
+        const url = new URL(request.url());
+        // data: images are inline, not fetched from anywhere
+        if (url.protocol !== 'data:' && url.origin !== new URL(app.url).origin) elsewhere.push(request.url());
+      });
+      await strict.goto(`${app.url}/reference/api`);
+      await strict.getByTestId('reference').locator('.opblock').first().waitFor({ timeout: 15_000 });
+      await strict.waitForLoadState('networkidle');
+      assert.deepEqual(refused, []);
+      assert.deepEqual(elsewhere, []);
+      const asset = await strict.request.get(`${app.url}/vendor/swagger-ui/swagger-ui-bundle.js`);
+      assert.equal(asset.status(), 200);
+      assert.match(asset.headers()['content-type'] ?? '', /javascript/);
+    } finally {
+      await context.close();
+    }
   });
 
   it('and the guard itself finds a violation when there is one (an image without a text alternative)', async () => {

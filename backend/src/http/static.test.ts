@@ -16,6 +16,8 @@ describe('console files and SPA fallback', () => {
     await writeFile(path.join(dir, 'index.html'), '<!doctype html><title>Argus</title><app-root></app-root>');
     await writeFile(path.join(dir, 'main-ABCDEF12.js'), 'console.log(1)');
     await writeFile(path.join(dir, 'media', 'logo.svg'), '<svg/>');
+    await mkdir(path.join(dir, 'vendor'));
+    await writeFile(path.join(dir, 'vendor', 'renderer.js'), 'window.Renderer = 1;');
     await writeFile(path.join(os.tmpdir(), 'argus-secret.txt'), 'outside');
     db = await createTestDatabase();
     server = await startTestServer(testConfig(db.url, { STATIC_DIR: dir }));
@@ -42,6 +44,30 @@ describe('console files and SPA fallback', () => {
     assert.match(response.headers.get('content-type') ?? '', /javascript/);
     assert.match(response.headers.get('cache-control') ?? '', /immutable/);
     assert.equal((await fetch(`${server.url}/media/logo.svg`)).headers.get('content-type'), 'image/svg+xml');
+  });
+
+  it('answers 304 to a revalidation of an unchanged file without a hash (the API page renderer), 200 once it changes', async () => {
+    const url = `${server.url}/vendor/renderer.js`;
+    const first = await fetch(url);
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get('cache-control'), 'no-cache');
+    assert.equal(await first.text(), 'window.Renderer = 1;');
+    const etag = first.headers.get('etag');
+    assert.ok(etag);
+
+    // as a browser revalidates (fetch() itself would add Cache-Control: no-cache, a forced reload)
+    const revalidate = { 'if-none-match': etag, 'cache-control': 'max-age=0' };
+    const again = await fetch(url, { headers: revalidate });
+    assert.equal(again.status, 304);
+    assert.equal(await again.text(), '');
+    const app = await fetch(`${server.url}/systems/42`, { headers: revalidate });
+    assert.equal(app.status, 200, "another file's tag does not match index.html");
+
+    await writeFile(path.join(dir, 'vendor', 'renderer.js'), 'window.Renderer = 22;');
+    const changed = await fetch(url, { headers: revalidate });
+    assert.equal(changed.status, 200);
+    assert.equal(await changed.text(), 'window.Renderer = 22;');
+    assert.notEqual(changed.headers.get('etag'), etag);
   });
 
   it('answers 404 for a missing asset instead of the app', async () => {

@@ -64,9 +64,19 @@ export function serveConsole(directory: string): Middleware {
         return;
       }
     }
+    const stats = await stat(file);
     ctx.type = TYPES[path.extname(file)] ?? 'application/octet-stream';
     ctx.set('Cache-Control', file !== index && HASHED.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    // no-cache files (index.html, the API page's 1.7 MB swagger-ui bundle) are revalidated on
+    // every load: an unchanged one answers 304. An ETag, not Last-Modified, so that a rollback to
+    // an older build (older mtimes) is still a change.
+    ctx.status = 200;
+    ctx.etag = `W/"${stats.size.toString(16)}-${Math.trunc(stats.mtimeMs).toString(16)}"`;
+    if (ctx.fresh) {
+      ctx.status = 304;
+      return;
+    }
     ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file);
-    ctx.length = (await stat(file)).size;
+    ctx.length = stats.size;
   };
 }

@@ -5,6 +5,7 @@ import { Router, TitleStrategy } from '@angular/router';
 import { RouterTestingHarness } from '@angular/router/testing';
 
 import { routes } from './app.routes';
+import { ApiPage } from './features/api/api-page';
 import { AUTH_URLS, User } from './core/auth';
 import { userBody } from './core/auth-testing';
 import { ArgusTitleStrategy } from './core/title-strategy';
@@ -55,6 +56,15 @@ describe('routes', () => {
     expect(TestBed.inject(Title).getTitle()).toBe('Systems · Argus');
     expect(await harness.navigateByUrl('/customers')).toBeInstanceOf(CustomersPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Customers · Argus');
+  });
+
+  it('opens the API reference for every role, a viewer too', async () => {
+    const harness = await RouterTestingHarness.create();
+    const page = harness.navigateByUrl('/reference/api');
+    await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
+
+    expect(await page).toBeInstanceOf(ApiPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('API · Argus');
   });
 
   it("opens a system's page and names the system in the browser tab", async () => {

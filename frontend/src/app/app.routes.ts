@@ -85,6 +85,13 @@ export const routes: Routes = [
         loadComponent: () => import('./features/account/account-page').then((m) => m.AccountPage),
       },
       {
+        // The OpenAPI document, rendered; every role may read it. Not /api: that prefix is the
+        // server's (static.ts, the dev proxy), so a reload there would never reach the console.
+        path: 'reference/api',
+        title: 'API',
+        loadComponent: () => import('./features/api/api-page').then((m) => m.ApiPage),
+      },
+      {
         path: 'users',
         title: 'Users',
         canActivate: [adminGuard],

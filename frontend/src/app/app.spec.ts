@@ -62,6 +62,7 @@ describe('App shell', () => {
       'Rules',
       'Maintenance',
       'Customers',
+      'API',
       'Users',
       'Settings',
       'Agent updates',
@@ -84,6 +85,7 @@ describe('App shell', () => {
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
+      ['API', '/reference/api'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
       ['Agent updates', '/settings/agent-rollout'],
@@ -103,14 +105,14 @@ describe('App shell', () => {
     }
   });
 
-  it('links Systems and Customers for a viewer too', async () => {
+  it('links Systems, Customers and the API reference for a viewer too', async () => {
     const fixture = await render(userBody({ role: 'VIEWER' }));
     const hrefs = Array.from(
       fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>,
       (a) => a.getAttribute('href'),
     );
 
-    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers']);
+    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers', '/reference/api']);
   });
 
   it('keeps Systems highlighted on the page of one system', async () => {
