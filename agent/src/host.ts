@@ -3,7 +3,8 @@
  * `/` in production, a recorded tree of /proc and /sys in the tests (fixtures of an x86_64 host, an
  * arm64 host and a container). Unreadable means absent: a collector then leaves its metric out.
  */
-import { readdir, readFile, statfs } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface FsStats {
@@ -28,8 +29,22 @@ export interface Host {
 /** The host under `root` (`/` in production). */
 export function localHost(root = '/'): Host {
   return {
-    read: (path) => readFile(join(root, path), 'utf8').catch(() => null),
-    list: (path) => readdir(join(root, path)).catch(() => []),
+    // synchronous on purpose: /proc and /sys files are generated in memory, and a promise and a
+    // thread-pool hop per file cost more CPU than the read itself (hundreds of /proc/<pid>/stat)
+    read: async (path) => {
+      try {
+        return readFileSync(join(root, path), 'utf8');
+      } catch {
+        return null;
+      }
+    },
+    list: async (path) => {
+      try {
+        return readdirSync(join(root, path));
+      } catch {
+        return [];
+      }
+    },
     statfs: (path) =>
       statfs(join(root, path)).then(
         (s) => ({ bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree }),

@@ -1,8 +1,10 @@
 /** The executable's entry: argus-agent <command>. */
 import { main } from './cli.js';
 
-const code = await main(process.argv.slice(2), {
+// no top-level await: the single executable runs this file as CommonJS
+void main(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+}).then((code) => {
+  process.exitCode = code;
 });
-process.exitCode = code;

