@@ -44,7 +44,8 @@ function refusal(status: number, answer: unknown): string {
 }
 
 export async function main(args: string[], io: Output, host: Host = localHost()): Promise<number> {
-  const [command] = args;
+  // units written by installers before `run` existed start `argus-agent --config FILE`
+  const [command] = args[0] === '--config' ? ['run'] : args;
   if (command === '--version' || command === 'version') {
     io.out(AGENT_VERSION);
     return 0;

@@ -210,10 +210,10 @@ describe('/api/agent/install.sh, version and download', () => {
       await stub('uname', 'echo arm64');
       await stub('systemctl', 'echo "$*" >>"$STUB_LOG"\n[ "$1" != is-active ]');
       const [root, script] = [path.join(dir, 'root'), path.join(dir, 'install.sh')];
-      const install = async (key: string) => {
+      const install = async (key: string, options: string[] = []) => {
         await writeFile(script, (await get(`${base}/api/agent/install.sh?key=${key}`)).body);
         const env = { PATH: bin, ARGUS_INSTALL_ROOT: root, STUB_LOG: path.join(dir, 'systemctl.log') };
-        return run('/bin/sh', [script], { env }).then(
+        return run('/bin/sh', [script, ...options], { env }).then(
           (result) => ({ code: 0, ...result }),
           (error: { code: number; stdout: string; stderr: string }) => error,
         );
@@ -235,7 +235,12 @@ describe('/api/agent/install.sh, version and download', () => {
         assert.match(await readFile(config, 'utf8'), /^webhook_secret: "webhook-secret-for-agent-endpoint-tests"$/m);
         const unit = await readFile(path.join(root, 'etc/systemd/system/argus-agent.service'), 'utf8');
         assert.match(unit, /^\[Unit\][^[]*^StartLimitIntervalSec=0$/m);
+        assert.match(unit, /^ExecStart=\/usr\/local\/bin\/argus-agent run --config \/etc\/argus-agent\/config.yaml$/m);
+        assert.match(unit, /^StateDirectory=argus-agent$/m);
+        assert.doesNotMatch(unit, /#USER|^User=/m, 'no useradd here: no User= line, and no placeholder left');
         assert.match(unit, /^Restart=always\nRestartSec=5$/m);
+        const dropIn = path.join(root, 'etc/systemd/system/argus-agent.service.d/10-start-limit.conf');
+        assert.equal(await readFile(dropIn, 'utf8'), '[Unit]\nStartLimitIntervalSec=0\n');
         const calls = await readFile(path.join(dir, 'systemctl.log'), 'utf8');
         assert.deepEqual(calls.trim().split('\n'), [
           'is-active --quiet argus-agent',
@@ -244,6 +249,17 @@ describe('/api/agent/install.sh, version and download', () => {
         ]);
       });
     }
+
+    it('with --no-systemd, installs the same and runs the agent in the foreground, without systemd', async () => {
+      const { dir, root, install } = await sandbox('curl');
+      const result = await install(KEY, ['--no-systemd']);
+      assert.equal(result.code, 0, result.stderr);
+      // the fake build prints who it is: the installer exec'd the installed binary
+      assert.match(result.stdout, /running it in the foreground\nfake argus-agent 2\.10\.0 aarch64\n$/);
+      assert.equal(existsSync(path.join(root, 'etc/argus-agent/config.yaml')), true);
+      assert.equal(existsSync(path.join(root, 'etc/systemd/system/argus-agent.service')), false);
+      assert.equal(existsSync(path.join(dir, 'systemctl.log')), false, 'systemctl never called');
+    });
 
     it('changes nothing on the host when the server refuses the key', async () => {
       const { root, install } = await sandbox('curl');

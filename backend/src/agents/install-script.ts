@@ -15,7 +15,9 @@ export function shQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-// Installers from 2.28.1 write StartLimitIntervalSec=0 (spec "Versioning"): systemd never gives up restarting.
+// Installers from 2.28.1 write StartLimitIntervalSec=0 (spec "Versioning"): systemd never gives up
+// restarting. It is also a drop-in, which survives a unit file replaced by hand or by a package.
+// `#USER` becomes `User=argus-agent` where the installer could create that system user, else goes.
 const UNIT = `[Unit]
 Description=Argus monitoring agent
 Wants=network-online.target
@@ -24,19 +26,29 @@ StartLimitIntervalSec=0
 
 [Service]
 Type=simple
-ExecStart=/usr/local/bin/argus-agent --config /etc/argus-agent/config.yaml
+ExecStart=/usr/local/bin/argus-agent run --config /etc/argus-agent/config.yaml
+#USER
+StateDirectory=argus-agent
+StateDirectoryMode=0700
 Restart=always
 RestartSec=5
 
 [Install]
 WantedBy=multi-user.target`;
 
+const START_LIMIT_DROP_IN = `[Unit]
+StartLimitIntervalSec=0`;
+
 const SCRIPT = `#!/bin/sh
 # Argus agent installer. Run it as root:
 #   curl -fsSL @@INSTALL_URL@@ | sudo sh
 # Installs /usr/local/bin/argus-agent, writes /etc/argus-agent/config.yaml
-# (mode 0600: it holds the webhook secret) and the systemd unit
-# argus-agent.service, then enables and starts it. Run it again to update.
+# (mode 0600: it holds the webhook secret), creates the system user argus-agent
+# where useradd exists, and installs the systemd unit argus-agent.service (with
+# the unlimited start-limit drop-in), then enables and starts it. Run it again to
+# update. In a container without systemd:
+#   curl -fsSL @@INSTALL_URL@@ | sh -s -- --no-systemd
+# installs the same and runs the agent in the foreground.
 set -eu
 
 ARGUS_URL=@@BASE@@
@@ -46,6 +58,7 @@ ROOT=\${ARGUS_INSTALL_ROOT:-}
 BIN_DIR=$ROOT/usr/local/bin
 CONF_DIR=$ROOT/etc/argus-agent
 UNIT_DIR=$ROOT/etc/systemd/system
+AGENT_USER=argus-agent
 
 say() { printf 'argus-agent install: %s\\n' "$*"; }
 fail() {
@@ -93,10 +106,30 @@ install_file() {
   mv -f "$2.new" "$2"
 }
 
+# create_user: a system account for the service where the host has useradd (the agent reads /proc
+# and /sys, which need no root); echoes the unit's User= line, or nothing (it then runs as root)
+create_user() {
+  if [ -n "$ROOT" ] || ! command -v useradd >/dev/null 2>&1; then return 0; fi
+  if ! id "$AGENT_USER" >/dev/null 2>&1; then
+    useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin "$AGENT_USER" >/dev/null 2>&1 ||
+      return 0
+  fi
+  printf 'User=%s\n' "$AGENT_USER"
+}
+
 main() {
+  SYSTEMD=yes
+  for argument in "$@"; do
+    case "$argument" in
+      --no-systemd) SYSTEMD=no ;;
+      *) fail "unknown option: $argument (the only one is --no-systemd)" ;;
+    esac
+  done
   [ "$(id -u)" = 0 ] || fail "run this as root (for example with sudo)"
   [ -n "$ARGUS_URL" ] || fail "the Argus server does not know its public address (set PUBLIC_URL there)"
-  command -v systemctl >/dev/null 2>&1 || fail "systemd is required"
+  if [ "$SYSTEMD" = yes ]; then
+    command -v systemctl >/dev/null 2>&1 || fail "systemd is required (in a container: sh -s -- --no-systemd)"
+  fi
   command -v sha256sum >/dev/null 2>&1 || fail "sha256sum is required"
   detect_arch
   choose_fetcher
@@ -132,12 +165,30 @@ main() {
   install_file "$TMP_DIR/config.yaml" "$CONF_DIR/config.yaml" 0600
   install_file "$TMP_DIR/argus-agent" "$BIN_DIR/argus-agent" 0755
 
+  if [ "$SYSTEMD" = no ]; then
+    say "argus-agent $VERSION is installed; running it in the foreground"
+    exec "$BIN_DIR/argus-agent" run --config "$CONF_DIR/config.yaml"
+  fi
+
+  user_line=$(create_user)
+  if [ -n "$user_line" ]; then chown "$AGENT_USER" "$CONF_DIR" "$CONF_DIR/config.yaml"; fi
   was_active=no
   if systemctl is-active --quiet argus-agent; then was_active=yes; fi
   cat >"$TMP_DIR/argus-agent.service" <<'UNIT'
 @@UNIT@@
 UNIT
-  install_file "$TMP_DIR/argus-agent.service" "$UNIT_DIR/argus-agent.service" 0644
+  # the User= line, or no line at all
+  if [ -n "$user_line" ]; then
+    sed "s/^#USER$/$user_line/" "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
+  else
+    sed '/^#USER$/d' "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
+  fi
+  install_file "$TMP_DIR/unit" "$UNIT_DIR/argus-agent.service" 0644
+  mkdir -p "$UNIT_DIR/argus-agent.service.d"
+  cat >"$TMP_DIR/start-limit.conf" <<'DROPIN'
+@@START_LIMIT@@
+DROPIN
+  install_file "$TMP_DIR/start-limit.conf" "$UNIT_DIR/argus-agent.service.d/10-start-limit.conf" 0644
   systemctl daemon-reload
   systemctl enable --now argus-agent
   # enable --now leaves an already running agent on its old binary
@@ -160,6 +211,7 @@ export function renderInstallScript({ base, key }: { base: string; key: string }
     '@@KEY@@': shQuote(key),
     '@@INSTALL_URL@@': shQuote(`${base}/api/agent/install.sh?key=${key}`),
     '@@UNIT@@': UNIT,
+    '@@START_LIMIT@@': START_LIMIT_DROP_IN,
   };
   return SCRIPT.replace(/@@[A-Z_]+@@/g, (token) => values[token] ?? token);
 }
