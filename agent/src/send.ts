@@ -17,18 +17,28 @@ export interface Delivery {
   body: unknown;
 }
 
-/** One request by node:http(s): fetch would load undici, which alone costs the agent about 20 MB of RSS. */
-function post(
+/**
+ * One POST by node:http(s): fetch would load undici, which alone costs the agent about 20 MB of RSS.
+ * `agents`: keep-alive pools to reuse (the simulator holds one per simulated agent).
+ */
+export function post(
   url: string,
   headers: Record<string, string>,
   body: Buffer,
+  agents?: { http: http.Agent; https: https.Agent },
 ): Promise<{ status: number; retryAfter: string | null; text: string }> {
   const target = new URL(url);
-  const transport = target.protocol === 'https:' ? https : http;
+  const secure = target.protocol === 'https:';
+  const transport = secure ? https : http;
   return new Promise((resolve, reject) => {
     const request = transport.request(
       target,
-      { method: 'POST', headers: { ...headers, 'content-length': String(body.length) }, timeout: REQUEST_TIMEOUT_MS },
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(body.length) },
+        timeout: REQUEST_TIMEOUT_MS,
+        ...(agents ? { agent: secure ? agents.https : agents.http } : {}),
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -9,45 +9,11 @@ import http from 'node:http';
 import https from 'node:https';
 import { gzipSync } from 'node:zlib';
 import { SignJWT } from 'jose';
+import { post } from '../../agent/src/send.js';
 import { SimulatedHost, type HostFault, type Sample } from './catalogue.js';
 
 // one keep-alive connection per agent, as a real agent holds it (and cheap enough to simulate many)
 const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-
-function post(
-  url: string,
-  headers: Record<string, string>,
-  body: Buffer,
-): Promise<{ status: number; retryAfter: string | null; text: string }> {
-  const target = new URL(url);
-  const transport = target.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = transport.request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(body.length) },
-        agent: target.protocol === 'https:' ? keepAlive.https : keepAlive.http,
-        timeout: 30_000,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
-            text: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-      },
-    );
-    request.on('timeout', () => request.destroy(new Error('timeout')));
-    request.on('error', reject);
-    request.end(body);
-  });
-}
 
 export interface Report {
   ts: string;
@@ -156,7 +122,12 @@ export class SimulatedAgent {
     const started = performance.now();
     let response: { status: number; retryAfter: string | null; text: string };
     try {
-      response = await post(this.options.url, headers, this.options.gzip ? gzipSync(body) : Buffer.from(body));
+      response = await post(
+        this.options.url,
+        headers,
+        this.options.gzip ? gzipSync(body) : Buffer.from(body),
+        keepAlive,
+      );
     } catch {
       return { status: 0, sent: reports.length, ms: performance.now() - started };
     }
