@@ -93,12 +93,15 @@ export async function main(args: string[], io: Output, host: Host = localHost())
       io.out(
         `argus-agent ${AGENT_VERSION}: reporting to ${new URL(config.webhookUrl).origin} every ${config.interval} s`,
       );
+      // what the server's agent settings ask to watch, from its last answer
+      const settings = { current: {} as Record<string, unknown> };
       await runAgent(
         {
           config,
           identity: await loadIdentity(config.stateDir, host),
           facts: await hostFacts(host),
-          collector: createCollector(host),
+          collector: createCollector(host, { settings: () => settings.current }),
+          settings,
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           log: (line) => io.err(`argus-agent: ${line}`),
         },

@@ -1,5 +1,6 @@
 /** One report from every collector; a collector that fails leaves its metrics out, never the report. */
 import type { AgentReport } from '../../contracts/agent-report.js';
+import { configuredCollector, type RunTool } from './collectors/configured.js';
 import { cpuCollector, cpuCount } from './collectors/cpu.js';
 import { diskIoCollector } from './collectors/diskio.js';
 import { disksCollector } from './collectors/disks.js';
@@ -14,6 +15,9 @@ export interface CollectorOptions {
   /** How long the first report waits between its two looks (rates need two). */
   primeMs?: number;
   clock?: () => number;
+  /** The agent settings of the server's last answer (what to watch: services, certificates, backups). */
+  settings?: () => Record<string, unknown>;
+  runTool?: RunTool;
 }
 
 export function createCollector(host: Host, options: CollectorOptions = {}) {
@@ -27,6 +31,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     diskIoCollector(host, clock),
     networkCollector(host, clock),
     kernelCollector(host),
+    configuredCollector(options.settings ?? (() => ({})), options.runTool),
   ];
   const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
   let primed = false;

@@ -27,6 +27,8 @@ export interface RunnerDeps {
   collector: Collector;
   buffer: ReportBuffer;
   log(line: string): void;
+  /** The settings of the last answer, shared with the collector (what it watches). */
+  settings: { current: Record<string, unknown> };
   /** Tests: a shorter interval than config's seconds. */
   intervalMs?: number;
   random?: () => number;
@@ -82,6 +84,8 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
         identity = { ...identity, agentKey: reply.agentKey };
         await saveIdentity(config.stateDir, identity);
       }
+      if (reply.settings && typeof reply.settings === 'object')
+        deps.settings.current = reply.settings as Record<string, unknown>;
       if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;
       return true;
     }

@@ -17,7 +17,8 @@ import { fixtureHost, loadFixture } from './fixture-host.js';
 async function twoLooks(name: string): Promise<Sample[]> {
   const host = fixtureHost(loadFixture(name));
   let now = 0;
-  const collector = createCollector(host, { primeMs: 0, clock: () => now });
+  // no host tools: the recorded host has only its files
+  const collector = createCollector(host, { primeMs: 0, clock: () => now, runTool: async () => null });
   const originalRead = host.read;
   let looks = 0;
   // the first report looks twice: move the recorded counters and the clock on between the looks

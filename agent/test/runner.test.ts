@@ -4,7 +4,7 @@
  * is back; the agent never stops collecting meanwhile.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,8 +67,16 @@ describe('argus-agent run', () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-runner-'));
     const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
     const customer = await admin.post('/api/customers', { name: 'Runner GmbH' });
-    enrollment = (await admin.post('/api/clusters', { customerId: customer.body.id, name: 'buffered' })).body
-      .enrollmentKey;
+    const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'buffered' });
+    enrollment = cluster.body.enrollmentKey;
+    // an agent setting made in the console: the agent watches this backup marker from the first answer on
+    await writeFile(join(dir, 'nightly.done'), '');
+    const setting = await admin.post('/api/agent-settings', {
+      scope: { type: 'cluster', id: cluster.body.id },
+      key: 'backup.nightly',
+      value: join(dir, 'nightly.done'),
+    });
+    assert.equal(setting.status, 201);
   });
   after(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -83,7 +91,8 @@ describe('argus-agent run', () => {
     const host = localHost();
     const buffer = await openBuffer(join(dir, 'buffer'));
     const made: string[] = [];
-    const collector = createCollector(host, { primeMs: 10 });
+    const settings = { current: {} as Record<string, unknown> };
+    const collector = createCollector(host, { primeMs: 10, settings: () => settings.current });
     const counting = {
       report: async () => {
         const report = await collector.report();
@@ -103,6 +112,7 @@ describe('argus-agent run', () => {
         log: (line) => logs.push(line),
         intervalMs: 200,
         random: () => 0,
+        settings,
       },
       stop.signal,
     );
@@ -142,6 +152,8 @@ describe('argus-agent run', () => {
     assert.ok(logs.some((line) => /answers again/.test(line)));
     const buffered = await db('metrics').where({ name: 'agent.buffered_reports' }).max('value as max').first();
     assert.ok(Number(buffered?.['max']) >= 3, 'agent.buffered_reports told the server how much had waited');
+    const backup = await db('metrics').where({ name: 'backup.age_h', instance: 'nightly' }).first();
+    assert.ok(backup, "the console's agent setting reached the agent, which reports the backup marker's age");
   });
 
   it('backs off 5 s, 10 s, 20 s … up to 5 minutes, with jitter', () => {

@@ -1,0 +1,116 @@
+/**
+ * The metrics an admin asks for through agent settings (issue 12 item 2), and those that need the
+ * host's own tools:
+ * - `services` (e.g. "nginx, postgresql"): service.active{unit} from `systemctl is-active`;
+ * - services.failed: the count of `systemctl list-units --state=failed`, wherever systemd runs;
+ * - `certs` (e.g. "/etc/ssl/certs/site.pem, example.com:443"): cert.days_left{entry}, from the file
+ *   or from the certificate a TLS server presents (its name sent as SNI; not verified: an expired or
+ *   self-signed certificate is exactly what this watches);
+ * - `backup.<job>` = a marker file the backup touches when it ends: backup.age_h{job} from its mtime.
+ * A tool that is not installed, a file not there, a server not answering: that metric is left out.
+ */
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { connect } from 'node:tls';
+import { sample, type Sample } from '../sample.js';
+
+/** Runs a host tool: its exit code and output, or null when it is not installed (or hangs). */
+export type RunTool = (file: string, args: string[]) => Promise<{ code: number; stdout: string } | null>;
+
+export const runTool: RunTool = (file, args) =>
+  new Promise((resolve) => {
+    execFile(file, args, { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      if (error && typeof code !== 'number')
+        resolve(null); // ENOENT, a timeout: no answer
+      else resolve({ code: typeof code === 'number' ? code : 0, stdout });
+    });
+  });
+
+export interface WatchList {
+  services: string[];
+  certs: string[];
+  backups: [job: string, marker: string][];
+}
+
+const list = (value: unknown) =>
+  typeof value === 'string'
+    ? value
+        .split(/[\s,]+/)
+        .map((item) => item.trim())
+        .filter(Boolean)
+    : [];
+
+/** What the server's settings ask to watch (agent settings, effective for this system). */
+export function watchListOf(settings: Record<string, unknown>): WatchList {
+  return {
+    services: list(settings['services']).filter((unit) => /^[\w@.:-]{1,256}$/.test(unit)),
+    certs: list(settings['certs']),
+    backups: Object.entries(settings)
+      .filter(([key, value]) => key.startsWith('backup.') && typeof value === 'string' && value.startsWith('/'))
+      .map(([key, value]) => [key.slice('backup.'.length), value as string]),
+  };
+}
+
+const DAY_MS = 86_400_000;
+
+async function certificateOf(entry: string): Promise<X509Certificate | null> {
+  if (entry.startsWith('/')) {
+    const pem = await readFile(entry).catch(() => null);
+    try {
+      return pem ? new X509Certificate(pem) : null;
+    } catch {
+      return null;
+    }
+  }
+  const match = /^([^:]+|\[[^\]]+\]):(\d{1,5})$/.exec(entry);
+  if (!match) return null;
+  const host = (match[1] as string).replace(/^\[|\]$/g, '');
+  return new Promise((resolve) => {
+    const socket = connect({
+      host,
+      port: Number(match[2]),
+      servername: /^[\d.:]+$/.test(host) ? undefined : host,
+      rejectUnauthorized: false,
+    });
+    const done = (certificate: X509Certificate | null) => {
+      socket.destroy();
+      resolve(certificate);
+    };
+    socket.setTimeout(10_000, () => done(null));
+    socket.once('error', () => done(null));
+    socket.once('secureConnect', () => done(socket.getPeerX509Certificate() ?? null));
+  });
+}
+
+export function configuredCollector(
+  settings: () => Record<string, unknown>,
+  run: RunTool = runTool,
+  now: () => number = Date.now,
+) {
+  return async (): Promise<Sample[]> => {
+    const watch = watchListOf(settings());
+    const samples: Sample[] = [];
+
+    const failed = await run('systemctl', ['list-units', '--state=failed', '--no-legend', '--plain']);
+    if (failed && failed.code === 0)
+      samples.push(sample('services.failed', failed.stdout.split('\n').filter((l) => l.trim()).length));
+    for (const unit of watch.services) {
+      const state = await run('systemctl', ['is-active', unit]);
+      if (state) samples.push(sample('service.active', state.stdout.trim() === 'active' ? 1 : 0, unit));
+    }
+
+    for (const entry of watch.certs) {
+      const certificate = await certificateOf(entry);
+      if (certificate)
+        samples.push(sample('cert.days_left', (Date.parse(certificate.validTo) - now()) / DAY_MS, entry));
+    }
+
+    for (const [job, marker] of watch.backups) {
+      const info = await stat(marker).catch(() => null);
+      if (info) samples.push(sample('backup.age_h', (now() - info.mtimeMs) / 3_600_000, job));
+    }
+    return samples;
+  };
+}
