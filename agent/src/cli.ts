@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { openBuffer } from './buffer.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
+import { bootWatch } from './events.js';
 import { hostFacts } from './facts.js';
 import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
@@ -102,6 +103,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           facts: await hostFacts(host),
           collector: createCollector(host, { settings: () => settings.current }),
           settings,
+          boot: bootWatch(host, config.stateDir),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           log: (line) => io.err(`argus-agent: ${line}`),
         },

@@ -9,6 +9,7 @@ import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
 import type { ReportBuffer } from './buffer.js';
 import type { Collector } from './collect.js';
 import type { AgentConfig } from './config.js';
+import type { BootWatch } from './events.js';
 import type { HostFacts } from './facts.js';
 import { saveIdentity, type Identity } from './identity.js';
 import { agentToken } from './jwt.js';
@@ -29,6 +30,8 @@ export interface RunnerDeps {
   log(line: string): void;
   /** The settings of the last answer, shared with the collector (what it watches). */
   settings: { current: Record<string, unknown> };
+  /** Reboots, sent once each. */
+  boot?: BootWatch;
   /** Tests: a shorter interval than config's seconds. */
   intervalMs?: number;
   random?: () => number;
@@ -138,9 +141,10 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
 
   while (!signal.aborted) {
     const started = Date.now();
-    const report = await deps.collector.report();
+    const report = await deps.collector.report((await deps.boot?.events()) ?? []);
     report.metrics.push(sample('agent.buffered_reports', await buffer.size()));
     await buffer.append(report);
+    await deps.boot?.commit();
     await drain();
     const wait = Math.max(0, intervalMs - (Date.now() - started));
     await new Promise<void>((resolve) => {
