@@ -14,6 +14,7 @@ import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
 import { agentToken } from './jwt.js';
 import { runAgent } from './runner.js';
+import { loadSettings } from './settings-file.js';
 import { deliver } from './send.js';
 import { AGENT_VERSION } from './version.js';
 
@@ -95,7 +96,8 @@ export async function main(args: string[], io: Output, host: Host = localHost())
         `argus-agent ${AGENT_VERSION}: reporting to ${new URL(config.webhookUrl).origin} every ${config.interval} s`,
       );
       // what the server's agent settings ask to watch, from its last answer
-      const settings = { current: {} as Record<string, unknown> };
+      const saved = await loadSettings(config.stateDir);
+      const settings = { current: saved.settings };
       await runAgent(
         {
           config,
@@ -103,6 +105,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           facts: await hostFacts(host),
           collector: createCollector(host, { settings: () => settings.current }),
           settings,
+          settingsRev: saved.rev,
           boot: bootWatch(host, config.stateDir),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           log: (line) => io.err(`argus-agent: ${line}`),

@@ -12,6 +12,7 @@ import type { AgentConfig } from './config.js';
 import type { BootWatch } from './events.js';
 import type { HostFacts } from './facts.js';
 import { saveIdentity, type Identity } from './identity.js';
+import { saveSettings } from './settings-file.js';
 import { agentToken } from './jwt.js';
 import { sample } from './sample.js';
 import { deliver, type Delivery } from './send.js';
@@ -30,6 +31,8 @@ export interface RunnerDeps {
   log(line: string): void;
   /** The settings of the last answer, shared with the collector (what it watches). */
   settings: { current: Record<string, unknown> };
+  /** The `settings_rev` those settings came with (from the state directory after a restart). */
+  settingsRev?: string;
   /** Reboots, sent once each. */
   boot?: BootWatch;
   /** Tests: a shorter interval than config's seconds. */
@@ -58,6 +61,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
   let failures = 0;
   let waitUntil = 0;
   let unreachableSince: number | null = null;
+  let settingsRev = deps.settingsRev ?? '';
 
   const body = (reports: AgentReport[]): AgentBody => ({
     agent: {
@@ -82,13 +86,16 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
       failures = 0;
       if (unreachableSince !== null) log(`the server answers again; sending the buffered reports`);
       unreachableSince = null;
-      const reply = answer.body as { agentKey?: string; settings?: unknown };
+      const reply = answer.body as { agentKey?: string; settings?: unknown; settings_rev?: string };
       if (reply.agentKey) {
         identity = { ...identity, agentKey: reply.agentKey };
         await saveIdentity(config.stateDir, identity);
       }
-      if (reply.settings && typeof reply.settings === 'object')
+      if (reply.settings && typeof reply.settings === 'object' && reply.settings_rev !== settingsRev) {
         deps.settings.current = reply.settings as Record<string, unknown>;
+        settingsRev = String(reply.settings_rev ?? '');
+        await saveSettings(config.stateDir, { rev: settingsRev, settings: deps.settings.current });
+      }
       if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;
       return true;
     }

@@ -17,6 +17,7 @@ import { parseConfig } from '../src/config.js';
 import { hostFacts } from '../src/facts.js';
 import { localHost } from '../src/host.js';
 import { loadIdentity } from '../src/identity.js';
+import { loadSettings } from '../src/settings-file.js';
 import { backoffMs, runAgent } from '../src/runner.js';
 
 const WEBHOOK_SECRET = 'agent-runner-webhook-secret-0123456789abc';
@@ -154,6 +155,9 @@ describe('argus-agent run', () => {
     assert.ok(Number(buffered?.['max']) >= 3, 'agent.buffered_reports told the server how much had waited');
     const backup = await db('metrics').where({ name: 'backup.age_h', instance: 'nightly' }).first();
     assert.ok(backup, "the console's agent setting reached the agent, which reports the backup marker's age");
+    const kept = await loadSettings(dir);
+    assert.equal(kept.settings['backup.nightly'], join(dir, 'nightly.done'), 'kept for the next start');
+    assert.match(kept.rev, /^[0-9a-f]{64}$/);
   });
 
   it('backs off 5 s, 10 s, 20 s … up to 5 minutes, with jitter', () => {
