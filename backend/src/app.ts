@@ -173,6 +173,7 @@ function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRe
     log,
     webhookSecret: config.webhookSecret,
     rawRetentionMs: config.retention.rawRetention.ms,
+    maxNewSystemsPerClusterPerHour: config.enrollPerClusterPerHour,
     rateLimitStore,
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),

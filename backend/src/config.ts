@@ -51,6 +51,8 @@ export interface AppConfig {
   staticDir: string;
   /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (contracts.md "Agent protocol"). */
   agentDistDir: string;
+  /** AGENT_ENROLL_PER_CLUSTER_PER_HOUR (default 1000): new systems one cluster may enrol in an hour. */
+  enrollPerClusterPerHour: number;
   /** bcrypt cost: 11; BCRYPT_COST lowers it for tests only (never below 10 in production). */
   bcryptCost: number;
   retention: RetentionConfig;
@@ -235,6 +237,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',
+    enrollPerClusterPerHour: integer(env, 'AGENT_ENROLL_PER_CLUSTER_PER_HOUR', 1000, 1, 1_000_000),
     retention,
     auditRetention: retentionInterval(env, 'AUDIT_RETENTION', '400 days'),
     warnings,

@@ -99,7 +99,7 @@ export function canonicalJson(value: unknown): string {
 
 export function createIngestService(deps: IngestServiceDeps) {
   const { repo, limits, log } = deps;
-  const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 100;
+  const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 1000;
   const effectiveSettings = deps.effectiveSettings ?? (() => Promise.resolve({}));
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
@@ -149,7 +149,11 @@ export function createIngestService(deps: IngestServiceDeps) {
     });
     if (registration.kind === 'limit') {
       log.warn({ clusterId: cluster.id }, 'Enrolment refused: too many new systems in this cluster this hour');
-      throw new TooMany(registration.retryAfterSeconds, 'Too many new systems in this cluster: try later');
+      throw new TooMany(
+        registration.retryAfterSeconds,
+        `This cluster enrolled ${maxNewSystems} new systems in the last hour, its limit ` +
+          `(AGENT_ENROLL_PER_CLUSTER_PER_HOUR): try again in ${Math.ceil(registration.retryAfterSeconds)} s`,
+      );
     }
     if (registration.kind === 'created') {
       log.info({ systemId: registration.system.id, clusterId: cluster.id }, 'Agent enrolled: new system');
