@@ -1,5 +1,6 @@
 /** SQL of agent settings: rows per cluster or system, their scope's customer, and a system's layers. */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 export type ScopeType = 'cluster' | 'system';
 
@@ -60,10 +61,7 @@ export function createAgentSettingsRepo(db: Knex) {
       return rows.map(mapRow);
     },
 
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async find(id: number, q: Knex = db): Promise<AgentSettingRow | null> {
       const row = await q('agent_settings').where({ id }).first();

@@ -1,5 +1,6 @@
 /** SQL of the agent endpoints and of agent updates (rollout mode, per-system update state). */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface ClusterRef {
   id: number;
@@ -107,10 +108,7 @@ export function createAgentsRepo(db: Knex) {
     },
 
     /** "Retry update": the failed build may be offered again. False when the system does not exist. */
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async clearUpdateFailure(systemId: number, q: Knex = db): Promise<UpdateState | null> {
       const [row] = await q('systems')

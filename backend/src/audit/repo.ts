@@ -1,6 +1,7 @@
 /** SQL of the audit log: one insert inside the caller's transaction, a keyset-paged list, the purge. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface AuditRow {
   id: number;
@@ -77,9 +78,7 @@ function applyFilters(query: Knex.QueryBuilder, filters: AuditFilters, visible: 
 
 export function createAuditRepo(db: Knex) {
   return {
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async insert(trx: Knex, row: NewAuditRow): Promise<void> {
       await trx('audit_log').insert({

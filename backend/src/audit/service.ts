@@ -8,25 +8,12 @@ import { visibleTo, type Principal } from '../lib/access.js';
 import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid } from '../lib/errors.js';
+import type { AuditEntry as AuditEntryJson, AuditPage } from '../../../contracts/audit.js';
 import { changedFields, redact } from './redact.js';
 import type { AuditFilters, AuditRepo, AuditRow } from './repo.js';
 
-export interface AuditItem {
-  id: number;
-  at: string;
-  actor: { type: AuditRow['actorType']; id: number | null; name: string | null };
-  address: string | null;
-  action: string;
-  target: { type: string; id: string | null };
-  customerId: number | null;
-  before: unknown;
-  after: unknown;
-}
-
-export interface AuditPage {
-  items: AuditItem[];
-  nextCursor: string | null;
-}
+/** One row as GET /api/audit-log answers it (contracts/audit.ts). */
+export type AuditItem = AuditEntryJson;
 
 const item = (row: AuditRow): AuditItem => ({
   id: row.id,
@@ -36,8 +23,8 @@ const item = (row: AuditRow): AuditItem => ({
   action: row.action,
   target: { type: row.targetType, id: row.targetId },
   customerId: row.customerId,
-  before: row.before,
-  after: row.after,
+  before: row.before as AuditItem['before'],
+  after: row.after as AuditItem['after'],
 });
 
 /** Opaque to clients: base64url of the last row's time and id. */

@@ -1,5 +1,6 @@
 /** SQL of browser sessions. Rows are keyed by the SHA-256 of the cookie's token. */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface SessionRow {
   id: string;
@@ -12,10 +13,7 @@ export interface SessionRow {
 
 export function createSessionRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (a new session and its audit row commit together). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
     async insert(row: SessionRow & { ip: string; userAgent: string }, q: Knex = db): Promise<void> {
       await q('sessions').insert({
         id: row.id,

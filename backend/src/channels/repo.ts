@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import type { ChannelType, PolicyInput, Severity } from './schema.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface ChannelRow {
   id: number;
@@ -74,10 +75,7 @@ export function createChannelsRepo(db: Knex) {
     q('notification_policies as p').leftJoin('customers as c', 'c.id', 'p.customer_id');
 
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     /** Global channels and those of visible customers (optionally one customer's and the global ones). */
     async list(visible: Visible, customerId?: number): Promise<ChannelRow[]> {

@@ -1,6 +1,7 @@
 /** SQL of customers and their clusters. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface CustomerRow {
   id: number;
@@ -43,10 +44,7 @@ function onlyVisible(query: Knex.QueryBuilder, column: string, visible: Visible)
 
 export function createCustomersRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
     async listCustomers(visible: Visible): Promise<CustomerRow[]> {
       return (await onlyVisible(db('customers').select('*').orderByRaw('lower(name)'), 'id', visible)).map(mapCustomer);
     },

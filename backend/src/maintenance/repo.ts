@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { joinScopeTables, scopeColumns, type ScopeType } from '../scopes/repo.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface WindowRow {
   id: number;
@@ -82,10 +83,7 @@ export function createMaintenanceRepo(db: Knex) {
       'w',
     );
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
     async list(visible: Visible, customerId?: number): Promise<WindowRow[]> {
       const query = select().orderBy([{ column: 'c.name' }, { column: 'w.name' }, { column: 'w.id' }]);
       if (visible) query.whereIn('w.customer_id', [...visible]);

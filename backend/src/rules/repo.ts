@@ -3,6 +3,7 @@ import type { Knex } from 'knex';
 import type { Operator } from '../../../contracts/rules.js';
 import type { Severity } from '../alerts/alert-json.js';
 import { joinScopeTables, scopeColumns, type ScopeType } from '../scopes/repo.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface RuleScope {
   type: ScopeType;
@@ -171,10 +172,7 @@ function createTableRepo<Row>(
 
 export function createRulesRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
     alertRules: createTableRepo(db, 'alert_rules', ALERT_COLUMNS, mapAlertRule),
     eventRules: createTableRepo(db, 'event_rules', EVENT_COLUMNS, mapEventRule),
   };

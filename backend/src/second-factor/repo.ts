@@ -1,5 +1,6 @@
 /** SQL of second factors: TOTP secrets on users, e-mailed codes and trusted devices. */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface EmailCodeRow {
   id: number;
@@ -9,10 +10,7 @@ export interface EmailCodeRow {
 
 export function createSecondFactorRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async findTotp(
       userId: number,

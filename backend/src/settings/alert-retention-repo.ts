@@ -1,15 +1,13 @@
 /** SQL of the alert retention: its setting in app_settings and the deletion of old resolved alerts. */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 const KEY = 'alert_retention';
 const BATCH = 5_000;
 
 export function createAlertRetentionRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
     async findDays(q: Knex = db): Promise<number | null> {
       const row = await q('app_settings').where({ key: KEY }).first<{ value: { days?: unknown } } | undefined>('value');
       const days = row?.value?.days;

@@ -1,6 +1,7 @@
 /** SQL of systems as the console sees them, and of their chart data. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface SystemRow {
   id: number;
@@ -76,10 +77,7 @@ export function createSystemsRepo(db: Knex) {
   }
 
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async list(visible: Visible): Promise<SystemRow[]> {
       const query = baseQuery().orderByRaw('lower(c.name), lower(k.name) NULLS FIRST, lower(s.name)');

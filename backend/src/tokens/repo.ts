@@ -1,5 +1,6 @@
 /** SQL of personal API tokens. Only the SHA-256 of a token's value is stored. */
 import type { Knex } from 'knex';
+import { transactionOf } from '../lib/transaction.js';
 
 export interface TokenRow {
   id: number;
@@ -27,10 +28,7 @@ const COLUMNS = ['id', 'user_id', 'name', 'created_at', 'expires_at', 'revoked_a
 
 export function createTokensRepo(db: Knex) {
   return {
-    /** Runs `work` in one transaction (the change and its audit row commit together or not at all). */
-    transaction<T>(work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
-      return db.transaction(work);
-    },
+    transaction: transactionOf(db),
 
     async insert(
       userId: number,
