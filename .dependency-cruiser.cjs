@@ -10,6 +10,7 @@
 const BACKEND_FLOORS = [
   { name: 'process entry', folders: ['main.ts'] },
   { name: 'composition root', folders: ['app.ts'] },
+  { name: 'feature graph', folders: ['features.ts'] },
   { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
   { name: 'runs and sign-in', folders: ['evaluation', 'auth'] },
@@ -134,6 +135,14 @@ module.exports = {
       comment: 'backend/src/app.ts builds the whole graph: only main.ts and test support import it.',
       from: { pathNot: [`^backend/src/main\\.ts$`, ...TEST_SUPPORT] },
       to: { path: '^backend/src/app\\.ts$' },
+    },
+    {
+      name: 'feature-graph-only-in-the-composition-root',
+      severity: 'error',
+      comment:
+        'backend/src/features.ts is the half of the composition root that builds the features: only app.ts and tests import it.',
+      from: { pathNot: [`^backend/src/app\\.ts$`, ...TEST_SUPPORT] },
+      to: { path: '^backend/src/features\\.ts$' },
     },
     {
       name: 'production-imports-no-test-support',

@@ -1,0 +1,293 @@
+/**
+ * The feature graph of the composition root: builds every feature (repos → services → routers) from
+ * `AppDeps`. Only app.ts (the HTTP pipeline that mounts what this returns) and tests import it.
+ */
+import type Koa from 'koa';
+import type Router from '@koa/router';
+import type { Redis } from 'ioredis';
+import type { Knex } from 'knex';
+import { createAuditRepo } from './audit/repo.js';
+import { auditRoutes } from './audit/routes.js';
+import { createAuditService } from './audit/service.js';
+import { authenticate } from './auth/authenticate.js';
+import { assembleSignIn } from './auth/assembly.js';
+import { authRoutes } from './auth/routes.js';
+import type { Bus } from './bus/bus.js';
+import type { AppConfig } from './config.js';
+import { createHousekeepingRepo } from './housekeeping/repo.js';
+import { createStorageReport } from './housekeeping/storage-report.js';
+import { storageRoutes } from './housekeeping/storage-routes.js';
+import type { Clock } from './lib/clock.js';
+import type { Logger } from './lib/logger.js';
+import type { PasswordHasher } from './lib/password-hasher.js';
+import type { SecretBox } from './lib/secret-box.js';
+import { createMailer } from './mail/smtp-mailer.js';
+import { forgotPasswordLimits } from './password-reset/limits.js';
+import { passwordResetRoutes } from './password-reset/routes.js';
+import { createPasswordResetService } from './password-reset/service.js';
+import { smtpSettingsRoutes } from './settings/smtp-routes.js';
+import { alertRetentionRoutes } from './settings/alert-retention-routes.js';
+import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
+import { createAlertRetentionService } from './settings/alert-retention-service.js';
+import { createAlertsRepo } from './alerts/repo.js';
+import { alertsRoutes } from './alerts/routes.js';
+import { createAlertsService } from './alerts/service.js';
+import { createMaintenanceRepo } from './maintenance/repo.js';
+import { maintenanceRoutes } from './maintenance/routes.js';
+import { createMaintenanceService } from './maintenance/service.js';
+import { createPreviewRepo } from './evaluation/preview-repo.js';
+import { createRulePreview } from './evaluation/preview.js';
+import { rulePreviewRoutes } from './evaluation/preview-routes.js';
+import { createRulesRepo } from './rules/repo.js';
+import { rulesRoutes } from './rules/routes.js';
+import { createScopeRepo } from './scopes/repo.js';
+import { createRulesService } from './rules/service.js';
+import { createSmtpSettingsService } from './settings/smtp-service.js';
+import { createAgentSettingsRepo } from './agent-settings/repo.js';
+import { agentSettingsRoutes } from './agent-settings/routes.js';
+import { createAgentSettingsService } from './agent-settings/service.js';
+import { createAgentDist } from './agents/dist.js';
+import { createAgentsRepo } from './agents/repo.js';
+import { createAgentUpdates } from './agents/rollout.js';
+import { agentRoutes } from './agents/routes.js';
+import { createAgentEndpoints } from './agents/service.js';
+import { createCustomersRepo } from './customers/repo.js';
+import { createIngest } from './ingest/routes.js';
+import { evaluationRoutes } from './evaluation/routes.js';
+import { createEvaluation, currentSuppression } from './evaluation/service.js';
+import { createNotificationsRepo } from './notifications/repo.js';
+import { createAlertNotifier } from './notifications/service.js';
+import { createDeliveriesRepo } from './notifications/deliveries-repo.js';
+import { deliveryLogRoutes } from './notifications/log-routes.js';
+import { createChannelsRepo } from './channels/repo.js';
+import { channelsRoutes } from './channels/routes.js';
+import { createChannelsService } from './channels/service.js';
+import { createPoliciesService } from './channels/policies.js';
+import { createIncidentsRepo } from './alerts/incidents-repo.js';
+import { incidentsRoutes } from './alerts/incidents.js';
+import { liveRoutes } from './live/routes.js';
+import { customersRoutes } from './customers/routes.js';
+import { createCustomersService } from './customers/service.js';
+import { createSystemsRepo } from './systems/repo.js';
+import { systemsRoutes } from './systems/routes.js';
+import { createSystemsService } from './systems/service.js';
+import { secondFactorRoutes } from './second-factor/routes.js';
+import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
+import { tokensRoutes } from './tokens/routes.js';
+import { usersRoutes } from './users/routes.js';
+import type { OriginRule } from './http/origin.js';
+import type { SelfMetricsRegistry } from './self-metrics/registry.js';
+import { selfMetricsRoutes } from './self-metrics/routes.js';
+
+export interface AppDeps {
+  config: AppConfig;
+  log: Logger;
+  db: Knex;
+  redis: Redis | null;
+  bus: Bus;
+  rateLimitStore: RateLimitStore;
+  clock: Clock;
+  hasher: PasswordHasher;
+  /** Seals and opens secrets stored in the database. */
+  box: SecretBox;
+  /** Base of the growing delay after failed sign-ins (tests make it tiny). */
+  loginFailureDelayMs?: number;
+  /** Storage jobs failing or late, as housekeeping last saw them (health names them). */
+  troubledStorageJobs?: () => string[];
+  /** Tests: wraps every request, outside the error mapping, so it sees the final answer. */
+  outermost?: Koa.Middleware;
+}
+
+/**
+ * The feature graph: repos → services → routers, and the authentication in front of them. `origins`
+ * is the one Origin rule of every browser-facing check.
+ */
+export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRegistry) {
+  const { config, db, clock, log, rateLimitStore } = deps;
+  const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
+    createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
+
+  // the audit log (issue 14 item 3): every service that writes records its row in its own transaction
+  const audit = createAuditService({ repo: createAuditRepo(db), clock });
+  const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
+  const mailer = createMailer({ smtp, log });
+  const resets = createPasswordResetService({
+    db,
+    clock,
+    mailer,
+    hasher: deps.hasher,
+    authUrl: config.authUrl,
+    log,
+    audit,
+  });
+  const { users, sessions, tokens, secondFactor, login } = assembleSignIn({
+    db,
+    clock,
+    log,
+    bus: deps.bus,
+    box: deps.box,
+    hasher: deps.hasher,
+    mailer,
+    audit,
+    authSecret: config.authSecret,
+    authUrl: config.authUrl,
+    limiter,
+    failureDelayMs: deps.loginFailureDelayMs ?? 250,
+  });
+
+  const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
+  const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log, audit });
+  // failed enrollment-key checks per client address (contracts.md "Agent protocol")
+  const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
+
+  const agentSettings = createAgentSettingsService({
+    repo: createAgentSettingsRepo(db),
+    box: deps.box,
+    clock,
+    log,
+    bus: deps.bus,
+    audit,
+  });
+  const ingest = createIngest({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    webhookSecret: config.webhookSecret,
+    rawRetentionMs: config.retention.rawRetention.ms,
+    maxNewSystemsPerClusterPerHour: config.enrollPerClusterPerHour,
+    rateLimitStore,
+    updateOffer: (system) => agentUpdates.offerAfterReport(system),
+    effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
+    metrics: selfMetrics.ingest,
+  });
+  // notifications (issue 13): routed to channels by policy, queued in the run or the acknowledgement
+  const deliveries = createDeliveriesRepo(db);
+  const notifier = createAlertNotifier({
+    repo: createNotificationsRepo(db),
+    deliveries,
+    box: deps.box,
+    mailer,
+    clock,
+    log,
+    authUrl: config.authUrl,
+    allowPrivateWebhooks: config.allowPrivateWebhooks,
+  });
+  // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
+  const evaluation = createEvaluation({
+    db,
+    bus: deps.bus,
+    clock,
+    log,
+    mailer,
+    notifier,
+    metrics: selfMetrics.evaluation,
+  });
+  const channelsRepo = createChannelsRepo(db);
+  const alerts = createAlertsService({
+    repo: createAlertsRepo(db),
+    bus: deps.bus,
+    clock,
+    notifications: notifier.acknowledgements(() => currentSuppression(db, clock.now())),
+    audit,
+  });
+
+  const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
+  const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
+  const authentication = authenticate({
+    sessions,
+    tokens,
+    users,
+    // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
+    bearerFailures: limiter('bearer', 30, 10 * 60),
+    origins,
+  });
+
+  return {
+    // agents sign their own JWT and send gzip bodies up to 4 MiB: the webhook sits before the
+    // console's body parser and bearer-token authentication
+    agentIngest: ingest.router,
+    // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
+    cronEvaluation: evaluationRoutes({ evaluation, cronSecret: config.cronSecret, log }),
+    // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
+    selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
+    authentication,
+    /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
+    liveServices: { authentication, sessions, tokens, users, systems },
+    routers: [
+      authRoutes({
+        users,
+        login,
+        sessions,
+        mailer,
+        // spec "Limits": 10 setup attempts per 10 minutes per client address
+        setupLimit: limiter('setup', 10, 10 * 60),
+        origins,
+      }),
+      usersRoutes(users),
+      tokensRoutes(tokens),
+      secondFactorRoutes(secondFactor, users),
+      customersRoutes(
+        createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
+      ),
+      systemsRoutes(systems, clock),
+      liveRoutes(),
+      agentRoutes({
+        endpoints: createAgentEndpoints({
+          repo: createAgentsRepo(db),
+          dist: agentDist,
+          webhookSecret: config.webhookSecret,
+          keyFailures: enrollmentFailures,
+        }),
+        updates: agentUpdates,
+      }),
+      forgotPasswordLimits({
+        mailer,
+        perAddress: limiter('forgot-address', 10, 15 * 60),
+        perEmail: limiter('forgot-email', 3, 60 * 60),
+      }),
+      passwordResetRoutes({ resets, origins }),
+      smtpSettingsRoutes({ smtp, mailer }),
+      // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
+      // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
+      rulePreviewRoutes({ rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
+      rulesRoutes(rules),
+      maintenanceRoutes(
+        createMaintenanceService({
+          repo: createMaintenanceRepo(db),
+          scopes: createScopeRepo(db),
+          bus: deps.bus,
+          clock,
+          audit,
+        }),
+      ),
+      alertsRoutes(alerts),
+      incidentsRoutes(createIncidentsRepo(db)),
+      deliveryLogRoutes({ alerts, deliveries }),
+      channelsRoutes(
+        createChannelsService({
+          repo: channelsRepo,
+          box: deps.box,
+          bus: deps.bus,
+          clock,
+          log,
+          mailer,
+          allowPrivateWebhooks: config.allowPrivateWebhooks,
+          authUrl: config.authUrl,
+          audit,
+        }),
+        createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
+      ),
+      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit })),
+      agentSettingsRoutes(agentSettings),
+      auditRoutes(audit),
+      storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
+    ] satisfies Router[],
+    /** Stores what agents sent and lets reset mails finish before the pool closes. */
+    shutdown: async () => {
+      await ingest.close();
+      await resets.settled();
+      await evaluation.settled();
+    },
+  };
+}
