@@ -13,7 +13,7 @@ const BACKEND_FLOORS = [
   { name: 'feature graph', folders: ['features.ts'] },
   { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
-  { name: 'runs and sign-in', folders: ['evaluation', 'auth'] },
+  { name: 'runs and sign-in', folders: ['evaluation', 'auth', 'reports'] },
   {
     name: 'workflows',
     folders: ['rules', 'maintenance', 'notifications', 'second-factor', 'password-reset', 'settings'],

@@ -33,6 +33,8 @@ export interface AppAssembly {
   shutdown(): Promise<void>;
   /** Builds the `/api/live` hub on the same services (main.ts attaches it to the HTTP server). */
   live(options?: LiveOptions): LiveHub;
+  /** The monthly report e-mail, for the hourly housekeeping. */
+  monthlyReports: { sendDue(): Promise<number> };
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -70,11 +72,16 @@ export function createApp(deps: AppDeps): AppAssembly {
   const apiDocument = openApiRoutes(API_DOCS);
   app.use(apiDocument.routes()).use(apiDocument.allowedMethods());
 
-  const { agentIngest, cronEvaluation, selfMetricsRoute, authentication, routers, shutdown, liveServices } = features(
-    deps,
-    origins,
-    selfMetrics,
-  );
+  const {
+    agentIngest,
+    cronEvaluation,
+    selfMetricsRoute,
+    authentication,
+    routers,
+    shutdown,
+    liveServices,
+    monthlyReports,
+  } = features(deps, origins, selfMetrics);
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
   app.use(selfMetricsRoute.routes()).use(selfMetricsRoute.allowedMethods());
@@ -103,5 +110,5 @@ export function createApp(deps: AppDeps): AppAssembly {
       },
       options,
     );
-  return { app, shutdown, live };
+  return { app, shutdown, live, monthlyReports };
 }

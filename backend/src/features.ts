@@ -78,6 +78,10 @@ import { usersRoutes } from './users/routes.js';
 import type { OriginRule } from './http/origin.js';
 import type { SelfMetricsRegistry } from './self-metrics/registry.js';
 import { selfMetricsRoutes } from './self-metrics/routes.js';
+import { createReportsRepo } from './reports/repo.js';
+import { reportsRoutes } from './reports/routes.js';
+import { createReportsService } from './reports/service.js';
+import { createMonthlyReports } from './reports/monthly.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -192,6 +196,20 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     audit,
   });
 
+  const alertRetention = createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit });
+  // availability reports and the monthly report e-mail (issue 16 items 2 and 3)
+  const reportsRepo = createReportsRepo(db);
+  const reports = createReportsService({ repo: reportsRepo, clock, retention: alertRetention });
+  const monthlyReports = createMonthlyReports({
+    repo: reportsRepo,
+    reports,
+    mailer,
+    audit,
+    clock,
+    log,
+    authUrl: config.authUrl,
+  });
+
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   const authentication = authenticate({
@@ -214,6 +232,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, sessions, tokens, users, systems },
+    /** The hourly housekeeping sends what is due (main.ts). */
+    monthlyReports,
     routers: [
       authRoutes({
         users,
@@ -278,7 +298,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         }),
         createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       ),
-      alertRetentionRoutes(createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit })),
+      alertRetentionRoutes(alertRetention),
+      reportsRoutes(reports, monthlyReports),
       agentSettingsRoutes(agentSettings),
       auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),

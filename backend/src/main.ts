@@ -101,22 +101,11 @@ export async function startServer(
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
   const audit = createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock });
-  const housekeeping = createHousekeeping({
-    repo: createHousekeepingRepo(db),
-    clock: options.clock ?? systemClock,
-    log,
-    alertRetention: createAlertRetentionService({
-      repo: createAlertRetentionRepo(db),
-      clock: options.clock ?? systemClock,
-      audit,
-    }),
-    auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
-    agentEventRetentionMs: config.retention.rawRetention.ms,
-  });
   const {
     app,
     shutdown: shutdownFeatures,
     live: buildLiveHub,
+    monthlyReports,
   } = createApp({
     config,
     box,
@@ -130,6 +119,19 @@ export async function startServer(
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
     troubledStorageJobs: () => housekeeping.troubledStorageJobs(),
     ...(options.outermost ? { outermost: options.outermost } : {}),
+  });
+  const housekeeping = createHousekeeping({
+    repo: createHousekeepingRepo(db),
+    clock: options.clock ?? systemClock,
+    log,
+    alertRetention: createAlertRetentionService({
+      repo: createAlertRetentionRepo(db),
+      clock: options.clock ?? systemClock,
+      audit,
+    }),
+    auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
+    monthlyReports,
+    agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   housekeeping.start();
   const server = http.createServer(app.callback());

@@ -32,6 +32,11 @@ export interface AlertRetentionPurge {
   purge(): Promise<number>;
 }
 
+/** The monthly report e-mail (reports/monthly.ts): sends what is due, once per customer and month. */
+export interface MonthlyReportSender {
+  sendDue(): Promise<number>;
+}
+
 /** The audit log's own service deletes rows past AUDIT_RETENTION. */
 export interface AuditRetentionPurge {
   purge(): Promise<number>;
@@ -43,6 +48,7 @@ export function createHousekeeping({
   log,
   alertRetention,
   auditRetention,
+  monthlyReports,
   agentEventRetentionMs,
   firstRunMs,
 }: {
@@ -51,6 +57,7 @@ export function createHousekeeping({
   log: Logger;
   alertRetention?: AlertRetentionPurge;
   auditRetention?: AuditRetentionPurge;
+  monthlyReports?: MonthlyReportSender;
   /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION); absent: kept. */
   agentEventRetentionMs?: number;
   /** Tests: the first run sooner than HOUSEKEEPING_FIRST_RUN_MS. */
@@ -111,6 +118,14 @@ export function createHousekeeping({
         if (rows > 0) log.info({ rows }, 'Removed audit log rows past AUDIT_RETENTION');
       } catch (error) {
         log.warn({ err: { message: (error as Error).message } }, 'Audit retention failed; retrying next hour');
+      }
+    }
+    if (monthlyReports) {
+      try {
+        const sent = await monthlyReports.sendDue();
+        if (sent > 0) log.info({ sent }, 'Sent monthly reports');
+      } catch (error) {
+        log.warn({ err: { message: (error as Error).message } }, 'Monthly reports failed; retrying next hour');
       }
     }
     try {

@@ -32,6 +32,8 @@ export interface ResponseDoc {
   schema?: z.ZodType;
   /** Other than application/json (a script, a binary, text). */
   contentType?: string;
+  /** The same answer in other formats the route offers (`?format=`): media type → what it holds. */
+  alternatives?: Record<string, string>;
 }
 
 export interface RouteDoc {
@@ -128,13 +130,19 @@ function operationOf(route: RouteDoc): ZodOpenApiOperationObject {
   const params = pathParams(route.path);
   const responses: Record<string, unknown> = { ...refusals(route) };
   for (const [status, response] of Object.entries(route.responses)) {
+    const others = Object.fromEntries(
+      Object.entries(response.alternatives ?? {}).map(([type, description]) => [
+        type,
+        { schema: z.string().meta({ description }) },
+      ]),
+    );
     responses[status] = {
       description: response.description,
       ...(response.schema
-        ? { content: { [response.contentType ?? 'application/json']: { schema: response.schema } } }
+        ? { content: { [response.contentType ?? 'application/json']: { schema: response.schema }, ...others } }
         : {}),
       ...(!response.schema && response.contentType
-        ? { content: { [response.contentType]: { schema: z.string() } } }
+        ? { content: { [response.contentType]: { schema: z.string() }, ...others } }
         : {}),
     };
   }

@@ -138,6 +138,30 @@ describe('rights on every route', () => {
     }
   });
 
+  it('covers the report routes (issue 16): reports follow customer visibility, the e-mail settings its writers', async () => {
+    const reports = [
+      'GET /api/reports/availability',
+      'GET /api/customers/:id/monthly-report',
+      'PUT /api/customers/:id/monthly-report',
+    ];
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      reports.filter((route) => !served.has(route)),
+      [],
+    );
+    const client = new Client(server.url);
+    const [row] = await db.knex('customers').insert({ name: 'Reported' }).returning<{ id: number }[]>('id');
+    const id = (row as { id: number }).id;
+    // the viewer has no grant: the customer does not exist for it
+    assert.equal((await client.get(`/api/reports/availability?customer=${id}`, bearer(viewerToken))).status, 404);
+    assert.equal((await client.get(`/api/customers/${id}/monthly-report`, bearer(viewerToken))).status, 403);
+    const operator = await createAccount(db.knex, { role: 'OPERATOR', customerIds: [id] });
+    const browser = new Client(server.url);
+    await browser.signIn(operator.email, operator.password);
+    assert.equal((await browser.get(`/api/reports/availability?customer=${id}`)).status, 200);
+    assert.equal((await browser.get(`/api/customers/${id}/monthly-report`)).status, 200);
+  });
+
   it('answers 401 on every non-public route without credentials', async () => {
     const client = new Client(server.url);
     for (const route of routes.filter((r) => !PUBLIC.has(key(r)))) {

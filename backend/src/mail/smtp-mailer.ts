@@ -88,6 +88,7 @@ export async function deliver(settings: SmtpTransportSettings, mail: OutgoingMai
       subject: mail.subject,
       text: mail.text,
       ...(mail.html ? { html: mail.html } : {}),
+      ...(mail.attachments ? { attachments: mail.attachments } : {}),
       // mail content is ours, but never let it pull local files or URLs into the message
       disableFileAccess: true,
       disableUrlAccess: true,

@@ -35,7 +35,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 }
 
 /** The wall-clock time in `timeZone` at instant `ms`, expressed as if it were UTC (ms). */
-function wallClock(ms: number, timeZone: string): number {
+export function wallClock(ms: number, timeZone: string): number {
   const parts: Record<string, number> = {};
   for (const part of formatter(timeZone).formatToParts(new Date(ms))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
@@ -79,4 +79,34 @@ export function windowCovers(window: WindowSchedule, at: Date, timeZone: string)
     if (start <= t && t < start + duration) return true;
   }
   return false;
+}
+
+/**
+ * Every stretch [start, end) of absolute time (ms) during which `window` is open and that overlaps
+ * [from, to): what the availability report leaves out as maintenance. Weekly occurrences are placed
+ * exactly as `windowCovers` places them (same local start, same DST rules).
+ */
+export function windowOccurrences(
+  window: WindowSchedule,
+  from: number,
+  to: number,
+  timeZone: string,
+): Array<[number, number]> {
+  if (window.kind === 'once') {
+    const start = window.startsAt.getTime();
+    const end = window.endsAt.getTime();
+    return start < to && end > from ? [[start, end]] : [];
+  }
+  const [hours = 0, minutes = 0] = window.startTime.split(':').map(Number);
+  const duration = window.durationMinutes * MINUTE;
+  const out: Array<[number, number]> = [];
+  const first = wallClock(from, timeZone);
+  // an occurrence lasts at most 7 days: one that overlaps `from` started within the 7 local days before it
+  for (let midnight = first - (first % DAY) - 7 * DAY; ; midnight += DAY) {
+    const start = zonedInstant(midnight + hours * 3_600_000 + minutes * MINUTE, timeZone);
+    if (start >= to) break;
+    if (!window.weekdays.includes(new Date(midnight).getUTCDay())) continue;
+    if (start + duration > from) out.push([start, start + duration]);
+  }
+  return out;
 }

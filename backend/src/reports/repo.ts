@@ -1,0 +1,220 @@
+/**
+ * What availability reports read (alerts, maintenance windows, the customer's inactive periods) and
+ * what the monthly report e-mail keeps (its settings per customer, one delivery row per month).
+ */
+import type { Knex } from 'knex';
+import type { WindowSchedule } from '../maintenance/schedule.js';
+import { transactionOf } from '../lib/transaction.js';
+
+/** Attempts of one month's mail: the first and two retries, an hour apart (housekeeping's pace). */
+export const MAX_ATTEMPTS = 3;
+/** A claim older than this is from a process that stopped mid-send (one instance only, runs hourly). */
+const STALE_CLAIM_MS = 3_600_000;
+
+export interface ReportCustomer {
+  id: number;
+  name: string;
+  timeZone: string;
+  active: boolean;
+}
+
+export interface ReportSystem {
+  id: number;
+  name: string;
+  clusterId: number | null;
+  clusterName: string | null;
+  createdAt: Date;
+}
+
+export interface ReportAlert {
+  id: number;
+  systemId: number;
+  startedAt: Date;
+  resolvedAt: Date | null;
+}
+
+export interface ReportWindow {
+  scopeType: 'customer' | 'cluster' | 'system';
+  scopeId: number;
+  schedule: WindowSchedule;
+}
+
+export interface MonthlySettingsRow {
+  customerId: number;
+  enabled: boolean;
+  recipients: string[];
+}
+
+export interface DeliveryRow {
+  customerId: number;
+  month: string;
+  status: 'sending' | 'sent' | 'failed';
+  attempts: number;
+  recipients: string[];
+  lastError: string | null;
+  claimedAt: Date;
+  sentAt: Date | null;
+}
+
+const deliveryOf = (r: Record<string, unknown>): DeliveryRow => ({
+  customerId: r['customer_id'] as number,
+  month: r['month'] as string,
+  status: r['status'] as DeliveryRow['status'],
+  attempts: r['attempts'] as number,
+  recipients: r['recipients'] as string[],
+  lastError: (r['last_error'] as string | null) ?? null,
+  claimedAt: r['claimed_at'] as Date,
+  sentAt: (r['sent_at'] as Date | null) ?? null,
+});
+
+export function createReportsRepo(db: Knex) {
+  return {
+    transaction: transactionOf(db),
+
+    async findCustomer(id: number): Promise<ReportCustomer | null> {
+      const row = await db('customers').where({ id }).first('id', 'name', 'time_zone', 'active');
+      return row ? { id: row.id, name: row.name, timeZone: row.time_zone, active: row.active } : null;
+    },
+
+    async systemsOf(customerId: number): Promise<ReportSystem[]> {
+      const rows = await db('systems as s')
+        .leftJoin('clusters as c', 'c.id', 's.cluster_id')
+        .where('s.customer_id', customerId)
+        .orderBy([{ column: 's.name' }, { column: 's.id' }])
+        .select('s.id', 's.name', 's.cluster_id', 'c.name as cluster_name', 's.created_at');
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        clusterId: r.cluster_id,
+        clusterName: r.cluster_name,
+        createdAt: r.created_at,
+      }));
+    },
+
+    /** Offline alerts of any severity and CRITICAL alerts of the customer's systems open at some time in [from, to). */
+    async downAlerts(customerId: number, from: Date, to: Date): Promise<ReportAlert[]> {
+      const rows = await db('alerts as a')
+        .join('systems as s', 's.id', 'a.system_id')
+        .where('s.customer_id', customerId)
+        .andWhere((q) => q.where('a.rule_kind', 'offline').orWhere('a.severity', 'CRITICAL'))
+        .andWhere('a.started_at', '<', to)
+        .andWhere((q) => q.whereNull('a.resolved_at').orWhere('a.resolved_at', '>', from))
+        .orderBy('a.id')
+        .select('a.id', 'a.system_id', 'a.started_at', 'a.resolved_at');
+      return rows.map((r) => ({
+        id: Number(r.id),
+        systemId: r.system_id,
+        startedAt: r.started_at,
+        resolvedAt: r.resolved_at,
+      }));
+    },
+
+    async windowsOf(customerId: number): Promise<ReportWindow[]> {
+      const rows = await db('maintenance_windows').where({ customer_id: customerId }).orderBy('id');
+      return rows.map((r) => ({
+        scopeType: r.scope_type,
+        scopeId: r.scope_id,
+        schedule:
+          r.kind === 'once'
+            ? { kind: 'once', startsAt: r.starts_at, endsAt: r.ends_at }
+            : { kind: 'weekly', weekdays: r.weekdays, startTime: r.start_time, durationMinutes: r.duration_minutes },
+      }));
+    },
+
+    async inactivePeriods(customerId: number, from: Date, to: Date): Promise<Array<{ start: Date; end: Date | null }>> {
+      const rows = await db('customer_inactive_periods')
+        .where({ customer_id: customerId })
+        .andWhere('started_at', '<', to)
+        .andWhere((q) => q.whereNull('ended_at').orWhere('ended_at', '>', from))
+        .orderBy('started_at')
+        .select('started_at', 'ended_at');
+      return rows.map((r) => ({ start: r.started_at, end: r.ended_at }));
+    },
+
+    async monthlySettings(customerId: number, q: Knex = db): Promise<MonthlySettingsRow> {
+      const row = await q('customer_report_settings').where({ customer_id: customerId }).first();
+      return row
+        ? { customerId, enabled: row.monthly_enabled, recipients: row.recipients }
+        : { customerId, enabled: false, recipients: [] };
+    },
+
+    async saveMonthlySettings(row: MonthlySettingsRow, now: Date, q: Knex = db): Promise<void> {
+      await q('customer_report_settings')
+        .insert({
+          customer_id: row.customerId,
+          monthly_enabled: row.enabled,
+          recipients: row.recipients,
+          updated_at: now,
+        })
+        .onConflict('customer_id')
+        .merge(['monthly_enabled', 'recipients', 'updated_at']);
+    },
+
+    /** The customers that want the monthly e-mail, with their zone. */
+    async monthlySubscribers(): Promise<Array<ReportCustomer & { recipients: string[] }>> {
+      const rows = await db('customer_report_settings as r')
+        .join('customers as c', 'c.id', 'r.customer_id')
+        .where('r.monthly_enabled', true)
+        .orderBy('c.id')
+        .select('c.id', 'c.name', 'c.time_zone', 'c.active', 'r.recipients');
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        timeZone: r.time_zone,
+        active: r.active,
+        recipients: r.recipients,
+      }));
+    },
+
+    async deliveries(customerId: number, limit: number): Promise<DeliveryRow[]> {
+      const rows = await db('report_deliveries')
+        .where({ customer_id: customerId })
+        .orderBy('month', 'desc')
+        .limit(limit);
+      return rows.map(deliveryOf);
+    },
+
+    async findDelivery(customerId: number, month: string): Promise<DeliveryRow | null> {
+      const row = await db('report_deliveries').where({ customer_id: customerId, month }).first();
+      return row ? deliveryOf(row) : null;
+    },
+
+    /**
+     * Takes the month's delivery for one attempt: inserts it, or takes back a failed one (at most
+     * MAX_ATTEMPTS in all) or one left `sending` by a process that died mid-send. False when it is
+     * sent, given up, or held by a running attempt: the key (customer, month) makes it once a month.
+     */
+    async claimDelivery(customerId: number, month: string, recipients: string[], now: Date): Promise<boolean> {
+      const result = await db.raw(
+        `INSERT INTO report_deliveries (customer_id, month, status, attempts, recipients, claimed_at)
+         VALUES (?, ?, 'sending', 1, ?, ?)
+         ON CONFLICT (customer_id, month) DO UPDATE
+           SET status = 'sending', attempts = report_deliveries.attempts + 1,
+               recipients = EXCLUDED.recipients, claimed_at = EXCLUDED.claimed_at
+           WHERE report_deliveries.attempts < ?
+             AND (report_deliveries.status = 'failed'
+               OR (report_deliveries.status = 'sending' AND report_deliveries.claimed_at < ?))
+         RETURNING customer_id`,
+        [customerId, month, recipients, now, MAX_ATTEMPTS, new Date(now.getTime() - STALE_CLAIM_MS)],
+      );
+      return (result.rows as unknown[]).length === 1;
+    },
+
+    async finishDelivery(
+      customerId: number,
+      month: string,
+      outcome: { status: 'sent'; at: Date } | { status: 'failed'; error: string },
+      q: Knex = db,
+    ): Promise<void> {
+      await q('report_deliveries')
+        .where({ customer_id: customerId, month })
+        .update(
+          outcome.status === 'sent'
+            ? { status: 'sent', sent_at: outcome.at, last_error: null }
+            : { status: 'failed', last_error: outcome.error },
+        );
+    },
+  };
+}
+
+export type ReportsRepo = ReturnType<typeof createReportsRepo>;

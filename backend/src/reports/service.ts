@@ -1,0 +1,169 @@
+/**
+ * Availability reports (issue 16 item 2): a customer's systems, clusters and total over local days
+ * of the customer's calendar, from offline and CRITICAL alert periods, less maintenance windows,
+ * inactivity and what the alert retention may have purged (reports/availability.ts does the sums).
+ * Who may read: whoever may see the customer (a 404 otherwise, like every customer-scoped read).
+ */
+import type { AvailabilityReport } from '../../../contracts/reports.js';
+import { canSeeCustomer, type Principal } from '../lib/access.js';
+import type { Clock } from '../lib/clock.js';
+import { Invalid, NotFound } from '../lib/errors.js';
+import { windowOccurrences } from '../maintenance/schedule.js';
+import { combine, systemAvailability, type Period, type RangeFacts } from './availability.js';
+import {
+  formatLocalDate,
+  localDateOf,
+  nextDay,
+  parseLocalDate,
+  safeZone,
+  startOfLocalDay,
+  type LocalDate,
+} from './calendar.js';
+import type { Interval } from './intervals.js';
+import type { ReportCustomer, ReportsRepo, ReportSystem, ReportWindow } from './repo.js';
+
+const DAY_MS = 86_400_000;
+/** The longest range one report covers: a year and a bit, enough for "last year" in any zone. */
+export const MAX_REPORT_DAYS = 400;
+
+/** The alert retention in days (0 keeps resolved alerts forever). */
+export interface RetentionSource {
+  get(): Promise<{ retentionDays: number }>;
+}
+
+export interface DayRange {
+  from: LocalDate;
+  to: LocalDate;
+}
+
+function dateOf(text: string | undefined, field: string, fallback: LocalDate): LocalDate {
+  if (text === undefined) return fallback;
+  const date = parseLocalDate(text);
+  if (!date) throw new Invalid(`${field}: must be a date YYYY-MM-DD`, { field });
+  return date;
+}
+
+const zoneOf = (customer: ReportCustomer): string => safeZone(customer.timeZone);
+
+const windowApplies = (window: ReportWindow, system: ReportSystem): boolean =>
+  window.scopeType === 'customer' ||
+  (window.scopeType === 'cluster' && window.scopeId === system.clusterId) ||
+  (window.scopeType === 'system' && window.scopeId === system.id);
+
+const periodJson = (period: Period) => ({
+  kind: period.kind,
+  from: new Date(period.start).toISOString(),
+  to: new Date(period.end).toISOString(),
+  ...(period.alertIds ? { alertIds: period.alertIds } : {}),
+});
+
+export function createReportsService({
+  repo,
+  clock,
+  retention,
+}: {
+  repo: ReportsRepo;
+  clock: Clock;
+  retention: RetentionSource;
+}) {
+  async function visibleCustomer(principal: Principal, id: number): Promise<ReportCustomer> {
+    const customer = await repo.findCustomer(id);
+    if (!customer || !canSeeCustomer(principal, id)) throw new NotFound('No such customer');
+    return customer;
+  }
+
+  /** The report of `customer` over local days `range` (both included), cut at now. */
+  async function build(customer: ReportCustomer, range: DayRange): Promise<AvailabilityReport> {
+    const zone = zoneOf(customer);
+    const now = clock.now().getTime();
+    const from = startOfLocalDay(range.from, zone);
+    const to = Math.min(startOfLocalDay(nextDay(range.to), zone), now);
+    if (to <= from) throw new Invalid('from: the range has not begun yet', { field: 'from' });
+    if (to - from > MAX_REPORT_DAYS * DAY_MS)
+      throw new Invalid(`to: a report covers at most ${MAX_REPORT_DAYS} days`, { field: 'to' });
+
+    const { retentionDays } = await retention.get();
+    const horizon = retentionDays === 0 ? null : now - retentionDays * DAY_MS;
+    const [systems, alerts, windows, inactive] = await Promise.all([
+      repo.systemsOf(customer.id),
+      repo.downAlerts(customer.id, new Date(from), new Date(to)),
+      repo.windowsOf(customer.id),
+      repo.inactivePeriods(customer.id, new Date(from), new Date(to)),
+    ]);
+    const facts: RangeFacts = {
+      from,
+      to,
+      dataFrom: horizon !== null && horizon > from ? horizon : null,
+      inactive: inactive.map((p): Interval => [p.start.getTime(), p.end?.getTime() ?? to]),
+    };
+    const occurrences = windows.map((window) => ({
+      window,
+      stretches: windowOccurrences(window.schedule, from, to, zone),
+    }));
+
+    const rows = systems.map((system) => {
+      const result = systemAvailability(facts, {
+        createdAt: system.createdAt.getTime(),
+        alerts: alerts
+          .filter((alert) => alert.systemId === system.id)
+          .map((alert) => ({
+            alertId: alert.id,
+            start: alert.startedAt.getTime(),
+            end: alert.resolvedAt?.getTime() ?? null,
+          })),
+        maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
+      });
+      return { system, ...result };
+    });
+
+    const clusters = new Map<number, { name: string; rows: typeof rows }>();
+    for (const row of rows) {
+      if (row.system.clusterId === null) continue;
+      const entry = clusters.get(row.system.clusterId) ?? { name: row.system.clusterName ?? '', rows: [] };
+      entry.rows.push(row);
+      clusters.set(row.system.clusterId, entry);
+    }
+
+    return {
+      customer: { id: customer.id, name: customer.name, timeZone: zone, active: customer.active },
+      fromDate: formatLocalDate(range.from),
+      toDate: formatLocalDate(range.to),
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      generatedAt: new Date(now).toISOString(),
+      dataFrom: facts.dataFrom === null ? null : new Date(facts.dataFrom).toISOString(),
+      total: combine(rows.map((row) => row.stats)),
+      clusters: [...clusters]
+        .map(([id, entry]) => ({ id, name: entry.name, ...combine(entry.rows.map((row) => row.stats)) }))
+        .sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id),
+      systems: rows.map(({ system, stats, periods }) => ({
+        id: system.id,
+        name: system.name,
+        clusterId: system.clusterId,
+        ...stats,
+        periods: periods.map(periodJson),
+      })),
+    };
+  }
+
+  return {
+    visibleCustomer,
+    build,
+
+    /** GET /api/reports/availability: local dates default to this month so far. */
+    async availability(
+      principal: Principal,
+      query: { customer: number; from?: string | undefined; to?: string | undefined },
+    ): Promise<AvailabilityReport> {
+      const customer = await visibleCustomer(principal, query.customer);
+      const today = localDateOf(clock.now().getTime(), zoneOf(customer));
+      const from = dateOf(query.from, 'from', { ...today, day: 1 });
+      const to = dateOf(query.to, 'to', today);
+      if (startOfLocalDay(to, 'UTC') < startOfLocalDay(from, 'UTC'))
+        throw new Invalid('to: must not be before from', { field: 'to' });
+      return build(customer, { from, to });
+    },
+  };
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>;
