@@ -190,6 +190,16 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     ['the rules page', '/rules', (p) => p.getByText('cpu.high').first().waitFor()],
     ['the maintenance page', '/maintenance', (p) => p.getByText('Sunday patching').first().waitFor()],
     ['the customers page', '/customers', (p) => p.getByText('Acme').first().waitFor()],
+    // issue 16: the table with its timeline bars, the downloads and the monthly e-mail form (an admin writes)
+    [
+      'the availability report page',
+      '/reports/availability',
+      (p) =>
+        p
+          .getByTestId('monthly-recipients')
+          .waitFor()
+          .then(() => p.getByTestId('system-row').first().waitFor()),
+    ],
     ['the users page', '/users', (p) => p.getByText('viewer').first().waitFor()],
     ['the account page', '/account', (p) => p.getByRole('heading').first().waitFor()],
     ['the mail settings', '/settings/mail', (p) => p.getByRole('heading').first().waitFor()],

@@ -75,6 +75,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/maintenance/maintenance-page').then((m) => m.MaintenancePage),
       },
       {
+        // issue 16: the e-mailed monthly report links here with ?customer=&from=&to=
+        path: 'reports/availability',
+        title: 'Availability',
+        loadComponent: () => import('./features/reports/availability-page').then((m) => m.AvailabilityPage),
+      },
+      {
         path: 'customers',
         title: 'Customers',
         loadComponent: () => import('./features/customers/customers-page').then((m) => m.CustomersPage),

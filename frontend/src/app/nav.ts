@@ -20,6 +20,7 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Rules', icon: 'rules', path: '/rules', prefix: true },
   { label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
   { label: 'Customers', icon: 'customers', path: '/customers' },
+  { label: 'Availability', icon: 'report', path: '/reports/availability' },
   { label: 'API', icon: 'code', path: '/reference/api' },
   { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },

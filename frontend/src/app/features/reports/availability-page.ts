@@ -1,0 +1,148 @@
+import { HttpClient } from '@angular/common/http';
+import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal } from '@angular/core';
+import { toObservable, toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSelectModule } from '@angular/material/select';
+import { Router } from '@angular/router';
+import { of, startWith, switchMap } from 'rxjs';
+
+import { AuthService } from '../../core/auth';
+import { loaded, LOADING, Loaded } from '../../core/loaded';
+import { mayWriteAt } from '../../core/rights';
+import { Icon } from '../../ui/icon';
+import { Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { MonthlyReportSection } from './monthly-report-section';
+import {
+  AvailabilityReport,
+  availabilityText,
+  downloadUrl,
+  durationText,
+  presetRange,
+  RangePreset,
+  ReportRequest,
+  ReportsApi,
+  todayIn,
+} from './reports-api';
+import { TimelineBar } from './timeline-bar';
+
+const idParam = (value: string | undefined): number | null =>
+  value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Availability of a customer's systems over days of the customer's calendar (issue 16): a table per
+ * system with a timeline bar, the clusters and the total, CSV and PDF downloads, and for the
+ * customer's writers the monthly report e-mail. The range lives in the address (?customer=&from=&to=),
+ * which the monthly e-mail links to.
+ */
+@Component({
+  selector: 'argus-availability-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    Icon,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatProgressBarModule,
+    MatSelectModule,
+    MonthlyReportSection,
+    TimelineBar,
+  ],
+  templateUrl: './availability-page.html',
+  styleUrl: './availability-page.scss',
+})
+export class AvailabilityPage {
+  private readonly api = inject(ReportsApi);
+  private readonly http = inject(HttpClient);
+  private readonly router = inject(Router);
+  private readonly auth = inject(AuthService);
+
+  readonly customerParam = input<string | undefined>(undefined, { alias: 'customer' });
+  readonly fromParam = input<string | undefined>(undefined, { alias: 'from' });
+  readonly toParam = input<string | undefined>(undefined, { alias: 'to' });
+
+  private readonly fleet = toSignal(loaded(this.http.get<Customer[]>(CUSTOMERS_URL)), {
+    initialValue: LOADING as Loaded<Customer[]>,
+  });
+  protected readonly customers = computed(() => {
+    const f = this.fleet();
+    return f.state === 'ready' ? [...f.value].sort((a, b) => a.name.localeCompare(b.name)) : [];
+  });
+  protected readonly customerId = linkedSignal<number | null>(
+    () => idParam(this.customerParam()) ?? this.customers()[0]?.id ?? null,
+  );
+  protected readonly customer = computed(() => this.customers().find((c) => c.id === this.customerId()) ?? null);
+  private readonly today = computed(() => todayIn(this.customer()?.timeZone ?? 'UTC'));
+  protected readonly range = linkedSignal(() => {
+    const from = this.fromParam();
+    const to = this.toParam();
+    return from && to && DATE.test(from) && DATE.test(to) ? { from, to } : presetRange('this-month', this.today());
+  });
+  protected readonly preset = computed<RangePreset>(() => {
+    const { from, to } = this.range();
+    for (const preset of ['this-month', 'last-month'] as const) {
+      const candidate = presetRange(preset, this.today());
+      if (candidate.from === from && candidate.to === to) return preset;
+    }
+    return 'custom';
+  });
+
+  protected readonly request = computed<ReportRequest | null>(() => {
+    const customer = this.customerId();
+    return customer === null ? null : { customer, ...this.range() };
+  });
+  protected readonly report = toSignal(
+    toObservable(this.request).pipe(
+      switchMap((request) =>
+        request
+          ? loaded(this.api.availability(request)).pipe(startWith(LOADING as Loaded<AvailabilityReport>))
+          : of(LOADING as Loaded<AvailabilityReport>),
+      ),
+    ),
+    { initialValue: LOADING as Loaded<AvailabilityReport> },
+  );
+  protected readonly mayWrite = computed(() => {
+    const id = this.customerId();
+    return id !== null && mayWriteAt(this.auth.user(), id);
+  });
+
+  protected readonly availability = availabilityText;
+  protected readonly duration = durationText;
+
+  protected clusterName(report: AvailabilityReport, id: number | null): string {
+    return id === null ? '' : (report.clusters.find((c) => c.id === id)?.name ?? '');
+  }
+
+  protected download(format: 'csv' | 'pdf'): string {
+    const request = this.request();
+    return request ? downloadUrl(request, format) : '';
+  }
+
+  protected chooseCustomer(id: number): void {
+    this.customerId.set(id);
+    this.range.set(presetRange('this-month', this.today()));
+    this.remember();
+  }
+
+  protected choosePreset(preset: RangePreset): void {
+    if (preset === 'custom') return;
+    this.range.set(presetRange(preset, this.today()));
+    this.remember();
+  }
+
+  protected chooseDate(edge: 'from' | 'to', value: string): void {
+    if (!DATE.test(value)) return;
+    this.range.update((range) => ({ ...range, [edge]: value }));
+    this.remember();
+  }
+
+  /** Keeps the choice in the address, so a reload or a shared link shows the same report. */
+  private remember(): void {
+    const request = this.request();
+    if (!request) return;
+    void this.router.navigate([], { queryParams: { ...request }, replaceUrl: true });
+  }
+}
