@@ -93,6 +93,16 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
       time_zone: customer.timeZone,
       notes: 'Demo customer',
     });
+    await knex('maintenance_windows').insert({
+      customer_id: customerId,
+      scope_type: 'customer',
+      scope_id: customerId,
+      name: 'Sunday patching',
+      kind: 'weekly',
+      weekdays: [0],
+      start_time: '02:00',
+      duration_minutes: 60,
+    });
     for (const [clusterName, members] of Object.entries(customer.clusters)) {
       const clusterId = await insertId(knex, 'clusters', {
         customer_id: customerId,
@@ -113,13 +123,37 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
           kernel: '6.8.0-45-generic',
           arch: 'x86_64',
           cores: system.cores,
+          // enrolled two months ago, so last month's availability report has a whole month to show
+          created_at: new Date(now.getTime() - 60 * DAY_MS),
         });
         await insertHistory(knex, systemId, system, now);
+        if (systems % 3 === 0) await insertOutages(knex, systemId, customerId, now);
         systems += 1;
       }
     }
   }
   return { customers: FLEET.length, systems };
+}
+
+const DAY_MS = 86_400_000;
+
+/** Two resolved outages of the last weeks (offline alerts), for the availability report (issue 16). */
+async function insertOutages(knex: Knex, systemId: number, customerId: number, now: Date): Promise<void> {
+  const outage = (daysAgo: number, minutes: number) => {
+    const startedAt = new Date(now.getTime() - daysAgo * DAY_MS);
+    return {
+      rule_key: 'system.offline',
+      rule_kind: 'offline',
+      system_id: systemId,
+      customer_id: customerId,
+      severity: 'CRITICAL',
+      state: 'resolved',
+      message: 'Not seen for 2 minutes',
+      started_at: startedAt,
+      resolved_at: new Date(startedAt.getTime() + minutes * 60_000),
+    };
+  };
+  await knex('alerts').insert([outage(20 + (systemId % 5), 45), outage(35 + (systemId % 7), 130)]);
 }
 
 /** One sample per metric every 5 minutes, as smooth daily waves with noise: generated in SQL, fast on WASM too. */

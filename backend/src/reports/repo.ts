@@ -3,7 +3,7 @@
  * what the monthly report e-mail keeps (its settings per customer, one delivery row per month).
  */
 import type { Knex } from 'knex';
-import type { WindowSchedule } from '../maintenance/schedule.js';
+import { scheduleOfRow, type WindowSchedule } from '../maintenance/schedule.js';
 import { transactionOf } from '../lib/transaction.js';
 
 /** Attempts of one month's mail: the first and two retries, an hour apart (housekeeping's pace). */
@@ -114,10 +114,7 @@ export function createReportsRepo(db: Knex) {
       return rows.map((r) => ({
         scopeType: r.scope_type,
         scopeId: r.scope_id,
-        schedule:
-          r.kind === 'once'
-            ? { kind: 'once', startsAt: r.starts_at, endsAt: r.ends_at }
-            : { kind: 'weekly', weekdays: r.weekdays, startTime: r.start_time, durationMinutes: r.duration_minutes },
+        schedule: scheduleOfRow(r),
       }));
     },
 
