@@ -119,8 +119,10 @@ export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
     );
   }
 
-  // the timeline: one bar per system over the whole range
-  doc.addPage();
+  // the timeline: one bar per system over the whole range, below the table when the heading and a few bars fit
+  if (doc.y > BOTTOM - 120) doc.addPage();
+  else doc.moveDown(2);
+  doc.x = MARGIN;
   doc.font('Helvetica-Bold').fontSize(14).text('Timeline');
   doc
     .font('Helvetica')
