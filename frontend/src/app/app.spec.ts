@@ -62,6 +62,7 @@ describe('App shell', () => {
       'Rules',
       'Maintenance',
       'Customers',
+      'Availability',
       'API',
       'Users',
       'Settings',
@@ -85,6 +86,7 @@ describe('App shell', () => {
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
+      ['Availability', '/reports/availability'],
       ['API', '/reference/api'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
@@ -105,14 +107,23 @@ describe('App shell', () => {
     }
   });
 
-  it('links Systems, Customers and the API reference for a viewer too', async () => {
+  it('links Systems, Customers, the availability reports and the API reference for a viewer too', async () => {
     const fixture = await render(userBody({ role: 'VIEWER' }));
     const hrefs = Array.from(
       fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>,
       (a) => a.getAttribute('href'),
     );
 
-    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers', '/reference/api']);
+    expect(hrefs).toEqual([
+      '/systems',
+      '/',
+      '/alerts',
+      '/rules',
+      '/maintenance',
+      '/customers',
+      '/reports/availability',
+      '/reference/api',
+    ]);
   });
 
   it('keeps Systems highlighted on the page of one system', async () => {
