@@ -97,7 +97,7 @@ describe('App shell', () => {
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
-    const comingSoon = fixture.debugElement.queryAll(By.directive(MatTooltip));
+    const comingSoon = fixture.debugElement.query(By.css('mat-nav-list')).queryAll(By.directive(MatTooltip));
     expect(comingSoon.length).toBe(0);
     for (const entry of comingSoon) {
       expect(entry.injector.get(MatTooltip).message).toBe('Coming soon');
@@ -167,5 +167,29 @@ describe('App shell', () => {
     expect(TestBed.inject(AuthService).user()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
     expect(fixture.nativeElement.querySelector('.user-button')).toBeNull();
+  });
+
+  it('offers the theme choice, signed in or not, and marks the current one', async () => {
+    localStorage.removeItem('argus.theme');
+    const fixture = await render(null, '/login');
+    const trigger: HTMLButtonElement = fixture.nativeElement.querySelector('.theme-button');
+    expect(trigger.getAttribute('aria-label')).toBe('Theme: As the system');
+
+    trigger.click();
+    await settle(fixture);
+    const choices = Array.from(document.querySelectorAll<HTMLElement>('.cdk-overlay-container [role="menuitemradio"]'));
+    expect(choices.map((item) => [item.textContent?.trim(), item.getAttribute('aria-checked')])).toEqual([
+      ['As the system', 'true'],
+      ['Light', 'false'],
+      ['Dark', 'false'],
+    ]);
+
+    choices[2].click();
+    await settle(fixture);
+
+    expect(document.documentElement.style.colorScheme).toBe('dark');
+    expect(trigger.getAttribute('aria-label')).toBe('Theme: Dark');
+    localStorage.removeItem('argus.theme');
+    document.documentElement.style.colorScheme = '';
   });
 });

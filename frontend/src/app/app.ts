@@ -14,6 +14,7 @@ import { filter, map } from 'rxjs';
 import { AuthService, roleLabel } from './core/auth';
 import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
+import { THEME_CHOICES, ThemeService } from './core/theme';
 import { NAV } from './nav';
 import { Icon } from './ui/icon';
 import type { AlertCounts } from '@contracts/live';
@@ -45,6 +46,12 @@ export class App {
   private readonly router = inject(Router);
   protected readonly auth = inject(AuthService);
   protected readonly roleLabel = roleLabel;
+
+  protected readonly theme = inject(ThemeService);
+  protected readonly themeChoices = THEME_CHOICES;
+  protected readonly themeLabel = computed(
+    () => THEME_CHOICES.find((option) => option.value === this.theme.choice())?.label ?? '',
+  );
 
   protected readonly live = inject(LiveService);
   /** Open alerts the account may see, kept current by the live channel (`alerts.counts`). */
