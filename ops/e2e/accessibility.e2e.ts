@@ -221,9 +221,17 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   }
 
   it("the toolbar's theme choice: dark over a light system setting, kept after a reload, and back", async () => {
-    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const background = () =>
+      page.evaluate(() => {
+        // runs in the browser (the test's tsconfig has no DOM types)
+        const window = globalThis as unknown as {
+          document: { body: unknown };
+          getComputedStyle(element: unknown): { backgroundColor: string };
+        };
+        return window.getComputedStyle(window.document.body).backgroundColor;
+      });
     const luminance = (rgb: string) => {
-      const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number);
+      const [r = 0, g = 0, b = 0] = (rgb.match(/\d+/g) ?? []).map(Number);
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
     await page.goto(`${app.url}/systems`);
