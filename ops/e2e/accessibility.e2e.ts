@@ -220,6 +220,21 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     it(name, () => check(typeof url === 'string' ? url : url(), ready));
   }
 
+  it('the quick search: Ctrl+K, a few letters, Enter goes to the system', async () => {
+    await page.goto(`${app.url}/alerts`);
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await page.keyboard.press('Control+K');
+    const field = page.getByRole('combobox', { name: 'Systems, customers and alerts' });
+    await field.fill('web-0');
+    await page.getByRole('option', { name: /^web-01 Acme/ }).waitFor();
+    await page.getByTestId('search-status').getByText(/match/).waitFor();
+    const found = await violations(page);
+    assert.deepEqual(found, [], `quick search with results:\n${describeViolations(found)}`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/systems/${systemId}$`));
+    await page.getByRole('heading', { name: 'web-01' }).first().waitFor();
+  });
+
   it("the toolbar's theme choice: dark over a light system setting, kept after a reload, and back", async () => {
     const background = () =>
       page.evaluate(() => {
