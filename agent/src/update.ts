@@ -16,7 +16,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, open, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
@@ -160,8 +160,12 @@ export function createUpdater(deps: UpdaterDeps): Updater {
 
   async function fetchBuild(offer: AgentOffer, executable: string): Promise<void> {
     const dir = dirname(executable);
-    const file = join(dir, `.${basename(executable)}.${offer.version}.download`);
+    const prefix = `.${basename(executable)}.`;
+    const file = join(dir, `${prefix}${offer.version}.download`);
     try {
+      // what a download cut short by a crash or a restart left behind
+      for (const name of await readdir(dir))
+        if (name.startsWith(prefix) && name.endsWith('.download')) await unlink(join(dir, name)).catch(() => undefined);
       const sha256 = await download(new URL(offer.url, deps.webhookUrl), file);
       if (sha256 !== offer.sha256) throw new Error(`checksum mismatch (expected ${offer.sha256}, got ${sha256})`);
       await chmod(file, (await stat(executable)).mode & 0o7777);

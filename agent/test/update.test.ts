@@ -85,6 +85,8 @@ describe('agent self-update', () => {
   });
 
   it('downloads, checks, swaps the executable in place and restarts; the new version then reports itself', async () => {
+    // a download an earlier process left unfinished
+    await writeFile(join(dir, 'bin', '.argus-agent.1.2.2.download'), 'half a build');
     const first = updater('1.2.3');
     await first.answered(offer('1.2.4'));
     await first.settled();
@@ -93,7 +95,7 @@ describe('agent self-update', () => {
     assert.equal(restarts, 1);
     assert.equal(await readFile(executable, 'utf8'), script('1.2.4'));
     assert.equal((await stat(executable)).mode & 0o777, 0o755, 'the mode of the executable it replaced');
-    assert.deepEqual(await readdir(join(dir, 'bin')), ['argus-agent'], 'no download left beside it');
+    assert.deepEqual(await readdir(join(dir, 'bin')), ['argus-agent'], 'no download left beside it, old or new');
     assert.deepEqual(
       { ...(await loadAttempt(join(dir, 'state'))), at: undefined },
       { version: '1.2.4', from: '1.2.3', at: undefined, reported: false },

@@ -258,6 +258,8 @@ describe('/api/agent/install.sh, version and download', () => {
         assert.match(unit, /^StateDirectory=argus-agent$/m);
         assert.doesNotMatch(unit, /#USER|^User=/m, 'no useradd here: no User= line, and no placeholder left');
         assert.match(unit, /^Restart=always\nRestartSec=5$/m);
+        // the agent's restart into an update it installed (agent/src/update.ts) is no failure
+        assert.match(unit, /^SuccessExitStatus=75\nRestartForceExitStatus=75$/m);
         const dropIn = path.join(root, 'etc/systemd/system/argus-agent.service.d/10-start-limit.conf');
         assert.equal(await readFile(dropIn, 'utf8'), '[Unit]\nStartLimitIntervalSec=0\n');
         const calls = await readFile(path.join(dir, 'systemctl.log'), 'utf8');

@@ -32,6 +32,9 @@ StateDirectory=argus-agent
 StateDirectoryMode=0700
 Restart=always
 RestartSec=5
+# the agent exits 75 to be restarted into an update it installed: a clean stop, restarted
+SuccessExitStatus=75
+RestartForceExitStatus=75
 
 [Install]
 WantedBy=multi-user.target`;
