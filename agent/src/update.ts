@@ -182,51 +182,68 @@ export function createUpdater(deps: UpdaterDeps): Updater {
   }
 
   async function install({ offer, file }: { offer: AgentOffer; file: string }, executable: string): Promise<void> {
-    last = { version: offer.version, from: deps.running, at: new Date(now()).toISOString(), reported: false };
-    await saveAttempt(deps.stateDir, last);
     ready = null;
-    await rename(file, executable);
+    const previous = last ?? null;
+    last = { version: offer.version, from: deps.running, at: new Date(now()).toISOString(), reported: false };
+    try {
+      await saveAttempt(deps.stateDir, last);
+      await rename(file, executable);
+    } catch (error) {
+      // not installed: the guard must not hold this version against it
+      last = previous;
+      await (previous ? saveAttempt(deps.stateDir, previous) : unlink(join(deps.stateDir, FILE))).catch(
+        () => undefined,
+      );
+      await unlink(file).catch(() => undefined);
+      failedAt.set(offer.version, now());
+      deps.log(`update to ${offer.version} not installed: ${(error as Error).message}; keeping ${deps.running}`);
+      return;
+    }
     await fsync(dirname(executable));
     deps.log(`installed argus-agent ${offer.version} (was ${deps.running}); restarting`);
     await deps.restart();
   }
 
+  async function answered(update: unknown): Promise<void> {
+    last ??= await loadAttempt(deps.stateDir);
+    // this accepted request carried the running version: an install of it has reported itself
+    if (last && !last.reported && last.version === deps.running) {
+      last = { ...last, reported: true };
+      await saveAttempt(deps.stateDir, last);
+    }
+    if (ready) return install(ready, deps.executable as string);
+    const parsed = agentOffer.safeParse(update);
+    const offer = parsed.success ? parsed.data : null;
+    const decision = decideUpdate(offer, deps.running, last);
+    if (!decision.install) {
+      if (decision.why) sayOnce(`guard ${offer?.version}`, decision.why);
+      return;
+    }
+    if (!offer) return;
+    const executable = deps.executable;
+    if (!executable) {
+      sayOnce('source', `update to ${offer.version} offered; an agent run from source does not update itself`);
+      return;
+    }
+    if (downloading || now() - (failedAt.get(offer.version) ?? -Infinity) < RETRY_FAILED_DOWNLOAD_MS) return;
+    if (!(await writable(dirname(executable)))) {
+      sayOnce(
+        'writable',
+        `update to ${offer.version} offered, but ${dirname(executable)} is not writable by this agent: ` +
+          `run the installer again to update it; keeping ${deps.running}`,
+      );
+      return;
+    }
+    deps.log(`downloading argus-agent ${offer.version}`);
+    downloading = fetchBuild(offer, executable).finally(() => {
+      downloading = null;
+    });
+  }
+
   return {
-    async answered(update) {
-      last ??= await loadAttempt(deps.stateDir);
-      // this accepted request carried the running version: an install of it has reported itself
-      if (last && !last.reported && last.version === deps.running) {
-        last = { ...last, reported: true };
-        await saveAttempt(deps.stateDir, last);
-      }
-      if (ready) return install(ready, deps.executable as string);
-      const parsed = agentOffer.safeParse(update);
-      const offer = parsed.success ? parsed.data : null;
-      const decision = decideUpdate(offer, deps.running, last);
-      if (!decision.install) {
-        if (decision.why) sayOnce(`guard ${offer?.version}`, decision.why);
-        return;
-      }
-      if (!offer) return;
-      const executable = deps.executable;
-      if (!executable) {
-        sayOnce('source', `update to ${offer.version} offered; an agent run from source does not update itself`);
-        return;
-      }
-      if (downloading || now() - (failedAt.get(offer.version) ?? -Infinity) < RETRY_FAILED_DOWNLOAD_MS) return;
-      if (!(await writable(dirname(executable)))) {
-        sayOnce(
-          'writable',
-          `update to ${offer.version} offered, but ${dirname(executable)} is not writable by this agent: ` +
-            `run the installer again to update it; keeping ${deps.running}`,
-        );
-        return;
-      }
-      deps.log(`downloading argus-agent ${offer.version}`);
-      downloading = fetchBuild(offer, executable).finally(() => {
-        downloading = null;
-      });
-    },
+    // an update that goes wrong must never stop the reports
+    answered: (update) =>
+      answered(update).catch((error: Error) => deps.log(`update step failed: ${error.message}; carrying on`)),
     async settled() {
       await downloading;
     },

@@ -158,6 +158,21 @@ describe('agent self-update', () => {
     assert.match(lines.join('\n'), /update to 1\.2\.6 refused: the build says it is 1\.2\.3/);
   });
 
+  it('carries on when the swap itself fails, and does not count it as an install', async () => {
+    // a rename(2) onto a directory that holds something fails, whoever runs it
+    const blocked = join(dir, 'bin', 'blocked');
+    await mkdir(blocked);
+    await writeFile(join(blocked, 'inside'), '');
+    const agent = updater('1.2.3', { executable: blocked });
+    await agent.answered(offer('1.2.4'));
+    await agent.settled();
+    await agent.answered(null);
+    assert.equal(restarts, 0);
+    assert.match(lines.join('\n'), /update to 1\.2\.4 not installed: .*keeping 1\.2\.3/);
+    assert.equal(await loadAttempt(join(dir, 'state')), null, 'the guard holds nothing against 1.2.4');
+    assert.deepEqual((await readdir(join(dir, 'bin'))).sort(), ['argus-agent', 'blocked'], 'the download removed');
+  });
+
   it('says once that it cannot write where its executable lives, and keeps running', async () => {
     // sysfs takes no new files, not even from root
     const agent = updater('1.2.3', { executable: '/sys/argus-agent' });
