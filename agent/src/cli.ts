@@ -16,6 +16,7 @@ import { agentToken } from './jwt.js';
 import { runAgent } from './runner.js';
 import { loadSettings } from './settings-file.js';
 import { deliver } from './send.js';
+import { createUpdater, restartInPlace, runningExecutable } from './update.js';
 import { AGENT_VERSION } from './version.js';
 
 const USAGE = `usage: argus-agent run --config FILE | once --config FILE | collect | --version`;
@@ -98,6 +99,15 @@ export async function main(args: string[], io: Output, host: Host = localHost())
       // what the server's agent settings ask to watch, from its last answer
       const saved = await loadSettings(config.stateDir);
       const settings = { current: saved.settings };
+      const log = (line: string) => io.err(`argus-agent: ${line}`);
+      const updater = createUpdater({
+        stateDir: config.stateDir,
+        running: AGENT_VERSION,
+        webhookUrl: config.webhookUrl,
+        executable: runningExecutable(),
+        log,
+        restart: () => restartInPlace(log),
+      });
       await runAgent(
         {
           config,
@@ -108,7 +118,8 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           settingsRev: saved.rev,
           boot: bootWatch(host, config.stateDir),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
-          log: (line) => io.err(`argus-agent: ${line}`),
+          update: (offer) => updater.answered(offer),
+          log,
         },
         stop.signal,
       );

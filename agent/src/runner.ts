@@ -35,6 +35,8 @@ export interface RunnerDeps {
   settingsRev?: string;
   /** Reboots, sent once each. */
   boot?: BootWatch;
+  /** Each accepted answer's `update` (update.ts: download, swap, restart). */
+  update?: (offer: unknown) => Promise<void>;
   /** Tests: a shorter interval than config's seconds. */
   intervalMs?: number;
   random?: () => number;
@@ -86,7 +88,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
       failures = 0;
       if (unreachableSince !== null) log(`the server answers again; sending the buffered reports`);
       unreachableSince = null;
-      const reply = answer.body as { agentKey?: string; settings?: unknown; settings_rev?: string };
+      const reply = answer.body as { agentKey?: string; settings?: unknown; settings_rev?: string; update?: unknown };
       if (reply.agentKey) {
         identity = { ...identity, agentKey: reply.agentKey };
         await saveIdentity(config.stateDir, identity);
@@ -97,6 +99,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
         await saveSettings(config.stateDir, { rev: settingsRev, settings: deps.settings.current });
       }
       if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;
+      await deps.update?.(reply.update ?? null);
       return true;
     }
     if (answer.status === 413) {

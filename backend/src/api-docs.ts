@@ -29,6 +29,7 @@ import { tokensApi } from './tokens/routes.js';
 import { passwordResetApi } from './password-reset/routes.js';
 import { selfMetricsApi } from './self-metrics/routes.js';
 import { reportsApi } from './reports/routes.js';
+import { searchApi } from './search/routes.js';
 
 export const API_DOCS: readonly RouteDoc[] = [
   ...customersApi,
@@ -57,4 +58,5 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...selfMetricsApi,
   ...auditApi,
   ...reportsApi,
+  ...searchApi,
 ];

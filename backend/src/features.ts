@@ -74,6 +74,8 @@ import { createSystemsService } from './systems/service.js';
 import { secondFactorRoutes } from './second-factor/routes.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { tokensRoutes } from './tokens/routes.js';
+import { createSearchRepo } from './search/repo.js';
+import { searchRoutes } from './search/routes.js';
 import { usersRoutes } from './users/routes.js';
 import type { OriginRule } from './http/origin.js';
 import type { SelfMetricsRegistry } from './self-metrics/registry.js';
@@ -303,6 +305,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       agentSettingsRoutes(agentSettings),
       auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
+      searchRoutes(createSearchRepo(db)),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {

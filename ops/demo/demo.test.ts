@@ -5,7 +5,51 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { freePort, waitFor } from '../../backend/src/testing/net.js';
+import { Client } from '../../backend/src/testing/http.js';
 import { startScript } from '../../backend/src/testing/script.js';
+import agentPackage from '../../agent/package.json' with { type: 'json' };
+
+const ADMIN = { name: 'Demo Admin', email: 'admin@demo.example', password: 'a demo password long enough' };
+
+/**
+ * The real argus-agent's system (this machine, in the cluster "This machine"), seen through the API as
+ * a user sees it, with values that can only come from this machine: its uptime and its core count.
+ */
+async function thisMachine(url: string): Promise<{ id: number; hostname: string }> {
+  const client = new Client(url);
+  // the first run creates the administrator; the second finds it there
+  await client.post('/api/setup', ADMIN);
+  assert.equal((await client.signIn(ADMIN.email, ADMIN.password)).status, 200);
+  let mine: { id: number; hostname: string; status: string; agentVersion: string; cluster: { name: string } }[] = [];
+  await waitFor(
+    async () => {
+      const systems = await client.get('/api/systems');
+      mine = (systems.body as typeof mine).filter((system) => system.cluster?.name === 'This machine');
+      return mine.length > 0 && mine[0]?.status === 'ONLINE';
+    },
+    60_000,
+    500,
+  );
+  assert.equal(mine.length, 1, 'one system for this machine');
+  const system = mine[0]!;
+  assert.equal(system.hostname, os.hostname());
+  assert.equal(system.agentVersion, agentPackage.version);
+  const detail = await client.get(`/api/systems/${system.id}`);
+  assert.equal(detail.body.cores, os.cpus().length);
+  const latest = async (name: string) => {
+    const chart = await client.get(`/api/systems/${system.id}/metrics?name=${name}`);
+    assert.equal(chart.status, 200, name);
+    const points = chart.body.points as [number, number, number, number][];
+    assert.ok(points.length > 0, `${name} has values`);
+    return points.at(-1)![1];
+  };
+  const uptime = await latest('uptime.s');
+  assert.ok(Math.abs(uptime - os.uptime()) < 600, `uptime ${uptime} s is this machine's (${os.uptime()} s)`);
+  const memory = await latest('mem.used_pct');
+  assert.ok(memory > 0 && memory < 100, `memory ${memory} %`);
+  assert.ok((await latest('cpu.usage_pct')) >= 0);
+  return system;
+}
 
 describe('npm run demo', () => {
   let demoDir: string;
@@ -20,6 +64,8 @@ describe('npm run demo', () => {
     await rm(demoDir, { recursive: true, force: true });
     await rm(consoleDir, { recursive: true, force: true });
   });
+
+  let machine: { id: number } | undefined;
 
   async function runDemoOnce(): Promise<string> {
     const port = await freePort();
@@ -44,6 +90,9 @@ describe('npm run demo', () => {
       await waitFor(() => demo.output().includes('Argus demo is running'), 10_000);
       await waitFor(() => demo.output().includes('Simulating 10 agents'), 20_000);
       assert.match(demo.output(), new RegExp(`open http://127\\.0\\.0\\.1:${port}`));
+      // the real agent for this machine, beside the simulated fleet; the same system on the second run
+      const system = await thisMachine(`http://127.0.0.1:${port}`);
+      assert.equal(system.id, (machine ??= system).id);
       demo.kill('SIGINT'); // to the whole group, like Ctrl+C in a terminal
       assert.equal(await demo.exited, 0, demo.output());
       return demo.output();

@@ -1,8 +1,9 @@
 /**
  * `npm run demo`: Argus on a machine with nothing but Node. Starts the embedded
  * TimescaleDB (WASM, data under .demo/), runs the start-up sequence with
- * `--demo`, serves on http://127.0.0.1:3000 on the in-memory bus, starts three
- * simulated agents, and plays the scheduler: once a minute it calls the
+ * `--demo`, serves on http://127.0.0.1:3000 on the in-memory bus, starts
+ * simulated agents for the sample fleet and the real argus-agent (from source)
+ * for the machine it runs on, and plays the scheduler: once a minute it calls the
  * evaluation endpoint and runs the TimescaleDB jobs the WASM build never runs
  * by itself.
  */
@@ -10,6 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +154,56 @@ async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv)
   return run('agents', 'ops/agent-sim/main.ts', args, env);
 }
 
+/** The cluster the real agent enrols this machine in, under the first sample customer. */
+const THIS_MACHINE = 'This machine';
+
+/**
+ * The real argus-agent for the machine the demo runs on (issue 12 item 9), run from source by node
+ * with tsx's loader like the server, so the demo needs no single-executable build: its own cluster
+ * "This machine", a config.yaml as the installer writes it, its state under .demo/agent/.
+ */
+async function startThisMachine(databaseUrl: string, webhookSecret: string, env: NodeJS.ProcessEnv) {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  let key: string | undefined;
+  try {
+    const found = await client.query<{ enrollment_key: string }>(
+      'SELECT enrollment_key FROM clusters WHERE name = $1 ORDER BY id LIMIT 1',
+      [THIS_MACHINE],
+    );
+    key = found.rows[0]?.enrollment_key;
+    if (!key) {
+      const created = await client.query<{ enrollment_key: string }>(
+        `INSERT INTO clusters (customer_id, name, enrollment_key)
+           SELECT id, $1, $2 FROM customers ORDER BY id LIMIT 1 RETURNING enrollment_key`,
+        [THIS_MACHINE, randomBytes(24).toString('base64url')],
+      );
+      key = created.rows[0]?.enrollment_key;
+    }
+  } finally {
+    await client.end();
+  }
+  if (!key) throw new Error('no customer to put this machine under');
+  const stateDir = path.join(DEMO_DIR, 'agent');
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const config = path.join(stateDir, 'config.yaml');
+  const quoted = (value: string) => JSON.stringify(value);
+  await writeFile(
+    config,
+    [
+      `webhook_url: ${quoted(`${BASE_URL}/api/webhook/metrics`)}`,
+      `webhook_secret: ${quoted(webhookSecret)}`,
+      `enrollment: ${quoted(key)}`,
+      `state_dir: ${quoted(stateDir)}`,
+      '',
+    ].join('\n'),
+    { mode: 0o600 },
+  );
+  // the agent needs none of the server's secrets in its environment
+  const { PATH, HOME, LANG, TZ } = env;
+  return run('agent', 'agent/src/main.ts', ['run', '--config', config], { PATH, HOME, LANG, TZ });
+}
+
 async function main(): Promise<void> {
   await mkdir(DEMO_DIR, { recursive: true });
   const pidFile = await claimPidFile();
@@ -182,15 +234,18 @@ async function main(): Promise<void> {
 
   let server: ChildProcess | null = null;
   let simulator: ChildProcess | null = null;
+  let agent: ChildProcess | null = null;
   let timer: NodeJS.Timeout | undefined = undefined;
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     clearInterval(timer);
-    if (simulator && simulator.exitCode === null) {
-      simulator.kill('SIGTERM');
-      await finished(simulator);
+    for (const child of [agent, simulator]) {
+      if (child && child.exitCode === null) {
+        child.kill('SIGTERM');
+        await finished(child);
+      }
     }
     if (server && server.exitCode === null) {
       server.kill('SIGTERM');
@@ -227,12 +282,18 @@ async function main(): Promise<void> {
   } catch (error) {
     log.warn({ err: { message: (error as Error).message } }, 'Simulated agents did not start');
   }
+  try {
+    agent = await startThisMachine(db.url, secrets['WEBHOOK_SECRET'] ?? '', env);
+  } catch (error) {
+    log.warn({ err: { message: (error as Error).message } }, 'The agent for this machine did not start');
+  }
 
   // Like the real scheduler, the first call comes after a minute. The rollups are real-time, so
   // charts are complete before the first refresh job materialises them.
   timer = setInterval(() => void minuteTick(db, secrets['CRON_SECRET'] ?? '', log), MINUTE);
   say('');
   say(`  Argus demo is running: open ${BASE_URL}`);
+  say(`  This machine (${os.hostname()}) reports with the real argus-agent, in the cluster "${THIS_MACHINE}".`);
   const shown = path.relative(ROOT, DEMO_DIR).startsWith('..') ? DEMO_DIR : path.relative(ROOT, DEMO_DIR);
   say(`  Data and generated secrets live in ${shown}/ (delete it to start over).`);
   say('  Press Ctrl+C to stop.');

@@ -94,6 +94,14 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     await page.waitForLoadState('networkidle');
     const found = await violations(page);
     assert.deepEqual(found, [], `${url}:\n${describeViolations(found)}`);
+    // and in the dark scheme (the system's, or the toolbar's choice): every colour is light-dark()
+    await page.emulateMedia({ colorScheme: 'dark' });
+    try {
+      const dark = await violations(page);
+      assert.deepEqual(dark, [], `${url}, dark scheme:\n${describeViolations(dark)}`);
+    } finally {
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
   }
 
   before(async () => {
@@ -221,6 +229,53 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   for (const [name, url, ready] of signedIn) {
     it(name, () => check(typeof url === 'string' ? url : url(), ready));
   }
+
+  it('the quick search: Ctrl+K, a few letters, Enter goes to the system', async () => {
+    await page.goto(`${app.url}/alerts`);
+    await page.getByRole('heading', { name: 'Incidents' }).waitFor();
+    await page.keyboard.press('Control+K');
+    const field = page.getByRole('combobox', { name: 'Systems, customers and alerts' });
+    await field.fill('web-0');
+    await page.getByRole('option', { name: /^web-01 Acme/ }).waitFor();
+    await page.getByTestId('search-status').getByText(/match/).waitFor();
+    const found = await violations(page);
+    assert.deepEqual(found, [], `quick search with results:\n${describeViolations(found)}`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/systems/${systemId}$`));
+    await page.getByRole('heading', { name: 'web-01' }).first().waitFor();
+  });
+
+  it("the toolbar's theme choice: dark over a light system setting, kept after a reload, and back", async () => {
+    const background = () =>
+      page.evaluate(() => {
+        // runs in the browser (the test's tsconfig has no DOM types)
+        const window = globalThis as unknown as {
+          document: { body: unknown };
+          getComputedStyle(element: unknown): { backgroundColor: string };
+        };
+        return window.getComputedStyle(window.document.body).backgroundColor;
+      });
+    const luminance = (rgb: string) => {
+      const [r = 0, g = 0, b = 0] = (rgb.match(/\d+/g) ?? []).map(Number);
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    await page.goto(`${app.url}/systems`);
+    await page.getByText('web-01').first().waitFor();
+    assert.ok(luminance(await background()) > 128, 'light to start with');
+
+    await page.getByRole('button', { name: 'Theme: As the system' }).click();
+    await page.getByRole('menuitemradio', { name: 'Dark' }).click();
+    assert.ok(luminance(await background()) < 128, 'dark once chosen');
+    const found = await violations(page);
+    assert.deepEqual(found, [], `systems page, dark chosen:\n${describeViolations(found)}`);
+
+    await page.reload();
+    await page.getByText('web-01').first().waitFor();
+    assert.ok(luminance(await background()) < 128, 'still dark after a reload');
+    await page.getByRole('button', { name: 'Theme: Dark' }).click();
+    await page.getByRole('menuitemradio', { name: 'As the system' }).click();
+    assert.ok(luminance(await background()) > 128, 'light again with the system');
+  });
 
   it('the channel dialog, and a new webhook channel that answers "Send test"', async () => {
     const receiver = await startWebhookReceiver();

@@ -78,13 +78,13 @@ else
   record e2e 0 1
 fi
 
-echo "== production stack (image, docker-compose, nginx with TLS, Chromium; ops/stack)"
+echo "== production stack (image, docker-compose, nginx with TLS, Chromium; the agent installer in Debian; ops/stack)"
 export DOCKER_HOST=${DOCKER_HOST:-unix:///run/argus-docker.sock}
 stack_started=$(date +%s)
 timeout --signal=KILL 2400 node_modules/.bin/tsx --test \
   --test-reporter=spec --test-reporter-destination=stdout \
   --test-reporter=tap --test-reporter-destination="$results/stack.tap" \
-  ops/stack/stack.test.ts
+  ops/stack/stack.test.ts ops/stack/agent-install.test.ts
 record_tap stack $? "$results/stack.tap"
 echo "stack: $(($(date +%s) - stack_started)) s (its containers' logs: $results/stack.log)"
 

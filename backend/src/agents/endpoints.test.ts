@@ -3,7 +3,7 @@ import { auditTrailOn } from '../testing/audit.js';
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -198,7 +198,21 @@ describe('/api/agent/install.sh, version and download', () => {
       const dir = await mkdtemp(path.join(distDir, 'run-')); // not a release name: ignored by the dist
       const bin = path.join(dir, 'bin');
       await mkdir(bin);
-      const tools = ['mktemp', 'rm', 'sed', 'head', 'wc', 'sha256sum', 'cut', 'grep', 'mkdir', 'chmod', 'cp', 'mv'];
+      const tools = [
+        'mktemp',
+        'rm',
+        'sed',
+        'head',
+        'wc',
+        'sha256sum',
+        'cut',
+        'grep',
+        'mkdir',
+        'chmod',
+        'cp',
+        'mv',
+        'ln',
+      ];
       for (const tool of [...tools, 'cat', fetcher]) {
         const found = ['/usr/bin', '/bin'].map((d) => path.join(d, tool)).find((file) => existsSync(file));
         assert.ok(found, `${tool} is installed`);
@@ -224,11 +238,16 @@ describe('/api/agent/install.sh, version and download', () => {
     for (const fetcher of ['curl', 'wget'] as const) {
       it(`installs the verified build, a 0600 config and the unit, then starts it (${fetcher})`, async () => {
         const { dir, root, install } = await sandbox(fetcher);
+        // an older installer's layout: the binary itself in /usr/local/bin
+        await mkdir(path.join(root, 'usr/local/bin'), { recursive: true });
+        await writeFile(path.join(root, 'usr/local/bin/argus-agent'), 'an older agent', { mode: 0o755 });
         const result = await install(KEY);
         assert.equal(result.code, 0, result.stderr);
-        const agent = path.join(root, 'usr/local/bin/argus-agent');
+        const agent = path.join(root, 'usr/local/lib/argus-agent/argus-agent');
         assert.deepEqual(await readFile(agent), bytes('2.10.0 aarch64')); // arm64 → aarch64, newest
         assert.equal((await stat(agent)).mode & 0o777, 0o755);
+        // the command is a link into the directory the agent may update itself in
+        assert.equal(await readlink(path.join(root, 'usr/local/bin/argus-agent')), '../lib/argus-agent/argus-agent');
         const config = path.join(root, 'etc/argus-agent/config.yaml');
         assert.equal((await stat(config)).mode & 0o777, 0o600);
         assert.equal((await stat(path.dirname(config))).mode & 0o777, 0o700);
@@ -239,6 +258,8 @@ describe('/api/agent/install.sh, version and download', () => {
         assert.match(unit, /^StateDirectory=argus-agent$/m);
         assert.doesNotMatch(unit, /#USER|^User=/m, 'no useradd here: no User= line, and no placeholder left');
         assert.match(unit, /^Restart=always\nRestartSec=5$/m);
+        // the agent's restart into an update it installed (agent/src/update.ts) is no failure
+        assert.match(unit, /^SuccessExitStatus=75\nRestartForceExitStatus=75$/m);
         const dropIn = path.join(root, 'etc/systemd/system/argus-agent.service.d/10-start-limit.conf');
         assert.equal(await readFile(dropIn, 'utf8'), '[Unit]\nStartLimitIntervalSec=0\n');
         const calls = await readFile(path.join(dir, 'systemctl.log'), 'utf8');

@@ -32,6 +32,9 @@ StateDirectory=argus-agent
 StateDirectoryMode=0700
 Restart=always
 RestartSec=5
+# the agent exits 75 to be restarted into an update it installed: a clean stop, restarted
+SuccessExitStatus=75
+RestartForceExitStatus=75
 
 [Install]
 WantedBy=multi-user.target`;
@@ -42,7 +45,8 @@ StartLimitIntervalSec=0`;
 const SCRIPT = `#!/bin/sh
 # Argus agent installer. Run it as root:
 #   curl -fsSL @@INSTALL_URL@@ | sudo sh
-# Installs /usr/local/bin/argus-agent, writes /etc/argus-agent/config.yaml
+# Installs /usr/local/lib/argus-agent/argus-agent (linked from /usr/local/bin;
+# owned by the service's user, so the agent can update itself), writes /etc/argus-agent/config.yaml
 # (mode 0600: it holds the webhook secret), creates the system user argus-agent
 # where useradd exists, and installs the systemd unit argus-agent.service (with
 # the unlimited start-limit drop-in), then enables and starts it. Run it again to
@@ -56,6 +60,7 @@ ENROLLMENT_KEY=@@KEY@@
 # ARGUS_INSTALL_ROOT: install below another root (image builds, tests); empty for this host
 ROOT=\${ARGUS_INSTALL_ROOT:-}
 BIN_DIR=$ROOT/usr/local/bin
+LIB_DIR=$ROOT/usr/local/lib/argus-agent
 CONF_DIR=$ROOT/etc/argus-agent
 UNIT_DIR=$ROOT/etc/systemd/system
 AGENT_USER=argus-agent
@@ -134,7 +139,7 @@ main() {
   detect_arch
   choose_fetcher
 
-  mkdir -p "$BIN_DIR" "$UNIT_DIR"
+  mkdir -p "$BIN_DIR" "$LIB_DIR" "$UNIT_DIR"
   umask 077
   TMP_DIR=$(mktemp -d)
   trap 'rm -rf "$TMP_DIR"' EXIT
@@ -163,7 +168,11 @@ main() {
   mkdir -p "$CONF_DIR"
   chmod 0700 "$CONF_DIR"
   install_file "$TMP_DIR/config.yaml" "$CONF_DIR/config.yaml" 0600
-  install_file "$TMP_DIR/argus-agent" "$BIN_DIR/argus-agent" 0755
+  install_file "$TMP_DIR/argus-agent" "$LIB_DIR/argus-agent" 0755
+  # the command is a link (it replaces the file an older installer put there): the agent updates the
+  # file in its own directory, which its user may write, never anything in /usr/local/bin
+  ln -sf ../lib/argus-agent/argus-agent "$BIN_DIR/argus-agent.new"
+  mv -f "$BIN_DIR/argus-agent.new" "$BIN_DIR/argus-agent"
 
   if [ "$SYSTEMD" = no ]; then
     say "argus-agent $VERSION is installed; running it in the foreground"
@@ -171,7 +180,10 @@ main() {
   fi
 
   user_line=$(create_user)
-  if [ -n "$user_line" ]; then chown "$AGENT_USER" "$CONF_DIR" "$CONF_DIR/config.yaml"; fi
+  # the agent replaces its own executable when Argus offers an update (and writes its download beside it)
+  if [ -n "$user_line" ]; then
+    chown "$AGENT_USER" "$CONF_DIR" "$CONF_DIR/config.yaml" "$LIB_DIR" "$LIB_DIR/argus-agent"
+  fi
   was_active=no
   if systemctl is-active --quiet argus-agent; then was_active=yes; fi
   cat >"$TMP_DIR/argus-agent.service" <<'UNIT'

@@ -50,29 +50,50 @@ async function exists(client: pg.Client, name: string): Promise<boolean> {
   return result.rowCount === 1;
 }
 
-/** The migrated template for the current migration files, built once per change. */
-async function ensureTemplate(client: pg.Client): Promise<string> {
+/**
+ * Templates of other migration files (another branch's checkout testing on the same server) are
+ * dropped only once unused for this long: dropping them at once broke a parallel run mid-clone.
+ */
+const STALE_TEMPLATE_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Clones `name` from the migrated template for the current migration files (built once per
+ * change), under the template lock, so no other process drops the template mid-clone.
+ */
+async function cloneMigrated(client: pg.Client, name: string): Promise<void> {
   const template = `argus_tpl_${migrationsHash()}`;
   await client.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK_KEY]);
   try {
-    if (await exists(client, template)) return template;
-    const stale = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'argus_tpl_%'",
-    );
-    for (const row of stale.rows) await client.query(`DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
-    await client.query(`CREATE DATABASE "${template}"`);
-    const knex = createKnex({ url: databaseUrl(template), poolMax: 1 });
-    try {
-      await runMigrations(knex);
-    } catch (error) {
-      await knex.destroy();
-      await client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
-      throw error;
-    }
-    await knex.destroy();
-    return template;
+    if (!(await exists(client, template))) await buildTemplate(client, template);
+    // the comment is the template's last use: what tells a stale one from a parallel run's
+    await client.query(`COMMENT ON DATABASE "${template}" IS '${Date.now()}'`);
+    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    await dropStaleTemplates(client, template);
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [TEMPLATE_LOCK_KEY]);
+  }
+}
+
+async function buildTemplate(client: pg.Client, template: string): Promise<void> {
+  await client.query(`CREATE DATABASE "${template}"`);
+  const knex = createKnex({ url: databaseUrl(template), poolMax: 1 });
+  try {
+    await runMigrations(knex);
+  } catch (error) {
+    await knex.destroy();
+    await client.query(`DROP DATABASE IF EXISTS "${template}" WITH (FORCE)`);
+    throw error;
+  }
+  await knex.destroy();
+}
+
+async function dropStaleTemplates(client: pg.Client, current: string): Promise<void> {
+  const templates = await client.query<{ datname: string; used: string | null }>(
+    "SELECT datname, shobj_description(oid, 'pg_database') AS used FROM pg_database WHERE datname LIKE 'argus_tpl_%'",
+  );
+  for (const { datname, used } of templates.rows) {
+    if (datname === current || Date.now() - Number(used ?? 0) < STALE_TEMPLATE_MS) continue;
+    await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   }
 }
 
@@ -89,8 +110,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
 async function createDatabase(kind: 'migrated' | null): Promise<TestDatabase> {
   const name = `argus_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await withAdmin(async (client) => {
-    const template = kind ? await ensureTemplate(client) : 'template0';
-    await client.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+    if (kind) await cloneMigrated(client, name);
+    else await client.query(`CREATE DATABASE "${name}" TEMPLATE template0`);
   });
   const url = databaseUrl(name);
   const knex = createKnex({ url, poolMax: 5 });

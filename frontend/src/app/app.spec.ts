@@ -1,6 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { Component } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
+import { MatDialog } from '@angular/material/dialog';
 import { MatTooltip } from '@angular/material/tooltip';
 import { By } from '@angular/platform-browser';
 import { Router } from '@angular/router';
@@ -99,7 +100,7 @@ describe('App shell', () => {
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
-    const comingSoon = fixture.debugElement.queryAll(By.directive(MatTooltip));
+    const comingSoon = fixture.debugElement.query(By.css('mat-nav-list')).queryAll(By.directive(MatTooltip));
     expect(comingSoon.length).toBe(0);
     for (const entry of comingSoon) {
       expect(entry.injector.get(MatTooltip).message).toBe('Coming soon');
@@ -178,5 +179,64 @@ describe('App shell', () => {
     expect(TestBed.inject(AuthService).user()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
     expect(fixture.nativeElement.querySelector('.user-button')).toBeNull();
+  });
+
+  it('opens the quick search with Ctrl+K, or "/" outside a text field, on the console pages', async () => {
+    const fixture = await render(userBody());
+    const dialogs = () => document.querySelectorAll('mat-dialog-container').length;
+    const press = (key: string, init: KeyboardEventInit = {}, target: EventTarget = document.body) =>
+      target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }));
+
+    const field = document.createElement('input');
+    document.body.appendChild(field);
+    press('/', {}, field);
+    await settle(fixture);
+    expect(dialogs()).toBe(0);
+    field.remove();
+
+    press('k', { ctrlKey: true });
+    await settle(fixture);
+    expect(dialogs()).toBe(1);
+    TestBed.inject(MatDialog).closeAll();
+    await settle(fixture);
+
+    press('/');
+    await settle(fixture);
+    expect(dialogs()).toBe(1);
+    TestBed.inject(MatDialog).closeAll();
+    expect(fixture.nativeElement.querySelector('.search-button').getAttribute('aria-keyshortcuts')).toBe('Control+K /');
+  });
+
+  it('has no quick search while signed out', async () => {
+    const fixture = await render(null, '/login');
+    document.body.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true, bubbles: true }));
+    await settle(fixture);
+
+    expect(document.querySelector('mat-dialog-container')).toBeNull();
+    expect(fixture.nativeElement.querySelector('.search-button')).toBeNull();
+  });
+
+  it('offers the theme choice, signed in or not, and marks the current one', async () => {
+    localStorage.removeItem('argus.theme');
+    const fixture = await render(null, '/login');
+    const trigger: HTMLButtonElement = fixture.nativeElement.querySelector('.theme-button');
+    expect(trigger.getAttribute('aria-label')).toBe('Theme: As the system');
+
+    trigger.click();
+    await settle(fixture);
+    const choices = Array.from(document.querySelectorAll<HTMLElement>('.cdk-overlay-container [role="menuitemradio"]'));
+    expect(choices.map((item) => [item.textContent?.trim(), item.getAttribute('aria-checked')])).toEqual([
+      ['As the system', 'true'],
+      ['Light', 'false'],
+      ['Dark', 'false'],
+    ]);
+
+    choices[2].click();
+    await settle(fixture);
+
+    expect(document.documentElement.style.colorScheme).toBe('dark');
+    expect(trigger.getAttribute('aria-label')).toBe('Theme: Dark');
+    localStorage.removeItem('argus.theme');
+    document.documentElement.style.colorScheme = '';
   });
 });

@@ -2,6 +2,7 @@ import { BreakpointObserver } from '@angular/cdk/layout';
 import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
 import { MatDividerModule } from '@angular/material/divider';
 import { MatListModule } from '@angular/material/list';
 import { MatMenuModule } from '@angular/material/menu';
@@ -14,7 +15,9 @@ import { filter, map } from 'rxjs';
 import { AuthService, roleLabel } from './core/auth';
 import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
+import { THEME_CHOICES, ThemeService } from './core/theme';
 import { NAV } from './nav';
+import { openQuickSearch } from './shared/search/quick-search';
 import { Icon } from './ui/icon';
 import type { AlertCounts } from '@contracts/live';
 
@@ -40,11 +43,19 @@ type OpenAlertCounts = AlertCounts;
   ],
   templateUrl: './app.html',
   styleUrl: './app.scss',
+  host: { '(document:keydown)': 'hotkey($event)' },
 })
 export class App {
   private readonly router = inject(Router);
   protected readonly auth = inject(AuthService);
   protected readonly roleLabel = roleLabel;
+
+  private readonly dialog = inject(MatDialog);
+  protected readonly theme = inject(ThemeService);
+  protected readonly themeChoices = THEME_CHOICES;
+  protected readonly themeLabel = computed(
+    () => THEME_CHOICES.find((option) => option.value === this.theme.choice())?.label ?? '',
+  );
 
   protected readonly live = inject(LiveService);
   /** Open alerts the account may see, kept current by the live channel (`alerts.counts`). */
@@ -83,4 +94,24 @@ export class App {
   protected signOut(): void {
     this.auth.logout().subscribe(() => void this.router.navigateByUrl('/login'));
   }
+
+  protected openSearch(): void {
+    openQuickSearch(this.dialog);
+  }
+
+  /** Ctrl+K (⌘K) anywhere, or "/" outside a text field, opens the quick search on the console's pages. */
+  protected hotkey(event: KeyboardEvent): void {
+    if (!this.showNav() || event.defaultPrevented || event.altKey) return;
+    const ctrlK = (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'k';
+    const slash = event.key === '/' && !event.ctrlKey && !event.metaKey && !typing(event.target);
+    if (!ctrlK && !slash) return;
+    event.preventDefault();
+    this.openSearch();
+  }
+}
+
+/** Whether a keystroke there is text being written (a "/" in a field is a character, not a command). */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }

@@ -3,6 +3,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
 import { AUTH_URLS } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
 import { SetupPage } from './setup-page';
 
@@ -63,6 +64,7 @@ describe('SetupPage', () => {
     http
       .expectOne(AUTH_URLS.setup)
       .flush({ id: 1, email: 'ada@example.com', role: 'ADMIN' }, { status: 201, statusText: 'Created' });
+    http.expectOne(AUTH_URLS.login);
   });
 
   it('refuses the e-mail address or the username as password, in any case', async () => {
@@ -88,7 +90,7 @@ describe('SetupPage', () => {
     http.expectNone(AUTH_URLS.setup);
   });
 
-  it('creates the administrator and sends them to sign in', async () => {
+  it('creates the administrator and signs them in directly', async () => {
     await fill({ username: 'ada', password: 'a long enough passphrase' });
 
     const request = http.expectOne({ method: 'POST', url: AUTH_URLS.setup });
@@ -101,6 +103,26 @@ describe('SetupPage', () => {
     request.flush({ id: 1, email: 'ada@example.com', role: 'ADMIN' }, { status: 201, statusText: 'Created' });
     await settle(fixture);
 
+    const login = http.expectOne({ method: 'POST', url: AUTH_URLS.login });
+    expect(login.request.body).toEqual({ identifier: 'ada@example.com', password: 'a long enough passphrase' });
+    login.flush({ user: userBody({ email: 'ada@example.com' }), csrfToken: 'csrf' });
+    await settle(fixture);
+
+    expect(navigate).toHaveBeenCalledWith(['/']);
+  });
+
+  it('sends the administrator to sign in when the automatic sign-in is refused', async () => {
+    await fill({ password: 'a long enough passphrase' });
+    http
+      .expectOne(AUTH_URLS.setup)
+      .flush({ id: 1, email: 'ada@example.com', role: 'ADMIN' }, { status: 201, statusText: 'Created' });
+    await settle(fixture);
+
+    http
+      .expectOne(AUTH_URLS.login)
+      .flush({ error: 'Too many attempts' }, { status: 429, statusText: 'Too Many Requests' });
+    await settle(fixture);
+
     expect(navigate).toHaveBeenCalledWith(['/login'], { queryParams: { notice: 'setup' } });
   });
 
@@ -110,6 +132,7 @@ describe('SetupPage', () => {
     const request = http.expectOne(AUTH_URLS.setup);
     expect(Object.keys(request.request.body)).toEqual(['name', 'email', 'password']);
     request.flush({ id: 1, email: 'ada@example.com', role: 'ADMIN' }, { status: 201, statusText: 'Created' });
+    http.expectOne(AUTH_URLS.login);
   });
 
   it('says "Already set up" when someone else finished first, and points to sign-in', async () => {

@@ -13,7 +13,10 @@ import { USERNAME_RULE, usernameValidator } from '../../core/validators';
 import { PasswordRules } from '../../ui/password-rules';
 import { AuthCard } from './auth-card';
 
-/** Creates the first administrator (spec "First account"); only reachable while no account exists. */
+/**
+ * Creates the first administrator (spec "First account"); only reachable while no account exists.
+ * The new administrator is signed in directly.
+ */
 @Component({
   selector: 'argus-setup-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -69,12 +72,25 @@ export class SetupPage {
         password,
       })
       .subscribe({
-        next: () => void this.router.navigate(['/login'], { queryParams: { notice: 'setup' } }),
+        next: () => this.signIn(email.trim(), password),
         error: (err: unknown) => {
           this.busy.set(false);
           if (errorStatus(err) === 409) this.alreadySetUp.set(true);
           if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
         },
       });
+  }
+
+  /**
+   * The administrator just chose this password: signing them in with it spares a second form. The
+   * ordinary sign-in makes the session (limits, audit row, cookies as always); should it fail, the
+   * account exists all the same and the sign-in page says so.
+   */
+  private signIn(email: string, password: string): void {
+    const toLogin = () => void this.router.navigate(['/login'], { queryParams: { notice: 'setup' } });
+    this.auth.login({ identifier: email, password }).subscribe({
+      next: (result) => (result.kind === 'signed-in' ? void this.router.navigate(['/']) : toLogin()),
+      error: toLogin,
+    });
   }
 }

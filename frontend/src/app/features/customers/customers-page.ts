@@ -8,6 +8,7 @@ import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
+import { revealFragment } from '../../core/fragment';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
@@ -53,6 +54,11 @@ export class CustomersPage {
       canWrite: mayWriteAt(this.auth.user(), customer.id),
     }));
   });
+
+  constructor() {
+    // /customers#customer-12 (the quick search's link to a customer)
+    revealFragment(() => this.fleet().state === 'ready');
+  }
 
   /** Clusters whose agent settings are unfolded (loaded only then). */
   protected readonly settingsShown = signal<ReadonlySet<number>>(new Set());

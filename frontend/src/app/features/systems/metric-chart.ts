@@ -4,6 +4,7 @@ import {
   Component,
   computed,
   DestroyRef,
+  effect,
   ElementRef,
   inject,
   input,
@@ -14,6 +15,7 @@ import {
 } from '@angular/core';
 import uPlot from 'uplot';
 
+import { ThemeService } from '../../core/theme';
 import { absoluteTime } from '../../ui/time-ago';
 import { alignLines, avgColumn, ChartLine, formatValue, lastValue, maxColumn, minColumn } from './chart-data';
 import { chartOptions, lineVariable, readTheme } from './chart-options';
@@ -73,6 +75,7 @@ export class MetricChart {
   /** The keys of the lines the current chart was built for; other lines need a new chart. */
   private shape = '';
   private readonly schemeChanged = signal(0);
+  private readonly theme = inject(ThemeService);
 
   protected readonly data = computed(() => alignLines(this.lines()));
   private readonly cursor = signal<number | null>(null);
@@ -117,17 +120,16 @@ export class MetricChart {
         this.chart.setSize({ width, height: this.height() });
       }
     });
-    const scheme = matchMedia('(prefers-color-scheme: dark)');
-    const rebuild = () => {
+    // light or dark (the system's or the user's choice): the colours are read again on a rebuild
+    effect(() => {
+      this.theme.dark();
       this.shape = '';
       this.schemeChanged.update((n) => n + 1);
-    };
-    scheme.addEventListener('change', rebuild);
+    });
     afterRenderEffect(() => resize.observe(this.plot().nativeElement));
 
     inject(DestroyRef).onDestroy(() => {
       resize.disconnect();
-      scheme.removeEventListener('change', rebuild);
       this.chart?.destroy();
       this.chart = null;
     });

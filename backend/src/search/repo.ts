@@ -1,0 +1,73 @@
+/** SQL of the quick search: names that contain the words typed, within what the caller may see. */
+import type { Knex } from 'knex';
+import type { Visible } from '../lib/access.js';
+
+export interface SearchHit {
+  systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
+  customers: { id: number; name: string; active: boolean }[];
+  alerts: { id: number; ruleKey: string; severity: string; state: string; message: string; systemName: string }[];
+}
+
+/** `term` as a LIKE pattern matching it anywhere: its own `%`, `_` and `\` match only themselves. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function createSearchRepo(db: Knex) {
+  return {
+    /**
+     * Up to `limit` of each kind, the best first: a name that starts with the term before one that
+     * merely contains it, then the shorter name. Alerts: the open ones (by system, rule or message),
+     * and the alert whose number was typed ("#123" or "123"), open or not.
+     */
+    async search(term: string, visible: Visible, limit: number): Promise<SearchHit> {
+      const pattern = containing(term);
+      const prefix = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const scoped = <T extends Knex.QueryBuilder>(query: T, column: string): T =>
+        (visible ? query.whereIn(column, [...visible]) : query) as T;
+
+      const systems = scoped(
+        db('systems as s')
+          .join('customers as c', 'c.id', 's.customer_id')
+          .where((w) => w.whereILike('s.name', pattern).orWhereILike('s.hostname', pattern))
+          .select('s.id', 's.name', 's.hostname', 's.status', 'c.name as customerName')
+          .orderByRaw('(s.name ILIKE ? OR s.hostname ILIKE ?) DESC, length(s.name), lower(s.name)', [prefix, prefix])
+          .limit(limit),
+        's.customer_id',
+      );
+      const customers = scoped(
+        db('customers')
+          .whereILike('name', pattern)
+          .select('id', 'name', 'active')
+          .orderByRaw('name ILIKE ? DESC, length(name), lower(name)', [prefix])
+          .limit(limit),
+        'id',
+      );
+      const number = /^#?(\d{1,15})$/.exec(term)?.[1];
+      const alerts = scoped(
+        db('alerts as a')
+          .join('systems as s', 's.id', 'a.system_id')
+          .where((w) => {
+            w.where('a.state', 'open').andWhere((m) =>
+              m
+                .whereILike('s.name', pattern)
+                .orWhereILike('s.hostname', pattern)
+                .orWhereILike('a.rule_key', pattern)
+                .orWhereILike('a.message', pattern),
+            );
+            if (number) w.orWhere('a.id', Number(number));
+          })
+          .select('a.id', 'a.rule_key as ruleKey', 'a.severity', 'a.state', 'a.message', 's.name as systemName')
+          .orderByRaw(`a.id = ? DESC, a.state = 'open' DESC, a.started_at DESC`, [number ? Number(number) : 0])
+          .limit(limit),
+        'a.customer_id',
+      );
+      const [systemRows, customerRows, alertRows] = await Promise.all([systems, customers, alerts]);
+      return {
+        systems: systemRows,
+        customers: customerRows,
+        alerts: alertRows.map((row: SearchHit['alerts'][number]) => ({ ...row, id: Number(row.id) })),
+      };
+    },
+  };
+}
+
+export type SearchRepo = ReturnType<typeof createSearchRepo>;

@@ -1,0 +1,29 @@
+/** The console's quick search: /api/search (docs/api.md "Search"). */
+import { z } from 'zod';
+import { id, severity } from './common.js';
+import { alertState } from './alerts.js';
+import { systemStatus } from './systems.js';
+
+export const searchQuery = z.object({
+  q: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
+});
+
+export const searchResults = z
+  .object({
+    systems: z.array(
+      z.object({ id, name: z.string(), hostname: z.string(), status: systemStatus, customerName: z.string() }),
+    ),
+    customers: z.array(z.object({ id, name: z.string(), active: z.boolean() })),
+    alerts: z.array(
+      z.object({
+        id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+        ruleKey: z.string(),
+        severity,
+        state: alertState,
+        message: z.string(),
+        systemName: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: 'SearchResults' });
+export type SearchResults = z.infer<typeof searchResults>;

@@ -1,0 +1,175 @@
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormControl, ReactiveFormsModule } from '@angular/forms';
+import { MatAutocompleteModule } from '@angular/material/autocomplete';
+import { MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { Router } from '@angular/router';
+import { catchError, debounceTime, distinctUntilChanged, map, Observable, of, startWith, switchMap } from 'rxjs';
+
+import { SearchApi, SearchResults } from './search-api';
+
+/** One thing the search found, and where it leads. */
+export interface SearchHit {
+  title: string;
+  detail: string;
+  link: string[];
+  fragment?: string;
+}
+
+interface HitGroup {
+  label: string;
+  hits: SearchHit[];
+}
+
+type Outcome = { state: 'idle' } | { state: 'failed' } | { state: 'found'; groups: HitGroup[] };
+
+/** The answer as the list shows it: systems, customers, alerts, each leading to its page. */
+export function hitGroups(results: SearchResults): HitGroup[] {
+  const groups: HitGroup[] = [
+    {
+      label: 'Systems',
+      hits: results.systems.map((s) => ({
+        title: s.name,
+        detail: `${s.customerName} · ${s.hostname}`,
+        link: ['/systems', String(s.id)],
+      })),
+    },
+    {
+      label: 'Customers',
+      hits: results.customers.map((c) => ({
+        title: c.name,
+        detail: c.active ? 'Customer' : 'Customer, inactive',
+        link: ['/customers'],
+        fragment: `customer-${c.id}`,
+      })),
+    },
+    {
+      label: 'Alerts',
+      hits: results.alerts.map((a) => ({
+        title: `#${a.id} ${a.message || a.ruleKey}`,
+        detail: `${a.systemName} · ${a.severity.toLowerCase()} · ${a.state}`,
+        link: ['/alerts', String(a.id)],
+      })),
+    },
+  ];
+  return groups.filter((group) => group.hits.length > 0);
+}
+
+/**
+ * Jumps to any system, customer or alert by name (Ctrl+K or "/" anywhere in the console): a
+ * combobox (Material's autocomplete) whose options are the server's best matches as you type.
+ */
+@Component({
+  selector: 'argus-quick-search',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [MatAutocompleteModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  template: `
+    <h2 mat-dialog-title>Search</h2>
+    <mat-dialog-content>
+      <mat-form-field class="field">
+        <mat-label>Systems, customers and alerts</mat-label>
+        <input
+          matInput
+          type="search"
+          [formControl]="term"
+          [matAutocomplete]="results"
+          autocomplete="off"
+          spellcheck="false"
+          cdkFocusInitial
+        />
+        <mat-hint>A name, a host name, a rule, or an alert's number (#123)</mat-hint>
+      </mat-form-field>
+      <mat-autocomplete
+        #results="matAutocomplete"
+        [autoActiveFirstOption]="true"
+        [displayWith]="titleOf"
+        (optionSelected)="go($event.option.value)"
+      >
+        @for (group of groups(); track group.label) {
+          <mat-optgroup [label]="group.label">
+            @for (hit of group.hits; track hit.link.join('/') + hit.fragment) {
+              <mat-option [value]="hit">
+                <span class="title">{{ hit.title }}</span>
+                <span class="detail">{{ hit.detail }}</span>
+              </mat-option>
+            }
+          </mat-optgroup>
+        }
+      </mat-autocomplete>
+      <p class="status" role="status" data-testid="search-status">{{ status() }}</p>
+    </mat-dialog-content>
+  `,
+  styles: `
+    .field {
+      width: min(36rem, 80vw);
+    }
+    /* two lines; as blocks they are two words of the option's accessible name, too */
+    .title {
+      display: block;
+    }
+    .detail {
+      display: block;
+      font: var(--mat-sys-body-small);
+      color: var(--mat-sys-on-surface-variant);
+    }
+    .status {
+      margin: 0;
+      min-height: 1.5em;
+      font: var(--mat-sys-body-small);
+    }
+  `,
+})
+export class QuickSearch {
+  private readonly api = inject(SearchApi);
+  private readonly router = inject(Router);
+  private readonly dialogRef = inject(MatDialogRef<QuickSearch>);
+
+  protected readonly term = new FormControl('', { nonNullable: true });
+
+  private readonly outcome = toSignal(
+    this.term.valueChanges.pipe(
+      // a hit chosen puts the hit itself into the control: that is no new term
+      map((value) => (typeof value === 'string' ? value.trim() : null)),
+      debounceTime(150),
+      distinctUntilChanged(),
+      switchMap((term): Observable<Outcome> => (term ? this.find(term) : of({ state: 'idle' }))),
+      startWith({ state: 'idle' } as Outcome),
+    ),
+    { requireSync: true },
+  );
+
+  protected readonly groups = computed(() => {
+    const outcome = this.outcome();
+    return outcome.state === 'found' ? outcome.groups : [];
+  });
+
+  /** Said to screen readers too: how many were found, or why nothing was. */
+  protected readonly status = computed(() => {
+    const outcome = this.outcome();
+    if (outcome.state === 'failed') return 'The search failed; try again.';
+    if (outcome.state === 'idle') return '';
+    const count = outcome.groups.reduce((sum, group) => sum + group.hits.length, 0);
+    return count === 0 ? 'No matches' : count === 1 ? '1 match' : `${count} matches`;
+  });
+
+  protected readonly titleOf = (hit: SearchHit | string | null) => (typeof hit === 'string' ? hit : (hit?.title ?? ''));
+
+  protected go(hit: SearchHit): void {
+    this.dialogRef.close();
+    void this.router.navigate(hit.link, hit.fragment ? { fragment: hit.fragment } : {});
+  }
+
+  private find(term: string): Observable<Outcome> {
+    return this.api.search(term).pipe(
+      map((results): Outcome => ({ state: 'found', groups: hitGroups(results) })),
+      catchError(() => of<Outcome>({ state: 'failed' })),
+    );
+  }
+}
+
+export function openQuickSearch(dialog: MatDialog): void {
+  if (dialog.getDialogById('quick-search')) return;
+  dialog.open(QuickSearch, { id: 'quick-search', position: { top: '12vh' } });
+}
