@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { openBuffer } from './buffer.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
-import { bootWatch } from './events.js';
+import { bootWatch, eventWatches } from './events.js';
 import { hostFacts } from './facts.js';
 import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
+import { journalWatch } from './journal.js';
 import { agentToken } from './jwt.js';
 import { runAgent } from './runner.js';
+import { runTool } from './run-tool.js';
 import { loadSettings } from './settings-file.js';
 import { deliver } from './send.js';
 import { AGENT_VERSION } from './version.js';
@@ -106,7 +108,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           collector: createCollector(host, { settings: () => settings.current }),
           settings,
           settingsRev: saved.rev,
-          boot: bootWatch(host, config.stateDir),
+          boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           log: (line) => io.err(`argus-agent: ${line}`),
         },

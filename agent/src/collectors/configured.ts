@@ -9,24 +9,13 @@
  * - `backup.<job>` = a marker file the backup touches when it ends: backup.age_h{job} from its mtime.
  * A tool that is not installed, a file not there, a server not answering: that metric is left out.
  */
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { connect } from 'node:tls';
+import { runTool, type RunTool } from '../run-tool.js';
 import { sample, type Sample } from '../sample.js';
 
-/** Runs a host tool: its exit code and output, or null when it is not installed (or hangs). */
-export type RunTool = (file: string, args: string[]) => Promise<{ code: number; stdout: string } | null>;
-
-export const runTool: RunTool = (file, args) =>
-  new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout) => {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (error && typeof code !== 'number')
-        resolve(null); // ENOENT, a timeout: no answer
-      else resolve({ code: typeof code === 'number' ? code : 0, stdout });
-    });
-  });
+export type { RunTool };
 
 export interface WatchList {
   services: string[];
