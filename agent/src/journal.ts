@@ -6,7 +6,7 @@
  * - `service.failed` (WARNING): systemd's "unit failed with result" entry (MESSAGE_ID
  *   d9b373ed55a64feb8242e02dbe79a49c, logged by PID 1 for system units), e.g. "nginx.service failed
  *   (exit-code)".
- * One journalctl call per report asks only for those entries after the journal cursor kept in
+ * One journalctl call a minute at most asks only for those entries after the journal cursor kept in
  * `<state_dir>/journal.json`; the cursor moves on only once the report carrying their events is in
  * the buffer (like boot.json), so a crash in between sends them again rather than never. The very
  * first start looks from that moment on: the journal's past is not replayed as news.
@@ -69,11 +69,18 @@ export function journalArgs(position: Position): string[] {
   ];
 }
 
+/** journalctl at most once a minute (a spawn costs the agent about 1.5 ms of CPU); an event waits that long at most. */
+export const JOURNAL_EVERY_MS = 60_000;
+
 export function journalWatch(run: RunTool, stateDir: string, now: () => number = Date.now) {
   const file = join(stateDir, 'journal.json');
   let next: Position | null = null;
+  let lastRead = -Infinity;
   return {
     async events(): Promise<AgentEvent[]> {
+      next = null;
+      if (now() - lastRead < JOURNAL_EVERY_MS) return [];
+      lastRead = now();
       const known = await readFile(file, 'utf8').then(
         (text) => JSON.parse(text) as Position,
         () => null,

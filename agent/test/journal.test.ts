@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { MAX_EVENTS_PER_REPORT } from '../../contracts/agent-report.js';
 import { bootWatch, eventWatches } from '../src/events.js';
-import { MAX_EVENTS, eventOf, journalArgs, journalWatch, UNIT_FAILURE_RESULT } from '../src/journal.js';
+import {
+  JOURNAL_EVERY_MS,
+  MAX_EVENTS,
+  eventOf,
+  journalArgs,
+  journalWatch,
+  UNIT_FAILURE_RESULT,
+} from '../src/journal.js';
 import type { RunTool } from '../src/run-tool.js';
 import { fixtureHost } from './fixture-host.js';
 
@@ -88,7 +95,8 @@ describe('events from the journal', () => {
 
     // restarted, with two more entries in the journal: only those are news
     const journal = fakeJournal(RECORDED);
-    const restarted = journalWatch(journal.run, state);
+    let now = 1_795_660_800_000;
+    const restarted = journalWatch(journal.run, state, () => now);
     const events = await restarted.events();
     assert.deepEqual(
       events.map((event) => event.message),
@@ -99,7 +107,9 @@ describe('events from the journal', () => {
     );
     assert.ok(journal.asked[0]?.includes(`--after-cursor=${cursorOf(RECORDED[2] as string)}`));
     await restarted.commit();
+    now += JOURNAL_EVERY_MS;
     assert.deepEqual(await restarted.events(), [], 'nothing twice');
+    assert.equal(journal.asked.length, 2, 'the journal was asked again');
   });
 
   it('keeps the first start as its starting point when nothing happened yet', async () => {
@@ -121,13 +131,30 @@ describe('events from the journal', () => {
       }),
     );
     assert.equal(MAX_EVENTS, MAX_EVENTS_PER_REPORT, 'the limit the server takes');
-    const watch = journalWatch(fakeJournal(flood).run, state);
+    let now = 0;
+    const watch = journalWatch(fakeJournal(flood).run, state, () => now);
     const first = await watch.events();
     assert.equal(first.length, 100);
     await watch.commit();
+    now += JOURNAL_EVERY_MS;
     const rest = await watch.events();
     assert.equal(rest.length, 50);
     assert.equal(rest[0]?.message, 'Out of memory: the kernel killed process 1100 (worker)');
+  });
+
+  it('asks the journal at most once a minute', async () => {
+    let now = 0;
+    const journal = fakeJournal(RECORDED.slice(0, 1));
+    const watch = journalWatch(journal.run, state, () => now);
+    assert.equal((await watch.events()).length, 1);
+    await watch.commit();
+    now += 30_000;
+    assert.deepEqual(await watch.events(), []);
+    await watch.commit();
+    assert.equal(journal.asked.length, 1, 'not asked 30 s later');
+    now += 30_000;
+    await watch.events();
+    assert.equal(journal.asked.length, 2, 'asked again a minute later');
   });
 
   it('sends nothing and keeps its place where the journal cannot be read', async () => {
@@ -155,15 +182,17 @@ describe('events from the journal', () => {
     await before.events();
     await before.commit();
     files['/proc/sys/kernel/random/boot_id'] = 'bbbb-2\n';
+    let now = 0;
     const both = eventWatches(
       bootWatch(fixtureHost({ files, statfs: {} }), state),
-      journalWatch(fakeJournal(RECORDED).run, state),
+      journalWatch(fakeJournal(RECORDED).run, state, () => now),
     );
     assert.deepEqual(
       (await both.events()).map((event) => event.type),
       ['system.reboot', 'mem.oom_kill', 'service.failed', 'mem.oom_kill', 'service.failed'],
     );
     await both.commit();
+    now += JOURNAL_EVERY_MS;
     assert.deepEqual(await both.events(), [], 'both remembered');
   });
 });
