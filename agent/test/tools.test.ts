@@ -152,7 +152,7 @@ describe('clock offset (time.offset_ms, positive when the host is ahead)', () =>
 });
 
 describe('costly tools run at most every so often', () => {
-  it('repeats the last samples in between, and asks again when its input changed', async () => {
+  it('waits for the first answer, repeats it in between, and asks again when due or when its input changed', async () => {
     let now = 0;
     let key = 'a';
     let runs = 0;
@@ -160,12 +160,41 @@ describe('costly tools run at most every so often', () => {
       now: () => now,
       changed: async () => key,
     });
-    assert.deepEqual(await collect(), [sample('updates.security', 1)]);
+    assert.deepEqual(await collect(), [sample('updates.security', 1)], 'the first report has it');
     now = 59_999;
     assert.deepEqual(await collect(), [sample('updates.security', 1)], 'the last answer, carried');
+    assert.equal(runs, 1);
     key = 'b';
+    await collect();
+    await collect.settled();
     assert.deepEqual(await collect(), [sample('updates.security', 2)], 'the package database changed');
     now = 59_999 + 60_000;
+    await collect();
+    await collect.settled();
     assert.deepEqual(await collect(), [sample('updates.security', 3)], 'its time came');
+  });
+
+  it('holds no report back while a slow tool runs again', async () => {
+    let now = 0;
+    let finish: (samples: ReturnType<typeof sample>[]) => void = () => {};
+    let runs = 0;
+    const collect = atMostEvery(
+      60_000,
+      () => {
+        runs += 1;
+        return runs === 1
+          ? Promise.resolve([sample('time.offset_ms', 1)])
+          : new Promise((resolve) => (finish = resolve));
+      },
+      { now: () => now },
+    );
+    await collect();
+    now = 60_000;
+    assert.deepEqual(await collect(), [sample('time.offset_ms', 1)], 'answered at once with the last samples');
+    assert.deepEqual(await collect(), [sample('time.offset_ms', 1)], 'not started twice');
+    assert.equal(runs, 2);
+    finish([sample('time.offset_ms', 2)]);
+    await collect.settled();
+    assert.deepEqual(await collect(), [sample('time.offset_ms', 2)]);
   });
 });
