@@ -76,7 +76,10 @@ async function benchOnce(binary: string, state: string, scheme: 'http' | 'https'
     `webhook_url: "${scheme}://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "bench"\nstate_dir: "${stateDir}"\ninterval: 5\n`,
   );
   const agent = spawn(binary, ['run', '--config', config], { stdio: 'ignore', env });
-  await new Promise((resolve) => setTimeout(resolve, 3000)); // start-up and the first report's two looks
+  // start-up, the first report's two looks and the host tools' first answers (apt-get -s: seconds)
+  for (let waited = 0; reports === 0 && waited < 180_000; waited += 500)
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  await new Promise((resolve) => setTimeout(resolve, 1000));
   const start = await usage(agent.pid as number);
   const reportsAtStart = reports;
   let peakRss = start.rssMb;
