@@ -55,7 +55,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     return 0;
   }
   if (command === 'collect') {
-    const report = await createCollector(host).report();
+    const report = await createCollector(host, { waitForHostTools: true }).report();
     io.out(JSON.stringify(await body(host, report, null), null, 2));
     return 0;
   }
@@ -63,7 +63,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     try {
       const config = await readConfig(configPath(args));
       const identity = await loadIdentity(config.stateDir, host);
-      const report = await createCollector(host).report();
+      const report = await createCollector(host, { waitForHostTools: true }).report();
       const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
       const answer = await deliver(
         config.webhookUrl,

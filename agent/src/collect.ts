@@ -39,11 +39,19 @@ export interface CollectorOptions {
   /** The agent settings of the server's last answer (what to watch: services, certificates, backups). */
   settings?: () => Record<string, unknown>;
   runTool?: RunTool;
+  /**
+   * Wait for every costly host tool's first answer (`collect`, `once`: one report, then exit). The
+   * service waits 2 s at most, so a slow apt-get's count comes with a later report.
+   */
+  waitForHostTools?: boolean;
 }
+
+const SERVICE_FIRST_WAIT_MS = 2000;
 
 export function createCollector(host: Host, options: CollectorOptions = {}) {
   const clock = options.clock ?? (() => performance.now());
   const run = options.runTool ?? realRunTool;
+  const firstWaitMs = options.waitForHostTools ? Infinity : SERVICE_FIRST_WAIT_MS;
   const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
@@ -54,9 +62,9 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     networkCollector(host, clock),
     kernelCollector(host),
     configuredCollector(options.settings ?? (() => ({})), run),
-    atMostEvery(MINUTE, clockCollector(run)),
-    atMostEvery(10 * MINUTE, smartCollector(run)),
-    atMostEvery(60 * MINUTE, updatesCollector(run), { changed: async () => packageState() }),
+    atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
+    atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
+    atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),
   ];
   const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
   let primed = false;

@@ -152,6 +152,15 @@ describe('clock offset (time.offset_ms, positive when the host is ahead)', () =>
 });
 
 describe('costly tools run at most every so often', () => {
+  it('lets the service’s first report wait a bounded time for a slow tool, then carries its answer', async () => {
+    let finish: (samples: ReturnType<typeof sample>[]) => void = () => {};
+    const collect = atMostEvery(60_000, () => new Promise((resolve) => (finish = resolve)), { firstWaitMs: 20 });
+    assert.deepEqual(await collect(), [], 'not answered within 20 ms: the report goes without it');
+    finish([sample('updates.security', 3)]);
+    await collect.settled();
+    assert.deepEqual(await collect(), [sample('updates.security', 3)], 'the next report has it');
+  });
+
   it('waits for the first answer, repeats it in between, and asks again when due or when its input changed', async () => {
     let now = 0;
     let key = 'a';
