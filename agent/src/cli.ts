@@ -8,12 +8,14 @@ import { join } from 'node:path';
 import { openBuffer } from './buffer.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
-import { bootWatch } from './events.js';
+import { bootWatch, eventWatches } from './events.js';
 import { hostFacts } from './facts.js';
 import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
+import { journalWatch } from './journal.js';
 import { agentToken } from './jwt.js';
 import { runAgent } from './runner.js';
+import { runTool } from './run-tool.js';
 import { loadSettings } from './settings-file.js';
 import { deliver } from './send.js';
 import { createUpdater, restartInPlace, runningExecutable } from './update.js';
@@ -54,7 +56,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     return 0;
   }
   if (command === 'collect') {
-    const report = await createCollector(host).report();
+    const report = await createCollector(host, { waitForHostTools: true }).report();
     io.out(JSON.stringify(await body(host, report, null), null, 2));
     return 0;
   }
@@ -62,7 +64,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     try {
       const config = await readConfig(configPath(args));
       const identity = await loadIdentity(config.stateDir, host);
-      const report = await createCollector(host).report();
+      const report = await createCollector(host, { waitForHostTools: true }).report();
       const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
       const answer = await deliver(
         config.webhookUrl,
@@ -116,7 +118,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           collector: createCollector(host, { settings: () => settings.current }),
           settings,
           settingsRev: saved.rev,
-          boot: bootWatch(host, config.stateDir),
+          boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           update: (offer) => updater.answered(offer),
           log,

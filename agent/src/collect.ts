@@ -1,6 +1,9 @@
 /** One report from every collector; a collector that fails leaves its metrics out, never the report. */
 import type { AgentReport } from '../../contracts/agent-report.js';
-import { configuredCollector, type RunTool } from './collectors/configured.js';
+import { statSync } from 'node:fs';
+import { atMostEvery } from './collectors/cadence.js';
+import { clockCollector } from './collectors/clock.js';
+import { configuredCollector } from './collectors/configured.js';
 import { cpuCollector, cpuCount } from './collectors/cpu.js';
 import { diskIoCollector } from './collectors/diskio.js';
 import { disksCollector } from './collectors/disks.js';
@@ -8,8 +11,26 @@ import { kernelCollector } from './collectors/kernel.js';
 import { loadCollector } from './collectors/load.js';
 import { memoryCollector } from './collectors/memory.js';
 import { networkCollector } from './collectors/network.js';
+import { smartCollector } from './collectors/smart.js';
+import { updatesCollector } from './collectors/updates.js';
 import type { Host } from './host.js';
+import { runTool as realRunTool, type RunTool } from './run-tool.js';
 import type { AgentEvent, Sample } from './sample.js';
+
+const MINUTE = 60_000;
+
+/** What the package manager's answer depends on: a changed package database or fresh lists ask again. */
+function packageState(): string {
+  return ['/var/lib/dpkg/status', '/var/lib/apt/lists', '/var/lib/rpm', '/var/cache/dnf']
+    .map((path) => {
+      try {
+        return statSync(path).mtimeMs;
+      } catch {
+        return 0;
+      }
+    })
+    .join();
+}
 
 export interface CollectorOptions {
   /** How long the first report waits between its two looks (rates need two). */
@@ -18,10 +39,19 @@ export interface CollectorOptions {
   /** The agent settings of the server's last answer (what to watch: services, certificates, backups). */
   settings?: () => Record<string, unknown>;
   runTool?: RunTool;
+  /**
+   * Wait for every costly host tool's first answer (`collect`, `once`: one report, then exit). The
+   * service waits 2 s at most, so a slow apt-get's count comes with a later report.
+   */
+  waitForHostTools?: boolean;
 }
+
+const SERVICE_FIRST_WAIT_MS = 2000;
 
 export function createCollector(host: Host, options: CollectorOptions = {}) {
   const clock = options.clock ?? (() => performance.now());
+  const run = options.runTool ?? realRunTool;
+  const firstWaitMs = options.waitForHostTools ? Infinity : SERVICE_FIRST_WAIT_MS;
   const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
@@ -31,7 +61,10 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     diskIoCollector(host, clock),
     networkCollector(host, clock),
     kernelCollector(host),
-    configuredCollector(options.settings ?? (() => ({})), options.runTool),
+    configuredCollector(options.settings ?? (() => ({})), run),
+    atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
+    atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
+    atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),
   ];
   const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
   let primed = false;

@@ -2,7 +2,8 @@
  * Events the agent sends once each (issue 12 item 2). A reboot: the kernel's boot id changed since
  * the last report the buffer took (kept in `<state_dir>/boot.json`); the event rides on the first
  * report after it and is remembered as sent only once that report is in the buffer, so a crash in
- * between sends it again rather than never.
+ * between sends it again rather than never. OOM kills and failed services come from the journal
+ * (journal.ts); `eventWatches` puts the sources together for the runner.
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -36,3 +37,13 @@ export function bootWatch(host: Host, stateDir: string) {
 }
 
 export type BootWatch = ReturnType<typeof bootWatch>;
+
+/** Several sources of events as one: the report carries all of theirs, and all commit together. */
+export function eventWatches(...watches: BootWatch[]): BootWatch {
+  return {
+    events: async () => (await Promise.all(watches.map((watch) => watch.events()))).flat(),
+    commit: async () => {
+      for (const watch of watches) await watch.commit();
+    },
+  };
+}

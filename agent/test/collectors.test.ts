@@ -6,31 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { agentBodySchema } from '../../contracts/agent-report.js';
-import { createCollector } from '../src/collect.js';
 import { watchedMounts } from '../src/collectors/disks.js';
 import { degradedArrays } from '../src/collectors/kernel.js';
 import { hostFacts } from '../src/facts.js';
 import type { Sample } from '../src/sample.js';
-import { fixtureHost, loadFixture } from './fixture-host.js';
+import { collectTwoLooks, fixtureHost, loadFixture } from './fixture-host.js';
 
-/** Two looks a second apart (the fixture's `later` files), as the agent's first report takes them. */
-async function twoLooks(name: string): Promise<Sample[]> {
-  const host = fixtureHost(loadFixture(name));
-  let now = 0;
-  // no host tools: the recorded host has only its files
-  const collector = createCollector(host, { primeMs: 0, clock: () => now, runTool: async () => null });
-  const originalRead = host.read;
-  let looks = 0;
-  // the first report looks twice: move the recorded counters and the clock on between the looks
-  host.read = async (path) => {
-    if (path === '/proc/stat' && looks++ === 2) {
-      host.advance();
-      now = 1000;
-    }
-    return originalRead(path);
-  };
-  return (await collector.report()).metrics;
-}
+/** no host tools: the recorded host has only its files */
+const twoLooks = (name: string) => collectTwoLooks(name, { runTool: async () => null });
 
 const value = (samples: Sample[], name: string, instance?: string) =>
   samples.find((s) => s.name === name && (instance === undefined || s.instance === instance))?.value;

@@ -22,8 +22,11 @@ const value = (samples: Sample[], name: string, instance?: string) =>
 const systemd: RunTool = async (file, args) => {
   if (file !== 'systemctl') return null;
   if (args[0] === 'list-units') return { code: 0, stdout: 'backup.service loaded failed failed Nightly backup\n' };
-  if (args[0] === 'is-active')
-    return args[1] === 'nginx' ? { code: 0, stdout: 'active\n' } : { code: 3, stdout: 'inactive\n' };
+  if (args[0] === 'is-active') {
+    // one line per unit, in order; the exit code is 0 only when all are active
+    const states = args.slice(1).map((unit) => (unit === 'nginx' ? 'active' : 'inactive'));
+    return { code: states.every((state) => state === 'active') ? 0 : 3, stdout: states.map((s) => `${s}\n`).join('') };
+  }
   return null;
 };
 

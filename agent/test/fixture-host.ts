@@ -3,7 +3,9 @@
  * results, and a second look `later` for the rates), served through the collectors' Host interface.
  */
 import { readFileSync } from 'node:fs';
+import { createCollector, type CollectorOptions } from '../src/collect.js';
 import type { FsStats, Host } from '../src/host.js';
+import type { Sample } from '../src/sample.js';
 
 export interface RecordedHost {
   files: Record<string, string>;
@@ -33,4 +35,21 @@ export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } 
       files = { ...files, ...recorded.later };
     },
   };
+}
+
+/** One first report of a recorded host: two looks, the recorded counters and the clock moved on between them. */
+export async function collectTwoLooks(name: string, options: CollectorOptions = {}): Promise<Sample[]> {
+  const host = fixtureHost(loadFixture(name));
+  let now = 0;
+  const collector = createCollector(host, { primeMs: 0, clock: () => now, ...options });
+  const originalRead = host.read;
+  let looks = 0;
+  host.read = async (path) => {
+    if (path === '/proc/stat' && looks++ === 2) {
+      host.advance();
+      now = 1000;
+    }
+    return originalRead(path);
+  };
+  return (await collector.report()).metrics;
 }

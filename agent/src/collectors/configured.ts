@@ -1,7 +1,7 @@
 /**
  * The metrics an admin asks for through agent settings (issue 12 item 2), and those that need the
  * host's own tools:
- * - `services` (e.g. "nginx, postgresql"): service.active{unit} from `systemctl is-active`;
+ * - `services` (e.g. "nginx, postgresql"): service.active{unit} from one `systemctl is-active a b…`;
  * - services.failed: the count of `systemctl list-units --state=failed`, wherever systemd runs;
  * - `certs` (e.g. "/etc/ssl/certs/site.pem, example.com:443"): cert.days_left{entry}, from the file
  *   or from the certificate a TLS server presents (its name sent as SNI; not verified: an expired or
@@ -9,24 +9,12 @@
  * - `backup.<job>` = a marker file the backup touches when it ends: backup.age_h{job} from its mtime.
  * A tool that is not installed, a file not there, a server not answering: that metric is left out.
  */
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
-import { connect } from 'node:tls';
+import { runTool, type RunTool } from '../run-tool.js';
 import { sample, type Sample } from '../sample.js';
 
-/** Runs a host tool: its exit code and output, or null when it is not installed (or hangs). */
-export type RunTool = (file: string, args: string[]) => Promise<{ code: number; stdout: string } | null>;
-
-export const runTool: RunTool = (file, args) =>
-  new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, maxBuffer: 1 << 20 }, (error, stdout) => {
-      const code = (error as { code?: unknown } | null)?.code;
-      if (error && typeof code !== 'number')
-        resolve(null); // ENOENT, a timeout: no answer
-      else resolve({ code: typeof code === 'number' ? code : 0, stdout });
-    });
-  });
+export type { RunTool };
 
 export interface WatchList {
   services: string[];
@@ -68,6 +56,8 @@ async function certificateOf(entry: string): Promise<X509Certificate | null> {
   if (!match) return null;
   const host = (match[1] as string).replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
+    // node:tls only when a host:port is watched (and the agent talks to an http:// server)
+    const { connect } = process.getBuiltinModule('node:tls');
     const socket = connect({
       host,
       port: Number(match[2]),
@@ -96,9 +86,14 @@ export function configuredCollector(
     const failed = await run('systemctl', ['list-units', '--state=failed', '--no-legend', '--plain']);
     if (failed && failed.code === 0)
       samples.push(sample('services.failed', failed.stdout.split('\n').filter((l) => l.trim()).length));
-    for (const unit of watch.services) {
-      const state = await run('systemctl', ['is-active', unit]);
-      if (state) samples.push(sample('service.active', state.stdout.trim() === 'active' ? 1 : 0, unit));
+    // one systemctl for all of them (a spawn costs the agent about 1.5 ms of CPU): a line per unit, in order
+    if (watch.services.length) {
+      const states = await run('systemctl', ['is-active', ...watch.services]);
+      const lines = states?.stdout.split('\n') ?? [];
+      watch.services.forEach((unit, index) => {
+        const state = lines[index]?.trim();
+        if (state) samples.push(sample('service.active', state === 'active' ? 1 : 0, unit));
+      });
     }
 
     for (const entry of watch.certs) {
