@@ -256,7 +256,11 @@ describe('/api/agent/install.sh, version and download', () => {
         assert.match(unit, /^\[Unit\][^[]*^StartLimitIntervalSec=0$/m);
         assert.match(unit, /^ExecStart=\/usr\/local\/bin\/argus-agent run --config \/etc\/argus-agent\/config.yaml$/m);
         assert.match(unit, /^StateDirectory=argus-agent$/m);
-        assert.doesNotMatch(unit, /#USER|^User=/m, 'no useradd here: no User= line, and no placeholder left');
+        assert.doesNotMatch(
+          unit,
+          /#USER|^User=|#GROUPS|^SupplementaryGroups=/m,
+          'no useradd here: no User= or journal group line, and no placeholder left',
+        );
         assert.match(unit, /^Restart=always\nRestartSec=5$/m);
         // the agent's restart into an update it installed (agent/src/update.ts) is no failure
         assert.match(unit, /^SuccessExitStatus=75\nRestartForceExitStatus=75$/m);

@@ -17,7 +17,9 @@ export function shQuote(value: string): string {
 
 // Installers from 2.28.1 write StartLimitIntervalSec=0 (spec "Versioning"): systemd never gives up
 // restarting. It is also a drop-in, which survives a unit file replaced by hand or by a package.
-// `#USER` becomes `User=argus-agent` where the installer could create that system user, else goes.
+// `#USER` becomes `User=argus-agent` where the installer could create that system user, else goes;
+// `#GROUPS` then becomes `SupplementaryGroups=systemd-journal` where that group exists: the journal
+// is where the agent reads OOM kills and failed units from (agent/src/events), which needs it.
 const UNIT = `[Unit]
 Description=Argus monitoring agent
 Wants=network-online.target
@@ -28,6 +30,7 @@ StartLimitIntervalSec=0
 Type=simple
 ExecStart=/usr/local/bin/argus-agent run --config /etc/argus-agent/config.yaml
 #USER
+#GROUPS
 StateDirectory=argus-agent
 StateDirectoryMode=0700
 Restart=always
@@ -189,12 +192,16 @@ main() {
   cat >"$TMP_DIR/argus-agent.service" <<'UNIT'
 @@UNIT@@
 UNIT
-  # the User= line, or no line at all
-  if [ -n "$user_line" ]; then
-    sed "s/^#USER$/$user_line/" "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
-  else
-    sed '/^#USER$/d' "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
+  # the User= line, or no line at all; the journal's group for that user where the group exists
+  groups_line=
+  if [ -n "$user_line" ] && grep -q '^systemd-journal:' /etc/group 2>/dev/null; then
+    groups_line='SupplementaryGroups=systemd-journal'
   fi
+  user_edit='/^#USER$/d'
+  if [ -n "$user_line" ]; then user_edit="s/^#USER\$/$user_line/"; fi
+  groups_edit='/^#GROUPS$/d'
+  if [ -n "$groups_line" ]; then groups_edit="s/^#GROUPS\$/$groups_line/"; fi
+  sed -e "$user_edit" -e "$groups_edit" "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
   install_file "$TMP_DIR/unit" "$UNIT_DIR/argus-agent.service" 0644
   mkdir -p "$UNIT_DIR/argus-agent.service.d"
   cat >"$TMP_DIR/start-limit.conf" <<'DROPIN'
