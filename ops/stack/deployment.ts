@@ -67,8 +67,9 @@ export async function buildImage(nodeImage: string): Promise<{ seconds: number; 
     { timeoutMs: 1_200_000 },
   );
   if (built.code !== 0) throw new Error(`docker build failed:\n${built.stdout.slice(-4000)}\n${built.stderr}`);
-  // the image this build replaced, if any: without this every changed build leaves 250 MB behind
-  await docker(['image', 'prune', '-f']);
+  // the image this build replaced, if any: without this every changed build leaves 250 MB behind.
+  // It waits for every other build on the engine to finish: a generous limit, like the build's.
+  await docker(['image', 'prune', '-f'], { timeoutMs: 1_200_000 });
   const size = await docker(['image', 'inspect', '-f', '{{.Size}}', IMAGE]);
   return { seconds: (performance.now() - started) / 1000, megabytes: Number(size.stdout.trim()) / 1e6 };
 }
