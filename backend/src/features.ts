@@ -68,6 +68,9 @@ import { incidentsRoutes } from './alerts/incidents.js';
 import { liveRoutes } from './live/routes.js';
 import { customersRoutes } from './customers/routes.js';
 import { createCustomersService } from './customers/service.js';
+import { createEnrollmentRepo } from './customers/enrollment-repo.js';
+import { enrollmentRoutes } from './customers/enrollment-routes.js';
+import { createEnrollmentService } from './customers/enrollment-service.js';
 import { createSystemsRepo } from './systems/repo.js';
 import { systemsRoutes } from './systems/routes.js';
 import { createSystemsService } from './systems/service.js';
@@ -229,6 +232,17 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       secondFactorRoutes(secondFactor, users),
       customersRoutes(
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
+      ),
+      // enrolment figures and an ADMIN's one-hour raise per cluster (issue 15)
+      enrollmentRoutes(
+        createEnrollmentService({
+          repo: createEnrollmentRepo(db),
+          clusters: createCustomersRepo(db),
+          bus: deps.bus,
+          clock,
+          audit,
+          defaultLimit: config.enrollPerClusterPerHour,
+        }),
       ),
       systemsRoutes(systems, clock),
       liveRoutes(),
