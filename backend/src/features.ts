@@ -216,7 +216,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
-    liveServices: { authentication, sessions, tokens, users, systems },
+    liveServices: { authentication, systems },
     routers: [
       authRoutes({
         users,
