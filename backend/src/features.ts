@@ -74,6 +74,8 @@ import { createEnrollmentService } from './customers/enrollment-service.js';
 import { createSystemsRepo } from './systems/repo.js';
 import { systemsRoutes } from './systems/routes.js';
 import { createSystemsService } from './systems/service.js';
+import { createSystemsListing } from './systems/listing.js';
+import { createSystemsPageRepo } from './systems/page-repo.js';
 import { secondFactorRoutes } from './second-factor/routes.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { tokensRoutes } from './tokens/routes.js';
@@ -244,7 +246,11 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           defaultLimit: config.enrollPerClusterPerHour,
         }),
       ),
-      systemsRoutes(systems, clock),
+      systemsRoutes(
+        systems,
+        clock,
+        createSystemsListing({ repo: createSystemsRepo(db), pages: createSystemsPageRepo(db) }),
+      ),
       liveRoutes(),
       agentRoutes({
         endpoints: createAgentEndpoints({
