@@ -58,3 +58,38 @@ export const cluster = z
   })
   .meta({ id: 'Cluster' });
 export type Cluster = z.infer<typeof cluster>;
+
+/** POST /api/clusters/:id/enrollment-limit (ADMIN): the cluster's hourly enrolment limit for the next hour. */
+export const raiseEnrollmentLimitBody = z
+  .object({ limit: z.number().int().min(1).max(1_000_000) })
+  .strict()
+  .meta({ id: 'RaiseEnrollmentLimit', example: { limit: 2000 } });
+export type RaiseEnrollmentLimit = z.infer<typeof raiseEnrollmentLimitBody>;
+
+/**
+ * A cluster's enrolments in the last hour (issue 15): its limit now, an ADMIN's running raise, the
+ * new systems it took and the hosts it refused, by reason (`hourlyLimit`: the limit was reached;
+ * `otherCustomer`: a host enrolled elsewhere presented this cluster's key).
+ */
+export const clusterEnrollment = z
+  .object({
+    clusterId: id,
+    customerId: id,
+    /** The limit that applies now: the variable's, or the raise while it runs. */
+    hourlyLimit: z.number().int(),
+    /** AGENT_ENROLL_PER_CLUSTER_PER_HOUR. */
+    defaultLimit: z.number().int(),
+    raise: z.object({ hourlyLimit: z.number().int(), until: instant, by: z.string().nullable() }).nullable(),
+    enrolledLastHour: z.number().int(),
+    refusedLastHour: z.object({
+      /** Distinct hosts refused (a host retrying stays one). */
+      hosts: z.number().int(),
+      /** Their refused requests, counted since each host's first refusal of the hour. */
+      attempts: z.number().int(),
+      hourlyLimit: z.number().int(),
+      otherCustomer: z.number().int(),
+      lastAt: instant.nullable(),
+    }),
+  })
+  .meta({ id: 'ClusterEnrollment' });
+export type ClusterEnrollment = z.infer<typeof clusterEnrollment>;

@@ -66,3 +66,58 @@ export const chartData = z
   })
   .meta({ id: 'ChartData' });
 export type ChartData = z.infer<typeof chartData>;
+
+/** How GET /api/systems sorts a page (issue 15: the console at 10,000 systems sorts on the server). */
+export const systemSort = z.enum(['name', 'status', 'lastSeen', 'customer']);
+export type SystemSort = z.infer<typeof systemSort>;
+
+const idList = z
+  .string()
+  .regex(/^\d{1,10}(,\d{1,10}){0,499}$/, 'must be up to 500 ids separated by commas')
+  .transform((value) => value.split(',').map(Number));
+const statusList = z
+  .string()
+  .transform((value) => value.split(','))
+  .pipe(z.array(systemStatus).min(1).max(6));
+
+const listFilters = {
+  /** Part of the name, hostname, customer or cluster name (case-insensitive). */
+  q: z.string().trim().max(200).optional(),
+  /** One status, or several separated by commas. */
+  status: statusList.optional(),
+  customer: z.coerce.number().int().positive().optional(),
+  cluster: z.coerce.number().int().positive().optional(),
+  /** Only these systems (the console's coalesced live updates fetch the rows that changed). */
+  ids: idList.optional(),
+  sort: systemSort.default('customer'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+};
+
+/** GET /api/systems: the whole (filtered) array; without parameters exactly what it always answered. */
+export const systemsQuery = z.object(listFilters).strict();
+
+/**
+ * GET /api/systems/page: one page; `cursor` is the previous page's `nextCursor`, given with the same
+ * filters and sort.
+ */
+export const systemsPageQuery = z
+  .object({
+    ...listFilters,
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    cursor: z.string().max(2000).optional(),
+  })
+  .strict();
+export type SystemsQuery = z.infer<typeof systemsPageQuery>;
+
+export const systemsPage = z
+  .object({
+    items: z.array(system),
+    /** Give it as `cursor` for the next page; null on the last page. */
+    nextCursor: z.string().nullable(),
+    /** Systems that match the filters, over all pages. */
+    total: z.number().int(),
+    /** Systems that match the filters other than `status`, per status (the status filter's options). */
+    counts: z.record(systemStatus, z.number().int()),
+  })
+  .meta({ id: 'SystemsPage' });
+export type SystemsPage = z.infer<typeof systemsPage>;

@@ -5,6 +5,7 @@
 import type { RouteDoc } from './http/openapi.js';
 import { auditApi } from './audit/routes.js';
 import { customersApi } from './customers/routes.js';
+import { enrollmentApi } from './customers/enrollment-routes.js';
 import { agentSettingsApi } from './agent-settings/routes.js';
 import { rulePreviewApi } from './evaluation/preview-routes.js';
 import { evaluationApi } from './evaluation/routes.js';
@@ -33,6 +34,7 @@ import { searchApi } from './search/routes.js';
 
 export const API_DOCS: readonly RouteDoc[] = [
   ...customersApi,
+  ...enrollmentApi,
   ...agentSettingsApi,
   ...rulePreviewApi,
   ...evaluationApi,

@@ -68,9 +68,14 @@ import { incidentsRoutes } from './alerts/incidents.js';
 import { liveRoutes } from './live/routes.js';
 import { customersRoutes } from './customers/routes.js';
 import { createCustomersService } from './customers/service.js';
+import { createEnrollmentRepo } from './customers/enrollment-repo.js';
+import { enrollmentRoutes } from './customers/enrollment-routes.js';
+import { createEnrollmentService } from './customers/enrollment-service.js';
 import { createSystemsRepo } from './systems/repo.js';
 import { systemsRoutes } from './systems/routes.js';
 import { createSystemsService } from './systems/service.js';
+import { createSystemsListing } from './systems/listing.js';
+import { createSystemsPageRepo } from './systems/page-repo.js';
 import { secondFactorRoutes } from './second-factor/routes.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { tokensRoutes } from './tokens/routes.js';
@@ -233,7 +238,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
-    liveServices: { authentication, sessions, tokens, users, systems },
+    liveServices: { authentication, systems },
     /** The hourly housekeeping sends what is due (main.ts). */
     monthlyReports,
     routers: [
@@ -252,7 +257,22 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       customersRoutes(
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
-      systemsRoutes(systems, clock),
+      // enrolment figures and an ADMIN's one-hour raise per cluster (issue 15)
+      enrollmentRoutes(
+        createEnrollmentService({
+          repo: createEnrollmentRepo(db),
+          clusters: createCustomersRepo(db),
+          bus: deps.bus,
+          clock,
+          audit,
+          defaultLimit: config.enrollPerClusterPerHour,
+        }),
+      ),
+      systemsRoutes(
+        systems,
+        clock,
+        createSystemsListing({ repo: createSystemsRepo(db), pages: createSystemsPageRepo(db) }),
+      ),
       liveRoutes(),
       agentRoutes({
         endpoints: createAgentEndpoints({

@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
 import { createKnex } from '../../db/connection.js';
+import type { Knex } from 'knex';
 import type { Bus } from './bus/bus.js';
 import { createMemoryBus } from './bus/memory-bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
@@ -51,6 +52,8 @@ export interface RunningServer {
   port: number;
   bus: Bus;
   live: LiveHub;
+  /** The app's pool (tests count its queries). */
+  db: Knex;
   stop(): Promise<void>;
 }
 
@@ -154,6 +157,7 @@ export async function startServer(
     port,
     bus,
     live,
+    db,
     stop() {
       stopping ??= (async () => {
         await live.close(); // 1001 to every open dashboard: they reconnect to the next instance

@@ -107,7 +107,7 @@ describe('the live channel says what changed', () => {
     };
     page.on('request', onRequest);
     const snapshotsBefore = snapshots;
-    const lastSeen = page.locator('tr', { hasText: 'live-01' }).locator('time[datetime]').first();
+    const lastSeen = page.locator('[data-testid="system"]', { hasText: 'live-01' }).locator('time[datetime]').first();
     const shown = new Set<string>();
     const started = Date.now();
     const timer = setInterval(() => void report(), 5_000);

@@ -207,9 +207,12 @@ describe('rights on every route', () => {
         r.path.startsWith('/api/users') ||
         r.path.startsWith('/api/settings') ||
         r.path === '/api/storage' ||
-        r.path === '/api/metrics',
+        r.path === '/api/metrics' ||
+        // an ADMIN's one-hour raise of a cluster's enrolment limit (issue 15)
+        r.path === '/api/clusters/:id/enrollment-limit',
     );
-    assert.ok(adminOnly.length >= 4);
+    assert.ok(adminOnly.length >= 5);
+    assert.ok(adminOnly.some((route) => key(route) === 'POST /api/clusters/:id/enrollment-limit'));
     for (const route of adminOnly) {
       const reply = await browser.request(route.method, concrete(route.path), WRITE.has(route.method) ? {} : undefined);
       assert.equal(reply.status, 403, `${key(route)} → ${reply.status}`);

@@ -21,7 +21,11 @@ export interface EnrollmentCluster {
 }
 
 export type Registration =
-  { kind: 'created' | 'exists'; system: AgentSystemRow } | { kind: 'limit'; retryAfterSeconds: number };
+  | { kind: 'created' | 'exists'; system: AgentSystemRow }
+  | { kind: 'limit'; retryAfterSeconds: number; limit: number; raisedUntil: Date | null };
+
+/** Why a cluster refused a host's enrolment (what the console counts per cluster). */
+export type EnrollmentRefusalReason = 'hourly-limit' | 'other-customer';
 
 /** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
 export interface BatchArrays {
@@ -167,7 +171,8 @@ export function createIngestRepo(db: Knex) {
 
     /**
      * A new PENDING system in `cluster` for `agentId`, unless the cluster already got
-     * `maxPerHour` new systems in the last hour. Serialised per cluster (advisory
+     * `maxPerHour` new systems in the last hour (or more while an ADMIN's raise of
+     * that cluster runs: the higher of both counts). Serialised per cluster (advisory
      * lock), so concurrent enrolments cannot exceed the limit; a concurrent first
      * report of the same agent finds the row the other one created.
      */
@@ -183,15 +188,25 @@ export function createIngestRepo(db: Knex) {
         await trx.raw('SELECT pg_advisory_xact_lock(?, ?)', [ENROLL_LOCK, input.cluster.id]);
         const existing = await trx('systems').select(SYSTEM_COLUMNS).where({ agent_id: input.agentId }).first();
         if (existing) return { kind: 'exists', system: mapSystem(existing) };
+        const raise = await trx('cluster_enrollment_raises')
+          .where({ cluster_id: input.cluster.id })
+          .where('expires_at', '>', input.now)
+          .first('hourly_limit', 'expires_at');
+        const limit = Math.max(input.maxPerHour, (raise?.hourly_limit as number | undefined) ?? 0);
         const since = new Date(input.now.getTime() - 3600_000);
         const recent = await trx('systems')
           .where({ cluster_id: input.cluster.id })
           .where('created_at', '>', since)
           .select(trx.raw('count(*)::int AS n'), trx.raw('min(created_at) AS oldest'))
           .first();
-        if ((recent?.n ?? 0) >= input.maxPerHour) {
+        if ((recent?.n ?? 0) >= limit) {
           const oldest = recent?.oldest ? new Date(recent.oldest).getTime() : input.now.getTime();
-          return { kind: 'limit', retryAfterSeconds: Math.max(1, (oldest + 3600_000 - input.now.getTime()) / 1000) };
+          return {
+            kind: 'limit',
+            retryAfterSeconds: Math.max(1, (oldest + 3600_000 - input.now.getTime()) / 1000),
+            limit,
+            raisedUntil: raise && limit > input.maxPerHour ? new Date(raise.expires_at as Date) : null,
+          };
         }
         const [row] = await trx('systems')
           .insert({
@@ -207,6 +222,33 @@ export function createIngestRepo(db: Knex) {
           .returning(SYSTEM_COLUMNS);
         return { kind: 'created', system: mapSystem(row) };
       });
+    },
+
+    /**
+     * One row per refused host and cluster: a host retrying every 30 s stays one row (its attempts
+     * counted); a row older than an hour starts over. The cluster's rows older than a day go.
+     */
+    async recordEnrollmentRefusal(input: {
+      clusterId: number;
+      agentId: string;
+      reason: EnrollmentRefusalReason;
+      now: Date;
+    }): Promise<void> {
+      const hourAgo = new Date(input.now.getTime() - 3600_000);
+      await db.raw(
+        `INSERT INTO cluster_enrollment_refusals AS r (cluster_id, agent_id, reason, attempts, first_at, last_at)
+         VALUES (?, ?, ?, 1, ?, ?)
+         ON CONFLICT (cluster_id, agent_id) DO UPDATE SET
+           reason = excluded.reason,
+           attempts = CASE WHEN r.last_at < ? THEN 1 ELSE r.attempts + 1 END,
+           first_at = CASE WHEN r.last_at < ? THEN excluded.first_at ELSE r.first_at END,
+           last_at = excluded.last_at`,
+        [input.clusterId, input.agentId, input.reason, input.now, input.now, hourAgo, hourAgo],
+      );
+      await db('cluster_enrollment_refusals')
+        .where({ cluster_id: input.clusterId })
+        .where('last_at', '<', new Date(input.now.getTime() - 86_400_000))
+        .delete();
     },
 
     /** Binds a system to its agent key, once: false when another request bound it first. */

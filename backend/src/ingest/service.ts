@@ -13,7 +13,7 @@ import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { AgentClaims } from './jwt.js';
-import type { AgentSystemRow, IngestRepo } from './repo.js';
+import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
 import type { AgentBody, AgentInfo } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -115,6 +115,15 @@ export function createIngestService(deps: IngestServiceDeps) {
     metrics.reports('skipped', outOfWindow.length, samplesIn(outOfWindow));
   }
 
+  /** The console counts refused hosts per cluster; a failure to count never changes the answer. */
+  async function recordRefusal(clusterId: number, agentId: string, reason: EnrollmentRefusalReason): Promise<void> {
+    try {
+      await repo.recordEnrollmentRefusal({ clusterId, agentId, reason, now: deps.clock.now() });
+    } catch (error) {
+      log.error({ err: error, clusterId }, 'Could not record a refused enrolment');
+    }
+  }
+
   /** Counts a failed check for the address; over the limit the answer is 429 instead. */
   async function refuse(clientIp: string, refusal: AgentRefusal): Promise<never> {
     const limit = await limits.failedAuth.consume(clientIp);
@@ -135,8 +144,10 @@ export function createIngestService(deps: IngestServiceDeps) {
     if (agent.system) {
       // re-enrolment binds anew, but only with a key of the system's own customer (and cluster)
       const { customerId, clusterId } = agent.system;
-      if (cluster.customerId !== customerId || (clusterId !== null && clusterId !== cluster.id))
+      if (cluster.customerId !== customerId || (clusterId !== null && clusterId !== cluster.id)) {
+        await recordRefusal(cluster.id, agent.claims.sub, 'other-customer');
         return refuse(clientIp, refusal);
+      }
       return agent.system;
     }
     const registration = await repo.registerSystem({
@@ -149,10 +160,14 @@ export function createIngestService(deps: IngestServiceDeps) {
     });
     if (registration.kind === 'limit') {
       log.warn({ clusterId: cluster.id }, 'Enrolment refused: too many new systems in this cluster this hour');
+      await recordRefusal(cluster.id, agent.claims.sub, 'hourly-limit');
+      const which = registration.raisedUntil
+        ? `raised by an administrator until ${registration.raisedUntil.toISOString()}`
+        : 'AGENT_ENROLL_PER_CLUSTER_PER_HOUR';
       throw new TooMany(
         registration.retryAfterSeconds,
-        `This cluster enrolled ${maxNewSystems} new systems in the last hour, its limit ` +
-          `(AGENT_ENROLL_PER_CLUSTER_PER_HOUR): try again in ${Math.ceil(registration.retryAfterSeconds)} s`,
+        `This cluster enrolled ${registration.limit} new systems in the last hour, its limit ` +
+          `(${which}): try again in ${Math.ceil(registration.retryAfterSeconds)} s`,
       );
     }
     if (registration.kind === 'created') {

@@ -6,7 +6,6 @@
 import type Koa from 'koa';
 import type { Knex } from 'knex';
 import type { Principal } from '../lib/access.js';
-import type { Sessions } from '../auth/sessions.js';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFound } from '../lib/errors.js';
@@ -14,8 +13,6 @@ import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveMetrics } from '../lib/self-metrics.js';
 import type { SystemsService } from '../systems/service.js';
-import type { TokensService } from '../tokens/service.js';
-import type { UsersService } from '../users/service.js';
 import { createLiveHub, type LiveHub } from './hub.js';
 import type { SnapshotTopic } from './protocol.js';
 import type { ReplayLimits } from './replay.js';
@@ -32,9 +29,6 @@ export interface LiveAssemblyDeps {
   bus: Bus;
   clock: Clock;
   log: Logger;
-  sessions: Sessions;
-  tokens: TokensService;
-  users: UsersService;
   systems: SystemsService;
   /** Argus's own metrics: open sockets, frames sent. */
   metrics?: LiveMetrics;
@@ -67,11 +61,8 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     log: deps.log.child({ component: 'live' }),
     ...(deps.metrics ? { metrics: deps.metrics } : {}),
     authenticate: createUpgradeAuth(deps),
-    credentials: {
-      sessionIsLive: (id) => deps.sessions.isLive(id),
-      tokenIsUsable: (id) => deps.tokens.isUsable(id),
-      principalFor: (userId, via, ids) => deps.users.principalFor(userId, via, ids),
-    },
+    credentials: { rightsNow: (query) => repo.rightsNow(query, deps.clock.now()) },
+    fleetFingerprint: () => repo.fleetFingerprint(),
     computeSnapshot: (topic: SnapshotTopic, visible: Visible) =>
       topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible),
     customersOfSystems: (systemIds) => repo.customersOfSystems(systemIds),

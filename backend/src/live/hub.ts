@@ -10,9 +10,10 @@
  *   users, agent settings from the bus; alerts and systems from their events),
  *   so a console reloads only what it shows (bus/changes.ts).
  * - `systems.list` and `alerts.counts` are snapshot topics (see snapshots.ts).
- * - Every 25 s: ping (two unanswered pings drop the peer), re-read rights, and
- *   recompute snapshots (last seen moves without a status change; an event lost
- *   during a Redis outage is caught up).
+ * - Every 25 s: ping (two unanswered pings drop the peer), re-read the rights of
+ *   all connections in one query, and recompute the snapshots whose content may
+ *   have changed (last seen moves without a status change; an event lost during a
+ *   Redis outage is caught up): one fingerprint query tells (snapshot-refresh.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -27,13 +28,9 @@ import type { Logger } from '../lib/logger.js';
 import { NO_LIVE_METRICS, type LiveMetrics } from '../lib/self-metrics.js';
 import { frames, LIVE_PATH, parseClientFrame, parseMessageId, type SnapshotTopic, type Topic } from './protocol.js';
 import { createReplayBuffer, DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay.js';
-import {
-  CLOSE_GOING_AWAY,
-  CLOSE_RIGHTS_CHANGED,
-  CLOSE_SIGNED_OUT,
-  checkPrincipals,
-  type CredentialChecks,
-} from './rights-check.js';
+import { CLOSE_GOING_AWAY, recheckConnections, type CredentialChecks } from './rights-check.js';
+import type { FleetFingerprint } from './repo.js';
+import { createSnapshotRefresh } from './snapshot-refresh.js';
 import { createSnapshots, type ComputeSnapshot } from './snapshots.js';
 import { createSystemChanges } from './system-changes.js';
 import { createSystemTopics } from './system-topics.js';
@@ -66,6 +63,8 @@ export interface LiveHubDeps {
   customerOfSystem(systemId: number): Promise<number | null>;
   /** The same for many systems in one query (a missing one is left out). */
   customersOfSystems(systemIds: readonly number[]): Promise<Map<number, number>>;
+  /** What the snapshots show, folded into one value: the ping recomputes only what changed. */
+  fleetFingerprint?: () => Promise<FleetFingerprint>;
   ticker?: Ticker;
   replayLimits?: ReplayLimits;
   snapshotIntervalMs?: number;
@@ -87,6 +86,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     log,
     ...(deps.snapshotIntervalMs !== undefined ? { minIntervalMs: deps.snapshotIntervalMs } : {}),
   });
+  const refreshChangedSnapshots = createSnapshotRefresh({ snapshots, log, fingerprint: deps.fleetFingerprint });
   const wss = new WebSocketServer({
     noServer: true,
     maxPayload: MAX_PAYLOAD,
@@ -174,19 +174,7 @@ export function createLiveHub(deps: LiveHubDeps) {
     deliver(CHANGES, { topic: change.topic, ids: change.ids } satisfies LiveChange, change.reach);
   }
 
-  async function recheck(conns: Connection[]) {
-    const open = conns.filter((conn) => !conn.closing);
-    if (open.length === 0) return;
-    const verdicts = await checkPrincipals(
-      deps.credentials,
-      open.map((conn) => conn.principal),
-    );
-    for (const conn of open) {
-      const verdict = verdicts.get(conn.principal);
-      if (verdict === CLOSE_SIGNED_OUT) closeWith(conn, CLOSE_SIGNED_OUT, 'Signed out');
-      else if (verdict === CLOSE_RIGHTS_CHANGED) closeWith(conn, CLOSE_RIGHTS_CHANGED, 'Rights changed');
-    }
-  }
+  const recheck = (conns: Connection[]) => recheckConnections(deps.credentials, conns);
 
   function onRights(event: unknown) {
     const userId = (event as { userId?: unknown } | null)?.userId;
@@ -333,7 +321,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       conn.ws.ping();
     }
     void recheck([...connections]).catch((error: unknown) => log.error({ err: error }, 'Live rights check failed'));
-    snapshots.invalidate();
+    void refreshChangedSnapshots();
     systemTopics.dropIdle(Date.now());
   }
 

@@ -26,7 +26,7 @@ export interface SystemRow {
   openInfo: number;
 }
 
-function mapRow(row: Record<string, unknown>): SystemRow {
+export function mapRow(row: Record<string, unknown>): SystemRow {
   return {
     id: row['id'] as number,
     name: row['name'] as string,

@@ -8,6 +8,9 @@ import {
   seriesList,
   system,
   systemDetail,
+  systemsPage,
+  systemsPageQuery,
+  systemsQuery,
   updateSystemBody as updateSchema,
 } from '../../../contracts/systems.js';
 import { idOf } from '../lib/ids.js';
@@ -15,13 +18,18 @@ import { currentPrincipal, requireRole } from '../http/route-guards.js';
 import type { Clock } from '../lib/clock.js';
 import { parseInput } from '../lib/validate.js';
 import type { SystemsService } from './service.js';
+import type { SystemsListing } from './listing.js';
 import type { RouteDoc } from '../http/openapi.js';
 
-export function systemsRoutes(systems: SystemsService, clock: Clock): Router {
+export function systemsRoutes(systems: SystemsService, clock: Clock, listing: SystemsListing): Router {
   const router = new Router();
 
   router.get('/api/systems', async (ctx) => {
-    ctx.body = await systems.list(currentPrincipal(ctx.state));
+    ctx.body = await listing.query(currentPrincipal(ctx.state), parseInput(systemsQuery, ctx.query));
+  });
+  // before /:id, which would take "page" for an id
+  router.get('/api/systems/page', async (ctx) => {
+    ctx.body = await listing.query(currentPrincipal(ctx.state), parseInput(systemsPageQuery, ctx.query));
   });
   router.get('/api/systems/:id', async (ctx) => {
     ctx.body = await systems.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
@@ -67,7 +75,25 @@ export const systemsApi: RouteDoc[] = [
     tag: SYSTEMS,
     access: 'signed-in',
     summary: 'List the systems the account may see',
+    description:
+      'Every visible system, sorted by customer, cluster and name; the filters and sort of /api/systems/page ' +
+      'apply when given. For large fleets use /api/systems/page.',
+    query: systemsQuery,
     responses: { 200: { description: 'The systems with their status and open alerts', schema: z.array(system) } },
+  },
+  {
+    method: 'get',
+    path: '/api/systems/page',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'One page of the systems the account may see: filtered, sorted and paged on the server',
+    description:
+      'Up to `limit` (default 100, at most 500) systems with `nextCursor` (pass it as `cursor`, with the same ' +
+      'filters and sort, for the next page; null on the last), `total` (matching systems over all pages) and ' +
+      '`counts` (matching systems per status, the status filter left out). Keyset paging: rows added or removed ' +
+      'meanwhile neither repeat nor skip rows.',
+    query: systemsPageQuery,
+    responses: { 200: { description: 'One page', schema: systemsPage } },
   },
   {
     method: 'get',

@@ -37,7 +37,7 @@ export interface SystemDetail extends SystemView {
   updateFailedVersion: string | null;
 }
 
-function view(row: SystemRow): SystemView {
+export function view(row: SystemRow): SystemView {
   return {
     id: row.id,
     name: row.name,

@@ -10,6 +10,21 @@ import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
 import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { CustomersPage } from './customers-page';
+import { ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
+
+/** prod (cluster 100) at its limit of 3, with two hosts refused: the figures of issue 15. */
+function atLimit(overrides: Partial<ClusterEnrollment> = {}): ClusterEnrollment {
+  return {
+    clusterId: 100,
+    customerId: 10,
+    hourlyLimit: 3,
+    defaultLimit: 3,
+    raise: null,
+    enrolledLastHour: 3,
+    refusedLastHour: { hosts: 2, attempts: 7, hourlyLimit: 2, otherCustomer: 0, lastAt: '2026-11-26T05:00:00.000Z' },
+    ...overrides,
+  };
+}
 
 function customer(overrides: Partial<Customer> = {}): Customer {
   return {
@@ -34,13 +49,20 @@ describe('CustomersPage', () => {
   const prod: Cluster = { id: 100, name: 'prod', customerId: 10, enrollmentKey: KEY };
   const lab: Cluster = { id: 101, name: 'lab', customerId: 10, enrollmentKey: 'other' };
 
-  async function render(user: User, customers: Customer[], clusters: Cluster[]): Promise<void> {
+  async function render(
+    user: User,
+    customers: Customer[],
+    clusters: Cluster[],
+    enrollment: ClusterEnrollment[] = [],
+  ): Promise<void> {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(user);
     fixture = TestBed.createComponent(CustomersPage);
     await settle(fixture);
     await answer(customers, clusters);
+    http.expectOne({ method: 'GET', url: ENROLLMENT_URL }).flush(enrollment);
+    await settle(fixture);
   }
 
   async function answer(customers: Customer[], clusters: Cluster[]): Promise<void> {
@@ -243,6 +265,62 @@ describe('CustomersPage', () => {
     await answer([], []);
 
     expect(sections().length).toBe(0);
+  });
+
+  it('shows per cluster the enrolments of the last hour and the hosts refused, and why', async () => {
+    await render(userBody({ role: 'OPERATOR', customerIds: [10] }), [acme], [prod, lab], [atLimit()]);
+    const [labCluster, prodCluster] = Array.from(page().querySelectorAll<HTMLElement>('[data-testid="cluster"]'));
+
+    expect(prodCluster.querySelector('[data-testid="enrollment-figures"]')?.textContent).toContain(
+      '3 of 3 new systems enrolled in the last hour',
+    );
+    expect(prodCluster.querySelector('[data-testid="enrollment-refused"]')?.textContent?.trim()).toBe(
+      '2 hosts refused in the last hour (7 attempts): 2 over the hourly limit.',
+    );
+    expect(labCluster.querySelector('argus-cluster-enrollment-figures')).withContext('no figures sent').toBeNull();
+    expect(prodCluster.querySelector('[data-testid="enrollment-limit-input"]'))
+      .withContext('only an ADMIN raises the limit')
+      .toBeNull();
+  });
+
+  it("lets an ADMIN raise a cluster's limit for the next hour, and shows the raise", async () => {
+    await render(userBody(), [acme], [prod], [atLimit()]);
+    const input = page().querySelector<HTMLInputElement>('[data-testid="enrollment-limit-input"]')!;
+    expect(page().querySelector(`label[for="${input.id}"]`)?.textContent).toContain('Hourly limit for the next hour');
+    expect(input.valueAsNumber).withContext('twice the limit is offered').toBe(6);
+
+    typeInto(input, '50');
+    await click(buttonByText('Raise for 1 hour', page()));
+    const post = http.expectOne({ method: 'POST', url: enrollmentLimitUrl(100) });
+    expect(post.request.body).toEqual({ limit: 50 });
+    const raised = atLimit({
+      hourlyLimit: 50,
+      raise: { hourlyLimit: 50, until: '2026-11-26T06:00:00.000Z', by: 'ada@example.com' },
+    });
+    post.flush(raised);
+    http.expectOne({ method: 'GET', url: ENROLLMENT_URL }).flush([raised]);
+    await settle(fixture);
+
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain(
+      'prod enrols up to 50 new systems an hour for the next hour',
+    );
+    expect(page().querySelector('[data-testid="enrollment-figures"]')?.textContent).toContain('3 of 50');
+    expect(page().querySelector('[data-testid="enrollment-raise"]')?.textContent).toContain('Limit raised to 50 until');
+  });
+
+  it("shows the server's refusal of a raise", async () => {
+    await render(userBody(), [acme], [prod], [atLimit()]);
+    typeInto(page().querySelector<HTMLInputElement>('[data-testid="enrollment-limit-input"]'), '2');
+    await click(buttonByText('Raise for 1 hour', page()));
+    http
+      .expectOne({ method: 'POST', url: enrollmentLimitUrl(100) })
+      .flush(
+        { error: 'limit: must be above the limit of AGENT_ENROLL_PER_CLUSTER_PER_HOUR (3) to raise it' },
+        { status: 400, statusText: 'Bad Request' },
+      );
+    await settle(fixture);
+
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain('limit: must be above');
   });
 
   it('offers UTC first among the time zones', () => {

@@ -18,6 +18,8 @@ import { RowActions } from '../../ui/row-actions';
 import { askName } from '../../ui/name-dialog';
 import { AgentSettingsEditor } from '../../shared/agent-settings/agent-settings-editor';
 import { ClusterEnrollment } from './cluster-enrollment';
+import { ClusterEnrollmentFigures } from './cluster-enrollment-figures';
+import { EnrollmentApi } from './enrollment-api';
 import { CustomerDialog, CustomerDialogData } from './customer-dialog';
 import { byName, Cluster, Customer, CustomersApi, Fleet } from '../../shared/customers/customers-api';
 
@@ -32,7 +34,15 @@ interface CustomerView {
 @Component({
   selector: 'argus-customers-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AgentSettingsEditor, ClusterEnrollment, Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [
+    AgentSettingsEditor,
+    ClusterEnrollment,
+    ClusterEnrollmentFigures,
+    Icon,
+    MatButtonModule,
+    MatProgressBarModule,
+    RowActions,
+  ],
   templateUrl: './customers-page.html',
   styleUrl: './customers-page.scss',
 })
@@ -53,6 +63,13 @@ export class CustomersPage {
       clusters: clusters.filter((c) => c.customerId === customer.id).sort(byName),
       canWrite: mayWriteAt(this.auth.user(), customer.id),
     }));
+  });
+
+  private readonly enrollment = toSignal(inject(EnrollmentApi).enrollment$, { initialValue: LOADING });
+  /** Each cluster's enrolments of the last hour (issue 15), by cluster id; empty until they arrive. */
+  protected readonly enrollmentByCluster = computed(() => {
+    const state = this.enrollment();
+    return new Map(state.state === 'ready' ? state.value.map((entry) => [entry.clusterId, entry]) : []);
   });
 
   constructor() {

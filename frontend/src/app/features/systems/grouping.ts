@@ -79,3 +79,28 @@ export function countByStatus(systems: readonly SystemSummary[]): Record<SystemS
   for (const system of systems) counts[system.status]++;
   return counts;
 }
+
+/** One line of the virtual-scrolled list: a customer's heading, a cluster's heading, or a system. */
+export type ListItem =
+  | { kind: 'customer'; key: string; id: number; name: string; count: number }
+  | { kind: 'cluster'; key: string; id: number | null; name: string }
+  | { kind: 'system'; key: string; system: SystemSummary };
+
+/** The groups as one flat list in display order (the virtual scroll renders only what is on screen). */
+export function flatten(groups: readonly CustomerGroup[]): ListItem[] {
+  const items: ListItem[] = [];
+  for (const customer of groups) {
+    items.push({
+      kind: 'customer',
+      key: `c${customer.id}`,
+      id: customer.id,
+      name: customer.name,
+      count: customer.count,
+    });
+    for (const cluster of customer.clusters) {
+      items.push({ kind: 'cluster', key: `k${customer.id}:${cluster.id ?? '-'}`, id: cluster.id, name: cluster.name });
+      for (const system of cluster.systems) items.push({ kind: 'system', key: `s${system.id}`, system });
+    }
+  }
+  return items;
+}

@@ -54,6 +54,13 @@ describe('SystemsPage', () => {
     fixture = TestBed.createComponent(SystemsPage);
     await settle(fixture);
     http.expectOne({ method: 'GET', url: SYSTEMS_URL }).flush(systems);
+    await rendered();
+  }
+
+  /** The virtual scroll measures and renders its lines in an animation frame after the change. */
+  async function rendered(): Promise<void> {
+    await settle(fixture);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
     await settle(fixture);
   }
 
@@ -61,19 +68,27 @@ describe('SystemsPage', () => {
 
   const page = (): HTMLElement => fixture.nativeElement;
   const rows = () => Array.from(page().querySelectorAll<HTMLElement>('[data-testid="system"]'));
-  const names = () => rows().map((row) => row.querySelector('th a')?.textContent?.trim());
-  const cell = (row: HTMLElement, column: number) => row.querySelectorAll('th, td')[column]?.textContent?.trim();
+  const names = () => rows().map((row) => row.querySelector('a')?.textContent?.trim());
+  /** A cell's value without the label that cards show (and screen readers read) in front of it. */
+  const cell = (row: HTMLElement, column: number) =>
+    Array.from(row.querySelectorAll('.cell')[column]?.childNodes ?? [])
+      .filter((node) => !(node instanceof HTMLElement && node.classList.contains('label')))
+      .map((node) => node.textContent)
+      .join('')
+      .trim();
 
   it('groups systems under their customer, then their cluster, "No cluster" last', async () => {
     await render(fleet);
 
-    const customers = Array.from(page().querySelectorAll('[data-testid="customer"]'), (section) => ({
-      name: section.querySelector('h2')?.firstChild?.textContent?.trim(),
-      clusters: Array.from(section.querySelectorAll('[data-testid="cluster"]'), (tbody) => [
-        tbody.querySelector('.cluster-row')?.textContent?.trim(),
-        Array.from(tbody.querySelectorAll('[data-testid="system"] th a'), (a) => a.textContent?.trim()),
-      ]),
-    }));
+    // one flat list in display order: customer, its clusters, their systems
+    const customers: { name: string; clusters: [string, string[]][] }[] = [];
+    for (const line of Array.from(page().querySelectorAll<HTMLElement>('[role="listitem"]'))) {
+      const kind = line.dataset['testid'];
+      if (kind === 'customer')
+        customers.push({ name: line.querySelector('h2')!.firstChild!.textContent!.trim(), clusters: [] });
+      else if (kind === 'cluster') customers.at(-1)!.clusters.push([line.textContent!.trim(), []]);
+      else customers.at(-1)!.clusters.at(-1)![1].push(line.querySelector('a')!.textContent!.trim());
+    }
 
     expect(customers).toEqual([
       {
@@ -159,6 +174,17 @@ describe('SystemsPage', () => {
     expect(names()).toEqual(['new-host']);
   });
 
+  it('renders only the lines on screen of a large fleet (virtual scroll)', async () => {
+    const many = Array.from({ length: 2000 }, (_, i) =>
+      systemBody({ id: 100 + i, name: `host-${String(i).padStart(4, '0')}`, customer: acme }),
+    );
+    await render(many);
+
+    expect(rows().length).toBeGreaterThan(5);
+    expect(rows().length).withContext('virtual scroll: not 2,000 rows in the DOM').toBeLessThan(200);
+    expect(names()[0]).toBe('host-0000');
+  });
+
   it('says when nothing matches and clears the filters on request', async () => {
     await render(fleet);
     typeInto(page().querySelector<HTMLInputElement>('input[type="search"]'), 'nothing like this');
@@ -166,7 +192,7 @@ describe('SystemsPage', () => {
 
     expect(page().querySelector('[data-testid="no-match"]')?.textContent).toContain('No system matches');
     (page().querySelector('[data-testid="no-match"] button') as HTMLButtonElement).click();
-    await settle(fixture);
+    await rendered();
 
     expect(names().length).toBe(4);
   });

@@ -1,0 +1,95 @@
+/**
+ * GET /api/systems at 10,000 systems (issue 15 item 4): filters, sort and keyset pages on the server.
+ * Without `limit` the answer stays the whole (filtered) array that existing callers read.
+ */
+import type { SystemsPage, SystemsQuery } from '../../../contracts/systems.js';
+import { visibleTo, type Principal } from '../lib/access.js';
+import { Invalid } from '../lib/errors.js';
+import type { Keyset, SortKey, SystemFilter, SystemsPageRepo } from './page-repo.js';
+import type { SystemsRepo } from './repo.js';
+import { view, type SystemView } from './service.js';
+
+const STATUSES = ['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY'] as const;
+/** A whole filtered list still has a ceiling: far above any fleet, below what would exhaust memory. */
+const WHOLE_LIST = 100_000;
+
+interface CursorContent {
+  s: SortKey;
+  o: 'asc' | 'desc';
+  v: (string | number)[];
+  id: number;
+}
+
+const encodeCursor = (content: CursorContent) => Buffer.from(JSON.stringify(content)).toString('base64url');
+
+function decodeCursor(cursor: string, sort: SortKey, order: 'asc' | 'desc'): Keyset {
+  const invalid = (why: string) => new Invalid(`cursor: ${why}`, { field: 'cursor' });
+  let content: Partial<CursorContent>;
+  try {
+    content = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<CursorContent>;
+  } catch {
+    throw invalid('is not a cursor of this list');
+  }
+  const values = content?.v;
+  if (
+    !Array.isArray(values) ||
+    !values.every((value) => typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) ||
+    !Number.isSafeInteger(content.id)
+  )
+    throw invalid('is not a cursor of this list');
+  if (content.s !== sort || content.o !== order) throw invalid('belongs to another sort order: start again without it');
+  return { values, id: content.id as number };
+}
+
+export function createSystemsListing(deps: { repo: Pick<SystemsRepo, 'list'>; pages: SystemsPageRepo }) {
+  return {
+    /** The whole list (`limit` undefined), or one page of it. */
+    async query(
+      principal: Principal,
+      query: Omit<SystemsQuery, 'limit' | 'cursor'> & { limit?: number; cursor?: string | undefined },
+    ): Promise<SystemView[] | SystemsPage> {
+      const visible = visibleTo(principal);
+      const filter: SystemFilter = {
+        q: query.q || undefined,
+        status: query.status,
+        customer: query.customer,
+        cluster: query.cluster,
+        ids: query.ids,
+      };
+      const filtered = Object.values(filter).some((value) => value !== undefined);
+      if (query.limit === undefined) {
+        if (!filtered && query.sort === 'customer' && query.order === 'asc')
+          return (await deps.repo.list(visible)).map(view);
+      }
+      const limit = query.limit ?? WHOLE_LIST;
+      const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort, query.order);
+      const { rows, keys } = await deps.pages.page({
+        visible,
+        filter,
+        sort: query.sort,
+        descending: query.order === 'desc',
+        after,
+        limit: limit + 1, // one more tells whether a next page exists
+      });
+      const items = rows.slice(0, limit).map(view);
+      if (query.limit === undefined) return items;
+      const last = keys[limit - 1];
+      const counted = await deps.pages.countByStatus(visible, filter);
+      const counts = Object.fromEntries(
+        STATUSES.map((status) => [status, counted.get(status) ?? 0]),
+      ) as SystemsPage['counts'];
+      const wanted = filter.status ?? STATUSES;
+      return {
+        items: items as SystemsPage['items'],
+        nextCursor:
+          rows.length > limit && last
+            ? encodeCursor({ s: query.sort, o: query.order, v: last.values, id: last.id })
+            : null,
+        total: wanted.reduce((sum, status) => sum + (counts[status as keyof typeof counts] ?? 0), 0),
+        counts,
+      };
+    },
+  };
+}
+
+export type SystemsListing = ReturnType<typeof createSystemsListing>;

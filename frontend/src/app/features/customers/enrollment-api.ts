@@ -1,0 +1,32 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { Observable, Subject, tap } from 'rxjs';
+
+import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { ClusterEnrollment } from '@contracts/fleet';
+
+export type { ClusterEnrollment };
+
+export const ENROLLMENT_URL = '/api/clusters/enrollment';
+export const enrollmentLimitUrl = (clusterId: number) => `/api/clusters/${clusterId}/enrollment-limit`;
+
+/** Each visible cluster's enrolments of the last hour, and an ADMIN's one-hour raise of its limit (issue 15). */
+@Injectable({ providedIn: 'root' })
+export class EnrollmentApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  /** Fetched again on a raise made here, on a change of customers or clusters, and on the refresh timers. */
+  readonly enrollment$: Observable<Refreshing<ClusterEnrollment[]>> = refreshing(
+    () => this.http.get<ClusterEnrollment[]>(ENROLLMENT_URL),
+    this.changed$,
+    onTopics('customers'),
+  );
+
+  /** The cluster takes up to `limit` new systems an hour, for the next hour. */
+  raise(clusterId: number, limit: number): Observable<ClusterEnrollment> {
+    return this.http
+      .post<ClusterEnrollment>(enrollmentLimitUrl(clusterId), { limit })
+      .pipe(tap(() => this.changed$.next()));
+  }
+}
