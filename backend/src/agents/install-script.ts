@@ -198,9 +198,9 @@ UNIT
     groups_line='SupplementaryGroups=systemd-journal'
   fi
   user_edit='/^#USER$/d'
-  if [ -n "$user_line" ]; then user_edit="s/^#USER\$/$user_line/"; fi
+  if [ -n "$user_line" ]; then user_edit="s/^#USER\\$/$user_line/"; fi
   groups_edit='/^#GROUPS$/d'
-  if [ -n "$groups_line" ]; then groups_edit="s/^#GROUPS\$/$groups_line/"; fi
+  if [ -n "$groups_line" ]; then groups_edit="s/^#GROUPS\\$/$groups_line/"; fi
   sed -e "$user_edit" -e "$groups_edit" "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
   install_file "$TMP_DIR/unit" "$UNIT_DIR/argus-agent.service" 0644
   mkdir -p "$UNIT_DIR/argus-agent.service.d"
