@@ -5,7 +5,7 @@
  * binary enrols this machine against a real server, whose system then shows real values.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +16,7 @@ import { agentBodySchema } from '../../contracts/agent-report.js';
 import { useTestServer } from '../../backend/src/testing/app.js';
 import { Client, signedInAs } from '../../backend/src/testing/http.js';
 import { buildAgent } from '../build/build-agent.js';
+import { cuttableLink, until } from './link.js';
 
 const run = promisify(execFile);
 const WEBHOOK_SECRET = 'agent-binary-webhook-secret-0123456789abc';
@@ -89,5 +90,96 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
         latest.some((row) => row.name === name && row.instance === instance),
         `${name} ${instance}`,
       );
+  });
+
+  /** `argus-agent run` of the built x86_64 binary, its output gathered; stopped by the test. */
+  function runService(config: string): { child: ChildProcess; output: () => string } {
+    const child = spawn(join(dir, 'argus-agent-linux-x86_64'), ['run', '--config', config], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return { child, output: () => output };
+  }
+  const stop = (child: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+
+  it('run: the server away for 60 s, every report made meanwhile arrives once when it is back', async () => {
+    const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
+    const customer = await admin.post('/api/customers', { name: 'Outage GmbH' });
+    const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'cut' });
+    const link = await cuttableLink(fixture.server.port);
+    const state = join(outDir, 'outage-state');
+    const config = join(outDir, 'outage.yaml');
+    const answer = (await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`)).body as string;
+    const viaLink = answer.replace(
+      /^webhook_url: .*$/m,
+      `webhook_url: "http://127.0.0.1:${link.port}/api/webhook/metrics"`,
+    );
+    await writeFile(config, `${viaLink}state_dir: "${state}"\ninterval: 5\n`, { mode: 0o600 });
+    const service = runService(config);
+    const db = fixture.db.knex;
+    const systemId = async () =>
+      (await db('systems').where({ cluster_id: cluster.body.id }).first('id'))?.id as number | undefined;
+    const reportTimes = async () => {
+      const id = await systemId();
+      if (!id) return [] as number[];
+      const rows = await db('metrics').where({ system_id: id, name: 'uptime.s' }).orderBy('time').select('time');
+      return rows.map((row: { time: Date }) => row.time.getTime());
+    };
+    try {
+      await until('the first reports', async () => (await reportTimes()).length >= 2, 120_000).catch((error) => {
+        throw new Error(`${(error as Error).message}; the agent said:\n${service.output()}\nconfig:\n${viaLink}`);
+      });
+      await link.cut();
+      const cutAt = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 60_000));
+      await link.restore();
+      const away = (Date.now() - cutAt) / 1000;
+      // a report every 5 s: the minute away made about 12, and every one of them must arrive
+      await until(
+        'the buffered reports',
+        async () => (await reportTimes()).filter((t) => t > cutAt).length >= Math.floor(away / 5) - 1,
+        60_000,
+      );
+      const times = await reportTimes();
+      const gaps = times.slice(1).map((t, i) => (t - times[i]!) / 1000);
+      assert.ok(Math.max(...gaps) < 9, `no report missing: gaps ${gaps.join(', ')} s`);
+      assert.match(service.output(), /unreachable/);
+      assert.equal(service.child.exitCode, null, 'still running');
+    } finally {
+      await stop(service.child);
+      await link.close();
+    }
+    const stored = await db('metrics')
+      .where({ system_id: await systemId(), name: 'uptime.s' })
+      .count({ n: '*' });
+    assert.equal(Number(stored[0]?.n), (await reportTimes()).length, 'each report stored once');
+  });
+
+  it('run with a wrong secret: says what to check, keeps running, and does not hammer the server', async () => {
+    const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
+    const customer = await admin.post('/api/customers', { name: 'Wrong Secret GmbH' });
+    const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'refused' });
+    const answer = (await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`)).body as string;
+    const config = join(outDir, 'wrong.yaml');
+    const wrong = answer.replace(/^webhook_secret: .*$/m, 'webhook_secret: "not-the-secret-of-this-server-0123456789"');
+    await writeFile(config, `${wrong}state_dir: "${join(outDir, 'wrong-state')}"\ninterval: 5\n`, { mode: 0o600 });
+    const service = runService(config);
+    try {
+      await until('the refusal', async () => /check webhook_secret/.test(service.output()), 30_000);
+      // three intervals later: still running, and it has not asked again (it waits 5 minutes)
+      await new Promise((resolve) => setTimeout(resolve, 15_000));
+      assert.equal(service.child.exitCode, null, 'no crash loop: the agent keeps running');
+      assert.equal(service.output().match(/refused this agent/g)?.length, 1, service.output());
+      assert.equal(await fixture.db.knex('systems').where({ cluster_id: cluster.body.id }).first(), undefined);
+    } finally {
+      await stop(service.child);
+    }
   });
 });

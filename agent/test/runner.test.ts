@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -19,46 +18,9 @@ import { localHost } from '../src/host.js';
 import { loadIdentity } from '../src/identity.js';
 import { loadSettings } from '../src/settings-file.js';
 import { backoffMs, runAgent } from '../src/runner.js';
+import { cuttableLink, until } from './link.js';
 
 const WEBHOOK_SECRET = 'agent-runner-webhook-secret-0123456789abc';
-
-/** A TCP link to the server that the test can cut (listener closed, connections reset) and restore. */
-async function cuttableLink(target: number) {
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(target, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => socket.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    port,
-    cut: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-    restore: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
-}
-
-const until = async (what: string, check: () => Promise<boolean>, ms = 20_000) => {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-};
 
 describe('argus-agent run', () => {
   const fixture = useTestServer({ WEBHOOK_SECRET });
