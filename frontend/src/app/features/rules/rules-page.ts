@@ -29,6 +29,7 @@ import {
   RulesApi,
   scopeText,
 } from '../../shared/rules/rules-api';
+import { CardTable } from '../../ui/card-table';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -42,7 +43,7 @@ function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[])
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })
