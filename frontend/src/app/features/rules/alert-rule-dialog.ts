@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, computed, inject, Signal, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
@@ -11,7 +11,6 @@ import { Observable } from 'rxjs';
 
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
 import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import {
   AlertRule,
@@ -23,7 +22,8 @@ import {
   Preview,
   RulesApi,
 } from '../../shared/rules/rules-api';
-import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { scopeChoices } from '../../shared/rules/scope-targets';
+import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
 export interface AlertRuleDialogData {
   /** Edit this rule (key and scope stay). */
@@ -37,6 +37,7 @@ export interface AlertRuleDialogData {
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    RuleScopeFields,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
@@ -73,14 +74,9 @@ export class AlertRuleDialog {
   protected readonly severityLabels = SEVERITY_LABELS;
 
   protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.isAdmin());
-  protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
-    ? signal(LOADING)
-    : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    key: [this.base?.key ?? '', [Validators.required, Validators.pattern(/^[a-z0-9_.-]{1,64}$/)]],
-    scopeType: this.scopeChoices[0] as ScopeChoice,
-    scopeId: [null as number | null],
+    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, !!(this.data.overrideOf || this.editing)),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
     metric: [this.base?.metric ?? '', Validators.pattern(/^[a-z0-9_.]{1,64}$/)],
@@ -93,32 +89,21 @@ export class AlertRuleDialog {
   });
   private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
   protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
-  protected readonly scopeType = toSignal(this.form.controls.scopeType.valueChanges, {
-    initialValue: this.form.controls.scopeType.value,
-  });
-  protected readonly scopeTargets = computed(() => {
-    const targets = this.targets();
-    const type = this.scopeType();
-    return targets.state === 'ready' && type !== 'global' ? targets.value[type] : [];
-  });
 
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);
   protected readonly preview = signal<Preview | null>(null);
   protected readonly previewError = signal<string | null>(null);
 
-  constructor() {
-    if (this.data.overrideOf || this.editing) this.form.controls.key.disable();
-  }
-
   protected save(): void {
-    if (this.form.invalid || !this.checkScope()) {
+    const scope = this.editing ? null : chosenScope(this.form.controls);
+    if (this.form.invalid || scope === undefined) {
       this.form.markAllAsTouched();
       return;
     }
     const request: Observable<AlertRule> = this.editing
       ? this.api.updateAlertRule(this.editing.id, this.fields())
-      : this.api.createAlertRule(this.form.getRawValue().key, this.scope(), this.fields());
+      : this.api.createAlertRule(this.form.getRawValue().key, scope, this.fields());
     this.busy.set(true);
     this.error.set(null);
     request.subscribe({
@@ -139,13 +124,7 @@ export class AlertRuleDialog {
     });
   }
 
-  private checkScope(): boolean {
-    if (this.editing || this.form.controls.scopeType.value === 'global') return true;
-    if (this.form.controls.scopeId.value !== null) return true;
-    this.form.controls.scopeId.setErrors({ required: true });
-    return false;
-  }
-
+  /** The draft's place for the preview: an edited rule's own, else the one chosen (global until chosen). */
   private scope(): NewScope {
     const { scopeType, scopeId } = this.form.getRawValue();
     return scopeType === 'global' || scopeId === null ? null : { type: scopeType, id: scopeId };
