@@ -2,16 +2,15 @@ import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@a
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatDialogModule } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
-import { AuthService, Severity } from '../../core/auth';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { errorMessage } from '../../core/api-error';
+import { Severity } from '../../core/auth';
 import {
   AlertRule,
   AlertRuleFields,
@@ -20,17 +19,11 @@ import {
   Operator,
   OPERATORS,
   Preview,
-  RulesApi,
 } from '../../shared/rules/rules-api';
-import { scopeChoices } from '../../shared/rules/scope-targets';
+import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
-export interface AlertRuleDialogData {
-  /** Edit this rule (key and scope stay). */
-  rule?: AlertRule;
-  /** Create an override of this global rule at a scope to pick. */
-  overrideOf?: AlertRule;
-}
+export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
 /** Creates or edits an alert rule, with a preview of the systems it would fire on now. */
 @Component({
@@ -61,22 +54,12 @@ export interface AlertRuleDialogData {
     }
   `,
 })
-export class AlertRuleDialog {
-  private readonly api = inject(RulesApi);
-  private readonly dialogRef = inject<MatDialogRef<AlertRuleDialog, AlertRule>>(MatDialogRef);
-  protected readonly data = inject<AlertRuleDialogData>(MAT_DIALOG_DATA);
-  private readonly auth = inject(AuthService);
-  protected readonly editing = this.data.rule ?? null;
-  protected readonly base = this.data.rule ?? this.data.overrideOf ?? null;
+export class AlertRuleDialog extends RuleDialog<AlertRule> {
   protected readonly isAdmin = this.auth.isAdmin;
   protected readonly operators = OPERATORS;
-  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
-  protected readonly severityLabels = SEVERITY_LABELS;
-
-  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.isAdmin());
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, !!(this.data.overrideOf || this.editing)),
+    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, this.keyFixed),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
     metric: [this.base?.metric ?? '', Validators.pattern(/^[a-z0-9_.]{1,64}$/)],
@@ -90,8 +73,6 @@ export class AlertRuleDialog {
   private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
   protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
   protected readonly preview = signal<Preview | null>(null);
   protected readonly previewError = signal<string | null>(null);
 
@@ -104,15 +85,7 @@ export class AlertRuleDialog {
     const request: Observable<AlertRule> = this.editing
       ? this.api.updateAlertRule(this.editing.id, this.fields())
       : this.api.createAlertRule(this.form.getRawValue().key, scope, this.fields());
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (rule) => this.dialogRef.close(rule),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.send(request, this.form);
   }
 
   protected runPreview(): void {

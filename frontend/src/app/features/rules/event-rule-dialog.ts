@@ -1,24 +1,19 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatDialogModule } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
-import { AuthService, Severity } from '../../core/auth';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { EventRule, EventRuleFields, RulesApi } from '../../shared/rules/rules-api';
-import { scopeChoices } from '../../shared/rules/scope-targets';
+import { Severity } from '../../core/auth';
+import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
+import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
-export interface EventRuleDialogData {
-  rule?: EventRule;
-  overrideOf?: EventRule;
-}
+export type EventRuleDialogData = RuleDialogData<EventRule>;
 
 /** Creates or edits an event rule: which agent events (or derived events) raise an alert, held for a while. */
 @Component({
@@ -36,7 +31,7 @@ export interface EventRuleDialogData {
   ],
   template: `
     <h2 mat-dialog-title>
-      {{ editing ? 'Edit ' + editing.key : data.overrideOf ? 'Override ' + data.overrideOf.key : 'New event rule' }}
+      {{ heading('event') }}
     </h2>
     <form [formGroup]="form" (ngSubmit)="save()">
       <mat-dialog-content class="argus-form">
@@ -101,19 +96,9 @@ export interface EventRuleDialogData {
     </form>
   `,
 })
-export class EventRuleDialog {
-  private readonly api = inject(RulesApi);
-  private readonly dialogRef = inject<MatDialogRef<EventRuleDialog, EventRule>>(MatDialogRef);
-  protected readonly data = inject<EventRuleDialogData>(MAT_DIALOG_DATA);
-  private readonly auth = inject(AuthService);
-  protected readonly editing = this.data.rule ?? null;
-  private readonly base = this.data.rule ?? this.data.overrideOf ?? null;
-  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
-  protected readonly severityLabels = SEVERITY_LABELS;
-  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.auth.isAdmin());
-
+export class EventRuleDialog extends RuleDialog<EventRule> {
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, !!(this.data.overrideOf || this.editing)),
+    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, this.keyFixed),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
     eventType: this.base?.eventType ?? '',
@@ -123,8 +108,6 @@ export class EventRuleDialog {
     holdSeconds: [this.base?.holdSeconds ?? 1800, [Validators.required, Validators.min(0), Validators.max(2_592_000)]],
     enabled: this.base?.enabled ?? true,
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
 
   protected save(): void {
     const v = this.form.getRawValue();
@@ -146,14 +129,6 @@ export class EventRuleDialog {
     const request: Observable<EventRule> = this.editing
       ? this.api.updateEventRule(this.editing.id, fields)
       : this.api.createEventRule(v.key, scope, fields);
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (rule) => this.dialogRef.close(rule),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.send(request, this.form);
   }
 }
