@@ -8,14 +8,13 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { createAccount, createCustomer } from '../../backend/src/testing/accounts.js';
+import { createAccount } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { startWebhookReceiver } from '../../backend/src/testing/webhook-receiver.js';
-import { ensureDefaultRules } from '../../db/seed-rules.js';
-import { SimulatedAgent } from '../agent-sim/agent.js';
 import { launchChromium } from './browser.js';
 import { startProductionConsole, type ProductionConsole } from './production-console.js';
+import { seedConsole } from './seeded-console.js';
 
 const AXE = path.join(REPO_ROOT, 'node_modules/axe-core/axe.min.js');
 const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -108,56 +107,17 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     db = await createTestDatabase();
     // channel receivers on 127.0.0.1 (the Send test below)
     app = await startProductionConsole(db.url, { WEBHOOK_SECRET, CRON_SECRET, ARGUS_ALLOW_PRIVATE_WEBHOOKS: 'true' });
-    await ensureDefaultRules(db.knex);
-    const customerId = await createCustomer(db.knex, 'Acme');
-    await db.knex('clusters').insert({ customer_id: customerId, name: 'web', enrollment_key: ENROLLMENT_KEY });
-    await db.knex('maintenance_windows').insert({
-      customer_id: customerId,
-      name: 'Sunday patching',
-      scope_type: 'customer',
-      scope_id: customerId,
-      kind: 'weekly',
-      weekdays: [0],
-      start_time: '02:00',
-      duration_minutes: 60,
-    });
     browser = await launchChromium();
     // the console's Content-Security-Policy forbids inline scripts: axe is injected as one
     page = await (await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true })).newPage();
     page.setDefaultTimeout(15_000);
 
-    const agent = new SimulatedAgent({
-      url: `${app.appUrl}/api/webhook/metrics`,
-      secret: WEBHOOK_SECRET,
+    ({ systemId, alertId } = await seedConsole(db.knex, app, {
+      webhook: WEBHOOK_SECRET,
+      cron: CRON_SECRET,
       enrollment: ENROLLMENT_KEY,
       sub: 'e2e-axe-host',
-      hostname: 'web-01',
-      seed: 3,
-    });
-    const report = agent.collect();
-    const readonly = report.metrics.find((m) => m.name === 'disk.readonly' && m.instance === '/');
-    if (readonly) readonly.value = 1; // an open CRITICAL alert for the alert pages
-    assert.equal((await agent.send())?.status, 200);
-    const run = await fetch(`${app.appUrl}/api/cron/evaluate-alerts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${CRON_SECRET}` },
-    });
-    assert.equal(run.status, 200);
-    systemId = ((await db.knex('systems').first('id')) as { id: number }).id;
-    alertId = ((await db.knex('alerts').first('id')) as { id: number }).id;
-    // a cluster incident on the alerts page and the alert page (issue 13)
-    const cluster = (await db.knex('clusters').first('id', 'customer_id')) as { id: number; customer_id: number };
-    const [incident] = await db
-      .knex('incidents')
-      .insert({
-        customer_id: cluster.customer_id,
-        cluster_id: cluster.id,
-        title: 'Site down: web',
-        started_at: new Date(),
-      })
-      .returning<{ id: string }[]>('id');
-    // and flapping, for the chip's contrast
-    await db.knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id, flapping_since: new Date() });
+    }));
   });
   after(async () => {
     await browser?.close();

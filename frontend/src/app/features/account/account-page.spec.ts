@@ -24,7 +24,8 @@ describe('AccountPage', () => {
   afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
-  const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);
+  const input = (name: string) =>
+    page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"], input[name="${name}"]`);
 
   async function openTab(label: string): Promise<void> {
     Array.from(page().querySelectorAll<HTMLElement>('[role="tab"]'))

@@ -1,5 +1,4 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal, viewChild } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
@@ -8,15 +7,15 @@ import { MatSnackBar } from '@angular/material/snack-bar';
 
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
-import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
-import { PasswordRules } from '../../ui/password-rules';
+import { passwordGroup, passwordLength } from '../../core/password-rules';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AccountApi } from './account-api';
 
 /** Change the own password; the server then ends the account's other sessions. */
 @Component({
   selector: 'argus-password-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, PasswordRules, ReactiveFormsModule],
+  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, NewPasswordFields, ReactiveFormsModule],
   template: `
     <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
       <!-- Lets password managers file the new password under the right account. -->
@@ -38,49 +37,15 @@ import { AccountApi } from './account-api';
           <mat-error>Enter your current password.</mat-error>
         }
       </mat-form-field>
-      <mat-form-field subscriptSizing="dynamic" class="long-hint">
-        <mat-label>New password</mat-label>
-        <input
-          matInput
-          type="password"
-          formControlName="newPassword"
-          autocomplete="new-password"
-          required
-          [errorStateMatcher]="newMatcher"
-          aria-describedby="account-password-rules"
-        />
-        @let next = form.controls.newPassword;
-        @if (next.hasError('required')) {
-          <mat-error>Choose a new password.</mat-error>
-        } @else if (next.hasError('passwordTooShort') || next.hasError('passwordTooLong')) {
-          <mat-error>Follow the password rules below.</mat-error>
-        } @else if (next.hasError('server')) {
-          <mat-error>{{ next.getError('server') }}</mat-error>
-        } @else {
-          <mat-error>The password must differ from your e-mail address and username.</mat-error>
-        }
-      </mat-form-field>
-      <argus-password-rules
-        id="account-password-rules"
-        [password]="value().newPassword ?? ''"
+      <argus-new-password-fields
+        [password]="form.controls.newPassword"
+        name="newPassword"
+        [confirm]="form.controls.confirm"
+        label="New password"
+        confirmLabel="Confirm new password"
+        missing="Choose a new password."
         [identities]="identities()"
       />
-      <mat-form-field>
-        <mat-label>Confirm new password</mat-label>
-        <input
-          matInput
-          type="password"
-          formControlName="confirm"
-          autocomplete="new-password"
-          required
-          [errorStateMatcher]="confirmMatcher"
-        />
-        @if (form.controls.confirm.hasError('required')) {
-          <mat-error>Repeat the new password.</mat-error>
-        } @else {
-          <mat-error>The passwords do not match.</mat-error>
-        }
-      </mat-form-field>
       @if (error(); as message) {
         <p class="form-error" role="alert">{{ message }}</p>
       }
@@ -109,9 +74,6 @@ export class PasswordForm {
     },
     { validators: passwordGroup({ password: 'newPassword', confirm: 'confirm', identities: this.identities }) },
   );
-  protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
-  protected readonly newMatcher = new GroupErrorMatcher('passwordIsIdentity');
-  protected readonly confirmMatcher = new GroupErrorMatcher('passwordMismatch');
 
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);

@@ -1,14 +1,13 @@
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
+import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSnackBar } from '@angular/material/snack-bar';
 
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, NotifyLevel, User } from '../../core/auth';
-import { USERNAME_RULE, usernameValidator } from '../../core/validators';
+import { identityControls, IdentityFields } from '../../ui/identity-fields';
 import { AccountApi, ProfileChanges } from './account-api';
 
 export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
@@ -22,33 +21,10 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
 @Component({
   selector: 'argus-profile-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, MatSelectModule, ReactiveFormsModule],
+  imports: [IdentityFields, MatButtonModule, MatFormFieldModule, MatSelectModule, ReactiveFormsModule],
   template: `
     <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
-      <mat-form-field>
-        <mat-label>Name</mat-label>
-        <input matInput formControlName="name" autocomplete="name" required />
-        <mat-error>Enter your name.</mat-error>
-      </mat-form-field>
-      <mat-form-field>
-        <mat-label>E-mail address</mat-label>
-        <input matInput type="email" formControlName="email" autocomplete="email" required />
-        @if (form.controls.email.hasError('server')) {
-          <mat-error>{{ form.controls.email.getError('server') }}</mat-error>
-        } @else {
-          <mat-error>Enter a valid e-mail address.</mat-error>
-        }
-      </mat-form-field>
-      <mat-form-field subscriptSizing="dynamic" class="long-hint">
-        <mat-label>Username (optional)</mat-label>
-        <input matInput formControlName="username" autocomplete="username" autocapitalize="none" />
-        <mat-hint>You can sign in with it instead of the e-mail address.</mat-hint>
-        @if (form.controls.username.hasError('server')) {
-          <mat-error>{{ form.controls.username.getError('server') }}</mat-error>
-        } @else {
-          <mat-error>{{ usernameRule }}</mat-error>
-        }
-      </mat-form-field>
+      <argus-identity-fields [controls]="form.controls" [own]="true" />
       <mat-form-field>
         <mat-label>E-mail me about alerts of</mat-label>
         <mat-select formControlName="notifyMinSeverity">
@@ -68,16 +44,13 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
   `,
 })
 export class ProfileForm {
-  protected readonly usernameRule = USERNAME_RULE;
   private readonly account = inject(AccountApi);
   private readonly auth = inject(AuthService);
   private readonly snackBar = inject(MatSnackBar);
 
   protected readonly severities = SEVERITIES;
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    name: ['', [Validators.required, Validators.maxLength(200)]],
-    email: ['', [Validators.required, Validators.email]],
-    username: ['', usernameValidator],
+    ...identityControls(),
     notifyMinSeverity: 'WARNING' as NotifyLevel,
   });
   protected readonly busy = signal(false);

@@ -15,6 +15,7 @@ import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { TokenDialog } from './token-dialog';
 import { ApiToken, TokensApi, TokenStatus } from './tokens-api';
+import { CardTable } from '../../ui/card-table';
 
 const STATUS_CHIP: Record<TokenStatus, string> = {
   active: 'chip chip--ok',
@@ -26,7 +27,7 @@ const STATUS_CHIP: Record<TokenStatus, string> = {
 @Component({
   selector: 'argus-tokens-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, DatePipe, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
   templateUrl: './tokens-section.html',
   styleUrl: './tokens-section.scss',
 })

@@ -25,8 +25,8 @@ describe('ResetPasswordPage', () => {
   const page = (): HTMLElement => fixture.nativeElement;
 
   async function choose(password: string): Promise<void> {
-    typeInto(page().querySelector('input[formcontrolname="password"]'), password);
-    typeInto(page().querySelector('input[formcontrolname="confirm"]'), password);
+    typeInto(page().querySelector('input[name="password"]'), password);
+    typeInto(page().querySelector('input[name="confirm"]'), password);
     page().querySelector<HTMLButtonElement>('button[type="submit"]')!.click();
     await settle(fixture);
   }

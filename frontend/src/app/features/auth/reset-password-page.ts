@@ -1,30 +1,19 @@
 import { ChangeDetectionStrategy, Component, inject, input, signal } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 
 import { errorCode, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
-import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
-import { PasswordRules } from '../../ui/password-rules';
+import { passwordGroup, passwordLength } from '../../core/password-rules';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AuthCard } from './auth-card';
 
 /** The page the reset e-mail links to (`/reset-password?token=…`). */
 @Component({
   selector: 'argus-reset-password-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    AuthCard,
-    MatButtonModule,
-    MatFormFieldModule,
-    MatInputModule,
-    PasswordRules,
-    ReactiveFormsModule,
-    RouterLink,
-  ],
+  imports: [AuthCard, MatButtonModule, NewPasswordFields, ReactiveFormsModule, RouterLink],
   template: `
     <argus-auth-card heading="Choose a new password">
       @if (!token()) {
@@ -34,39 +23,12 @@ import { AuthCard } from './auth-card';
         </div>
       } @else {
         <form class="argus-form" [formGroup]="form" (ngSubmit)="submit()">
-          <mat-form-field subscriptSizing="dynamic" class="long-hint">
-            <mat-label>New password</mat-label>
-            <input
-              matInput
-              type="password"
-              formControlName="password"
-              autocomplete="new-password"
-              required
-              aria-describedby="reset-password-rules"
-            />
-            @if (form.controls.password.hasError('required')) {
-              <mat-error>Choose a password.</mat-error>
-            } @else {
-              <mat-error>Follow the password rules below.</mat-error>
-            }
-          </mat-form-field>
-          <argus-password-rules id="reset-password-rules" [password]="value().password ?? ''" />
-          <mat-form-field>
-            <mat-label>Confirm new password</mat-label>
-            <input
-              matInput
-              type="password"
-              formControlName="confirm"
-              autocomplete="new-password"
-              required
-              [errorStateMatcher]="confirmMatcher"
-            />
-            @if (form.controls.confirm.hasError('required')) {
-              <mat-error>Repeat the password.</mat-error>
-            } @else {
-              <mat-error>The passwords do not match.</mat-error>
-            }
-          </mat-form-field>
+          <argus-new-password-fields
+            [password]="form.controls.password"
+            [confirm]="form.controls.confirm"
+            label="New password"
+            confirmLabel="Confirm new password"
+          />
           @if (error(); as message) {
             <p class="form-error" role="alert">
               {{ message }}
@@ -97,8 +59,6 @@ export class ResetPasswordPage {
     },
     { validators: passwordGroup({ password: 'password', confirm: 'confirm' }) },
   );
-  protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
-  protected readonly confirmMatcher = new GroupErrorMatcher('passwordMismatch');
 
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);

@@ -23,7 +23,8 @@ describe('SetupPage', () => {
   afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
-  const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);
+  const input = (name: string) =>
+    page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"], input[name="${name}"]`);
   const ruleStates = () =>
     Array.from(page().querySelectorAll('argus-password-rules li'), (li) => li.className.replace('rule rule--', ''));
 

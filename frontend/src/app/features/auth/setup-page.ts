@@ -2,15 +2,13 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 
 import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
-import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
-import { USERNAME_RULE, usernameValidator } from '../../core/validators';
-import { PasswordRules } from '../../ui/password-rules';
+import { passwordGroup, passwordLength } from '../../core/password-rules';
+import { identityControls, IdentityFields } from '../../ui/identity-fields';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AuthCard } from './auth-card';
 
 /**
@@ -20,36 +18,22 @@ import { AuthCard } from './auth-card';
 @Component({
   selector: 'argus-setup-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    AuthCard,
-    MatButtonModule,
-    MatFormFieldModule,
-    MatInputModule,
-    PasswordRules,
-    ReactiveFormsModule,
-    RouterLink,
-  ],
+  imports: [AuthCard, IdentityFields, MatButtonModule, NewPasswordFields, ReactiveFormsModule, RouterLink],
   templateUrl: './setup-page.html',
 })
 export class SetupPage {
-  protected readonly usernameRule = USERNAME_RULE;
   private readonly auth = inject(AuthService);
   private readonly router = inject(Router);
 
   protected readonly form = inject(FormBuilder).nonNullable.group(
     {
-      name: ['', [Validators.required, Validators.maxLength(200)]],
-      email: ['', [Validators.required, Validators.email]],
-      username: ['', usernameValidator],
+      ...identityControls(),
       password: ['', [Validators.required, passwordLength]],
       confirm: ['', Validators.required],
     },
     { validators: passwordGroup({ password: 'password', confirm: 'confirm', identityKeys: ['email', 'username'] }) },
   );
   protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
-
-  protected readonly passwordMatcher = new GroupErrorMatcher('passwordIsIdentity');
-  protected readonly confirmMatcher = new GroupErrorMatcher('passwordMismatch');
 
   protected readonly busy = signal(false);
   protected readonly error = signal<string | null>(null);

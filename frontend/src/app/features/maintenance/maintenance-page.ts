@@ -16,12 +16,13 @@ import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
+import { CardTable } from '../../ui/card-table';
 
 /** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -50,7 +51,7 @@ import { WindowDialog, WindowDialogData } from './window-dialog';
           <p data-testid="empty">No maintenance windows.</p>
         } @else {
           <div class="table-scroll">
-            <table>
+            <table argusCardTable>
               <thead>
                 <tr>
                   <th>Name</th>

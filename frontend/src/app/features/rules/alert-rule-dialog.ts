@@ -1,18 +1,16 @@
-import { ChangeDetectionStrategy, Component, computed, inject, Signal, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatDialogModule } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
-import { AuthService, Severity } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { errorMessage } from '../../core/api-error';
+import { Severity } from '../../core/auth';
 import {
   AlertRule,
   AlertRuleFields,
@@ -21,22 +19,18 @@ import {
   Operator,
   OPERATORS,
   Preview,
-  RulesApi,
 } from '../../shared/rules/rules-api';
-import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { RuleDialog, RuleDialogData } from './rule-dialog';
+import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
-export interface AlertRuleDialogData {
-  /** Edit this rule (key and scope stay). */
-  rule?: AlertRule;
-  /** Create an override of this global rule at a scope to pick. */
-  overrideOf?: AlertRule;
-}
+export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
 /** Creates or edits an alert rule, with a preview of the systems it would fire on now. */
 @Component({
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    RuleScopeFields,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
@@ -60,27 +54,12 @@ export interface AlertRuleDialogData {
     }
   `,
 })
-export class AlertRuleDialog {
-  private readonly api = inject(RulesApi);
-  private readonly dialogRef = inject<MatDialogRef<AlertRuleDialog, AlertRule>>(MatDialogRef);
-  protected readonly data = inject<AlertRuleDialogData>(MAT_DIALOG_DATA);
-  private readonly auth = inject(AuthService);
-  protected readonly editing = this.data.rule ?? null;
-  protected readonly base = this.data.rule ?? this.data.overrideOf ?? null;
+export class AlertRuleDialog extends RuleDialog<AlertRule> {
   protected readonly isAdmin = this.auth.isAdmin;
   protected readonly operators = OPERATORS;
-  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
-  protected readonly severityLabels = SEVERITY_LABELS;
-
-  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.isAdmin());
-  protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
-    ? signal(LOADING)
-    : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    key: [this.base?.key ?? '', [Validators.required, Validators.pattern(/^[a-z0-9_.-]{1,64}$/)]],
-    scopeType: this.scopeChoices[0] as ScopeChoice,
-    scopeId: [null as number | null],
+    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, this.keyFixed),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
     metric: [this.base?.metric ?? '', Validators.pattern(/^[a-z0-9_.]{1,64}$/)],
@@ -93,41 +72,20 @@ export class AlertRuleDialog {
   });
   private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
   protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
-  protected readonly scopeType = toSignal(this.form.controls.scopeType.valueChanges, {
-    initialValue: this.form.controls.scopeType.value,
-  });
-  protected readonly scopeTargets = computed(() => {
-    const targets = this.targets();
-    const type = this.scopeType();
-    return targets.state === 'ready' && type !== 'global' ? targets.value[type] : [];
-  });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
   protected readonly preview = signal<Preview | null>(null);
   protected readonly previewError = signal<string | null>(null);
 
-  constructor() {
-    if (this.data.overrideOf || this.editing) this.form.controls.key.disable();
-  }
-
   protected save(): void {
-    if (this.form.invalid || !this.checkScope()) {
+    const scope = this.editing ? null : chosenScope(this.form.controls);
+    if (this.form.invalid || scope === undefined) {
       this.form.markAllAsTouched();
       return;
     }
     const request: Observable<AlertRule> = this.editing
       ? this.api.updateAlertRule(this.editing.id, this.fields())
-      : this.api.createAlertRule(this.form.getRawValue().key, this.scope(), this.fields());
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (rule) => this.dialogRef.close(rule),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+      : this.api.createAlertRule(this.form.getRawValue().key, scope, this.fields());
+    this.send(request, this.form);
   }
 
   protected runPreview(): void {
@@ -139,13 +97,7 @@ export class AlertRuleDialog {
     });
   }
 
-  private checkScope(): boolean {
-    if (this.editing || this.form.controls.scopeType.value === 'global') return true;
-    if (this.form.controls.scopeId.value !== null) return true;
-    this.form.controls.scopeId.setErrors({ required: true });
-    return false;
-  }
-
+  /** The draft's place for the preview: an edited rule's own, else the one chosen (global until chosen). */
   private scope(): NewScope {
     const { scopeType, scopeId } = this.form.getRawValue();
     return scopeType === 'global' || scopeId === null ? null : { type: scopeType, id: scopeId };

@@ -1,31 +1,26 @@
-import { ChangeDetectionStrategy, Component, computed, inject, Signal, signal } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
+import { MatDialogModule } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
-import { AuthService, Severity } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { EventRule, EventRuleFields, NewScope, RulesApi } from '../../shared/rules/rules-api';
-import { ScopeChoice, scopeChoices, ScopeTargets, ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { Severity } from '../../core/auth';
+import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
+import { RuleDialog, RuleDialogData } from './rule-dialog';
+import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
-export interface EventRuleDialogData {
-  rule?: EventRule;
-  overrideOf?: EventRule;
-}
+export type EventRuleDialogData = RuleDialogData<EventRule>;
 
 /** Creates or edits an event rule: which agent events (or derived events) raise an alert, held for a while. */
 @Component({
   selector: 'argus-event-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    RuleScopeFields,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
@@ -36,37 +31,12 @@ export interface EventRuleDialogData {
   ],
   template: `
     <h2 mat-dialog-title>
-      {{ editing ? 'Edit ' + editing.key : data.overrideOf ? 'Override ' + data.overrideOf.key : 'New event rule' }}
+      {{ heading('event') }}
     </h2>
     <form [formGroup]="form" (ngSubmit)="save()">
       <mat-dialog-content class="argus-form">
         @if (!editing) {
-          <mat-form-field>
-            <mat-label>Key</mat-label>
-            <input matInput formControlName="key" autocomplete="off" />
-            <mat-error>{{ form.controls.key.getError('server') ?? '1–64 of a-z, 0-9, “_”, “.” and “-”.' }}</mat-error>
-          </mat-form-field>
-          <mat-form-field>
-            <mat-label>Applies to</mat-label>
-            <mat-select formControlName="scopeType">
-              @for (choice of scopeChoices; track choice) {
-                <mat-option [value]="choice">{{
-                  choice === 'global' ? 'Everywhere (global)' : 'A ' + choice
-                }}</mat-option>
-              }
-            </mat-select>
-          </mat-form-field>
-          @if (scopeType() !== 'global') {
-            <mat-form-field>
-              <mat-label>Which {{ scopeType() }}</mat-label>
-              <mat-select formControlName="scopeId">
-                @for (target of scopeTargets(); track target.id) {
-                  <mat-option [value]="target.id">{{ target.label }}</mat-option>
-                }
-              </mat-select>
-              <mat-error>{{ form.controls.scopeId.getError('server') ?? 'Pick where the rule applies.' }}</mat-error>
-            </mat-form-field>
-          }
+          <argus-rule-scope-fields [controls]="form.controls" [choices]="scopeChoices" />
         }
         <mat-form-field>
           <mat-label>Name</mat-label>
@@ -126,24 +96,9 @@ export interface EventRuleDialogData {
     </form>
   `,
 })
-export class EventRuleDialog {
-  private readonly api = inject(RulesApi);
-  private readonly dialogRef = inject<MatDialogRef<EventRuleDialog, EventRule>>(MatDialogRef);
-  protected readonly data = inject<EventRuleDialogData>(MAT_DIALOG_DATA);
-  private readonly auth = inject(AuthService);
-  protected readonly editing = this.data.rule ?? null;
-  private readonly base = this.data.rule ?? this.data.overrideOf ?? null;
-  protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
-  protected readonly severityLabels = SEVERITY_LABELS;
-  protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.auth.isAdmin());
-  protected readonly targets: Signal<Loaded<ScopeTargets>> = this.editing
-    ? signal(LOADING)
-    : toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
-
+export class EventRuleDialog extends RuleDialog<EventRule> {
   protected readonly form = inject(FormBuilder).nonNullable.group({
-    key: [this.base?.key ?? '', [Validators.required, Validators.pattern(/^[a-z0-9_.-]{1,64}$/)]],
-    scopeType: this.scopeChoices[0] as ScopeChoice,
-    scopeId: [null as number | null],
+    ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, this.keyFixed),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
     eventType: this.base?.eventType ?? '',
@@ -153,27 +108,11 @@ export class EventRuleDialog {
     holdSeconds: [this.base?.holdSeconds ?? 1800, [Validators.required, Validators.min(0), Validators.max(2_592_000)]],
     enabled: this.base?.enabled ?? true,
   });
-  protected readonly scopeType = toSignal(this.form.controls.scopeType.valueChanges, {
-    initialValue: this.form.controls.scopeType.value,
-  });
-  protected readonly scopeTargets = computed(() => {
-    const targets = this.targets();
-    const type = this.scopeType();
-    return targets.state === 'ready' && type !== 'global' ? targets.value[type] : [];
-  });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
-
-  constructor() {
-    if (this.data.overrideOf || this.editing) this.form.controls.key.disable();
-  }
 
   protected save(): void {
     const v = this.form.getRawValue();
-    if (this.form.invalid || (!this.editing && v.scopeType !== 'global' && v.scopeId === null)) {
-      if (!this.editing && v.scopeType !== 'global' && v.scopeId === null) {
-        this.form.controls.scopeId.setErrors({ required: true });
-      }
+    const scope = this.editing ? null : chosenScope(this.form.controls);
+    if (this.form.invalid || scope === undefined) {
       this.form.markAllAsTouched();
       return;
     }
@@ -187,19 +126,9 @@ export class EventRuleDialog {
       holdSeconds: Number(v.holdSeconds),
       enabled: v.enabled,
     };
-    const scope: NewScope =
-      v.scopeType === 'global' || v.scopeId === null ? null : { type: v.scopeType, id: v.scopeId };
     const request: Observable<EventRule> = this.editing
       ? this.api.updateEventRule(this.editing.id, fields)
       : this.api.createEventRule(v.key, scope, fields);
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (rule) => this.dialogRef.close(rule),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.send(request, this.form);
   }
 }

@@ -29,6 +29,7 @@ import {
   RulesApi,
   scopeText,
 } from '../../shared/rules/rules-api';
+import { CardTable } from '../../ui/card-table';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -38,11 +39,22 @@ function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[])
   return [...globals.flatMap((g) => [g, ...rules.filter((r) => r.scope && r.key === g.key)]), ...orphans];
 }
 
+type RuleKind = 'alert' | 'event';
+type AnyRule = AlertRule | EventRule;
+
+interface RuleTable {
+  kind: RuleKind;
+  title: string;
+  /** The kind's own columns, between the rule and its severity. */
+  columns: string[];
+  rows: { rule: AnyRule; cells: string[]; alert: AlertRule | null }[];
+}
+
 /** Alert rules and event rules: global ones, overrides at a customer, cluster or system, and a preview. */
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })
@@ -54,18 +66,31 @@ export class RulesPage {
   protected readonly isAdmin = this.auth.isAdmin;
   protected readonly severityLabels = SEVERITY_LABELS;
   protected readonly severityChips = SEVERITY_CHIPS;
-  protected readonly condition = conditionText;
-  protected readonly duration = durationText;
   protected readonly scopeLabel = scopeText;
 
   protected readonly rules = toSignal(this.api.rules$, { initialValue: LOADING as Refreshing<Rules> });
-  protected readonly alertRules = computed(() => {
+  /** Both kinds in one table layout: the rule, its own columns, then severity, place, enabled, actions. */
+  protected readonly tables = computed<RuleTable[]>(() => {
     const r = this.rules();
-    return r.state === 'ready' ? grouped(r.value.alertRules) : [];
-  });
-  protected readonly eventRules = computed(() => {
-    const r = this.rules();
-    return r.state === 'ready' ? grouped(r.value.eventRules) : [];
+    if (r.state !== 'ready') return [];
+    return [
+      {
+        kind: 'alert',
+        title: 'Alert rules',
+        columns: ['Condition'],
+        rows: grouped(r.value.alertRules).map((rule) => ({ rule, cells: [conditionText(rule)], alert: rule })),
+      },
+      {
+        kind: 'event',
+        title: 'Event rules',
+        columns: ['Matches', 'Resolves after'],
+        rows: grouped(r.value.eventRules).map((rule) => ({
+          rule,
+          cells: [this.eventMatch(rule), durationText(rule.holdSeconds)],
+          alert: null,
+        })),
+      },
+    ];
   });
   /** ADMIN, or an OPERATOR with at least one customer: may place overrides. */
   protected readonly mayOverride = computed(() => {
@@ -102,44 +127,29 @@ export class RulesPage {
     this.previewed.set(null);
   }
 
-  protected newAlertRule(): void {
-    this.openAlertDialog({}, 'Rule created');
+  /** The kind's dialog: new (no data), edit ({rule}) or override ({overrideOf}); the row's kind matches its rule. */
+  protected open(kind: RuleKind, data: { rule?: AnyRule; overrideOf?: AnyRule }, message: string): void {
+    const dialog =
+      kind === 'alert'
+        ? this.dialog.open(AlertRuleDialog, { data: data as AlertRuleDialogData, width: '640px' })
+        : this.dialog.open(EventRuleDialog, { data: data as EventRuleDialogData, width: '560px' });
+    dialog
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.done(message));
   }
 
-  protected editAlertRule(rule: AlertRule): void {
-    this.openAlertDialog({ rule }, 'Rule saved');
+  protected toggle(kind: RuleKind, rule: AnyRule, change: MatSlideToggleChange): void {
+    const enabled = { enabled: change.checked };
+    const request =
+      kind === 'alert' ? this.api.updateAlertRule(rule.id, enabled) : this.api.updateEventRule(rule.id, enabled);
+    this.run(request, change.checked ? 'Enabled' : 'Disabled');
   }
 
-  protected overrideAlertRule(rule: AlertRule): void {
-    this.openAlertDialog({ overrideOf: rule }, 'Override created');
-  }
-
-  protected newEventRule(): void {
-    this.openEventDialog({}, 'Rule created');
-  }
-
-  protected editEventRule(rule: EventRule): void {
-    this.openEventDialog({ rule }, 'Rule saved');
-  }
-
-  protected overrideEventRule(rule: EventRule): void {
-    this.openEventDialog({ overrideOf: rule }, 'Override created');
-  }
-
-  protected toggleAlertRule(rule: AlertRule, change: MatSlideToggleChange): void {
-    this.run(this.api.updateAlertRule(rule.id, { enabled: change.checked }), change.checked ? 'Enabled' : 'Disabled');
-  }
-
-  protected toggleEventRule(rule: EventRule, change: MatSlideToggleChange): void {
-    this.run(this.api.updateEventRule(rule.id, { enabled: change.checked }), change.checked ? 'Enabled' : 'Disabled');
-  }
-
-  protected deleteAlertRule(rule: AlertRule): void {
-    this.confirmDelete(rule, () => this.api.deleteAlertRule(rule.id));
-  }
-
-  protected deleteEventRule(rule: EventRule): void {
-    this.confirmDelete(rule, () => this.api.deleteEventRule(rule.id));
+  protected remove(kind: RuleKind, rule: AnyRule): void {
+    this.confirmDelete(rule, () =>
+      kind === 'alert' ? this.api.deleteAlertRule(rule.id) : this.api.deleteEventRule(rule.id),
+    );
   }
 
   private confirmDelete(rule: { key: string; scope: RuleScope | null }, remove: () => Observable<void>): void {
@@ -155,22 +165,6 @@ export class RulesPage {
         switchMap(() => remove()),
       )
       .subscribe({ next: () => this.done('Rule deleted'), error: (err: unknown) => this.failed(err) });
-  }
-
-  private openAlertDialog(data: AlertRuleDialogData, message: string): void {
-    this.dialog
-      .open<AlertRuleDialog, AlertRuleDialogData, AlertRule>(AlertRuleDialog, { data, width: '640px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.done(message));
-  }
-
-  private openEventDialog(data: EventRuleDialogData, message: string): void {
-    this.dialog
-      .open<EventRuleDialog, EventRuleDialogData, EventRule>(EventRuleDialog, { data, width: '560px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.done(message));
   }
 
   private run(request: Observable<unknown>, message: string): void {

@@ -14,6 +14,7 @@ import { errorMessage } from '../../core/api-error';
 import { loaded, LOADING } from '../../core/loaded';
 import { byName, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
+import { CardTable } from '../../ui/card-table';
 
 const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', token: 'API token', system: 'System' };
 
@@ -26,6 +27,7 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
   selector: 'argus-audit-log-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    CardTable,
     DatePipe,
     MatButtonModule,
     MatFormFieldModule,

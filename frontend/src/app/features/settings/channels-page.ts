@@ -23,6 +23,7 @@ import {
   NotificationsApi,
 } from '../../shared/notifications/notifications-api';
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
+import { CardTable } from '../../ui/card-table';
 
 /** "Test to Ops Slack: delivered (HTTP 200)" or "Test to Ops Slack failed: HTTP 500, Internal error". */
 export function testResultText(channel: Channel, result: ChannelTestResult): string {
@@ -36,7 +37,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 @Component({
   selector: 'argus-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -66,7 +67,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
           <p data-testid="empty">No notification channels.</p>
         } @else {
           <div class="table-scroll">
-            <table aria-label="Notification channels">
+            <table argusCardTable aria-label="Notification channels">
               <thead>
                 <tr>
                   <th scope="col">Name</th>

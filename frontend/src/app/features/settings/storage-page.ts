@@ -6,6 +6,7 @@ import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
+import { CardTable } from '../../ui/card-table';
 
 const STATE_LABELS: Record<StorageJobState, string> = { ok: 'OK', failing: 'Failing', late: 'Late' };
 const STATE_CHIPS: Record<StorageJobState, string> = { ok: 'chip--ok', failing: 'chip--error', late: 'chip--warn' };
@@ -18,7 +19,7 @@ const STATE_CHIPS: Record<StorageJobState, string> = { ok: 'chip--ok', failing: 
 @Component({
   selector: 'argus-storage-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatProgressBarModule, TimeAgo],
+  imports: [CardTable, MatProgressBarModule, TimeAgo],
   template: `
     <header class="page-header">
       <h1>Storage</h1>
@@ -67,7 +68,7 @@ const STATE_CHIPS: Record<StorageJobState, string> = { ok: 'chip--ok', failing: 
         } @else {
           <h2 id="jobs-title">Jobs</h2>
           <div class="table-scroll">
-            <table aria-labelledby="jobs-title">
+            <table argusCardTable aria-labelledby="jobs-title">
               <thead>
                 <tr>
                   <th scope="col">Job</th>

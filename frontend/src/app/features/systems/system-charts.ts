@@ -76,7 +76,8 @@ import { SystemsApi } from '../../shared/systems/systems-api';
     mat-button-toggle-group {
       --mat-standard-button-toggle-height: 36px;
       max-width: 100%;
-      overflow-x: auto;
+      // on a phone the ranges wrap to a second line rather than scroll out of sight
+      flex-wrap: wrap;
     }
     .charts {
       display: grid;

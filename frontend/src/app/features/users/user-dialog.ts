@@ -4,7 +4,6 @@ import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { MatSnackBar } from '@angular/material/snack-bar';
@@ -13,9 +12,9 @@ import { Observable } from 'rxjs';
 import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
 import { Role, ROLES, roleLabel } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
-import { GroupErrorMatcher, passwordGroup, passwordLength } from '../../core/password-rules';
-import { USERNAME_RULE, usernameValidator } from '../../core/validators';
-import { PasswordRules } from '../../ui/password-rules';
+import { passwordGroup, passwordLength } from '../../core/password-rules';
+import { identityControls, IdentityFields } from '../../ui/identity-fields';
+import { NewPasswordFields } from '../../ui/new-password-fields';
 import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
 
 export interface UserDialogData {
@@ -38,13 +37,13 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
   selector: 'argus-user-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    IdentityFields,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
-    MatInputModule,
     MatSelectModule,
     MatSlideToggleModule,
-    PasswordRules,
+    NewPasswordFields,
     ReactiveFormsModule,
   ],
   templateUrl: './user-dialog.html',
@@ -58,7 +57,6 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
   `,
 })
 export class UserDialog {
-  protected readonly usernameRule = USERNAME_RULE;
   private readonly users = inject(UsersApi);
   private readonly snackBar = inject(MatSnackBar);
   private readonly dialogRef = inject<MatDialogRef<UserDialog, UserRow>>(MatDialogRef);
@@ -70,9 +68,7 @@ export class UserDialog {
 
   protected readonly form = inject(FormBuilder).nonNullable.group(
     {
-      name: [this.original?.name ?? '', [Validators.required, Validators.maxLength(200)]],
-      email: [this.original?.email ?? '', [Validators.required, Validators.email]],
-      username: [this.original?.username ?? '', usernameValidator],
+      ...identityControls(this.original ?? {}),
       role: [this.original?.role ?? ('VIEWER' as Role)],
       disabled: [this.original?.disabled ?? false],
       customerIds: [this.original?.customerIds ?? ([] as number[])],
@@ -82,7 +78,6 @@ export class UserDialog {
     { validators: passwordGroup({ password: 'password', identityKeys: ['email', 'username'] }) },
   );
   protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
-  protected readonly passwordMatcher = new GroupErrorMatcher('passwordIsIdentity');
 
   protected readonly customers = toSignal(this.users.customers$, {
     initialValue: LOADING as Loaded<Customer[] | null>,

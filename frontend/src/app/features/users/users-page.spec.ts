@@ -218,7 +218,8 @@ describe('UsersPage', () => {
     http.expectOne(CUSTOMERS_URL).flush({ error: 'Not found' }, { status: 404, statusText: 'Not Found' });
     await settle(fixture);
 
-    const input = (name: string) => dialog().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);
+    const input = (name: string) =>
+      dialog().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"], input[name="${name}"]`);
     typeInto(input('name'), 'Edsger Dijkstra');
     typeInto(input('email'), 'edsger@example.com');
     typeInto(input('password'), 'edsger@example.com');

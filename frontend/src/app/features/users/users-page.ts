@@ -16,12 +16,13 @@ import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { UserDialog, UserDialogData } from './user-dialog';
 import { UserRow, UsersApi } from './users-api';
+import { CardTable } from '../../ui/card-table';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })

@@ -16,6 +16,7 @@ import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { AgentSettingDialog, AgentSettingDialogData } from './agent-setting-dialog';
 import { AgentSetting, AgentSettingsApi, AgentSettingsListing, SettingScope } from './agent-settings-api';
+import { CardTable } from '../../ui/card-table';
 
 /** What the console shows for a secret: that one is stored, never what. */
 export const SECRET_MASK = '••• set';
@@ -28,7 +29,7 @@ export const SECRET_MASK = '••• set';
 @Component({
   selector: 'argus-agent-settings-editor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
   templateUrl: './agent-settings-editor.html',
   styleUrl: './agent-settings-editor.scss',
 })
