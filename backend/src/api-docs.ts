@@ -28,6 +28,7 @@ import { incidentsApi } from './alerts/incidents.js';
 import { tokensApi } from './tokens/routes.js';
 import { passwordResetApi } from './password-reset/routes.js';
 import { selfMetricsApi } from './self-metrics/routes.js';
+import { overviewApi } from './overview/routes.js';
 import { searchApi } from './search/routes.js';
 
 export const API_DOCS: readonly RouteDoc[] = [
@@ -57,4 +58,5 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...selfMetricsApi,
   ...auditApi,
   ...searchApi,
+  ...overviewApi,
 ];

@@ -13,6 +13,7 @@ import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveMetrics } from '../lib/self-metrics.js';
+import type { OverviewService } from '../overview/service.js';
 import type { SystemsService } from '../systems/service.js';
 import type { TokensService } from '../tokens/service.js';
 import type { UsersService } from '../users/service.js';
@@ -36,6 +37,7 @@ export interface LiveAssemblyDeps {
   tokens: TokensService;
   users: UsersService;
   systems: SystemsService;
+  overview: OverviewService;
   /** Argus's own metrics: open sockets, frames sent. */
   metrics?: LiveMetrics;
 }
@@ -72,8 +74,10 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
       tokenIsUsable: (id) => deps.tokens.isUsable(id),
       principalFor: (userId, via, ids) => deps.users.principalFor(userId, via, ids),
     },
-    computeSnapshot: (topic: SnapshotTopic, visible: Visible) =>
-      topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible),
+    computeSnapshot: (topic: SnapshotTopic, visible: Visible) => {
+      if (topic === 'overview') return deps.overview.compute(visible);
+      return topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible);
+    },
     customersOfSystems: (systemIds) => repo.customersOfSystems(systemIds),
     customerOfSystem: async (systemId) => {
       try {
