@@ -57,12 +57,13 @@ describe('App shell', () => {
     const fixture = await render(userBody({ role: 'ADMIN' }));
 
     expect(titles(fixture.nativeElement)).toEqual([
+      'Overview',
       'Systems',
-      'Status',
       'Alerts',
       'Rules',
       'Maintenance',
       'Customers',
+      'Status',
       'API',
       'Users',
       'Settings',
@@ -80,12 +81,13 @@ describe('App shell', () => {
     const links = Array.from(fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>);
 
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
+      ['Overview', '/'],
       ['Systems', '/systems'],
-      ['Status', '/'],
       ['Alerts', '/alerts'],
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
+      ['Status', '/status'],
       ['API', '/reference/api'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
@@ -113,7 +115,16 @@ describe('App shell', () => {
       (a) => a.getAttribute('href'),
     );
 
-    expect(hrefs).toEqual(['/systems', '/', '/alerts', '/rules', '/maintenance', '/customers', '/reference/api']);
+    expect(hrefs).toEqual([
+      '/',
+      '/systems',
+      '/alerts',
+      '/rules',
+      '/maintenance',
+      '/customers',
+      '/status',
+      '/reference/api',
+    ]);
   });
 
   it('keeps Systems highlighted on the page of one system', async () => {

@@ -8,6 +8,7 @@ import { MatSelectModule } from '@angular/material/select';
 import { RouterLink } from '@angular/router';
 
 import { AuthService } from '../../core/auth';
+import { revealFragment } from '../../core/fragment';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
@@ -62,6 +63,11 @@ export class SystemsPage {
     return groupSystems(this.all().filter((system) => matchesFilter(system, filter)));
   });
   protected readonly filtered = computed(() => this.text().trim() !== '' || this.status() !== 'ANY');
+
+  constructor() {
+    // the overview links a customer to /systems#customer-<id>
+    revealFragment(() => this.systems().state === 'ready');
+  }
 
   protected clearFilters(): void {
     this.text.set('');
