@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- ingest|charts|compression|live|live-console|evaluate]`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest|charts|compression|live|live-console|evaluate|overview]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -82,4 +82,5 @@ else if (which === 'compression' && rest.includes('--real'))
 else if (which === 'compression') await (await import('./compression.js')).benchCompression(rest);
 else if (which === 'disk') await (await import('./disk-real.js')).benchDiskReal(rest);
 else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
+else if (which === 'overview') await (await import('./overview.js')).benchOverview(rest);
 else await benchBasics();
