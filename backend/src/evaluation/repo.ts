@@ -7,6 +7,7 @@ import type { FlappingOpen } from './flapping.js';
 import type { Knex } from 'knex';
 import type { AlertRow } from '../alerts/alert-json.js';
 import type { CustomerInfo, MaintenanceWindow } from './suppression.js';
+import { storedSchedule } from '../maintenance/schedule.js';
 import type {
   AlertRule,
   EventRule,
@@ -89,10 +90,7 @@ export async function loadMaintenanceWindows(trx: Knex): Promise<MaintenanceWind
     customerId: r.customer_id,
     scopeType: r.scope_type,
     scopeId: r.scope_id,
-    schedule:
-      r.kind === 'once'
-        ? { kind: 'once', startsAt: r.starts_at, endsAt: r.ends_at }
-        : { kind: 'weekly', weekdays: r.weekdays, startTime: r.start_time, durationMinutes: r.duration_minutes },
+    schedule: storedSchedule(r),
   }));
 }
 

@@ -12,6 +12,28 @@ export type WindowSchedule =
   | { kind: 'once'; startsAt: Date; endsAt: Date }
   | { kind: 'weekly'; weekdays: readonly number[]; startTime: string; durationMinutes: number };
 
+/** A `maintenance_windows` row's columns as PostgreSQL returns them (db/migrations/0006). */
+export interface StoredWindow {
+  kind: 'once' | 'weekly';
+  starts_at: Date | null;
+  ends_at: Date | null;
+  weekdays: number[] | null;
+  start_time: string | null;
+  duration_minutes: number | null;
+}
+
+/** The schedule of a stored row (its CHECK constraints guarantee the columns of its kind). */
+export function storedSchedule(row: StoredWindow): WindowSchedule {
+  return row.kind === 'once'
+    ? { kind: 'once', startsAt: row.starts_at as Date, endsAt: row.ends_at as Date }
+    : {
+        kind: 'weekly',
+        weekdays: row.weekdays ?? [],
+        startTime: row.start_time ?? '00:00',
+        durationMinutes: row.duration_minutes ?? 0,
+      };
+}
+
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import type { WindowSchedule } from '../maintenance/schedule.js';
+import { storedSchedule, type WindowSchedule } from '../maintenance/schedule.js';
 import type { OverviewIncident, StatusCounts, WorstOffender } from '../../../contracts/overview.js';
 import { systemStatus } from '../../../contracts/systems.js';
 
@@ -58,10 +58,7 @@ export function createOverviewRepo(db: Knex) {
         timeZone: r.time_zone,
         scopeType: r.scope_type,
         scopeId: r.scope_id,
-        schedule:
-          r.kind === 'once'
-            ? { kind: 'once', startsAt: r.starts_at, endsAt: r.ends_at }
-            : { kind: 'weekly', weekdays: r.weekdays, startTime: r.start_time, durationMinutes: r.duration_minutes },
+        schedule: storedSchedule(r),
       }));
     },
 
