@@ -2,7 +2,8 @@
  * The `data` of the live channel's topics (/api/live, docs/api.md "Live channel"). A WebSocket is
  * not in the OpenAPI document: the server's producers are typed with these schemas and the live
  * tests parse what they receive with them; the console takes the types. `systems.list` (snap) is
- * the `GET /api/systems` array (contracts/systems.ts), which the HTTP answer checks already cover.
+ * the `GET /api/systems` array (contracts/systems.ts), which the HTTP answer checks already cover;
+ * `overview` (snap) is the `GET /api/overview` answer (contracts/overview.ts).
  */
 import { z } from 'zod';
 import { id, instant } from './common.js';

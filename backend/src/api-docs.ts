@@ -30,6 +30,7 @@ import { tokensApi } from './tokens/routes.js';
 import { passwordResetApi } from './password-reset/routes.js';
 import { selfMetricsApi } from './self-metrics/routes.js';
 import { reportsApi } from './reports/routes.js';
+import { overviewApi } from './overview/routes.js';
 import { searchApi } from './search/routes.js';
 
 export const API_DOCS: readonly RouteDoc[] = [
@@ -61,4 +62,5 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...auditApi,
   ...reportsApi,
   ...searchApi,
+  ...overviewApi,
 ];

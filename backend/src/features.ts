@@ -79,6 +79,9 @@ import { createSystemsPageRepo } from './systems/page-repo.js';
 import { secondFactorRoutes } from './second-factor/routes.js';
 import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter.js';
 import { tokensRoutes } from './tokens/routes.js';
+import { createOverviewRepo } from './overview/repo.js';
+import { overviewRoutes } from './overview/routes.js';
+import { createOverviewService } from './overview/service.js';
 import { createSearchRepo } from './search/repo.js';
 import { searchRoutes } from './search/routes.js';
 import { usersRoutes } from './users/routes.js';
@@ -219,6 +222,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
+  const overview = createOverviewService({ repo: createOverviewRepo(db), clock });
   const authentication = authenticate({
     sessions,
     tokens,
@@ -238,7 +242,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
-    liveServices: { authentication, systems },
+    liveServices: { authentication, systems, overview },
     /** The hourly housekeeping sends what is due (main.ts). */
     monthlyReports,
     routers: [
@@ -326,6 +330,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
       searchRoutes(createSearchRepo(db)),
+      overviewRoutes(overview),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {

@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../../backend/src/testing
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { startWebhookReceiver } from '../../backend/src/testing/webhook-receiver.js';
 import { launchChromium } from './browser.js';
+import { pastTheRightEdge } from './overflow.js';
 import { startProductionConsole, type ProductionConsole } from './production-console.js';
 import { seedConsole } from './seeded-console.js';
 
@@ -146,7 +147,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   });
 
   const signedIn: [string, string | (() => string), (p: Page) => Promise<unknown>][] = [
-    ['the status page', '/', (p) => p.getByText('All services operational').waitFor()],
+    ['the status page', '/status', (p) => p.getByText('All services operational').waitFor()],
     ['the systems page', '/systems', (p) => p.getByText('web-01').first().waitFor()],
     [
       'a system page',
@@ -189,6 +190,15 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   for (const [name, url, ready] of signedIn) {
     it(name, () => check(typeof url === 'string' ? url : url(), ready));
   }
+
+  for (const width of [390, 1440])
+    it(`the overview (the home page) at ${width} px, light and dark, its content within the width`, async () => {
+      await page.setViewportSize({ width, height: 900 });
+      await check('/', async (p) => {
+        await p.getByRole('link', { name: 'Site down: web' }).waitFor();
+        assert.deepEqual(await pastTheRightEdge(p, 'argus-overview-page'), [], `${width} px`);
+      }).finally(() => page.setViewportSize({ width: 1280, height: 720 }));
+    });
 
   it('the quick search: Ctrl+K, a few letters, Enter goes to the system', async () => {
     await page.goto(`${app.url}/alerts`);

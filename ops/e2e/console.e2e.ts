@@ -52,10 +52,11 @@ describe('the console in a browser', () => {
     await page.waitForURL(/\/login/);
   });
 
-  it('signs in by username and shows the status page with live health', async () => {
+  it('signs in by username and shows the overview with its live health line', async () => {
     await page.getByLabel('E-mail or username').fill('ADA');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.getByText('All services operational').waitFor();
     // production behind TLS: every cookie Secure, HttpOnly, SameSite=Lax
     const cookies = await page.context().cookies(app.url);

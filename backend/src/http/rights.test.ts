@@ -162,6 +162,11 @@ describe('rights on every route', () => {
     assert.equal((await browser.get(`/api/customers/${id}/monthly-report`)).status, 200);
   });
 
+  it('serves the overview (issue 16) to every signed-in role, viewers included, by token too', async () => {
+    assert.ok(routes.some((r) => key(r) === 'GET /api/overview') && !PUBLIC.has('GET /api/overview'));
+    assert.equal((await new Client(server.url).get('/api/overview', bearer(viewerToken))).status, 200);
+  });
+
   it('answers 401 on every non-public route without credentials', async () => {
     const client = new Client(server.url);
     for (const route of routes.filter((r) => !PUBLIC.has(key(r)))) {

@@ -12,6 +12,7 @@ import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveMetrics } from '../lib/self-metrics.js';
+import type { OverviewService } from '../overview/service.js';
 import type { SystemsService } from '../systems/service.js';
 import { createLiveHub, type LiveHub } from './hub.js';
 import type { SnapshotTopic } from './protocol.js';
@@ -30,6 +31,7 @@ export interface LiveAssemblyDeps {
   clock: Clock;
   log: Logger;
   systems: SystemsService;
+  overview: OverviewService;
   /** Argus's own metrics: open sockets, frames sent. */
   metrics?: LiveMetrics;
 }
@@ -63,8 +65,10 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     authenticate: createUpgradeAuth(deps),
     credentials: { rightsNow: (query) => repo.rightsNow(query, deps.clock.now()) },
     fleetFingerprint: () => repo.fleetFingerprint(),
-    computeSnapshot: (topic: SnapshotTopic, visible: Visible) =>
-      topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible),
+    computeSnapshot: (topic: SnapshotTopic, visible: Visible) => {
+      if (topic === 'overview') return deps.overview.compute(visible);
+      return topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible);
+    },
     customersOfSystems: (systemIds) => repo.customersOfSystems(systemIds),
     customerOfSystem: async (systemId) => {
       try {

@@ -9,7 +9,7 @@
  * - `changes` says what changed (`{topic, ids}`: rules, maintenance, customers,
  *   users, agent settings from the bus; alerts and systems from their events),
  *   so a console reloads only what it shows (bus/changes.ts).
- * - `systems.list` and `alerts.counts` are snapshot topics (see snapshots.ts).
+ * - `systems.list`, `alerts.counts` and `overview` are snapshot topics (see snapshots.ts).
  * - Every 25 s: ping (two unanswered pings drop the peer), re-read the rights of
  *   all connections in one query, and recompute the snapshots whose content may
  *   have changed (last seen moves without a status change; an event lost during a
@@ -26,12 +26,12 @@ import { CHANGES_TOPIC, parseChangeEvent, reaches, type Reach } from '../bus/cha
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { NO_LIVE_METRICS, type LiveMetrics } from '../lib/self-metrics.js';
-import { frames, LIVE_PATH, parseClientFrame, parseMessageId, type SnapshotTopic, type Topic } from './protocol.js';
+import { frames, isSnapshotTopic, LIVE_PATH, parseClientFrame, parseMessageId, type Topic } from './protocol.js';
 import { createReplayBuffer, DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './replay.js';
 import { CLOSE_GOING_AWAY, recheckConnections, type CredentialChecks } from './rights-check.js';
 import type { FleetFingerprint } from './repo.js';
 import { createSnapshotRefresh } from './snapshot-refresh.js';
-import { createSnapshots, type ComputeSnapshot } from './snapshots.js';
+import { createSnapshots, OVERVIEW_CHANGES, type ComputeSnapshot } from './snapshots.js';
 import { createSystemChanges } from './system-changes.js';
 import { createSystemTopics } from './system-topics.js';
 import { realTicker, type Ticker } from './ticker.js';
@@ -172,6 +172,7 @@ export function createLiveHub(deps: LiveHubDeps) {
       return;
     }
     deliver(CHANGES, { topic: change.topic, ids: change.ids } satisfies LiveChange, change.reach);
+    if (OVERVIEW_CHANGES.has(change.topic)) snapshots.invalidate(['overview']);
   }
 
   const recheck = (conns: Connection[]) => recheckConnections(deps.credentials, conns);
@@ -184,7 +185,7 @@ export function createLiveHub(deps: LiveHubDeps) {
 
   function removeSub(sub: Subscription) {
     sub.conn.subs.delete(sub.sid);
-    if (sub.topic.kind === 'systems.list' || sub.topic.kind === 'alerts.counts') {
+    if (isSnapshotTopic(sub.topic)) {
       snapshots.unsubscribe(sub.conn.audience, sub.topic.kind, sub);
       return;
     }
@@ -225,8 +226,8 @@ export function createLiveHub(deps: LiveHubDeps) {
       send: (frame) => send(conn, frame),
     };
     conn.subs.set(sid, sub);
-    if (topic.kind === 'systems.list' || topic.kind === 'alerts.counts') {
-      snapshots.subscribe(conn.audience, topic.kind satisfies SnapshotTopic, sub);
+    if (isSnapshotTopic(topic)) {
+      snapshots.subscribe(conn.audience, topic.kind, sub);
       return;
     }
     // replay and registration in one synchronous step: nothing is missed or sent twice

@@ -10,10 +10,14 @@ export type Topic =
   | { kind: 'changes'; name: 'changes' }
   | { kind: 'systems.list'; name: 'systems.list' }
   | { kind: 'alerts.counts'; name: 'alerts.counts' }
+  | { kind: 'overview'; name: 'overview' }
   | { kind: 'system'; name: string; systemId: number };
 
-export type SnapshotTopic = 'systems.list' | 'alerts.counts';
-export const SNAPSHOT_TOPICS: readonly SnapshotTopic[] = ['systems.list', 'alerts.counts'];
+export type SnapshotTopic = 'systems.list' | 'alerts.counts' | 'overview';
+export const SNAPSHOT_TOPICS: readonly SnapshotTopic[] = ['systems.list', 'alerts.counts', 'overview'];
+
+export const isSnapshotTopic = (topic: Topic): topic is Topic & { kind: SnapshotTopic } =>
+  (SNAPSHOT_TOPICS as readonly string[]).includes(topic.kind);
 
 export type ClientFrame = { t: 'sub'; sid: string; topic: Topic; after: string | null } | { t: 'unsub'; sid: string };
 
@@ -27,6 +31,7 @@ export function parseTopic(value: unknown): Topic | null {
   if (value === 'changes') return { kind: 'changes', name: 'changes' };
   if (value === 'systems.list') return { kind: 'systems.list', name: 'systems.list' };
   if (value === 'alerts.counts') return { kind: 'alerts.counts', name: 'alerts.counts' };
+  if (value === 'overview') return { kind: 'overview', name: 'overview' };
   if (typeof value !== 'string') return null;
   const match = /^system:([1-9][0-9]{0,9})$/.exec(value);
   const systemId = match?.[1] ? Number(match[1]) : NaN;

@@ -31,8 +31,9 @@ export function createSnapshotRefresh(deps: {
     }
     const before = last;
     last = now;
-    // both snapshots show open alerts; only the systems list shows systems, customers and clusters
+    // every snapshot shows open alerts; the systems list and the overview (systems by status per
+    // customer) show the fleet, the alert counts do not
     if (!before || before.alerts !== now.alerts) snapshots.invalidate();
-    else if (before.fleet !== now.fleet) snapshots.invalidate(['systems.list']);
+    else if (before.fleet !== now.fleet) snapshots.invalidate(['systems.list', 'overview']);
   };
 }

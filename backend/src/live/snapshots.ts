@@ -1,5 +1,5 @@
 /**
- * Snapshot topics (`systems.list`, `alerts.counts`): computed once per
+ * Snapshot topics (`systems.list`, `alerts.counts`, `overview`): computed once per
  * audience (the accounts that see the same customers), serialised once,
  * re-pushed only when the content changed, and at most once per 250 ms per
  * topic (architecture.md "Live path": coalesce bursts).
@@ -46,6 +46,12 @@ export interface SnapshotsDeps {
   minIntervalMs?: number;
 }
 
+/** The overview aggregates the whole fleet: at most one computation a second per audience. */
+/** Changes that move the overview without a system or alert event (a window, an incident, a customer). */
+export const OVERVIEW_CHANGES: ReadonlySet<string> = new Set(['maintenance', 'incidents', 'customers']);
+
+const TOPIC_MIN_INTERVAL_MS: Partial<Record<SnapshotTopic, number>> = { overview: 1000 };
+
 export function createSnapshots({ compute, log, minIntervalMs = 250 }: SnapshotsDeps) {
   const audiences = new Map<string, Audience>();
   let revCounter = 0; // one counter for the run: revisions only ever grow for a subscriber
@@ -70,7 +76,8 @@ export function createSnapshots({ compute, log, minIntervalMs = 250 }: Snapshots
 
   function schedule(audience: Audience, topic: SnapshotTopic, state: TopicState) {
     if (state.timer || state.computing || closed) return;
-    const delay = Math.max(0, state.lastPushAt + minIntervalMs - Date.now());
+    const interval = Math.max(minIntervalMs, TOPIC_MIN_INTERVAL_MS[topic] ?? 0);
+    const delay = Math.max(0, state.lastPushAt + interval - Date.now());
     state.timer = setTimeout(() => void run(audience, topic, state), delay);
   }
 

@@ -93,7 +93,7 @@ export class LiveClient {
   async subscribe(sid: string, topic: string, after: string | null = null): Promise<Frame | null> {
     const from = this.frames.length;
     this.send({ t: 'sub', sid, topic, after });
-    if (topic === 'systems.list' || topic === 'alerts.counts')
+    if (topic === 'systems.list' || topic === 'alerts.counts' || topic === 'overview')
       return this.next((f) => f['t'] === 'snap' && f['sid'] === sid, 5_000, from);
     return null;
   }

@@ -16,6 +16,7 @@ import { ChannelsPage } from './features/settings/channels-page';
 import { RoutingPage } from './features/settings/routing-page';
 import { SmtpPage } from './features/settings/smtp-page';
 import { CustomersPage } from './features/customers/customers-page';
+import { OverviewPage } from './features/overview/overview-page';
 import { StatusPage } from './features/status/status-page';
 import { SystemPage } from './features/systems/system-page';
 import { systemUrl } from './shared/systems/systems-api';
@@ -38,12 +39,14 @@ describe('routes', () => {
     (await nextRequest(http, AUTH_URLS.csrf)).flush({ csrfToken: 't' });
   }
 
-  it('opens the status page at the root', async () => {
+  it('opens the overview at the root, and the status page at /status', async () => {
     const harness = await RouterTestingHarness.create();
     const page = harness.navigateByUrl('/');
     await signedInAs(userBody());
 
-    expect(await page).toBeInstanceOf(StatusPage);
+    expect(await page).toBeInstanceOf(OverviewPage);
+    expect(TestBed.inject(Title).getTitle()).toBe('Overview · Argus');
+    expect(await harness.navigateByUrl('/status')).toBeInstanceOf(StatusPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Status · Argus');
   });
 
@@ -130,7 +133,7 @@ describe('routes', () => {
     const page = harness.navigateByUrl('/settings/audit-log');
     await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
 
-    expect(await page).toBeInstanceOf(StatusPage);
+    expect(await page).toBeInstanceOf(OverviewPage);
     expect(TestBed.inject(Router).url).toBe('/');
   });
 
@@ -139,7 +142,7 @@ describe('routes', () => {
     const page = harness.navigateByUrl('/settings/channels');
     await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
 
-    expect(await page).toBeInstanceOf(StatusPage);
+    expect(await page).toBeInstanceOf(OverviewPage);
     expect(TestBed.inject(Router).url).toBe('/');
   });
 
@@ -148,7 +151,7 @@ describe('routes', () => {
     const page = harness.navigateByUrl('/users');
     await signedInAs(userBody({ role: 'VIEWER' }));
 
-    expect(await page).toBeInstanceOf(StatusPage);
+    expect(await page).toBeInstanceOf(OverviewPage);
     expect(TestBed.inject(Router).url).toBe('/');
   });
 });

@@ -37,8 +37,14 @@ export const routes: Routes = [
     canActivateChild: [signedInGuard],
     children: [
       {
+        // the home page after sign-in: the fleet at a glance (issue 16)
         path: '',
         pathMatch: 'full',
+        title: 'Overview',
+        loadComponent: () => import('./features/overview/overview-page').then((m) => m.OverviewPage),
+      },
+      {
+        path: 'status',
         title: 'Status',
         loadComponent: () => import('./features/status/status-page').then((m) => m.StatusPage),
       },

@@ -57,13 +57,14 @@ describe('App shell', () => {
     const fixture = await render(userBody({ role: 'ADMIN' }));
 
     expect(titles(fixture.nativeElement)).toEqual([
+      'Overview',
       'Systems',
-      'Status',
       'Alerts',
       'Rules',
       'Maintenance',
       'Customers',
       'Availability',
+      'Status',
       'API',
       'Users',
       'Settings',
@@ -81,13 +82,14 @@ describe('App shell', () => {
     const links = Array.from(fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>);
 
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
+      ['Overview', '/'],
       ['Systems', '/systems'],
-      ['Status', '/'],
       ['Alerts', '/alerts'],
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
       ['Availability', '/reports/availability'],
+      ['Status', '/status'],
       ['API', '/reference/api'],
       ['Users', '/users'],
       ['Settings', '/settings/mail'],
@@ -116,13 +118,14 @@ describe('App shell', () => {
     );
 
     expect(hrefs).toEqual([
-      '/systems',
       '/',
+      '/systems',
       '/alerts',
       '/rules',
       '/maintenance',
       '/customers',
       '/reports/availability',
+      '/status',
       '/reference/api',
     ]);
   });

@@ -14,13 +14,14 @@ export interface NavEntry {
 }
 
 export const NAV: readonly NavEntry[] = [
+  { label: 'Overview', icon: 'dashboard', path: '/' },
   { label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
-  { label: 'Status', icon: 'status', path: '/' },
   { label: 'Alerts', icon: 'alerts', path: '/alerts', prefix: true },
   { label: 'Rules', icon: 'rules', path: '/rules', prefix: true },
   { label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
   { label: 'Customers', icon: 'customers', path: '/customers' },
   { label: 'Availability', icon: 'report', path: '/reports/availability' },
+  { label: 'Status', icon: 'status', path: '/status' },
   { label: 'API', icon: 'code', path: '/reference/api' },
   { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },

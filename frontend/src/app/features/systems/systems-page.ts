@@ -11,6 +11,7 @@ import { RouterLink } from '@angular/router';
 import { asyncScheduler, map, throttleTime } from 'rxjs';
 
 import { AuthService } from '../../core/auth';
+import { revealFragment } from '../../core/fragment';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
@@ -86,6 +87,11 @@ export class SystemsPage {
   });
   protected readonly trackItem = (_: number, item: ListItem) => item.key;
   protected readonly filtered = computed(() => this.text().trim() !== '' || this.status() !== 'ANY');
+
+  constructor() {
+    // the overview links a customer to /systems#customer-<id>
+    revealFragment(() => this.systems().state === 'ready');
+  }
 
   protected clearFilters(): void {
     this.text.set('');

@@ -1,0 +1,167 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { provideRouter } from '@angular/router';
+
+import { AuthService } from '../../core/auth';
+import { userBody } from '../../core/auth-testing';
+import { HEALTH_URL } from '../../core/health';
+import { healthBody } from '../../core/health-testing';
+import { LIVE_SOCKET } from '../../core/live-socket';
+import { fakeSockets, FakeSocket } from '../../core/live-testing';
+import { provideForTests } from '../../testing';
+import { Overview, OVERVIEW_URL } from './overview-api';
+import { OverviewPage } from './overview-page';
+
+const statuses = (partial: Partial<Overview['totals']['byStatus']> = {}) => ({
+  PENDING: 0,
+  ONLINE: 0,
+  WARNING: 0,
+  CRITICAL: 0,
+  OFFLINE: 0,
+  STANDBY: 0,
+  ...partial,
+});
+
+function overviewBody(critical = 1): Overview {
+  return {
+    totals: {
+      customers: 2,
+      systems: 3,
+      byStatus: statuses({ ONLINE: 2, CRITICAL: 1 }),
+      openAlerts: { critical, warning: 2, info: 0 },
+      inMaintenance: 1,
+      openIncidents: 1,
+    },
+    customers: [
+      {
+        id: 7,
+        name: 'Acme',
+        active: true,
+        systems: 2,
+        byStatus: statuses({ ONLINE: 1, CRITICAL: 1 }),
+        openAlerts: { critical, warning: 2, info: 0 },
+        inMaintenance: 1,
+        worstOffenders: [{ systemId: 42, systemName: 'web-02', status: 'CRITICAL', alertMinutes: 120 }],
+      },
+      {
+        id: 8,
+        name: 'Globex',
+        active: false,
+        systems: 1,
+        byStatus: statuses({ ONLINE: 1 }),
+        openAlerts: { critical: 0, warning: 0, info: 0 },
+        inMaintenance: 0,
+        worstOffenders: [],
+      },
+    ],
+    incidents: [
+      {
+        id: 5,
+        title: 'Site down: web',
+        customerId: 7,
+        customerName: 'Acme',
+        clusterId: 3,
+        clusterName: 'web',
+        startedAt: '2026-11-25T10:00:00.000Z',
+        openAlerts: 2,
+      },
+    ],
+  };
+}
+
+describe('OverviewPage', () => {
+  let fixture: ComponentFixture<OverviewPage>;
+  let http: HttpTestingController;
+  let sockets: FakeSocket[];
+
+  // the health line polls with an RxJS timer; jasmine's clock drives it
+  beforeEach(() => {
+    jasmine.clock().install();
+    const fake = fakeSockets();
+    sockets = fake.sockets;
+    TestBed.configureTestingModule({
+      providers: [...provideForTests(), provideRouter([]), { provide: LIVE_SOCKET, useValue: fake.factory }],
+    });
+    TestBed.inject(AuthService).updateUser(userBody());
+    TestBed.tick();
+    http = TestBed.inject(HttpTestingController);
+    fixture = TestBed.createComponent(OverviewPage);
+    fixture.detectChanges();
+  });
+  afterEach(() => {
+    fixture.destroy();
+    jasmine.clock().uninstall();
+  });
+
+  const page = (): HTMLElement => fixture.nativeElement;
+  const text = (selector: string) => page().querySelector(selector)?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+
+  const totals = () =>
+    Array.from(page().querySelectorAll('.totals div')).map(
+      (d) => `${d.querySelector('dt')?.textContent?.trim()} ${d.querySelector('dd')?.textContent?.trim()}`,
+    );
+  const items = (selector: string) =>
+    Array.from(page().querySelectorAll(`${selector} li`)).map((li) => li.textContent?.replace(/\s+/g, ' ').trim());
+
+  function load(body = overviewBody()): void {
+    http.expectOne(OVERVIEW_URL).flush(body);
+    jasmine.clock().tick(0);
+    http.expectOne(HEALTH_URL).flush(healthBody());
+    fixture.detectChanges();
+  }
+
+  it('shows progress, then the fleet totals with their labels and the service health line', () => {
+    expect(page().querySelector('mat-progress-bar')).not.toBeNull();
+    load();
+
+    expect(page().querySelector('h1')?.textContent).toBe('Overview');
+    expect(text('[data-testid="health"]')).toContain('All services operational');
+    expect(page().querySelector('[data-testid="health"] a')?.getAttribute('href')).toBe('/status');
+    expect(totals()).toContain('Critical alerts 1');
+    expect(totals()).toContain('In maintenance 1');
+    expect(totals()).toContain('Open incidents 1');
+    // status in words next to each count, never by colour alone
+    expect(items('[aria-label="All systems by status"]')).toEqual(['Critical 1', 'Online 2']);
+  });
+
+  it('lists each customer with a link to its systems, its alerts, and worst offenders linked to their pages', () => {
+    load();
+    const customers = page().querySelectorAll('[data-testid="customer"]');
+    expect(customers.length).toBe(2);
+    const acme = customers[0] as HTMLElement;
+    expect(acme.querySelector('h3 a')?.getAttribute('href')).toBe('/systems#customer-7');
+    expect(acme.querySelector('[data-testid="customer-alerts"]')?.textContent).toContain('1 critical');
+    expect(acme.querySelector('caption')?.textContent).toContain('Most alert-minutes in the last 24 hours');
+    const row = acme.querySelector('[data-testid="offender"]') as HTMLElement;
+    expect(row.querySelector('a')?.getAttribute('href')).toBe('/systems/42');
+    expect(row.textContent).toContain('Critical');
+    expect(row.textContent).toContain('120');
+    const globex = customers[1] as HTMLElement;
+    expect(globex.textContent).toContain('Inactive');
+    expect(globex.textContent).toContain('No alerts in the last 24 hours.');
+    expect(text('[data-testid="incidents"]')).toContain('Site down: web');
+    expect(text('[data-testid="incidents"]')).toContain('2 open alerts');
+  });
+
+  it('follows the live overview snapshot without another request', () => {
+    load();
+    sockets[0].accept();
+    const sid = sockets[0].subs().find((s) => s['topic'] === 'overview')?.['sid'];
+    expect(sid).toBeDefined();
+    sockets[0].receive({ t: 'snap', sid, rev: 2, data: overviewBody(4) });
+    fixture.detectChanges();
+
+    http.expectNone(OVERVIEW_URL);
+    expect(totals()).toContain('Critical alerts 4');
+  });
+
+  it('says when the API cannot be reached', () => {
+    http.expectOne(OVERVIEW_URL).flush('down', { status: 502, statusText: 'Bad Gateway' });
+    jasmine.clock().tick(0);
+    http.expectOne(HEALTH_URL).error(new ProgressEvent('error'));
+    fixture.detectChanges();
+
+    expect(page().querySelector('[role="alert"]')).not.toBeNull();
+    expect(text('[data-testid="health"]')).toContain('The Argus API is unreachable');
+  });
+});

@@ -1,0 +1,58 @@
+import { DatePipe } from '@angular/common';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { RouterLink } from '@angular/router';
+import { catchError, map, Observable, of, switchMap, timer } from 'rxjs';
+
+import { HealthService } from '../../core/health';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { Icon } from '../../ui/icon';
+import { STATUS_LABELS, STATUSES, StatusBadge } from '../../shared/systems/status-badge';
+import { SystemStatus } from '../../shared/systems/systems-api';
+import { Overview, OverviewApi } from './overview-api';
+
+export const HEALTH_INTERVAL_MS = 30_000;
+
+type Health = 'checking' | 'ok' | 'degraded' | 'unreachable';
+
+/** The home page: the fleet at a glance, per customer, live; and one line of service health. */
+@Component({
+  selector: 'argus-overview-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [DatePipe, Icon, MatProgressBarModule, RouterLink, StatusBadge],
+  templateUrl: './overview-page.html',
+  styleUrl: './overview-page.scss',
+})
+export class OverviewPage {
+  private readonly healthService = inject(HealthService);
+
+  protected readonly overview = toSignal(inject(OverviewApi).overview$, {
+    initialValue: LOADING as Refreshing<Overview>,
+  });
+
+  // the details live on /status; here one line says whether Argus itself is well
+  private readonly health$: Observable<Health> = timer(0, HEALTH_INTERVAL_MS).pipe(
+    switchMap(() =>
+      this.healthService.health$.pipe(
+        map((health): Health => (health.status === 'ok' ? 'ok' : 'degraded')),
+        catchError(() => of<Health>('unreachable')),
+      ),
+    ),
+  );
+  protected readonly health = toSignal(this.health$, { initialValue: 'checking' as Health });
+
+  protected readonly statusLabels = STATUS_LABELS;
+  /** Worst first; statuses no system has are left out of a customer's line. */
+  protected readonly statuses = STATUSES;
+
+  protected readonly value = computed(() => {
+    const overview = this.overview();
+    return overview.state === 'ready' ? overview.value : null;
+  });
+
+  protected present(counts: Record<SystemStatus, number>): SystemStatus[] {
+    return this.statuses.filter((status) => counts[status] > 0);
+  }
+}
