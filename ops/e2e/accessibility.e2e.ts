@@ -229,22 +229,28 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       const [r = 0, g = 0, b = 0] = (rgb.match(/\d+/g) ?? []).map(Number);
       return 0.2126 * r + 0.7152 * g + 0.0722 * b;
     };
+    // the choice applies at the console's next change detection: give it a moment
+    const shows = async (dark: boolean, what: string) => {
+      for (let tries = 0; tries < 50 && luminance(await background()) < 128 !== dark; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(luminance(await background()) < 128, dark, what);
+    };
     await page.goto(`${app.url}/systems`);
     await page.getByText('web-01').first().waitFor();
-    assert.ok(luminance(await background()) > 128, 'light to start with');
+    await shows(false, 'light to start with');
 
     await page.getByRole('button', { name: 'Theme: As the system' }).click();
     await page.getByRole('menuitemradio', { name: 'Dark' }).click();
-    assert.ok(luminance(await background()) < 128, 'dark once chosen');
+    await shows(true, 'dark once chosen');
     const found = await violations(page);
     assert.deepEqual(found, [], `systems page, dark chosen:\n${describeViolations(found)}`);
 
     await page.reload();
     await page.getByText('web-01').first().waitFor();
-    assert.ok(luminance(await background()) < 128, 'still dark after a reload');
+    await shows(true, 'still dark after a reload');
     await page.getByRole('button', { name: 'Theme: Dark' }).click();
     await page.getByRole('menuitemradio', { name: 'As the system' }).click();
-    assert.ok(luminance(await background()) > 128, 'light again with the system');
+    await shows(false, 'light again with the system');
   });
 
   it('the channel dialog, and a new webhook channel that answers "Send test"', async () => {
