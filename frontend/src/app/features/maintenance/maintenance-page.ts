@@ -51,7 +51,7 @@ import { CardTable } from '../../ui/card-table';
           <p data-testid="empty">No maintenance windows.</p>
         } @else {
           <div class="table-scroll">
-            <table argusCardTable>
+            <table argusCardTable class="argus-table">
               <thead>
                 <tr>
                   <th>Name</th>
@@ -90,16 +90,6 @@ import { CardTable } from '../../ui/card-table';
     }
   `,
   styles: `
-    table {
-      width: 100%;
-      border-collapse: collapse;
-    }
-    th,
-    td {
-      text-align: left;
-      padding: 8px 12px;
-      border-bottom: 1px solid var(--mat-sys-outline-variant);
-    }
     .actions {
       white-space: nowrap;
     }

@@ -67,7 +67,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
           <p data-testid="empty">No notification channels.</p>
         } @else {
           <div class="table-scroll">
-            <table argusCardTable aria-label="Notification channels">
+            <table argusCardTable class="argus-table" aria-label="Notification channels">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -120,15 +120,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
     }
   `,
   styles: `
-    table {
-      width: 100%;
-      border-collapse: collapse;
-    }
-    th,
     td {
-      text-align: left;
-      padding: 8px 12px;
-      border-bottom: 1px solid var(--mat-sys-outline-variant);
       vertical-align: middle;
     }
     .target {
