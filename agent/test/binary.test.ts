@@ -6,8 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -92,6 +92,19 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
       );
   });
 
+  /**
+   * A state directory holding an identity of its own: the agents of these tests must not be this
+   * machine (its machine id already enrolled above, in another customer's cluster: refused).
+   */
+  async function stateDir(name: string): Promise<string> {
+    const state = join(outDir, name);
+    await mkdir(state, { recursive: true, mode: 0o700 });
+    await writeFile(join(state, 'identity.json'), JSON.stringify({ sub: randomUUID(), agentKey: null }), {
+      mode: 0o600,
+    });
+    return state;
+  }
+
   /** `argus-agent run` of the built x86_64 binary, its output gathered; stopped by the test. */
   function runService(config: string): { child: ChildProcess; output: () => string } {
     const child = spawn(join(dir, 'argus-agent-linux-x86_64'), ['run', '--config', config], {
@@ -114,7 +127,7 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
     const customer = await admin.post('/api/customers', { name: 'Outage GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'cut' });
     const link = await cuttableLink(fixture.server.port);
-    const state = join(outDir, 'outage-state');
+    const state = await stateDir('outage-state');
     const config = join(outDir, 'outage.yaml');
     const answer = (await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`)).body as string;
     const viaLink = answer.replace(
@@ -141,15 +154,16 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
       await new Promise((resolve) => setTimeout(resolve, 60_000));
       await link.restore();
       const away = (Date.now() - cutAt) / 1000;
-      // a report every 5 s: the minute away made about 12, and every one of them must arrive
+      // a report every 5 s: the minute away made about 12 (fewer when the machine is loaded and the
+      // timer drifts), and every one of them must arrive: no gap of two intervals in what is stored
       await until(
         'the buffered reports',
-        async () => (await reportTimes()).filter((t) => t > cutAt).length >= Math.floor(away / 5) - 1,
+        async () => (await reportTimes()).filter((t) => t > cutAt).length >= Math.floor(away / 6),
         60_000,
       );
       const times = await reportTimes();
       const gaps = times.slice(1).map((t, i) => (t - times[i]!) / 1000);
-      assert.ok(Math.max(...gaps) < 9, `no report missing: gaps ${gaps.join(', ')} s`);
+      assert.ok(Math.max(...gaps) < 10, `no report missing: gaps ${gaps.join(', ')} s`);
       assert.match(service.output(), /unreachable/);
       assert.equal(service.child.exitCode, null, 'still running');
     } finally {
@@ -169,7 +183,7 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
     const answer = (await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`)).body as string;
     const config = join(outDir, 'wrong.yaml');
     const wrong = answer.replace(/^webhook_secret: .*$/m, 'webhook_secret: "not-the-secret-of-this-server-0123456789"');
-    await writeFile(config, `${wrong}state_dir: "${join(outDir, 'wrong-state')}"\ninterval: 5\n`, { mode: 0o600 });
+    await writeFile(config, `${wrong}state_dir: "${await stateDir('wrong-state')}"\ninterval: 5\n`, { mode: 0o600 });
     const service = runService(config);
     try {
       await until('the refusal', async () => /check webhook_secret/.test(service.output()), 30_000);
