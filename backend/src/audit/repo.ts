@@ -1,4 +1,5 @@
 /** SQL of the audit log: one insert inside the caller's transaction, a keyset-paged list, the purge. */
+import { escapeLike } from '../lib/like.js';
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { transactionOf } from '../lib/transaction.js';
@@ -33,8 +34,6 @@ export interface AuditFilters {
   /** The last row of the previous page: rows strictly older in (at, id) order. */
   after?: { at: Date; id: number } | undefined;
 }
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const toRow = (row: Record<string, unknown>): AuditRow => ({
   id: Number(row['id']),

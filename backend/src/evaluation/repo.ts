@@ -3,6 +3,7 @@
  * values come from `metric_latest` in one statement for all systems; `metrics`
  * (history) is never read (the bench prints the plans).
  */
+import { escapeLike } from '../lib/like.js';
 import type { FlappingOpen } from './flapping.js';
 import type { Knex } from 'knex';
 import type { AlertRow } from '../alerts/alert-json.js';
@@ -32,10 +33,7 @@ function scopeOf(row: { scope_type: string | null; scope_id: number | null }): S
 /** A LIKE pattern for an instance glob (`*` → `%`, `?` → `_`, the rest literal), or null for "any". */
 export function globToLike(glob: string | null): string | null {
   if (!glob) return null;
-  return glob
-    .replace(/[\\%_]/g, '\\$&')
-    .replace(/\*/g, '%')
-    .replace(/\?/g, '_');
+  return escapeLike(glob).replace(/\*/g, '%').replace(/\?/g, '_');
 }
 
 const rows = <T>(result: { rows: T[] }) => result.rows;

@@ -1,15 +1,13 @@
 /** SQL of the quick search: names that contain the words typed, within what the caller may see. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
+import { escapeLike } from '../lib/like.js';
 
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
   alerts: { id: number; ruleKey: string; severity: string; state: string; message: string; systemName: string }[];
 }
-
-/** `term` as a LIKE pattern matching it anywhere: its own `%`, `_` and `\` match only themselves. */
-const containing = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export function createSearchRepo(db: Knex) {
   return {
@@ -19,8 +17,8 @@ export function createSearchRepo(db: Knex) {
      * and the alert whose number was typed ("#123" or "123"), open or not.
      */
     async search(term: string, visible: Visible, limit: number): Promise<SearchHit> {
-      const pattern = containing(term);
-      const prefix = `${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = `%${escapeLike(term)}%`;
+      const prefix = `${escapeLike(term)}%`;
       const scoped = <T extends Knex.QueryBuilder>(query: T, column: string): T =>
         (visible ? query.whereIn(column, [...visible]) : query) as T;
 

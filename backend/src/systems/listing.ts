@@ -2,14 +2,14 @@
  * GET /api/systems at 10,000 systems (issue 15 item 4): filters, sort and keyset pages on the server.
  * Without `limit` the answer stays the whole (filtered) array that existing callers read.
  */
-import type { SystemsPage, SystemsQuery } from '../../../contracts/systems.js';
+import { systemStatus, type SystemsPage, type SystemsQuery } from '../../../contracts/systems.js';
 import { visibleTo, type Principal } from '../lib/access.js';
 import { Invalid } from '../lib/errors.js';
 import type { Keyset, SortKey, SystemFilter, SystemsPageRepo } from './page-repo.js';
 import type { SystemsRepo } from './repo.js';
 import { view, type SystemView } from './service.js';
 
-const STATUSES = ['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY'] as const;
+const STATUSES = systemStatus.options;
 /** A whole filtered list still has a ceiling: far above any fleet, below what would exhaust memory. */
 const WHOLE_LIST = 100_000;
 

@@ -3,6 +3,7 @@
  * cut on the server, with keyset paging. A cursor carries the sort key of the page's last row, so
  * the next page starts right after it however many rows were added or removed in between.
  */
+import { escapeLike } from '../lib/like.js';
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { mapRow, type SystemRow } from './repo.js';
@@ -34,8 +35,6 @@ const SORT_EXPRESSIONS: Record<SortKey, string[]> = {
   lastSeen: ['coalesce(extract(epoch FROM s.last_seen_at) * 1000, 0)::float8', LOWER('s.name')],
   customer: [LOWER('c.name'), `${LOWER("coalesce(k.name, '')")}`, LOWER('s.name')],
 };
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function applyFilter(query: Knex.QueryBuilder, visible: Visible, filter: SystemFilter, withStatus: boolean) {
   if (visible) query.whereIn('s.customer_id', [...visible]);
