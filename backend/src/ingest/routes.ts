@@ -16,6 +16,7 @@ import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body.js';
 import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWriter } from './group-commit.js';
 import { createAgentTokenVerifier, type AgentTokenVerifier } from './jwt.js';
 import { createIngestRepo } from './repo.js';
+import { createAdmission, type Admission, type AdmissionOptions } from './admission.js';
 import { agentBodySchema } from '../../../contracts/agent-report.js';
 import {
   AgentRefusal,
@@ -100,12 +101,16 @@ export interface IngestDeps {
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
   /** Seam: the update offered to a system (default none). */
   updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+  /** When replayed batches are slowed with 429 (defaults in admission.ts). */
+  admission?: Omit<AdmissionOptions, 'clock'>;
 }
 
 export interface IngestFeature {
   router: Router;
   writer: GroupCommitWriter;
   service: IngestService;
+  /** Replays slowed while the write path is deep: its pending samples and refusals. */
+  admission: Pick<Admission, 'pending' | 'refused'>;
   /** Shutdown: refuses new writes, stores what is queued and waits for it. */
   close(): Promise<void>;
 }
@@ -122,9 +127,11 @@ export function createIngest(deps: IngestDeps): IngestFeature {
   });
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
+  const admission = createAdmission({ clock: deps.clock, ...deps.admission });
   const serviceDeps: IngestServiceDeps = {
     repo,
-    writer,
+    writer: admission.tracking(writer),
+    admission,
     bus: deps.bus,
     clock: deps.clock,
     log: deps.log,
@@ -145,7 +152,7 @@ export function createIngest(deps: IngestDeps): IngestFeature {
   const verifier = deps.webhookSecret
     ? createAgentTokenVerifier({ secret: deps.webhookSecret, clock: deps.clock })
     : null;
-  return { router: ingestRoutes({ service, verifier }), writer, service, close: () => writer.close() };
+  return { router: ingestRoutes({ service, verifier }), writer, service, admission, close: () => writer.close() };
 }
 
 /** What ingest/routes.ts serves, for the OpenAPI document (http/openapi.ts). */

@@ -12,6 +12,7 @@ import type { Logger } from '../lib/logger.js';
 import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
+import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
 import type { AgentBody, AgentInfo } from '../../../contracts/agent-report.js';
@@ -81,6 +82,8 @@ export interface IngestServiceDeps {
   updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
   /** Argus's own metrics: what became of each request's reports and samples. */
   metrics?: IngestMetrics;
+  /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
+  admission?: Pick<Admission, 'check'>;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -224,6 +227,7 @@ export function createIngestService(deps: IngestServiceDeps) {
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
+      deps.admission?.check(inWindow);
       const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
       if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many reports for this system');
       const info = body.agent;

@@ -1,0 +1,71 @@
+/**
+ * Admission of replayed batches (issue 15 item 2) through the real webhook, PostgreSQL and Redis:
+ * while the write path is deep a replayed buffer is answered 429 with Retry-After and stores
+ * nothing; a live report is accepted meanwhile; the replay sent again later is stored once.
+ * The depth is made by a long group-commit window (a live write waits in its lane for a second).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
+
+const until = async (what: string, check: () => boolean, ms = 10_000) => {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+describe('POST /api/webhook/metrics: replayed batches while the write path is deep', () => {
+  let h: IngestHarness;
+  before(async () => {
+    h = await startIngestHarness({
+      groupCommit: { windowMs: 1000 },
+      admission: { maxPendingSamples: 100, retryAfterSeconds: { min: 20, max: 20 } },
+    });
+  });
+  after(() => h.close());
+
+  it('answers a replay 429 with Retry-After and stores nothing, accepts live reports, stores the replay once later', async () => {
+    const [busy, replaying, live] = [await h.boundAgent(), await h.boundAgent(), await h.boundAgent()];
+    // 30 minutes of buffered reports, every 30 s, oldest first, 5 samples each
+    const buffer = Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000, 5));
+
+    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
+    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+
+    const refused = await h.post({ reports: buffer }, { token: await replaying.token(), gzip: true });
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.headers['retry-after'], '20');
+    assert.match(refused.body.error, /busy storing live reports: send these older reports again in 20 s/);
+    assert.equal(await h.metricCount(replaying.systemId), 0, 'nothing of the refused replay is stored');
+
+    // a live report while the path is deep: accepted (it waits for its commit like any other)
+    const accepted = await h.post({ reports: [h.report(-2000, 4)] }, { token: await live.token() });
+    assert.equal(accepted.status, 200, accepted.text);
+    assert.equal(accepted.body.accepted, 1);
+    assert.equal((await deep).status, 200);
+    assert.equal(h.feature.admission.pending(), 0, 'answered writes leave the count');
+
+    // later, the same buffer: stored; and once more (its answer lost): a duplicate, stored once
+    const retried = await h.post({ reports: buffer }, { token: await replaying.token(), gzip: true });
+    assert.equal(retried.status, 200, retried.text);
+    assert.deepEqual([retried.body.accepted, retried.body.duplicates], [60, 0]);
+    const again = await h.post({ reports: buffer }, { token: await replaying.token() });
+    assert.deepEqual([again.status, again.body.accepted, again.body.duplicates], [200, 0, 60]);
+    assert.equal(await h.metricCount(replaying.systemId), 60 * 5);
+    assert.equal(h.feature.admission.refused(), 1);
+  });
+
+  it('never refuses a batch whose oldest report is younger than the replay age, however deep the path', async () => {
+    const [busy, recent] = [await h.boundAgent(), await h.boundAgent()];
+    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
+    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+    // a short hiccup's backlog (9 minutes) is not a replay
+    const backlog = Array.from({ length: 18 }, (_, i) => h.report(-9 * 60_000 + i * 30_000, 3));
+    const reply = await h.post({ reports: backlog }, { token: await recent.token() });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.accepted, 18);
+    assert.equal((await deep).status, 200);
+  });
+});

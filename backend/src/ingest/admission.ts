@@ -1,0 +1,77 @@
+/**
+ * Admission of replayed batches (issue 15 item 2): after an outage every agent sends its buffer at
+ * once. While the write path is deep, a batch that carries old reports (a replay) is answered 429
+ * with a spread `Retry-After`, so the live reports of the fleet keep their latency; a batch of
+ * fresh reports is never refused here. The agent keeps a refused batch and sends it again later
+ * (contracts.md "Agent protocol": nothing of a refused request is stored, so nothing is lost and
+ * nothing is stored twice).
+ *
+ * Depth is counted here, not read from the group-commit writer: samples admitted and not yet
+ * answered (queued, in a statement, or waiting for its commit).
+ */
+import type { Clock } from '../lib/clock.js';
+import { TooMany } from '../lib/errors.js';
+import type { GroupCommitWriter, WriteRequest } from './group-commit.js';
+
+export interface AdmissionOptions {
+  clock: Clock;
+  /**
+   * A batch whose oldest report is older than this is a replay (default 10 minutes). An agent's
+   * token is refused when its clock is 5 minutes behind (exp = iat + 300), so a live report of any
+   * agent that gets in is younger than this.
+   */
+  replayAgeMs?: number;
+  /** Samples admitted and not yet answered above which replays are refused (default 10,000). */
+  maxPendingSamples?: number;
+  /** `Retry-After` of a refused replay, seconds: uniform in [min, max] (default 15–60) so a fleet spreads. */
+  retryAfterSeconds?: { min: number; max: number };
+  random?: () => number;
+}
+
+export interface Admission {
+  /** Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path is deep. */
+  check(reports: readonly { ms: number }[]): void;
+  /** The writer whose writes are counted as pending until they settle. */
+  tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
+  /** Samples handed to the writer and not yet answered. */
+  pending(): number;
+  /** Replayed batches refused since start. */
+  refused(): number;
+}
+
+export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
+export const DEFAULT_MAX_PENDING_SAMPLES = 10_000;
+
+export function createAdmission(options: AdmissionOptions): Admission {
+  const replayAgeMs = options.replayAgeMs ?? DEFAULT_REPLAY_AGE_MS;
+  const maxPending = options.maxPendingSamples ?? DEFAULT_MAX_PENDING_SAMPLES;
+  const { min, max } = options.retryAfterSeconds ?? { min: 15, max: 60 };
+  const random = options.random ?? Math.random;
+  let pending = 0;
+  let refused = 0;
+
+  return {
+    check(reports) {
+      if (pending <= maxPending) return;
+      let oldest = Infinity;
+      for (const report of reports) oldest = Math.min(oldest, report.ms);
+      if (options.clock.now().getTime() - oldest <= replayAgeMs) return; // live: never refused here
+      refused += 1;
+      const wait = Math.round(min + random() * (max - min));
+      throw new TooMany(wait, `The server is busy storing live reports: send these older reports again in ${wait} s`);
+    },
+    tracking(writer) {
+      return {
+        ...writer,
+        write(request: WriteRequest) {
+          let samples = 0;
+          for (const report of request.reports) samples += report.metrics.length;
+          pending += samples;
+          return writer.write(request).finally(() => (pending -= samples));
+        },
+      };
+    },
+    pending: () => pending,
+    refused: () => refused,
+  };
+}
