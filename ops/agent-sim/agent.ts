@@ -4,6 +4,7 @@
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,
  * paused for Retry-After on 429 and 503. Faults: offline (keeps buffering), clock skew, replayed buffer.
+ * A backlog of reports made while the server was away can be given by their times (`backfill`).
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -45,6 +46,8 @@ export interface SendResult {
   accepted?: number;
   duplicates?: number;
   skipped?: number;
+  /** The oldest report's time in the request (epoch ms): tells a replayed batch from a live one. */
+  oldestMs: number;
 }
 
 export class SimulatedAgent {
@@ -52,10 +55,13 @@ export class SimulatedAgent {
   agentKey: string | null;
   fault: AgentFault | null = null;
   private buffer: Report[] = [];
+  /** Reports made while the server was away, older than the buffer: their times only (see backfill). */
+  private backlog: number[] = [];
   private batchLimit = 500;
   private token: { value: string; renewAt: number } | null = null;
   private blockedUntil = 0;
-  private lastBatch: Report[] = [];
+  /** The times of the last stored request's reports (the 'replay' fault sends them again). */
+  private lastBatch: number[] = [];
 
   constructor(private readonly options: AgentOptions) {
     this.host = new SimulatedHost(options.seed);
@@ -63,7 +69,25 @@ export class SimulatedAgent {
   }
 
   get buffered(): number {
-    return this.buffer.length;
+    return this.backlog.length + this.buffer.length;
+  }
+
+  /** Reports still waiting in the backlog (see backfill). */
+  get backlogged(): number {
+    return this.backlog.length;
+  }
+
+  /**
+   * Reports made while the server was away, by their times (epoch ms, oldest first, older than
+   * anything collected since): their samples are drawn when they are sent, so 10,000 agents with
+   * 30 minutes of buffer do not hold 36 million sample objects.
+   */
+  backfill(times: readonly number[]): void {
+    this.backlog.push(...times);
+  }
+
+  private drawn(ms: number): Report {
+    return { ts: new Date(ms).toISOString(), metrics: this.host.sample(ms, this.buffered) };
   }
 
   setFault(fault: AgentFault | null): void {
@@ -100,8 +124,12 @@ export class SimulatedAgent {
   /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
   async send(now = Date.now()): Promise<SendResult | null> {
     if (this.fault === 'offline' || this.buffer.length === 0 || now < this.blockedUntil) return null;
-    const batch = this.buffer.slice(0, this.batchLimit);
-    const reports = this.fault === 'replay' ? [...this.lastBatch, ...batch].slice(-500) : batch;
+    const fromBacklog = this.backlog.slice(0, this.batchLimit).map((ms) => this.drawn(ms));
+    const batch = [...fromBacklog, ...this.buffer.slice(0, this.batchLimit - fromBacklog.length)];
+    // a replayed request resends the reports of the last one: the same identity (system, ts)
+    const again = this.fault === 'replay' ? this.lastBatch.map((ms) => this.drawn(ms)) : [];
+    const reports = [...again, ...batch].slice(-500);
+    const oldestMs = Math.min(...reports.map((report) => Date.parse(report.ts)));
     const body = JSON.stringify({
       agent: {
         version: '2.28.1',
@@ -129,7 +157,7 @@ export class SimulatedAgent {
         keepAlive,
       );
     } catch {
-      return { status: 0, sent: reports.length, ms: performance.now() - started };
+      return { status: 0, sent: reports.length, ms: performance.now() - started, oldestMs };
     }
     const ms = performance.now() - started;
     let answer: Record<string, unknown> = {};
@@ -139,8 +167,9 @@ export class SimulatedAgent {
       // not JSON
     }
     if (response.status === 200) {
-      this.buffer.splice(0, batch.length);
-      this.lastBatch = batch;
+      this.backlog.splice(0, fromBacklog.length);
+      this.buffer.splice(0, batch.length - fromBacklog.length);
+      this.lastBatch = batch.map((report) => Date.parse(report.ts));
       if (typeof answer['agentKey'] === 'string') {
         this.agentKey = answer['agentKey'];
         this.token = null;
@@ -158,6 +187,7 @@ export class SimulatedAgent {
       status: response.status,
       sent: reports.length,
       ms,
+      oldestMs,
       ...(typeof answer['accepted'] === 'number' ? { accepted: answer['accepted'] } : {}),
       ...(typeof answer['duplicates'] === 'number' ? { duplicates: answer['duplicates'] } : {}),
       ...(typeof answer['skipped'] === 'number' ? { skipped: answer['skipped'] } : {}),

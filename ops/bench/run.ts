@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- ingest|charts|compression|live|live-console|console-scale|evaluate|overview]`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest|charts|compression|live|live-console|console-scale|evaluate|overview|replay]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -83,5 +83,6 @@ else if (which === 'compression') await (await import('./compression.js')).bench
 else if (which === 'disk') await (await import('./disk-real.js')).benchDiskReal(rest);
 else if (which === 'console-scale') await (await import('./console-scale.js')).benchConsoleScale(rest);
 else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
+else if (which === 'replay') await (await import('./replay.js')).benchReplay(rest);
 else if (which === 'overview') await (await import('./overview.js')).benchOverview(rest);
 else await benchBasics();
