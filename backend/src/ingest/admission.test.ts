@@ -39,6 +39,10 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     assert.equal(refused.headers['retry-after'], '20');
     assert.match(refused.body.error, /busy storing live reports: send these older reports again in 20 s/);
     assert.equal(await h.metricCount(replaying.systemId), 0, 'nothing of the refused replay is stored');
+    // not oldest first: the check after validation finds the old report all the same
+    const unordered = await h.post({ reports: [h.report(-1000), ...buffer] }, { token: await replaying.token() });
+    assert.equal(unordered.status, 429, unordered.text);
+    assert.equal(await h.metricCount(replaying.systemId), 0);
 
     // a live report while the path is deep: accepted (it waits for its commit like any other)
     const accepted = await h.post({ reports: [h.report(-2000, 4)] }, { token: await live.token() });
@@ -54,7 +58,7 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     const again = await h.post({ reports: buffer }, { token: await replaying.token() });
     assert.deepEqual([again.status, again.body.accepted, again.body.duplicates], [200, 0, 60]);
     assert.equal(await h.metricCount(replaying.systemId), 60 * 5);
-    assert.equal(h.feature.admission.refused(), 1);
+    assert.equal(h.feature.admission.refused(), 2);
   });
 
   it('never refuses a batch whose oldest report is younger than the replay age, however deep the path', async () => {

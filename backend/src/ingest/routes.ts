@@ -42,6 +42,7 @@ export function ingestRoutes(deps: {
   service: IngestService;
   verifier: AgentTokenVerifier | null;
   maxBodyBytes?: number;
+  admission?: Pick<Admission, 'checkBody'>;
 }): Router {
   const { service, verifier } = deps;
   const router = new Router();
@@ -63,6 +64,7 @@ export function ingestRoutes(deps: {
       const agent = await service.identify(claims, ip);
       const raw = await readBody(ctx.req, encoding === 'gzip', deps.maxBodyBytes ?? MAX_BODY_BYTES);
       bodyRead = true;
+      deps.admission?.checkBody(raw);
       const body = parseInput(agentBodySchema, parseJsonBody(raw));
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await service.ingest(agent, body, ip);
@@ -152,7 +154,13 @@ export function createIngest(deps: IngestDeps): IngestFeature {
   const verifier = deps.webhookSecret
     ? createAgentTokenVerifier({ secret: deps.webhookSecret, clock: deps.clock })
     : null;
-  return { router: ingestRoutes({ service, verifier }), writer, service, admission, close: () => writer.close() };
+  return {
+    router: ingestRoutes({ service, verifier, admission }),
+    writer,
+    service,
+    admission,
+    close: () => writer.close(),
+  };
 }
 
 /** What ingest/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
