@@ -8,10 +8,14 @@
  */
 import http from 'node:http';
 import https from 'node:https';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
 import { SignJWT } from 'jose';
 import { post } from '../../agent/src/send.js';
 import { SimulatedHost, type HostFault, type Sample } from './catalogue.js';
+
+// compressed in libuv's thread pool: a simulator of thousands of agents keeps its event loop for the sending
+const deflate = promisify(gzip);
 
 // one keep-alive connection per agent, as a real agent holds it (and cheap enough to simulate many)
 const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -153,7 +157,7 @@ export class SimulatedAgent {
       response = await post(
         this.options.url,
         headers,
-        this.options.gzip ? gzipSync(body) : Buffer.from(body),
+        this.options.gzip ? await deflate(body) : Buffer.from(body),
         keepAlive,
       );
     } catch {

@@ -1,5 +1,5 @@
 /**
- * `bench replay` (issue 15 item 2): N simulated agents (ops/agent-sim, all in this process) report
+ * `bench replay` (issue 15 item 2): N simulated agents (ops/agent-sim, thousands per process) report
  * every 30 s to the real server (backend/src/main.ts in production mode, its own process, a
  * throwaway PostgreSQL database, a private redis-server). Argus is away for 30 minutes, then every
  * agent replays its buffer while the fleet's live reports keep coming. Prints what was lost (samples
@@ -8,6 +8,7 @@
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- replay [--agents 10000] [--interval 30] [--outage-minutes 30] [--duplicates 0.02]
+ *     [--processes 2]   (load-generating processes, replay-worker.ts)
  *
  * The outage is compressed, not waited: the agents report live for one interval (warm-up), are cut
  * off for one interval (they buffer what they collect, really), and at the recovery each finds in
@@ -17,55 +18,54 @@
  * the agents (`--duplicates`) resends its previous request with each request, as an agent whose
  * answer was lost does. A request is "live" when its oldest report is at most two intervals old.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isMain } from '../../db/is-main.js';
 import { randomToken, sha256 } from '../../backend/src/lib/crypto.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { startPrivateRedis } from '../../backend/src/testing/redis.js';
-import { SimulatedAgent, type SendResult } from '../agent-sim/agent.js';
+import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { spawnRealServer, type RealServer } from './real-server.js';
+import type { Phase, WindowFigures, WindowName, WorkerProgress, WorkerResult, WorkerStart } from './replay-worker.js';
 
-interface Window {
-  name: string;
-  live: number[];
-  replayed: number[];
-  statuses: Map<number, number>;
-  accepted: number;
-  duplicates: number;
-}
-
-const newWindow = (name: string): Window => ({
-  name,
-  live: [],
-  replayed: [],
-  statuses: new Map(),
-  accepted: 0,
-  duplicates: 0,
-});
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const WORKER = fileURLToPath(new URL('./replay-worker.ts', import.meta.url));
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
+function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-function describeWindow(w: Window): string {
-  const ms = (values: number[]) =>
-    values.length
-      ? `${values.length} requests, p50 ${percentile(values, 50).toFixed(0)} ms, p99 ${percentile(values, 99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`
+/** The workers' figures of one window, merged. */
+function merge(parts: WindowFigures[]): WindowFigures {
+  const statuses = new Map<number, number>();
+  for (const part of parts) for (const [code, n] of part.statuses) statuses.set(code, (statuses.get(code) ?? 0) + n);
+  return {
+    live: parts.flatMap((part) => part.live).sort((a, b) => a - b),
+    replayed: parts.flatMap((part) => part.replayed).sort((a, b) => a - b),
+    statuses: [...statuses],
+    accepted: parts.reduce((sum, part) => sum + part.accepted, 0),
+    duplicates: parts.reduce((sum, part) => sum + part.duplicates, 0),
+  };
+}
+
+function describeWindow(name: string, w: WindowFigures): string {
+  const ms = (sorted: number[]) =>
+    sorted.length
+      ? `${sorted.length} requests, p50 ${percentile(sorted, 50).toFixed(0)} ms, p99 ` +
+        `${percentile(sorted, 99).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`
       : 'none';
-  const statuses = [...w.statuses].map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ');
+  const statuses = w.statuses.map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ');
   return (
-    `${w.name}: live ${ms(w.live)}; replayed ${ms(w.replayed)}\n` +
+    `${name}: live ${ms(w.live)}; replayed ${ms(w.replayed)}\n` +
     `  answers ${statuses || 'none'}; reports accepted ${w.accepted}, duplicates ${w.duplicates}`
   );
 }
@@ -100,182 +100,136 @@ export async function benchReplay(argv: string[]): Promise<void> {
       interval: { type: 'string', default: '30' },
       'outage-minutes': { type: 'string', default: '30' },
       duplicates: { type: 'string', default: '0.02' },
+      processes: { type: 'string', default: '2' },
     },
   });
   const count = Number(values.agents);
   const intervalMs = Number(values.interval) * 1000;
   const outageMs = Number(values['outage-minutes']) * 60_000;
   const backlogPerAgent = Math.round(outageMs / intervalMs);
+  const processes = Math.max(1, Number(values.processes));
   console.log(
-    `bench replay: ${count} agents every ${intervalMs / 1000} s, Argus away ${outageMs / 60_000} min ` +
-      `(${backlogPerAgent} reports buffered per agent), ${Number(values.duplicates) * 100}% resending ` +
-      `their previous request; load average ${load()}`,
+    `bench replay: ${count} agents every ${intervalMs / 1000} s in ${processes} processes, Argus away ` +
+      `${outageMs / 60_000} min (${backlogPerAgent} reports buffered per agent), ` +
+      `${Number(values.duplicates) * 100}% resending their previous request; load average ${load()}`,
   );
 
   const db = await createTestDatabase();
   const redis = await startPrivateRedis();
   let server: RealServer | null = null;
-  const lag = monitorEventLoopDelay({ resolution: 10 });
+  const workers: ChildProcess[] = [];
   try {
     const run = `replay${Date.now().toString(36)}`;
     const keys = await fleet(db.knex, count, run);
     server = await spawnRealServer({ databaseUrl: db.url, redisUrl: redis.url });
-    const url = webhookUrl(server.url);
-    const secret = server.webhookSecret;
-    const agents = keys.map(
-      (agentKey, i) =>
-        new SimulatedAgent({
-          url,
-          secret,
-          sub: `${run}-${i}`,
-          hostname: `${run}-host-${i}`,
-          seed: i + 1,
-          gzip: true,
-          agentKey,
-        }),
-    );
-    const samplesPerReport = new SimulatedAgent({ url, secret, sub: 'x', hostname: 'x', seed: 1 }).host.sample(
-      Date.now(),
-    ).length;
-    const made = new Array<number>(count).fill(0);
-    const warmupTimes = agents.map(() => new Set<number>());
-    const inFlight = new Array<boolean>(count).fill(false);
-    let collecting = true;
-    let phase: 'warm-up' | 'outage' | 'replay' | 'after' | 'drain' = 'warm-up';
-    const windows = {
-      before: newWindow('warm-up (before the outage)'),
-      replay: newWindow('during the replay'),
-      after: newWindow('after the replay'),
+    const duplicating = Math.round(count * Number(values.duplicates));
+    const progress = new Map<ChildProcess, WorkerProgress>();
+    const results = new Map<ChildProcess, WorkerResult>();
+    const startAt = Date.now() + 2000;
+    for (let w = 0; w < processes; w++) {
+      const worker = fork(WORKER, [], {
+        execArgv: ['--import', 'tsx'],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
+      worker.on('message', (message: WorkerProgress | WorkerResult) => {
+        if (message.type === 'progress') progress.set(worker, message);
+        else results.set(worker, message);
+      });
+      const start: WorkerStart = {
+        type: 'start',
+        url: webhookUrl(server.url),
+        secret: server.webhookSecret,
+        intervalMs,
+        outageMs,
+        backlogPerAgent,
+        fleetSize: count,
+        startAt,
+        agents: keys
+          .map((agentKey, index) => ({
+            index,
+            sub: `${run}-${index}`,
+            hostname: `${run}-host-${index}`,
+            agentKey,
+            duplicates: index % processes === w && index < duplicating,
+          }))
+          .filter(({ index }) => index % processes === w),
+      };
+      worker.send(start);
+      workers.push(worker);
+    }
+    const total = (field: keyof Omit<WorkerProgress, 'type'>) =>
+      [...progress.values()].reduce((sum, p) => sum + p[field], 0);
+    let phase: Phase = 'warm-up';
+    const announce = (next: Phase, at = Date.now()) => {
+      phase = next;
+      for (const worker of workers) worker.send({ type: 'phase', phase: next, at });
     };
-    let current = windows.before;
-
-    const record = (w: Window, result: SendResult, now: number) => {
-      w.statuses.set(result.status, (w.statuses.get(result.status) ?? 0) + 1);
-      if (result.status !== 200) return;
-      (result.oldestMs >= now - 2 * intervalMs ? w.live : w.replayed).push(result.ms);
-      w.accepted += result.accepted ?? 0;
-      w.duplicates += result.duplicates ?? 0;
-    };
-
-    // each agent ticks every interval, the fleet spread over it; one request in flight per agent
-    const tick = async (i: number) => {
-      const agent = agents[i] as SimulatedAgent;
-      const now = Date.now();
-      if (collecting) {
-        agent.collect(now);
-        made[i] = (made[i] ?? 0) + 1;
-        if (phase === 'warm-up') warmupTimes[i]?.add(now);
-      }
-      if (inFlight[i]) return;
-      inFlight[i] = true;
-      const w = current;
-      try {
-        const result = await agent.send(now);
-        if (result) record(w, result, now);
-      } finally {
-        inFlight[i] = false;
-      }
-    };
-    const timers: NodeJS.Timeout[] = [];
-    const started = Date.now();
-    agents.forEach((_, i) => {
-      timers.push(
-        setTimeout(
-          () => {
-            void tick(i);
-            timers.push(setInterval(() => void tick(i), intervalMs));
-          },
-          Math.floor((i / count) * intervalMs),
-        ),
-      );
-    });
-    lag.enable();
     const rssNow = () => server?.rss.at(-1)?.bytes ?? 0;
     const status = setInterval(() => {
-      const backlog = agents.reduce((sum, a) => sum + a.backlogged, 0);
-      const waiting = agents.filter((a) => a.backlogged > 0).length;
-      const refused = current.statuses.get(429) ?? 0;
+      const delay = Math.max(0, ...[...progress.values()].map((p) => p.loopDelayP99Ms));
       console.log(
-        `  ${((Date.now() - started) / 1000).toFixed(0)} s ${phase}: backlog ${backlog} reports at ${waiting} agents; ` +
-          `429s ${refused}; server rss ${mib(rssNow())}; load ${load()}; generator loop delay p99 ` +
-          `${(lag.percentile(99) / 1e6).toFixed(0)} ms`,
+        `  ${((Date.now() - startAt) / 1000).toFixed(0)} s ${phase}: backlog ${total('backlog')} reports at ` +
+          `${total('waiting')} agents; 429s ${total('refused')}; server rss ${mib(rssNow())}; load ${load()}; ` +
+          `generator loop delay p99 ${delay.toFixed(0)} ms`,
       );
-      lag.reset();
     }, intervalMs);
 
-    await sleep(intervalMs);
+    await sleep(startAt + intervalMs - Date.now());
     const rssBefore = rssNow();
-    phase = 'outage';
-    for (const agent of agents) agent.setFault('offline');
-    const cutAt = Date.now();
+    announce('outage');
     await sleep(intervalMs);
-
-    // the recovery: each agent's buffer holds what the outage's minutes made
     const recovery = Date.now();
-    agents.forEach((agent, i) => {
-      const offset = Math.floor((i / count) * intervalMs);
-      const times: number[] = [];
-      for (let k = 0; times.length < backlogPerAgent - agent.buffered; k++) {
-        let ms = recovery - outageMs + k * intervalMs + offset;
-        while (warmupTimes[i]?.has(ms)) ms += 1; // the warm-up's times are within the outage's minutes
-        if (ms < cutAt) times.push(ms);
-        else break;
-      }
-      agent.backfill(times);
-      made[i] = (made[i] ?? 0) + times.length;
-      agent.setFault(i < Math.round(count * Number(values.duplicates)) ? 'replay' : null);
-    });
-    phase = 'replay';
-    current = windows.replay;
-    console.log(`  recovery: ${agents.reduce((sum, a) => sum + a.buffered, 0)} reports buffered`);
-    while (agents.some((agent) => agent.backlogged > 0)) await sleep(200);
+    announce('replay', recovery);
+    await sleep(3000);
+    while (total('backlog') > 0) await sleep(500);
     const replaySeconds = (Date.now() - recovery) / 1000;
     const rssAtReplayEnd = rssNow();
-
-    phase = 'after';
-    current = windows.after;
+    announce('after');
     await sleep(intervalMs);
-    phase = 'drain';
-    collecting = false;
+    announce('drain');
     const drainDeadline = Date.now() + 10 * intervalMs;
-    while ((agents.some((a) => a.buffered > 0) || inFlight.some(Boolean)) && Date.now() < drainDeadline)
-      await sleep(200);
-    for (const timer of timers) clearInterval(timer);
+    await sleep(2000);
+    while ((total('buffered') > 0 || total('inFlight') > 0) && Date.now() < drainDeadline) await sleep(500);
     clearInterval(status);
-    lag.disable();
-    while (inFlight.some(Boolean)) await sleep(100);
-    const rss = server.rss.filter((r) => r.at >= started);
+    for (const worker of workers) worker.send({ type: 'stop' });
+    while (results.size < workers.length) await sleep(200);
+    const rss = server.rss.filter((r) => r.at >= startAt);
 
+    const made = new Map<string, number>();
+    for (const result of results.values()) for (const [index, n] of result.made) made.set(`${run}-${index}`, n);
+    const figures = (name: WindowName) => merge([...results.values()].map((r) => r.windows[name]));
+    const windows = { before: figures('before'), replay: figures('replay'), after: figures('after') };
+    const samplesPerReport = new SimulatedHost(1).sample(Date.now()).length;
     // what the database holds, per system, against what each agent made
     const rows = await db.knex.raw<{ rows: { agent_id: string; n: string }[] }>(
       'SELECT s.agent_id, count(m.*) AS n FROM systems s LEFT JOIN metrics m ON m.system_id = s.id GROUP BY s.agent_id',
     );
-    const stored = new Map(rows.rows.map((row) => [row.agent_id, Number(row.n)]));
     let expected = 0;
     let missing = 0;
     let extra = 0;
-    agents.forEach((_, i) => {
-      const want = (made[i] ?? 0) * samplesPerReport;
-      const have = stored.get(`${run}-${i}`) ?? 0;
+    for (const row of rows.rows) {
+      const want = (made.get(row.agent_id) ?? 0) * samplesPerReport;
+      const have = Number(row.n);
       expected += want;
       if (have < want) missing += want - have;
       if (have > want) extra += have - want;
-    });
-    const accepted = Object.values(windows).reduce((sum, w) => sum + w.accepted, 0);
-    const duplicates = Object.values(windows).reduce((sum, w) => sum + w.duplicates, 0);
-    const left = agents.reduce((sum, a) => sum + a.buffered, 0);
+    }
+    const all = Object.values(windows);
+    const accepted = all.reduce((sum, w) => sum + w.accepted, 0);
+    const duplicates = all.reduce((sum, w) => sum + w.duplicates, 0);
+    const madeReports = [...made.values()].reduce((a, b) => a + b, 0);
 
-    console.log(
-      `\n${describeWindow(windows.before)}\n${describeWindow(windows.replay)}\n${describeWindow(windows.after)}`,
-    );
+    console.log(`\n${describeWindow('warm-up (before the outage)', windows.before)}`);
+    console.log(describeWindow('during the replay', windows.replay));
+    console.log(describeWindow('after the replay', windows.after));
     console.log(
       `replay: ${replaySeconds.toFixed(0)} s from the recovery until the last agent's backlog was stored ` +
         `(${count * backlogPerAgent} buffered reports)`,
     );
     console.log(
       `samples: ${expected} made, ${expected - missing + extra} in the database: ${missing} missing, ${extra} extra; ` +
-        `reports accepted ${accepted} (made ${made.reduce((a, b) => a + b, 0)}), duplicates answered 200: ${duplicates}; ` +
-        `still buffered at the end: ${left}`,
+        `reports accepted ${accepted} (made ${madeReports}), duplicates answered 200: ${duplicates}; ` +
+        `still buffered at the end: ${total('buffered')}`,
     );
     const minute = rss.filter((_, i) => i % 60 === 0).map((r) => mib(r.bytes));
     console.log(
@@ -285,6 +239,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     );
     console.log(`load average at the end: ${load()}`);
   } finally {
+    for (const worker of workers) if (worker.exitCode === null) worker.kill();
     await server?.stop();
     await redis.stop();
     await db.drop();
