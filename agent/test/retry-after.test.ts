@@ -1,0 +1,121 @@
+/**
+ * `argus-agent run` against a server that slows it down (issue 15 item 2): a real HTTP server
+ * answers the agent's buffered reports 429 with `Retry-After: 4`, as Argus does to a replayed buffer
+ * while its write path is deep. The agent sends nothing until the four seconds are over (its
+ * interval here is 0.2 s, its own backoff after a first failure 2.5 s), keeps collecting meanwhile,
+ * then delivers every report once, in order.
+ */
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { after, before, describe, it } from 'node:test';
+import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
+import { openBuffer } from '../src/buffer.js';
+import { parseConfig } from '../src/config.js';
+import { runAgent } from '../src/runner.js';
+import { until } from './link.js';
+
+describe('argus-agent run: 429 with Retry-After', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'argus-retry-after-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('waits what Retry-After says, keeps collecting, then delivers every report once', async () => {
+    const requests: { at: number; status: number }[] = [];
+    const received: string[] = [];
+    const refused = 2; // the first two requests are refused
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const body = JSON.parse(gunzipSync(Buffer.concat(chunks)).toString('utf8')) as AgentBody;
+        const status = requests.length < refused ? 429 : 200;
+        requests.push({ at: Date.now(), status });
+        if (status === 429) {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '4' });
+          res.end(JSON.stringify({ error: 'The server is busy storing live reports: send these again in 4 s' }));
+          return;
+        }
+        received.push(...body.reports.map((report) => report.ts));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            accepted: body.reports.length,
+            duplicates: 0,
+            skipped: 0,
+            settings: {},
+            settings_rev: 'rev-1',
+            update: null,
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+
+    const config = parseConfig(
+      `webhook_url: "http://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "retry-after-secret-0123456789abcdef"\n` +
+        `state_dir: "${dir}"\n`,
+    );
+    const buffer = await openBuffer(join(dir, 'buffer'));
+    const made: string[] = [];
+    let n = 0;
+    const collector = {
+      report: async (): Promise<AgentReport> => {
+        const report = { ts: new Date(Date.now() + n).toISOString(), metrics: [{ name: 'test.n', value: n++ }] };
+        made.push(report.ts);
+        return report;
+      },
+    };
+    const logs: string[] = [];
+    const stop = new AbortController();
+    const running = runAgent(
+      {
+        config,
+        identity: { sub: 'retry-after-host', agentKey: 'key' },
+        facts: { hostname: 'retry-after-host', arch: 'x86_64' },
+        collector,
+        buffer,
+        log: (line) => logs.push(line),
+        intervalMs: 200,
+        random: () => 0,
+        settings: { current: {} },
+      },
+      stop.signal,
+    );
+    try {
+      await until('the refusals and a delivery', async () => requests.some((r) => r.status === 200), 20_000);
+      await until('the buffer to drain', async () => (await buffer.size()) <= 1 && made.length >= 30, 20_000);
+    } finally {
+      stop.abort();
+      await running;
+      server.close();
+    }
+
+    // every request after a 429 came at least its four seconds later (not after the 2.5 s backoff)
+    for (const [i, request] of requests.entries()) {
+      const previous = requests[i - 1];
+      if (previous?.status === 429)
+        assert.ok(request.at - previous.at >= 3950, `request ${i} came ${request.at - previous.at} ms after a 429`);
+    }
+    assert.equal(requests.filter((r) => r.status === 429).length, refused);
+    assert.ok(made.length >= 30, 'collected every 0.2 s while it waited');
+    // the first delivery carried everything made while refused
+    const firstAccepted = requests.findIndex((r) => r.status === 200);
+    assert.equal(firstAccepted, refused);
+    const left = await buffer.size();
+    assert.deepEqual(received, made.slice(0, made.length - left), 'every report once, in order');
+    assert.ok(
+      logs.some((line) => /answered 429/.test(line)),
+      logs.join('\n'),
+    );
+  });
+});
