@@ -79,3 +79,41 @@ describe('simulated agent against the webhook', () => {
     assert.equal(await h.metricCount(system.id), 7 * 60);
   });
 });
+
+describe('simulated agent slowed by the server', () => {
+  let h: IngestHarness;
+  before(async () => {
+    // a long group-commit window keeps a live write pending: the write path is "deep"
+    h = await startIngestHarness({
+      groupCommit: { windowMs: 1000 },
+      admission: { maxPendingSamples: 50, retryAfterSeconds: { min: 20, max: 20 } },
+    });
+  });
+  after(() => h.close());
+
+  it('keeps a replayed backlog refused with 429, sends nothing until Retry-After is over, then delivers it once', async () => {
+    const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
+    const agent = new SimulatedAgent({
+      url: `${h.url}/api/webhook/metrics`,
+      secret: SECRET,
+      sub: replaying.sub,
+      hostname: 'sim-replay',
+      seed: 2,
+      gzip: true,
+      agentKey: replaying.ak,
+    });
+    const now = Date.now();
+    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    agent.collect(now);
+
+    const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
+    while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
+    const refused = await agent.send(now);
+    assert.deepEqual([refused?.status, agent.buffered], [429, 61]);
+    assert.equal((await deep).status, 200);
+    assert.equal(await agent.send(now + 19_000), null, 'nothing sent before Retry-After is over');
+    const delivered = await agent.send(now + 20_000);
+    assert.deepEqual([delivered?.status, delivered?.accepted, agent.buffered], [200, 61, 0]);
+    assert.equal(await h.metricCount(replaying.systemId), 61 * 60);
+  });
+});
