@@ -161,6 +161,15 @@ export class SimulatedAgent {
     };
   }
 
+  /** Compresses the backlog now, as an agent writes its buffer while the server is away. */
+  async prepareBacklog(): Promise<Buffer> {
+    if (this.backlogGzip?.count !== this.backlog.length) {
+      const fragment = this.backlog.map((ms) => JSON.stringify(this.drawn(ms))).join(',');
+      this.backlogGzip = { count: this.backlog.length, gz: await deflate(fragment) };
+    }
+    return this.backlogGzip.gz;
+  }
+
   /**
    * The whole backlog and buffer in one request, its gzip made of three members (a body may hold
    * several; gunzip reads them as one stream): the opening, the backlog's reports compressed once
@@ -169,11 +178,7 @@ export class SimulatedAgent {
    * becoming the bottleneck it measures.
    */
   private async replayBody() {
-    if (this.backlogGzip?.count !== this.backlog.length) {
-      const fragment = this.backlog.map((ms) => JSON.stringify(this.drawn(ms))).join(',');
-      this.backlogGzip = { count: this.backlog.length, gz: await deflate(fragment) };
-    }
-    const { gz } = this.backlogGzip;
+    const gz = await this.prepareBacklog();
     const opening = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[`;
     const closing = `${this.buffer.map((report) => `,${JSON.stringify(report)}`).join('')}]}`;
     const times = [...this.backlog, ...this.buffer.map((report) => Date.parse(report.ts))];

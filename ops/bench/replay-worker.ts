@@ -43,6 +43,8 @@ export interface WorkerProgress {
   inFlight: number;
   refused: number;
   loopDelayP99Ms: number;
+  /** Agents whose backlog is filled and compressed (the outage phase). */
+  prepared: number;
 }
 
 export interface WorkerResult {
@@ -79,6 +81,7 @@ function drive(start: WorkerStart) {
   let phase: Phase = 'warm-up';
   let collecting = true;
   let cutAt = 0;
+  let prepared = 0;
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
 
@@ -133,26 +136,32 @@ function drive(start: WorkerStart) {
       inFlight: inFlight.filter(Boolean).length,
       refused: windows[current].statusMap.get(429) ?? 0,
       loopDelayP99Ms: lag.percentile(99) / 1e6,
+      prepared,
     });
     lag.reset();
   }, 1000);
 
-  /** The recovery: each agent's buffer holds what the outage's minutes made (one report an interval). */
-  function recover(at: number): void {
-    start.agents.forEach((a, k) => {
+  /**
+   * While cut off, each agent's buffer gets what the outage's earlier minutes made (one report an
+   * interval before the cut; the real cut adds what it collects), compressed as it would be written.
+   * One agent after the other: 10,000 backlogs at once would hold gigabytes waiting to be compressed.
+   */
+  async function fillBacklogs(): Promise<void> {
+    for (const [k, a] of start.agents.entries()) {
       const agent = agents[k] as SimulatedAgent;
       const offset = Math.floor((a.index / start.fleetSize) * intervalMs);
       const times: number[] = [];
-      for (let n = 0; times.length < start.backlogPerAgent - agent.buffered; n++) {
-        let ms = at - start.outageMs + n * intervalMs + offset;
+      for (let n = 1; n < start.backlogPerAgent; n++) {
+        let ms = cutAt - start.outageMs + n * intervalMs + offset;
         if (ms >= cutAt) break;
         while (warmupTimes[k]?.has(ms)) ms += 1; // the warm-up lies within the outage's minutes
         times.push(ms);
       }
       agent.backfill(times);
       made[k] = (made[k] ?? 0) + times.length;
-      agent.setFault(a.duplicates ? 'replay' : null);
-    });
+      await agent.prepareBacklog();
+      prepared += 1;
+    }
   }
 
   return {
@@ -161,8 +170,9 @@ function drive(start: WorkerStart) {
       if (next === 'outage') {
         cutAt = at;
         for (const agent of agents) agent.setFault('offline');
+        void fillBacklogs();
       } else if (next === 'replay') {
-        recover(at);
+        start.agents.forEach((a, k) => agents[k]?.setFault(a.duplicates ? 'replay' : null));
         current = 'replay';
       } else if (next === 'after') {
         current = 'after';

@@ -10,11 +10,13 @@
  *   npm run bench -- replay [--agents 10000] [--interval 30] [--outage-minutes 30] [--duplicates 0.02]
  *     [--processes 2]   (load-generating processes, replay-worker.ts)
  *
- * The outage is compressed, not waited: the agents report live for one interval (warm-up), are cut
- * off for one interval (they buffer what they collect, really), and at the recovery each finds in
- * its buffer the rest of what it would have collected in the outage, one report per interval
- * timestamped over the outage's minutes (the agents' clock is faked for those reports only; the
- * server's is real). The backlog's samples are drawn when sent (agent-sim `backfill`). A share of
+ * The outage is compressed, not waited: the agents report live for one interval (warm-up), then are
+ * cut off (their requests are not sent; they keep collecting every interval into their buffers,
+ * really) for at least one interval, until each agent's buffer also holds what the outage's earlier
+ * minutes made: one report per interval timestamped over the 30 minutes before the cut (the agents'
+ * clock is faked for those reports only; the server's is real), drawn and compressed once, as an
+ * agent writes its buffer while away (agent-sim `backfill`, `prepareBacklog`). Then all reconnect at
+ * their next tick, spread over the interval as they were. A share of
  * the agents (`--duplicates`) resends its previous request with each request, as an agent whose
  * answer was lost does. A request is "live" when its oldest report is at most two intervals old.
  */
@@ -169,7 +171,8 @@ export async function benchReplay(argv: string[]): Promise<void> {
       const delay = Math.max(0, ...[...progress.values()].map((p) => p.loopDelayP99Ms));
       console.log(
         `  ${((Date.now() - startAt) / 1000).toFixed(0)} s ${phase}: backlog ${total('backlog')} reports at ` +
-          `${total('waiting')} agents; 429s ${total('refused')}; server rss ${mib(rssNow())}; load ${load()}; ` +
+          `${total('waiting')} agents${phase === 'outage' ? ` (${total('prepared')} prepared)` : ''}; ` +
+          `429s ${total('refused')}; server rss ${mib(rssNow())}; load ${load()}; ` +
           `generator loop delay p99 ${delay.toFixed(0)} ms`,
       );
     }, intervalMs);
@@ -178,7 +181,12 @@ export async function benchReplay(argv: string[]): Promise<void> {
     const rssBefore = rssNow();
     announce('outage');
     await sleep(intervalMs);
+    while (total('prepared') < count) await sleep(500);
     const recovery = Date.now();
+    console.log(
+      `  recovery after ${((recovery - startAt) / 1000 - intervalMs / 1000).toFixed(0)} s cut off: ` +
+        `${total('buffered')} reports buffered`,
+    );
     announce('replay', recovery);
     await sleep(3000);
     while (total('backlog') > 0) await sleep(500);
