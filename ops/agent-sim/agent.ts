@@ -58,7 +58,8 @@ export class SimulatedAgent {
   readonly host: SimulatedHost;
   agentKey: string | null;
   fault: AgentFault | null = null;
-  private buffer: Report[] = [];
+  /** Collected and not yet stored: the values only (a report's sample objects are made when sent). */
+  private buffer: { ts: string; values: Float64Array }[] = [];
   /** Reports made while the server was away, older than the buffer: their times only (see backfill). */
   private backlog: number[] = [];
   private batchLimit = 500;
@@ -104,6 +105,10 @@ export class SimulatedAgent {
     };
   }
 
+  private held({ ts, values }: { ts: string; values: Float64Array }): Report {
+    return { ts, metrics: this.host.named(values) };
+  }
+
   private drawn(ms: number): Report {
     return { ts: new Date(ms).toISOString(), metrics: this.host.sample(ms, this.buffered) };
   }
@@ -116,14 +121,11 @@ export class SimulatedAgent {
   /** Takes a report of the host at `now` into the buffer. */
   collect(now = Date.now()): Report {
     const skew = this.fault === 'clock-skew' ? 7 * 60_000 : 0;
-    const report: Report = {
-      ts: new Date(now + skew).toISOString(),
-      metrics: this.host.sample(now, this.buffer.length),
-    };
-    this.buffer.push(report);
+    const held = { ts: new Date(now + skew).toISOString(), values: this.host.sampleValues(now, this.buffer.length) };
+    this.buffer.push(held);
     const max = this.options.maxBuffer ?? 10_000;
     if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
-    return report;
+    return this.held(held);
   }
 
   private async bearer(now: number): Promise<string> {
@@ -146,7 +148,8 @@ export class SimulatedAgent {
    */
   private nextBody() {
     const fromBacklog = this.backlog.slice(0, this.batchLimit).map((ms) => this.drawn(ms));
-    const batch = [...fromBacklog, ...this.buffer.slice(0, this.batchLimit - fromBacklog.length)];
+    const held = this.buffer.slice(0, this.batchLimit - fromBacklog.length).map((h) => this.held(h));
+    const batch = [...fromBacklog, ...held];
     // a replayed request resends the reports of the last one: the same identity (system, ts)
     const again = this.fault === 'replay' ? this.lastBatch.map((ms) => this.drawn(ms)) : [];
     const reports = [...again, ...batch].slice(-500);
@@ -180,7 +183,7 @@ export class SimulatedAgent {
   private async replayBody() {
     const gz = await this.prepareBacklog();
     const opening = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[`;
-    const closing = `${this.buffer.map((report) => `,${JSON.stringify(report)}`).join('')}]}`;
+    const closing = `${this.buffer.map((h) => `,${JSON.stringify(this.held(h))}`).join('')}]}`;
     const times = [...this.backlog, ...this.buffer.map((report) => Date.parse(report.ts))];
     return {
       payload: Buffer.concat([await deflate(opening), gz, await deflate(closing)]),

@@ -105,8 +105,22 @@ export class SimulatedHost {
 
   /** The next report's samples at `now`; `buffered` is what the agent holds unsent. */
   sample(now: number, buffered = 0): Sample[] {
-    const out: Sample[] = [];
-    for (const s of this.series) {
+    return this.named(this.sampleValues(now, buffered));
+  }
+
+  /** The samples of `values` (from sampleValues): a buffer of many reports keeps only the numbers. */
+  named(values: Float64Array): Sample[] {
+    return this.series.map((s, i) => ({
+      name: s.name,
+      ...(s.instance ? { instance: s.instance } : {}),
+      value: values[i] as number,
+    }));
+  }
+
+  /** The next report's values at `now`, in the catalogue's order. */
+  sampleValues(now: number, buffered = 0): Float64Array {
+    const out = new Float64Array(this.series.length);
+    for (const [i, s] of this.series.entries()) {
       if (s.kind === 'pct' || s.kind === 'gauge') {
         // mean-reverting walk: drifts, never runs away
         s.value += (s.mean - s.value) * 0.1 + (this.random() - 0.5) * 2 * s.spread;
@@ -117,7 +131,7 @@ export class SimulatedHost {
       if (s.name === 'uptime.s') s.value = Math.floor((now - this.bootedAt) / 1000);
       if (s.name === 'agent.buffered_reports') s.value = buffered;
       const value = Math.min(s.max, Math.max(s.min, s.value));
-      out.push({ name: s.name, ...(s.instance ? { instance: s.instance } : {}), value: Math.round(value * 100) / 100 });
+      out[i] = Math.round(value * 100) / 100;
     }
     return out;
   }

@@ -202,8 +202,13 @@ function drive(start: WorkerStart) {
 }
 
 let driver: ReturnType<typeof drive> | null = null;
+let stopping = false;
+process.once('disconnect', () => stopping || process.exit(0)); // the bench went away
 process.on('message', (message: WorkerStart | { type: 'phase'; phase: Phase; at: number } | { type: 'stop' }) => {
   if (message.type === 'start') driver = drive(message);
   else if (message.type === 'phase') driver?.phase(message.phase, message.at);
-  else if (message.type === 'stop') void driver?.stop().then(() => process.disconnect());
+  else if (message.type === 'stop') {
+    stopping = true;
+    void driver?.stop().then(() => process.disconnect());
+  }
 });

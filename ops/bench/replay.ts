@@ -120,6 +120,16 @@ export async function benchReplay(argv: string[]): Promise<void> {
   const redis = await startPrivateRedis();
   let server: RealServer | null = null;
   const workers: ChildProcess[] = [];
+  // stopped by hand: the server, the generators, redis and the database go too
+  const abort = () =>
+    void (async () => {
+      for (const worker of workers) worker.kill();
+      await server?.stop();
+      await redis.stop();
+      await db.drop();
+      process.exit(130);
+    })();
+  process.once('SIGINT', abort).once('SIGTERM', abort);
   try {
     const run = `replay${Date.now().toString(36)}`;
     const keys = await fleet(db.knex, count, run);
@@ -247,6 +257,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     );
     console.log(`load average at the end: ${load()}`);
   } finally {
+    process.off('SIGINT', abort).off('SIGTERM', abort);
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
     await server?.stop();
     await redis.stop();
