@@ -2,7 +2,8 @@
  * Admission of replayed batches (issue 15 item 2) through the real webhook, PostgreSQL and Redis:
  * while the write path is deep a replayed buffer is answered 429 with Retry-After and stores
  * nothing; a live report is accepted meanwhile; the replay sent again later is stored once.
- * The depth is made by a long group-commit window (a live write waits in its lane for a second).
+ * The depth is made by a long group-commit window (a live write waits in its lane for a second);
+ * the clock is fake, so the turn a replay gets every 500 ms while deep comes only when moved.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -59,6 +60,21 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     assert.deepEqual([again.status, again.body.accepted, again.body.duplicates], [200, 0, 60]);
     assert.equal(await h.metricCount(replaying.systemId), 60 * 5);
     assert.equal(h.feature.admission.refused(), 2);
+  });
+
+  it('still admits one replay every 500 ms while deep, so live traffic alone cannot hold the replay back', async () => {
+    const [busy, first, second] = [await h.boundAgent(), await h.boundAgent(), await h.boundAgent()];
+    const buffer = (agentOffset: number) =>
+      Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000 + agentOffset, 5));
+    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
+    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+    h.clock.advance(500);
+    const admitted = h.post({ reports: buffer(0) }, { token: await first.token() });
+    await until('the replay to be admitted', () => h.feature.admission.pending() >= 150 + 60 * 5);
+    const refused = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    assert.equal(refused.status, 429, 'the next replay waits for its turn');
+    assert.deepEqual([(await admitted).status, (await admitted).body.accepted], [200, 60]);
+    assert.equal((await deep).status, 200);
   });
 
   it('never refuses a batch whose oldest report is younger than the replay age, however deep the path', async () => {

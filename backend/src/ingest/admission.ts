@@ -23,6 +23,11 @@ export interface AdmissionOptions {
   replayAgeMs?: number;
   /** Samples admitted and not yet answered above which replays are refused (default 10,000). */
   maxPendingSamples?: number;
+  /**
+   * While deep, one replayed batch is still admitted every this many ms (default 500), so a fleet's
+   * live reports alone cannot hold the replay back for ever when the database is slow.
+   */
+  replayGapMs?: number;
   /** `Retry-After` of a refused replay, seconds: uniform in [min, max] (default 15–60) so a fleet spreads. */
   retryAfterSeconds?: { min: number; max: number };
   random?: () => number;
@@ -56,11 +61,20 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const maxPending = options.maxPendingSamples ?? DEFAULT_MAX_PENDING_SAMPLES;
   const { min, max } = options.retryAfterSeconds ?? { min: 15, max: 60 };
   const random = options.random ?? Math.random;
+  const replayGapMs = options.replayGapMs ?? 500;
   let pending = 0;
   let refused = 0;
+  // the first replay under pressure waits its gap like the next ones
+  let replayAdmittedAt = options.clock.now().getTime();
 
-  function refuseIfOld(oldestMs: number): void {
-    if (!(options.clock.now().getTime() - oldestMs > replayAgeMs)) return; // live: never refused here
+  /** `takeTurn`: the exact check takes the replay's turn; the early one only looks whether it is open. */
+  function refuseIfOld(oldestMs: number, takeTurn: boolean): void {
+    const now = options.clock.now().getTime();
+    if (!(now - oldestMs > replayAgeMs)) return; // live: never refused here
+    if (now - replayAdmittedAt >= replayGapMs) {
+      if (takeTurn) replayAdmittedAt = now;
+      return;
+    }
     refused += 1;
     const wait = Math.round(min + random() * (max - min));
     throw new TooMany(wait, `The server is busy storing live reports: send these older reports again in ${wait} s`);
@@ -71,13 +85,13 @@ export function createAdmission(options: AdmissionOptions): Admission {
       if (pending <= maxPending) return;
       let oldest = Infinity;
       for (const report of reports) oldest = Math.min(oldest, report.ms);
-      refuseIfOld(oldest);
+      refuseIfOld(oldest, true);
     },
     checkBody(json) {
       if (pending <= maxPending) return;
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key
       const ts = FIRST_REPORT_TS.exec(json.toString('utf8', 0, Math.min(json.length, 16_384)))?.[1];
-      if (ts !== undefined) refuseIfOld(Date.parse(ts));
+      if (ts !== undefined) refuseIfOld(Date.parse(ts), false);
     },
     tracking(writer) {
       return {
