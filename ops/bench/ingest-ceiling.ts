@@ -53,13 +53,14 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
 
   function batch(ids: number[], connection: number, batchRows: number): BatchArrays {
     const arrays: BatchArrays = {
-      metrics: { systemId: [], name: [], instance: [], ms: [], value: [], newest: [] },
+      reports: { systemId: [], ms: [] },
+      metrics: { report: [], name: [], instance: [], value: [], newest: [] },
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(),
     };
     const inBatch = new Set<number>();
-    while (arrays.metrics.ms.length < batchRows) {
+    while (arrays.metrics.report.length < batchRows) {
       const index = (nextOf[connection] as number) % options.systems;
       nextOf[connection] = (nextOf[connection] as number) + options.connections;
       const system = ids[index] as number;
@@ -68,11 +69,12 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
       inBatch.add(system);
       const ms = (clock.get(system) ?? base) + 1;
       clock.set(system, ms);
+      const position = arrays.reports.systemId.push(system);
+      arrays.reports.ms.push(ms);
       for (const sample of (hosts[index] as SimulatedHost).sample(ms)) {
-        arrays.metrics.systemId.push(system);
+        arrays.metrics.report.push(position);
         arrays.metrics.name.push(sample.name);
         arrays.metrics.instance.push(sample.instance ?? '');
-        arrays.metrics.ms.push(ms);
         arrays.metrics.value.push(sample.value);
         arrays.metrics.newest.push(true);
       }
@@ -126,7 +128,7 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
         drive(async (c) => {
           const arrays = batch(ids, c, batchRows);
           await repo.storeBatch(arrays);
-          return arrays.metrics.ms.length;
+          return arrays.metrics.report.length;
         }, seconds),
       close: () => knex.destroy(),
     };
@@ -137,9 +139,12 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
   return {
     run: (seconds, batchRows) =>
       drive(async (c) => {
-        const m = batch(ids, c, batchRows).metrics;
-        await pool.query({ name: 'ceiling', text: INSERT, values: [m.systemId, m.name, m.instance, m.ms, m.value] });
-        return m.ms.length;
+        const { reports, metrics: m } = batch(ids, c, batchRows);
+        // the plain insert names system and time with every sample
+        const systemId = m.report.map((position) => reports.systemId[position - 1]);
+        const ms = m.report.map((position) => reports.ms[position - 1]);
+        await pool.query({ name: 'ceiling', text: INSERT, values: [systemId, m.name, m.instance, ms, m.value] });
+        return m.report.length;
       }, seconds),
     close: () => pool.end(),
   };
