@@ -101,9 +101,18 @@ function run(command: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<vo
 }
 
 export async function startArgusServer(options: ArgusServerOptions) {
-  const checkout = path.resolve(options.checkout ?? THIS_CHECKOUT);
   const database = `argus_bench_${process.pid}_${randomBytes(4).toString('hex')}`;
   await adminQuery(`CREATE DATABASE "${database}" TEMPLATE template0`);
+  try {
+    return await startOn(database, options);
+  } catch (error) {
+    await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+    throw error;
+  }
+}
+
+async function startOn(database: string, options: ArgusServerOptions) {
+  const checkout = path.resolve(options.checkout ?? THIS_CHECKOUT);
   const url = databaseUrl(database);
   const secret = randomBytes(32).toString('hex');
   const metricsToken = randomBytes(32).toString('hex');

@@ -120,7 +120,7 @@ async function argusPhase(
   console.log(
     `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report), ` +
       `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${(backendCpuSince(before.backends, after.backends) / wall).toFixed(2)} cores, ` +
-      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores; ` +
+      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
       `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
   );
   return result;
