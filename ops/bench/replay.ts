@@ -1,7 +1,7 @@
 /**
  * `bench replay` (issue 15 item 2): N simulated agents (ops/agent-sim, thousands per process) report
- * every 30 s to the real server (backend/src/main.ts in production mode, its own process, a
- * throwaway PostgreSQL database, a private redis-server). Argus is away for 30 minutes, then every
+ * every 30 s to the real server (what `npm start` runs, in production mode: bench/argus-server.ts,
+ * on a fresh database). Argus is away for 30 minutes, then every
  * agent replays its buffer while the fleet's live reports keep coming. Prints what was lost (samples
  * in the database against those made), duplicates, latency of live and replayed requests during
  * the replay, the server's RSS through the run, the replay's duration and the load average.
@@ -21,17 +21,16 @@
  * answer was lost does. A request is "live" when its oldest report is at most two intervals old.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { isMain } from '../../db/is-main.js';
 import { randomToken, sha256 } from '../../backend/src/lib/crypto.js';
-import { createCustomer } from '../../backend/src/testing/accounts.js';
-import { createTestDatabase } from '../../backend/src/testing/database.js';
-import { startPrivateRedis } from '../../backend/src/testing/redis.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { webhookUrl } from '../agent-sim/main.js';
-import { spawnRealServer, type RealServer } from './real-server.js';
+import { startArgusServer, type ArgusServer } from './argus-server.js';
 import type { Phase, WindowFigures, WindowName, WorkerProgress, WorkerResult, WorkerStart } from './replay-worker.js';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -73,25 +72,36 @@ function describeWindow(name: string, w: WindowFigures): string {
 }
 
 /** N systems bound to agent keys, as after their first reports (enrolment is item 1's subject). */
-async function fleet(knex: Awaited<ReturnType<typeof createTestDatabase>>['knex'], count: number, run: string) {
-  const customerId = await createCustomer(knex, 'Replay bench');
-  const [cluster] = await knex('clusters')
-    .insert({ customer_id: customerId, name: 'replay', enrollment_key: randomToken(16) })
-    .returning<{ id: number }[]>('id');
+async function fleet(admin: pg.Client, enrollmentKey: string, count: number, run: string): Promise<string[]> {
+  const cluster = await admin.query<{ id: number; customer_id: number }>(
+    'SELECT id, customer_id FROM clusters WHERE enrollment_key = $1',
+    [enrollmentKey],
+  );
+  const { id, customer_id: customerId } = cluster.rows[0] as { id: number; customer_id: number };
   const keys = Array.from({ length: count }, () => randomToken(32));
-  for (let from = 0; from < count; from += 1000) {
-    await knex('systems').insert(
-      keys.slice(from, from + 1000).map((ak, offset) => ({
-        customer_id: customerId,
-        cluster_id: cluster?.id,
-        name: `${run}-host-${from + offset}`,
-        agent_id: `${run}-${from + offset}`,
-        agent_key_hash: sha256(ak),
-        status: 'ONLINE',
-      })),
-    );
-  }
+  await admin.query(
+    `INSERT INTO systems (customer_id, cluster_id, name, agent_id, agent_key_hash, status)
+     SELECT $1, $2, $3 || '-host-' || (n - 1), $3 || '-' || (n - 1), hash, 'ONLINE'
+     FROM unnest($4::text[]) WITH ORDINALITY AS t(hash, n)`,
+    [customerId, id, run, keys.map((key) => sha256(key))],
+  );
   return keys;
+}
+
+/** The server's resident memory, a sample a second (bytes, from /proc). */
+function sampleRss(pid: number) {
+  const samples: { at: number; bytes: number }[] = [];
+  const timer = setInterval(() => {
+    let status = '';
+    try {
+      status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    } catch {
+      return; // the server has exited
+    }
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1];
+    if (kib) samples.push({ at: Date.now(), bytes: Number(kib) * 1024 });
+  }, 1000);
+  return { samples, stop: () => clearInterval(timer) };
 }
 
 export async function benchReplay(argv: string[]): Promise<void> {
@@ -116,24 +126,27 @@ export async function benchReplay(argv: string[]): Promise<void> {
       `${Number(values.duplicates) * 100}% resending their previous request; load average ${load()}`,
   );
 
-  const db = await createTestDatabase();
-  const redis = await startPrivateRedis();
-  let server: RealServer | null = null;
+  let server: ArgusServer | null = null;
+  let admin: pg.Client | null = null;
+  let rss: ReturnType<typeof sampleRss> | null = null;
   const workers: ChildProcess[] = [];
   // stopped by hand: the server, the generators, redis and the database go too
   const abort = () =>
     void (async () => {
       for (const worker of workers) worker.kill();
+      rss?.stop();
+      await admin?.end();
       await server?.stop();
-      await redis.stop();
-      await db.drop();
       process.exit(130);
     })();
   process.once('SIGINT', abort).once('SIGTERM', abort);
   try {
     const run = `replay${Date.now().toString(36)}`;
-    const keys = await fleet(db.knex, count, run);
-    server = await spawnRealServer({ databaseUrl: db.url, redisUrl: redis.url });
+    server = await startArgusServer({ clusters: 1 });
+    rss = sampleRss(server.pid);
+    admin = new pg.Client({ connectionString: server.databaseUrl });
+    await admin.connect();
+    const keys = await fleet(admin, server.enrollmentKeys[0] as string, count, run);
     const duplicating = Math.round(count * Number(values.duplicates));
     const progress = new Map<ChildProcess, WorkerProgress>();
     const results = new Map<ChildProcess, WorkerResult>();
@@ -150,7 +163,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
       const start: WorkerStart = {
         type: 'start',
         url: webhookUrl(server.url),
-        secret: server.webhookSecret,
+        secret: server.secret,
         intervalMs,
         outageMs,
         backlogPerAgent,
@@ -176,7 +189,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
       phase = next;
       for (const worker of workers) worker.send({ type: 'phase', phase: next, at });
     };
-    const rssNow = () => server?.rss.at(-1)?.bytes ?? 0;
+    const rssNow = () => rss?.samples.at(-1)?.bytes ?? 0;
     const status = setInterval(() => {
       const delay = Math.max(0, ...[...progress.values()].map((p) => p.loopDelayP99Ms));
       console.log(
@@ -211,7 +224,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     clearInterval(status);
     for (const worker of workers) worker.send({ type: 'stop' });
     while (results.size < workers.length) await sleep(200);
-    const rss = server.rss.filter((r) => r.at >= startAt);
+    const memory = rss.samples.filter((r) => r.at >= startAt);
 
     const made = new Map<string, number>();
     for (const result of results.values()) for (const [index, n] of result.made) made.set(`${run}-${index}`, n);
@@ -219,7 +232,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     const windows = { before: figures('before'), replay: figures('replay'), after: figures('after') };
     const samplesPerReport = new SimulatedHost(1).sample(Date.now()).length;
     // what the database holds, per system, against what each agent made
-    const rows = await db.knex.raw<{ rows: { agent_id: string; n: string }[] }>(
+    const rows = await admin.query<{ agent_id: string; n: string }>(
       'SELECT s.agent_id, count(m.*) AS n FROM systems s LEFT JOIN metrics m ON m.system_id = s.id GROUP BY s.agent_id',
     );
     let expected = 0;
@@ -249,19 +262,19 @@ export async function benchReplay(argv: string[]): Promise<void> {
         `reports accepted ${accepted} (made ${madeReports}), duplicates answered 200: ${duplicates}; ` +
         `still buffered at the end: ${total('buffered')}`,
     );
-    const minute = rss.filter((_, i) => i % 60 === 0).map((r) => mib(r.bytes));
+    const minute = memory.filter((_, i) => i % 60 === 0).map((r) => mib(r.bytes));
     console.log(
       `server rss: ${mib(rssBefore)} after the warm-up, ${mib(rssAtReplayEnd)} at the replay's end, ` +
-        `${mib(rss.at(-1)?.bytes ?? 0)} at the end, max ${mib(Math.max(...rss.map((r) => r.bytes)))}; ` +
+        `${mib(memory.at(-1)?.bytes ?? 0)} at the end, max ${mib(Math.max(...memory.map((r) => r.bytes)))}; ` +
         `each minute: ${minute.join(', ')}`,
     );
     console.log(`load average at the end: ${load()}`);
   } finally {
     process.off('SIGINT', abort).off('SIGTERM', abort);
     for (const worker of workers) if (worker.exitCode === null) worker.kill();
+    rss?.stop();
+    await admin?.end();
     await server?.stop();
-    await redis.stop();
-    await db.drop();
   }
 }
 
