@@ -209,6 +209,6 @@ process.on('message', (message: WorkerStart | { type: 'phase'; phase: Phase; at:
   else if (message.type === 'phase') driver?.phase(message.phase, message.at);
   else if (message.type === 'stop') {
     stopping = true;
-    void driver?.stop().then(() => process.disconnect());
+    void driver?.stop(); // the bench ends this process once it has the result (a disconnect here cut large results off)
   }
 });
