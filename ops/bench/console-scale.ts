@@ -50,6 +50,36 @@ function shownStatus(page: Page, name: string): Promise<string | null> {
   }, name);
 }
 
+/**
+ * Where a load of /systems spent its time, from the page's own timings (milliseconds since navigation
+ * start): the document's DOMContentLoaded, then each /api/ request (start → end, size) and the live socket.
+ */
+function renderBreakdown(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    interface Entry {
+      name: string;
+      startTime: number;
+      responseEnd: number;
+      transferSize: number;
+      domContentLoadedEventEnd?: number;
+    }
+    const perf = (globalThis as unknown as { performance: { getEntriesByType(type: string): Entry[]; now(): number } })
+      .performance;
+    const navigation = perf.getEntriesByType('navigation')[0];
+    const parts = [`DOMContentLoaded ${Math.round(navigation?.domContentLoadedEventEnd ?? 0)}`];
+    for (const entry of perf.getEntriesByType('resource')) {
+      const url = new URL(entry.name);
+      if (!url.pathname.startsWith('/api/')) continue;
+      parts.push(
+        `${url.pathname}${url.search} ${Math.round(entry.startTime)}→${Math.round(entry.responseEnd)}` +
+          (entry.transferSize ? ` (${Math.round(entry.transferSize / 1024)} KiB)` : ''),
+      );
+    }
+    parts.push(`row seen ${Math.round(perf.now())}`);
+    return parts.join(', ');
+  });
+}
+
 export async function benchConsoleScale(args: string[]): Promise<void> {
   const count = option(args, 'systems', 10_000);
   const seconds = option(args, 'seconds', 60);
@@ -132,6 +162,14 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
       .map((s) => s.name)
       .sort();
     const renders: number[] = [];
+    const breakdowns: string[] = [];
+    // snapshot frames of the live channel, to see what they cost the page
+    const snapFrames: { at: number; bytes: number }[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (payload.includes('"t":"snap"')) snapFrames.push({ at: performance.now(), bytes: payload.length });
+      }),
+    );
     for (let i = 0; i < 3; i += 1) {
       const started = performance.now();
       await page.goto(`${server.url}/systems`);
@@ -140,12 +178,17 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
         .first()
         .waitFor();
       renders.push(performance.now() - started);
+      const snaps = snapFrames
+        .filter((frame) => frame.at >= started)
+        .map((frame) => `${Math.round(frame.at - started)} ms ${Math.round(frame.bytes / 1024)} KiB`);
+      breakdowns.push(`${await renderBreakdown(page)}; snapshots received: ${snaps.join(', ') || 'none'}`);
     }
     const domRows = await page.locator('[data-testid="system"]').count();
     console.log(
       `console-scale: first render of /systems at ${count} systems: median ${median(renders).toFixed(0)} ms ` +
         `(${renders.map((ms) => ms.toFixed(0)).join(', ')}), ${domRows} system rows in the DOM`,
     );
+    for (const line of breakdowns) console.log(`console-scale:   where the time went: ${line}`);
 
     // status changes spread over the fleet; the measured ones are systems in the first rows on screen
     const watched = systems.filter((s) => firstRows.slice(0, 8).includes(s.name));
