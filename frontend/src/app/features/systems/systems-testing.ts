@@ -1,4 +1,5 @@
-import { SystemDetail, SystemSummary } from '../../shared/systems/systems-api';
+import { SystemDetail, SystemsPage, SystemSummary } from '../../shared/systems/systems-api';
+import { countByStatus } from './grouping';
 
 /** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
 export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
@@ -27,5 +28,18 @@ export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemD
     offlineAlerts: true,
     updateFailedVersion: null,
     ...overrides,
+  };
+}
+
+/** GET /api/systems/page for specs: `items`, counted as the server counts them unless `total` says more. */
+export function pageBody(items: SystemSummary[], nextCursor: string | null = null, total = items.length): SystemsPage {
+  const customers = new Map<number, number>();
+  for (const item of items) customers.set(item.customer.id, (customers.get(item.customer.id) ?? 0) + 1);
+  return {
+    items,
+    nextCursor,
+    total,
+    counts: countByStatus(items),
+    customers: [...customers].map(([id, count]) => ({ id, count })),
   };
 }
