@@ -8,7 +8,8 @@
  *   GET /api/systems/page (200 rows), server time as the client sees it;
  * - a status change shown: with M status changes a minute spread over the fleet (each published on
  *   the bus as ingest does), the time from each change to the page showing it, for the changes to
- *   systems in the first rows (p50, p95, max).
+ *   systems in the first rows (p50, p95, max);
+ * - then the alerts page and the rule preview at the same fleet (console-scale-alerts.ts).
  * A benchmark: it prints figures, passes or fails nothing.
  */
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { Client } from '../../backend/src/testing/http.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from '../e2e/browser.js';
+import { benchAlertsAndPreview } from './console-scale-alerts.js';
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
@@ -234,6 +236,7 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
         `p95 ${percentile(latencies, 95).toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms` +
         (missed.length ? `, ${missed.length} not shown within 15 s` : ''),
     );
+    await benchAlertsAndPreview({ knex: db.knex, url: server.url, cookie: api.cookieHeader(), page, systems });
   } finally {
     await browser.close();
     await server.stop();
