@@ -19,11 +19,13 @@ export const SYSTEMS_PAGE_URL = `${SYSTEMS_URL}/page`;
 
 export const systemUrl = (id: number): string => `${SYSTEMS_URL}/${id}`;
 
-/** What GET /api/systems/page takes (docs/api.md "Systems"); the order is always the console's: by customer. */
+/** What GET /api/systems/page takes (docs/api.md "Systems"); the order is by customer unless `sort` says name. */
 export interface SystemsPageQuery {
   limit: number;
+  sort?: 'name';
   q?: string;
   status?: SystemStatus;
+  customer?: number;
   cursor?: string;
   ids?: readonly number[];
 }
@@ -38,8 +40,10 @@ export class SystemsApi {
   /** One page of the systems list, filtered and ordered by customer, cluster and name on the server. */
   page(query: SystemsPageQuery): Observable<SystemsPage> {
     const params: Record<string, string | number> = { limit: query.limit };
+    if (query.sort) params['sort'] = query.sort;
     if (query.q) params['q'] = query.q;
     if (query.status) params['status'] = query.status;
+    if (query.customer !== undefined) params['customer'] = query.customer;
     if (query.cursor) params['cursor'] = query.cursor;
     if (query.ids) params['ids'] = query.ids.join(',');
     return this.http.get<SystemsPage>(SYSTEMS_PAGE_URL, { params });
