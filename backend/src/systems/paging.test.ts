@@ -141,7 +141,10 @@ describe('GET /api/systems and /api/systems/page: filters, sort and pages on the
       assert.deepEqual(seen, ['alpha', 'zeta', null, null, null]);
     } finally {
       await t.db.knex('systems').where({ customer_id: globex }).update({ cluster_id: null });
-      await t.db.knex('clusters').whereIn('id', [zeta?.id, alpha?.id]).delete();
+      await t.db
+        .knex('clusters')
+        .whereIn('id', [zeta?.id ?? 0, alpha?.id ?? 0])
+        .delete();
     }
   });
 

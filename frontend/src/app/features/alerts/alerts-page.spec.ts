@@ -8,7 +8,7 @@ import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { AlertsPage, SYSTEM_OPTIONS } from './alerts-page';
 import { SYSTEMS_PAGE_URL } from '../../shared/systems/systems-api';
-import { pageBody, systemBody } from '../systems/systems-testing';
+import { pageBody, systemBody } from '../../shared/systems/systems-testing';
 import { alertBody } from '../../shared/alerts/alerts-testing';
 import { shortTime } from '../../ui/time-ago';
 import { Incident, INCIDENTS_URL } from '../../shared/incidents/incidents-api';

@@ -9,7 +9,7 @@ import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { provideForTests } from '../../testing';
 import { SYSTEMS_PAGE_URL, SystemSummary } from '../../shared/systems/systems-api';
 import { COUNTS_EVERY_MS, FleetList, LIVE_COALESCE_MS, PAGE_ROWS, WHOLE_FLEET_MAX } from './fleet-list';
-import { pageBody, systemBody } from './systems-testing';
+import { pageBody, systemBody } from '../../shared/systems/systems-testing';
 
 describe('FleetList: the systems page at any fleet size', () => {
   let sockets: FakeSocket[];

@@ -9,7 +9,7 @@ import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { Refreshing } from '../../core/refresh';
 import { provideForTests } from '../../testing';
 import { systemUrl, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
-import { systemBody, systemDetailBody } from './systems-testing';
+import { systemBody, systemDetailBody } from '../../shared/systems/systems-testing';
 
 describe('SystemsApi on the live channel', () => {
   let sockets: FakeSocket[];

@@ -6,7 +6,7 @@ import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
 import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '../../shared/systems/systems-api';
 import { SystemsPage } from './systems-page';
-import { pageBody, systemBody } from './systems-testing';
+import { pageBody, systemBody } from '../../shared/systems/systems-testing';
 
 describe('SystemsPage', () => {
   let fixture: ComponentFixture<SystemsPage>;

@@ -3,7 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject, tap } from 'rxjs';
 
 import { LiveService } from '../../core/live';
-import { followLive, onChangeOf, Refreshing, refreshing } from '../../core/refresh';
+import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
 import type { System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';

@@ -1,5 +1,4 @@
-import { SystemDetail, SystemsPage, SystemSummary } from '../../shared/systems/systems-api';
-import { countByStatus } from './grouping';
+import { SystemDetail, SystemsPage, SystemSummary } from './systems-api';
 
 /** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
 export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
@@ -34,12 +33,16 @@ export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemD
 /** GET /api/systems/page for specs: `items`, counted as the server counts them unless `total` says more. */
 export function pageBody(items: SystemSummary[], nextCursor: string | null = null, total = items.length): SystemsPage {
   const customers = new Map<number, number>();
-  for (const item of items) customers.set(item.customer.id, (customers.get(item.customer.id) ?? 0) + 1);
+  const counts: SystemsPage['counts'] = { PENDING: 0, ONLINE: 0, WARNING: 0, CRITICAL: 0, OFFLINE: 0, STANDBY: 0 };
+  for (const item of items) {
+    customers.set(item.customer.id, (customers.get(item.customer.id) ?? 0) + 1);
+    counts[item.status] += 1;
+  }
   return {
     items,
     nextCursor,
     total,
-    counts: countByStatus(items),
+    counts,
     customers: [...customers].map(([id, count]) => ({ id, count })),
   };
 }
