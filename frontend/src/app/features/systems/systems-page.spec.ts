@@ -1,4 +1,6 @@
 import { HttpTestingController } from '@angular/common/http/testing';
+import { CdkVirtualScrollableElement } from '@angular/cdk/scrolling';
+import { Component } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { AuthService } from '../../core/auth';
@@ -8,8 +10,15 @@ import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '../../
 import { SystemsPage } from './systems-page';
 import { pageBody, systemBody } from '../../shared/systems/systems-testing';
 
+/** The page inside a scrolling box, as the console's shell holds it (its content scrolls, not the window). */
+@Component({
+  imports: [CdkVirtualScrollableElement, SystemsPage],
+  template: `<div cdkVirtualScrollingElement style="height: 800px; overflow: auto"><argus-systems-page /></div>`,
+})
+class InShell {}
+
 describe('SystemsPage', () => {
-  let fixture: ComponentFixture<SystemsPage>;
+  let fixture: ComponentFixture<InShell>;
   let http: HttpTestingController;
 
   const acme = { id: 10, name: 'Acme' };
@@ -51,7 +60,7 @@ describe('SystemsPage', () => {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(userBody({ role }));
-    fixture = TestBed.createComponent(SystemsPage);
+    fixture = TestBed.createComponent(InShell);
     await settle(fixture);
     http
       .expectOne((req) => req.method === 'GET' && req.url === SYSTEMS_PAGE_URL)
