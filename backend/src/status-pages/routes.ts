@@ -107,6 +107,8 @@ export const publicStatusPageApi: RouteDoc[] = [
     responses: {
       200: { description: 'The status page', contentType: 'text/html' },
       404: { description: 'No status page at this address (HTML)', contentType: 'text/html' },
+      429: { description: 'Too many requests from this address; see Retry-After (HTML)', contentType: 'text/html' },
+      503: { description: 'The page could not be computed just now (HTML)', contentType: 'text/html' },
     },
   },
 ];
