@@ -143,7 +143,7 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
     }
     .item {
       display: grid;
-      grid-template-columns: minmax(0, 1fr) minmax(0, 1fr) auto;
+      grid-template-columns: minmax(0, 3fr) minmax(0, 2fr) auto;
       gap: 0 12px;
       align-items: start;
     }
