@@ -57,6 +57,26 @@ describe('rights on every route', () => {
     await db.drop();
   });
 
+  /** Every route of `list` is served, and a viewer's token is refused each one, reads included. */
+  async function servedAndRefusedToViewers(list: string[]): Promise<void> {
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      list.filter((route) => !served.has(route)),
+      [],
+    );
+    const client = new Client(server.url);
+    for (const route of list) {
+      const [method, path] = route.split(' ') as [string, string];
+      const reply = await client.request(
+        method,
+        concrete(path),
+        WRITE.has(method) ? {} : undefined,
+        bearer(viewerToken),
+      );
+      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
+    }
+  }
+
   it('knows the routes it checks', () => {
     assert.ok(routes.length >= 12, `${routes.length} routes`);
     assert.ok(routes.some((r) => key(r) === 'POST /api/users'));
@@ -110,22 +130,7 @@ describe('rights on every route', () => {
       'PUT /api/notification-policies/customer/:customerId',
       'DELETE /api/notification-policies/customer/:customerId',
     ];
-    const served = new Set(routes.map(key));
-    assert.deepEqual(
-      notifications.filter((route) => !served.has(route)),
-      [],
-    );
-    const client = new Client(server.url);
-    for (const route of notifications) {
-      const [method, path] = route.split(' ') as [string, string];
-      const reply = await client.request(
-        method,
-        concrete(path),
-        WRITE.has(method) ? {} : undefined,
-        bearer(viewerToken),
-      );
-      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
-    }
+    await servedAndRefusedToViewers(notifications);
   });
 
   it('covers the audit log (issue 14 item 3): ADMIN and OPERATOR read it, a viewer is refused', async () => {
@@ -177,22 +182,7 @@ describe('rights on every route', () => {
       'POST /api/status-pages/:id/rotate',
       'DELETE /api/status-pages/:id',
     ];
-    const served = new Set(routes.map(key));
-    assert.deepEqual(
-      statusPages.filter((route) => !served.has(route)),
-      [],
-    );
-    const client = new Client(server.url);
-    for (const route of statusPages) {
-      const [method, path] = route.split(' ') as [string, string];
-      const reply = await client.request(
-        method,
-        concrete(path),
-        WRITE.has(method) ? {} : undefined,
-        bearer(viewerToken),
-      );
-      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
-    }
+    await servedAndRefusedToViewers(statusPages);
     const operator = await createAccount(db.knex, { role: 'OPERATOR' });
     const browser = new Client(server.url);
     await browser.signIn(operator.email, operator.password);

@@ -10,7 +10,8 @@ import type {
   StatusPageItemBody,
 } from '../../../contracts/status-pages.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { Knex } from 'knex';
+import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
@@ -61,6 +62,31 @@ export function createStatusPagesService(deps: {
     if (!row || !canSeeCustomer(principal, row.customerId)) throw new NotFound('No such status page');
     if (!canWriteCustomer(principal, row.customerId)) throw new Forbidden('You may not change this customer');
     return row;
+  }
+
+  /**
+   * A change of a published page with its audit row in one transaction; afterwards the public page's
+   * cached answer for the current slug is dropped, so the change (or the 404) shows at once.
+   */
+  async function changeOf<T>(
+    actor: AuditActor,
+    current: StatusPageRow,
+    action: 'update' | 'rotate' | 'delete',
+    write: (trx: Knex) => Promise<{ result: T; audit: Pick<AuditEntry, 'before' | 'after'> }>,
+  ): Promise<T> {
+    const result = await repo.transaction(async (trx) => {
+      const done = await write(trx);
+      await audit.record(trx, actor, {
+        action: `status_page.${action}`,
+        targetType: 'status_page',
+        targetId: current.id,
+        customerId: current.customerId,
+        ...done.audit,
+      });
+      return done.result;
+    });
+    forget(sha256(current.slug));
+    return result;
   }
 
   /** Each item must be a system or cluster of the page's customer; the refusal names the item's field. */
@@ -116,20 +142,11 @@ export function createStatusPagesService(deps: {
         announcement: changes.announcement ?? current.announcement,
         items: changes.items ? await checkedItems(current.customerId, changes.items) : current.items,
       };
-      const updated = await repo.transaction(async (trx) => {
+      const updated = await changeOf(actor, current, 'update', async (trx) => {
         await repo.update(trx, id, { ...fields, now: clock.now() });
         const row = (await repo.find(id, trx)) as StatusPageRow;
-        await audit.record(trx, actor, {
-          action: 'status_page.update',
-          targetType: 'status_page',
-          targetId: id,
-          customerId: current.customerId,
-          before: auditView(current),
-          after: auditView(row),
-        });
-        return row;
+        return { result: row, audit: { before: auditView(current), after: auditView(row) } };
       });
-      forget(sha256(current.slug));
       return view(updated);
     },
 
@@ -137,33 +154,19 @@ export function createStatusPagesService(deps: {
     async rotate(actor: AuditActor, principal: Principal, id: number): Promise<StatusPage> {
       const current = await writablePage(principal, id);
       const { slug, slugHash } = newSlug();
-      const rotated = await repo.transaction(async (trx) => {
+      const rotated = await changeOf(actor, current, 'rotate', async (trx) => {
         await repo.rotate(trx, id, slug, slugHash, clock.now());
-        await audit.record(trx, actor, {
-          action: 'status_page.rotate',
-          targetType: 'status_page',
-          targetId: id,
-          customerId: current.customerId,
-        });
-        return (await repo.find(id, trx)) as StatusPageRow;
+        return { result: (await repo.find(id, trx)) as StatusPageRow, audit: {} };
       });
-      forget(sha256(current.slug));
       return view(rotated);
     },
 
     async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const current = await writablePage(principal, id);
-      await repo.transaction(async (trx) => {
+      await changeOf(actor, current, 'delete', async (trx) => {
         await repo.delete(trx, id);
-        await audit.record(trx, actor, {
-          action: 'status_page.delete',
-          targetType: 'status_page',
-          targetId: id,
-          customerId: current.customerId,
-          before: auditView(current),
-        });
+        return { result: undefined, audit: { before: auditView(current) } };
       });
-      forget(sha256(current.slug));
     },
   };
 }
