@@ -129,9 +129,13 @@ export function createReportsService({
 
   /**
    * Each system's figures per local day of the last `days` days (today so far included), for the
-   * status pages' bars; null for a customer that does not exist. Read once, summed per day.
+   * status pages' bars (of the systems `only` keeps); null for a customer that does not exist.
    */
-  async function daily(customerId: number, days: number): Promise<DailyAvailability | null> {
+  async function daily(
+    customerId: number,
+    days: number,
+    only: (system: Pick<ReportSystem, 'id' | 'clusterId'>) => boolean = () => true,
+  ): Promise<DailyAvailability | null> {
     const customer = await repo.findCustomer(customerId);
     if (!customer) return null;
     const zone = zoneOf(customer);
@@ -148,7 +152,7 @@ export function createReportsService({
       timeZone: zone,
       dates: dates.map(formatLocalDate),
       windows,
-      systems: systems.map((system) => {
+      systems: systems.filter(only).map((system) => {
         const periods = periodsOf(system);
         return {
           id: system.id,

@@ -144,6 +144,7 @@ describe('public status page', () => {
       assert.match(reply.body, /<meta name="robots" content="noindex, nofollow">/);
       assert.equal(reply.headers.get('cache-control'), 'public, max-age=30');
       assert.equal(reply.headers.get('referrer-policy'), 'no-referrer');
+      assert.equal(reply.headers.get('content-encoding'), 'gzip', 'compressed once, served compressed');
       const csp = reply.headers.get('content-security-policy') ?? '';
       assert.match(csp, /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';/);
       assert.ok(!csp.includes('unsafe-inline') && !csp.includes('script-src'), csp);

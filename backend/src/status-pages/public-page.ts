@@ -6,6 +6,7 @@
  * this process, a pending computation shared). An unknown slug and a revoked one get the same 404,
  * cached the same way, and the page is found by the slug's hash, never by the slug itself.
  */
+import { gzipSync } from 'node:zlib';
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Clock } from '../lib/clock.js';
@@ -26,8 +27,15 @@ const MAX_CACHED = 1000;
 
 interface Answer {
   status: 200 | 404;
-  html: string;
+  html: Buffer;
+  /** Compressed once per computation: a page of many entries is ~200 KB of bars, ~10 KB gzipped. */
+  gzipped: Buffer;
 }
+
+const answer = (status: Answer['status'], html: string): Answer => {
+  const bytes = Buffer.from(html, 'utf8');
+  return { status, html: bytes, gzipped: gzipSync(bytes) };
+};
 
 export function createPublicStatusPages(deps: {
   repo: Pick<StatusPagesRepo, 'findPublished' | 'systemStates' | 'openIncidents'>;
@@ -38,13 +46,16 @@ export function createPublicStatusPages(deps: {
 }) {
   const { repo, reports, clock, limiter, log } = deps;
   const cache = new Map<string, { expires: number; answer: Promise<Answer> }>();
-  const notFound: Answer = { status: 404, html: renderNotFound() };
+  const notFound = answer(404, renderNotFound());
 
   async function compute(slugHash: string): Promise<Answer> {
     const page = await repo.findPublished(slugHash);
     if (!page) return notFound;
     const [daily, systems, incidents] = await Promise.all([
-      reports.daily(page.customerId, BAR_DAYS),
+      // the bars of the page's systems only: a customer's other hundreds cost nothing
+      reports.daily(page.customerId, BAR_DAYS, (s) =>
+        page.items.some((i) => (i.kind === 'system' ? i.id === s.id : i.id === s.clusterId)),
+      ),
       repo.systemStates(page.customerId),
       repo.openIncidents(page.customerId),
     ]);
@@ -62,7 +73,7 @@ export function createPublicStatusPages(deps: {
         return ofSystem ? [{ ...s, days: ofSystem }] : [];
       }),
     });
-    return { status: 200, html: renderStatusPage(view) };
+    return answer(200, renderStatusPage(view));
   }
 
   function answerFor(slugHash: string): Promise<Answer> {
@@ -75,15 +86,16 @@ export function createPublicStatusPages(deps: {
       // still full: the oldest entry goes (a Map iterates in insertion order)
       if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
     }
-    const answer = compute(slugHash);
-    cache.set(slugHash, { expires: now + CACHE_MS, answer });
+    const computed = compute(slugHash);
+    cache.set(slugHash, { expires: now + CACHE_MS, answer: computed });
     // a failure is not kept: the next request tries again
-    answer.catch(() => cache.delete(slugHash));
-    return answer;
+    computed.catch(() => cache.delete(slugHash));
+    return computed;
   }
 
-  function send(ctx: Context, status: number, html: string, cacheControl: string): void {
+  function send(ctx: Context, status: number, html: string | Answer, cacheControl: string): void {
     ctx.status = status;
+    ctx.vary('Accept-Encoding');
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', cacheControl);
     ctx.set('X-Robots-Tag', 'noindex, nofollow');
@@ -92,7 +104,11 @@ export function createPublicStatusPages(deps: {
       'Content-Security-Policy',
       `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     );
-    ctx.body = html;
+    if (typeof html === 'string') ctx.body = html;
+    else if (ctx.acceptsEncodings('gzip', 'identity') === 'gzip') {
+      ctx.set('Content-Encoding', 'gzip');
+      ctx.body = html.gzipped;
+    } else ctx.body = html.html; // Koa keeps the type set above for a Buffer body
   }
 
   const router = new Router();
@@ -104,8 +120,8 @@ export function createPublicStatusPages(deps: {
     }
     const slug = ctx.params['slug'] ?? '';
     try {
-      const answer = SLUG_PATTERN.test(slug) ? await answerFor(sha256(slug)) : notFound;
-      send(ctx, answer.status, answer.html, `public, max-age=${CACHE_MS / 1000}`);
+      const found = SLUG_PATTERN.test(slug) ? await answerFor(sha256(slug)) : notFound;
+      send(ctx, found.status, found, `public, max-age=${CACHE_MS / 1000}`);
     } catch (error) {
       log.error({ err: { message: (error as Error).message } }, 'Status page failed');
       send(ctx, 503, renderUnavailable(), 'no-store');
