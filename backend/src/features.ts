@@ -81,6 +81,7 @@ import { createRateLimiter, type RateLimitStore } from './ratelimit/rate-limiter
 import { tokensRoutes } from './tokens/routes.js';
 import { createOverviewRepo } from './overview/repo.js';
 import { overviewRoutes } from './overview/routes.js';
+import { shareRecentOverviews } from './overview/recent.js';
 import { createOverviewService } from './overview/service.js';
 import { createSearchRepo } from './search/repo.js';
 import { searchRoutes } from './search/routes.js';
@@ -237,7 +238,10 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
-  const overview = createOverviewService({ repo: createOverviewRepo(db), clock });
+  // the live snapshot shares GET /api/overview's computation at open (overview/recent.ts)
+  const overview = shareRecentOverviews(createOverviewService({ repo: createOverviewRepo(db), clock }).compute, {
+    clock,
+  });
   const authentication = authenticate({
     sessions,
     tokens,

@@ -5,9 +5,11 @@
  * prints: the overview's computation alone (the service, in this process), GET /api/overview as a
  * signed-in ADMIN and as a VIEWER of a tenth of the customers (through the production server of the
  * e2e tests, which also checks each answer against the OpenAPI document), and the console's first
- * render of `/` in Debian Chromium (navigation to every customer drawn). Needs the built console
- * (`ng build`). Prints figures; passes or fails nothing.
+ * render of `/` in Debian Chromium (navigation to every customer drawn, as the test driver sees it
+ * and as the page's own clock does), then how soon a card's details follow a scroll. Needs the
+ * built console (`ng build`). Prints figures; passes or fails nothing.
  */
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -45,7 +47,7 @@ export async function timed(runs: number, work: () => Promise<unknown>): Promise
   return times;
 }
 
-async function seed(db: Knex, systems: number, customers: number): Promise<void> {
+export async function seedOverview(db: Knex, systems: number, customers: number): Promise<void> {
   await db.raw(
     `INSERT INTO customers (name, time_zone)
      SELECT 'Customer ' || lpad(n::text, 4, '0'), CASE WHEN n % 3 = 0 THEN 'Europe/Berlin' ELSE 'UTC' END
@@ -109,7 +111,7 @@ export async function benchOverview(args: string[]): Promise<void> {
   const browser = await launchChromium();
   try {
     const t0 = performance.now();
-    await seed(db.knex, systems, customers);
+    await seedOverview(db.knex, systems, customers);
     const counts = await db.knex.raw<{ rows: { alerts: number; open: number }[] }>(
       "SELECT count(*)::int AS alerts, count(*) FILTER (WHERE state = 'open')::int AS open FROM alerts",
     );
@@ -149,22 +151,49 @@ export async function benchOverview(args: string[]): Promise<void> {
       summary(`GET /api/overview as ${label} (${(bytes / 1024).toFixed(0)} KiB)`, times);
     }
 
+    // in the page, from its navigation start: when the last card is in the DOM, and the frame after
+    // (painted); Node's figures add the round trips of the test driver on a loaded machine
+    await page.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (document.querySelectorAll('[data-testid="customer"]').length < ${customers}) return;
+        observer.disconnect();
+        globalThis.__drawnAt = performance.now();
+        requestAnimationFrame(() => setTimeout(() => (globalThis.__paintedAt = performance.now())));
+      }).observe(document, { childList: true, subtree: true });
+    `);
     const shells: number[] = [];
     const renders: number[] = [];
+    const inPage: number[] = [];
+    const painted: number[] = [];
+    const scrolled: number[] = [];
     for (let i = 0; i < Math.min(runs, 10); i++) {
       const started = performance.now();
       await page.goto(`${app.url}/`);
       await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
       shells.push(performance.now() - started);
       // every customer drawn: the last one's card is in the page
-      await page
-        .locator('[data-testid="customer"]')
-        .nth(customers - 1)
-        .waitFor();
+      const last = page.locator('[data-testid="customer"]').nth(customers - 1);
+      await last.waitFor();
       renders.push(performance.now() - started);
+      await page.waitForFunction('globalThis.__paintedAt !== undefined');
+      inPage.push(Number(await page.evaluate('globalThis.__drawnAt')));
+      painted.push(Number(await page.evaluate('globalThis.__paintedAt')));
+      // a card's badges and offenders are drawn as it nears the screen: the last one, scrolled to
+      const scrolledAt = performance.now();
+      await last.scrollIntoViewIfNeeded();
+      await last.locator('[data-testid="customer-details"]').waitFor();
+      scrolled.push(performance.now() - scrolledAt);
     }
     summary('console: / loaded until its heading shows (the shell, sign-in check, lazy page)', shells);
     summary(`console: / loaded until all ${customers} customers are drawn (Chromium, warm cache)`, renders);
+    summary(`  the same in the page, from its navigation start: all ${customers} customers in the DOM`, inPage);
+    summary(`  the same in the page: the frame after them painted`, painted);
+    summary(`console: scrolled to the last customer until its statuses and offenders are drawn`, scrolled);
+    console.log(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} (this machine: ${cpus().length} cores)`,
+    );
   } finally {
     await browser.close();
     await app.stop();

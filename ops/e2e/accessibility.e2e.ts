@@ -141,6 +141,10 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       await page.setViewportSize({ width, height: 900 });
       await check('/', async (p) => {
         await p.getByRole('link', { name: 'Site down: web' }).waitFor();
+        // a card's statuses and offenders are drawn as it nears the screen: judge them too
+        const last = p.getByTestId('customer').last();
+        await last.scrollIntoViewIfNeeded();
+        await last.getByTestId('customer-details').waitFor();
         assert.deepEqual(await pastTheRightEdge(p, 'argus-overview-page'), [], `${width} px`);
       }).finally(() => page.setViewportSize({ width: 1280, height: 720 }));
     });

@@ -12,7 +12,8 @@ import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveMetrics } from '../lib/self-metrics.js';
-import type { OverviewService } from '../overview/service.js';
+import type { SharedOverviews } from '../overview/recent.js';
+import type { Overview } from '../../../contracts/overview.js';
 import type { SystemsService } from '../systems/service.js';
 import { createLiveHub, type LiveHub } from './hub.js';
 import type { SnapshotTopic } from './protocol.js';
@@ -31,7 +32,7 @@ export interface LiveAssemblyDeps {
   clock: Clock;
   log: Logger;
   systems: SystemsService;
-  overview: OverviewService;
+  overview: SharedOverviews<Overview>;
   /** Argus's own metrics: open sockets, frames sent. */
   metrics?: LiveMetrics;
 }
@@ -66,8 +67,11 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     credentials: { rightsNow: (query) => repo.rightsNow(query, deps.clock.now()) },
     fleetFingerprint: () => repo.fleetFingerprint(),
     computeSnapshot: (topic: SnapshotTopic, visible: Visible) => {
-      if (topic === 'overview') return deps.overview.compute(visible);
+      if (topic === 'overview') return deps.overview.recentOrCompute(visible);
       return topic === 'systems.list' ? deps.systems.list(audiencePrincipal(visible)) : repo.openAlertCounts(visible);
+    },
+    onSnapshotInvalidate: (topics) => {
+      if (topics.includes('overview')) deps.overview.forget();
     },
     customersOfSystems: (systemIds) => repo.customersOfSystems(systemIds),
     customerOfSystem: async (systemId) => {

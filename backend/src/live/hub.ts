@@ -31,7 +31,7 @@ import { createReplayBuffer, DEFAULT_REPLAY_LIMITS, type ReplayLimits } from './
 import { CLOSE_GOING_AWAY, recheckConnections, type CredentialChecks } from './rights-check.js';
 import type { FleetFingerprint } from './repo.js';
 import { createSnapshotRefresh } from './snapshot-refresh.js';
-import { createSnapshots, OVERVIEW_CHANGES, type ComputeSnapshot } from './snapshots.js';
+import { createSnapshots, OVERVIEW_CHANGES, type ComputeSnapshot, type SnapshotsDeps } from './snapshots.js';
 import { createSystemChanges } from './system-changes.js';
 import { createSystemTopics } from './system-topics.js';
 import { realTicker, type Ticker } from './ticker.js';
@@ -68,6 +68,8 @@ export interface LiveHubDeps {
   ticker?: Ticker;
   replayLimits?: ReplayLimits;
   snapshotIntervalMs?: number;
+  /** Told of every snapshot invalidation (the overview's shared computation is then forgotten). */
+  onSnapshotInvalidate?: SnapshotsDeps['onInvalidate'];
   /** Argus's own metrics: open sockets, frames sent. */
   metrics?: LiveMetrics;
 }
@@ -83,6 +85,7 @@ export function createLiveHub(deps: LiveHubDeps) {
   const replay = createReplayBuffer(clock, deps.replayLimits ?? DEFAULT_REPLAY_LIMITS);
   const snapshots = createSnapshots({
     compute: deps.computeSnapshot,
+    onInvalidate: deps.onSnapshotInvalidate,
     log,
     ...(deps.snapshotIntervalMs !== undefined ? { minIntervalMs: deps.snapshotIntervalMs } : {}),
   });

@@ -44,6 +44,8 @@ export interface SnapshotsDeps {
   compute: ComputeSnapshot;
   log: Logger;
   minIntervalMs?: number;
+  /** Told of every invalidation, whether or not an audience has the topics (overview/recent.ts). */
+  onInvalidate?: ((topics: readonly SnapshotTopic[]) => void) | undefined;
 }
 
 /** The overview aggregates the whole fleet: at most one computation a second per audience. */
@@ -52,7 +54,7 @@ export const OVERVIEW_CHANGES: ReadonlySet<string> = new Set(['maintenance', 'in
 
 const TOPIC_MIN_INTERVAL_MS: Partial<Record<SnapshotTopic, number>> = { overview: 1000 };
 
-export function createSnapshots({ compute, log, minIntervalMs = 250 }: SnapshotsDeps) {
+export function createSnapshots({ compute, log, minIntervalMs = 250, onInvalidate }: SnapshotsDeps) {
   const audiences = new Map<string, Audience>();
   let revCounter = 0; // one counter for the run: revisions only ever grow for a subscriber
   let closed = false;
@@ -153,6 +155,7 @@ export function createSnapshots({ compute, log, minIntervalMs = 250 }: Snapshots
 
     /** Content may have changed for these audiences (all when `filter` is absent). */
     invalidate(topics: readonly SnapshotTopic[] = SNAPSHOT_TOPICS, filter?: (audience: Audience) => boolean): void {
+      onInvalidate?.(topics);
       for (const audience of audiences.values()) {
         if (filter && !filter(audience)) continue;
         for (const topic of topics) {

@@ -220,4 +220,27 @@ describe('/api/overview', () => {
       live.close();
     }
   });
+
+  it('computes once at open: the snapshot takes the answer of the GET just before it, until a change is announced', async () => {
+    const live = await LiveClient.open(t.server.url, { headers: bearer((await tokenOf(admin)).token) });
+    const names = (body: unknown) => overviewSchema.parse(body).customers.map((c) => c.name);
+    try {
+      const answered = (await admin.get('/api/overview')).body;
+      // a customer added behind the server's back (SQL, no event): only a new computation shows it
+      await createCustomer(db, 'Hidden Ltd');
+      const first = (await live.subscribe('ov', 'overview')) as Frame;
+      assert.deepEqual(first['data'], answered, 'the snapshot took the computation of the GET');
+      assert.ok(names((await admin.get('/api/overview')).body).includes('Hidden Ltd'), 'HTTP always computes');
+
+      // a customer made through the API announces the change: the snapshot computes afresh
+      assert.equal((await admin.post('/api/customers', { name: 'Loud Ltd' })).status, 201);
+      const after = await live.next(
+        (f) => f['t'] === 'snap' && f['sid'] === 'ov' && names(f['data']).includes('Loud Ltd'),
+        5_000,
+      );
+      assert.ok(names(after['data']).includes('Hidden Ltd'));
+    } finally {
+      live.close();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture, DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
 
 import { AuthService } from '../../core/auth';
@@ -9,7 +9,7 @@ import { healthBody } from '../../core/health-testing';
 import { LIVE_SOCKET } from '../../core/live-socket';
 import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { provideForTests } from '../../testing';
-import { Overview, OVERVIEW_URL } from './overview-api';
+import { Overview, OverviewCustomer, OVERVIEW_URL } from './overview-api';
 import { OverviewPage } from './overview-page';
 
 const statuses = (partial: Partial<Overview['totals']['byStatus']> = {}) => ({
@@ -80,6 +80,8 @@ describe('OverviewPage', () => {
     const fake = fakeSockets();
     sockets = fake.sockets;
     TestBed.configureTestingModule({
+      // a card's details are drawn as it nears the screen: the tests draw them by hand
+      deferBlockBehavior: DeferBlockBehavior.Manual,
       providers: [...provideForTests(), provideRouter([]), { provide: LIVE_SOCKET, useValue: fake.factory }],
     });
     TestBed.inject(AuthService).updateUser(userBody());
@@ -103,6 +105,10 @@ describe('OverviewPage', () => {
   const items = (selector: string) =>
     Array.from(page().querySelectorAll(`${selector} li`)).map((li) => li.textContent?.replace(/\s+/g, ' ').trim());
 
+  async function drawDetails(): Promise<void> {
+    for (const block of await fixture.getDeferBlocks()) await block.render(DeferBlockState.Complete);
+  }
+
   function load(body = overviewBody()): void {
     http.expectOne(OVERVIEW_URL).flush(body);
     jasmine.clock().tick(0);
@@ -124,13 +130,17 @@ describe('OverviewPage', () => {
     expect(items('[aria-label="All systems by status"]')).toEqual(['Critical 1', 'Online 2']);
   });
 
-  it('lists each customer with a link to its systems, its alerts, and worst offenders linked to their pages', () => {
+  it('lists each customer with a link to its systems, its alerts, and worst offenders linked to their pages', async () => {
     load();
     const customers = page().querySelectorAll('[data-testid="customer"]');
     expect(customers.length).toBe(2);
     const acme = customers[0] as HTMLElement;
     expect(acme.querySelector('h3 a')?.getAttribute('href')).toBe('/systems#customer-7');
     expect(acme.querySelector('[data-testid="customer-alerts"]')?.textContent).toContain('1 critical');
+    // systems by status and the worst offenders wait until the card nears the screen
+    expect(acme.querySelector('[data-testid="customer-details"]')).toBeNull();
+    await drawDetails();
+    expect(items('[aria-label="Systems of Acme by status"]')).toEqual(['Critical 1', 'Online 1']);
     expect(acme.querySelector('caption')?.textContent).toContain('Most alert-minutes in the last 24 hours');
     const row = acme.querySelector('[data-testid="offender"]') as HTMLElement;
     expect(row.querySelector('a')?.getAttribute('href')).toBe('/systems/42');
@@ -141,6 +151,34 @@ describe('OverviewPage', () => {
     expect(globex.textContent).toContain('No alerts in the last 24 hours.');
     expect(text('[data-testid="incidents"]')).toContain('Site down: web');
     expect(text('[data-testid="incidents"]')).toContain('2 open alerts');
+  });
+
+  it('draws the customers needing attention first, each group by name, and says how many need it', () => {
+    const body = overviewBody();
+    const [acme, globex] = body.customers as [OverviewCustomer, OverviewCustomer];
+    const calm = (id: number, name: string): OverviewCustomer => ({ ...globex, id, name, active: true });
+    // Acme (a critical system) needs attention; Globex, Aaron and Zed are calm; Info Inc has only an info alert
+    body.customers = [
+      calm(1, 'Aaron'),
+      acme,
+      globex,
+      { ...calm(9, 'Info Inc'), openAlerts: { critical: 0, warning: 0, info: 3 } },
+      { ...calm(10, 'Warned'), openAlerts: { critical: 0, warning: 1, info: 0 } },
+      calm(11, 'Zed'),
+    ];
+    load(body);
+    const names = Array.from(page().querySelectorAll('[data-testid="customer"] h3 a')).map((a) =>
+      a.textContent?.trim(),
+    );
+    expect(names).toEqual(['Acme', 'Warned', 'Aaron', 'Globex', 'Info Inc', 'Zed']);
+    expect(text('[data-testid="attention"]')).toContain('2 of 6 customers need attention');
+
+    body.customers = [calm(1, 'Aaron')];
+    sockets[0].accept();
+    const sid = sockets[0].subs().find((s) => s['topic'] === 'overview')?.['sid'];
+    sockets[0].receive({ t: 'snap', sid, rev: 2, data: body });
+    fixture.detectChanges();
+    expect(text('[data-testid="attention"]')).toContain('No customer needs attention');
   });
 
   it('follows the live overview snapshot without another request', () => {

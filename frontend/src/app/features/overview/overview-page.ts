@@ -11,11 +11,17 @@ import { Refreshing } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
 import { STATUS_LABELS, STATUSES, StatusBadge } from '../../shared/systems/status-badge';
 import { SystemStatus } from '../../shared/systems/systems-api';
-import { Overview, OverviewApi } from './overview-api';
+import { Overview, OverviewApi, OverviewCustomer } from './overview-api';
 
 export const HEALTH_INTERVAL_MS = 30_000;
 
 type Health = 'checking' | 'ok' | 'degraded' | 'unreachable';
+
+/** A critical or warning alert open, or a system critical, offline or in warning: drawn first. */
+export function needsAttention(customer: OverviewCustomer): boolean {
+  const { openAlerts, byStatus } = customer;
+  return openAlerts.critical + openAlerts.warning + byStatus.CRITICAL + byStatus.OFFLINE + byStatus.WARNING > 0;
+}
 
 /** The home page: the fleet at a glance, per customer, live; and one line of service health. */
 @Component({
@@ -51,6 +57,13 @@ export class OverviewPage {
     const overview = this.overview();
     return overview.state === 'ready' ? overview.value : null;
   });
+
+  /** Customers that need attention first (each group by name, as the API sends them). */
+  protected readonly customers = computed(() => {
+    const customers = this.value()?.customers ?? [];
+    return [...customers.filter(needsAttention), ...customers.filter((customer) => !needsAttention(customer))];
+  });
+  protected readonly needingAttention = computed(() => this.customers().filter(needsAttention).length);
 
   protected present(counts: Record<SystemStatus, number>): SystemStatus[] {
     return this.statuses.filter((status) => counts[status] > 0);
