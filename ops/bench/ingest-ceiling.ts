@@ -9,6 +9,14 @@
  * reports counted) with the same rows on the same connections, still without
  * HTTP: it splits Argus/ceiling into what the database statement costs and what
  * the app in front of it costs.
+ *
+ * Each connection writes its own share of the systems (index mod connections),
+ * as the server's lanes do: two statements never touch the same `systems` or
+ * `metric_latest` rows, so they cannot deadlock on them (with shared systems,
+ * 4 connections updating the same rows in different orders did).
+ *
+ * A runner keeps its database, connections and per-system clocks between
+ * phases, so the bench can alternate it with the server's phases.
  */
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
@@ -24,40 +32,49 @@ FROM unnest($1::int[], $2::text[], $3::text[], $4::float8[], $5::float8[]) AS r(
 ON CONFLICT (system_id, name, instance, time) DO NOTHING`;
 
 export interface CeilingOptions {
-  seconds: number;
   connections: number;
-  batchRows: number;
   systems: number;
   /** 'insert' (default): the plain unnest insert; 'argus': Argus's group-commit statement. */
   statement?: 'insert' | 'argus';
 }
 
-export async function measureCeiling(
-  url: string,
-  options: CeilingOptions,
-): Promise<{ rows: number; rowsPerS: number }> {
+export interface CeilingRunner {
+  /** Sends batches of about `batchRows` samples on every connection for `seconds`. */
+  run(seconds: number, batchRows: number): Promise<{ rows: number; rowsPerS: number }>;
+  close(): Promise<void>;
+}
+
+export async function openCeiling(url: string, options: CeilingOptions): Promise<CeilingRunner> {
   const hosts = Array.from({ length: options.systems }, (_, i) => new SimulatedHost(i + 1));
   const clock = new Map<number, number>();
-  let nextSystem = 0;
   const base = Date.now() - 3_600_000;
+  // connection c writes the systems whose index mod connections is c
+  const nextOf = Array.from({ length: options.connections }, (_, c) => c);
 
-  function batch(ids: number[]): BatchArrays {
+  function batch(ids: number[], connection: number, batchRows: number): BatchArrays {
     const arrays: BatchArrays = {
-      metrics: { systemId: [], name: [], instance: [], ms: [], value: [], newest: [] },
+      reports: { systemId: [], ms: [] },
+      metrics: { report: [], name: [], instance: [], value: [], newest: [] },
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(),
     };
-    while (arrays.metrics.ms.length < options.batchRows) {
-      const index = nextSystem++ % options.systems;
+    const inBatch = new Set<number>();
+    while (arrays.metrics.report.length < batchRows) {
+      const index = (nextOf[connection] as number) % options.systems;
+      nextOf[connection] = (nextOf[connection] as number) + options.connections;
       const system = ids[index] as number;
+      // a batch holds a system once, as the server's batches do (one report per agent in flight)
+      if (inBatch.has(system)) break;
+      inBatch.add(system);
       const ms = (clock.get(system) ?? base) + 1;
       clock.set(system, ms);
+      const position = arrays.reports.systemId.push(system);
+      arrays.reports.ms.push(ms);
       for (const sample of (hosts[index] as SimulatedHost).sample(ms)) {
-        arrays.metrics.systemId.push(system);
+        arrays.metrics.report.push(position);
         arrays.metrics.name.push(sample.name);
         arrays.metrics.instance.push(sample.instance ?? '');
-        arrays.metrics.ms.push(ms);
         arrays.metrics.value.push(sample.value);
         arrays.metrics.newest.push(true);
       }
@@ -74,56 +91,61 @@ export async function measureCeiling(
     return arrays;
   }
 
-  if (options.statement === 'argus') {
-    // a batch holds each system once (batchRows ≤ systems × samples), as the bench's batches do
-    const knex = createKnex({
-      url,
-      poolMax: options.connections,
-      log: createLogger({ level: 'warn', name: 'ceiling' }),
-    });
-    try {
-      const customerId = await createCustomer(knex, 'Ceiling');
-      const inserted = await knex('systems')
-        .insert(Array.from({ length: options.systems }, (_, i) => ({ customer_id: customerId, name: `c${i}` })))
-        .returning<{ id: number }[]>('id');
-      const ids = inserted.map((row) => row.id);
-      const repo = createIngestRepo(knex);
-      return await drive(async () => {
-        const arrays = batch(ids);
-        await repo.storeBatch(arrays);
-        return arrays.metrics.ms.length;
-      });
-    } finally {
-      await knex.destroy();
-    }
-  }
-
-  const pool = new pg.Pool({ connectionString: url, max: options.connections });
-  const ids = Array.from({ length: options.systems }, (_, i) => i + 1);
-  try {
-    return await drive(async () => {
-      const m = batch(ids).metrics;
-      await pool.query({ name: 'ceiling', text: INSERT, values: [m.systemId, m.name, m.instance, m.ms, m.value] });
-      return m.ms.length;
-    });
-  } finally {
-    await pool.end();
-  }
-
   /** Warm-up (connections open, plans cached), then `connections` loops for `seconds`. */
-  async function drive(send: () => Promise<number>): Promise<{ rows: number; rowsPerS: number }> {
-    await Promise.all(Array.from({ length: options.connections }, () => send()));
+  async function drive(
+    send: (connection: number) => Promise<number>,
+    seconds: number,
+  ): Promise<{ rows: number; rowsPerS: number }> {
+    await Promise.all(Array.from({ length: options.connections }, (_, c) => send(c)));
     let rows = 0;
     const started = performance.now();
-    const until = started + options.seconds * 1000;
+    const until = started + seconds * 1000;
     await Promise.all(
-      Array.from({ length: options.connections }, async () => {
+      Array.from({ length: options.connections }, async (_, c) => {
         while (performance.now() < until) {
-          const sent = await send(); // not `rows += await send()`: that reads `rows` before the await
+          const sent = await send(c); // not `rows += await send()`: that reads `rows` before the await
           rows += sent;
         }
       }),
     );
     return { rows, rowsPerS: rows / ((performance.now() - started) / 1000) };
   }
+
+  if (options.statement === 'argus') {
+    const knex = createKnex({
+      url,
+      poolMax: options.connections,
+      log: createLogger({ level: 'warn', name: 'ceiling' }),
+    });
+    const customerId = await createCustomer(knex, 'Ceiling');
+    const inserted = await knex('systems')
+      .insert(Array.from({ length: options.systems }, (_, i) => ({ customer_id: customerId, name: `c${i}` })))
+      .returning<{ id: number }[]>('id');
+    const ids = inserted.map((row) => row.id);
+    const repo = createIngestRepo(knex);
+    return {
+      run: (seconds, batchRows) =>
+        drive(async (c) => {
+          const arrays = batch(ids, c, batchRows);
+          await repo.storeBatch(arrays);
+          return arrays.metrics.report.length;
+        }, seconds),
+      close: () => knex.destroy(),
+    };
+  }
+
+  const pool = new pg.Pool({ connectionString: url, max: options.connections });
+  const ids = Array.from({ length: options.systems }, (_, i) => i + 1);
+  return {
+    run: (seconds, batchRows) =>
+      drive(async (c) => {
+        const { reports, metrics: m } = batch(ids, c, batchRows);
+        // the plain insert names system and time with every sample
+        const systemId = m.report.map((position) => reports.systemId[position - 1]);
+        const ms = m.report.map((position) => reports.ms[position - 1]);
+        await pool.query({ name: 'ceiling', text: INSERT, values: [systemId, m.name, m.instance, ms, m.value] });
+        return m.report.length;
+      }, seconds),
+    close: () => pool.end(),
+  };
 }

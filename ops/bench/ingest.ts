@@ -1,60 +1,74 @@
 /**
- * `bench ingest` (issue 4 item 8): N simulated agents (ops/agent-sim) send
- * 60-sample reports to POST /api/webhook/metrics; prints reports/s, samples/s,
- * p50/p99 latency and the server's RSS, then the ceiling: the same kind of rows
- * inserted straight into PostgreSQL (unnest, 4 connections, no HTTP), Argus's
- * own group-commit statement with the same rows and connections (the database's
- * share of the gap), and Argus/ceiling. Figures only; nothing passes or fails.
+ * `bench ingest` (issue 15 item 3): the real server (`npm start`'s process,
+ * production mode, ops/bench/argus-server.ts) and the ceiling, measured in the
+ * same run and alternately, so a slow spell of this shared machine lowers both.
+ * Each round: Argus saturated (every agent sends again as soon as it is
+ * answered), the ceiling (plain unnest insert straight into PostgreSQL),
+ * Argus's own group-commit statement alone (same rows and connections, no
+ * HTTP), then Argus paced at --rate reports/s. Figures only; nothing passes or
+ * fails.
  *
- *   node_modules/.bin/tsx ops/bench/ingest.ts [--systems 200] [--duration 20] [--rate 1000] [--gzip]
- *     [--paced-only] [--lanes 2] [--window-ms 4] [--ceiling-seconds 10]
- *   node_modules/.bin/tsx ops/bench/ingest.ts --url http://host:3000 --secret S --enrollment K [...]
+ *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
+ *     [--baseline DIR] [--profile DIR] [--connections 4]
  *
- * Without --url it starts ops/bench/ingest-server.ts as its own process (the
- * ingest router on a small Koa app, a throwaway database, real Redis).
- * Phases: "saturation" (every agent sends again as soon as it is answered) and
- * "paced" (--rate reports/s in total, 0 skips it).
+ * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
+ * each of its phases right after this checkout's: before/after of a change in one run.
+ * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
  */
+import os from 'node:os';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { isMain } from '../../db/is-main.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
-import { createTestDatabase, databaseUrl } from '../../backend/src/testing/database.js';
-import { spawnIngestBenchServer, type BenchServerInfo, type ServerStats } from './ingest-server.js';
-import { measureCeiling } from './ingest-ceiling.js';
+import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
+import {
+  backendCpu,
+  backendCpuSince,
+  startArgusServer,
+  type ArgusServer,
+  type ServerSnapshot,
+} from './argus-server.js';
+import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
 
-interface Phase {
-  name: string;
-  seconds: number;
-  reports: number;
-  latencies: number[];
-  statuses: Map<number, number>;
-  writer: { statements: number; requests: number; rows: number; statementMs: number };
+interface Contender {
+  label: string;
+  server: ArgusServer;
+  agents: SimulatedAgent[];
+  saturated: PhaseResult[];
+  paced: PhaseResult[];
+  ratios: number[];
 }
 
-const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
+interface PhaseResult {
+  reportsPerS: number;
+  p50: number;
+  p99: number;
+  samplesPerStatement: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
-async function runPhase(
+/** Agents send for `seconds` (as fast as answered, or `rate` reports/s in total); the server's share measured. */
+async function argusPhase(
   name: string,
-  agents: SimulatedAgent[],
+  contender: Contender,
   seconds: number,
   rate: number | null,
-  stats: () => ServerStats | null,
-): Promise<Phase> {
-  const phase: Phase = {
-    name,
-    seconds,
-    reports: 0,
-    latencies: [],
-    statuses: new Map(),
-    writer: { statements: 0, requests: 0, rows: 0, statementMs: 0 },
-  };
-  await new Promise((resolve) => setTimeout(resolve, 1100)); // a fresh stats line
-  const before = stats()?.writer;
+  samplesPerReport: number,
+): Promise<PhaseResult> {
+  const { server, agents } = contender;
+  const before = await server.snapshot();
+  const benchCpu = process.cpuUsage();
+  const statuses = new Map<number, number>();
+  const latencies: number[] = [];
+  let reports = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
   const period = rate ? (agents.length / rate) * 1000 : 0;
@@ -65,53 +79,73 @@ async function runPhase(
       while (performance.now() < until) {
         if (period) {
           const wait = next - performance.now();
-          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          if (wait > 0) await sleep(wait);
           next += period;
         }
         const ts = Math.max(Date.now(), (lastTs.get(agent) ?? 0) + 1);
         lastTs.set(agent, ts);
         agent.collect(ts);
         const result = await agent.send(ts);
-        if (!result) continue;
-        phase.statuses.set(result.status, (phase.statuses.get(result.status) ?? 0) + 1);
+        if (!result) {
+          await sleep(50); // paused by a Retry-After: do not spin
+          continue;
+        }
+        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
         if (result.status === 200) {
-          phase.reports += result.accepted ?? 0;
-          phase.latencies.push(result.ms);
+          reports += result.accepted ?? 0;
+          latencies.push(result.ms);
         }
       }
     }),
   );
-  phase.seconds = (performance.now() - started) / 1000;
-  await new Promise((resolve) => setTimeout(resolve, 1100));
-  const after = stats()?.writer;
-  if (before && after) {
-    phase.writer = {
-      statements: after.statements - before.statements,
-      requests: after.requests - before.requests,
-      rows: after.rows - before.rows,
-      statementMs: after.statementMs - before.statementMs,
-    };
-  }
-  return phase;
+  const wall = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(benchCpu);
+  await sleep(1100); // the loop probe writes once a second
+  const after = await server.snapshot();
+  const d = (key: keyof ServerSnapshot) => after.at[key] - before.at[key];
+  const sorted = latencies.sort((a, b) => a - b);
+  const result: PhaseResult = {
+    reportsPerS: reports / wall,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    samplesPerStatement: d('statements') ? d('samples') / d('statements') : samplesPerReport,
+  };
+  const loop = d('loopActiveMs') / Math.max(1, d('loopActiveMs') + d('loopIdleMs'));
+  const other = [...statuses].filter(([code]) => code !== 200);
+  console.log(
+    `${name}: ${fmt(result.reportsPerS)} reports/s (${fmt(result.reportsPerS * samplesPerReport)} samples/s), ` +
+      `p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` +
+      `${other.length ? ` [${other.map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ')}]` : ''}; load ${load()}`,
+  );
+  console.log(
+    `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report), ` +
+      `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${(backendCpuSince(before.backends, after.backends) / wall).toFixed(2)} cores, ` +
+      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
+      `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
+  );
+  return result;
 }
 
-function print(phase: Phase, samplesPerReport: number): number {
-  const sorted = [...phase.latencies].sort((a, b) => a - b);
-  const reportsPerS = phase.reports / phase.seconds;
-  const statuses = [...phase.statuses].map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ');
+async function ceilingPhase(
+  name: string,
+  runner: CeilingRunner,
+  database: TestDatabase,
+  admin: pg.Client,
+  seconds: number,
+  batchRows: number,
+): Promise<number> {
+  const before = await backendCpu(admin, database.name);
+  const benchCpu = process.cpuUsage();
+  const started = performance.now();
+  const { rowsPerS } = await runner.run(seconds, batchRows);
+  const wall = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(benchCpu);
+  const db = backendCpuSince(before, await backendCpu(admin, database.name));
   console.log(
-    `${phase.name}: ${reportsPerS.toFixed(0)} reports/s, ${(reportsPerS * samplesPerReport).toFixed(0)} samples/s, ` +
-      `p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms (${statuses})`,
+    `${name}: ${fmt(rowsPerS)} samples/s (${fmt(batchRows)} rows a statement); PostgreSQL ${(db / wall).toFixed(2)} cores, ` +
+      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores; load ${load()}`,
   );
-  if (phase.writer.statements) {
-    console.log(
-      `  group commit: ${phase.writer.statements} statements for ${phase.writer.requests} requests ` +
-        `(${(phase.writer.requests / phase.writer.statements).toFixed(1)} requests, ` +
-        `${(phase.writer.rows / phase.writer.statements).toFixed(0)} samples per statement, ` +
-        `${(phase.writer.statementMs / phase.writer.statements).toFixed(1)} ms per statement)`,
-    );
-  }
-  return reportsPerS * samplesPerReport;
+  return rowsPerS;
 }
 
 /** `bench ingest` with its command-line arguments (npm run bench -- ingest …). */
@@ -119,126 +153,135 @@ export async function benchIngest(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: {
-      url: { type: 'string' },
-      secret: { type: 'string' },
-      enrollment: { type: 'string' },
-      systems: { type: 'string', default: '200' },
-      duration: { type: 'string', default: '20' },
+      systems: { type: 'string', default: '300' },
+      seconds: { type: 'string', default: '15' },
+      rounds: { type: 'string', default: '3' },
       rate: { type: 'string', default: '1000' },
       gzip: { type: 'boolean', default: false },
-      // a long memory run: only the paced phase (e.g. --duration 600 --paced-only)
-      'paced-only': { type: 'boolean', default: false },
-      // group-commit tuning of the started server (defaults: the app's)
-      lanes: { type: 'string' },
-      'window-ms': { type: 'string' },
-      'ceiling-seconds': { type: 'string', default: '10' },
+      baseline: { type: 'string' },
+      profile: { type: 'string' },
+      connections: { type: 'string', default: '4' },
     },
   });
   const systems = Number(values.systems);
-  const seconds = Number(values.duration);
+  const seconds = Number(values.seconds);
   const rate = Number(values.rate);
-  const server = values.url
-    ? null
-    : await spawnIngestBenchServer(systems, {
-        ...(values.lanes ? { lanes: Number(values.lanes) } : {}),
-        ...(values['window-ms'] ? { windowMs: Number(values['window-ms']) } : {}),
-      });
-  const info: BenchServerInfo = server?.info ?? {
-    url: values.url as string,
-    secret: values.secret ?? process.env['WEBHOOK_SECRET'] ?? '',
-    database: '',
-    enrollmentKeys: values.enrollment ? [values.enrollment] : [],
-  };
-  const stats = server ? server.stats : () => null;
+  const connections = Number(values.connections);
+  const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+  // the per-cluster enrolment limit counts new systems per hour: 100 systems a cluster stays far below it
+  const clusters = Math.ceil(systems / 100);
   const run = `bench${Date.now().toString(36)}`;
-  const agents = Array.from(
-    { length: systems },
-    (_, i) =>
-      new SimulatedAgent({
-        url: webhookUrl(info.url),
-        secret: info.secret,
-        enrollment: info.enrollmentKeys[Math.floor(i / 100) % Math.max(1, info.enrollmentKeys.length)] as string,
-        sub: `${run}-${i}`,
-        hostname: `${run}-host-${i}`,
-        seed: i + 1,
-        gzip: values.gzip,
-      }),
-  );
-  const samplesPerReport = agents[0]?.host.sample(Date.now()).length ?? 0;
-  console.log(
-    `bench ingest: ${systems} agents, ${samplesPerReport}-sample reports, ${seconds} s per phase` +
-      `${values.gzip ? ', gzip' : ''}${server ? '' : `, against ${info.url}`}`,
-  );
 
-  // enrolment: every agent's first report binds its system (and warms the server up)
-  await runPhase('warm-up', agents, 3, null, stats);
-  const unbound = agents.filter((a) => !a.agentKey).length;
-  if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
-  const rssStart = stats()?.rss;
-
-  let measured: Phase | null = null;
-  let argusSamplesPerS = 0;
-  if (!values['paced-only']) {
-    measured = await runPhase('saturation', agents, seconds, null, stats);
-    argusSamplesPerS = print(measured, samplesPerReport);
-  }
-  if (rate > 0) {
-    const paced = await runPhase(`paced at ${rate} reports/s`, agents, seconds, rate, stats);
-    const samplesPerS = print(paced, samplesPerReport);
-    if (!measured) [measured, argusSamplesPerS] = [paced, samplesPerS];
-  }
-
-  if (server) {
-    const rss = server.rss();
-    console.log(
-      `server memory: rss ${mib(rssStart ?? 0)} after warm-up, ${mib(rss[rss.length - 1] ?? 0)} at the end, ` +
-        `max ${mib(Math.max(...rss))}; heap ${mib(stats()?.heapUsed ?? 0)}`,
-    );
-    if (rss.length > 120)
-      console.log(
-        `  rss each minute: ${rss
-          .filter((_, i) => i % 60 === 0)
-          .map(mib)
-          .join(', ')}`,
-      );
-    const client = new pg.Client({ connectionString: databaseUrl(info.database) });
-    await client.connect();
-    const size = await client.query<{ bytes: string; rows: string }>(
-      "SELECT pg_total_relation_size('metrics') AS bytes, (SELECT count(*) FROM metrics) AS rows",
-    );
-    await client.end();
-    const { bytes, rows } = size.rows[0] ?? { bytes: '0', rows: '0' };
-    console.log(
-      `stored: ${rows} samples, ${(Number(bytes) / Math.max(1, Number(rows))).toFixed(0)} bytes per sample (raw table + indexes, plain PostgreSQL)`,
-    );
-    await server.stop();
-  }
-
-  const batchRows = measured?.writer.statements
-    ? Math.max(samplesPerReport, Math.round(measured.writer.rows / measured.writer.statements))
-    : 3000;
-  const ceilingOptions = { seconds: Number(values['ceiling-seconds']), connections: 4, batchRows, systems };
-  const ceiling = await onThrowawayDatabase((url) => measureCeiling(url, ceilingOptions));
-  console.log(
-    `ceiling: ${ceiling.rowsPerS.toFixed(0)} samples/s straight into PostgreSQL ` +
-      `(unnest, 4 connections, ${batchRows} rows per statement, no HTTP)`,
-  );
-  // the same rows through Argus's own statement, no HTTP: the database's share of the gap
-  const statement = await onThrowawayDatabase((url) => measureCeiling(url, { ...ceilingOptions, statement: 'argus' }));
-  console.log(
-    `Argus's group-commit statement alone: ${statement.rowsPerS.toFixed(0)} samples/s ` +
-      `(same rows and connections, no HTTP; ${(statement.rowsPerS / ceiling.rowsPerS).toFixed(2)} of the ceiling)`,
-  );
-  console.log(`Argus/ceiling: ${(argusSamplesPerS / ceiling.rowsPerS).toFixed(2)}`);
-}
-
-async function onThrowawayDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
-  const db = await createTestDatabase();
-  await db.knex.destroy();
+  const contenders: Contender[] = [];
+  const ceilingDb = await createTestDatabase();
+  const statementDb = await createTestDatabase();
+  const admin = new pg.Client({ connectionString: ceilingDb.url });
+  const statementAdmin = new pg.Client({ connectionString: statementDb.url });
+  await admin.connect();
+  await statementAdmin.connect();
+  const ceiling = await openCeiling(ceilingDb.url, { connections, systems });
+  const statement = await openCeiling(statementDb.url, { connections, systems, statement: 'argus' });
   try {
-    return await fn(db.url);
+    for (const [label, checkout] of [
+      ['Argus', undefined],
+      ['baseline', values.baseline],
+    ] as const) {
+      if (label === 'baseline' && !checkout) continue;
+      const server = await startArgusServer({ clusters, nodeArgs, ...(checkout ? { checkout } : {}) });
+      const agents = Array.from(
+        { length: systems },
+        (_, i) =>
+          new SimulatedAgent({
+            url: webhookUrl(server.url),
+            secret: server.secret,
+            enrollment: server.enrollmentKeys[Math.floor(i / 100)] as string,
+            sub: `${run}-${label}-${i}`,
+            hostname: `${run}-host-${i}`,
+            seed: i + 1,
+            gzip: values.gzip,
+          }),
+      );
+      contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [] });
+    }
+    const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
+    console.log(
+      `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
+        `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}, ${seconds} s phases, ` +
+        `${values.rounds} rounds; ceiling on ${connections} connections; ${os.cpus().length} cores, load ${load()}`,
+    );
+    // enrolment: every agent's first report binds its system (and warms the server up)
+    for (const contender of contenders) {
+      await argusPhase(`${contender.label} warm-up`, contender, 5, null, samplesPerReport);
+      const unbound = contender.agents.filter((a) => !a.agentKey).length;
+      if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
+    }
+
+    const ceilings: number[] = [];
+    const statements: number[] = [];
+    for (let round = 1; round <= Number(values.rounds); round++) {
+      let batchRows = samplesPerReport;
+      for (const contender of contenders) {
+        const saturated = await argusPhase(
+          `round ${round} ${contender.label} saturated`,
+          contender,
+          seconds,
+          null,
+          samplesPerReport,
+        );
+        contender.saturated.push(saturated);
+        batchRows = Math.max(samplesPerReport, Math.round(saturated.samplesPerStatement));
+        const rowsPerS = await ceilingPhase(`round ${round} ceiling`, ceiling, ceilingDb, admin, seconds, batchRows);
+        ceilings.push(rowsPerS);
+        contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
+        console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
+      }
+      const alone = await ceilingPhase(
+        `round ${round} Argus's statement alone`,
+        statement,
+        statementDb,
+        statementAdmin,
+        seconds,
+        batchRows,
+      );
+      statements.push(alone / (ceilings.at(-1) ?? alone));
+      if (rate > 0) {
+        for (const contender of contenders) {
+          contender.paced.push(
+            await argusPhase(
+              `round ${round} ${contender.label} paced at ${rate}/s`,
+              contender,
+              seconds,
+              rate,
+              samplesPerReport,
+            ),
+          );
+        }
+      }
+    }
+
+    console.log(`\nsummary (medians of ${values.rounds} rounds; load now ${load()}):`);
+    console.log(
+      `  ceiling: ${fmt(median(ceilings))} samples/s; Argus's statement alone: ${median(statements).toFixed(2)} of it`,
+    );
+    for (const c of contenders) {
+      const rss = (await c.server.snapshot()).at.rss;
+      console.log(
+        `  ${c.label}: saturated ${fmt(median(c.saturated.map((p) => p.reportsPerS)))} reports/s, ` +
+          `Argus/ceiling ${median(c.ratios).toFixed(2)} (${c.ratios.map((r) => r.toFixed(2)).join(', ')})` +
+          (c.paced.length
+            ? `; paced at ${rate}/s p50 ${median(c.paced.map((p) => p.p50)).toFixed(1)} ms, p99 ${median(c.paced.map((p) => p.p99)).toFixed(1)} ms (${c.paced.map((p) => p.p99.toFixed(0)).join(', ')})`
+            : '') +
+          `; rss ${(rss / 1048576).toFixed(0)} MiB, ${fmt(await c.server.storedSamples())} samples stored`,
+      );
+    }
   } finally {
-    await db.drop();
+    for (const contender of contenders) await contender.server.stop();
+    await ceiling.close();
+    await statement.close();
+    await admin.end();
+    await statementAdmin.end();
+    await ceilingDb.drop();
+    await statementDb.drop();
   }
 }
 

@@ -75,16 +75,18 @@ function isDataError(error: unknown): boolean {
  * series once (validated) and (system, ts) is unique in a batch, so a system with
  * one report has nothing to pick; for the others the newest ts per series wins.
  */
-function markNewest(metrics: BatchArrays['metrics'], reportsOf: Map<number, number>): void {
+function markNewest(arrays: BatchArrays, reportsOf: Map<number, number>): void {
+  const { metrics, reports } = arrays;
   const newestAt = new Map<string, number>();
-  for (let i = 0; i < metrics.ms.length; i++) {
-    const systemId = metrics.systemId[i] as number;
+  const msOf = (i: number) => reports.ms[(metrics.report[i] as number) - 1] as number;
+  for (let i = 0; i < metrics.report.length; i++) {
+    const systemId = reports.systemId[(metrics.report[i] as number) - 1] as number;
     if ((reportsOf.get(systemId) ?? 0) < 2) continue;
     const key = `${systemId}\u0000${metrics.name[i]}\u0000${metrics.instance[i]}`;
     const seen = newestAt.get(key);
     if (seen === undefined) {
       newestAt.set(key, i);
-    } else if ((metrics.ms[i] as number) > (metrics.ms[seen] as number)) {
+    } else if (msOf(i) > msOf(seen)) {
       metrics.newest[seen] = false;
       newestAt.set(key, i);
     } else {
@@ -154,7 +156,8 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   async function store(batch: Entry[]): Promise<{ owners: Map<string, ReportToStore>; result: BatchResult }> {
     const arrays: BatchArrays = {
-      metrics: { systemId: [], name: [], instance: [], ms: [], value: [], newest: [] },
+      reports: { systemId: [], ms: [] },
+      metrics: { report: [], name: [], instance: [], value: [], newest: [] },
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(0),
@@ -171,14 +174,17 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         const key = `${systemId}:${report.ms}`;
         if (owners.has(key)) continue; // the same report twice in this batch: the first copy counts
         owners.set(key, report);
-        if (report.metrics.length) reportsOf.set(systemId, (reportsOf.get(systemId) ?? 0) + 1);
-        for (const sample of report.metrics) {
-          arrays.metrics.systemId.push(systemId);
-          arrays.metrics.name.push(sample.name);
-          arrays.metrics.instance.push(sample.instance ?? '');
-          arrays.metrics.ms.push(report.ms);
-          arrays.metrics.value.push(sample.value);
-          arrays.metrics.newest.push(true);
+        if (report.metrics.length) {
+          reportsOf.set(systemId, (reportsOf.get(systemId) ?? 0) + 1);
+          const position = arrays.reports.systemId.push(systemId);
+          arrays.reports.ms.push(report.ms);
+          for (const sample of report.metrics) {
+            arrays.metrics.report.push(position);
+            arrays.metrics.name.push(sample.name);
+            arrays.metrics.instance.push(sample.instance ?? '');
+            arrays.metrics.value.push(sample.value);
+            arrays.metrics.newest.push(true);
+          }
         }
         for (const event of report.events) {
           arrays.events.systemId.push(systemId);
@@ -189,7 +195,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         }
       }
     }
-    markNewest(arrays.metrics, reportsOf);
+    markNewest(arrays, reportsOf);
     for (const [id, touch] of touches) {
       const s = arrays.systems;
       s.id.push(id);
@@ -206,10 +212,10 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     const result = await options.repo.storeBatch(arrays).finally(() => {
       const ms = performance.now() - started;
       stats.statementMs += ms;
-      options.observe?.(batch.length, arrays.metrics.ms.length, ms / 1000);
+      options.observe?.(batch.length, arrays.metrics.report.length, ms / 1000);
     });
     stats.requests += batch.length;
-    stats.rows += arrays.metrics.ms.length;
+    stats.rows += arrays.metrics.report.length;
     stats.largestBatch = Math.max(stats.largestBatch, batch.length);
     return { owners, result };
   }

@@ -29,11 +29,13 @@ export type EnrollmentRefusalReason = 'hourly-limit' | 'other-customer';
 
 /** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
 export interface BatchArrays {
+  /** One entry per report: its system and time are sent once, not with each of its samples. */
+  reports: { systemId: number[]; ms: number[] };
   metrics: {
-    systemId: number[];
+    /** The sample's report: its 1-based position in `reports`. */
+    report: number[];
     name: string[];
     instance: string[];
-    ms: number[];
     value: number[];
     /** The newest sample of its (system, name, instance) in this batch: it goes to metric_latest. */
     newest: boolean[];
@@ -76,13 +78,19 @@ function mapSystem(row: Record<string, unknown>): AgentSystemRow {
 // One statement, one round trip, one implicit transaction: the samples, the
 // latest values, the events and the systems' last-seen/status all commit together.
 const STORE_BATCH = numbered(`
-WITH input AS MATERIALIZED (
-  SELECT * FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[], ?::float8[], ?::bool[])
-    AS r(system_id, name, instance, ms, value, newest)
+WITH reports AS MATERIALIZED (
+  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time
+  FROM unnest(?::int[], ?::float8[]) WITH ORDINALITY AS r(system_id, ms, ord)
+),
+-- a sample names its report by position: system and time travel and are converted once per report
+input AS MATERIALIZED (
+  SELECT r.system_id, s.name, s.instance, r.time, s.value, s.newest
+  FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[], ?::bool[]) AS s(report, name, instance, value, newest)
+  JOIN reports r USING (report)
 ),
 inserted AS (
   INSERT INTO metrics (time, system_id, name, instance, value)
-  SELECT to_timestamp(ms / 1000), system_id, name, instance, value FROM input
+  SELECT time, system_id, name, instance, value FROM input
   ON CONFLICT (system_id, name, instance, time) DO NOTHING
   RETURNING system_id, time
 ),
@@ -90,7 +98,7 @@ inserted AS (
 -- no series twice (ON CONFLICT DO UPDATE may touch a row only once)
 latest AS (
   INSERT INTO metric_latest (system_id, name, instance, time, value)
-  SELECT system_id, name, instance, to_timestamp(ms / 1000), value FROM input WHERE newest
+  SELECT system_id, name, instance, time, value FROM input WHERE newest
   ON CONFLICT (system_id, name, instance) DO UPDATE SET time = excluded.time, value = excluded.value
   WHERE excluded.time > metric_latest.time
 ),
@@ -261,12 +269,13 @@ export function createIngestRepo(db: Knex) {
     },
 
     async storeBatch(batch: BatchArrays): Promise<BatchResult> {
-      const { metrics: m, events: e, systems: s } = batch;
+      const { reports: r, metrics: m, events: e, systems: s } = batch;
       const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
-        numberArray(m.systemId),
+        numberArray(r.systemId),
+        numberArray(r.ms),
+        numberArray(m.report),
         textArray(m.name),
         textArray(m.instance),
-        numberArray(m.ms),
         numberArray(m.value),
         boolArray(m.newest),
         batch.receivedAt,
