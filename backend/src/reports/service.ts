@@ -19,7 +19,7 @@ import {
   startOfLocalDay,
   type LocalDate,
 } from './calendar.js';
-import type { Interval } from './intervals.js';
+import { clip, type Interval } from './intervals.js';
 import type { ReportCustomer, ReportsRepo, ReportSystem, ReportWindow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -49,6 +49,16 @@ const windowApplies = (window: ReportWindow, system: ReportSystem): boolean =>
   window.scopeType === 'customer' ||
   (window.scopeType === 'cluster' && window.scopeId === system.clusterId) ||
   (window.scopeType === 'system' && window.scopeId === system.id);
+
+/**
+ * A window definition's occurrences within [from, to) while it was in force: an edit cuts the old
+ * schedule's occurrence at the edit and starts the new one's there, as the evaluation saw it.
+ */
+function occurrencesInForce(window: ReportWindow, from: number, to: number, zone: string): Interval[] {
+  const inForce: Interval = [Math.max(from, window.validFrom.getTime()), Math.min(to, window.validTo?.getTime() ?? to)];
+  if (inForce[1] <= inForce[0]) return [];
+  return clip(windowOccurrences(window.schedule, inForce[0], inForce[1], zone), inForce);
+}
 
 const periodJson = (period: Period) => ({
   kind: period.kind,
@@ -87,7 +97,7 @@ export function createReportsService({
     const [systems, alerts, windows, inactive] = await Promise.all([
       repo.systemsOf(customer.id),
       repo.downAlerts(customer.id, new Date(from), new Date(to)),
-      repo.windowsOf(customer.id),
+      repo.windowsOf(customer.id, new Date(from), new Date(to)),
       repo.inactivePeriods(customer.id, new Date(from), new Date(to)),
     ]);
     const facts: RangeFacts = {
@@ -98,7 +108,7 @@ export function createReportsService({
     };
     const occurrences = windows.map((window) => ({
       window,
-      stretches: windowOccurrences(window.schedule, from, to, zone),
+      stretches: occurrencesInForce(window, from, to, zone),
     }));
 
     const rows = systems.map((system) => {
