@@ -9,7 +9,14 @@ import { canSeeCustomer, type Principal } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
 import { Invalid, NotFound } from '../lib/errors.js';
 import { windowOccurrences } from '../maintenance/schedule.js';
-import { combine, systemAvailability, type Period, type RangeFacts } from './availability.js';
+import {
+  combine,
+  systemAvailability,
+  type Period,
+  type RangeFacts,
+  type Stats,
+  type SystemPeriods,
+} from './availability.js';
 import {
   formatLocalDate,
   localDateOf,
@@ -31,6 +38,16 @@ export interface RetentionSource {
   get(): Promise<{ retentionDays: number }>;
 }
 
+/** Per local day, each system's figures (reports' `daily`). */
+export interface DailyAvailability {
+  timeZone: string;
+  /** YYYY-MM-DD, oldest first; the last is today. */
+  dates: string[];
+  /** The customer's maintenance windows (status pages show what is active or coming). */
+  windows: ReportWindow[];
+  systems: Array<{ id: number; clusterId: number | null; days: Stats[] }>;
+}
+
 export interface DayRange {
   from: LocalDate;
   to: LocalDate;
@@ -45,7 +62,8 @@ function dateOf(text: string | undefined, field: string, fallback: LocalDate): L
 
 const zoneOf = (customer: ReportCustomer): string => safeZone(customer.timeZone);
 
-const windowApplies = (window: ReportWindow, system: ReportSystem): boolean =>
+/** Whether a maintenance window's scope takes in the system. */
+export const windowApplies = (window: ReportWindow, system: Pick<ReportSystem, 'id' | 'clusterId'>): boolean =>
   window.scopeType === 'customer' ||
   (window.scopeType === 'cluster' && window.scopeId === system.clusterId) ||
   (window.scopeType === 'system' && window.scopeId === system.id);
@@ -82,23 +100,18 @@ export function createReportsService({
     return customer;
   }
 
-  /** The report of `customer` over local days `range` (both included), cut at now. */
-  async function build(customer: ReportCustomer, range: DayRange): Promise<AvailabilityReport> {
-    const zone = zoneOf(customer);
-    const now = clock.now().getTime();
-    const from = startOfLocalDay(range.from, zone);
-    const to = Math.min(startOfLocalDay(nextDay(range.to), zone), now);
-    if (to <= from) throw new Invalid('from: the range has not begun yet', { field: 'from' });
-    if (to - from > MAX_REPORT_DAYS * DAY_MS)
-      throw new Invalid(`to: a report covers at most ${MAX_REPORT_DAYS} days`, { field: 'to' });
-
+  /**
+   * What a customer's figures over [from, to) are computed from, read once: its systems, their down
+   * alerts, the maintenance stretches and inactive periods, and the retention horizon.
+   */
+  async function load(customerId: number, zone: string, from: number, to: number, now: number) {
     const { retentionDays } = await retention.get();
     const horizon = retentionDays === 0 ? null : now - retentionDays * DAY_MS;
     const [systems, alerts, windows, inactive] = await Promise.all([
-      repo.systemsOf(customer.id),
-      repo.downAlerts(customer.id, new Date(from), new Date(to)),
-      repo.windowsOf(customer.id, new Date(from), new Date(to)),
-      repo.inactivePeriods(customer.id, new Date(from), new Date(to)),
+      repo.systemsOf(customerId),
+      repo.downAlerts(customerId, new Date(from), new Date(to)),
+      repo.windowsOf(customerId, new Date(from), new Date(to)),
+      repo.inactivePeriods(customerId, new Date(from), new Date(to)),
     ]);
     const facts: RangeFacts = {
       from,
@@ -110,21 +123,78 @@ export function createReportsService({
       window,
       stretches: occurrencesInForce(window, from, to, zone),
     }));
-
-    const rows = systems.map((system) => {
-      const result = systemAvailability(facts, {
-        createdAt: system.createdAt.getTime(),
-        alerts: alerts
-          .filter((alert) => alert.systemId === system.id)
-          .map((alert) => ({
-            alertId: alert.id,
-            start: alert.startedAt.getTime(),
-            end: alert.resolvedAt?.getTime() ?? null,
-          })),
-        maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
-      });
-      return { system, ...result };
+    const periodsOf = (system: ReportSystem): SystemPeriods => ({
+      createdAt: system.createdAt.getTime(),
+      alerts: alerts
+        .filter((alert) => alert.systemId === system.id)
+        .map((alert) => ({
+          alertId: alert.id,
+          start: alert.startedAt.getTime(),
+          end: alert.resolvedAt?.getTime() ?? null,
+        })),
+      maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
     });
+    return { facts, systems, windows, periodsOf };
+  }
+
+  /**
+   * Each system's figures per local day of the last `days` days (today so far included), for the
+   * status pages' bars (of the systems `only` keeps); null for a customer that does not exist.
+   */
+  async function daily(
+    customerId: number,
+    days: number,
+    only: (system: Pick<ReportSystem, 'id' | 'clusterId'>) => boolean = () => true,
+  ): Promise<DailyAvailability | null> {
+    const customer = await repo.findCustomer(customerId);
+    if (!customer) return null;
+    const zone = zoneOf(customer);
+    const now = clock.now().getTime();
+    const today = localDateOf(now, zone);
+    // the calendar date `days - 1` days before today (Date.UTC rolls months and years over)
+    let date = localDateOf(Date.UTC(today.year, today.month - 1, today.day - (days - 1)), 'UTC');
+    const dates: LocalDate[] = [];
+    for (let i = 0; i < days; i++, date = nextDay(date)) dates.push(date);
+    const starts = dates.map((d) => startOfLocalDay(d, zone));
+    const from = starts[0] as number;
+    const { facts, systems, windows, periodsOf } = await load(customer.id, zone, from, now, now);
+    return {
+      timeZone: zone,
+      dates: dates.map(formatLocalDate),
+      // the definitions in force now: a deleted window or an edit's old schedule announces nothing
+      windows: windows.filter((window) => window.validTo === null),
+      systems: systems.filter(only).map((system) => {
+        const periods = periodsOf(system);
+        return {
+          id: system.id,
+          clusterId: system.clusterId,
+          days: starts.map((start, i) => {
+            const end = Math.min(starts[i + 1] ?? now, now);
+            const dayFacts: RangeFacts = {
+              ...facts,
+              from: start,
+              to: Math.max(start, end),
+              dataFrom: facts.dataFrom !== null && facts.dataFrom > start ? facts.dataFrom : null,
+            };
+            return systemAvailability(dayFacts, periods).stats;
+          }),
+        };
+      }),
+    };
+  }
+
+  /** The report of `customer` over local days `range` (both included), cut at now. */
+  async function build(customer: ReportCustomer, range: DayRange): Promise<AvailabilityReport> {
+    const zone = zoneOf(customer);
+    const now = clock.now().getTime();
+    const from = startOfLocalDay(range.from, zone);
+    const to = Math.min(startOfLocalDay(nextDay(range.to), zone), now);
+    if (to <= from) throw new Invalid('from: the range has not begun yet', { field: 'from' });
+    if (to - from > MAX_REPORT_DAYS * DAY_MS)
+      throw new Invalid(`to: a report covers at most ${MAX_REPORT_DAYS} days`, { field: 'to' });
+
+    const { facts, systems, periodsOf } = await load(customer.id, zone, from, to, now);
+    const rows = systems.map((system) => ({ system, ...systemAvailability(facts, periodsOf(system)) }));
 
     const clusters = new Map<number, { name: string; rows: typeof rows }>();
     for (const row of rows) {
@@ -159,6 +229,7 @@ export function createReportsService({
   return {
     visibleCustomer,
     build,
+    daily,
 
     /** GET /api/reports/availability: local dates default to this month so far. */
     async availability(
