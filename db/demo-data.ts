@@ -102,6 +102,8 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
       weekdays: [0],
       start_time: '02:00',
       duration_minutes: 60,
+      // as old as the demo systems, so last month's demo report has its Sundays (db/migrations/0017)
+      created_at: new Date(now.getTime() - 60 * DAY_MS),
     });
     const clusterIds: number[] = [];
     for (const [clusterName, members] of Object.entries(customer.clusters)) {

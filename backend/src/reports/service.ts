@@ -26,7 +26,7 @@ import {
   startOfLocalDay,
   type LocalDate,
 } from './calendar.js';
-import type { Interval } from './intervals.js';
+import { clip, type Interval } from './intervals.js';
 import type { ReportCustomer, ReportsRepo, ReportSystem, ReportWindow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -68,6 +68,16 @@ export const windowApplies = (window: ReportWindow, system: Pick<ReportSystem, '
   (window.scopeType === 'cluster' && window.scopeId === system.clusterId) ||
   (window.scopeType === 'system' && window.scopeId === system.id);
 
+/**
+ * A window definition's occurrences within [from, to) while it was in force: an edit cuts the old
+ * schedule's occurrence at the edit and starts the new one's there, as the evaluation saw it.
+ */
+function occurrencesInForce(window: ReportWindow, from: number, to: number, zone: string): Interval[] {
+  const inForce: Interval = [Math.max(from, window.validFrom.getTime()), Math.min(to, window.validTo?.getTime() ?? to)];
+  if (inForce[1] <= inForce[0]) return [];
+  return clip(windowOccurrences(window.schedule, inForce[0], inForce[1], zone), inForce);
+}
+
 const periodJson = (period: Period) => ({
   kind: period.kind,
   from: new Date(period.start).toISOString(),
@@ -100,7 +110,7 @@ export function createReportsService({
     const [systems, alerts, windows, inactive] = await Promise.all([
       repo.systemsOf(customerId),
       repo.downAlerts(customerId, new Date(from), new Date(to)),
-      repo.windowsOf(customerId),
+      repo.windowsOf(customerId, new Date(from), new Date(to)),
       repo.inactivePeriods(customerId, new Date(from), new Date(to)),
     ]);
     const facts: RangeFacts = {
@@ -111,7 +121,7 @@ export function createReportsService({
     };
     const occurrences = windows.map((window) => ({
       window,
-      stretches: windowOccurrences(window.schedule, from, to, zone),
+      stretches: occurrencesInForce(window, from, to, zone),
     }));
     const periodsOf = (system: ReportSystem): SystemPeriods => ({
       createdAt: system.createdAt.getTime(),
@@ -151,7 +161,8 @@ export function createReportsService({
     return {
       timeZone: zone,
       dates: dates.map(formatLocalDate),
-      windows,
+      // the definitions in force now: a deleted window or an edit's old schedule announces nothing
+      windows: windows.filter((window) => window.validTo === null),
       systems: systems.filter(only).map((system) => {
         const periods = periodsOf(system);
         return {

@@ -91,6 +91,8 @@ describe('public status page', () => {
       kind: 'once',
       starts_at: '2026-11-21T09:00Z',
       ends_at: '2026-11-21T11:00Z',
+      // made before the fake clock's now (windows count from when they were made: db/migrations/0017)
+      created_at: '2026-11-01T00:00Z',
     });
     admin = await signedInAs(fixture.server.url, db, 'ADMIN');
     const created = await admin.post('/api/status-pages', {
@@ -163,6 +165,15 @@ describe('public status page', () => {
     clock.advance(31_000);
     const fresh = await visitor().get(`/status/${slug}`);
     assert.ok(fresh.body.includes('<h3>Storefront</h3>'), 'recomputed after 30 s');
+  });
+
+  it('announces no window once it is deleted, though its history stays for the bars', async () => {
+    const db = fixture.db.knex;
+    await db('maintenance_windows').where({ name: 'window-name-secret' }).delete();
+    assert.ok(Number((await db('maintenance_window_versions').count('* as n'))[0]?.n) > 0, 'the history stays');
+    clock.advance(31_000);
+    const html = (await visitor().get(`/status/${slug}`)).body as string;
+    assert.ok(!html.includes('Planned'), 'a deleted window is no longer announced');
   });
 
   it('answers 429 with Retry-After once an address exceeds its limit, and no cookie', async () => {
