@@ -13,7 +13,7 @@ const BACKEND_FLOORS = [
   { name: 'feature graph', folders: ['features.ts'] },
   { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
-  { name: 'views', folders: ['overview'] },
+  { name: 'views', folders: ['overview', 'status-pages'] },
   { name: 'runs and sign-in', folders: ['evaluation', 'auth', 'reports'] },
   {
     name: 'workflows',

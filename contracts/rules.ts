@@ -64,6 +64,8 @@ export const rulePreview = z
   .object({
     evaluatedAt: instant,
     note: z.string(),
+    /** How many (system, instance) pairs would fire: `systems` lists the first 100 of them by name. */
+    total: z.number().int(),
     systems: z.array(
       z.object({
         systemId: id,

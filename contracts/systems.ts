@@ -118,6 +118,8 @@ export const systemsPage = z
     total: z.number().int(),
     /** Systems that match the filters other than `status`, per status (the status filter's options). */
     counts: z.record(systemStatus, z.number().int()),
+    /** Systems that match the filters, per customer that has any (the console's customer headings). */
+    customers: z.array(z.object({ id, count: z.number().int() })),
   })
   .meta({ id: 'SystemsPage' });
 export type SystemsPage = z.infer<typeof systemsPage>;

@@ -3,7 +3,7 @@
  * three days of metric history, so a newcomer's console has something to show.
  * Added once: a database that already has customers is left alone.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
 
 interface DemoSystem {
@@ -102,13 +102,17 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
       weekdays: [0],
       start_time: '02:00',
       duration_minutes: 60,
+      // as old as the demo systems, so last month's demo report has its Sundays (db/migrations/0017)
+      created_at: new Date(now.getTime() - 60 * DAY_MS),
     });
+    const clusterIds: number[] = [];
     for (const [clusterName, members] of Object.entries(customer.clusters)) {
       const clusterId = await insertId(knex, 'clusters', {
         customer_id: customerId,
         name: clusterName,
         enrollment_key: enrollmentKey(),
       });
+      clusterIds.push(clusterId);
       for (const system of members) {
         const systemId = await insertId(knex, 'systems', {
           customer_id: customerId,
@@ -131,8 +135,34 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
         systems += 1;
       }
     }
+    if (customer === FLEET[0]) await publishStatusPage(knex, customerId, clusterIds);
   }
   return { customers: FLEET.length, systems };
+}
+
+/**
+ * A published status page of the first customer (issue 16 item 4): its clusters under public names,
+ * so "a published status page opens in a private window" works in the demo. The slug is random, as
+ * the API makes it; the demo prints the address.
+ */
+async function publishStatusPage(knex: Knex, customerId: number, clusterIds: number[]): Promise<void> {
+  const slug = randomBytes(18).toString('base64url');
+  const pageId = await insertId(knex, 'status_pages', {
+    customer_id: customerId,
+    title: 'Acme Logistics service status',
+    announcement: 'Planned maintenance every Sunday 02:00–03:00 (Berlin time).',
+    slug,
+    slug_hash: createHash('sha256').update(slug, 'utf8').digest('hex'),
+  });
+  const names = ['Shipment tracking', 'Test environment'];
+  await knex('status_page_items').insert(
+    clusterIds.map((clusterId, position) => ({
+      page_id: pageId,
+      position,
+      cluster_id: clusterId,
+      display_name: names[position] ?? `Service ${position + 1}`,
+    })),
+  );
 }
 
 const DAY_MS = 86_400_000;

@@ -32,6 +32,7 @@ import { selfMetricsApi } from './self-metrics/routes.js';
 import { reportsApi } from './reports/routes.js';
 import { overviewApi } from './overview/routes.js';
 import { searchApi } from './search/routes.js';
+import { publicStatusPageApi, statusPagesApi } from './status-pages/routes.js';
 
 export const API_DOCS: readonly RouteDoc[] = [
   ...customersApi,
@@ -63,4 +64,6 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...reportsApi,
   ...searchApi,
   ...overviewApi,
+  ...statusPagesApi,
+  ...publicStatusPageApi,
 ];

@@ -81,7 +81,9 @@ export function createApp(deps: AppDeps): AppAssembly {
     shutdown,
     liveServices,
     monthlyReports,
+    publicStatusPage,
   } = features(deps, origins, selfMetrics);
+  app.use(publicStatusPage.routes()).use(publicStatusPage.allowedMethods());
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
   app.use(selfMetricsRoute.routes()).use(selfMetricsRoute.allowedMethods());

@@ -93,6 +93,10 @@ import { createReportsRepo } from './reports/repo.js';
 import { reportsRoutes } from './reports/routes.js';
 import { createReportsService } from './reports/service.js';
 import { createMonthlyReports } from './reports/monthly.js';
+import { createStatusPagesRepo } from './status-pages/repo.js';
+import { statusPagesRoutes } from './status-pages/routes.js';
+import { createStatusPagesService } from './status-pages/service.js';
+import { createPublicStatusPages } from './status-pages/public-page.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -221,6 +225,17 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     authUrl: config.authUrl,
   });
 
+  // customer status pages (issue 16 item 4): the public page, cached and limited per address
+  const statusPagesRepo = createStatusPagesRepo(db);
+  const publicStatusPages = createPublicStatusPages({
+    repo: statusPagesRepo,
+    reports,
+    clock,
+    // a whole office behind one address reloading every 30 s stays well inside
+    limiter: limiter('status-page', 120, 60),
+    log,
+  });
+
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   // the live snapshot shares GET /api/overview's computation at open (overview/recent.ts)
@@ -245,6 +260,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
     selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
     authentication,
+    /** GET /status/<slug>: before authentication, so no cookie is read or written. */
+    publicStatusPage: publicStatusPages.router,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, systems, overview },
     /** The hourly housekeeping sends what is due (main.ts). */
@@ -335,6 +352,16 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
       searchRoutes(createSearchRepo(db)),
       overviewRoutes(overview),
+      statusPagesRoutes(
+        createStatusPagesService({
+          repo: statusPagesRepo,
+          scopes: createScopeRepo(db),
+          clock,
+          audit,
+          publicUrl: config.publicUrl,
+          forget: publicStatusPages.forget,
+        }),
+      ),
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {

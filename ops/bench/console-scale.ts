@@ -8,7 +8,8 @@
  *   GET /api/systems/page (200 rows), server time as the client sees it;
  * - a status change shown: with M status changes a minute spread over the fleet (each published on
  *   the bus as ingest does), the time from each change to the page showing it, for the changes to
- *   systems in the first rows (p50, p95, max).
+ *   systems in the first rows (p50, p95, max);
+ * - then the alerts page and the rule preview at the same fleet (console-scale-alerts.ts).
  * A benchmark: it prints figures, passes or fails nothing.
  */
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { Client } from '../../backend/src/testing/http.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from '../e2e/browser.js';
+import { benchAlertsAndPreview } from './console-scale-alerts.js';
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
@@ -48,6 +50,36 @@ function shownStatus(page: Page, name: string): Promise<string | null> {
     }
     return null;
   }, name);
+}
+
+/**
+ * Where a load of /systems spent its time, from the page's own timings (milliseconds since navigation
+ * start): the document's DOMContentLoaded, then each /api/ request (start → end, size) and the live socket.
+ */
+function renderBreakdown(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    interface Entry {
+      name: string;
+      startTime: number;
+      responseEnd: number;
+      transferSize: number;
+      domContentLoadedEventEnd?: number;
+    }
+    const perf = (globalThis as unknown as { performance: { getEntriesByType(type: string): Entry[]; now(): number } })
+      .performance;
+    const navigation = perf.getEntriesByType('navigation')[0];
+    const parts = [`DOMContentLoaded ${Math.round(navigation?.domContentLoadedEventEnd ?? 0)}`];
+    for (const entry of perf.getEntriesByType('resource')) {
+      const url = new URL(entry.name);
+      if (!url.pathname.startsWith('/api/')) continue;
+      parts.push(
+        `${url.pathname}${url.search} ${Math.round(entry.startTime)}→${Math.round(entry.responseEnd)}` +
+          (entry.transferSize ? ` (${Math.round(entry.transferSize / 1024)} KiB)` : ''),
+      );
+    }
+    parts.push(`row seen ${Math.round(perf.now())}`);
+    return parts.join(', ');
+  });
 }
 
 export async function benchConsoleScale(args: string[]): Promise<void> {
@@ -132,6 +164,14 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
       .map((s) => s.name)
       .sort();
     const renders: number[] = [];
+    const breakdowns: string[] = [];
+    // snapshot frames of the live channel, to see what they cost the page
+    const snapFrames: { at: number; bytes: number }[] = [];
+    page.on('websocket', (socket) =>
+      socket.on('framereceived', ({ payload }) => {
+        if (payload.includes('"t":"snap"')) snapFrames.push({ at: performance.now(), bytes: payload.length });
+      }),
+    );
     for (let i = 0; i < 3; i += 1) {
       const started = performance.now();
       await page.goto(`${server.url}/systems`);
@@ -140,12 +180,17 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
         .first()
         .waitFor();
       renders.push(performance.now() - started);
+      const snaps = snapFrames
+        .filter((frame) => frame.at >= started)
+        .map((frame) => `${Math.round(frame.at - started)} ms ${Math.round(frame.bytes / 1024)} KiB`);
+      breakdowns.push(`${await renderBreakdown(page)}; snapshots received: ${snaps.join(', ') || 'none'}`);
     }
     const domRows = await page.locator('[data-testid="system"]').count();
     console.log(
       `console-scale: first render of /systems at ${count} systems: median ${median(renders).toFixed(0)} ms ` +
         `(${renders.map((ms) => ms.toFixed(0)).join(', ')}), ${domRows} system rows in the DOM`,
     );
+    for (const line of breakdowns) console.log(`console-scale:   where the time went: ${line}`);
 
     // status changes spread over the fleet; the measured ones are systems in the first rows on screen
     const watched = systems.filter((s) => firstRows.slice(0, 8).includes(s.name));
@@ -191,6 +236,7 @@ export async function benchConsoleScale(args: string[]): Promise<void> {
         `p95 ${percentile(latencies, 95).toFixed(0)} ms, max ${(latencies.at(-1) ?? 0).toFixed(0)} ms` +
         (missed.length ? `, ${missed.length} not shown within 15 s` : ''),
     );
+    await benchAlertsAndPreview({ knex: db.knex, url: server.url, cookie: api.cookieHeader(), page, systems });
   } finally {
     await browser.close();
     await server.stop();

@@ -23,12 +23,12 @@ import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from '../e2e/browser.js';
 import { startProductionConsole } from '../e2e/production-console.js';
 
-function option(args: string[], name: string, fallback: number): number {
+export function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
 
-function summary(label: string, times: number[]): void {
+export function summary(label: string, times: number[]): void {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
   console.log(
@@ -36,7 +36,7 @@ function summary(label: string, times: number[]): void {
   );
 }
 
-async function timed(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+export async function timed(runs: number, work: () => Promise<unknown>): Promise<number[]> {
   await work(); // warm-up
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {

@@ -101,6 +101,20 @@ async function waitForHealth(timeoutMs: number): Promise<void> {
   throw new Error(`Argus did not answer ${BASE_URL}/api/health within ${timeoutMs / 1000} s`);
 }
 
+/** The address of the demo's published status page (db/demo-data.ts), or null when there is none. */
+async function publishedStatusPage(databaseUrl: string): Promise<string | null> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    const { rows } = await client.query<{ slug: string }>('SELECT slug FROM status_pages ORDER BY id LIMIT 1');
+    return rows[0] ? `/status/${rows[0].slug}` : null;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The scheduler's job, plus the TimescaleDB jobs (rollup refresh, compression, retention). */
 async function minuteTick(db: EmbeddedDb, cronSecret: string, log: ReturnType<typeof createLogger>): Promise<void> {
   try {
@@ -293,6 +307,8 @@ async function main(): Promise<void> {
   timer = setInterval(() => void minuteTick(db, secrets['CRON_SECRET'] ?? '', log), MINUTE);
   say('');
   say(`  Argus demo is running: open ${BASE_URL}`);
+  const statusPage = await publishedStatusPage(db.url);
+  if (statusPage) say(`  A customer's status page, no sign-in (try a private window): ${BASE_URL}${statusPage}`);
   say(`  This machine (${os.hostname()}) reports with the real argus-agent, in the cluster "${THIS_MACHINE}".`);
   const shown = path.relative(ROOT, DEMO_DIR).startsWith('..') ? DEMO_DIR : path.relative(ROOT, DEMO_DIR);
   say(`  Data and generated secrets live in ${shown}/ (delete it to start over).`);

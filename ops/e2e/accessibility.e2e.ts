@@ -5,79 +5,20 @@
  * violation fails with axe's rule, its impact and the elements it found.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { createAccount } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { startWebhookReceiver } from '../../backend/src/testing/webhook-receiver.js';
+import { describeViolations, violations } from './axe.js';
 import { launchChromium } from './browser.js';
 import { pastTheRightEdge } from './overflow.js';
 import { startProductionConsole, type ProductionConsole } from './production-console.js';
 import { seedConsole } from './seeded-console.js';
 
-const AXE = path.join(REPO_ROOT, 'node_modules/axe-core/axe.min.js');
-const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const WEBHOOK_SECRET = 'e2e-axe-webhook-secret-0123456789abcdef';
 const CRON_SECRET = 'e2e-axe-cron-secret-0123456789abcdef';
 const ENROLLMENT_KEY = 'e2e-axe-enrollment-key-0123456789abc';
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/**
- * Waits (at most 2 s) for the page's finite animations and transitions: a dialog's labels judged
- * mid-fade fail contrast on a loaded machine. Endless ones (spinners) are not waited for.
- */
-async function animationsDone(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    // runs in the page (this file's TypeScript has no DOM types)
-    interface Running {
-      finished: Promise<unknown>;
-      effect: { getComputedTiming(): { endTime?: number | string } } | null;
-    }
-    const dom = globalThis as unknown as { document: { getAnimations(): Running[] } };
-    const finite = dom.document
-      .getAnimations()
-      .filter((a) => Number.isFinite(Number(a.effect?.getComputedTiming().endTime ?? Infinity)));
-    const settled = Promise.all(finite.map((a) => a.finished.catch(() => undefined)));
-    await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, 2000))]);
-  });
-}
-
-/** axe-core's WCAG 2.1 A/AA violations on the page as it is now. */
-async function violations(page: Page): Promise<Violation[]> {
-  await animationsDone(page);
-  await page.addScriptTag({ path: AXE });
-  return page.evaluate(async (tags) => {
-    // runs in the page (this file's TypeScript has no DOM types)
-    const page = globalThis as unknown as {
-      document: unknown;
-      axe: { run(context: unknown, options: object): Promise<{ violations: Violation[] }> };
-    };
-    const result = await page.axe.run(page.document, {
-      runOnly: { type: 'tag', values: tags },
-      resultTypes: ['violations'],
-    });
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      help: v.help,
-      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
-    }));
-  }, WCAG_21_AA);
-}
-
-function describeViolations(found: Violation[]): string {
-  return found
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}`).join('\n')}`)
-    .join('\n');
-}
 
 describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   let db: TestDatabase;
@@ -86,6 +27,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
   let page: Page;
   let systemId = 0;
   let alertId = 0;
+  let statusPath = '';
 
   async function check(url: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
     await page.goto(`${app.url}${url}`);
@@ -113,7 +55,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     page = await (await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true })).newPage();
     page.setDefaultTimeout(15_000);
 
-    ({ systemId, alertId } = await seedConsole(db.knex, app, {
+    ({ systemId, alertId, statusPath } = await seedConsole(db.knex, app, {
       webhook: WEBHOOK_SECRET,
       cron: CRON_SECRET,
       enrollment: ENROLLMENT_KEY,
@@ -185,6 +127,9 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       '/settings/routing',
       (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor(),
     ],
+    ['the status pages settings', '/settings/status-pages', (p) => p.getByTestId('status-page').first().waitFor()],
+    // issue 16 item 4: the public page is the server's HTML, not the console's; judged the same way
+    ['a published status page', () => statusPath, (p) => p.getByRole('heading', { name: 'Web shop' }).waitFor()],
     ['the not-found page', '/no-such-page', (p) => p.getByRole('heading').first().waitFor()],
   ];
   for (const [name, url, ready] of signedIn) {

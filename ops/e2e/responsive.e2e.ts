@@ -111,7 +111,7 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
   let browser: Browser;
   let page: Page;
   let shots = '';
-  let seeded = { systemId: 0, alertId: 0 };
+  let seeded = { systemId: 0, alertId: 0, statusPath: '' };
 
   /** Each viewport and scheme: load the page, wait for it, screenshot it, and judge it. */
   async function check(name: string, url: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
@@ -204,6 +204,8 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     ['routing', '/settings/routing', (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor()],
     ['audit log', '/settings/audit-log', (p) => p.getByTestId('audit-row').first().waitFor()],
     ['api reference', '/reference/api', (p) => p.getByTestId('reference').locator('.opblock').first().waitFor()],
+    ['status pages', '/settings/status-pages', (p) => p.getByTestId('status-page').first().waitFor()],
+    ['public status', () => seeded.statusPath, (p) => p.getByRole('heading', { name: 'Web shop' }).waitFor()],
     ['not found', '/no-such-page', (p) => p.getByRole('heading').first().waitFor()],
   ];
   for (const [name, url, ready] of signedIn) {

@@ -6,13 +6,19 @@
 import assert from 'node:assert/strict';
 import type { Knex } from 'knex';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
+import { sha256 } from '../../backend/src/lib/crypto.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 
 export interface SeededConsole {
   systemId: number;
   alertId: number;
+  /** The address of the published status page (the cluster as "Web shop"). */
+  statusPath: string;
 }
+
+/** A fixed slug of the right shape, so the page's address is known without reading the console. */
+const STATUS_SLUG = 'e2eStatusPageSlug-000001';
 
 export async function seedConsole(
   knex: Knex,
@@ -64,5 +70,21 @@ export async function seedConsole(
     .returning<{ id: string }[]>('id');
   // and flapping, for the chip's contrast
   await knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id, flapping_since: new Date() });
-  return { systemId, alertId };
+  // a published status page of the cluster (issue 16 item 4), for its settings page and the public one
+  const [page] = await knex('status_pages')
+    .insert({
+      customer_id: cluster.customer_id,
+      title: 'Acme service status',
+      announcement: 'Maintenance of the mail service on Sunday night.',
+      slug: STATUS_SLUG,
+      slug_hash: sha256(STATUS_SLUG),
+    })
+    .returning<{ id: number }[]>('id');
+  await knex('status_page_items').insert({
+    page_id: page?.id,
+    position: 0,
+    cluster_id: cluster.id,
+    display_name: 'Web shop',
+  });
+  return { systemId, alertId, statusPath: `/status/${STATUS_SLUG}` };
 }

@@ -53,6 +53,12 @@ function governedBy(rule: PreviewRule, siblings: { id: number; scope: NewScope |
     book.ruleFor({ id: c.systemId, customerId: c.customerId, clusterId: c.clusterId }, rule.key) === mine;
 }
 
+/**
+ * The answer lists at most this many (by system name, then instance) and counts them all: a rule that
+ * fires on 10,000 systems answered 1.5 MiB and the console drew every one (issue 15 item 4).
+ */
+export const PREVIEW_LISTED = 100;
+
 export const PREVIEW_NOTE =
   'The condition on the newest sample only: "for", maintenance windows and inactive customers are not considered.';
 
@@ -75,20 +81,20 @@ export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: C
             { operator: rule.operator as Operator, threshold: rule.threshold as number, absolute: rule.absolute },
             c.value,
           ));
+      const firing = candidates.filter((c) => governs(c) && holds(c));
       return {
         evaluatedAt: now.toISOString(),
         note: PREVIEW_NOTE,
-        systems: candidates
-          .filter((c) => governs(c) && holds(c))
-          .map((c) => ({
-            systemId: c.systemId,
-            systemName: c.systemName,
-            customerId: c.customerId,
-            customerName: c.customerName,
-            instance: c.instance,
-            value: c.value,
-            sampledAt: c.time.toISOString(),
-          })),
+        total: firing.length,
+        systems: firing.slice(0, PREVIEW_LISTED).map((c) => ({
+          systemId: c.systemId,
+          systemName: c.systemName,
+          customerId: c.customerId,
+          customerName: c.customerName,
+          instance: c.instance,
+          value: c.value,
+          sampledAt: c.time.toISOString(),
+        })),
       };
     },
   };

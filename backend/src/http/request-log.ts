@@ -16,7 +16,13 @@ export function requestLog(log: Logger): Koa.Middleware {
         ((ctx.path === '/api/webhook/metrics' || ctx.path === '/api/metrics') && ctx.status === 200);
       const level = quiet ? 'debug' : 'info';
       log[level](
-        { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(performance.now() - started) },
+        {
+          method: ctx.method,
+          // a status page's slug is its key: never in the log
+          path: ctx.path.startsWith('/status/') ? '/status/:slug' : ctx.path,
+          status: ctx.status,
+          ms: Math.round(performance.now() - started),
+        },
         'request',
       );
     }

@@ -31,6 +31,8 @@ const PUBLIC = new Set([
   // the scheduler: its own bearer CRON_SECRET (evaluation/routes.ts), checked only when set
   'GET /api/cron/evaluate-alerts',
   'POST /api/cron/evaluate-alerts',
+  // a published customer status page (issue 16 item 4): its unguessable slug is the key
+  'GET /status/:slug',
 ]);
 
 const key = (route: RouteEntry) => `${route.method} ${route.path}`;
@@ -54,6 +56,26 @@ describe('rights on every route', () => {
     await server.stop();
     await db.drop();
   });
+
+  /** Every route of `list` is served, and a viewer's token is refused each one, reads included. */
+  async function servedAndRefusedToViewers(list: string[]): Promise<void> {
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      list.filter((route) => !served.has(route)),
+      [],
+    );
+    const client = new Client(server.url);
+    for (const route of list) {
+      const [method, path] = route.split(' ') as [string, string];
+      const reply = await client.request(
+        method,
+        concrete(path),
+        WRITE.has(method) ? {} : undefined,
+        bearer(viewerToken),
+      );
+      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
+    }
+  }
 
   it('knows the routes it checks', () => {
     assert.ok(routes.length >= 12, `${routes.length} routes`);
@@ -108,22 +130,7 @@ describe('rights on every route', () => {
       'PUT /api/notification-policies/customer/:customerId',
       'DELETE /api/notification-policies/customer/:customerId',
     ];
-    const served = new Set(routes.map(key));
-    assert.deepEqual(
-      notifications.filter((route) => !served.has(route)),
-      [],
-    );
-    const client = new Client(server.url);
-    for (const route of notifications) {
-      const [method, path] = route.split(' ') as [string, string];
-      const reply = await client.request(
-        method,
-        concrete(path),
-        WRITE.has(method) ? {} : undefined,
-        bearer(viewerToken),
-      );
-      assert.equal(reply.status, 403, `${route} → ${reply.status}`);
-    }
+    await servedAndRefusedToViewers(notifications);
   });
 
   it('covers the audit log (issue 14 item 3): ADMIN and OPERATOR read it, a viewer is refused', async () => {
@@ -165,6 +172,21 @@ describe('rights on every route', () => {
   it('serves the overview (issue 16) to every signed-in role, viewers included, by token too', async () => {
     assert.ok(routes.some((r) => key(r) === 'GET /api/overview') && !PUBLIC.has('GET /api/overview'));
     assert.equal((await new Client(server.url).get('/api/overview', bearer(viewerToken))).status, 200);
+  });
+
+  it('covers the status page routes (issue 16 item 4): writers only, a viewer refused even the list', async () => {
+    const statusPages = [
+      'GET /api/status-pages',
+      'POST /api/status-pages',
+      'PATCH /api/status-pages/:id',
+      'POST /api/status-pages/:id/rotate',
+      'DELETE /api/status-pages/:id',
+    ];
+    await servedAndRefusedToViewers(statusPages);
+    const operator = await createAccount(db.knex, { role: 'OPERATOR' });
+    const browser = new Client(server.url);
+    await browser.signIn(operator.email, operator.password);
+    assert.equal((await browser.get('/api/status-pages')).status, 200);
   });
 
   it('answers 401 on every non-public route without credentials', async () => {

@@ -73,6 +73,14 @@ const columns = (f: WindowFields) => ({
   duration_minutes: f.durationMinutes,
 });
 
+/**
+ * Tells the history trigger the app's time of this transaction's change (transaction-local, so it
+ * must run on the transaction's connection; a write without it takes the database's now()).
+ */
+async function stampChange(q: Knex, at: Date): Promise<void> {
+  await q.raw(`SELECT set_config('argus.changed_at', ?, true)`, [at.toISOString()]);
+}
+
 export function createMaintenanceRepo(db: Knex) {
   const select = (q: Knex = db) =>
     joinScopeTables(
@@ -94,18 +102,23 @@ export function createMaintenanceRepo(db: Knex) {
       const row = await select(q).where('w.id', id).first();
       return row ? mapRow(row) : null;
     },
-    async insert(fields: WindowFields, createdBy: number, q: Knex = db): Promise<number> {
+    /** `at` (the app's clock) is when the new definition takes force in the window's history (db/migrations/0017). */
+    async insert(fields: WindowFields, createdBy: number, at: Date, q: Knex = db): Promise<number> {
       const [row] = await q('maintenance_windows')
-        .insert({ ...columns(fields), created_by: createdBy })
+        .insert({ ...columns(fields), created_by: createdBy, created_at: at, updated_at: at })
         .returning<{ id: number }[]>('id');
       return (row as { id: number }).id;
     },
-    async update(id: number, fields: WindowFields, q: Knex = db): Promise<void> {
+    /** Call inside a transaction: `at` is where the history's trigger closes the old definition. */
+    async update(id: number, fields: WindowFields, at: Date, q: Knex = db): Promise<void> {
+      await stampChange(q, at);
       await q('maintenance_windows')
         .where({ id })
-        .update({ ...columns(fields), updated_at: q.fn.now() });
+        .update({ ...columns(fields), updated_at: at });
     },
-    async delete(id: number, q: Knex = db): Promise<void> {
+    /** Call inside a transaction: the window's past occurrences stay in its history until `at`. */
+    async delete(id: number, at: Date, q: Knex = db): Promise<void> {
+      await stampChange(q, at);
       await q('maintenance_windows').where({ id }).delete();
     },
   };

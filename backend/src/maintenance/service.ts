@@ -121,7 +121,7 @@ export function createMaintenanceService(deps: {
     async create(actor: AuditActor, principal: Principal, input: WindowInput) {
       const customerId = await scopeCustomer(principal, input);
       const created = await repo.transaction(async (trx) => {
-        const id = await repo.insert(fields(input, customerId), principal.userId, trx);
+        const id = await repo.insert(fields(input, customerId), principal.userId, clock.now(), trx);
         const row = (await repo.find(id, trx)) as WindowRow;
         await audit.record(trx, actor, {
           action: 'maintenance_window.create',
@@ -140,7 +140,7 @@ export function createMaintenanceService(deps: {
       const input = parseInput(windowSchema, { ...asInput(current), ...changes });
       const customerId = await scopeCustomer(principal, input);
       const updated = await repo.transaction(async (trx) => {
-        await repo.update(id, fields(input, customerId), trx);
+        await repo.update(id, fields(input, customerId), clock.now(), trx);
         const row = (await repo.find(id, trx)) as WindowRow;
         await audit.record(trx, actor, {
           action: 'maintenance_window.update',
@@ -159,7 +159,7 @@ export function createMaintenanceService(deps: {
     async remove(actor: AuditActor, principal: Principal, id: number) {
       const current = await writableWindow(principal, id);
       await repo.transaction(async (trx) => {
-        await repo.delete(id, trx);
+        await repo.delete(id, clock.now(), trx);
         await audit.record(trx, actor, {
           action: 'maintenance_window.delete',
           targetType: 'maintenance_window',

@@ -33,10 +33,13 @@ export interface ReportAlert {
   resolvedAt: Date | null;
 }
 
+/** One definition of a maintenance window and when it was in force: [validFrom, validTo), validTo null while it still is. */
 export interface ReportWindow {
   scopeType: 'customer' | 'cluster' | 'system';
   scopeId: number;
   schedule: WindowSchedule;
+  validFrom: Date;
+  validTo: Date | null;
 }
 
 export interface MonthlySettingsRow {
@@ -109,12 +112,37 @@ export function createReportsRepo(db: Knex) {
       }));
     },
 
-    async windowsOf(customerId: number): Promise<ReportWindow[]> {
-      const rows = await db('maintenance_windows').where({ customer_id: customerId }).orderBy('id');
+    /**
+     * The definitions of maintenance windows in force at some time in [from, to) over the customer or
+     * its present clusters and systems (db/migrations/0017): matched by scope, not by the window's
+     * customer, so a system's window counts in the report of the customer the system is under now.
+     */
+    async windowsOf(customerId: number, from: Date, to: Date): Promise<ReportWindow[]> {
+      const rows = await db('maintenance_window_versions as v')
+        .where('v.valid_from', '<', to)
+        .andWhere((q) => q.whereNull('v.valid_to').orWhere('v.valid_to', '>', from))
+        .andWhere((q) =>
+          q
+            .where({ 'v.scope_type': 'customer', 'v.scope_id': customerId })
+            .orWhere((c) =>
+              c
+                .where('v.scope_type', 'cluster')
+                .whereIn('v.scope_id', db('clusters').select('id').where({ customer_id: customerId })),
+            )
+            .orWhere((c) =>
+              c
+                .where('v.scope_type', 'system')
+                .whereIn('v.scope_id', db('systems').select('id').where({ customer_id: customerId })),
+            ),
+        )
+        .orderBy([{ column: 'v.window_id' }, { column: 'v.valid_from' }])
+        .select('v.*');
       return rows.map((r) => ({
         scopeType: r.scope_type,
         scopeId: r.scope_id,
         schedule: scheduleOfRow(r),
+        validFrom: r.valid_from,
+        validTo: r.valid_to,
       }));
     },
 

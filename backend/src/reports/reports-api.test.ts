@@ -95,6 +95,8 @@ describe('availability report API', () => {
       weekdays: [0],
       start_time: '02:00',
       duration_minutes: 60,
+      // in force all year (the report reads windows as they were: db/migrations/0017)
+      created_at: '2026-01-01T00:00Z',
     });
     await db('customer_inactive_periods').insert({
       customer_id: customer,

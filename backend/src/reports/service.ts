@@ -9,7 +9,14 @@ import { canSeeCustomer, type Principal } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
 import { Invalid, NotFound } from '../lib/errors.js';
 import { windowOccurrences } from '../maintenance/schedule.js';
-import { combine, systemAvailability, type Period, type RangeFacts } from './availability.js';
+import {
+  combine,
+  systemAvailability,
+  type Period,
+  type RangeFacts,
+  type Stats,
+  type SystemPeriods,
+} from './availability.js';
 import {
   formatLocalDate,
   localDateOf,
@@ -19,7 +26,7 @@ import {
   startOfLocalDay,
   type LocalDate,
 } from './calendar.js';
-import type { Interval } from './intervals.js';
+import { clip, type Interval } from './intervals.js';
 import type { ReportCustomer, ReportsRepo, ReportSystem, ReportWindow } from './repo.js';
 
 const DAY_MS = 86_400_000;
@@ -29,6 +36,16 @@ export const MAX_REPORT_DAYS = 400;
 /** The alert retention in days (0 keeps resolved alerts forever). */
 export interface RetentionSource {
   get(): Promise<{ retentionDays: number }>;
+}
+
+/** Per local day, each system's figures (reports' `daily`). */
+export interface DailyAvailability {
+  timeZone: string;
+  /** YYYY-MM-DD, oldest first; the last is today. */
+  dates: string[];
+  /** The customer's maintenance windows (status pages show what is active or coming). */
+  windows: ReportWindow[];
+  systems: Array<{ id: number; clusterId: number | null; days: Stats[] }>;
 }
 
 export interface DayRange {
@@ -45,10 +62,21 @@ function dateOf(text: string | undefined, field: string, fallback: LocalDate): L
 
 const zoneOf = (customer: ReportCustomer): string => safeZone(customer.timeZone);
 
-const windowApplies = (window: ReportWindow, system: ReportSystem): boolean =>
+/** Whether a maintenance window's scope takes in the system. */
+export const windowApplies = (window: ReportWindow, system: Pick<ReportSystem, 'id' | 'clusterId'>): boolean =>
   window.scopeType === 'customer' ||
   (window.scopeType === 'cluster' && window.scopeId === system.clusterId) ||
   (window.scopeType === 'system' && window.scopeId === system.id);
+
+/**
+ * A window definition's occurrences within [from, to) while it was in force: an edit cuts the old
+ * schedule's occurrence at the edit and starts the new one's there, as the evaluation saw it.
+ */
+function occurrencesInForce(window: ReportWindow, from: number, to: number, zone: string): Interval[] {
+  const inForce: Interval = [Math.max(from, window.validFrom.getTime()), Math.min(to, window.validTo?.getTime() ?? to)];
+  if (inForce[1] <= inForce[0]) return [];
+  return clip(windowOccurrences(window.schedule, inForce[0], inForce[1], zone), inForce);
+}
 
 const periodJson = (period: Period) => ({
   kind: period.kind,
@@ -72,6 +100,89 @@ export function createReportsService({
     return customer;
   }
 
+  /**
+   * What a customer's figures over [from, to) are computed from, read once: its systems, their down
+   * alerts, the maintenance stretches and inactive periods, and the retention horizon.
+   */
+  async function load(customerId: number, zone: string, from: number, to: number, now: number) {
+    const { retentionDays } = await retention.get();
+    const horizon = retentionDays === 0 ? null : now - retentionDays * DAY_MS;
+    const [systems, alerts, windows, inactive] = await Promise.all([
+      repo.systemsOf(customerId),
+      repo.downAlerts(customerId, new Date(from), new Date(to)),
+      repo.windowsOf(customerId, new Date(from), new Date(to)),
+      repo.inactivePeriods(customerId, new Date(from), new Date(to)),
+    ]);
+    const facts: RangeFacts = {
+      from,
+      to,
+      dataFrom: horizon !== null && horizon > from ? horizon : null,
+      inactive: inactive.map((p): Interval => [p.start.getTime(), p.end?.getTime() ?? to]),
+    };
+    const occurrences = windows.map((window) => ({
+      window,
+      stretches: occurrencesInForce(window, from, to, zone),
+    }));
+    const periodsOf = (system: ReportSystem): SystemPeriods => ({
+      createdAt: system.createdAt.getTime(),
+      alerts: alerts
+        .filter((alert) => alert.systemId === system.id)
+        .map((alert) => ({
+          alertId: alert.id,
+          start: alert.startedAt.getTime(),
+          end: alert.resolvedAt?.getTime() ?? null,
+        })),
+      maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
+    });
+    return { facts, systems, windows, periodsOf };
+  }
+
+  /**
+   * Each system's figures per local day of the last `days` days (today so far included), for the
+   * status pages' bars (of the systems `only` keeps); null for a customer that does not exist.
+   */
+  async function daily(
+    customerId: number,
+    days: number,
+    only: (system: Pick<ReportSystem, 'id' | 'clusterId'>) => boolean = () => true,
+  ): Promise<DailyAvailability | null> {
+    const customer = await repo.findCustomer(customerId);
+    if (!customer) return null;
+    const zone = zoneOf(customer);
+    const now = clock.now().getTime();
+    const today = localDateOf(now, zone);
+    // the calendar date `days - 1` days before today (Date.UTC rolls months and years over)
+    let date = localDateOf(Date.UTC(today.year, today.month - 1, today.day - (days - 1)), 'UTC');
+    const dates: LocalDate[] = [];
+    for (let i = 0; i < days; i++, date = nextDay(date)) dates.push(date);
+    const starts = dates.map((d) => startOfLocalDay(d, zone));
+    const from = starts[0] as number;
+    const { facts, systems, windows, periodsOf } = await load(customer.id, zone, from, now, now);
+    return {
+      timeZone: zone,
+      dates: dates.map(formatLocalDate),
+      // the definitions in force now: a deleted window or an edit's old schedule announces nothing
+      windows: windows.filter((window) => window.validTo === null),
+      systems: systems.filter(only).map((system) => {
+        const periods = periodsOf(system);
+        return {
+          id: system.id,
+          clusterId: system.clusterId,
+          days: starts.map((start, i) => {
+            const end = Math.min(starts[i + 1] ?? now, now);
+            const dayFacts: RangeFacts = {
+              ...facts,
+              from: start,
+              to: Math.max(start, end),
+              dataFrom: facts.dataFrom !== null && facts.dataFrom > start ? facts.dataFrom : null,
+            };
+            return systemAvailability(dayFacts, periods).stats;
+          }),
+        };
+      }),
+    };
+  }
+
   /** The report of `customer` over local days `range` (both included), cut at now. */
   async function build(customer: ReportCustomer, range: DayRange): Promise<AvailabilityReport> {
     const zone = zoneOf(customer);
@@ -82,39 +193,8 @@ export function createReportsService({
     if (to - from > MAX_REPORT_DAYS * DAY_MS)
       throw new Invalid(`to: a report covers at most ${MAX_REPORT_DAYS} days`, { field: 'to' });
 
-    const { retentionDays } = await retention.get();
-    const horizon = retentionDays === 0 ? null : now - retentionDays * DAY_MS;
-    const [systems, alerts, windows, inactive] = await Promise.all([
-      repo.systemsOf(customer.id),
-      repo.downAlerts(customer.id, new Date(from), new Date(to)),
-      repo.windowsOf(customer.id),
-      repo.inactivePeriods(customer.id, new Date(from), new Date(to)),
-    ]);
-    const facts: RangeFacts = {
-      from,
-      to,
-      dataFrom: horizon !== null && horizon > from ? horizon : null,
-      inactive: inactive.map((p): Interval => [p.start.getTime(), p.end?.getTime() ?? to]),
-    };
-    const occurrences = windows.map((window) => ({
-      window,
-      stretches: windowOccurrences(window.schedule, from, to, zone),
-    }));
-
-    const rows = systems.map((system) => {
-      const result = systemAvailability(facts, {
-        createdAt: system.createdAt.getTime(),
-        alerts: alerts
-          .filter((alert) => alert.systemId === system.id)
-          .map((alert) => ({
-            alertId: alert.id,
-            start: alert.startedAt.getTime(),
-            end: alert.resolvedAt?.getTime() ?? null,
-          })),
-        maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
-      });
-      return { system, ...result };
-    });
+    const { facts, systems, periodsOf } = await load(customer.id, zone, from, to, now);
+    const rows = systems.map((system) => ({ system, ...systemAvailability(facts, periodsOf(system)) }));
 
     const clusters = new Map<number, { name: string; rows: typeof rows }>();
     for (const row of rows) {
@@ -149,6 +229,7 @@ export function createReportsService({
   return {
     visibleCustomer,
     build,
+    daily,
 
     /** GET /api/reports/availability: local dates default to this month so far. */
     async availability(

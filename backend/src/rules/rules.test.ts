@@ -295,6 +295,7 @@ describe('/api/alert-rules and /api/event-rules', () => {
       const asAdmin = await admin.get(`/api/alert-rules/${critical}/preview`);
       assert.equal(asAdmin.status, 200);
       assert.deepEqual(names(asAdmin), ['other-01', 'web-01']);
+      assert.equal(asAdmin.body.total, 2);
       assert.match(asAdmin.body.note, /"for"/);
       assert.equal(asAdmin.body.evaluatedAt, NOW.toISOString());
       const [first] = (await viewer.get(`/api/alert-rules/${critical}/preview`)).body.systems;
@@ -363,6 +364,32 @@ describe('/api/alert-rules and /api/event-rules', () => {
       );
       const offline = await ruleId('system.offline');
       assert.deepEqual(names(await viewer.get(`/api/alert-rules/${offline}/preview`)), ['stale-01']);
+    });
+
+    it('lists the first 100 by name and counts them all (a rule that fires on a whole fleet)', async () => {
+      const ids = (
+        await db('systems')
+          .insert(
+            Array.from({ length: 130 }, (_, i) => ({
+              customer_id: theirs,
+              name: `bulk-${String(i).padStart(3, '0')}`,
+              hostname: `bulk-${i}`,
+            })),
+          )
+          .returning<{ id: number }[]>('id')
+      ).map((row) => row.id);
+      await db('metric_latest').insert(
+        ids.map((id) => ({ system_id: id, name: 'cpu.usage_pct', instance: '', time: NOW, value: 99 })),
+      );
+      try {
+        const reply = await admin.get(`/api/alert-rules/${await ruleId('cpu.critical')}/preview`);
+        assert.equal(reply.body.total, 132, 'the 130, other-01 and web-01');
+        assert.equal(reply.body.systems.length, 100);
+        assert.deepEqual(names(reply).slice(0, 2), ['bulk-000', 'bulk-001']);
+        assert.equal(names(reply).at(-1), 'bulk-099');
+      } finally {
+        await db('systems').whereIn('id', ids).delete();
+      }
     });
   });
 });

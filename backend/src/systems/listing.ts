@@ -5,7 +5,7 @@
 import { systemStatus, type SystemsPage, type SystemsQuery } from '../../../contracts/systems.js';
 import { visibleTo, type Principal } from '../lib/access.js';
 import { Invalid } from '../lib/errors.js';
-import type { Keyset, SortKey, SystemFilter, SystemsPageRepo } from './page-repo.js';
+import { sortWidth, type Keyset, type SortKey, type SystemFilter, type SystemsPageRepo } from './page-repo.js';
 import type { SystemsRepo } from './repo.js';
 import { view, type SystemView } from './service.js';
 
@@ -38,6 +38,7 @@ function decodeCursor(cursor: string, sort: SortKey, order: 'asc' | 'desc'): Key
   )
     throw invalid('is not a cursor of this list');
   if (content.s !== sort || content.o !== order) throw invalid('belongs to another sort order: start again without it');
+  if (values.length !== sortWidth(sort)) throw invalid('is not a cursor of this list');
   return { values, id: content.id as number };
 }
 
@@ -63,30 +64,38 @@ export function createSystemsListing(deps: { repo: Pick<SystemsRepo, 'list'>; pa
       }
       const limit = query.limit ?? WHOLE_LIST;
       const after = query.cursor === undefined ? null : decodeCursor(query.cursor, query.sort, query.order);
-      const { rows, keys } = await deps.pages.page({
-        visible,
-        filter,
-        sort: query.sort,
-        descending: query.order === 'desc',
-        after,
-        limit: limit + 1, // one more tells whether a next page exists
-      });
+      // a page is counted too: both statements at once
+      const [{ rows, keys }, groups] = await Promise.all([
+        deps.pages.page({
+          visible,
+          filter,
+          sort: query.sort,
+          descending: query.order === 'desc',
+          after,
+          limit: limit + 1, // one more tells whether a next page exists
+        }),
+        query.limit === undefined ? [] : deps.pages.countGroups(visible, filter),
+      ]);
       const items = rows.slice(0, limit).map(view);
       if (query.limit === undefined) return items;
       const last = keys[limit - 1];
-      const counted = await deps.pages.countByStatus(visible, filter);
-      const counts = Object.fromEntries(
-        STATUSES.map((status) => [status, counted.get(status) ?? 0]),
-      ) as SystemsPage['counts'];
-      const wanted = filter.status ?? STATUSES;
+      const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as SystemsPage['counts'];
+      const wanted = new Set<string>(filter.status ?? STATUSES);
+      const perCustomer = new Map<number, number>();
+      for (const group of groups) {
+        counts[group.status as keyof typeof counts] += group.count;
+        if (wanted.has(group.status))
+          perCustomer.set(group.customerId, (perCustomer.get(group.customerId) ?? 0) + group.count);
+      }
       return {
         items: items as SystemsPage['items'],
         nextCursor:
           rows.length > limit && last
             ? encodeCursor({ s: query.sort, o: query.order, v: last.values, id: last.id })
             : null,
-        total: wanted.reduce((sum, status) => sum + (counts[status as keyof typeof counts] ?? 0), 0),
+        total: [...perCustomer.values()].reduce((sum, count) => sum + count, 0),
         counts,
+        customers: [...perCustomer].map(([id, count]) => ({ id, count })),
       };
     },
   };

@@ -33,8 +33,12 @@ const SORT_EXPRESSIONS: Record<SortKey, string[]> = {
   name: [LOWER('s.name')],
   status: [STATUS_RANK, LOWER('s.name')],
   lastSeen: ['coalesce(extract(epoch FROM s.last_seen_at) * 1000, 0)::float8', LOWER('s.name')],
-  customer: [LOWER('c.name'), `${LOWER("coalesce(k.name, '')")}`, LOWER('s.name')],
+  // customer, then its clusters with the systems of no cluster last (as the console groups them), then name
+  customer: [LOWER('c.name'), '(s.cluster_id IS NULL)::int', `${LOWER("coalesce(k.name, '')")}`, LOWER('s.name')],
 };
+
+/** How many sort values a cursor of this order carries (a cursor with another count is not one of its). */
+export const sortWidth = (sort: SortKey): number => SORT_EXPRESSIONS[sort].length;
 
 function applyFilter(query: Knex.QueryBuilder, visible: Visible, filter: SystemFilter, withStatus: boolean) {
   if (visible) query.whereIn('s.customer_id', [...visible]);
@@ -107,12 +111,21 @@ export function createSystemsPageRepo(db: Knex) {
       };
     },
 
-    /** Matching systems per status, the status filter left out (what the filter's options count). */
-    async countByStatus(visible: Visible, filter: SystemFilter): Promise<Map<string, number>> {
-      const rows = (await applyFilter(fleet(), visible, filter, false)
-        .groupBy('s.status')
-        .select('s.status', db.raw('count(*)::int AS n'))) as { status: string; n: number }[];
-      return new Map(rows.map((row) => [row.status, row.n]));
+    /**
+     * Matching systems per customer and status, the status filter left out: the status filter's options
+     * count them, and the console's customer headings sum the statuses asked for.
+     */
+    async countGroups(
+      visible: Visible,
+      filter: SystemFilter,
+    ): Promise<{ customerId: number; status: string; count: number }[]> {
+      return (await applyFilter(fleet(), visible, filter, false)
+        .groupBy('s.customer_id', 's.status')
+        .select('s.customer_id as customerId', 's.status', db.raw('count(*)::int AS count'))) as {
+        customerId: number;
+        status: string;
+        count: number;
+      }[];
     },
   };
 }

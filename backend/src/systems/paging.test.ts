@@ -110,8 +110,42 @@ describe('GET /api/systems and /api/systems/page: filters, sort and pages on the
     assert.equal(ofGlobex.total, 5);
     const ids = ofGlobex.items.slice(0, 2).map((s) => s.id);
     assert.deepEqual((await page(`limit=50&ids=${ids.join(',')}`)).items.map((s) => s.id).sort(), ids.slice().sort());
+    // per customer: the systems matching every filter, status included (Globex's are all online)
+    assert.deepEqual(bad.customers, [{ id: acme, count: 10 }]);
+    const everyone = await page('limit=1');
+    assert.deepEqual(
+      everyone.customers.slice().sort((a, b) => a.id - b.id),
+      [
+        { id: acme, count: 20 },
+        { id: globex, count: 5 },
+      ].sort((a, b) => a.id - b.id),
+    );
     const filteredArray = await admin.get(`/api/systems?customer=${acme}`);
     assert.equal((filteredArray.body as System[]).length, 20, 'filters apply to the whole array too');
+  });
+
+  it('sorts by customer, then cluster with the systems of no cluster last, then name (the console groups so)', async () => {
+    const [zeta] = await t.db
+      .knex('clusters')
+      .insert({ customer_id: globex, name: 'zeta', enrollment_key: 'paging-zeta' })
+      .returning<{ id: number }[]>('id');
+    const [alpha] = await t.db
+      .knex('clusters')
+      .insert({ customer_id: globex, name: 'alpha', enrollment_key: 'paging-alpha' })
+      .returning<{ id: number }[]>('id');
+    const globexRows = await t.db.knex('systems').where({ customer_id: globex }).orderBy('id').select('id');
+    await t.db.knex('systems').where({ id: globexRows[0]?.id }).update({ cluster_id: zeta?.id });
+    await t.db.knex('systems').where({ id: globexRows[1]?.id }).update({ cluster_id: alpha?.id });
+    try {
+      const seen = (await walk(`limit=2&sort=customer&customer=${globex}`)).map((s) => s.cluster?.name ?? null);
+      assert.deepEqual(seen, ['alpha', 'zeta', null, null, null]);
+    } finally {
+      await t.db.knex('systems').where({ customer_id: globex }).update({ cluster_id: null });
+      await t.db
+        .knex('clusters')
+        .whereIn('id', [zeta?.id ?? 0, alpha?.id ?? 0])
+        .delete();
+    }
   });
 
   it('shows an operator only the systems of granted customers, in pages too', async () => {
@@ -136,6 +170,11 @@ describe('GET /api/systems and /api/systems/page: filters, sort and pages on the
       ['limit=501', /^limit/],
       ['limit=5&cursor=not-a-cursor', /^cursor: /],
       ['cursor=abc', /^cursor: /],
+      // the right sort order, but not as many sort values as it has
+      [
+        `sort=name&limit=5&cursor=${Buffer.from('{"s":"name","o":"asc","v":[],"id":3}').toString('base64url')}`,
+        /^cursor: /,
+      ],
       ['status=BROKEN&limit=5', /^status/],
       ['sort=price', /^sort/],
       ['ids=1,x', /^ids/],

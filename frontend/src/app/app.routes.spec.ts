@@ -21,7 +21,7 @@ import { StatusPage } from './features/status/status-page';
 import { SystemPage } from './features/systems/system-page';
 import { systemUrl } from './shared/systems/systems-api';
 import { SystemsPage } from './features/systems/systems-page';
-import { systemDetailBody } from './features/systems/systems-testing';
+import { systemDetailBody } from './shared/systems/systems-testing';
 import { nextRequest, provideForTests } from './testing';
 
 describe('routes', () => {

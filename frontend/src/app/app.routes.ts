@@ -153,6 +153,13 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/audit-log-page').then((m) => m.AuditLogPage),
       },
       {
+        // customers' public status pages (issue 16 item 4); the pages themselves are the server's /status/<slug>
+        path: 'settings/status-pages',
+        title: 'Status pages',
+        canActivate: [writerGuard],
+        loadComponent: () => import('./features/settings/status-pages-page').then((m) => m.StatusPagesPage),
+      },
+      {
         path: '**',
         title: 'Page not found',
         loadComponent: () => import('./features/not-found/not-found-page').then((m) => m.NotFoundPage),

@@ -74,6 +74,7 @@ describe('App shell', () => {
       'Notification channels',
       'Notification routing',
       'Audit log',
+      'Status pages',
     ]);
   });
 
@@ -99,6 +100,7 @@ describe('App shell', () => {
       ['Notification channels', '/settings/channels'],
       ['Notification routing', '/settings/routing'],
       ['Audit log', '/settings/audit-log'],
+      ['Status pages', '/settings/status-pages'],
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
@@ -152,6 +154,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).toContain('Notification channels');
     expect(titles(fixture.nativeElement)).toContain('Notification routing');
     expect(titles(fixture.nativeElement)).toContain('Audit log');
+    expect(titles(fixture.nativeElement)).toContain('Status pages');
   });
 
   it('hides the notification pages from a viewer', async () => {
@@ -160,6 +163,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).not.toContain('Notification channels');
     expect(titles(fixture.nativeElement)).not.toContain('Notification routing');
     expect(titles(fixture.nativeElement)).not.toContain('Audit log');
+    expect(titles(fixture.nativeElement)).not.toContain('Status pages');
   });
 
   it('shows the signed-in user with a menu to the account page and to sign out', async () => {

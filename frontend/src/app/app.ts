@@ -1,4 +1,5 @@
 import { BreakpointObserver } from '@angular/cdk/layout';
+import { CdkVirtualScrollableElement } from '@angular/cdk/scrolling';
 import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
@@ -29,6 +30,7 @@ type OpenAlertCounts = AlertCounts;
   selector: 'argus-root',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    CdkVirtualScrollableElement,
     Icon,
     MatButtonModule,
     MatDividerModule,

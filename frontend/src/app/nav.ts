@@ -31,4 +31,5 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Notification channels', icon: 'send', path: '/settings/channels', writersOnly: true },
   { label: 'Notification routing', icon: 'routing', path: '/settings/routing', writersOnly: true },
   { label: 'Audit log', icon: 'history', path: '/settings/audit-log', writersOnly: true },
+  { label: 'Status pages', icon: 'status', path: '/settings/status-pages', writersOnly: true },
 ];

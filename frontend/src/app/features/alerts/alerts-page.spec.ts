@@ -6,7 +6,9 @@ import { userBody } from '../../core/auth-testing';
 import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
 import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { ALERTS_URL } from '../../shared/alerts/alerts-api';
-import { AlertsPage, SYSTEMS_URL } from './alerts-page';
+import { AlertsPage, SYSTEM_OPTIONS } from './alerts-page';
+import { SYSTEMS_PAGE_URL } from '../../shared/systems/systems-api';
+import { pageBody, systemBody } from '../../shared/systems/systems-testing';
 import { alertBody } from '../../shared/alerts/alerts-testing';
 import { shortTime } from '../../ui/time-ago';
 import { Incident, INCIDENTS_URL } from '../../shared/incidents/incidents-api';
@@ -31,7 +33,7 @@ describe('AlertsPage', () => {
     http
       .expectOne(CUSTOMERS_URL)
       .flush([{ id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '' }]);
-    http.expectOne(SYSTEMS_URL).flush([]);
+    http.expectNone(SYSTEMS_PAGE_URL); // the System filter asks once it is used
     const incidentsAsked = await incidentsRequest();
     expect(incidentsAsked.request.params.get('state')).toBe('open');
     expect(incidentsAsked.request.params.has('customer')).toBeFalse();
@@ -84,6 +86,33 @@ describe('AlertsPage', () => {
     const filtered = await alertsRequest('resolved');
     expect(filtered.request.params.get('severity')).toBe('CRITICAL');
     filtered.flush([]);
+  });
+
+  it('offers the systems matching what is typed in the System filter (asked of the server), and filters by the one picked', async () => {
+    (await render(userBody())).flush([]);
+    await settle(fixture);
+    const field = page().querySelector<HTMLInputElement>('[data-testid="system-filter"]')!;
+    field.dispatchEvent(new Event('focus'));
+    field.value = 'db';
+    field.dispatchEvent(new Event('input'));
+    field.dispatchEvent(new Event('focusin')); // opens the autocomplete's panel
+    await settle(fixture);
+    await new Promise((resolve) => setTimeout(resolve, 250)); // typing pauses
+    const asked = await nextRequest(http, (r) => r.url === SYSTEMS_PAGE_URL);
+    expect(asked.request.params.get('q')).toBe('db');
+    expect(asked.request.params.get('limit')).toBe(String(SYSTEM_OPTIONS));
+    expect(asked.request.params.get('sort')).toBe('name');
+    asked.flush(pageBody([systemBody({ id: 8, name: 'db-01' }), systemBody({ id: 9, name: 'db-02' })]));
+    await settle(fixture);
+    const options = Array.from(document.querySelectorAll<HTMLElement>('mat-option'));
+    expect(options.map((o) => o.textContent?.trim())).toEqual(['All systems', 'db-01', 'db-02']);
+
+    options[2].click();
+    await settle(fixture);
+    const filtered = await alertsRequest();
+    expect(filtered.request.params.get('system')).toBe('9');
+    filtered.flush([]);
+    expect(field.value).toBe('db-02');
   });
 
   it('lets an operator of the customer acknowledge with a note, then shows who did', async () => {
@@ -215,11 +244,18 @@ describe('AlertsPage query parameters', () => {
     fixture.componentRef.setInput('system', '5');
     await settle(fixture);
     http.expectOne(CUSTOMERS_URL).flush([]);
-    http.expectOne(SYSTEMS_URL).flush([]);
     (await nextRequest(http, (r) => r.url === INCIDENTS_URL)).flush([]);
     const request = await nextRequest(http, (r) => r.url === ALERTS_URL);
     expect(request.request.params.get('system')).toBe('5');
     request.flush([]);
+    // the field names the preset system, looked up by id
+    (await nextRequest(http, (r) => r.url === SYSTEMS_PAGE_URL && r.params.get('ids') === '5')).flush(
+      pageBody([systemBody({ id: 5, name: 'db-07' })]),
+    );
+    await settle(fixture);
+    expect(
+      (fixture.nativeElement as HTMLElement).querySelector<HTMLInputElement>('[data-testid="system-filter"]')?.value,
+    ).toBe('db-07');
     http.verify();
   });
 });

@@ -1,14 +1,16 @@
 import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal, signal } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
+import { MatAutocompleteModule } from '@angular/material/autocomplete';
 import { MatButtonModule } from '@angular/material/button';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatDialog } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, forkJoin, switchMap } from 'rxjs';
+import { catchError, debounceTime, filter, map, of, switchMap } from 'rxjs';
 
 import { AuthService, Severity } from '../../core/auth';
 import { loaded, LOADING } from '../../core/loaded';
@@ -16,14 +18,16 @@ import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { injectNow } from '../../ui/time-ago';
 import { byName, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SystemSummary } from '../../shared/systems/systems-api';
+import { SystemsApi, SystemSummary } from '../../shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
 import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
 import { OpenIncidents } from './open-incidents';
 
-export const SYSTEMS_URL = '/api/systems';
+/** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
+export const SYSTEM_OPTIONS = 20;
+const TYPING_PAUSE_MS = 200;
 
 function idParam(value: string | undefined): number | null {
   const id = Number(value);
@@ -36,9 +40,11 @@ function idParam(value: string | undefined): number | null {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     AlertSummary,
+    MatAutocompleteModule,
     MatButtonModule,
     MatButtonToggleModule,
     MatFormFieldModule,
+    MatInputModule,
     MatProgressBarModule,
     MatSelectModule,
     OpenIncidents,
@@ -114,26 +120,77 @@ export class AlertsPage {
     { initialValue: LOADING as Refreshing<Incident[]> },
   );
 
-  /** Customers and systems for the filters, fetched once. */
-  private readonly options = toSignal(
-    loaded(
-      forkJoin({
-        customers: this.http.get<Customer[]>(CUSTOMERS_URL),
-        systems: this.http.get<SystemSummary[]>(SYSTEMS_URL),
+  /** Customers for the filter, fetched once. */
+  private readonly customerOptions = toSignal(loaded(this.http.get<Customer[]>(CUSTOMERS_URL)), {
+    initialValue: LOADING,
+  });
+  protected readonly customers = computed(() => {
+    const o = this.customerOptions();
+    return o.state === 'ready' ? [...o.value].sort(byName) : [];
+  });
+
+  /**
+   * The System filter is typed, not picked from every system: the server offers the first matches (of
+   * the chosen customer), once the field is used (issue 15: 10,000 options took 15 s to open).
+   */
+  private readonly systemsApi = inject(SystemsApi);
+  protected readonly systemText = signal('');
+  private readonly systemFieldUsed = signal(false);
+  protected readonly systemOptions = toSignal(
+    toObservable(
+      computed(() => ({ q: this.systemText().trim(), customer: this.customer(), used: this.systemFieldUsed() })),
+    ).pipe(
+      debounceTime(TYPING_PAUSE_MS),
+      switchMap(({ q, customer, used }) =>
+        used
+          ? this.systemsApi
+              .page({
+                limit: SYSTEM_OPTIONS,
+                sort: 'name',
+                ...(q ? { q } : {}),
+                ...(customer === null ? {} : { customer }),
+              })
+              .pipe(
+                map((page) => page.items),
+                catchError(() => of<SystemSummary[]>([])),
+              )
+          : of<SystemSummary[]>([]),
+      ),
+    ),
+    { initialValue: [] as SystemSummary[] },
+  );
+  private readonly knownNames = new Map<number, string>();
+  /** The chosen system's name in the field (a ?system= preset is looked up once). */
+  protected readonly systemLabel = toSignal(
+    toObservable(this.system).pipe(
+      switchMap((id) => {
+        if (id === null) return of('');
+        const known = this.knownNames.get(id);
+        if (known !== undefined) return of(known);
+        return this.systemsApi.page({ limit: 1, ids: [id] }).pipe(
+          map((page) => page.items[0]?.name ?? `System ${id}`),
+          catchError(() => of(`System ${id}`)),
+        );
       }),
     ),
-    { initialValue: LOADING },
+    { initialValue: '' },
   );
-  protected readonly customers = computed(() => {
-    const o = this.options();
-    return o.state === 'ready' ? [...o.value.customers].sort(byName) : [];
-  });
-  protected readonly systems = computed(() => {
-    const o = this.options();
-    const customer = this.customer();
-    if (o.state !== 'ready') return [];
-    return o.value.systems.filter((s) => customer === null || s.customer.id === customer).sort(byName);
-  });
+  protected readonly systemName = (system: SystemSummary | null): string => system?.name ?? '';
+
+  protected useSystemField(): void {
+    this.systemFieldUsed.set(true);
+  }
+
+  protected typeSystem(text: string): void {
+    this.systemText.set(text);
+    if (text.trim() === '' && this.system() !== null) this.setSystem(null);
+  }
+
+  protected pickSystem(system: SystemSummary | null): void {
+    if (system) this.knownNames.set(system.id, system.name);
+    this.systemText.set('');
+    this.setSystem(system?.id ?? null);
+  }
 
   protected mayAcknowledge(alert: Alert): boolean {
     return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);

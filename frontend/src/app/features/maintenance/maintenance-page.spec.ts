@@ -81,6 +81,9 @@ describe('MaintenancePage', () => {
     buttonByText('Weekly', dialog).click();
     await settle(fixture);
     expect(dialog.querySelector('[data-testid="zone"]')?.textContent).toContain('Europe/Berlin');
+    expect(dialog.querySelector('[data-testid="history-note"]')?.textContent).toContain(
+      'keep the windows as they were',
+    );
     for (const day of ['Tue', 'Thu']) {
       (Array.from(dialog.querySelectorAll('mat-chip-option')).find((c) => c.textContent?.includes(day)) as HTMLElement)
         .querySelector('button')!

@@ -72,6 +72,7 @@ describe('AlertRuleDialog', () => {
     preview.flush({
       evaluatedAt: '',
       note: '"for" is not considered',
+      total: 1,
       systems: [
         {
           systemId: 5,

@@ -20,6 +20,7 @@ import {
   OPERATORS,
   Preview,
 } from '../../shared/rules/rules-api';
+import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 
@@ -30,6 +31,7 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PreviewList,
     RuleScopeFields,
     MatButtonModule,
     MatDialogModule,
@@ -47,10 +49,6 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
     }
     .row > * {
       flex: 1;
-    }
-    .preview ul {
-      margin: 4px 0;
-      padding-left: 20px;
     }
   `,
 })

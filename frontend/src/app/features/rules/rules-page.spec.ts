@@ -123,6 +123,7 @@ describe('RulesPage', () => {
     (await nextRequest(http, { method: 'GET', url: `${ALERT_RULES_URL}/1/preview` })).flush({
       evaluatedAt: '2026-11-22T12:00:00.000Z',
       note: 'The condition on the newest sample only: "for" is not considered.',
+      total: 1,
       systems: [
         {
           systemId: 5,

@@ -30,6 +30,7 @@ import {
   scopeText,
 } from '../../shared/rules/rules-api';
 import { CardTable } from '../../ui/card-table';
+import { PreviewList } from './preview-list';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -54,7 +55,7 @@ interface RuleTable {
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, RowActions],
+  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, PreviewList, RowActions],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })

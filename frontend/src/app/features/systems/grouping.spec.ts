@@ -1,5 +1,5 @@
-import { countByStatus, groupSystems, matchesFilter, NO_CLUSTER } from './grouping';
-import { systemBody } from './systems-testing';
+import { countByStatus, flattenRows, groupSystems, matchesFilter, NO_CLUSTER } from './grouping';
+import { systemBody } from '../../shared/systems/systems-testing';
 
 describe('groupSystems', () => {
   const acme = { id: 10, name: 'Acme' };
@@ -77,5 +77,36 @@ describe('countByStatus', () => {
     ]);
 
     expect(counts).toEqual({ PENDING: 1, ONLINE: 2, WARNING: 0, CRITICAL: 0, OFFLINE: 0, STANDBY: 0 });
+  });
+});
+
+describe('flattenRows (a large fleet, in the server order)', () => {
+  it('puts a heading wherever the customer or the cluster changes, the customer counted by the server', () => {
+    const acme = { id: 10, name: 'Acme' };
+    const globex = { id: 20, name: 'Globex' };
+    const prod = { id: 100, name: 'prod' };
+    const items = flattenRows(
+      [
+        systemBody({ id: 1, name: 'a', customer: acme, cluster: prod }),
+        systemBody({ id: 2, name: 'b', customer: acme, cluster: prod }),
+        systemBody({ id: 3, name: 'c', customer: acme, cluster: null }),
+        systemBody({ id: 4, name: 'd', customer: globex, cluster: null }),
+      ],
+      (id) => (id === 10 ? 1200 : 7),
+    );
+
+    expect(items.map((item) => (item.kind === 'system' ? item.system.name : `${item.kind}:${item.name}`))).toEqual([
+      'customer:Acme',
+      'cluster:prod',
+      'a',
+      'b',
+      `cluster:${NO_CLUSTER}`,
+      'c',
+      'customer:Globex',
+      `cluster:${NO_CLUSTER}`,
+      'd',
+    ]);
+    expect(items[0]).toEqual(jasmine.objectContaining({ kind: 'customer', count: 1200 }));
+    expect(new Set(items.map((item) => item.key)).size).toBe(items.length);
   });
 });

@@ -104,3 +104,29 @@ export function flatten(groups: readonly CustomerGroup[]): ListItem[] {
   }
   return items;
 }
+
+/**
+ * Rows already in display order (the server's: customer, cluster with "No cluster" last, name) as one
+ * flat list, with a heading wherever the customer or the cluster changes.
+ */
+export function flattenRows(rows: readonly SystemSummary[], countOf: (customerId: number) => number): ListItem[] {
+  const items: ListItem[] = [];
+  let customerId: number | null = null;
+  let clusterKey: string | null = null;
+  for (const system of rows) {
+    if (system.customer.id !== customerId) {
+      customerId = system.customer.id;
+      clusterKey = null;
+      const { id, name } = system.customer;
+      items.push({ kind: 'customer', key: `c${id}`, id, name, count: countOf(id) });
+    }
+    const cluster = system.cluster;
+    const key = `k${customerId}:${cluster?.id ?? '-'}`;
+    if (key !== clusterKey) {
+      clusterKey = key;
+      items.push({ kind: 'cluster', key, id: cluster?.id ?? null, name: cluster?.name ?? NO_CLUSTER });
+    }
+    items.push({ kind: 'system', key: `s${system.id}`, system });
+  }
+  return items;
+}

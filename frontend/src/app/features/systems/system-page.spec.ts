@@ -10,7 +10,7 @@ import { ALERTS_URL } from '../../shared/alerts/alerts-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { SystemDetail, systemUrl } from '../../shared/systems/systems-api';
 import { SystemPage } from './system-page';
-import { systemDetailBody } from './systems-testing';
+import { systemDetailBody } from '../../shared/systems/systems-testing';
 
 describe('SystemPage', () => {
   let fixture: ComponentFixture<SystemPage>;

@@ -1,15 +1,24 @@
 import { HttpTestingController } from '@angular/common/http/testing';
+import { CdkVirtualScrollableElement } from '@angular/cdk/scrolling';
+import { Component } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
-import { SYSTEMS_URL, SystemSummary } from '../../shared/systems/systems-api';
+import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '../../shared/systems/systems-api';
 import { SystemsPage } from './systems-page';
-import { systemBody } from './systems-testing';
+import { pageBody, systemBody } from '../../shared/systems/systems-testing';
+
+/** The page inside a scrolling box, as the console's shell holds it (its content scrolls, not the window). */
+@Component({
+  imports: [CdkVirtualScrollableElement, SystemsPage],
+  template: `<div cdkVirtualScrollingElement style="height: 800px; overflow: auto"><argus-systems-page /></div>`,
+})
+class InShell {}
 
 describe('SystemsPage', () => {
-  let fixture: ComponentFixture<SystemsPage>;
+  let fixture: ComponentFixture<InShell>;
   let http: HttpTestingController;
 
   const acme = { id: 10, name: 'Acme' };
@@ -47,13 +56,15 @@ describe('SystemsPage', () => {
     }),
   ];
 
-  async function render(systems: SystemSummary[], role: 'ADMIN' | 'VIEWER' = 'ADMIN'): Promise<void> {
+  async function render(systems: SystemSummary[] | PageBody, role: 'ADMIN' | 'VIEWER' = 'ADMIN'): Promise<void> {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(userBody({ role }));
-    fixture = TestBed.createComponent(SystemsPage);
+    fixture = TestBed.createComponent(InShell);
     await settle(fixture);
-    http.expectOne({ method: 'GET', url: SYSTEMS_URL }).flush(systems);
+    http
+      .expectOne((req) => req.method === 'GET' && req.url === SYSTEMS_PAGE_URL)
+      .flush(Array.isArray(systems) ? pageBody(systems) : systems);
     await rendered();
   }
 
@@ -174,15 +185,37 @@ describe('SystemsPage', () => {
     expect(names()).toEqual(['new-host']);
   });
 
-  it('renders only the lines on screen of a large fleet (virtual scroll)', async () => {
-    const many = Array.from({ length: 2000 }, (_, i) =>
+  describe('a fleet larger than one page', () => {
+    const many = Array.from({ length: 250 }, (_, i) =>
       systemBody({ id: 100 + i, name: `host-${String(i).padStart(4, '0')}`, customer: acme }),
     );
-    await render(many);
+    const first = { ...pageBody(many, 'next'), total: 2000, customers: [{ id: acme.id, count: 2000 }] };
 
-    expect(rows().length).toBeGreaterThan(5);
-    expect(rows().length).withContext('virtual scroll: not 2,000 rows in the DOM').toBeLessThan(200);
-    expect(names()[0]).toBe('host-0000');
+    it('renders only the lines on screen, the headings counted by the server, and says how many are held', async () => {
+      await render(first);
+
+      expect(rows().length).toBeGreaterThan(5);
+      expect(rows().length).withContext('virtual scroll: not every row in the DOM').toBeLessThan(200);
+      expect(names()[0]).toBe('host-0000');
+      expect(page().querySelector('[data-testid="customer"] h2')?.textContent).toContain('2000 systems');
+      expect(page().querySelector('[data-testid="more"]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+        'Showing 250 of 2000 systems; more load as you scroll.',
+      );
+    });
+
+    it('sends the text filter to the server once typing pauses, and shows its answer', async () => {
+      await render(first);
+      typeInto(page().querySelector<HTMLInputElement>('input[type="search"]'), 'host-001');
+      await settle(fixture);
+      http.expectNone((req) => req.params.has('q'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      http
+        .expectOne((req) => req.url === SYSTEMS_PAGE_URL && req.params.get('q') === 'host-001')
+        .flush(pageBody(many.slice(10, 12)));
+      await rendered();
+
+      expect(names()).toEqual(['host-0010', 'host-0011']);
+    });
   });
 
   it('says when nothing matches and clears the filters on request', async () => {

@@ -1,35 +1,40 @@
 import { BreakpointObserver } from '@angular/cdk/layout';
 import { ScrollingModule } from '@angular/cdk/scrolling';
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
-import { toSignal } from '@angular/core/rxjs-interop';
+import { ChangeDetectionStrategy, Component, computed, DestroyRef, inject, signal } from '@angular/core';
+import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { RouterLink } from '@angular/router';
-import { asyncScheduler, map, throttleTime } from 'rxjs';
+import { debounceTime, map } from 'rxjs';
 
 import { AuthService } from '../../core/auth';
 import { revealFragment } from '../../core/fragment';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
+import { REFRESH_INTERVAL_MS } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { AlertCounts } from './alert-counts';
-import { countByStatus, flatten, groupSystems, ListItem, matchesFilter } from './grouping';
+import { FleetList } from './fleet-list';
+import { countByStatus, flatten, flattenRows, groupSystems, ListItem, matchesFilter } from './grouping';
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
-import { SystemsApi, SystemStatus, SystemSummary } from '../../shared/systems/systems-api';
+import { SystemStatus } from '../../shared/systems/systems-api';
 
 /** A line's height: rows on a wide screen, cards below 600 px (the virtual scroll needs one fixed size). */
 const ROW_PX = 52;
 const CARD_PX = 132;
-/** Snapshots that arrive closer together than this are shown together (a burst renders once). */
-export const LIVE_COALESCE_MS = 500;
+/** Typing is sent to the server (large fleets) once it pauses this long. */
+const TYPING_PAUSE_MS = 250;
+/** A large fleet's next page is asked for when the first line on screen is this close to the end. */
+const LOAD_AHEAD_LINES = 100;
+/** Lines refreshed every 30 s from the first on screen (more than a tall screen shows). */
+const SCREEN_LINES = 60;
 
 /**
  * Every system the account may see, grouped by customer and cluster, with a text and a status filter;
- * virtual-scrolled (issue 15: 10,000 systems render only the lines on screen), live updates coalesced.
+ * virtual-scrolled, live updates coalesced. A fleet of up to WHOLE_FLEET_MAX systems is here whole and
+ * follows the live snapshot; a larger one is paged, filtered and followed on the server (FleetList).
  */
 @Component({
   selector: 'argus-systems-page',
@@ -47,20 +52,15 @@ export const LIVE_COALESCE_MS = 500;
     StatusBadge,
     TimeAgo,
   ],
+  providers: [FleetList],
   templateUrl: './systems-page.html',
   styleUrl: './systems-page.scss',
 })
 export class SystemsPage {
-  private readonly api = inject(SystemsApi);
+  protected readonly fleet = inject(FleetList);
   protected readonly auth = inject(AuthService);
   protected readonly now = injectNow();
 
-  protected readonly systems = toSignal(
-    this.api.systems$.pipe(throttleTime(LIVE_COALESCE_MS, asyncScheduler, { leading: true, trailing: true })),
-    {
-      initialValue: LOADING as Refreshing<SystemSummary[]>,
-    },
-  );
   private readonly narrow = toSignal(
     inject(BreakpointObserver)
       .observe('(max-width: 600px)')
@@ -71,26 +71,56 @@ export class SystemsPage {
   protected readonly text = signal('');
   /** 'ANY' rather than null: a null option is Material's "no selection" and would leave the select blank. */
   protected readonly status = signal<SystemStatus | 'ANY'>('ANY');
+  private readonly firstLine = signal(0);
 
   protected readonly statuses = STATUSES;
   protected readonly statusLabels = STATUS_LABELS;
 
-  private readonly all = computed(() => {
-    const list = this.systems();
-    return list.state === 'ready' ? list.value : [];
-  });
-  protected readonly counts = computed(() => countByStatus(this.all()));
-  protected readonly items = computed(() => {
+  private readonly filter = computed(() => {
     const status = this.status();
-    const filter = { text: this.text(), status: status === 'ANY' ? null : status };
-    return flatten(groupSystems(this.all().filter((system) => matchesFilter(system, filter))));
+    return { text: this.text(), status: status === 'ANY' ? null : status };
   });
+  /** Per status, the text filter aside (whole: counted here; paged: by the server). */
+  protected readonly counts = computed(() => this.fleet.counts() ?? countByStatus(this.fleet.rows()));
+  protected readonly countAll = computed(() =>
+    this.fleet.whole() ? this.fleet.rows().length : Object.values(this.counts()).reduce((sum, n) => sum + n, 0),
+  );
+  protected readonly items = computed((): ListItem[] => {
+    if (!this.fleet.whole()) {
+      const counts = this.fleet.customerCounts();
+      return flattenRows(this.fleet.rows(), (id) => counts.get(id) ?? 0);
+    }
+    const filter = this.filter();
+    return flatten(groupSystems(this.fleet.rows().filter((system) => matchesFilter(system, filter))));
+  });
+  /** No system at all (not: none that matches). */
+  protected readonly empty = computed(() => this.fleet.whole() && this.fleet.rows().length === 0);
   protected readonly trackItem = (_: number, item: ListItem) => item.key;
   protected readonly filtered = computed(() => this.text().trim() !== '' || this.status() !== 'ANY');
 
   constructor() {
     // the overview links a customer to /systems#customer-<id>
-    revealFragment(() => this.systems().state === 'ready');
+    revealFragment(() => this.fleet.state() === 'ready');
+    const statusNow = computed(() => this.status());
+    // a status is sent at once, typing once it pauses
+    toObservable(this.filter)
+      .pipe(debounceTime(TYPING_PAUSE_MS))
+      .subscribe((filter) => this.fleet.setFilter(filter));
+    toObservable(statusNow).subscribe(() => this.fleet.setFilter(this.filter()));
+    const timer = setInterval(() => this.fleet.refresh(this.systemIdsOnScreen()), REFRESH_INTERVAL_MS);
+    inject(DestroyRef).onDestroy(() => clearInterval(timer));
+  }
+
+  protected scrolledTo(index: number): void {
+    this.firstLine.set(index);
+    if (index + LOAD_AHEAD_LINES >= this.items().length) this.fleet.loadMore();
+  }
+
+  private systemIdsOnScreen(): number[] {
+    const start = this.firstLine();
+    return this.items()
+      .slice(start, start + SCREEN_LINES)
+      .flatMap((item) => (item.kind === 'system' ? [item.system.id] : []));
   }
 
   protected clearFilters(): void {

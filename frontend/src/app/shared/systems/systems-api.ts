@@ -3,19 +3,32 @@ import { inject, Injectable } from '@angular/core';
 import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject, tap } from 'rxjs';
 
 import { LiveService } from '../../core/live';
-import { followLive, onChangeOf, Refreshing, refreshing } from '../../core/refresh';
+import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
-import type { System, SystemChanges, SystemDetail, SystemStatus } from '@contracts/systems';
+import type { System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
 
 // the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
-export type { SystemChanges, SystemDetail, SystemStatus };
+export type { SystemChanges, SystemDetail, SystemsPage, SystemStatus };
 /** One system as GET /api/systems lists it (docs/api.md "Fleet"). */
 export type SystemSummary = System;
 
 export const SYSTEMS_URL = '/api/systems';
 
+export const SYSTEMS_PAGE_URL = `${SYSTEMS_URL}/page`;
+
 export const systemUrl = (id: number): string => `${SYSTEMS_URL}/${id}`;
+
+/** What GET /api/systems/page takes (docs/api.md "Systems"); the order is by customer unless `sort` says name. */
+export interface SystemsPageQuery {
+  limit: number;
+  sort?: 'name';
+  q?: string;
+  status?: SystemStatus;
+  customer?: number;
+  cursor?: string;
+  ids?: readonly number[];
+}
 
 /** Systems and their chart data. Every stream reloads on REFRESH_INTERVAL_MS and after changes made here. */
 @Injectable({ providedIn: 'root' })
@@ -24,13 +37,17 @@ export class SystemsApi {
   private readonly live = inject(LiveService);
   private readonly changed$ = new Subject<void>();
 
-  /** The list, then the live channel's `systems.list` snapshot whenever status, last seen or alerts change. */
-  // no reload on live changes: the snapshot carries them, and a last seen that moved updates the rows in
-  // place without a request
-  readonly systems$: Observable<Refreshing<SystemSummary[]>> = followLive(
-    refreshing(() => this.http.get<SystemSummary[]>(SYSTEMS_URL), this.changed$),
-    this.live.snapshot<SystemSummary[]>('systems.list'),
-  );
+  /** One page of the systems list, filtered and ordered by customer, cluster and name on the server. */
+  page(query: SystemsPageQuery): Observable<SystemsPage> {
+    const params: Record<string, string | number> = { limit: query.limit };
+    if (query.sort) params['sort'] = query.sort;
+    if (query.q) params['q'] = query.q;
+    if (query.status) params['status'] = query.status;
+    if (query.customer !== undefined) params['customer'] = query.customer;
+    if (query.cursor) params['cursor'] = query.cursor;
+    if (query.ids) params['ids'] = query.ids.join(',');
+    return this.http.get<SystemsPage>(SYSTEMS_PAGE_URL, { params });
+  }
 
   /** The detail, with status, last seen and open alerts kept current from the live `systems.list` snapshot. */
   system$(id: number): Observable<Refreshing<SystemDetail>> {

@@ -1,4 +1,4 @@
-import { SystemDetail, SystemSummary } from '../../shared/systems/systems-api';
+import { SystemDetail, SystemsPage, SystemSummary } from './systems-api';
 
 /** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
 export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
@@ -27,5 +27,22 @@ export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemD
     offlineAlerts: true,
     updateFailedVersion: null,
     ...overrides,
+  };
+}
+
+/** GET /api/systems/page for specs: `items`, counted as the server counts them unless `total` says more. */
+export function pageBody(items: SystemSummary[], nextCursor: string | null = null, total = items.length): SystemsPage {
+  const customers = new Map<number, number>();
+  const counts: SystemsPage['counts'] = { PENDING: 0, ONLINE: 0, WARNING: 0, CRITICAL: 0, OFFLINE: 0, STANDBY: 0 };
+  for (const item of items) {
+    customers.set(item.customer.id, (customers.get(item.customer.id) ?? 0) + 1);
+    counts[item.status] += 1;
+  }
+  return {
+    items,
+    nextCursor,
+    total,
+    counts,
+    customers: [...customers].map(([id, count]) => ({ id, count })),
   };
 }

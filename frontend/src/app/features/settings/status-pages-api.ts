@@ -1,0 +1,42 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { map, Observable, Subject, tap } from 'rxjs';
+
+import { Refreshing, refreshing } from '../../core/refresh';
+import type { StatusPage, StatusPageChanges, StatusPageCreate } from '@contracts/status-pages';
+
+// the JSON of /api/status-pages (contracts/status-pages.ts)
+export type { StatusPage, StatusPageChanges, StatusPageCreate };
+
+export const STATUS_PAGES_URL = '/api/status-pages';
+
+/** A customer's published status pages (issue 16 item 4): only its writers see and change them. */
+@Injectable({ providedIn: 'root' })
+export class StatusPagesApi {
+  private readonly http = inject(HttpClient);
+  private readonly changed$ = new Subject<void>();
+
+  readonly pages$: Observable<Refreshing<StatusPage[]>> = refreshing(
+    () => this.http.get<StatusPage[]>(STATUS_PAGES_URL),
+    this.changed$,
+  );
+
+  create(body: StatusPageCreate): Observable<StatusPage> {
+    return this.http.post<StatusPage>(STATUS_PAGES_URL, body).pipe(tap(() => this.changed$.next()));
+  }
+
+  update(id: number, changes: StatusPageChanges): Observable<StatusPage> {
+    return this.http.patch<StatusPage>(`${STATUS_PAGES_URL}/${id}`, changes).pipe(tap(() => this.changed$.next()));
+  }
+
+  rotate(id: number): Observable<StatusPage> {
+    return this.http.post<StatusPage>(`${STATUS_PAGES_URL}/${id}/rotate`, {}).pipe(tap(() => this.changed$.next()));
+  }
+
+  remove(id: number): Observable<void> {
+    return this.http.delete<void>(`${STATUS_PAGES_URL}/${id}`).pipe(
+      map(() => undefined),
+      tap(() => this.changed$.next()),
+    );
+  }
+}

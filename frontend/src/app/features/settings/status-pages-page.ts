@@ -1,0 +1,192 @@
+import { Clipboard } from '@angular/cdk/clipboard';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { MatButtonModule } from '@angular/material/button';
+import { MatDialog } from '@angular/material/dialog';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSnackBar } from '@angular/material/snack-bar';
+import { filter, Observable, switchMap } from 'rxjs';
+
+import { errorMessage } from '../../core/api-error';
+import { LOADING } from '../../core/loaded';
+import { Refreshing } from '../../core/refresh';
+import { confirmAction, ConfirmOptions } from '../../ui/confirm-dialog';
+import { Icon } from '../../ui/icon';
+import { StatusPageDialog, StatusPageDialogData } from './status-page-dialog';
+import { StatusPage, StatusPagesApi } from './status-pages-api';
+
+/**
+ * Settings → Status pages (issue 16 item 4): a customer's read-only page at /status/<slug> that its
+ * own people open without an account. The address is the key: copy it, rotate it, revoke it.
+ */
+@Component({
+  selector: 'argus-status-pages-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [Icon, MatButtonModule, MatProgressBarModule],
+  template: `
+    <header class="page-header page-header--actions">
+      <div>
+        <h1>Status pages</h1>
+        <p>
+          A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of
+          the systems and clusters you choose, under the names you give them. Anyone with the address can open it,
+          without signing in.
+        </p>
+      </div>
+      <button mat-flat-button type="button" (click)="create()">
+        <argus-icon matButtonIcon name="add" />New status page
+      </button>
+    </header>
+    @let state = pages();
+    @switch (state.state) {
+      @case ('loading') {
+        <mat-progress-bar mode="indeterminate" aria-label="Loading status pages" />
+      }
+      @case ('error') {
+        <p class="form-error" role="alert">{{ state.message }}</p>
+      }
+      @case ('ready') {
+        @if (state.value.length === 0) {
+          <p data-testid="empty">No status pages yet.</p>
+        }
+        <ul class="pages">
+          @for (p of state.value; track p.id) {
+            <li class="page" data-testid="status-page">
+              <h2>{{ p.title }}</h2>
+              <p class="meta">
+                {{ p.customerName }} · {{ p.items.length }} {{ p.items.length === 1 ? 'entry' : 'entries' }}:
+                {{ names(p) }}
+              </p>
+              @if (p.announcement) {
+                <p class="announcement"><strong>Announcement:</strong> {{ p.announcement }}</p>
+              }
+              <p class="url">
+                <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
+              </p>
+              <div class="buttons">
+                <button mat-stroked-button type="button" (click)="copy(p)">
+                  <argus-icon matButtonIcon name="copy" />Copy address
+                </button>
+                <button mat-stroked-button type="button" (click)="edit(p)">
+                  <argus-icon matButtonIcon name="edit" />Edit
+                </button>
+                <button mat-stroked-button type="button" (click)="rotate(p)">
+                  <argus-icon matButtonIcon name="refresh" />New address
+                </button>
+                <button mat-stroked-button type="button" (click)="revoke(p)">
+                  <argus-icon matButtonIcon name="delete" />Revoke
+                </button>
+              </div>
+            </li>
+          }
+        </ul>
+      }
+    }
+  `,
+  styles: `
+    .pages {
+      list-style: none;
+      margin: 0;
+      padding: 0;
+      display: grid;
+      gap: 16px;
+    }
+    .page {
+      border: 1px solid var(--mat-sys-outline-variant);
+      border-radius: 12px;
+      padding: 16px;
+      min-width: 0;
+    }
+    .page h2 {
+      margin: 0 0 4px;
+      font: var(--mat-sys-title-medium);
+      overflow-wrap: anywhere;
+    }
+    .meta,
+    .announcement {
+      margin: 0 0 8px;
+      overflow-wrap: anywhere;
+    }
+    .url {
+      margin: 0 0 12px;
+      font-family: monospace;
+      overflow-wrap: anywhere;
+    }
+    .buttons {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+    }
+  `,
+})
+export class StatusPagesPage {
+  private readonly api = inject(StatusPagesApi);
+  private readonly dialog = inject(MatDialog);
+  private readonly snackBar = inject(MatSnackBar);
+  private readonly clipboard = inject(Clipboard);
+  protected readonly pages = toSignal(this.api.pages$, { initialValue: LOADING as Refreshing<StatusPage[]> });
+
+  protected names(page: StatusPage): string {
+    return page.items.map((item) => item.displayName).join(', ');
+  }
+
+  protected copy(page: StatusPage): void {
+    const copied = this.clipboard.copy(page.url);
+    this.snackBar.open(
+      copied ? 'Address copied' : 'The browser refused to copy. Select the address and copy it by hand.',
+      undefined,
+      {
+        duration: 4000,
+      },
+    );
+  }
+
+  protected create(): void {
+    this.open({}, 'Status page published');
+  }
+
+  protected edit(page: StatusPage): void {
+    this.open({ page }, 'Status page saved');
+  }
+
+  protected rotate(page: StatusPage): void {
+    this.confirmThen(
+      {
+        title: `Give ${page.title} a new address?`,
+        message: 'The current address stops working at once; share the new one with the customer.',
+        confirm: 'New address',
+      },
+      () => this.api.rotate(page.id),
+      'New address made',
+    );
+  }
+
+  protected revoke(page: StatusPage): void {
+    this.confirmThen(
+      {
+        title: `Revoke ${page.title}?`,
+        message: 'The page is deleted and its address answers "not found" from now on.',
+        confirm: 'Revoke',
+      },
+      () => this.api.remove(page.id),
+      'Status page revoked',
+    );
+  }
+
+  private confirmThen(options: ConfirmOptions, action: () => Observable<unknown>, done: string): void {
+    confirmAction(this.dialog, options)
+      .pipe(filter(Boolean), switchMap(action))
+      .subscribe({
+        next: () => this.snackBar.open(done, undefined, { duration: 4000 }),
+        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
+      });
+  }
+
+  private open(data: StatusPageDialogData, message: string): void {
+    this.dialog
+      .open<StatusPageDialog, StatusPageDialogData, StatusPage>(StatusPageDialog, { data, width: '720px' })
+      .afterClosed()
+      .pipe(filter(Boolean))
+      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+  }
+}
