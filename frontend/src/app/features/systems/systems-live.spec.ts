@@ -8,8 +8,8 @@ import { LIVE_SOCKET } from '../../core/live-socket';
 import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { Refreshing } from '../../core/refresh';
 import { provideForTests } from '../../testing';
-import { systemUrl, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
-import { systemBody, systemDetailBody } from '../../shared/systems/systems-testing';
+import { SYSTEM_LAST_SEEN_MS, systemUrl, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
+import { systemDetailBody } from '../../shared/systems/systems-testing';
 
 describe('SystemsApi on the live channel', () => {
   let sockets: FakeSocket[];
@@ -38,11 +38,6 @@ describe('SystemsApi on the live channel', () => {
     return seen;
   }
 
-  function snapSid(): unknown {
-    sockets[0].accept();
-    return sockets[0].subs().find((s) => s['topic'] === 'systems.list')?.['sid'];
-  }
-
   it('reloads a system page when the server names that system in `changes`, and only then', () => {
     watch<Refreshing<SystemDetail>>(api.system$(1));
     http.expectOne(systemUrl(1)).flush(systemDetailBody());
@@ -56,26 +51,34 @@ describe('SystemsApi on the live channel', () => {
     http.expectOne(systemUrl(1)).flush(systemDetailBody());
   });
 
-  it("keeps a system page's status, last seen and open alerts current from the snapshot", () => {
-    const seen = watch<Refreshing<SystemDetail>>(api.system$(1));
-    http.expectOne(systemUrl(1)).flush(systemDetailBody());
-    const sid = snapSid();
-    const lastSeenAt = new Date(Date.now() + 60_000).toISOString();
-    sockets[0].receive({
-      t: 'snap',
-      sid,
-      rev: 1,
-      data: [
-        systemBody({ id: 2, status: 'OFFLINE' }),
-        systemBody({ status: 'CRITICAL', lastSeenAt, openAlerts: { critical: 1, warning: 0, info: 0 } }),
-      ],
-    });
-    const last = seen.at(-1);
-    expect(last?.state).toBe('ready');
-    if (last?.state !== 'ready') return;
-    expect(last.value.status).toBe('CRITICAL');
-    expect(last.value.lastSeenAt).toBe(lastSeenAt);
-    expect(last.value.openAlerts.critical).toBe(1);
-    expect(last.value.kernel).toBe('6.8.0-45');
+  it("keeps a system page's open alerts and last seen current from its own row, not the fleet's snapshot", () => {
+    jasmine.clock().install();
+    try {
+      const seen = watch<Refreshing<SystemDetail>>(api.system$(1));
+      http.expectOne(systemUrl(1)).flush(systemDetailBody());
+      sockets[0].accept();
+      expect(sockets[0].subs().map((s) => s['topic']))
+        .withContext('no whole-fleet snapshot for one system')
+        .not.toContain('systems.list');
+      const sid = sockets[0].subs().find((s) => s['topic'] === 'changes')?.['sid'];
+      // an alert changed somewhere: the open alerts of this system may have, so its row is read again
+      sockets[0].receive({ t: 'msg', sid, id: 'r-1', data: { topic: 'alerts', ids: [77] } });
+      const openAlerts = { critical: 1, warning: 0, info: 0 };
+      http.expectOne(systemUrl(1)).flush(systemDetailBody({ status: 'CRITICAL', openAlerts }));
+      expect(seen.at(-1)).toEqual(jasmine.objectContaining({ state: 'ready' }));
+      const afterAlert = seen.at(-1);
+      expect(afterAlert?.state === 'ready' && afterAlert.value.openAlerts.critical).toBe(1);
+      // no change announced: last seen still moves, read again every SYSTEM_LAST_SEEN_MS
+      jasmine.clock().tick(SYSTEM_LAST_SEEN_MS - 1);
+      http.expectNone(systemUrl(1));
+      jasmine.clock().tick(1);
+      const lastSeenAt = new Date(Date.now() + 60_000).toISOString();
+      http.expectOne(systemUrl(1)).flush(systemDetailBody({ lastSeenAt }));
+      const last = seen.at(-1);
+      expect(last?.state === 'ready' && last.value.lastSeenAt).toBe(lastSeenAt);
+    } finally {
+      for (const subscription of subscriptions.splice(0)) subscription.unsubscribe();
+      jasmine.clock().uninstall();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { combineLatest, forkJoin, map, NEVER, Observable, of, startWith, Subject, tap } from 'rxjs';
+import { forkJoin, interval, map, merge, NEVER, Observable, of, Subject, tap } from 'rxjs';
 
 import { LiveService } from '../../core/live';
 import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
@@ -18,6 +18,9 @@ export const SYSTEMS_URL = '/api/systems';
 export const SYSTEMS_PAGE_URL = `${SYSTEMS_URL}/page`;
 
 export const systemUrl = (id: number): string => `${SYSTEMS_URL}/${id}`;
+
+/** A system's page fetches its row again this often for last seen (an agent reports every 30 s by default). */
+export const SYSTEM_LAST_SEEN_MS = 30_000;
 
 /** What GET /api/systems/page takes (docs/api.md "Systems"); the order is by customer unless `sort` says name. */
 export interface SystemsPageQuery {
@@ -49,22 +52,17 @@ export class SystemsApi {
     return this.http.get<SystemsPage>(SYSTEMS_PAGE_URL, { params });
   }
 
-  /** The detail, with status, last seen and open alerts kept current from the live `systems.list` snapshot. */
+  /**
+   * The detail, fetched again when the server names this system in `changes` (its status), when an alert
+   * changes (its open alerts: `alerts` changes name alert ids, not systems) and every
+   * SYSTEM_LAST_SEEN_MS (last seen moves with every report, which announces no change). One row: the
+   * whole-fleet `systems.list` snapshot this followed before was 2.8 MiB at 10,000 systems.
+   */
   system$(id: number): Observable<Refreshing<SystemDetail>> {
-    // status and last seen come with the snapshot; the rest is fetched again when the system changed
-    const detail$ = refreshing(
+    return refreshing(
       () => this.http.get<SystemDetail>(systemUrl(id)),
-      this.changed$,
-      onChangeOf('systems', id),
-    );
-    const summary$ = this.live.snapshot<SystemSummary[]>('systems.list').pipe(
-      map((list) => list.find((system) => system.id === id) ?? null),
-      startWith(null),
-    );
-    return combineLatest([detail$, summary$]).pipe(
-      map(([detail, summary]) =>
-        detail.state === 'ready' && summary ? { ...detail, value: { ...detail.value, ...summary } } : detail,
-      ),
+      merge(this.changed$, interval(SYSTEM_LAST_SEEN_MS)),
+      (change) => (change.topic === 'systems' && change.ids.includes(id)) || change.topic === 'alerts',
     );
   }
 
