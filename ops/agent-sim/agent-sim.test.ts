@@ -78,6 +78,30 @@ describe('simulated agent against the webhook', () => {
     const system = await h.db.knex('systems').where({ agent_id: 'sim-test-1' }).first();
     assert.equal(await h.metricCount(system.id), 7 * 60);
   });
+
+  it('sends a value a test set on the collected report (the tests raise alerts this way)', async () => {
+    const cluster = await h.cluster();
+    const agent = new SimulatedAgent({
+      url: `${h.url}/api/webhook/metrics`,
+      secret: SECRET,
+      enrollment: cluster.enrollmentKey,
+      sub: 'sim-test-2',
+      hostname: 'sim-host-2',
+      seed: 2,
+    });
+    const report = agent.collect();
+    const readonly = report.metrics.find((m) => m.name === 'disk.readonly' && m.instance === '/');
+    assert.ok(readonly);
+    assert.equal(readonly.value, 0);
+    readonly.value = 1;
+    assert.equal((await agent.send())?.status, 200);
+    const system = await h.db.knex('systems').where({ agent_id: 'sim-test-2' }).first();
+    const stored = await h.db
+      .knex('metrics')
+      .where({ system_id: system.id, name: 'disk.readonly', instance: '/' })
+      .first('value');
+    assert.equal(Number(stored?.value), 1);
+  });
 });
 
 describe('simulated agent slowed by the server', () => {

@@ -118,14 +118,25 @@ export class SimulatedAgent {
     this.host.fault = fault === 'disk-fill' || fault === 'cpu-spike' ? fault : null;
   }
 
-  /** Takes a report of the host at `now` into the buffer. */
+  /**
+   * Takes a report of the host at `now` into the buffer. Its samples write through: a test that sets a
+   * value on the returned report (a read-only disk for an alert) changes what will be sent.
+   */
   collect(now = Date.now()): Report {
     const skew = this.fault === 'clock-skew' ? 7 * 60_000 : 0;
     const held = { ts: new Date(now + skew).toISOString(), values: this.host.sampleValues(now, this.buffer.length) };
     this.buffer.push(held);
     const max = this.options.maxBuffer ?? 10_000;
     if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
-    return this.held(held);
+    const report = this.held(held);
+    report.metrics.forEach((sample, i) =>
+      Object.defineProperty(sample, 'value', {
+        enumerable: true,
+        get: () => held.values[i],
+        set: (value: number) => (held.values[i] = value),
+      }),
+    );
+    return report;
   }
 
   private async bearer(now: number): Promise<string> {

@@ -2,7 +2,8 @@
  * End to end, the monitoring loop as an operator watches it: a simulated agent
  * enrolls and reports, the scheduler's call evaluates, and the open console
  * shows the new system, its CRITICAL status and the open-alert counter without
- * a reload (the live channel), then the alert on the alerts page.
+ * a reload (the live channel), then the alert on the alerts page, and the system's own page
+ * following it back to ONLINE.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -88,5 +89,27 @@ describe('alerting in a browser', () => {
     await page.getByTestId('open-alerts').click();
     await page.waitForURL(/\/alerts/);
     await page.getByText('disk.readonly').first().waitFor();
+  });
+
+  it("follows the system's own page live: the alert resolved turns it ONLINE without a reload", async () => {
+    await page.goto(`${app.url}/systems`);
+    await page.getByRole('link', { name: 'web-01' }).first().click();
+    await page.waitForURL(/\/systems\/\d+/);
+    const status = page.locator('main [data-status]').first();
+    await page.locator('main [data-status="CRITICAL"]').first().waitFor();
+    const report = agent.collect();
+    const readonly = report.metrics.find((m) => m.name === 'disk.readonly' && m.instance === '/');
+    assert.ok(readonly);
+    readonly.value = 0;
+    assert.equal((await agent.send())?.status, 200);
+    const run = await fetch(`${app.appUrl}/api/cron/evaluate-alerts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${CRON_SECRET}` },
+    });
+    assert.equal(run.status, 200);
+    const body = (await run.json()) as { alerts: { resolved: number } };
+    assert.equal(body.alerts.resolved, 1);
+    await page.locator('main [data-status="ONLINE"]').first().waitFor();
+    assert.equal(await status.getAttribute('data-status'), 'ONLINE');
   });
 });
