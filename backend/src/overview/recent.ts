@@ -11,51 +11,31 @@
  */
 import type { Visible } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
+import { sharedAnswers } from '../lib/shared-answers.js';
 
 /** Shared for this long: the snapshot's subscription follows the HTTP request within a second. */
 export const SHARE_OVERVIEW_MS = 2_000;
 
-interface Recent<T> {
-  startedAt: number;
-  answer: Promise<T>;
-}
-
 const keyOf = (visible: Visible) => (visible === null ? 'all' : [...visible].sort((a, b) => a - b).join(','));
+/** Visible sets are few (ADMIN, and one per operator or viewer's grants); the bound is a guard. */
+const MAX_SETS = 1000;
 
 export function shareRecentOverviews<T>(
   compute: (visible: Visible) => Promise<T>,
   options: { clock: Clock; maxAgeMs?: number },
 ) {
-  const { clock, maxAgeMs = SHARE_OVERVIEW_MS } = options;
-  const recent = new Map<string, Recent<T>>();
-  const prune = (now: number) => {
-    for (const [key, entry] of recent) if (now - entry.startedAt > maxAgeMs) recent.delete(key);
-  };
-  /** A fresh computation, which the snapshot may share for a moment. */
-  function computeAfresh(visible: Visible): Promise<T> {
-    const key = keyOf(visible);
-    const now = clock.now().getTime();
-    prune(now);
-    const entry: Recent<T> = { startedAt: now, answer: compute(visible) };
-    recent.set(key, entry);
-    // a failure is not shared (the database may be back for the next caller)
-    entry.answer.catch(() => {
-      if (recent.get(key) === entry) recent.delete(key);
-    });
-    return entry.answer;
-  }
+  const recent = sharedAnswers<T>({
+    clock: options.clock,
+    ttlMs: options.maxAgeMs ?? SHARE_OVERVIEW_MS,
+    maxEntries: MAX_SETS,
+  });
   return {
-    compute: computeAfresh,
+    /** A fresh computation, which the snapshot may share for a moment. */
+    compute: (visible: Visible): Promise<T> => recent.fresh(keyOf(visible), () => compute(visible)),
     /** A computation started within `maxAgeMs` and since the last `forget`, else a fresh one. */
-    recentOrCompute(visible: Visible): Promise<T> {
-      const known = recent.get(keyOf(visible));
-      if (known && clock.now().getTime() - known.startedAt <= maxAgeMs) return known.answer;
-      return computeAfresh(visible);
-    },
+    recentOrCompute: (visible: Visible): Promise<T> => recent.shared(keyOf(visible), () => compute(visible)),
     /** What the overview shows may have changed: the next snapshot computes afresh. */
-    forget(): void {
-      recent.clear();
-    },
+    forget: (): void => recent.forgetAll(),
   };
 }
 

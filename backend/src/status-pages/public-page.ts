@@ -12,6 +12,7 @@ import type { Context } from 'koa';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
+import { sharedAnswers } from '../lib/shared-answers.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { ReportsService } from '../reports/service.js';
 import { publicView } from './public-view.js';
@@ -45,7 +46,7 @@ export function createPublicStatusPages(deps: {
   log: Logger;
 }) {
   const { repo, reports, clock, limiter, log } = deps;
-  const cache = new Map<string, { expires: number; answer: Promise<Answer> }>();
+  const cache = sharedAnswers<Answer>({ clock, ttlMs: CACHE_MS, maxEntries: MAX_CACHED });
   const notFound = answer(404, renderNotFound());
 
   async function compute(slugHash: string): Promise<Answer> {
@@ -76,22 +77,7 @@ export function createPublicStatusPages(deps: {
     return answer(200, renderStatusPage(view));
   }
 
-  function answerFor(slugHash: string): Promise<Answer> {
-    const now = clock.now().getTime();
-    const hit = cache.get(slugHash);
-    if (hit && hit.expires > now) return hit.answer;
-    cache.delete(slugHash);
-    if (cache.size >= MAX_CACHED) {
-      for (const [key, entry] of cache) if (entry.expires <= now) cache.delete(key);
-      // still full: the oldest entry goes (a Map iterates in insertion order)
-      if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-    }
-    const computed = compute(slugHash);
-    cache.set(slugHash, { expires: now + CACHE_MS, answer: computed });
-    // a failure is not kept: the next request tries again
-    computed.catch(() => cache.delete(slugHash));
-    return computed;
-  }
+  const answerFor = (slugHash: string): Promise<Answer> => cache.shared(slugHash, () => compute(slugHash));
 
   function send(ctx: Context, status: number, html: string | Answer, cacheControl: string): void {
     ctx.status = status;
@@ -132,7 +118,7 @@ export function createPublicStatusPages(deps: {
     router,
     /** After an edit, a rotation or a revocation: the next request computes afresh. */
     forget(slugHash: string): void {
-      cache.delete(slugHash);
+      cache.forget(slugHash);
     },
   };
 }
