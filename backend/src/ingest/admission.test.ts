@@ -89,3 +89,43 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     assert.equal((await deep).status, 200);
   });
 });
+
+describe('POST /api/webhook/metrics: the replay turn waits while too much is pending', () => {
+  let h: IngestHarness;
+  before(async () => {
+    h = await startIngestHarness({
+      groupCommit: { windowMs: 1000 },
+      admission: { maxPendingSamples: 100, turnMaxPendingSamples: 400, retryAfterSeconds: { min: 20, max: 20 } },
+    });
+  });
+  after(() => h.close());
+
+  it('refuses a replay in its turn above the cap, still accepts live reports, admits the turn again once drained', async () => {
+    const [busy, first, second, live] = [
+      await h.boundAgent(),
+      await h.boundAgent(),
+      await h.boundAgent(),
+      await h.boundAgent(),
+    ];
+    const buffer = (agentOffset: number) =>
+      Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000 + agentOffset, 5));
+    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
+    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+    h.clock.advance(500);
+    const admitted = h.post({ reports: buffer(0) }, { token: await first.token() });
+    await until('the replay to be admitted', () => h.feature.admission.pending() >= 150 + 60 * 5);
+
+    // the turn is open again, but 450 samples wait: above the cap of 400
+    h.clock.advance(500);
+    const refused = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(await h.metricCount(second.systemId), 0, 'nothing of the refused replay is stored');
+    const accepted = await h.post({ reports: [h.report(-2000, 4)] }, { token: await live.token() });
+    assert.equal(accepted.status, 200, 'live reports are never refused');
+
+    assert.deepEqual([(await admitted).status, (await deep).status], [200, 200]);
+    assert.equal(h.feature.admission.pending(), 0);
+    const retried = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    assert.deepEqual([retried.status, retried.body.accepted], [200, 60]);
+  });
+});

@@ -28,6 +28,12 @@ export interface AdmissionOptions {
    * live reports alone cannot hold the replay back for ever when the database is slow.
    */
   replayGapMs?: number;
+  /**
+   * Samples pending above which even that turn waits (default 50,000). What is admitted must be
+   * storable soon: while PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would
+   * grow the queue, and the server's memory, without bound.
+   */
+  turnMaxPendingSamples?: number;
   /** `Retry-After` of a refused replay, seconds: uniform in [min, max] (default 15–60) so a fleet spreads. */
   retryAfterSeconds?: { min: number; max: number };
   random?: () => number;
@@ -53,6 +59,7 @@ export interface Admission {
 
 export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
 export const DEFAULT_MAX_PENDING_SAMPLES = 10_000;
+export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 50_000;
 /** `"reports":[{"ts":"…"` as JSON.stringify writes it (both agents do). */
 const FIRST_REPORT_TS = /"reports":\[\{"ts":"([^"\\]{1,40})"/;
 
@@ -62,6 +69,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const { min, max } = options.retryAfterSeconds ?? { min: 15, max: 60 };
   const random = options.random ?? Math.random;
   const replayGapMs = options.replayGapMs ?? 500;
+  const turnMaxPending = options.turnMaxPendingSamples ?? DEFAULT_TURN_MAX_PENDING_SAMPLES;
   let pending = 0;
   let refused = 0;
   // the first replay under pressure waits its gap like the next ones
@@ -71,7 +79,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   function refuseIfOld(oldestMs: number, takeTurn: boolean): void {
     const now = options.clock.now().getTime();
     if (!(now - oldestMs > replayAgeMs)) return; // live: never refused here
-    if (now - replayAdmittedAt >= replayGapMs) {
+    if (now - replayAdmittedAt >= replayGapMs && pending < turnMaxPending) {
       if (takeTurn) replayAdmittedAt = now;
       return;
     }
