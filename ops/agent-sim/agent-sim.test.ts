@@ -24,6 +24,15 @@ describe('simulated host', () => {
     assert.ok(later.filter((s) => s.name.endsWith('_pct')).every((s) => s.value >= 0 && s.value <= 100));
   });
 
+  it('writes the JSON of its samples exactly as JSON.stringify does', () => {
+    const host = new SimulatedHost(11);
+    for (let i = 0; i < 3; i++) {
+      const values = host.sampleValues(Date.now() + i * 30_000);
+      values[0] = 1e21; // an exponent, as a large counter would be written
+      assert.equal(host.metricsJson(values), JSON.stringify(host.named(values)));
+    }
+  });
+
   it('fills a disk under the disk-fill fault', () => {
     const host = new SimulatedHost(3);
     host.fault = 'disk-fill';

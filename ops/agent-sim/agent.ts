@@ -105,12 +105,13 @@ export class SimulatedAgent {
     };
   }
 
-  private held({ ts, values }: { ts: string; values: Float64Array }): Report {
-    return { ts, metrics: this.host.named(values) };
+  /** A buffered report as JSON.stringify writes it ({ts, metrics}), without its sample objects. */
+  private heldJson({ ts, values }: { ts: string; values: Float64Array }): string {
+    return `{"ts":${JSON.stringify(ts)},"metrics":${this.host.metricsJson(values)}}`;
   }
 
-  private drawn(ms: number): Report {
-    return { ts: new Date(ms).toISOString(), metrics: this.host.sample(ms, this.buffered) };
+  private drawnJson(ms: number): string {
+    return this.heldJson({ ts: new Date(ms).toISOString(), values: this.host.sampleValues(ms, this.buffered) });
   }
 
   setFault(fault: AgentFault | null): void {
@@ -128,15 +129,22 @@ export class SimulatedAgent {
     this.buffer.push(held);
     const max = this.options.maxBuffer ?? 10_000;
     if (this.buffer.length > max) this.buffer.splice(0, this.buffer.length - max);
-    const report = this.held(held);
-    report.metrics.forEach((sample, i) =>
-      Object.defineProperty(sample, 'value', {
-        enumerable: true,
-        get: () => held.values[i],
-        set: (value: number) => (held.values[i] = value),
-      }),
-    );
-    return report;
+    // the sample objects are made only when read (a bench collecting thousands of reports never does)
+    let metrics: Sample[] | null = null;
+    const host = this.host;
+    return {
+      ts: held.ts,
+      get metrics(): Sample[] {
+        metrics ??= host.named(held.values).map((sample, i) =>
+          Object.defineProperty(sample, 'value', {
+            enumerable: true,
+            get: () => held.values[i],
+            set: (value: number) => (held.values[i] = value),
+          }),
+        );
+        return metrics;
+      },
+    };
   }
 
   private async bearer(now: number): Promise<string> {
@@ -158,27 +166,28 @@ export class SimulatedAgent {
    * compressed bodies.
    */
   private nextBody() {
-    const fromBacklog = this.backlog.slice(0, this.batchLimit).map((ms) => this.drawn(ms));
-    const held = this.buffer.slice(0, this.batchLimit - fromBacklog.length).map((h) => this.held(h));
-    const batch = [...fromBacklog, ...held];
+    const backlog = this.backlog.slice(0, this.batchLimit);
+    const held = this.buffer.slice(0, this.batchLimit - backlog.length);
+    const times = [...backlog, ...held.map((h) => Date.parse(h.ts))];
+    const batch = [...backlog.map((ms) => this.drawnJson(ms)), ...held.map((h) => this.heldJson(h))];
     // a replayed request resends the reports of the last one: the same identity (system, ts)
-    const again = this.fault === 'replay' ? this.lastBatch.map((ms) => this.drawn(ms)) : [];
-    const reports = [...again, ...batch].slice(-500);
-    const json = JSON.stringify({ agent: this.agentInfo(), reports });
+    const again = this.fault === 'replay' ? this.lastBatch : [];
+    const reports = [...again.map((ms) => this.drawnJson(ms)), ...batch].slice(-500);
+    const json = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[${reports.join(',')}]}`;
     return {
       json,
-      fromBacklog: fromBacklog.length,
-      fromBuffer: batch.length - fromBacklog.length,
-      times: batch.map((report) => Date.parse(report.ts)),
+      fromBacklog: backlog.length,
+      fromBuffer: held.length,
+      times,
       sent: reports.length,
-      oldestMs: Math.min(...reports.map((report) => Date.parse(report.ts))),
+      oldestMs: Math.min(...[...again, ...times].slice(-500)),
     };
   }
 
   /** Compresses the backlog now, as an agent writes its buffer while the server is away. */
   async prepareBacklog(): Promise<Buffer> {
     if (this.backlogGzip?.count !== this.backlog.length) {
-      const fragment = this.backlog.map((ms) => JSON.stringify(this.drawn(ms))).join(',');
+      const fragment = this.backlog.map((ms) => this.drawnJson(ms)).join(',');
       this.backlogGzip = { count: this.backlog.length, gz: await deflate(fragment) };
     }
     return this.backlogGzip.gz;
@@ -194,7 +203,7 @@ export class SimulatedAgent {
   private async replayBody() {
     const gz = await this.prepareBacklog();
     const opening = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[`;
-    const closing = `${this.buffer.map((h) => `,${JSON.stringify(this.held(h))}`).join('')}]}`;
+    const closing = `${this.buffer.map((h) => `,${this.heldJson(h)}`).join('')}]}`;
     const times = [...this.backlog, ...this.buffer.map((report) => Date.parse(report.ts))];
     return {
       payload: Buffer.concat([await deflate(opening), gz, await deflate(closing)]),
