@@ -45,6 +45,20 @@ interface PhaseResult {
   p50: number;
   p99: number;
   samplesPerStatement: number;
+  /** CPU a stored report (ms): the server's process, its database's PostgreSQL backends, the bench. */
+  cpu: CpuPerReport;
+}
+
+interface CpuPerReport {
+  server: number;
+  postgres: number;
+  bench: number;
+}
+
+interface CeilingResult {
+  rowsPerS: number;
+  /** CPU of the ceiling's PostgreSQL backends and of the bench per report's worth of samples (ms). */
+  cpu: CpuPerReport;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,6 +123,15 @@ async function argusPhase(
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     samplesPerStatement: d('statements') ? d('samples') / d('statements') : samplesPerReport,
+    cpu: { server: 0, postgres: 0, bench: 0 },
+  };
+  const postgresCores = backendCpuSince(before.backends, after.backends) / wall;
+  const benchCores = (cpu.user + cpu.system) / 1e6 / wall;
+  const perReport = (cores: number) => (cores * 1000) / Math.max(1e-9, result.reportsPerS);
+  result.cpu = {
+    server: perReport(d('cpuSeconds') / wall),
+    postgres: perReport(postgresCores),
+    bench: perReport(benchCores),
   };
   const loop = d('loopActiveMs') / Math.max(1, d('loopActiveMs') + d('loopIdleMs'));
   const other = [...statuses].filter(([code]) => code !== 200);
@@ -119,8 +142,8 @@ async function argusPhase(
   );
   console.log(
     `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report), ` +
-      `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${(backendCpuSince(before.backends, after.backends) / wall).toFixed(2)} cores, ` +
-      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
+      `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${postgresCores.toFixed(2)} cores, ` +
+      `bench ${benchCores.toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
       `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
   );
   return result;
@@ -133,7 +156,8 @@ async function ceilingPhase(
   admin: pg.Client,
   seconds: number,
   batchRows: number,
-): Promise<number> {
+  samplesPerReport: number,
+): Promise<CeilingResult> {
   const before = await backendCpu(admin, database.name);
   const benchCpu = process.cpuUsage();
   const started = performance.now();
@@ -145,7 +169,32 @@ async function ceilingPhase(
     `${name}: ${fmt(rowsPerS)} samples/s (${fmt(batchRows)} rows a statement); PostgreSQL ${(db / wall).toFixed(2)} cores, ` +
       `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores; load ${load()}`,
   );
-  return rowsPerS;
+  const perReport = (cores: number) => (cores * 1000 * samplesPerReport) / Math.max(1e-9, rowsPerS);
+  return {
+    rowsPerS,
+    cpu: { server: 0, postgres: perReport(db / wall), bench: perReport((cpu.user + cpu.system) / 1e6 / wall) },
+  };
+}
+
+const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
+const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
+  server: median(list.map((c) => c.server)),
+  postgres: median(list.map((c) => c.postgres)),
+  bench: median(list.map((c) => c.bench)),
+});
+
+/**
+ * Where the CPU of a report goes, Argus saturated against the ceiling. Both saturate the same cores,
+ * so Argus/ceiling is about the ceiling's CPU a report over Argus's: the bound printed.
+ */
+function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): string {
+  const f = (n: number) => n.toFixed(2);
+  return (
+    `  ${label} CPU a report (ms): server ${f(argus.server)}, PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
+    `total ${f(sum(argus))}; the ceiling's: PostgreSQL ${f(ceiling.postgres)}, bench ${f(ceiling.bench)}, total ` +
+    `${f(sum(ceiling))}; on ${os.cpus().length} cores that CPU alone bounds Argus at ` +
+    `${fmt((os.cpus().length * 1000) / sum(argus))} reports/s and Argus/ceiling at ${f(sum(ceiling) / sum(argus))}`
+  );
 }
 
 /** `bench ingest` with its command-line arguments (npm run bench -- ingest …). */
@@ -217,6 +266,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
     }
 
     const ceilings: number[] = [];
+    const ceilingCpu: CpuPerReport[] = [];
     const statements: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
       let batchRows = samplesPerReport;
@@ -230,8 +280,17 @@ export async function benchIngest(argv: string[]): Promise<void> {
         );
         contender.saturated.push(saturated);
         batchRows = Math.max(samplesPerReport, Math.round(saturated.samplesPerStatement));
-        const rowsPerS = await ceilingPhase(`round ${round} ceiling`, ceiling, ceilingDb, admin, seconds, batchRows);
+        const { rowsPerS, cpu } = await ceilingPhase(
+          `round ${round} ceiling`,
+          ceiling,
+          ceilingDb,
+          admin,
+          seconds,
+          batchRows,
+          samplesPerReport,
+        );
         ceilings.push(rowsPerS);
+        ceilingCpu.push(cpu);
         contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
         console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
       }
@@ -242,8 +301,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
         statementAdmin,
         seconds,
         batchRows,
+        samplesPerReport,
       );
-      statements.push(alone / (ceilings.at(-1) ?? alone));
+      statements.push(alone.rowsPerS / (ceilings.at(-1) ?? alone.rowsPerS));
       if (rate > 0) {
         for (const contender of contenders) {
           contender.paced.push(
@@ -273,6 +333,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
             : '') +
           `; rss ${(rss / 1048576).toFixed(0)} MiB, ${fmt(await c.server.storedSamples())} samples stored`,
       );
+      console.log(cpuAccount(c.label, medianCpu(c.saturated.map((p) => p.cpu)), medianCpu(ceilingCpu)));
     }
   } finally {
     for (const contender of contenders) await contender.server.stop();

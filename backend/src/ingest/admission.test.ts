@@ -17,6 +17,22 @@ const until = async (what: string, check: () => boolean, ms = 10_000) => {
   }
 };
 
+type Agent = Awaited<ReturnType<IngestHarness['boundAgent']>>;
+
+/** 30 minutes of buffered reports, every 30 s, oldest first, 5 samples each (offset: another agent's times). */
+const replayBuffer = (h: IngestHarness, agentOffset: number) =>
+  Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000 + agentOffset, 5));
+
+/** `busy` makes the path deep (150 samples waiting for the 1 s window); `first`'s replay then gets its turn. */
+async function deepWithOneReplay(h: IngestHarness, busy: Agent, first: Agent) {
+  const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
+  await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+  h.clock.advance(500);
+  const admitted = h.post({ reports: replayBuffer(h, 0) }, { token: await first.token() });
+  await until('the replay to be admitted', () => h.feature.admission.pending() >= 150 + 60 * 5);
+  return { deep, admitted };
+}
+
 describe('POST /api/webhook/metrics: replayed batches while the write path is deep', () => {
   let h: IngestHarness;
   before(async () => {
@@ -64,14 +80,8 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
 
   it('still admits one replay every 500 ms while deep, so live traffic alone cannot hold the replay back', async () => {
     const [busy, first, second] = [await h.boundAgent(), await h.boundAgent(), await h.boundAgent()];
-    const buffer = (agentOffset: number) =>
-      Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000 + agentOffset, 5));
-    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
-    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
-    h.clock.advance(500);
-    const admitted = h.post({ reports: buffer(0) }, { token: await first.token() });
-    await until('the replay to be admitted', () => h.feature.admission.pending() >= 150 + 60 * 5);
-    const refused = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    const { deep, admitted } = await deepWithOneReplay(h, busy, first);
+    const refused = await h.post({ reports: replayBuffer(h, 7) }, { token: await second.token() });
     assert.equal(refused.status, 429, 'the next replay waits for its turn');
     assert.deepEqual([(await admitted).status, (await admitted).body.accepted], [200, 60]);
     assert.equal((await deep).status, 200);
@@ -107,17 +117,11 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
       await h.boundAgent(),
       await h.boundAgent(),
     ];
-    const buffer = (agentOffset: number) =>
-      Array.from({ length: 60 }, (_, i) => h.report(-30 * 60_000 + i * 30_000 + agentOffset, 5));
-    const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
-    await until('the write path to be deep', () => h.feature.admission.pending() > 100);
-    h.clock.advance(500);
-    const admitted = h.post({ reports: buffer(0) }, { token: await first.token() });
-    await until('the replay to be admitted', () => h.feature.admission.pending() >= 150 + 60 * 5);
+    const { deep, admitted } = await deepWithOneReplay(h, busy, first);
 
     // the turn is open again, but 450 samples wait: above the cap of 400
     h.clock.advance(500);
-    const refused = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    const refused = await h.post({ reports: replayBuffer(h, 7) }, { token: await second.token() });
     assert.equal(refused.status, 429, refused.text);
     assert.equal(await h.metricCount(second.systemId), 0, 'nothing of the refused replay is stored');
     const accepted = await h.post({ reports: [h.report(-2000, 4)] }, { token: await live.token() });
@@ -125,7 +129,7 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
 
     assert.deepEqual([(await admitted).status, (await deep).status], [200, 200]);
     assert.equal(h.feature.admission.pending(), 0);
-    const retried = await h.post({ reports: buffer(7) }, { token: await second.token() });
+    const retried = await h.post({ reports: replayBuffer(h, 7) }, { token: await second.token() });
     assert.deepEqual([retried.status, retried.body.accepted], [200, 60]);
   });
 });
