@@ -4,6 +4,9 @@
  * 200 takes the batch off the buffer and applies the settings of the answer; 413 halves the batch;
  * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
  * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).
+ * While a 429 holds the buffer back (a busy server slowing replays), each new report still goes
+ * alone at its tick: the server takes a live report, so the system shows ONLINE and fresh while its
+ * backlog waits. It stays in the buffer and comes again with the backlog (a duplicate, stored once).
  */
 import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
 import type { ReportBuffer } from './buffer.js';
@@ -62,6 +65,8 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
   let batch = MAX_BATCH;
   let failures = 0;
   let waitUntil = 0;
+  /** The buffer is held back by a 429 (not by an unreachable server or a 5xx: those would refuse a live report too). */
+  let slowedDown = false;
   let unreachableSince: number | null = null;
   let settingsRev = deps.settingsRev ?? '';
 
@@ -74,8 +79,9 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     reports,
   });
 
-  const pause = (ms: number, why: string) => {
+  const pause = (ms: number, why: string, status: number | null = null) => {
     waitUntil = Date.now() + ms;
+    slowedDown = status === 429;
     if (unreachableSince === null) {
       unreachableSince = Date.now();
       log(`${why}; reports are kept in the buffer and sent when it answers`);
@@ -127,8 +133,19 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     pause(
       answer.retryAfter !== null ? answer.retryAfter * 1000 : backoffMs(failures, random),
       `the server answered ${answer.status}`,
+      answer.status,
     );
     return false;
+  }
+
+  /** The report just collected, alone, while a 429 holds the buffer back; its answer changes nothing here. */
+  async function sendLive(report: AgentReport): Promise<void> {
+    const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
+    try {
+      await deliver(config.webhookUrl, token, body([report]));
+    } catch {
+      // the buffer still holds it
+    }
   }
 
   async function drain(): Promise<void> {
@@ -155,6 +172,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     report.metrics.push(sample('agent.buffered_reports', await buffer.size()));
     await buffer.append(report);
     await deps.boot?.commit();
+    if (slowedDown && Date.now() < waitUntil && identity.agentKey) await sendLive(report);
     await drain();
     const wait = Math.max(0, intervalMs - (Date.now() - started));
     await new Promise<void>((resolve) => {

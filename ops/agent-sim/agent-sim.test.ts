@@ -124,7 +124,7 @@ describe('simulated agent slowed by the server', () => {
   });
   after(() => h.close());
 
-  it('keeps a replayed backlog refused with 429, sends nothing until Retry-After is over, then delivers it once', async () => {
+  it('keeps a replayed backlog refused with 429, sends only its newest report alone until Retry-After is over, then delivers it once', async () => {
     const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
     const agent = new SimulatedAgent({
       url: `${h.url}/api/webhook/metrics`,
@@ -144,9 +144,17 @@ describe('simulated agent slowed by the server', () => {
     const refused = await agent.send(now);
     assert.deepEqual([refused?.status, agent.buffered], [429, 61]);
     assert.equal((await deep).status, 200);
-    assert.equal(await agent.send(now + 19_000), null, 'nothing sent before Retry-After is over');
+    // while it waits: the newest report alone (live, so taken), once; it stays in the buffer
+    const alone = await agent.send(now + 1_000);
+    assert.deepEqual([alone?.status, alone?.sent, alone?.accepted, agent.buffered], [200, 1, 1, 61]);
+    assert.equal(await h.metricCount(replaying.systemId), 60, 'the live report is stored');
+    assert.equal(await agent.send(now + 19_000), null, 'no buffer and nothing new before Retry-After is over');
     const delivered = await agent.send(now + 20_000);
-    assert.deepEqual([delivered?.status, delivered?.accepted, agent.buffered], [200, 61, 0]);
+    assert.deepEqual(
+      [delivered?.status, delivered?.accepted, delivered?.duplicates, agent.buffered],
+      [200, 60, 1, 0],
+      'the buffer once, the report sent alone answered as a duplicate',
+    );
     assert.equal(await h.metricCount(replaying.systemId), 61 * 60);
   });
 });

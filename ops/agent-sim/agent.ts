@@ -3,7 +3,8 @@
  * as the real one does: a short-lived HS256 JWT (reused until shortly before its
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,
- * paused for Retry-After on 429 and 503. Faults: offline (keeps buffering), clock skew, replayed buffer.
+ * paused for Retry-After on 429 and 503 (while a 429 holds the buffer back, each new report goes
+ * alone, as the real agent does). Faults: offline (keeps buffering), clock skew, replayed buffer.
  * A backlog of reports made while the server was away can be given by their times (`backfill`).
  */
 import http from 'node:http';
@@ -65,6 +66,10 @@ export class SimulatedAgent {
   private batchLimit = 500;
   private token: { value: string; renewAt: number } | null = null;
   private blockedUntil = 0;
+  /** The buffer is held back by a 429 (a 503 means nothing can be stored: no report alone then). */
+  private slowedDown = false;
+  /** The newest report already sent alone while slowed down. */
+  private sentAlone: { ts: string } | null = null;
   /** The backlog's reports compressed (one gzip member), kept until they are stored (see replayBody). */
   private backlogGzip: { count: number; gz: Buffer } | null = null;
   /** The times of the last stored request's reports (the 'replay' fault sends them again). */
@@ -215,18 +220,21 @@ export class SimulatedAgent {
     };
   }
 
-  /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
-  async send(now = Date.now()): Promise<SendResult | null> {
-    if (this.fault === 'offline' || this.buffered === 0 || now < this.blockedUntil) return null;
-    const wholeBacklog =
-      this.options.gzip && this.fault !== 'replay' && this.backlog.length > 0 && this.buffered <= this.batchLimit;
-    let request: Omit<ReturnType<SimulatedAgent['nextBody']>, 'json'> & { payload: Buffer };
-    if (wholeBacklog) request = await this.replayBody();
-    else {
-      const { json, ...rest } = this.nextBody();
-      request = { ...rest, payload: this.options.gzip ? await deflate(json) : Buffer.from(json) };
-    }
-    const { payload, fromBacklog, fromBuffer, times, sent, oldestMs } = request;
+  /**
+   * While a 429 holds the buffer back: the newest report alone, once (the server takes a live report,
+   * so its system stays ONLINE). It stays in the buffer and comes again with the rest, a duplicate.
+   */
+  private async sendAlone(): Promise<SendResult | null> {
+    const newest = this.buffer.at(-1);
+    if (!newest || newest === this.sentAlone || !this.agentKey) return null;
+    this.sentAlone = newest;
+    const json = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[${this.heldJson(newest)}]}`;
+    const payload = this.options.gzip ? await deflate(json) : Buffer.from(json);
+    return (await this.exchange(payload, Date.now(), 1, Date.parse(newest.ts))).result;
+  }
+
+  /** One POST of a body: what it brought back as a SendResult, and the answer itself. */
+  private async exchange(payload: Buffer, now: number, sent: number, oldestMs: number) {
     const headers: Record<string, string> = {
       authorization: `Bearer ${await this.bearer(now)}`,
       'content-type': 'application/json',
@@ -237,7 +245,7 @@ export class SimulatedAgent {
     try {
       response = await post(this.options.url, headers, payload, keepAlive);
     } catch {
-      return { status: 0, sent, ms: performance.now() - started, oldestMs };
+      return { result: { status: 0, sent, ms: performance.now() - started, oldestMs }, response: null, answer: {} };
     }
     const ms = performance.now() - started;
     let answer: Record<string, unknown> = {};
@@ -246,6 +254,33 @@ export class SimulatedAgent {
     } catch {
       // not JSON
     }
+    const result: SendResult = {
+      status: response.status,
+      sent,
+      ms,
+      oldestMs,
+      ...(typeof answer['accepted'] === 'number' ? { accepted: answer['accepted'] } : {}),
+      ...(typeof answer['duplicates'] === 'number' ? { duplicates: answer['duplicates'] } : {}),
+      ...(typeof answer['skipped'] === 'number' ? { skipped: answer['skipped'] } : {}),
+    };
+    return { result, response, answer };
+  }
+
+  /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
+  async send(now = Date.now()): Promise<SendResult | null> {
+    if (this.fault === 'offline' || this.buffered === 0) return null;
+    if (now < this.blockedUntil) return this.slowedDown ? this.sendAlone() : null;
+    const wholeBacklog =
+      this.options.gzip && this.fault !== 'replay' && this.backlog.length > 0 && this.buffered <= this.batchLimit;
+    let request: Omit<ReturnType<SimulatedAgent['nextBody']>, 'json'> & { payload: Buffer };
+    if (wholeBacklog) request = await this.replayBody();
+    else {
+      const { json, ...rest } = this.nextBody();
+      request = { ...rest, payload: this.options.gzip ? await deflate(json) : Buffer.from(json) };
+    }
+    const { payload, fromBacklog, fromBuffer, times, sent, oldestMs } = request;
+    const { result, response, answer } = await this.exchange(payload, now, sent, oldestMs);
+    if (!response) return result;
     if (response.status === 200) {
       this.backlog.splice(0, fromBacklog);
       this.backlogGzip = null;
@@ -261,17 +296,10 @@ export class SimulatedAgent {
     } else if (response.status === 429 || response.status === 503) {
       // slowed down, or the server cannot store right now (its database is away): keep the reports, wait
       this.blockedUntil = now + Number(response.retryAfter ?? 10) * 1000;
+      this.slowedDown = response.status === 429;
     } else if (response.status === 401) {
       this.token = null;
     }
-    return {
-      status: response.status,
-      sent,
-      ms,
-      oldestMs,
-      ...(typeof answer['accepted'] === 'number' ? { accepted: answer['accepted'] } : {}),
-      ...(typeof answer['duplicates'] === 'number' ? { duplicates: answer['duplicates'] } : {}),
-      ...(typeof answer['skipped'] === 'number' ? { skipped: answer['skipped'] } : {}),
-    };
+    return result;
   }
 }

@@ -190,11 +190,22 @@ export async function benchReplay(argv: string[]): Promise<void> {
       for (const worker of workers) worker.send({ type: 'phase', phase: next, at });
     };
     const rssNow = () => rss?.samples.at(-1)?.bytes ?? 0;
-    const status = setInterval(() => {
+    // what the console shows: systems heard from in the last minute (OFFLINE comes after 2 minutes' silence)
+    const seenLastMinute = async () =>
+      Number(
+        (
+          await admin!.query<{ n: string }>(
+            `SELECT count(*) AS n FROM systems WHERE last_seen_at > now() - interval '1 minute'`,
+          )
+        ).rows[0]?.n ?? 0,
+      );
+    const status = setInterval(async () => {
       const delay = Math.max(0, ...[...progress.values()].map((p) => p.loopDelayP99Ms));
+      const seen = await seenLastMinute().catch(() => NaN);
       console.log(
         `  ${((Date.now() - startAt) / 1000).toFixed(0)} s ${phase}: backlog ${total('backlog')} reports at ` +
           `${total('waiting')} agents${phase === 'outage' ? ` (${total('prepared')} prepared)` : ''}; ` +
+          `systems heard from in the last minute ${seen}; ` +
           `429s ${total('refused')}; server rss ${mib(rssNow())}; load ${load()}; ` +
           `generator loop delay p99 ${delay.toFixed(0)} ms`,
       );
