@@ -7,7 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import knex from 'knex';
 import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
+import { createSelfMetrics } from '../self-metrics/registry.js';
+import { createLogger } from '../lib/logger.js';
 
 const until = async (what: string, check: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
@@ -35,8 +38,12 @@ async function deepWithOneReplay(h: IngestHarness, busy: Agent, first: Agent) {
 
 describe('POST /api/webhook/metrics: replayed batches while the write path is deep', () => {
   let h: IngestHarness;
+  // Argus's own metrics (their database gauges are not read here: a client that never connects)
+  const selfMetrics = createSelfMetrics({ db: knex({ client: 'pg' }), log: createLogger({ level: 'silent' }) });
+  const metric = async (name: string) => (await selfMetrics.registry.getSingleMetric(name)?.get())?.values[0]?.value;
   before(async () => {
     h = await startIngestHarness({
+      metrics: selfMetrics.ingest,
       groupCommit: { windowMs: 1000 },
       admission: { maxPendingSamples: 100, retryAfterSeconds: { min: 20, max: 20 } },
     });
@@ -50,6 +57,7 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
 
     const deep = h.post({ reports: [h.report(0, 150)] }, { token: await busy.token() });
     await until('the write path to be deep', () => h.feature.admission.pending() > 100);
+    assert.equal(await metric('argus_ingest_pending_samples'), 150, 'the pending samples, read when scraped');
 
     const refused = await h.post({ reports: buffer }, { token: await replaying.token(), gzip: true });
     assert.equal(refused.status, 429, refused.text);
@@ -76,6 +84,8 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     assert.deepEqual([again.status, again.body.accepted, again.body.duplicates], [200, 0, 60]);
     assert.equal(await h.metricCount(replaying.systemId), 60 * 5);
     assert.equal(h.feature.admission.refused(), 2);
+    assert.equal(await metric('argus_ingest_replays_slowed_total'), 2);
+    assert.equal(await metric('argus_ingest_pending_samples'), 0);
   });
 
   it('still admits one replay every 500 ms while deep, so live traffic alone cannot hold the replay back', async () => {

@@ -37,6 +37,8 @@ export interface AdmissionOptions {
   /** `Retry-After` of a refused replay, seconds: uniform in [min, max] (default 15–60) so a fleet spreads. */
   retryAfterSeconds?: { min: number; max: number };
   random?: () => number;
+  /** Told of each refusal (Argus's own metrics). */
+  onRefused?: () => void;
 }
 
 export interface Admission {
@@ -84,6 +86,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       return;
     }
     refused += 1;
+    options.onRefused?.();
     const wait = Math.round(min + random() * (max - min));
     throw new TooMany(wait, `The server is busy storing live reports: send these older reports again in ${wait} s`);
   }

@@ -129,7 +129,8 @@ export function createIngest(deps: IngestDeps): IngestFeature {
   });
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
-  const admission = createAdmission({ clock: deps.clock, ...deps.admission });
+  const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
+  metrics.watchPending(() => admission.pending());
   const serviceDeps: IngestServiceDeps = {
     repo,
     writer: admission.tracking(writer),

@@ -12,6 +12,10 @@ export interface IngestMetrics {
   reports(outcome: ReportOutcome, reports: number, samples: number): void;
   /** One group-commit statement: the requests and samples it held, and its time in the database. */
   batch(requests: number, samples: number, seconds: number): void;
+  /** A replayed batch answered 429 because the write path was deep (ingest/admission.ts). */
+  replaySlowed(): void;
+  /** Where the samples handed to the group commit and not yet answered are read, when scraped. */
+  watchPending(read: () => number): void;
 }
 
 export type RunOutcome = 'succeeded' | 'failed';
@@ -36,6 +40,11 @@ export interface SelfMetrics {
 
 const nothing = () => undefined;
 
-export const NO_INGEST_METRICS: IngestMetrics = { reports: nothing, batch: nothing };
+export const NO_INGEST_METRICS: IngestMetrics = {
+  reports: nothing,
+  batch: nothing,
+  replaySlowed: nothing,
+  watchPending: nothing,
+};
 export const NO_EVALUATION_METRICS: EvaluationMetrics = { run: nothing };
 export const NO_LIVE_METRICS: LiveMetrics = { socketOpened: nothing, socketClosed: nothing, messageSent: nothing };

@@ -88,6 +88,21 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
     registers,
   });
 
+  const replaysSlowed = new Counter({
+    name: 'argus_ingest_replays_slowed_total',
+    help: 'Replayed agent batches answered 429 with Retry-After because the write path was deep.',
+    registers,
+  });
+  let readPending = () => 0;
+  new Gauge({
+    name: 'argus_ingest_pending_samples',
+    help: 'Samples handed to the group commit and not yet answered (replays are slowed above 10,000).',
+    registers,
+    collect() {
+      this.set(readPending());
+    },
+  });
+
   const runs = new Counter({
     name: 'argus_evaluation_runs_total',
     help: 'Evaluation runs by outcome.',
@@ -161,6 +176,10 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
         batchRequests.observe(requests);
         batchSamples.observe(sampleCount);
         statementSeconds.observe(seconds);
+      },
+      replaySlowed: () => replaysSlowed.inc(),
+      watchPending(read) {
+        readPending = read;
       },
     },
     evaluation: {
