@@ -4,8 +4,8 @@
  * 200 takes the batch off the buffer and applies the settings of the answer; 413 halves the batch;
  * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
  * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).
- * While a 429 holds the buffer back (a busy server slowing replays), each new report still goes
- * alone at its tick: the server takes a live report, so the system shows ONLINE and fresh while its
+ * After a 429 (a busy server slowing replays), until a buffer is taken, each new report also goes
+ * alone at its tick, before the buffer: the server takes a live report, so the system shows ONLINE and fresh while its
  * backlog waits. It stays in the buffer and comes again with the backlog (a duplicate, stored once).
  */
 import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
@@ -65,7 +65,10 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
   let batch = MAX_BATCH;
   let failures = 0;
   let waitUntil = 0;
-  /** The buffer is held back by a 429 (not by an unreachable server or a 5xx: those would refuse a live report too). */
+  /**
+   * The last buffer sent was refused with 429 (not an unreachable server or a 5xx: those would refuse
+   * a live report too): until a buffer is taken, each tick's report goes alone first.
+   */
   let slowedDown = false;
   let unreachableSince: number | null = null;
   let settingsRev = deps.settingsRev ?? '';
@@ -91,6 +94,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
   async function answered(sent: AgentReport[], answer: Delivery): Promise<boolean> {
     if (answer.status === 200) {
       await buffer.acknowledge(sent.length);
+      slowedDown = false;
       failures = 0;
       if (unreachableSince !== null) log(`the server answers again; sending the buffered reports`);
       unreachableSince = null;
@@ -172,7 +176,8 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     report.metrics.push(sample('agent.buffered_reports', await buffer.size()));
     await buffer.append(report);
     await deps.boot?.commit();
-    if (slowedDown && Date.now() < waitUntil && identity.agentKey) await sendLive(report);
+    // first, so a tick whose buffer is refused again still brings the system's newest report
+    if (slowedDown && identity.agentKey) await sendLive(report);
     await drain();
     const wait = Math.max(0, intervalMs - (Date.now() - started));
     await new Promise<void>((resolve) => {

@@ -3,7 +3,7 @@
  * as the real one does: a short-lived HS256 JWT (reused until shortly before its
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,
- * paused for Retry-After on 429 and 503 (while a 429 holds the buffer back, each new report goes
+ * paused for Retry-After on 429 and 503 (after a 429, until a buffer is taken, each new report also goes
  * alone, as the real agent does). Faults: offline (keeps buffering), clock skew, replayed buffer.
  * A backlog of reports made while the server was away can be given by their times (`backfill`).
  */
@@ -221,12 +221,10 @@ export class SimulatedAgent {
   }
 
   /**
-   * While a 429 holds the buffer back: the newest report alone, once (the server takes a live report,
+   * After a 429, until a buffer is taken: the newest report alone, once (the server takes a live report,
    * so its system stays ONLINE). It stays in the buffer and comes again with the rest, a duplicate.
    */
-  private async sendAlone(): Promise<SendResult | null> {
-    const newest = this.buffer.at(-1);
-    if (!newest || newest === this.sentAlone || !this.agentKey) return null;
+  private async sendAlone(newest: { ts: string; values: Float64Array }): Promise<SendResult> {
     this.sentAlone = newest;
     const json = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[${this.heldJson(newest)}]}`;
     const payload = this.options.gzip ? await deflate(json) : Buffer.from(json);
@@ -269,7 +267,10 @@ export class SimulatedAgent {
   /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
   async send(now = Date.now()): Promise<SendResult | null> {
     if (this.fault === 'offline' || this.buffered === 0) return null;
-    if (now < this.blockedUntil) return this.slowedDown ? this.sendAlone() : null;
+    // after a refused buffer, each new report goes alone first (a live report is taken), then the buffer
+    const newest = this.buffer.at(-1);
+    if (this.slowedDown && this.agentKey && newest && newest !== this.sentAlone) return this.sendAlone(newest);
+    if (now < this.blockedUntil) return null;
     const wholeBacklog =
       this.options.gzip && this.fault !== 'replay' && this.backlog.length > 0 && this.buffered <= this.batchLimit;
     let request: Omit<ReturnType<SimulatedAgent['nextBody']>, 'json'> & { payload: Buffer };
@@ -282,6 +283,7 @@ export class SimulatedAgent {
     const { result, response, answer } = await this.exchange(payload, now, sent, oldestMs);
     if (!response) return result;
     if (response.status === 200) {
+      this.slowedDown = false;
       this.backlog.splice(0, fromBacklog);
       this.backlogGzip = null;
       this.buffer.splice(0, fromBuffer);

@@ -106,8 +106,13 @@ function drive(start: WorkerStart) {
     inFlight[k] = true;
     const w = windows[current];
     try {
-      const result = await agent.send(now);
-      if (result) record(w, result, now);
+      // after a refused buffer a tick sends the new report alone first, then the buffer if its wait is over
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const result = await agent.send(Date.now());
+        if (!result) break;
+        record(w, result, now);
+        if (result.sent > 1 || result.status !== 200 || agent.buffered === 0) break;
+      }
     } finally {
       inFlight[k] = false;
     }
