@@ -5,8 +5,9 @@
  * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
  * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).
  * After a 429 (a busy server slowing replays), until a buffer is taken, each new report also goes
- * alone at its tick, before the buffer: the server takes a live report, so the system shows ONLINE and fresh while its
- * backlog waits. It stays in the buffer and comes again with the backlog (a duplicate, stored once).
+ * alone at its tick, before the buffer: the server takes a live report, so the system shows ONLINE
+ * and fresh while its backlog waits. It stays in the buffer and comes again with the backlog (a
+ * duplicate, stored once).
  */
 import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
 import type { ReportBuffer } from './buffer.js';
@@ -142,11 +143,18 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     return false;
   }
 
+  /** One request with a fresh token. */
+  const send = (reports: AgentReport[]): Promise<Delivery> =>
+    deliver(
+      config.webhookUrl,
+      agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey }),
+      body(reports),
+    );
+
   /** The report just collected, alone, while a 429 holds the buffer back; its answer changes nothing here. */
   async function sendLive(report: AgentReport): Promise<void> {
-    const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
     try {
-      await deliver(config.webhookUrl, token, body([report]));
+      await send([report]);
     } catch {
       // the buffer still holds it
     }
@@ -156,10 +164,9 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     while (!signal.aborted && Date.now() >= waitUntil) {
       const reports = await buffer.peek(batch);
       if (reports.length === 0) return;
-      const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
       let answer: Delivery;
       try {
-        answer = await deliver(config.webhookUrl, token, body(reports));
+        answer = await send(reports);
       } catch (error) {
         failures += 1;
         pause(backoffMs(failures, random), `the server is unreachable (${(error as Error).message})`);

@@ -110,6 +110,15 @@ export class SimulatedAgent {
     };
   }
 
+  /** A request body's JSON up to its reports, as JSON.stringify writes it: `{"agent":{…},"reports":[`. */
+  private opening(): string {
+    return `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[`;
+  }
+
+  private encode(json: string): Promise<Buffer> | Buffer {
+    return this.options.gzip ? deflate(json) : Buffer.from(json);
+  }
+
   /** A buffered report as JSON.stringify writes it ({ts, metrics}), without its sample objects. */
   private heldJson({ ts, values }: { ts: string; values: Float64Array }): string {
     return `{"ts":${JSON.stringify(ts)},"metrics":${this.host.metricsJson(values)}}`;
@@ -166,9 +175,8 @@ export class SimulatedAgent {
   }
 
   /**
-   * The next request's JSON and what it holds. Synchronous on purpose: its reports' sample objects
-   * are garbage once it returns, so thousands of simulated agents waiting for answers hold only their
-   * compressed bodies.
+   * The next request's JSON and what it holds, written as text (no sample objects), so thousands of
+   * simulated agents waiting for answers hold only their compressed bodies.
    */
   private nextBody() {
     const backlog = this.backlog.slice(0, this.batchLimit);
@@ -178,7 +186,7 @@ export class SimulatedAgent {
     // a replayed request resends the reports of the last one: the same identity (system, ts)
     const again = this.fault === 'replay' ? this.lastBatch : [];
     const reports = [...again.map((ms) => this.drawnJson(ms)), ...batch].slice(-500);
-    const json = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[${reports.join(',')}]}`;
+    const json = `${this.opening()}${reports.join(',')}]}`;
     return {
       json,
       fromBacklog: backlog.length,
@@ -207,7 +215,7 @@ export class SimulatedAgent {
    */
   private async replayBody() {
     const gz = await this.prepareBacklog();
-    const opening = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[`;
+    const opening = this.opening();
     const closing = `${this.buffer.map((h) => `,${this.heldJson(h)}`).join('')}]}`;
     const times = [...this.backlog, ...this.buffer.map((report) => Date.parse(report.ts))];
     return {
@@ -226,8 +234,7 @@ export class SimulatedAgent {
    */
   private async sendAlone(newest: { ts: string; values: Float64Array }): Promise<SendResult> {
     this.sentAlone = newest;
-    const json = `${JSON.stringify({ agent: this.agentInfo() }).slice(0, -1)},"reports":[${this.heldJson(newest)}]}`;
-    const payload = this.options.gzip ? await deflate(json) : Buffer.from(json);
+    const payload = await this.encode(`${this.opening()}${this.heldJson(newest)}]}`);
     return (await this.exchange(payload, Date.now(), 1, Date.parse(newest.ts))).result;
   }
 
@@ -277,7 +284,7 @@ export class SimulatedAgent {
     if (wholeBacklog) request = await this.replayBody();
     else {
       const { json, ...rest } = this.nextBody();
-      request = { ...rest, payload: this.options.gzip ? await deflate(json) : Buffer.from(json) };
+      request = { ...rest, payload: await this.encode(json) };
     }
     const { payload, fromBacklog, fromBuffer, times, sent, oldestMs } = request;
     const { result, response, answer } = await this.exchange(payload, now, sent, oldestMs);

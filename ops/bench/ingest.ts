@@ -118,20 +118,20 @@ async function argusPhase(
   const after = await server.snapshot();
   const d = (key: keyof ServerSnapshot) => after.at[key] - before.at[key];
   const sorted = latencies.sort((a, b) => a - b);
+  const reportsPerS = reports / wall;
+  const postgresCores = backendCpuSince(before.backends, after.backends) / wall;
+  const benchCores = (cpu.user + cpu.system) / 1e6 / wall;
+  const perReport = (cores: number) => (cores * 1000) / Math.max(1e-9, reportsPerS);
   const result: PhaseResult = {
-    reportsPerS: reports / wall,
+    reportsPerS,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
     samplesPerStatement: d('statements') ? d('samples') / d('statements') : samplesPerReport,
-    cpu: { server: 0, postgres: 0, bench: 0 },
-  };
-  const postgresCores = backendCpuSince(before.backends, after.backends) / wall;
-  const benchCores = (cpu.user + cpu.system) / 1e6 / wall;
-  const perReport = (cores: number) => (cores * 1000) / Math.max(1e-9, result.reportsPerS);
-  result.cpu = {
-    server: perReport(d('cpuSeconds') / wall),
-    postgres: perReport(postgresCores),
-    bench: perReport(benchCores),
+    cpu: {
+      server: perReport(d('cpuSeconds') / wall),
+      postgres: perReport(postgresCores),
+      bench: perReport(benchCores),
+    },
   };
   const loop = d('loopActiveMs') / Math.max(1, d('loopActiveMs') + d('loopIdleMs'));
   const other = [...statuses].filter(([code]) => code !== 200);
