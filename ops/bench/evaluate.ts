@@ -78,9 +78,12 @@ async function seedFleet(knex: Knex, systems: number): Promise<number> {
         cols.value.push(readonly ? 1 : sample.value);
       }
     }
+    // one row of arrays per system, in the catalogue's order, as ingest writes it (db/migrations/0018)
     await knex.raw(
-      `INSERT INTO metric_latest (system_id, name, instance, time, value)
-       SELECT s, n, i, now(), v FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[]) AS t(s, n, i, v)`,
+      `INSERT INTO system_latest (system_id, names, instances, times, vals)
+       SELECT s, array_agg(n ORDER BY k), array_agg(i ORDER BY k), array_agg(now() ORDER BY k), array_agg(v ORDER BY k)
+         FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[]) WITH ORDINALITY AS t(s, n, i, v, k)
+        GROUP BY s`,
       [cols.system, cols.name, cols.instance, cols.value],
     );
     rows += cols.system.length;
@@ -106,9 +109,10 @@ async function seedHistory(knex: Knex, systems: number, hours: number, stepMin: 
 
 /** What ingest does between two runs, for the parts the run reads: every agent reported again. */
 async function agentsReport(knex: Knex): Promise<void> {
-  await knex.raw(`UPDATE metric_latest SET time = now(), value = value + 60 WHERE name = 'uptime.s'`);
+  // a report rewrites its system's row: every series' time, and the uptime went on
   await knex.raw(
-    `UPDATE metric_latest SET time = now() WHERE name IN ('cpu.usage_pct', 'mem.used_pct', 'disk.used_pct')`,
+    `UPDATE system_latest SET times = array_fill(now(), ARRAY[cardinality(times)]),
+            vals[array_position(names, 'uptime.s')] = vals[array_position(names, 'uptime.s')] + 60`,
   );
   await knex.raw(`UPDATE systems SET last_seen_at = now()`);
 }
@@ -196,7 +200,7 @@ export async function benchEvaluate(argv: string[]): Promise<void> {
     let t0 = performance.now();
     const latestRows = await seedFleet(knex, systems);
     console.log(
-      `seeded ${systems} systems, ${latestRows} rows in metric_latest (${(latestRows / systems).toFixed(0)} series each) ` +
+      `seeded ${systems} systems, ${latestRows} series in system_latest (${(latestRows / systems).toFixed(0)} each) ` +
         `in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
 
@@ -240,9 +244,9 @@ export async function benchEvaluate(argv: string[]): Promise<void> {
         `metrics ${size.rows[0]?.size} in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
     // the agents go on reporting: keep the newest values fresh
-    await knex.raw(`UPDATE metric_latest SET time = now()`);
+    await knex.raw(`UPDATE system_latest SET times = array_fill(now(), ARRAY[cardinality(times)])`);
     await knex.raw(`UPDATE systems SET last_seen_at = now()`);
-    await knex.raw('VACUUM ANALYZE metric_latest');
+    await knex.raw('VACUUM ANALYZE system_latest');
     await timeRuns(knex, evaluation, runs, 'steady runs, with history');
 
     await agentsReport(knex);

@@ -12,7 +12,7 @@
  *
  * Each connection writes its own share of the systems (index mod connections),
  * as the server's lanes do: two statements never touch the same `systems` or
- * `metric_latest` rows, so they cannot deadlock on them (with shared systems,
+ * `system_latest` rows, so they cannot deadlock on them (with shared systems,
  * 4 connections updating the same rows in different orders did).
  *
  * A runner keeps its database, connections and per-system clocks between

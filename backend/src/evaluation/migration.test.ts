@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { down, up } from '../../../db/migrations/0007_evaluation_state.js';
+import * as systemLatest from '../../../db/migrations/0018_system_latest.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 
 const TABLES = [
@@ -30,7 +31,8 @@ describe('migration 0007_evaluation_state', () => {
         .select('indexname')
     ).length;
 
-  it('goes down and up again cleanly', async () => {
+  it('goes down and up again cleanly (with 0018, which dropped the uptime index, rolled back around it)', async () => {
+    await systemLatest.down(db.knex);
     assert.deepEqual(await tables(), TABLES);
     assert.equal(await indexes(), 2);
     await down(db.knex);
@@ -39,5 +41,6 @@ describe('migration 0007_evaluation_state', () => {
     await up(db.knex);
     assert.deepEqual(await tables(), TABLES);
     assert.equal(await indexes(), 2);
+    await systemLatest.up(db.knex);
   });
 });

@@ -1,4 +1,4 @@
-/** SQL of the rule preview: the latest values (metric_latest) and silent systems, never `metrics`. */
+/** SQL of the rule preview: the latest values (system_latest) and silent systems, never `metrics`. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 
@@ -35,10 +35,14 @@ export function createPreviewRepo(db: Knex) {
   return {
     /** The newest sample of `metric` per (system, instance) not older than `since`. */
     async latestValues(metric: string, since: Date, visible: Visible): Promise<PreviewCandidate[]> {
+      // the metric's positions in each system's arrays (db/migrations/0018), not every series unnested
       const rows = await systems(visible)
-        .join('metric_latest as ml', 'ml.system_id', 's.id')
+        .joinRaw(
+          `CROSS JOIN LATERAL (SELECT l.instances[k] AS instance, l.vals[k] AS value, l.times[k] AS time
+             FROM system_latest l, unnest(array_positions(l.names, ?)) AS k WHERE l.system_id = s.id) ml`,
+          [metric],
+        )
         .select('ml.instance', 'ml.value', 'ml.time')
-        .where('ml.name', metric)
         .where('ml.time', '>=', since)
         .orderBy(['s.name', 'ml.instance']);
       return rows.map(mapCandidate);

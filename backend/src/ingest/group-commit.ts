@@ -71,7 +71,7 @@ function isDataError(error: unknown): boolean {
 }
 
 /**
- * Only the newest sample of each series goes to metric_latest. A report names a
+ * Only the newest sample of each series goes to system_latest. A report names a
  * series once (validated) and (system, ts) is unique in a batch, so a system with
  * one report has nothing to pick; for the others the newest ts per series wins.
  */

@@ -37,7 +37,7 @@ export interface BatchArrays {
     name: string[];
     instance: string[];
     value: number[];
-    /** The newest sample of its (system, name, instance) in this batch: it goes to metric_latest. */
+    /** The newest sample of its (system, name, instance) in this batch: it goes to system_latest. */
     newest: boolean[];
   };
   events: { systemId: number[]; ms: number[]; type: string[]; severity: string[]; message: string[] };
@@ -94,13 +94,16 @@ inserted AS (
   ON CONFLICT (system_id, name, instance, time) DO NOTHING
   RETURNING system_id, time
 ),
--- the writer marked each series' newest sample of the batch: no sort here, and
--- no series twice (ON CONFLICT DO UPDATE may touch a row only once)
+-- the writer marked each series' newest sample of the batch, so a system's arrays hold each
+-- series once, in its report's order; one row per system (db/migrations/0018)
 latest AS (
-  INSERT INTO metric_latest (system_id, name, instance, time, value)
-  SELECT system_id, name, instance, time, value FROM input WHERE newest
-  ON CONFLICT (system_id, name, instance) DO UPDATE SET time = excluded.time, value = excluded.value
-  WHERE excluded.time > metric_latest.time
+  INSERT INTO system_latest AS l (system_id, names, instances, times, vals)
+  SELECT system_id, array_agg(name), array_agg(instance), array_agg(time), array_agg(value)
+  FROM input WHERE newest GROUP BY system_id
+  ON CONFLICT (system_id) DO UPDATE SET (names, instances, times, vals) = (
+    SELECT m.names, m.instances, m.times, m.vals
+    FROM system_latest_merge(l.names, l.instances, l.times, l.vals,
+                             excluded.names, excluded.instances, excluded.times, excluded.vals) m)
 ),
 events AS (
   INSERT INTO agent_events (system_id, time, type, severity, message, received_at)

@@ -158,8 +158,8 @@ export async function startEvaluationHarness() {
     const rows = reports.flatMap(({ systemId, samples }) =>
       samples.map((s) => ({ system_id: systemId, name: s.name, instance: s.instance ?? '', value: s.value, time })),
     );
-    if (rows.length)
-      await knex('metric_latest').insert(rows).onConflict(['system_id', 'name', 'instance']).merge(['value', 'time']);
+    // the view's INSTEAD OF trigger sets each series (db/migrations/0018)
+    if (rows.length) await knex('metric_latest').insert(rows);
     await knex.raw(
       `UPDATE systems SET last_seen_at = GREATEST(last_seen_at, ?),
               status = CASE WHEN status IN ('WARNING', 'CRITICAL') THEN status ELSE 'ONLINE' END
