@@ -70,6 +70,8 @@ describe('config', () => {
     ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5'],
     ['PORT', '70000'],
     ['METRICS_MAX_MIGRATE_BYTES', '20GiB'],
+    // a request holds up to 500 reports: below that a full buffer could never be stored
+    ['AGENT_REPORTS_PER_SYSTEM_PER_MINUTE', '499'],
   ] as const) {
     it(`refuses ${name}=${raw} and names it`, () => {
       assert.match(configError({ [name]: raw }), new RegExp(`^${name} must be`));

@@ -53,6 +53,12 @@ export interface AppConfig {
   agentDistDir: string;
   /** AGENT_ENROLL_PER_CLUSTER_PER_HOUR (default 1000): new systems one cluster may enrol in an hour. */
   enrollPerClusterPerHour: number;
+  /**
+   * AGENT_REPORTS_PER_SYSTEM_PER_MINUTE (default 600, at least 500): reports one system may have
+   * accepted a minute. A request holds up to 500 reports (an agent's buffer), so a lower limit
+   * would refuse a full buffer for ever.
+   */
+  reportsPerSystemPerMinute: number;
   /** bcrypt cost: 11; BCRYPT_COST lowers it for tests only (never below 10 in production). */
   bcryptCost: number;
   retention: RetentionConfig;
@@ -238,6 +244,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',
     enrollPerClusterPerHour: integer(env, 'AGENT_ENROLL_PER_CLUSTER_PER_HOUR', 1000, 1, 1_000_000),
+    reportsPerSystemPerMinute: integer(env, 'AGENT_REPORTS_PER_SYSTEM_PER_MINUTE', 600, 500, 1_000_000),
     retention,
     auditRetention: retentionInterval(env, 'AUDIT_RETENTION', '400 days'),
     warnings,

@@ -175,6 +175,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     webhookSecret: config.webhookSecret,
     rawRetentionMs: config.retention.rawRetention.ms,
     maxNewSystemsPerClusterPerHour: config.enrollPerClusterPerHour,
+    reportsPerSystemPerMinute: config.reportsPerSystemPerMinute,
     rateLimitStore,
     updateOffer: (system) => agentUpdates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),

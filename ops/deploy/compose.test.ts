@@ -82,6 +82,7 @@ describe('docker-compose.prod.yml', () => {
     assert.equal(app.environment.METRICS_MAX_MIGRATE_BYTES, '21474836480');
     assert.equal(app.environment.AUDIT_RETENTION, '400 days');
     assert.equal(app.environment.AGENT_ENROLL_PER_CLUSTER_PER_HOUR, '1000');
+    assert.equal(app.environment.AGENT_REPORTS_PER_SYSTEM_PER_MINUTE, '600');
 
     // healthcheck with the 900 s start period; the scheduler waits for it
     assert.deepEqual(app.healthcheck.test.slice(0, 3), ['CMD', 'node', '-e']);

@@ -21,6 +21,7 @@ import { agentBodySchema } from '../../../contracts/agent-report.js';
 import {
   AgentRefusal,
   createIngestService,
+  DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
   type IngestService,
   type IngestServiceDeps,
   type IngestSystem,
@@ -91,7 +92,7 @@ export interface IngestDeps {
   /** config.retention.rawRetention.ms */
   rawRetentionMs: number;
   rateLimitStore: RateLimitStore;
-  /** Accepted reports per system and minute (default 600). */
+  /** Accepted reports per system and minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE, default 600). */
   reportsPerSystemPerMinute?: number;
   /** Failed token/agent-key/enrolment checks per client address and 10 minutes (default 60). */
   failuresPerAddress?: number;
@@ -127,6 +128,7 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     observe: (requests, samples, seconds) => metrics.batch(requests, samples, seconds),
     ...deps.groupCommit,
   });
+  const reportsPerSystemPerMinute = deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE;
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
   const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
@@ -143,8 +145,9 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     limits: {
       // contracts.md: failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),
-      reportsPerSystem: limiter('agent-reports', deps.reportsPerSystemPerMinute ?? 600, 60),
+      reportsPerSystem: limiter('agent-reports', reportsPerSystemPerMinute, 60),
     },
+    reportsPerSystemPerMinute,
     ...(deps.maxNewSystemsPerClusterPerHour !== undefined
       ? { maxNewSystemsPerClusterPerHour: deps.maxNewSystemsPerClusterPerHour }
       : {}),

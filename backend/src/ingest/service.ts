@@ -76,6 +76,8 @@ export interface IngestServiceDeps {
   rawRetentionMs: number;
   /** Failed authentication/enrolment per client address; accepted reports per system id. */
   limits: { failedAuth: RateLimiter; reportsPerSystem: RateLimiter };
+  /** AGENT_REPORTS_PER_SYSTEM_PER_MINUTE, the points of `limits.reportsPerSystem`: named in its 429. */
+  reportsPerSystemPerMinute?: number;
   maxNewSystemsPerClusterPerHour?: number;
   /** Seams for agent settings and updates (other features fill them). */
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
@@ -87,6 +89,8 @@ export interface IngestServiceDeps {
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/** contracts.md "Limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
+export const DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE = 600;
 
 /** JSON with object keys sorted at every level: equal settings always hash alike. */
 export function canonicalJson(value: unknown): string {
@@ -229,7 +233,14 @@ export function createIngestService(deps: IngestServiceDeps) {
     if (inWindow.length > 0) {
       deps.admission?.check(inWindow);
       const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
-      if (!limit.allowed) throw new TooMany(limit.retryAfterSeconds, 'Too many reports for this system');
+      if (!limit.allowed) {
+        const wait = Math.ceil(limit.retryAfterSeconds);
+        throw new TooMany(
+          limit.retryAfterSeconds,
+          `Too many reports for this system: more than ${deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE} ` +
+            `a minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE): send them again in ${wait} s`,
+        );
+      }
       const info = body.agent;
       const outcome = await deps.writer.write({
         systemId: system.id,

@@ -184,6 +184,10 @@ describe('POST /api/webhook/metrics: what is stored and answered', () => {
     const limited = await h.post({ reports: many(1, 600) }, { token });
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers['retry-after']) >= 1);
+    assert.match(
+      limited.body.error,
+      /^Too many reports for this system: more than 600 a minute \(AGENT_REPORTS_PER_SYSTEM_PER_MINUTE\): send them again in \d+ s$/,
+    );
     assert.equal(await h.metricCount(agent.systemId), 600);
     const other = await h.boundAgent();
     assert.equal((await h.post({ reports: many(1, 0) }, { token: await other.token() })).status, 200, 'per system');
