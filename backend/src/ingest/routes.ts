@@ -183,6 +183,12 @@ export const ingestApi: RouteDoc[] = [
       403: refusalDoc('Unknown agent, or a refused enrolment'),
       413: refusalDoc('The body is larger than 4 MiB (unpacked)'),
       415: refusalDoc('Not JSON, or an encoding other than gzip'),
+      429: refusalDoc(
+        'Nothing stored; send again after Retry-After. Too many reports for this system ' +
+          '(AGENT_REPORTS_PER_SYSTEM_PER_MINUTE), too many new systems in the cluster ' +
+          '(AGENT_ENROLL_PER_CLUSTER_PER_HOUR), too many failed checks from the address, or a replayed ' +
+          'batch while the server is busy storing live reports',
+      ),
       500: refusalDoc('WEBHOOK_SECRET is not configured'),
     },
   },
