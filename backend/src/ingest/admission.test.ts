@@ -11,6 +11,8 @@ import knex from 'knex';
 import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
 import { createSelfMetrics } from '../self-metrics/registry.js';
 import { createLogger } from '../lib/logger.js';
+import { FakeClock } from '../lib/clock.js';
+import { createAdmission } from './admission.js';
 
 const until = async (what: string, check: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
@@ -141,5 +143,16 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
     assert.equal(h.feature.admission.pending(), 0);
     const retried = await h.post({ reports: replayBuffer(h, 7) }, { token: await second.token() });
     assert.deepEqual([retried.status, retried.body.accepted], [200, 60]);
+  });
+});
+
+describe('admission.isReplay: what the group commit queues behind live reports', () => {
+  it('is a replay when the oldest report is older than replayAgeMs, whatever the newest', () => {
+    const clock = new FakeClock(new Date('2026-11-26T12:00:00Z'));
+    const admission = createAdmission({ clock, replayAgeMs: 10 * 60_000 });
+    const now = clock.now().getTime();
+    assert.equal(admission.isReplay([{ ms: now - 30_000 }, { ms: now }]), false);
+    assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 }]), false, 'exactly the age: live');
+    assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 - 1 }, { ms: now }]), true);
   });
 });

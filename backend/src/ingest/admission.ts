@@ -44,6 +44,8 @@ export interface AdmissionOptions {
 export interface Admission {
   /** Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path is deep. */
   check(reports: readonly { ms: number }[]): void;
+  /** Whether a batch is a replay: its oldest report older than replayAgeMs. */
+  isReplay(reports: readonly { ms: number }[]): boolean;
   /**
    * The same before the body is parsed (parsing and validating a replayed buffer of 60 reports costs
    * ~10 ms of CPU, which the refusal saves): reads the first report's `ts` from the JSON text. Agents
@@ -77,6 +79,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
   // the first replay under pressure waits its gap like the next ones
   let replayAdmittedAt = options.clock.now().getTime();
 
+  const oldestOf = (reports: readonly { ms: number }[]) => {
+    let oldest = Infinity;
+    for (const report of reports) oldest = Math.min(oldest, report.ms);
+    return oldest;
+  };
+
   /** `takeTurn`: the exact check takes the replay's turn; the early one only looks whether it is open. */
   function refuseIfOld(oldestMs: number, takeTurn: boolean): void {
     const now = options.clock.now().getTime();
@@ -94,10 +102,9 @@ export function createAdmission(options: AdmissionOptions): Admission {
   return {
     check(reports) {
       if (pending <= maxPending) return;
-      let oldest = Infinity;
-      for (const report of reports) oldest = Math.min(oldest, report.ms);
-      refuseIfOld(oldest, true);
+      refuseIfOld(oldestOf(reports), true);
     },
+    isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {
       if (pending <= maxPending) return;
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key

@@ -67,6 +67,39 @@ describe('group-commit writer', () => {
     await writer.close();
   });
 
+  it('takes live requests first and at most one replayed request beyond maxReplayRows a statement', async () => {
+    const repo = createIngestRepo(db.knex);
+    const statements: number[][] = [];
+    const writer = createGroupCommitWriter({
+      repo: {
+        storeBatch(arrays) {
+          statements.push([...new Set(arrays.reports.systemId)]);
+          return repo.storeBatch(arrays);
+        },
+      },
+      log: captureLogger().log,
+      lanes: 1,
+      maxReplayRows: 50,
+    });
+    const [r1, r2, r3, l1, l2] = await Promise.all(Array.from({ length: 5 }, () => system()));
+    const replay = (id: number) => ({ ...request(id, base - 1_800_000, 40), replay: true });
+    // queued in one turn, the replays first: a backlog ahead of live reports
+    const outcomes = await Promise.all([
+      writer.write(replay(r1 as number)),
+      writer.write(replay(r2 as number)),
+      writer.write(replay(r3 as number)),
+      writer.write(request(l1 as number, base)),
+      writer.write(request(l2 as number, base)),
+    ]);
+    assert.ok(
+      outcomes.every((o) => o.stored[0] === true),
+      'every request stored',
+    );
+    assert.deepEqual(statements, [[l1, l2, r1], [r2], [r3]]);
+    assert.equal(await rows([r1, r2, r3, l1, l2] as number[]), 140);
+    await writer.close();
+  });
+
   it('stores a report sent twice in one batch once', async () => {
     const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log });
     const id = await system();

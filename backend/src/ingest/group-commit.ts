@@ -40,6 +40,7 @@ export interface GroupCommitWriter {
 interface Entry {
   request: WriteRequest;
   rows: number;
+  replay: boolean;
   resolve(outcome: WriteOutcome): void;
   reject(error: unknown): void;
 }
@@ -58,6 +59,12 @@ export interface GroupCommitOptions {
   windowMs?: number;
   /** A batch is sent at once when it holds this many samples (default 20,000). */
   maxBatchRows?: number;
+  /**
+   * Samples of replayed requests a statement takes besides its first replayed request (default
+   * 5,000). Live requests are taken first; this keeps a statement, and so the wait of the live
+   * reports queued behind it, short while an outage's buffers are replayed.
+   */
+  maxReplayRows?: number;
   /** Statements in flight at most (default 2). */
   lanes?: number;
   /** Told of every statement: its requests, samples and seconds (Argus's own metrics). */
@@ -98,6 +105,7 @@ function markNewest(arrays: BatchArrays, reportsOf: Map<number, number>): void {
 export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommitWriter {
   const windowMs = options.windowMs ?? 4;
   const maxBatchRows = options.maxBatchRows ?? 20_000;
+  const maxReplayRows = options.maxReplayRows ?? 5_000;
   const lanes: Lane[] = Array.from({ length: Math.max(1, options.lanes ?? 2) }, () => ({
     queue: [],
     queuedRows: 0,
@@ -117,13 +125,31 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     if (lane.timer) clearTimeout(lane.timer);
     lane.timer = null;
     if (lane.running || lane.queue.length === 0) return;
+    // live requests first, in arrival order; then replayed ones: the first always (so a replay
+    // goes on however busy the lane), more while they stay under maxReplayRows. A system's
+    // reports may so be stored out of order: every write is idempotent and the newest values
+    // keep the newest sample whatever the order (system_latest_merge).
+    const batch: Entry[] = [];
+    const rest: Entry[] = [];
     let rows = 0;
-    let take = 0;
-    while (take < lane.queue.length && (take === 0 || rows + (lane.queue[take]?.rows ?? 0) <= maxBatchRows)) {
-      rows += lane.queue[take]?.rows ?? 0;
-      take += 1;
+    let replayRows = 0;
+    for (const entry of lane.queue) {
+      if (entry.replay) continue;
+      if (batch.length === 0 || rows + entry.rows <= maxBatchRows) {
+        batch.push(entry);
+        rows += entry.rows;
+      } else rest.push(entry);
     }
-    const batch = lane.queue.splice(0, take);
+    for (const entry of lane.queue) {
+      if (!entry.replay) continue;
+      const first = replayRows === 0;
+      if (first || (replayRows + entry.rows <= maxReplayRows && rows + entry.rows <= maxBatchRows)) {
+        batch.push(entry);
+        rows += entry.rows;
+        replayRows += entry.rows;
+      } else rest.push(entry);
+    }
+    lane.queue = rest;
     lane.queuedRows -= rows;
     lane.running = run(batch).finally(() => {
       lane.running = null;
@@ -246,7 +272,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
       return new Promise<WriteOutcome>((resolve, reject) => {
         const rows = request.reports.reduce((sum, report) => sum + report.metrics.length, 0);
         const lane = lanes[request.systemId % lanes.length] as Lane;
-        lane.queue.push({ request, rows, resolve, reject });
+        lane.queue.push({ request, rows, replay: request.replay ?? false, resolve, reject });
         lane.queuedRows += rows;
         schedule(lane);
       });

@@ -85,7 +85,7 @@ export interface IngestServiceDeps {
   /** Argus's own metrics: what became of each request's reports and samples. */
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
-  admission?: Pick<Admission, 'check'>;
+  admission?: Pick<Admission, 'check' | 'isReplay'>;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -254,6 +254,7 @@ export function createIngestService(deps: IngestServiceDeps) {
           arch: info.arch ?? null,
           cores: info.cores ?? null,
         },
+        replay: deps.admission?.isReplay(inWindow) ?? false,
       });
       stored = outcome.stored;
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });

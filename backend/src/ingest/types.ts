@@ -36,6 +36,8 @@ export interface WriteRequest {
   systemId: number;
   reports: ReportToStore[];
   touch: SystemTouch;
+  /** Older reports of an outage's replay (admission.ts): queued behind live reports (group-commit.ts). */
+  replay?: boolean;
 }
 
 export interface WriteOutcome {
