@@ -128,7 +128,6 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     observe: (requests, samples, seconds) => metrics.batch(requests, samples, seconds),
     ...deps.groupCommit,
   });
-  const reportsPerSystemPerMinute = deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE;
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
   const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
@@ -145,9 +144,12 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     limits: {
       // contracts.md: failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),
-      reportsPerSystem: limiter('agent-reports', reportsPerSystemPerMinute, 60),
+      reportsPerSystem: limiter(
+        'agent-reports',
+        deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
+        60,
+      ),
     },
-    reportsPerSystemPerMinute,
     ...(deps.maxNewSystemsPerClusterPerHour !== undefined
       ? { maxNewSystemsPerClusterPerHour: deps.maxNewSystemsPerClusterPerHour }
       : {}),

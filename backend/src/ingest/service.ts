@@ -76,8 +76,6 @@ export interface IngestServiceDeps {
   rawRetentionMs: number;
   /** Failed authentication/enrolment per client address; accepted reports per system id. */
   limits: { failedAuth: RateLimiter; reportsPerSystem: RateLimiter };
-  /** AGENT_REPORTS_PER_SYSTEM_PER_MINUTE, the points of `limits.reportsPerSystem`: named in its 429. */
-  reportsPerSystemPerMinute?: number;
   maxNewSystemsPerClusterPerHour?: number;
   /** Seams for agent settings and updates (other features fill them). */
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
@@ -237,7 +235,7 @@ export function createIngestService(deps: IngestServiceDeps) {
         const wait = Math.ceil(limit.retryAfterSeconds);
         throw new TooMany(
           limit.retryAfterSeconds,
-          `Too many reports for this system: more than ${deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE} ` +
+          `Too many reports for this system: more than ${limits.reportsPerSystem.points} ` +
             `a minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE): send them again in ${wait} s`,
         );
       }

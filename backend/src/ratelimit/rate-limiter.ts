@@ -27,6 +27,8 @@ export interface RateLimitResult {
 }
 
 export interface RateLimiter {
+  /** Attempts allowed in a window (its rule's points): what a refusal's message can name. */
+  readonly points: number;
   consume(key: string, points?: number): Promise<RateLimitResult>;
   /** Forget a key's count (e.g. after a successful sign-in). */
   reset(key: string): Promise<void>;
@@ -52,6 +54,7 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
 
   let failingOpen = false;
   return {
+    points: rule.points,
     async consume(key, points = 1) {
       try {
         const res = await limiter.consume(key, points);
