@@ -24,6 +24,26 @@ export type IngestAnswer = z.infer<typeof ingestAnswer>;
 export const rolloutMode = z.object({ mode: z.enum(['all', 'canary']) }).meta({ id: 'RolloutMode' });
 export type RolloutMode = z.infer<typeof rolloutMode>;
 
+/** A canary rollout of one version at one customer and architecture (GET /api/agent-rollouts). */
+export const agentRollout = z
+  .object({
+    id,
+    customerId: id,
+    customerName: z.string(),
+    arch: z.string(),
+    version: z.string(),
+    /** `canary`: only the canary is offered the build; `released`: everyone; `halted`: nobody, until resumed. */
+    state: z.enum(['canary', 'released', 'halted']),
+    canary: z.object({ id, name: z.string() }).nullable(),
+    startedAt: instant,
+    changedAt: instant,
+  })
+  .meta({ id: 'AgentRollout' });
+export type AgentRollout = z.infer<typeof agentRollout>;
+
+export const agentRolloutList = z.object({ rollouts: z.array(agentRollout) }).meta({ id: 'AgentRolloutList' });
+export type AgentRolloutList = z.infer<typeof agentRolloutList>;
+
 const settingScope = z.object({ type: z.enum(['cluster', 'system']), id });
 
 export const agentSetting = z

@@ -11,6 +11,7 @@ import { rulePreviewApi } from './evaluation/preview-routes.js';
 import { evaluationApi } from './evaluation/routes.js';
 import { usersApi } from './users/routes.js';
 import { agentApi } from './agents/routes.js';
+import { rolloutApi } from './agents/rollout-routes.js';
 import { authApi } from './auth/routes.js';
 import { secondFactorApi } from './second-factor/routes.js';
 import { channelsApi } from './channels/routes.js';
@@ -42,6 +43,7 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...evaluationApi,
   ...usersApi,
   ...agentApi,
+  ...rolloutApi,
   ...authApi,
   ...secondFactorApi,
   ...channelsApi,

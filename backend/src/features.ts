@@ -50,6 +50,7 @@ import { createAgentDist } from './agents/dist.js';
 import { createAgentsRepo } from './agents/repo.js';
 import { createAgentUpdates } from './agents/rollout.js';
 import { agentRoutes } from './agents/routes.js';
+import { rolloutRoutes } from './agents/rollout-routes.js';
 import { createAgentEndpoints } from './agents/service.js';
 import { createCustomersRepo } from './customers/repo.js';
 import { createIngest } from './ingest/routes.js';
@@ -309,6 +310,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         }),
         updates: agentUpdates,
       }),
+      rolloutRoutes({ updates: agentUpdates }),
       forgotPasswordLimits({
         mailer,
         perAddress: limiter('forgot-address', 10, 15 * 60),

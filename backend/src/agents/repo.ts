@@ -118,33 +118,6 @@ export function createAgentsRepo(db: Knex) {
       return row ? mapState(row) : null;
     },
 
-    /**
-     * Canary rollout of `version` at one customer for one architecture:
-     * `canaryId` is the lowest id among its systems of that architecture that
-     * reported recently (or `selfId`, which is reporting now), and `released` says
-     * whether any of them has reported `version` for the confirmation period.
-     */
-    async findRolloutGate(input: {
-      customerId: number;
-      arches: string[];
-      version: string;
-      selfId: number;
-      recentSince: Date;
-    }): Promise<{ canaryId: number | null; released: boolean }> {
-      const ofCustomer = () => db('systems').where({ customer_id: input.customerId }).whereIn('arch', input.arches);
-      const [canary, released] = await Promise.all([
-        ofCustomer()
-          .where((q) => q.where('id', input.selfId).orWhere('last_seen_at', '>=', input.recentSince))
-          .min<{ id: number | null }>('id as id')
-          .first(),
-        ofCustomer()
-          .where({ reported_version: input.version })
-          .whereNotNull('reported_version_confirmed_at')
-          .first('id'),
-      ]);
-      return { canaryId: canary?.id ?? null, released: released !== undefined };
-    },
-
     async findRolloutMode(q: Knex = db): Promise<RolloutMode | null> {
       const row = await q('app_settings')
         .where({ key: ROLLOUT_KEY })

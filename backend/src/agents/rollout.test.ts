@@ -20,6 +20,7 @@ import { createAgentDist } from './dist.js';
 import { createAgentsRepo } from './repo.js';
 import { createAgentUpdates, type AgentUpdates } from './rollout.js';
 import { agentRoutes } from './routes.js';
+import { rolloutRoutes } from './rollout-routes.js';
 import { createAgentEndpoints } from './service.js';
 
 const BASE = 'https://argus.example.com';
@@ -112,8 +113,8 @@ describe('agent updates: rollout and the update-failure guard', () => {
       }
       await next();
     });
-    const router = agentRoutes({ endpoints, updates });
-    app.use(router.routes()).use(router.allowedMethods());
+    for (const router of [agentRoutes({ endpoints, updates }), rolloutRoutes({ updates })])
+      app.use(router.routes()).use(router.allowedMethods());
     server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -168,6 +169,57 @@ describe('agent updates: rollout and the update-failure guard', () => {
     assert.equal(await report(canary, NEW), null);
     for (const system of rest) assert.equal((await report(system))?.version, NEW);
     assert.equal(await report(otherRest), null, "another customer's rollout waits for its own canary");
+  });
+
+  it("widens a canary rollout only on the canary's own report: a failed canary halts it until an admin resumes it", async () => {
+    await updates.setRolloutMode(SYSTEM_ACTOR, 'canary');
+    const customer = await createCustomer(db.knex);
+    const canary = await createSystem(customer);
+    const liar = await createSystem(customer);
+    const third = await createSystem(customer);
+    const rolloutOf = async () =>
+      (await call('GET', '/api/agent-rollouts', 'ADMIN')).body.rollouts.find(
+        (rollout: { customerId: number }) => rollout.customerId === customer,
+      );
+
+    assert.equal((await report(canary))?.version, NEW); // offered
+    for (let n = 1; n < 3; n++) assert.equal((await report(canary))?.version, NEW); // came back on 2.27.0
+    assert.equal(await report(canary), null); // the third time: its update failed
+    assert.equal((await rolloutOf()).state, 'halted');
+    assert.ok(logs.messages().some((message) => message.startsWith('Agent rollout halted')));
+
+    // another system says it runs the new version it was never offered, for longer than the canary period
+    assert.equal(await report(liar, NEW), null);
+    clock.advance(10 * MINUTE);
+    assert.equal(await report(liar, NEW), null);
+    assert.equal(await report(third), null, 'a halted rollout is not released by another system');
+    assert.equal(await report(canary), null);
+    const halted = await rolloutOf();
+    assert.deepEqual(
+      [halted.state, halted.canary.id, halted.version, halted.arch],
+      ['halted', canary.id, NEW, 'x86_64'],
+    );
+
+    const resume = `/api/agent-rollouts/${halted.id}/resume`;
+    assert.equal((await call('POST', resume, 'OPERATOR')).status, 403);
+    assert.equal((await call('POST', resume, null)).status, 401);
+    assert.equal((await call('POST', '/api/agent-rollouts/999999/resume', 'ADMIN')).status, 404);
+    const resumed = await call('POST', resume, 'ADMIN');
+    assert.equal(resumed.status, 200, JSON.stringify(resumed.body));
+    assert.deepEqual([resumed.body.state, resumed.body.canary.id], ['canary', canary.id]);
+    const again = await call('POST', resume, 'ADMIN');
+    assert.deepEqual([again.status, again.body.error], [409, 'Only a halted rollout can be resumed']);
+    const audit = await db.knex('audit_log').where({ action: 'agent_rollout.resume', target_id: String(halted.id) });
+    assert.equal(audit.length, 1);
+
+    // the canary is offered the build again; the rest wait for its own report
+    assert.equal((await report(canary))?.version, NEW);
+    assert.equal(await report(third), null);
+    assert.equal(await report(canary, NEW), null);
+    clock.advance(10 * MINUTE);
+    assert.equal(await report(canary, NEW), null);
+    assert.equal((await report(third))?.version, NEW);
+    assert.equal((await rolloutOf()).state, 'released');
   });
 
   it('marks an update failed after three reports of another version, offers it no more, and "retry update" clears it', async () => {

@@ -10,9 +10,10 @@
  *   every system on an older version.
  * - mode `canary`: per customer and architecture, first only to the canary (the
  *   lowest system id among that customer's systems of that architecture that
- *   reported in the last 10 minutes); to the rest once any of them has reported
- *   the new version for 10 minutes. A canary that fails the update halts the
- *   rollout at its customer until an admin retries it.
+ *   reported in the last 10 minutes, pinned when the version is first asked for);
+ *   to the rest once the canary itself has reported the new version for 10
+ *   minutes. A canary that fails the update halts the rollout at its customer
+ *   until an admin resumes it (canary.ts).
  * - guard: an agent offered V that reports another (older) version in three
  *   requests in a row is marked update_failed for V and not offered V again until
  *   an admin's "retry update" (the 2.27.0 loop: it reported an older version than
@@ -30,12 +31,9 @@ import {
   type UpdateState,
   type UpdateStatePatch,
 } from './repo.js';
-import { archSpellings, compareVersions, normaliseArch } from './versions.js';
-
-/** A canary must report the new version for this long before the rest of its customer is offered it. */
-export const CANARY_CONFIRM_MS = 10 * 60_000;
-/** Systems that reported within this window can be a customer's canary. */
-export const CANARY_RECENT_MS = 10 * 60_000;
+import { CANARY_CONFIRM_MS, createCanaryGate } from './canary.js';
+import { createRolloutsRepo, type Rollout, type RolloutsRepo } from './rollouts-repo.js';
+import { compareVersions } from './versions.js';
 /** Requests in a row reporting another version after an offer before the offer is marked failed. */
 export const UPDATE_FAILURE_LIMIT = 3;
 const MODE_CACHE_MS = 10_000;
@@ -56,13 +54,20 @@ export interface AgentUpdatesDeps {
   clock: Clock;
   log: Logger;
   repo?: AgentsRepo;
+  rollouts?: RolloutsRepo;
   audit: AuditTrail;
 }
 
-export function createAgentUpdates({ db, dist, clock, log, audit, repo = createAgentsRepo(db) }: AgentUpdatesDeps) {
+export function createAgentUpdates({
+  db,
+  dist,
+  clock,
+  log,
+  audit,
+  repo = createAgentsRepo(db),
+  rollouts = createRolloutsRepo(db),
+}: AgentUpdatesDeps) {
   const states = new Map<number, UpdateState>();
-  // a customer's rollout of a version, once released, stays released
-  const released = new Set<string>();
   let mode: { value: RolloutMode; at: number } | null = null;
 
   function remember(systemId: number, state: UpdateState | null): UpdateState | null {
@@ -91,19 +96,18 @@ export function createAgentUpdates({ db, dist, clock, log, audit, repo = createA
     return value;
   }
 
-  async function canaryAllows(system: UpdateCandidate & { arch: string }, version: string): Promise<boolean> {
-    const key = `${system.customerId}/${normaliseArch(system.arch)}/${version}`;
-    if (released.has(key)) return true;
-    const gate = await repo.findRolloutGate({
-      customerId: system.customerId,
-      arches: archSpellings(system.arch),
-      version,
-      selfId: system.id,
-      recentSince: new Date(clock.now().getTime() - CANARY_RECENT_MS),
-    });
-    if (gate.released) released.add(key);
-    return gate.released || gate.canaryId === system.id;
-  }
+  const canary = createCanaryGate({
+    rollouts,
+    clock,
+    log,
+    audit,
+    stateOf,
+    async clearFailure(systemId, version, trx) {
+      const state = await repo.findUpdateState(systemId);
+      if (state?.failedVersion === version) await repo.clearUpdateFailure(systemId, trx);
+    },
+    forget: (systemId) => states.delete(systemId),
+  });
 
   const service = {
     /**
@@ -123,7 +127,7 @@ export function createAgentUpdates({ db, dist, clock, log, audit, repo = createA
       if (!build || compareVersions(system.agentVersion, build.version) >= 0) return null;
       const state = await stateOf(system.id);
       if (!state || state.failedVersion === build.version) return null;
-      if ((await rolloutMode()) === 'canary' && !(await canaryAllows({ ...system, arch: system.arch }, build.version)))
+      if ((await rolloutMode()) === 'canary' && !(await canary.allows({ ...system, arch: system.arch }, build.version)))
         return null;
       if (state.offeredVersion !== build.version) await save(system.id, { offeredVersion: build.version, failures: 0 });
       return dist.offer(build);
@@ -159,21 +163,31 @@ export function createAgentUpdates({ db, dist, clock, log, audit, repo = createA
           { systemId, offered, reported: version, failures: counted.failures },
           'Agent update failed: the agent keeps reporting another version; not offered again until an admin retries',
         );
+        await canary.canaryFailed(systemId, offered);
       }
     },
 
     /** The admin's "retry update": the failed build may be offered again. False when there is no such system. */
     async retryUpdate(actor: AuditActor, systemId: number): Promise<boolean> {
+      let resumed: Rollout[] = [];
       const cleared = await repo.transaction(async (trx) => {
         const row = await repo.clearUpdateFailure(systemId, trx);
-        if (row)
-          await audit.record(trx, actor, { action: 'system.retry_update', targetType: 'system', targetId: systemId });
+        if (!row) return null;
+        await audit.record(trx, actor, { action: 'system.retry_update', targetType: 'system', targetId: systemId });
+        resumed = await canary.resumeOfCanary(actor, systemId, trx);
         return row;
       });
+      canary.committed(resumed);
       const state = remember(systemId, cleared);
       if (state) log.info({ systemId }, 'Agent update failure cleared: the update will be offered again');
       return state !== null;
     },
+
+    /** Canary rollouts, for the console (ADMIN). */
+    listRollouts: () => canary.list(),
+
+    /** An admin resumes a halted canary rollout. */
+    resumeRollout: (actor: AuditActor, id: number) => canary.resume(actor, id),
 
     async getRolloutMode(): Promise<RolloutMode> {
       return rolloutMode();
