@@ -105,7 +105,7 @@ describe('audit trail of accounts, tokens and sign-in', () => {
     assert.deepEqual(
       failures.map((r) => [r.actor_type, r.actor_id, r.actor_name, r.target_id]),
       [
-        ['user', null, 'nobody@example.com', null],
+        ['user', null, 'unknown', null], // what was typed names no account: not kept
         ['user', null, account.email.toLowerCase(), null],
       ],
     );

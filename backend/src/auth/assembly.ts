@@ -19,7 +19,8 @@ import { createTokensService } from '../tokens/service.js';
 import { createUsersRepo } from '../users/repo.js';
 import { createUsersService } from '../users/service.js';
 import { createGuessingAlert } from './guessing-alert.js';
-import { CODE_BUDGET, createLoginService } from './login-service.js';
+import { CODE_BUDGET, createLoginService, VERIFICATIONS_PER_ACCOUNT } from './login-service.js';
+import { createVerificationSlots } from './verification-slots.js';
 import { createSessionRepo } from './session-repo.js';
 import { createSessions } from './sessions.js';
 
@@ -64,6 +65,7 @@ export function assembleSignIn(deps: SignInDeps) {
       perIdentity: limiter('login-identity', 1_000_000, 15 * 60),
       identityAddresses: limiter('login-identity-addresses', 1_000_000, 15 * 60),
       codes: limiter('login-codes', CODE_BUDGET, 15 * 60, 15 * 60),
+      slots: createVerificationSlots(VERIFICATIONS_PER_ACCOUNT),
       failureDelayMs: deps.failureDelayMs,
     },
     audit,

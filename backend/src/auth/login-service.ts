@@ -5,7 +5,8 @@
  * growing delays — so nobody can lock an account for everyone. Guessing from
  * many addresses is slowed per account too (issue 19): past IDENTITY_BUDGET
  * failures from anywhere in 15 minutes every further failure waits longer,
- * never refused. Then the second factor: the client sends the same body again
+ * never refused. And at most VERIFICATIONS_PER_ACCOUNT passwords of one account are checked at a
+ * time (verification-slots.ts): delays alone do not bound guesses sent in parallel. Then the second factor: the client sends the same body again
  * with `code`; CODE_BUDGET wrong codes for one account close its code step for
  * the rest of the window, whatever the address (only someone with the password
  * gets there, so a stranger locks nothing). Crossing either budget tells the
@@ -18,11 +19,16 @@ import type { FactorKind, SecondFactorService } from '../second-factor/service.j
 import type { UserView, UsersService } from '../users/service.js';
 import type { GuessingAlert } from './guessing-alert.js';
 import type { Sessions } from './sessions.js';
+import type { VerificationSlots } from './verification-slots.js';
 
 /** Password failures on one account from anywhere in 15 minutes before each further one is slowed. */
 export const IDENTITY_BUDGET = 20;
 /** Wrong second-factor codes for one account in 15 minutes that close its code step. */
 export const CODE_BUDGET = 10;
+/** Sign-ins of one account checked at once; more are refused (429) until one ends. */
+export const VERIFICATIONS_PER_ACCOUNT = 3;
+/** A failed sign-in's audit row names what was typed only when it names an account. */
+export const UNKNOWN_IDENTIFIER = 'unknown';
 
 export const INVALID_SIGN_IN = 'Invalid sign-in';
 export const INVALID_CODE = 'Invalid code';
@@ -37,6 +43,8 @@ export interface LoginLimits {
   identityAddresses: RateLimiter;
   /** Wrong codes per account: CODE_BUDGET points, blocked for the rest of the window. */
   codes: RateLimiter;
+  /** VERIFICATIONS_PER_ACCOUNT at a time per account. */
+  slots: VerificationSlots;
   /** First delay after repeated failures; doubles per failure, at most 16× (64× from anywhere). */
   failureDelayMs: number;
 }
@@ -85,23 +93,93 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
     return counted.consumed;
   }
 
-  async function fail(identity: string, ip: string, message: string, code: string): Promise<never> {
-    // the same row for an unknown account and a wrong password: the identifier as typed, no id
-    await audit.recordAlone(
-      { type: 'user', id: null, name: identity, address: ip },
-      { action: 'auth.sign_in_failed', targetType: 'user', after: { reason: code } },
-    );
-    const [account, , everywhere] = await Promise.all([
-      limits.perAccount.consume(`${identity}|${ip}`),
+  /** One more failure per (account, address) and per address. */
+  async function count(accountKey: string, ip: string) {
+    const [account, address] = await Promise.all([
+      limits.perAccount.consume(accountKey),
       limits.perAddress.consume(ip),
-      limits.perIdentity.consume(identity),
     ]);
-    const addresses = await addressesOf(identity, account.consumed);
+    return { account, address };
+  }
+
+  /**
+   * Counts the attempt as a failure before the password is checked, so attempts in parallel cannot
+   * all pass a check made before any of them failed; a password that verifies gives the points
+   * back. The per-(account, address) count, or a 429.
+   */
+  async function reserve(accountKey: string, ip: string): Promise<number> {
+    const { account, address } = await count(accountKey, ip);
+    const refused = [account, address].find((result) => !result.allowed);
+    if (refused) throw new TooMany(refused.retryAfterSeconds, 'Too many failed sign-ins: try again later');
+    return account.consumed;
+  }
+
+  async function refund(accountKey: string, ip: string): Promise<void> {
+    await Promise.all([limits.perAccount.refund(accountKey), limits.perAddress.refund(ip)]);
+  }
+
+  async function fail(
+    identity: string,
+    ip: string,
+    failure: { message: string; code: string; fromHere: number },
+  ): Promise<never> {
+    // what was typed is kept only when it names an account: a password typed into the wrong field is not
+    const name = (await users.namesAccount(identity)) ? identity : UNKNOWN_IDENTIFIER;
+    await audit.recordAlone(
+      { type: 'user', id: null, name, address: ip },
+      { action: 'auth.sign_in_failed', targetType: 'user', after: { reason: failure.code } },
+    );
+    const everywhere = await limits.perIdentity.consume(identity);
+    const addresses = await addressesOf(identity, failure.fromHere);
     if (everywhere.consumed === IDENTITY_BUDGET + 1) guessing.notify(identity, 'password', addresses);
     // growing delays slow guessing down without locking anyone out
-    const wait = failureDelayMs(account.consumed, everywhere.consumed, limits.failureDelayMs);
+    const wait = failureDelayMs(failure.fromHere, everywhere.consumed, limits.failureDelayMs);
     if (wait > 0) await sleep(wait);
-    throw new Unauthenticated(message, code);
+    throw new Unauthenticated(failure.message, failure.code);
+  }
+
+  async function signIn(identity: string, input: LoginInput, meta: LoginMeta): Promise<LoginResult> {
+    const accountKey = `${identity}|${meta.ip}`;
+    const fromHere = await reserve(accountKey, meta.ip);
+    const user = await users.verifyCredentials(input.identifier.trim(), input.password);
+    if (!user) return fail(identity, meta.ip, { message: INVALID_SIGN_IN, code: 'invalid_sign_in', fromHere });
+    await refund(accountKey, meta.ip);
+
+    const factor = await secondFactor.requirement(user, meta.trustedDevice);
+    if (factor) {
+      const codeStep = await limits.codes.peek(String(user.id));
+      if (!codeStep.allowed)
+        throw new TooMany(codeStep.retryAfterSeconds, 'Too many wrong codes for this account: try again later');
+    }
+    if (factor && !input.code) {
+      if (factor === 'email') await secondFactor.sendEmailCode(user);
+      return { kind: 'second-factor', factor };
+    }
+    if (factor && !(await secondFactor.verify(user, factor, input.code ?? ''))) {
+      const codes = await limits.codes.consume(String(user.id));
+      if (codes.consumed === CODE_BUDGET) {
+        guessing.notify(identity, 'code', (await limits.identityAddresses.peek(identity)).consumed + 1);
+      }
+      const { account } = await count(accountKey, meta.ip);
+      return fail(identity, meta.ip, { message: INVALID_CODE, code: 'invalid_code', fromHere: account.consumed });
+    }
+
+    await limits.perAccount.reset(accountKey);
+    const session = await sessions.start(user.id, meta, (trx) =>
+      audit.record(
+        trx,
+        { type: 'user', id: user.id, name: user.email, address: meta.ip },
+        { action: 'auth.sign_in', targetType: 'user', targetId: user.id, after: factor ? { factor } : null },
+      ),
+    );
+    return {
+      kind: 'signed-in',
+      user: await users.userView(user.id),
+      sessionToken: session.token,
+      csrfToken: sessions.csrfToken(session.id),
+      // only a browser that passed a second factor can be trusted to skip it
+      trustedDevice: factor && input.trustDevice ? await secondFactor.trustDevice(user.id) : null,
+    };
   }
 
   return {
@@ -114,52 +192,13 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
 
     async login(input: LoginInput, meta: LoginMeta): Promise<LoginResult> {
       const identity = input.identifier.trim().toLowerCase();
-      const accountKey = `${identity}|${meta.ip}`;
-      for (const [limiter, key] of [
-        [limits.perAccount, accountKey],
-        [limits.perAddress, meta.ip],
-      ] as const) {
-        const state = await limiter.peek(key);
-        if (!state.allowed) throw new TooMany(state.retryAfterSeconds, 'Too many failed sign-ins: try again later');
+      const free = limits.slots.enter(identity);
+      if (!free) throw new TooMany(1, 'Too many sign-ins to this account at once: try again in a moment');
+      try {
+        return await signIn(identity, input, meta);
+      } finally {
+        free();
       }
-
-      const user = await users.verifyCredentials(input.identifier.trim(), input.password);
-      if (!user) return fail(identity, meta.ip, INVALID_SIGN_IN, 'invalid_sign_in');
-
-      const factor = await secondFactor.requirement(user, meta.trustedDevice);
-      if (factor) {
-        const codeStep = await limits.codes.peek(String(user.id));
-        if (!codeStep.allowed)
-          throw new TooMany(codeStep.retryAfterSeconds, 'Too many wrong codes for this account: try again later');
-      }
-      if (factor && !input.code) {
-        if (factor === 'email') await secondFactor.sendEmailCode(user);
-        return { kind: 'second-factor', factor };
-      }
-      if (factor && !(await secondFactor.verify(user, factor, input.code ?? ''))) {
-        const codes = await limits.codes.consume(String(user.id));
-        if (codes.consumed === CODE_BUDGET) {
-          guessing.notify(identity, 'code', (await limits.identityAddresses.peek(identity)).consumed + 1);
-        }
-        return fail(identity, meta.ip, INVALID_CODE, 'invalid_code');
-      }
-
-      await limits.perAccount.reset(accountKey);
-      const session = await sessions.start(user.id, meta, (trx) =>
-        audit.record(
-          trx,
-          { type: 'user', id: user.id, name: user.email, address: meta.ip },
-          { action: 'auth.sign_in', targetType: 'user', targetId: user.id, after: factor ? { factor } : null },
-        ),
-      );
-      return {
-        kind: 'signed-in',
-        user: await users.userView(user.id),
-        sessionToken: session.token,
-        csrfToken: sessions.csrfToken(session.id),
-        // only a browser that passed a second factor can be trusted to skip it
-        trustedDevice: factor && input.trustDevice ? await secondFactor.trustDevice(user.id) : null,
-      };
     },
   };
 }

@@ -46,6 +46,20 @@ for (const [name, makeStore] of [
       await limiter.reset('k');
       assert.equal((await limiter.consume('k')).allowed, true);
     });
+
+    it('gives back a point counted up front', async () => {
+      const limiter = createRateLimiter(
+        await makeStore(),
+        { name: 'login', points: 2, durationSeconds: 60 },
+        captureLogger().log,
+      );
+      await limiter.consume('k');
+      await limiter.consume('k');
+      await limiter.refund('k');
+      assert.equal((await limiter.peek('k')).consumed, 1);
+      assert.equal((await limiter.consume('k')).allowed, true);
+      assert.equal((await limiter.consume('k')).allowed, false);
+    });
   });
 }
 

@@ -32,6 +32,8 @@ export interface RateLimiter {
   consume(key: string, points?: number): Promise<RateLimitResult>;
   /** Forget a key's count (e.g. after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /** Gives back points consumed (an attempt counted up front that turned out not to be a failure). */
+  refund(key: string, points?: number): Promise<void>;
   /** Whether the next attempt would be refused, without counting one. */
   peek(key: string): Promise<RateLimitResult>;
 }
@@ -94,6 +96,13 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
         return { allowed: true, consumed, remaining: rule.points - consumed, retryAfterSeconds: 0 };
       } catch {
         return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0 };
+      }
+    },
+    async refund(key, points = 1) {
+      try {
+        await limiter.reward(key, points);
+      } catch (error) {
+        log.warn({ limit: rule.name, err: { message: (error as Error).message } }, 'Rate limiter refund failed');
       }
     },
     async reset(key) {

@@ -56,7 +56,7 @@ export interface TestServer extends RunningServer {
 
 export async function startTestServer(
   config: AppConfig,
-  options: Pick<StartOptions, 'clock' | 'live'> = {},
+  options: Pick<StartOptions, 'clock' | 'live' | 'loginFailureDelayMs'> = {},
 ): Promise<TestServer> {
   const logs = captureLogger();
   const running = await startServer(await listening(config), logs.log, {
@@ -81,7 +81,7 @@ export interface ServerFixture {
  */
 export function useTestServer(
   env: Record<string, string> = {},
-  options: Pick<StartOptions, 'clock' | 'live'> = {},
+  options: Pick<StartOptions, 'clock' | 'live' | 'loginFailureDelayMs'> = {},
 ): ServerFixture {
   const fixture = {} as ServerFixture;
   before(async () => {

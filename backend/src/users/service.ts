@@ -290,6 +290,11 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
       return user && ok && !user.disabled ? user : null;
     },
 
+    /** Whether `identifier` names an account (a failed sign-in's audit row keeps only such a name). */
+    async namesAccount(identifier: string): Promise<boolean> {
+      return (await repo.findByIdentifier(identifier)) !== null;
+    },
+
     async principalFor(
       userId: number,
       via: Principal['via'],
