@@ -4,7 +4,7 @@
  * (/api/auth/password/*) — docs/api.md "Accounts". Passwords appear only in request bodies.
  */
 import { z } from 'zod';
-import { id, instant, role } from './common.js';
+import { id, instant, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 /** The least severe alert an account is e-mailed about; 'NONE' switches alert e-mails off. */
 export const notifyLevel = z.enum(['INFO', 'WARNING', 'CRITICAL', 'NONE']);
@@ -22,7 +22,7 @@ export const accountUsername = z
   .nullish();
 // the password rule itself (length in bytes, not the e-mail) is checked by the users service
 export const accountPassword = z.string().max(1024);
-const accountName = z.string().trim().min(1, 'is required').max(200);
+const accountName = z.string().trim().min(1, 'is required').max(200).regex(SAFE_NAME, SAFE_NAME_MESSAGE);
 const customerIds = z.array(z.number().int().positive()).max(10_000);
 
 export const createUserBody = z
@@ -98,7 +98,7 @@ export type UserAnswer = z.infer<typeof userAnswer>;
 
 export const createTokenBody = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(100),
+    name: z.string().trim().min(1, 'is required').max(100).regex(SAFE_NAME, SAFE_NAME_MESSAGE),
     expiresAt: z.iso.datetime({ offset: true }).nullish(),
   })
   .meta({ id: 'CreateApiToken', example: { name: 'backup script', expiresAt: '2027-01-01T00:00:00.000Z' } });

@@ -3,12 +3,12 @@
  * CSRF token (/api/auth/*) — docs/api.md "Public" and "Authentication".
  */
 import { z } from 'zod';
-import { role, id } from './common.js';
+import { role, id, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 import { accountEmail, accountPassword, accountUsername, user } from './accounts.js';
 
 export const setupBody = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(200),
+    name: z.string().trim().min(1, 'is required').max(200).regex(SAFE_NAME, SAFE_NAME_MESSAGE),
     email: accountEmail,
     // a form sends an empty field for "no username"
     username: z

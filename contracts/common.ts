@@ -8,6 +8,14 @@ import { z } from 'zod';
 /** A database id: a positive integer. */
 export const id = z.number().int().positive();
 
+/**
+ * What a name (of a customer, cluster, system, rule, channel, account, token, status page…) must
+ * not hold: C0 and C1 control characters (CR and LF forge log lines, ESC rewrites a terminal) and
+ * the bidi controls that reorder what a reader sees (U+202E shows "gpj.exe" as "exe.jpg").
+ */
+export const SAFE_NAME = /^[^\p{Cc}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]*$/u;
+export const SAFE_NAME_MESSAGE = 'must not contain control characters (line breaks, escape) or text-direction controls';
+
 /** An instant as JSON carries it: ISO 8601 in UTC, e.g. 2026-11-25T16:00:00.000Z. */
 export const instant = z.iso.datetime({ offset: true }).meta({ example: '2026-11-25T16:00:00.000Z' });
 

@@ -1,6 +1,6 @@
 /** Customers and clusters: /api/customers, /api/clusters (docs/api.md "Fleet"). */
 import { z } from 'zod';
-import { id, instant } from './common.js';
+import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 function isTimeZone(value: string): boolean {
   try {
@@ -11,7 +11,7 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-const name = z.string().trim().min(1, 'is required').max(200);
+const name = z.string().trim().min(1, 'is required').max(200).regex(SAFE_NAME, SAFE_NAME_MESSAGE);
 const customerFields = {
   name,
   notes: z.string().max(10_000),

@@ -4,7 +4,7 @@
  * (weekdays 0 = Sunday … 6, local start time HH:MM and a duration, in the customer's time zone).
  */
 import { z } from 'zod';
-import { id, instant } from './common.js';
+import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 import { scopeBody, scopeType } from './rules.js';
 
 /** A maintenance window: once (startsAt–endsAt) or weekly (weekdays, startTime, durationMinutes in the customer's zone). */
@@ -38,7 +38,12 @@ const instantBody = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 d
 
 export const windowSchema = z
   .object({
-    name: z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(200, 'is too long'),
+    name: z
+      .string({ error: 'must be a string' })
+      .trim()
+      .min(1, 'is required')
+      .max(200, 'is too long')
+      .regex(SAFE_NAME, SAFE_NAME_MESSAGE),
     scope: scopeBody.unwrap(),
     kind: z.enum(['once', 'weekly'], { error: 'must be "once" or "weekly"' }),
     startsAt: instantBody.nullable().default(null),

@@ -3,7 +3,7 @@
  * bodies the routes parse (docs/api.md "Rules").
  */
 import { z } from 'zod';
-import { id, instant, severity } from './common.js';
+import { id, instant, severity, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 export const scopeType = z.enum(['customer', 'cluster', 'system']);
 
@@ -99,7 +99,12 @@ export type NewScope = z.input<typeof scopeBody>;
 
 const NO_CONTROL = /^[^\p{Cc}]*$/u;
 const severityBody = z.enum(['INFO', 'WARNING', 'CRITICAL'], { error: 'must be INFO, WARNING or CRITICAL' });
-const name = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(200, 'is too long');
+const name = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'is required')
+  .max(200, 'is too long')
+  .regex(SAFE_NAME, SAFE_NAME_MESSAGE);
 const ruleKey = z
   .string({ error: 'must be a string' })
   .regex(/^[a-z0-9_.-]{1,64}$/, 'must be 1–64 of a-z, 0-9, "_", "." and "-"');

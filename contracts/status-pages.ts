@@ -4,13 +4,23 @@
  * /api/status-pages; the public page itself is HTML, not part of the JSON API.
  */
 import { z } from 'zod';
-import { id, instant } from './common.js';
+import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 export const MAX_STATUS_PAGE_ITEMS = 50;
 export const MAX_ANNOUNCEMENT = 2000;
 
-const title = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(200, 'is too long');
-const displayName = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(100, 'is too long');
+const title = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'is required')
+  .max(200, 'is too long')
+  .regex(SAFE_NAME, SAFE_NAME_MESSAGE);
+const displayName = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'is required')
+  .max(100, 'is too long')
+  .regex(SAFE_NAME, SAFE_NAME_MESSAGE);
 const announcement = z
   .string({ error: 'must be a string' })
   .trim()

@@ -1,6 +1,6 @@
 /** Systems: /api/systems and their chart data (docs/api.md "Systems"). */
 import { z } from 'zod';
-import { id, instant } from './common.js';
+import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 export const systemStatus = z.enum(['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY']);
 export type SystemStatus = z.infer<typeof systemStatus>;
@@ -37,7 +37,7 @@ export type SystemDetail = z.infer<typeof systemDetail>;
 
 export const updateSystemBody = z
   .object({
-    name: z.string().trim().min(1, 'is required').max(200),
+    name: z.string().trim().min(1, 'is required').max(200).regex(SAFE_NAME, SAFE_NAME_MESSAGE),
     customerId: id,
     clusterId: id.nullable(),
     offlineAlerts: z.boolean(),

@@ -4,6 +4,7 @@
  * credentials; `email` takes `accounts` or a list of addresses.
  */
 import { z } from 'zod';
+import { SAFE_NAME, SAFE_NAME_MESSAGE } from '../../../contracts/common.js';
 import { MAX_INT_ID } from '../lib/ids.js';
 import { parseWebhookUrl } from './webhook.js';
 
@@ -23,7 +24,12 @@ const id = z
   .positive('must be an id')
   .max(MAX_INT_ID, 'must be an id');
 const severity = z.enum(SEVERITIES, { error: 'must be INFO, WARNING or CRITICAL' });
-const name = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(100, 'is too long');
+const name = z
+  .string({ error: 'must be a string' })
+  .trim()
+  .min(1, 'is required')
+  .max(100, 'is too long')
+  .regex(SAFE_NAME, SAFE_NAME_MESSAGE);
 const target = z.string({ error: 'must be a string' }).trim().min(1, 'is required').max(2000, 'is too long');
 const secret = z.string({ error: 'must be a string' }).min(1, 'must not be empty').max(200, 'is too long');
 

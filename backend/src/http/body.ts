@@ -6,12 +6,14 @@
  * than what was sent (issue 14 item 5): bytes that are not UTF-8 are refused instead of becoming
  * U+FFFD, and every string and key of the body and the query is checked for what PostgreSQL cannot
  * store (NUL) or is not Unicode text (a lone surrogate) and for keys that name JavaScript's object
- * machinery (`__proto__`, `constructor`, `prototype`). Each refusal is a 400 naming the field; a
+ * machinery (`__proto__`, `constructor`, `prototype`), and a key given twice in one object
+ * (duplicate-keys.ts). Each refusal is a 400 naming the field; a
  * body too large is a 413, a JSON body in an encoding we do not read a 415.
  */
 import { koaBody } from 'koa-body';
 import type { Context, Middleware, Next } from 'koa';
 import { Invalid } from '../lib/errors.js';
+import { duplicateKey } from './duplicate-keys.js';
 import { HttpError } from './errors.js';
 
 const JSON_LIMIT = 256 * 1024;
@@ -82,11 +84,15 @@ async function readJson(ctx: Context): Promise<unknown> {
     throw new Invalid('body: is not valid UTF-8', { field: 'body' });
   }
   if (!text.trim()) return {};
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text) as unknown;
   } catch (error) {
     throw new Invalid(`body: is not valid JSON (${(error as Error).message})`, { field: 'body' });
   }
+  const twice = duplicateKey(text);
+  if (twice) throw new Invalid(`${twice}: is given more than once`, { field: twice });
+  return body;
 }
 
 export function parseBodies(): Middleware {

@@ -1,7 +1,7 @@
 /** /api/tokens: an account's own API tokens. Session cookie only: a token never manages tokens (spec). */
 import Router from '@koa/router';
+import { idOf } from '../lib/ids.js';
 import { z } from 'zod';
-import { NotFound } from '../lib/errors.js';
 import { auditActor } from '../http/audit-actor.js';
 import { currentPrincipal, requireCookieSession } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
@@ -31,9 +31,8 @@ export function tokensRoutes(tokens: TokensService): Router {
   });
 
   router.delete('/api/tokens/:id', async (ctx) => {
-    const id = z.coerce.number().int().positive().safeParse(ctx.params['id']);
-    if (!id.success) throw new NotFound('No such token');
-    ctx.body = await tokens.revoke(auditActor(ctx), currentPrincipal(ctx.state).userId, id.data);
+    const id = idOf(ctx.params['id'], 'token');
+    ctx.body = await tokens.revoke(auditActor(ctx), currentPrincipal(ctx.state).userId, id);
   });
 
   return router;

@@ -1,8 +1,8 @@
 /** /api/users (ADMIN) and /api/account (every account, its own profile and password). */
 import Router from '@koa/router';
+import { idOf } from '../lib/ids.js';
 import { auditActor } from '../http/audit-actor.js';
 import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { NotFound } from '../lib/errors.js';
 import { parseInput } from '../lib/validate.js';
 import type { UsersService } from './service.js';
 import { z } from 'zod';
@@ -16,13 +16,7 @@ import {
   userAnswer,
 } from '../../../contracts/accounts.js';
 
-const idParam = z.coerce.number().int().positive();
-
-function userId(raw: string | undefined): number {
-  const parsed = idParam.safeParse(raw);
-  if (!parsed.success) throw new NotFound('No such user');
-  return parsed.data;
-}
+const userId = (raw: string | undefined): number => idOf(raw, 'user');
 
 export function usersRoutes(users: UsersService): Router {
   const router = new Router();
