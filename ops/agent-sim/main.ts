@@ -10,8 +10,12 @@
  * buffer), changing every 10 minutes. One status line every interval.
  * `--fleet F.json` simulates given hosts instead of N numbered ones: a JSON array of
  * `{sub, hostname, enrollment}` (the demo keeps its sample fleet reporting this way).
+ * `--keys F.json` keeps the agent keys the server gives (`{sub: agentKey}`, mode 0600) and starts
+ * with them, as a real agent keeps its key in its state directory: a restarted simulator speaks
+ * for the systems it enrolled before instead of being refused (401) without its key.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { isMain } from '../../db/is-main.js';
 import { SimulatedAgent, type AgentFault } from './agent.js';
@@ -37,6 +41,39 @@ async function readFleet(file: string): Promise<FleetHost[]> {
   return parsed;
 }
 
+/** The agent keys kept by an earlier run, by `sub` (none when the file does not exist yet). */
+async function readKeys(file: string): Promise<Record<string, string>> {
+  if (!existsSync(file)) return {};
+  const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));
+  const valid =
+    typeof parsed === 'object' &&
+    parsed !== null &&
+    !Array.isArray(parsed) &&
+    Object.values(parsed).every((key) => typeof key === 'string');
+  if (!valid) throw new Error(`--keys ${file}: expected a JSON object of {sub: agentKey}`);
+  return parsed as Record<string, string>;
+}
+
+/** Writes every agent's key once it changed (a first enrolment), readable by the owner only. */
+function keyKeeper(file: string | undefined, agents: readonly SimulatedAgent[], subs: readonly string[]) {
+  let saved = JSON.stringify(keysOf(agents, subs));
+  let writing = Promise.resolve();
+  return () => {
+    const keys = JSON.stringify(keysOf(agents, subs));
+    if (!file || keys === saved) return;
+    saved = keys;
+    writing = writing
+      .then(() => writeFile(file, keys, { mode: 0o600 }))
+      .catch((error: unknown) =>
+        console.error(`Could not keep the agent keys in ${file}: ${(error as Error).message}`),
+      );
+  };
+}
+
+function keysOf(agents: readonly SimulatedAgent[], subs: readonly string[]): Record<string, string> {
+  return Object.fromEntries(agents.flatMap((agent, i) => (agent.agentKey ? [[subs[i], agent.agentKey]] : [])));
+}
+
 export function webhookUrl(url: string): string {
   return url.endsWith('/api/webhook/metrics') ? url : `${url.replace(/\/$/, '')}/api/webhook/metrics`;
 }
@@ -54,6 +91,7 @@ export async function runSimulator(argv: string[]): Promise<void> {
       faults: { type: 'string', default: '0' },
       prefix: { type: 'string', default: 'sim' },
       fleet: { type: 'string' },
+      keys: { type: 'string' },
     },
   });
   const secret = values.secret ?? process.env['WEBHOOK_SECRET'];
@@ -71,15 +109,22 @@ export async function runSimulator(argv: string[]): Promise<void> {
         hostname: `${values.prefix}-host-${i + 1}`,
         ...(values.enrollment ? { enrollment: values.enrollment } : {}),
       }));
-  const agents = hosts.map(
-    (host, i) =>
-      new SimulatedAgent({
-        url: webhookUrl(values.url),
-        secret,
-        ...host,
-        seed: i + 1,
-        gzip: values.gzip,
-      }),
+  const kept = values.keys ? await readKeys(values.keys) : {};
+  const agents = hosts.map((host, i) => {
+    const agentKey = kept[host.sub];
+    return new SimulatedAgent({
+      url: webhookUrl(values.url),
+      secret,
+      ...host,
+      seed: i + 1,
+      gzip: values.gzip,
+      ...(agentKey ? { agentKey } : {}),
+    });
+  });
+  const keepKeys = keyKeeper(
+    values.keys,
+    agents,
+    hosts.map((host) => host.sub),
   );
   const counts = new Map<number, number>();
   let reports = 0;
@@ -103,6 +148,7 @@ export async function runSimulator(argv: string[]): Promise<void> {
             counts.set(result.status, (counts.get(result.status) ?? 0) + 1);
             reports += result.accepted ?? 0;
           }
+          keepKeys();
         };
         void tick();
         timers[i] = setInterval(() => void tick(), intervalMs);

@@ -163,8 +163,11 @@ async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv)
   }
   const fleetFile = path.join(DEMO_DIR, 'fleet-agents.json');
   await writeFile(fleetFile, JSON.stringify(fleet), { mode: 0o600 });
+  // the agent keys the server gave: without them a restarted demo's agents would be refused (401)
+  const keysFile = path.join(DEMO_DIR, 'fleet-keys.json');
   // a fault now and then (CPU spike, disk filling, going offline, …) so the alerts page has something to show
-  const args = ['--url', BASE_URL, '--fleet', fleetFile, '--interval', '30', '--faults', '0.2'];
+  const faults = process.env['ARGUS_DEMO_FAULTS'] ?? '0.2';
+  const args = ['--url', BASE_URL, '--fleet', fleetFile, '--keys', keysFile, '--interval', '30', '--faults', faults];
   return run('agents', 'ops/agent-sim/main.ts', args, env);
 }
 

@@ -2,6 +2,11 @@
  * disk.used_pct, disk.inodes_used_pct and disk.readonly per mount point, from /proc/self/mounts
  * and statfs(2). Pseudo and container file systems are skipped the way node_exporter's filesystem
  * collector skips them (its default fs-types and mount-points exclusions).
+ *
+ * disk.readonly is 1 only for a file system that turned read-only (what the default rule alerts on:
+ * ext4's errors=remount-ro, a failing disk): one /etc/fstab mounts writable, or, when fstab does not
+ * list it, one this agent saw writable before. A file system read-only by design (`ro` in fstab, or
+ * read-only from the agent's first look: a squashfs-like tmpfs, a read-only bind mount) is 0.
  */
 import { fieldsOf, type Host } from '../host.js';
 import { percent, sample, type Sample } from '../sample.js';
@@ -34,9 +39,27 @@ export function watchedMounts(text: string): Mount[] {
   return [...byPath.values()];
 }
 
+/** The mount points /etc/fstab lists, each with whether fstab mounts it read-only. */
+export function fstabReadonly(text: string): Map<string, boolean> {
+  const readonly = new Map<string, boolean>();
+  for (const [spec, rawPath, , options] of fieldsOf(text)) {
+    if (!spec || spec.startsWith('#') || !rawPath || !options) continue;
+    readonly.set(unescape(rawPath), options.split(',').includes('ro'));
+  }
+  return readonly;
+}
+
 export function disksCollector(host: Host) {
+  // mount points this agent has seen writable: read-only after that means they turned read-only
+  const seenWritable = new Set<string>();
+  const turnedReadonly = (mount: Mount, fstab: ReadonlyMap<string, boolean>) => {
+    if (!mount.readonly) seenWritable.add(mount.path);
+    const byDesign = fstab.get(mount.path);
+    return mount.readonly && (byDesign === undefined ? seenWritable.has(mount.path) : !byDesign);
+  };
   return async (): Promise<Sample[]> => {
     const samples: Sample[] = [];
+    const fstab = fstabReadonly((await host.read('/etc/fstab')) ?? '');
     for (const mount of watchedMounts((await host.read('/proc/self/mounts')) ?? '')) {
       const stats = await host.statfs(mount.path);
       if (!stats || stats.blocks === 0) continue; // nothing to fill (e.g. an empty tmpfs size)
@@ -46,7 +69,7 @@ export function disksCollector(host: Host) {
       if (usedPct !== null) samples.push(sample('disk.used_pct', usedPct, mount.path));
       const inodes = percent(stats.files - stats.ffree, stats.files);
       if (inodes !== null) samples.push(sample('disk.inodes_used_pct', inodes, mount.path));
-      samples.push(sample('disk.readonly', mount.readonly ? 1 : 0, mount.path));
+      samples.push(sample('disk.readonly', turnedReadonly(mount, fstab) ? 1 : 0, mount.path));
     }
     return samples;
   };
