@@ -31,13 +31,33 @@ export const notificationChannel = z
   .meta({ id: 'NotificationChannel' });
 export type NotificationChannel = z.infer<typeof notificationChannel>;
 
-/** What the target answered to one `test` event (no retries). */
+/**
+ * The outcomes of "Send test", and nothing more (docs/decisions.md "One outbound address policy"):
+ * no body of the answer, and one `unreachable` for a name that does not resolve and a connection
+ * refused, reset or timed out, so the answers draw no map of a network's ports.
+ */
+export const CHANNEL_TEST_OUTCOMES = [
+  'delivered',
+  'refused by policy',
+  /** No answer: the name, the connection, TLS or the time ran out. */
+  'failed: unreachable',
+  /** The target answered with a status other than 2xx (in `status`). */
+  'failed: rejected',
+  'failed: e-mail switched off',
+  'failed: mail server error',
+  /** The stored URL or secret no longer opens (the key changed): enter it again. */
+  'failed: target unreadable',
+] as const;
+export type ChannelTestOutcome = (typeof CHANNEL_TEST_OUTCOMES)[number];
+
+/** What one `test` event (no retries) came to. */
 export const channelTestResult = z
   .object({
+    /** `outcome === 'delivered'`. */
     ok: z.boolean(),
+    outcome: z.enum(CHANNEL_TEST_OUTCOMES),
     /** The HTTP status of a URL target, when it answered. */
     status: z.number().int().nullable(),
-    error: z.string().nullable(),
   })
   .meta({ id: 'ChannelTestResult' });
 export type ChannelTestResult = z.infer<typeof channelTestResult>;

@@ -89,6 +89,37 @@ describe('config', () => {
     });
   }
 
+  it('refuses to start in production when agents would fetch executables over plain http, saying why', () => {
+    for (const [env, named] of [
+      [{ AUTH_URL: 'https://argus.example.com', PUBLIC_URL: 'http://agents.example.com' }, /^PUBLIC_URL is http:/],
+      [{ AUTH_URL: 'http://argus.example.com' }, /^PUBLIC_URL \(unset, so AUTH_URL\) is http:/],
+      [{ AUTH_URL: 'https://argus.example.com', PUBLIC_URL: 'http://192.0.2.2:3000' }, /^PUBLIC_URL is http:/],
+    ] as const) {
+      const message = configError({ ...env, NODE_ENV: 'production' });
+      assert.match(message, named);
+      assert.match(message, /download executables/);
+      assert.match(message, /ALLOW_HTTP_PUBLIC_URL=true/);
+    }
+  });
+
+  it('starts with a plain-http PUBLIC_URL when the operator accepts it, on loopback, or outside production', () => {
+    const accepted = loadConfig({
+      ...BASE,
+      AUTH_URL: 'https://argus.example.com',
+      PUBLIC_URL: 'http://agents.example.com',
+      ALLOW_HTTP_PUBLIC_URL: 'true',
+    });
+    assert.equal(accepted.allowHttpPublicUrl, true);
+    assert.ok(accepted.warnings.some((w) => /^PUBLIC_URL is http:.*accepted: ALLOW_HTTP_PUBLIC_URL=true/.test(w)));
+    for (const url of ['http://localhost:3000', 'http://127.0.0.1:3000', 'http://127.1:8080', 'http://[::1]:3000'])
+      assert.equal(loadConfig({ ...BASE, NODE_ENV: 'production', AUTH_URL: url }).publicUrl, url);
+    const development = loadConfig({ ...BASE, NODE_ENV: 'development', PUBLIC_URL: 'http://agents.example.com' });
+    assert.equal(development.publicUrl, 'http://agents.example.com');
+    const https = loadConfig({ ...BASE, AUTH_URL: 'http://127.0.0.1:3000', PUBLIC_URL: 'https://agents.example.com' });
+    assert.ok(!https.warnings.some((w) => w.includes('ALLOW_HTTP_PUBLIC_URL')));
+    assert.match(configError({ ALLOW_HTTP_PUBLIC_URL: 'yes' }), /^ALLOW_HTTP_PUBLIC_URL must be true or false/);
+  });
+
   it('says DATABASE_URL is not set when it is missing', () => {
     assert.throws(() => loadConfig({ AUTH_SECRET: 'x' }), { message: 'DATABASE_URL is not set' });
   });

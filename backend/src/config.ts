@@ -38,6 +38,8 @@ export interface AppConfig {
   authUrl: string;
   /** PUBLIC_URL, falling back to AUTH_URL (contracts.md "Names"). */
   publicUrl: string;
+  /** ALLOW_HTTP_PUBLIC_URL=true: the operator accepts a plain-http PUBLIC_URL off loopback in production. */
+  allowHttpPublicUrl: boolean;
   /** Origins besides AUTH_URL's whose pages may sign in and write (ALLOWED_ORIGINS). */
   allowedOrigins: string[];
   webhookSecret: string | null;
@@ -177,6 +179,30 @@ function plainHttpOffLoopback(url: string): boolean {
   return !(hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname));
 }
 
+/**
+ * In production, the URL agents fetch from (PUBLIC_URL, else AUTH_URL) must be https off loopback:
+ * the installer and the agent's updates download an executable that runs as root or as the agent,
+ * and its sha256 comes in the same answer, so whoever sits on the way could replace both. Refused
+ * unless ALLOW_HTTP_PUBLIC_URL=true says the operator accepts that (then a warning at every start).
+ */
+function plainHttpPublicUrl(
+  production: boolean,
+  accepted: boolean,
+  publicUrl: string | undefined,
+  authUrl: string | undefined,
+) {
+  const url = publicUrl ?? authUrl;
+  if (!production || url === undefined || !plainHttpOffLoopback(url)) return null;
+  const name = publicUrl === undefined ? 'PUBLIC_URL (unset, so AUTH_URL)' : 'PUBLIC_URL';
+  const why =
+    `${name} is http:// on a host other than loopback: agents and the installer download executables ` +
+    'that run as root or as the agent, with their checksums, from it, and anyone on the way could ' +
+    'replace them';
+  if (!accepted)
+    throw new ConfigError(`${why}. Serve it over https://, or set ALLOW_HTTP_PUBLIC_URL=true to accept that`);
+  return `${why} (accepted: ALLOW_HTTP_PUBLIC_URL=true)`;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const database = loadDatabaseConfig(env);
   const retention = loadRetentionConfig(env);
@@ -207,6 +233,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
         'serve Argus through a TLS proxy and set AUTH_URL to its https:// URL',
     );
   }
+  const allowHttpPublicUrl = flag(env, 'ALLOW_HTTP_PUBLIC_URL');
+  const httpPublicUrl = plainHttpPublicUrl(nodeEnv === 'production', allowHttpPublicUrl, publicUrl, authUrl);
+  if (httpPublicUrl) warnings.push(httpPublicUrl);
   if (webhookSecret === undefined) warnings.push('WEBHOOK_SECRET is not set: agents cannot be configured');
   if (cronSecret === undefined) warnings.push('CRON_SECRET is not set: the evaluation endpoint is open to anyone');
   if (settingsEncryptionKey === undefined) {
@@ -234,6 +263,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     authSecret,
     authUrl: authUrl ?? '',
     publicUrl: publicUrl ?? authUrl ?? '',
+    allowHttpPublicUrl,
     allowedOrigins,
     webhookSecret: webhookSecret ?? null,
     settingsEncryptionKey: settingsEncryptionKey ?? null,

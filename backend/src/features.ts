@@ -62,7 +62,7 @@ import { createDeliveriesRepo } from './notifications/deliveries-repo.js';
 import { deliveryLogRoutes } from './notifications/log-routes.js';
 import { createChannelsRepo } from './channels/repo.js';
 import { channelsRoutes } from './channels/routes.js';
-import { createChannelsService } from './channels/service.js';
+import { CHANNEL_TEST_LIMITS, createChannelsService } from './channels/service.js';
 import { createPoliciesService } from './channels/policies.js';
 import { createIncidentsRepo } from './alerts/incidents-repo.js';
 import { incidentsRoutes } from './alerts/incidents.js';
@@ -345,6 +345,18 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           allowPrivateWebhooks: config.allowPrivateWebhooks,
           authUrl: config.authUrl,
           audit,
+          testLimits: {
+            perAccount: limiter(
+              CHANNEL_TEST_LIMITS.perAccount.name,
+              CHANNEL_TEST_LIMITS.perAccount.points,
+              CHANNEL_TEST_LIMITS.perAccount.durationSeconds,
+            ),
+            perChannel: limiter(
+              CHANNEL_TEST_LIMITS.perChannel.name,
+              CHANNEL_TEST_LIMITS.perChannel.points,
+              CHANNEL_TEST_LIMITS.perChannel.durationSeconds,
+            ),
+          },
         }),
         createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       ),

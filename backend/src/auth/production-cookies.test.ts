@@ -73,7 +73,12 @@ describe('production behind a TLS proxy: an https:// AUTH_URL, plain HTTP to the
 });
 
 describe('the start-up warning about a plain-HTTP AUTH_URL', () => {
-  const BASE = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/argus', AUTH_SECRET: 'a'.repeat(40) };
+  // an https PUBLIC_URL: a plain-http one refuses the production start (config.test.ts)
+  const BASE = {
+    DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/argus',
+    AUTH_SECRET: 'a'.repeat(40),
+    PUBLIC_URL: 'https://agents.example.com',
+  };
   const warning = /AUTH_URL is http:\/\/ on a host other than loopback/;
   const warnings = (env: Record<string, string>) =>
     loadConfig({ ...BASE, ...env }).warnings.filter((line) => warning.test(line));

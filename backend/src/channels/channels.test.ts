@@ -5,11 +5,13 @@
  * delivery log of an alert.
  */
 import assert from 'node:assert/strict';
+import net, { type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { createCustomer } from '../testing/accounts.js';
+import { createAccount, createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
-import { signedInAs, type Client } from '../testing/http.js';
+import { Client, signedInAs } from '../testing/http.js';
+import { freePort } from '../testing/net.js';
 import { smtpSettingsOf, startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
 
@@ -70,7 +72,7 @@ describe('notification channels and policies', () => {
     assert.ok(!JSON.stringify(listed.body).includes('T0KEN'));
 
     const tested = await operator.post(`/api/notification-channels/${created.body.id}/test`);
-    assert.deepEqual(tested.body, { ok: true, status: 200, error: null });
+    assert.deepEqual(tested.body, { ok: true, outcome: 'delivered', status: 200 });
     const got = hook.received.at(-1);
     assert.equal(got?.path, '/T0KEN-IN-PATH');
     assert.equal(got?.json['event'], 'test');
@@ -78,9 +80,28 @@ describe('notification channels and policies', () => {
 
     hook.answer(500);
     const failing = await operator.post(`/api/notification-channels/${created.body.id}/test`);
-    assert.equal(failing.body.ok, false);
-    assert.equal(failing.body.status, 500);
-    assert.match(failing.body.error, /500/);
+    // the status, never the body the target answered ("receiver says no")
+    assert.deepEqual(failing.body, { ok: false, outcome: 'failed: rejected', status: 500 });
+  });
+
+  it('answers one outcome for a target that cannot be reached, whatever the cause (no port map)', async () => {
+    const reset = net.createServer((socket) => socket.resetAndDestroy());
+    await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
+    try {
+      const answers = [];
+      for (const target of [
+        `http://127.0.0.1:${await freePort()}/closed`,
+        `http://127.0.0.1:${(reset.address() as AddressInfo).port}/reset`,
+        'http://no-such-host.invalid/hook',
+      ]) {
+        const created = await admin.post('/api/notification-channels', { name: target, type: 'webhook', target });
+        answers.push((await admin.post(`/api/notification-channels/${created.body.id}/test`)).body);
+      }
+      for (const answer of answers)
+        assert.deepEqual(answer, { ok: false, outcome: 'failed: unreachable', status: null });
+    } finally {
+      await new Promise((resolve) => reset.close(resolve));
+    }
   });
 
   it('names the field that is wrong, and stores nothing', async () => {
@@ -243,8 +264,19 @@ describe('notification channels: e-mail addresses and SSRF', () => {
   let sink: SmtpSink;
   let hook: WebhookReceiver;
 
+  /** New ADMINs' browsers, each with its own limits and address (signed in before mail asks a code). */
+  const callers = {} as Record<'mailing' | 'limited', { client: Client; id: number; email: string }>;
+  async function newAdmin() {
+    const account = await createAccount(fixture.db.knex, { role: 'ADMIN' });
+    const client = new Client(fixture.server.url);
+    assert.equal((await client.signIn(account.email, account.password)).status, 200);
+    return { client, ...account };
+  }
+
   before(async () => {
     admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
+    callers.mailing = await newAdmin();
+    callers.limited = await newAdmin();
     sink = await startSmtpSink();
     hook = await startWebhookReceiver();
     assert.equal((await admin.put('/api/settings/smtp', smtpSettingsOf(sink))).status, 200);
@@ -254,22 +286,23 @@ describe('notification channels: e-mail addresses and SSRF', () => {
     await hook.close();
   });
 
-  it('mails the listed addresses on "Send test"', async () => {
-    const created = await admin.post('/api/notification-channels', {
+  it('mails "Send test" of an e-mail channel to the caller only, never to the listed addresses', async () => {
+    const { client: caller, ...account } = callers.mailing;
+    const created = await caller.post('/api/notification-channels', {
       name: 'On call',
       type: 'email',
       target: 'oncall@example.com; lead@example.com',
     });
     assert.equal(created.body.target, 'oncall@example.com, lead@example.com');
-    const tested = await admin.post(`/api/notification-channels/${created.body.id}/test`);
-    assert.deepEqual(tested.body, { ok: true, status: null, error: null });
+    const tested = await caller.post(`/api/notification-channels/${created.body.id}/test`);
+    assert.deepEqual(tested.body, { ok: true, outcome: 'delivered', status: null });
     const mail = await sink.nthMail(1);
-    assert.deepEqual([...mail.to].sort(), ['lead@example.com', 'oncall@example.com']);
+    assert.deepEqual([...mail.to], [account.email.toLowerCase()]);
     assert.match(mail.headers, /^Subject: =\?UTF-8\?Q\?=5BArgus=5D_Test_notification_from_Argus/m);
     assert.match(mail.text, /This is a test from Argus: the channel works\./);
   });
 
-  it('refuses a loopback target when it is sent, naming the variable, and sends nothing', async () => {
+  it('refuses a loopback target when it is sent, saying only that the policy refused it, and sends nothing', async () => {
     const created = await admin.post('/api/notification-channels', {
       name: 'Inside',
       type: 'webhook',
@@ -277,9 +310,45 @@ describe('notification channels: e-mail addresses and SSRF', () => {
     });
     assert.equal(created.status, 201);
     const tested = await admin.post(`/api/notification-channels/${created.body.id}/test`);
-    assert.equal(tested.body.ok, false);
-    assert.equal(tested.body.status, null);
-    assert.match(tested.body.error, /loopback.*ARGUS_ALLOW_PRIVATE_WEBHOOKS/);
+    assert.deepEqual(tested.body, { ok: false, outcome: 'refused by policy', status: null });
     assert.equal(hook.received.length, 0);
+  });
+
+  it('limits "Send test" per channel and per account (429 with Retry-After), auditing each test sent', async () => {
+    const db = fixture.db.knex;
+    const { client: admin, id: adminId } = callers.limited;
+    const channel = async (name: string) =>
+      (await admin.post('/api/notification-channels', { name, type: 'webhook', target: `${hook.url}/${name}` })).body
+        .id as number;
+    const audited = async () => Number((await db('audit_log').where({ action: 'channel.test' }).count('* as n'))[0]?.n);
+    const first = await channel('first');
+    const before = await audited();
+    for (let i = 0; i < 5; i += 1)
+      assert.equal((await admin.post(`/api/notification-channels/${first}/test`)).status, 200);
+    const refused = await admin.post(`/api/notification-channels/${first}/test`);
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.equal(refused.body.error, 'Too many tests of this channel (at most 5 in 5 minutes): try again later');
+    assert.equal(await audited(), before + 5, 'a refused test stores nothing');
+
+    const row = await db('audit_log')
+      .where({ action: 'channel.test', target_id: String(first) })
+      .orderBy('id')
+      .first();
+    assert.equal(row.actor_type, 'user');
+    assert.equal(Number(row.actor_id), adminId);
+    assert.deepEqual(row.after, { outcome: 'refused by policy', status: null });
+
+    // the account's own limit, over several channels
+    let sent = 6; // counted so far for this account: five tests and the refused one
+    let last = { status: 200, body: {} as { error?: string } };
+    while (last.status === 200 && sent < 30) {
+      const id = await channel(`more-${sent}`);
+      for (let i = 0; i < 5 && last.status === 200; i += 1, sent += 1)
+        last = await admin.post(`/api/notification-channels/${id}/test`);
+    }
+    assert.equal(last.status, 429);
+    assert.equal(sent, 21, 'the 21st test of the hour is refused');
+    assert.equal(last.body.error, 'Too many channel tests from this account (at most 20 in an hour): try again later');
   });
 });

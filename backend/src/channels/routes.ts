@@ -6,9 +6,9 @@ import { idOf } from '../lib/ids.js';
 import { parseInput } from '../lib/validate.js';
 import type { PoliciesService } from './policies.js';
 import { channelChangesSchema, channelSchema, listQuerySchema, policySchema } from './schema.js';
-import type { ChannelsService } from './service.js';
+import { CHANNEL_TEST_LIMITS, type ChannelsService } from './service.js';
 import { z } from 'zod';
-import type { RouteDoc } from '../http/openapi.js';
+import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 import { channelTestResult, notificationChannel, notificationPolicy } from '../../../contracts/channels.js';
 
 export function channelsRoutes(channels: ChannelsService, policies: PoliciesService): Router {
@@ -42,7 +42,8 @@ export function channelsRoutes(channels: ChannelsService, policies: PoliciesServ
     ctx.status = 204;
   });
   router.post('/api/notification-channels/:id/test', staff, async (ctx) => {
-    ctx.body = await channels.test(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'notification channel'));
+    const id = idOf(ctx.params['id'], 'notification channel');
+    ctx.body = await channels.test(auditActor(ctx), currentPrincipal(ctx.state), id);
   });
 
   router.get('/api/notification-policies', staff, async (ctx) => {
@@ -129,8 +130,20 @@ export const channelsApi: RouteDoc[] = [
     path: '/api/notification-channels/:id/test',
     tag: CHANNELS,
     access: STAFF,
-    summary: 'Send one test event now (no retries) and answer with what the target said',
-    responses: { 200: { description: 'What the target said (a failure is still 200)', schema: channelTestResult } },
+    summary: 'Send one test event now (no retries) and answer its outcome',
+    description:
+      'Answers only the outcome (`delivered`, `refused by policy` or `failed: <category>`) and the HTTP ' +
+      'status of a URL target that answered: never a part of its answer, and one `failed: unreachable` ' +
+      'for a name that does not resolve and a connection refused, reset or timed out. An `email` ' +
+      "channel's test goes to the caller's own address only. Each test is audited (`channel.test`).",
+    responses: {
+      200: { description: 'The outcome (a failure is still 200)', schema: channelTestResult },
+      429: refusalDoc(
+        `Nothing sent; try again after Retry-After: more than ${CHANNEL_TEST_LIMITS.perChannel.points} tests ` +
+          `of this channel in ${CHANNEL_TEST_LIMITS.perChannel.window}, or more than ` +
+          `${CHANNEL_TEST_LIMITS.perAccount.points} of the account's in ${CHANNEL_TEST_LIMITS.perAccount.window}`,
+      ),
+    },
   },
   {
     method: 'get',

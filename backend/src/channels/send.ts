@@ -6,7 +6,7 @@
 import type { Mailer } from '../mail/mailer.js';
 import { channelMail, channelRequest, type NotificationFacts } from './payloads.js';
 import type { ChannelType } from './schema.js';
-import { deliverWebhook } from './webhook.js';
+import { deliverWebhook, type WebhookFailure } from './webhook.js';
 
 export interface OpenedChannel {
   type: ChannelType;
@@ -15,9 +15,15 @@ export interface OpenedChannel {
   secret: string | null;
 }
 
+/** Why a send failed: the webhook's categories, or the mailer switched off or failing. */
+export type SendFailure = WebhookFailure | 'mail off' | 'mail failed';
+
 export interface SendResult {
   ok: boolean;
+  /** null when it went. */
+  failure: SendFailure | null;
   status: number | null;
+  /** The detail, for the delivery log and the server's log (never for "Send test"). */
   error: string | null;
   retry: boolean;
 }
@@ -37,12 +43,18 @@ export async function sendToChannel(
 ): Promise<SendResult> {
   if (channel.type === 'email') {
     if (!(await options.mailer.isEnabled()))
-      return { ok: false, status: null, error: 'E-mail is switched off (Settings → Mail)', retry: true };
+      return {
+        ok: false,
+        failure: 'mail off',
+        status: null,
+        error: 'E-mail is switched off (Settings → Mail)',
+        retry: true,
+      };
     try {
       await options.mailer.send({ to: channel.target, ...channelMail(facts) });
-      return { ok: true, status: null, error: null, retry: false };
+      return { ok: true, failure: null, status: null, error: null, retry: false };
     } catch (error) {
-      return { ok: false, status: null, error: (error as Error).message, retry: true };
+      return { ok: false, failure: 'mail failed', status: null, error: (error as Error).message, retry: true };
     }
   }
   const request = channelRequest(channel.type, channel.target, facts);
@@ -58,6 +70,6 @@ export async function sendToChannel(
     { allowPrivate: options.allowPrivate, ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) },
   );
   return result.ok
-    ? { ok: true, status: result.status, error: null, retry: false }
-    : { ok: false, status: result.status, error: result.error, retry: result.retry };
+    ? { ok: true, failure: null, status: result.status, error: null, retry: false }
+    : { ok: false, failure: result.failure, status: result.status, error: result.error, retry: result.retry };
 }

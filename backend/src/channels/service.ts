@@ -9,15 +9,17 @@ import { publishChange, reachOfCustomer } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
-import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
+import { Forbidden, Invalid, NotFound, TooMany } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { places } from '../secrets/places.js';
+import type { ChannelTestOutcome, ChannelTestResult } from '../../../contracts/channels.js';
 import type { NotificationFacts } from './payloads.js';
 import type { ChannelRow, ChannelsRepo } from './repo.js';
-import { ACCOUNTS_TARGET, checkTarget, targetHint, type ChannelChanges, type ChannelInput } from './schema.js';
-import { sendToChannel, type OpenedChannel, type SendResult } from './send.js';
+import { checkTarget, targetHint, type ChannelChanges, type ChannelInput } from './schema.js';
+import { sendToChannel, type OpenedChannel, type SendFailure } from './send.js';
 
 export function channelView(row: ChannelRow) {
   return {
@@ -56,7 +58,24 @@ export interface ChannelsDeps {
   allowPrivateWebhooks: boolean;
   authUrl: string;
   audit: AuditTrail;
+  /** "Send test" per account and per channel: a test is a person checking a channel, not a probe. */
+  testLimits: { perAccount: RateLimiter; perChannel: RateLimiter };
 }
+
+/** The limits of "Send test" (features.ts builds their limiters): a few per channel, more per account. */
+export const CHANNEL_TEST_LIMITS = {
+  perAccount: { name: 'channel-test-account', points: 20, durationSeconds: 3600, window: 'an hour' },
+  perChannel: { name: 'channel-test-channel', points: 5, durationSeconds: 300, window: '5 minutes' },
+} as const;
+
+/** How "Send test" words a failure: the category only (the detail goes to the server's log). */
+const TEST_OUTCOME: Record<SendFailure, ChannelTestOutcome> = {
+  policy: 'refused by policy',
+  unreachable: 'failed: unreachable',
+  http: 'failed: rejected',
+  'mail off': 'failed: e-mail switched off',
+  'mail failed': 'failed: mail server error',
+};
 
 /** What the audit log keeps of a channel: target and secret only as "[sealed]" (redact.ts). */
 const channelFacts = (row: ChannelRow) => ({
@@ -100,6 +119,23 @@ export function createChannelsService(deps: ChannelsDeps) {
     secret ? box.seal(secret, places.channelSecret(id)) : null;
   const changed = (id: number, customerId: number | null) =>
     publishChange(bus, { topic: 'channels', ids: [id], reach: reachOfCustomer(customerId) });
+
+  /** Counts one test against both limits (the account's first: a refusal there spends nothing of the channel's). */
+  async function withinTestLimits(userId: number, channelId: number): Promise<void> {
+    const { perAccount, perChannel } = deps.testLimits;
+    const account = await perAccount.consume(String(userId));
+    if (!account.allowed)
+      throw new TooMany(
+        account.retryAfterSeconds,
+        `Too many channel tests from this account (at most ${perAccount.points} in ${CHANNEL_TEST_LIMITS.perAccount.window}): try again later`,
+      );
+    const channel = await perChannel.consume(String(channelId));
+    if (!channel.allowed)
+      throw new TooMany(
+        channel.retryAfterSeconds,
+        `Too many tests of this channel (at most ${perChannel.points} in ${CHANNEL_TEST_LIMITS.perChannel.window}): try again later`,
+      );
+  }
 
   return {
     async list(principal: Principal, customerId?: number): Promise<ChannelView[]> {
@@ -200,26 +236,40 @@ export function createChannelsService(deps: ChannelsDeps) {
         await publishChange(bus, { topic: 'policies', ids: [customerId ?? 0], reach: reachOfCustomer(customerId) });
     },
 
-    /** Sends one `test` event now (no retries) and answers with what the target said. */
-    async test(principal: Principal, id: number): Promise<Omit<SendResult, 'retry'>> {
+    /**
+     * Sends one `test` event now (no retries), within the limits per account and per channel, and
+     * audits it. An e-mail channel's test goes to the caller's own address only (never a relay to
+     * the channel's list). Answers the outcome and the HTTP status, never what the target said.
+     */
+    async test(actor: AuditActor, principal: Principal, id: number): Promise<ChannelTestResult> {
       const row = await writableChannel(principal, id);
+      await withinTestLimits(principal.userId, id);
       const opened = openChannel(box, row);
-      if (!opened)
-        return {
-          ok: false,
-          status: null,
-          error: 'The stored target does not open: enter it again (was the key changed?)',
-        };
-      const channel = opened.target === ACCOUNTS_TARGET ? { ...opened, target: principal.email } : opened;
       const now = clock.now();
-      const result = await sendToChannel(channel, sampleFacts(now, deps.authUrl), {
-        mailer: deps.mailer,
-        allowPrivate: deps.allowPrivateWebhooks,
-        deliveryId: randomUUID(),
-        now,
+      const result = opened
+        ? await sendToChannel(
+            opened.type === 'email' ? { ...opened, target: principal.email } : opened,
+            sampleFacts(now, deps.authUrl),
+            { mailer: deps.mailer, allowPrivate: deps.allowPrivateWebhooks, deliveryId: randomUUID(), now },
+          )
+        : null;
+      const answer: ChannelTestResult = {
+        ok: result?.ok === true,
+        outcome: !result ? 'failed: target unreadable' : result.failure ? TEST_OUTCOME[result.failure] : 'delivered',
+        status: result?.status ?? null,
+      };
+      await audit.recordAlone(actor, {
+        action: 'channel.test',
+        targetType: 'channel',
+        targetId: id,
+        customerId: row.customerId,
+        after: { outcome: answer.outcome, status: answer.status },
       });
-      deps.log.info({ channel: id, type: row.type, ok: result.ok, status: result.status }, 'Channel test sent');
-      return { ok: result.ok, status: result.status, error: result.error };
+      deps.log.info(
+        { channel: id, type: row.type, outcome: answer.outcome, status: answer.status, detail: result?.error ?? null },
+        'Channel test sent',
+      );
+      return answer;
     },
   };
 }

@@ -1,15 +1,25 @@
 /**
  * One webhook delivery against real HTTP receivers on 127.0.0.1 (allowed here with allowPrivate, as
  * ARGUS_ALLOW_PRIVATE_WEBHOOKS does): the signature a receiver recomputes, the headers, a 500 and a
- * hang that may be retried, a redirect never followed, an answer cut to 200 bytes; and the targets
- * refused without the switch (loopback, private, link-local, metadata, credentials in the URL).
+ * hang that may be retried, a redirect never followed, an answer cut to 200 bytes, TLS with the
+ * host's name; the targets refused without the switch (every special-purpose block and spelling,
+ * credentials in the URL), and a real receiver on this machine's own non-loopback address.
  */
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { deliverWebhook, isPrivateAddress, RESPONSE_EXCERPT_BYTES } from './webhook.js';
+import { promisify } from 'node:util';
+import { freePort } from '../testing/net.js';
+import { deliverWebhook, RESPONSE_EXCERPT_BYTES, type WebhookResult } from './webhook.js';
+
+const failureOf = (result: WebhookResult) => (result.ok ? 'delivered' : result.failure);
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -111,25 +121,92 @@ describe('webhook delivery', () => {
     assert.equal(received.length, before + 1, 'only the first request');
   });
 
-  it('refuses private, loopback, link-local and metadata targets without the switch, and sends nothing', async () => {
+  it('refuses every special-purpose address in every spelling without the switch, and sends nothing', async () => {
     const before = received.length;
+    const port = new URL(base).port;
     for (const url of [
       base,
-      `http://localhost:${new URL(base).port}/`,
+      `http://localhost:${port}/`,
+      `http://127.1:${port}/`,
+      `http://2130706433:${port}/`,
+      `http://0x7f.0.0.1:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+      `http://[::127.0.0.1]:${port}/`,
+      `http://[64:ff9b::127.0.0.1]:${port}/`,
+      `http://[2002:7f00:1::1]:${port}/`,
       'http://10.1.2.3/hook',
       'http://172.20.0.5/hook',
       'http://192.168.1.10/hook',
       'http://169.254.169.254/latest/meta-data/',
       'http://100.64.0.1/',
+      'http://192.0.2.1/',
+      'http://198.51.100.7/',
+      'http://203.0.113.9/',
       'http://[::1]/hook',
       'http://[fd00::1]/hook',
-      'http://[::ffff:127.0.0.1]/hook',
+      'http://[2001:db8::1]/hook',
+      'http://[::]/',
       'http://0.0.0.0/',
+      'http://0/',
     ]) {
       const result = await deliverWebhook({ url, event: 'raised', body: {} });
-      assert.ok(!result.ok && !result.retry && /refused/.test(result.error), `${url}: ${JSON.stringify(result)}`);
+      assert.equal(failureOf(result), 'policy', `${url}: ${JSON.stringify(result)}`);
+      assert.ok(!result.ok && !result.retry && /refused/.test(result.error), url);
     }
     assert.equal(received.length, before);
+  });
+
+  it('tells a target that cannot be reached by one category, whatever the cause', async () => {
+    const closed = await freePort();
+    const causes = [
+      deliverWebhook({ url: `http://127.0.0.1:${closed}/`, event: 'raised', body: {} }, local), // refused
+      deliverWebhook({ url: 'http://no-such-host.invalid/', event: 'raised', body: {} }, local), // no name
+    ];
+    answer = () => undefined;
+    causes.push(deliverWebhook({ url: base, event: 'raised', body: {} }, { ...local, timeoutMs: 300 })); // hangs
+    for (const result of await Promise.all(causes)) {
+      assert.equal(failureOf(result), 'unreachable', JSON.stringify(result));
+      assert.ok(!result.ok && result.retry && result.status === null);
+    }
+  });
+
+  it('speaks TLS to an https target, checking its certificate for the name in the URL', async () => {
+    const dir = await mkdtemp(join(os.tmpdir(), 'argus-tls-'));
+    const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    await promisify(execFile)('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '1',
+      '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', key, '-out', cert,
+    ]); // prettier-ignore
+    const names: string[] = [];
+    let requests = 0;
+    const tlsServer = https.createServer(
+      {
+        key: await readFile(key),
+        cert: await readFile(cert),
+        SNICallback: (name, done) => {
+          names.push(name);
+          done(null);
+        },
+      },
+      (_req, res) => {
+        requests += 1;
+        res.end();
+      },
+    );
+    await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (tlsServer.address() as AddressInfo).port;
+      const result = await deliverWebhook({ url: `https://localhost:${port}/hook`, event: 'raised', body: {} }, local);
+      // a certificate no public authority signed: refused by the client before any request
+      assert.equal(failureOf(result), 'unreachable', JSON.stringify(result));
+      assert.ok(!result.ok && /self-signed|certificate/i.test(result.error), JSON.stringify(result));
+      assert.deepEqual(names, ['localhost']);
+      assert.equal(requests, 0);
+    } finally {
+      tlsServer.closeAllConnections();
+      await new Promise((resolve) => tlsServer.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses other schemes and credentials in the URL', async () => {
@@ -143,20 +220,61 @@ describe('webhook delivery', () => {
       assert.ok(!result.ok && reason.test(result.error), `${url}: ${JSON.stringify(result)}`);
     }
   });
+});
 
-  it('tells public addresses from private ones', () => {
-    for (const address of [
-      '127.0.0.1',
-      '10.0.0.1',
-      '172.31.255.255',
-      '192.168.0.1',
-      '169.254.1.1',
-      '::1',
-      'fe80::1',
-      'fc00::2',
-    ])
-      assert.equal(isPrivateAddress(address), true, address);
-    for (const address of ['1.1.1.1', '93.184.216.34', '172.32.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])
-      assert.equal(isPrivateAddress(address), false, address);
+/** The first address of this machine that is not loopback (the test runs on loopback without one). */
+function ownAddress(): { address: string; family: 'IPv4' | 'IPv6' } {
+  const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
+  const outside = all.find((a) => !a.internal && a.family === 'IPv4') ?? all.find((a) => !a.internal && !a.scopeid);
+  return outside ?? { address: '127.0.0.1', family: 'IPv4' };
+}
+
+describe("webhook delivery to this server's own address", () => {
+  const own = ownAddress();
+  let server: http.Server;
+  let port: number;
+  let requests = 0;
+
+  before(async () => {
+    server = http.createServer((_req, res) => {
+      requests += 1;
+      res.end('a service on the Argus host');
+    });
+    await new Promise<void>((resolve) => server.listen(0, own.address, resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** The spellings of the address a URL may carry (IPv4 in its numeric forms and inside IPv6 ones). */
+  function spellings(): string[] {
+    if (own.family === 'IPv6') return [`[${own.address}]`];
+    const [a, b, c, d] = own.address.split('.').map(Number) as [number, number, number, number];
+    const value = ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
+    return [
+      own.address,
+      String(value),
+      `0x${value.toString(16)}`,
+      `0${a.toString(8)}.${b}.${c}.${d}`,
+      `${a}.${b}.${(c << 8) + d}`,
+      `[::ffff:${own.address}]`,
+      `[64:ff9b::${own.address}]`,
+    ];
+  }
+
+  it(`is refused in every spelling (${own.address}), while the receiver is there for the opt-in`, async () => {
+    for (const host of spellings()) {
+      const result = await deliverWebhook({ url: `http://${host}:${port}/`, event: 'raised', body: {} });
+      assert.equal(failureOf(result), 'policy', `${host}: ${JSON.stringify(result)}`);
+    }
+    assert.equal(requests, 0, 'nothing reached the service on the host');
+    const allowed = await deliverWebhook(
+      { url: `http://${spellings()[0]}:${port}/`, event: 'raised', body: {} },
+      { allowPrivate: true },
+    );
+    assert.equal(failureOf(allowed), 'delivered');
+    assert.equal(requests, 1);
   });
 });

@@ -3,18 +3,16 @@
  * `X-Argus-Delivery` (the same id on every retry of a delivery), `X-Argus-Timestamp` and, when the
  * channel has a secret, `X-Argus-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`.
  *
- * Safe to point at a URL someone typed (SSRF): only http(s) without credentials in the URL; the host
- * is resolved once and every address it has must be public (loopback, private, link-local, CGNAT,
- * unspecified, multicast and reserved ranges refused unless `allowPrivate`, i.e.
- * ARGUS_ALLOW_PRIVATE_WEBHOOKS=true), and the connection goes to the address that was checked, so a
- * second DNS answer cannot swap it. No redirect is followed, no cookie or Authorization is sent,
- * 10 s for the whole exchange, and of the answer only the status and its first 200 bytes are kept.
+ * Safe to point at a URL someone typed (SSRF): only http(s) without credentials in the URL, and the
+ * connection is made by lib/outbound-connect.ts under the one outbound address policy
+ * (lib/outbound-policy.ts; its private-address opt-in is ARGUS_ALLOW_PRIVATE_WEBHOOKS). No redirect
+ * is followed, no cookie or Authorization is sent, 10 s for the whole exchange, and of the answer
+ * only the status and its first 200 bytes are kept (for the delivery log, never for "Send test").
  */
 import { createHmac, randomUUID } from 'node:crypto';
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP } from 'node:net';
+import { OutboundRefused, outboundConnection } from '../lib/outbound-connect.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Kept of an answer's body: enough to tell what went wrong, never a page of someone's data. */
@@ -37,40 +35,24 @@ export interface WebhookOptions {
   timeoutMs?: number;
 }
 
+/**
+ * Why a delivery failed, in the words "Send test" may answer with: `policy` (the URL or its address
+ * is refused: nothing was sent), `unreachable` (no answer: a name that does not resolve, a refused,
+ * reset or timed-out connection, a TLS failure, an answer cut off; never told apart, so the answers
+ * draw no map of ports), `http` (the target answered with a status other than 2xx).
+ */
+export type WebhookFailure = 'policy' | 'unreachable' | 'http';
+
 export type WebhookResult =
   | { ok: true; status: number; excerpt: string; deliveryId: string }
-  /** `status` when the target answered (a 3xx, 4xx or 5xx); `retry` whether a later attempt may succeed. */
-  | { ok: false; status: number | null; error: string; retry: boolean; deliveryId: string };
+  /**
+   * `status` when the target answered (a 3xx, 4xx or 5xx); `retry` whether a later attempt may
+   * succeed; `error` the detail for the delivery log and the server's log.
+   */
+  | { ok: false; failure: WebhookFailure; status: number | null; error: string; retry: boolean; deliveryId: string };
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 3], // multicast and reserved, up to 255.255.255.255
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(network, prefix, 'ipv6');
-
-/** Whether an address is one a webhook may not reach without ARGUS_ALLOW_PRIVATE_WEBHOOKS. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return blocked.check(mapped[1], 'ipv4');
-  return blocked.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
-}
+/** The private-address opt-in, named where a refusal it would lift is told. */
+const OPT_IN = 'ARGUS_ALLOW_PRIVATE_WEBHOOKS allows it';
 
 /** The URL checked for what it may be (the host is checked after resolving, in `deliver`). */
 export function parseWebhookUrl(raw: string): URL | string {
@@ -90,37 +72,28 @@ export function webhookSignature(secret: string, timestamp: string, body: string
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
-async function vettedAddress(url: URL, allowPrivate: boolean): Promise<{ address: string; family: number } | string> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true });
-  } catch {
-    return `${host} does not resolve`;
-  }
-  if (addresses.length === 0) return `${host} does not resolve`;
-  if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address)))
-    return `${host} is a private, loopback or link-local address (ARGUS_ALLOW_PRIVATE_WEBHOOKS allows it)`;
-  return addresses[0] as { address: string; family: number };
-}
-
 export async function deliverWebhook(request: WebhookRequest, options: WebhookOptions = {}): Promise<WebhookResult> {
   const deliveryId = request.deliveryId ?? randomUUID();
-  const fail = (error: string, retry: boolean, status: number | null = null): WebhookResult => ({
+  const fail = (
+    failure: WebhookFailure,
+    error: string,
+    retry: boolean,
+    status: number | null = null,
+  ): WebhookResult => ({
     ok: false,
+    failure,
     status,
     error,
     retry,
     deliveryId,
   });
   const url = parseWebhookUrl(request.url);
-  if (typeof url === 'string') return fail(`URL refused: ${url}`, false);
-  const target = await vettedAddress(url, options.allowPrivate === true);
-  if (typeof target === 'string') return fail(`URL refused: ${target}`, false);
+  if (typeof url === 'string') return fail('policy', `URL refused: ${url}`, false);
 
   const body = JSON.stringify(request.body);
   const timestamp = String(Math.floor((request.now ?? new Date()).getTime() / 1000));
   const headers: Record<string, string> = {
+    host: url.host,
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(body)),
     'user-agent': 'Argus-Webhook/1',
@@ -130,6 +103,8 @@ export async function deliverWebhook(request: WebhookRequest, options: WebhookOp
   };
   if (request.secret) headers['x-argus-signature'] = webhookSignature(request.secret, timestamp, body);
 
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
+  const abort = new AbortController();
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise<WebhookResult>((resolve) => {
     let settled = false;
@@ -139,45 +114,45 @@ export async function deliverWebhook(request: WebhookRequest, options: WebhookOp
       clearTimeout(timer);
       resolve(result);
     };
-    const req = transport.request(
-      url,
-      {
-        method: 'POST',
-        headers,
-        // connect to the address that was checked, whatever a second lookup would say
-        lookup: (_host, lookupOptions, callback) => {
-          // (with autoSelectFamily, Node asks for every address)
-          const done = callback as (error: null, address: unknown, family?: number) => void;
-          if ((lookupOptions as { all?: boolean }).all)
-            done(null, [{ address: target.address, family: target.family }]);
-          else done(null, target.address, target.family);
-        },
-        agent: false,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        res.on('data', (chunk: Buffer) => {
-          if (kept < RESPONSE_EXCERPT_BYTES) {
-            chunks.push(chunk);
-            kept += chunk.length;
-          }
-        });
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
-          if (status >= 200 && status < 300) finish({ ok: true, status, excerpt, deliveryId });
-          else if (status >= 300 && status < 400) finish(fail(`redirect ${status} not followed`, false, status));
-          else finish(fail(`HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`, status >= 500 || status === 429, status));
-        });
-        res.on('error', (error) => finish(fail(`answer cut off: ${error.message}`, true, res.statusCode ?? null)));
-      },
-    );
+    const req = transport.request(url, {
+      method: 'POST',
+      headers,
+      // resolves, checks and connects under the outbound policy; no agent, so no pooled socket
+      createConnection: outboundConnection(url, { allowPrivate: options.allowPrivate === true }, abort.signal),
+    } as http.RequestOptions);
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (kept < RESPONSE_EXCERPT_BYTES) {
+          chunks.push(chunk);
+          kept += chunk.length;
+        }
+      });
+      res.on('end', () => {
+        const status = res.statusCode ?? 0;
+        const excerpt = Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8');
+        if (status >= 200 && status < 300) finish({ ok: true, status, excerpt, deliveryId });
+        else if (status >= 300 && status < 400) finish(fail('http', `redirect ${status} not followed`, false, status));
+        else
+          finish(
+            fail('http', `HTTP ${status}${excerpt ? `: ${excerpt}` : ''}`, status >= 500 || status === 429, status),
+          );
+      });
+      res.on('error', (error) => finish(fail('unreachable', `answer cut off: ${error.message}`, true)));
+    });
     const timer = setTimeout(() => {
-      finish(fail(`no answer within ${(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) / 1000} s`, true));
+      finish(fail('unreachable', `no answer within ${timeoutMs / 1000} s`, true));
+      abort.abort();
       req.destroy();
-    }, options.timeoutMs ?? WEBHOOK_TIMEOUT_MS);
-    req.on('error', (error) => finish(fail(error.message, true)));
+    }, timeoutMs);
+    req.on('error', (error) => {
+      if (error instanceof OutboundRefused)
+        finish(
+          fail('policy', `URL refused: ${error.refusal.reason}${error.refusal.never ? '' : ` (${OPT_IN})`}`, false),
+        );
+      else finish(fail('unreachable', error.message, true));
+    });
     req.end(body);
   });
 }

@@ -207,7 +207,7 @@ describe('ChannelsPage', () => {
     (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush([hook]);
   });
 
-  it('sends a test and says what the target answered, or why it failed', async () => {
+  it('sends a test and says its outcome and status, or why the policy refused it', async () => {
     await render(userBody(), [channelBody(), hook]);
     const status = () => page().querySelector('[role="status"][data-testid="test-result"]')?.textContent?.trim();
 
@@ -216,8 +216,8 @@ describe('ChannelsPage', () => {
     expect(status()).toContain('Sending a test to Ops Slack');
     (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/1/test` })).flush({
       ok: true,
+      outcome: 'delivered',
       status: 200,
-      error: null,
     });
     await settle(fixture);
     expect(status()).toBe('Test to Ops Slack: delivered (HTTP 200).');
@@ -225,11 +225,20 @@ describe('ChannelsPage', () => {
     button('Send test to Acme hook')!.click();
     (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush({
       ok: false,
+      outcome: 'failed: rejected',
       status: 500,
-      error: 'Internal Server Error',
     });
     await settle(fixture);
-    expect(status()).toBe('Test to Acme hook failed: HTTP 500, Internal Server Error.');
+    expect(status()).toBe('Test to Acme hook: failed: rejected (HTTP 500).');
+
+    button('Send test to Acme hook')!.click();
+    (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush({
+      ok: false,
+      outcome: 'refused by policy',
+      status: null,
+    });
+    await settle(fixture);
+    expect(status()).toMatch(/^Test to Acme hook: refused by policy: .*ARGUS_ALLOW_PRIVATE_WEBHOOKS/);
 
     button('Send test to Acme hook')!.click();
     (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush(

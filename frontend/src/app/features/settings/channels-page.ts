@@ -25,12 +25,17 @@ import {
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
 import { CardTable } from '../../ui/card-table';
 
-/** "Test to Ops Slack: delivered (HTTP 200)" or "Test to Ops Slack failed: HTTP 500, Internal error". */
+/**
+ * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The
+ * server answers only the outcome and the status; a refusal adds what the policy refuses.
+ */
 export function testResultText(channel: Channel, result: ChannelTestResult): string {
-  const status = result.status === null ? null : `HTTP ${result.status}`;
-  if (result.ok) return `Test to ${channel.name}: delivered${status ? ` (${status})` : ''}.`;
-  const why = [status, result.error].filter(Boolean).join(', ') || 'no answer';
-  return `Test to ${channel.name} failed: ${why}.`;
+  const status = result.status === null ? '' : ` (HTTP ${result.status})`;
+  const why =
+    result.outcome === 'refused by policy'
+      ? ': Argus does not send to internal, special-purpose or its own addresses (ARGUS_ALLOW_PRIVATE_WEBHOOKS allows internal receivers)'
+      : '';
+  return `Test to ${channel.name}: ${result.outcome}${status}${why}.`;
 }
 
 /** Notification channels: where alert events go (e-mail, webhooks, chat); routing picks them per severity. */
