@@ -11,6 +11,18 @@ export const healthReport = z
     services: z.object({ database: serviceState, redis: serviceState }),
     /** Present when TimescaleDB policy jobs fail or run late: the app works, storage upkeep does not. */
     storage: z.object({ troubledJobs: z.array(z.string()) }).optional(),
+    /**
+     * Present when the latest evaluation run failed, for all customers (`failedCustomers: "all"`) or
+     * some: alerts are not raised or resolved for them until a run succeeds.
+     */
+    evaluation: z
+      .object({
+        lastRunAt: instant,
+        failedCustomers: z.union([z.literal('all'), z.number().int().min(1)]),
+        /** When a run last evaluated every customer (null: none yet). */
+        lastCompleteAt: instant.nullable(),
+      })
+      .optional(),
   })
   .meta({ id: 'Health' });
 export type HealthReport = z.infer<typeof healthReport>;
@@ -28,4 +40,9 @@ export const evaluationResult = z
   })
   .meta({ id: 'EvaluationRun' });
 
-export const evaluationFailure = z.object({ success: z.literal(false), error: z.string() });
+export const evaluationFailure = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  /** The customers not evaluated when the run failed for some only (the rest of the fleet was). */
+  failedCustomers: z.array(z.number().int()).optional(),
+});

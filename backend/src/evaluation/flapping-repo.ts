@@ -22,10 +22,16 @@ export async function raisesSince(trx: Knex, identities: readonly IdentityRef[],
 }
 
 export async function markFlapping(trx: Knex, alertIds: readonly number[], now: Date): Promise<void> {
-  if (alertIds.length) await trx('alerts').whereIn('id', alertIds).update({ flapping_since: now });
+  if (alertIds.length)
+    await trx('alerts')
+      .whereRaw('id = ANY(?::bigint[])', [[...alertIds]])
+      .update({ flapping_since: now });
 }
 
 /** Flapping alerts whose condition cleared (`since` now) or came back (null). */
 export async function setClearSince(trx: Knex, alertIds: readonly number[], since: Date | null): Promise<void> {
-  if (alertIds.length) await trx('alerts').whereIn('id', alertIds).update({ clear_since: since });
+  if (alertIds.length)
+    await trx('alerts')
+      .whereRaw('id = ANY(?::bigint[])', [[...alertIds]])
+      .update({ clear_since: since });
 }

@@ -1,5 +1,6 @@
 /** SQL of cluster incidents (migration 0011), inside the evaluation run's transaction. */
 import type { Knex } from 'knex';
+import { customerBindings, ofCustomer, type FleetPart } from './repo.js';
 
 export interface OfflineCandidate {
   alertId: number;
@@ -15,9 +16,10 @@ export interface IncidentChange {
 }
 
 /** Open offline alerts not yet in an incident, raised at or after `since` (this run or the one before). */
-export async function offlineCandidates(trx: Knex, since: Date): Promise<OfflineCandidate[]> {
+export async function offlineCandidates(trx: Knex, since: Date, part: FleetPart): Promise<OfflineCandidate[]> {
   const rows = await trx('alerts')
     .where({ state: 'open', rule_kind: 'offline' })
+    .whereRaw(ofCustomer('customer_id'), customerBindings(part))
     .whereNull('incident_id')
     .where('started_at', '>=', since)
     .select<{ id: string; system_id: number }[]>('id', 'system_id');
@@ -32,18 +34,31 @@ export async function openIncidents(trx: Knex): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.cluster_id, Number(r.id)]));
 }
 
-export async function createIncident(trx: Knex, clusterId: number, now: Date): Promise<number> {
-  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+/** One incident per cluster, in one statement: clusterId → the new incident's id. */
+export async function createIncidents(
+  trx: Knex,
+  clusterIds: readonly number[],
+  now: Date,
+): Promise<Map<number, number>> {
+  if (!clusterIds.length) return new Map();
+  const { rows } = await trx.raw<{ rows: { id: string; cluster_id: number }[] }>(
     `INSERT INTO incidents (customer_id, cluster_id, title, started_at)
-     SELECT customer_id, id, 'Site down: ' || name, ? FROM clusters WHERE id = ?
-     RETURNING id`,
-    [now, clusterId],
+     SELECT customer_id, id, 'Site down: ' || name, ? FROM clusters WHERE id = ANY(?::int[])
+     RETURNING id, cluster_id`,
+    [now, [...clusterIds]],
   );
-  return Number(rows[0]?.id);
+  return new Map(rows.map((r) => [r.cluster_id, Number(r.id)]));
 }
 
-export async function attachAlerts(trx: Knex, incidentId: number, alertIds: readonly number[]): Promise<void> {
-  if (alertIds.length) await trx('alerts').whereIn('id', alertIds).update({ incident_id: incidentId });
+/** Alerts join incidents, in one statement: alertId → incidentId. */
+export async function attachAlerts(trx: Knex, incidentOf: ReadonlyMap<number, number>): Promise<void> {
+  if (!incidentOf.size) return;
+  await trx.raw(
+    `UPDATE alerts a SET incident_id = m.incident_id
+       FROM unnest(?::bigint[], ?::bigint[]) AS m(alert_id, incident_id)
+      WHERE a.id = m.alert_id`,
+    [[...incidentOf.keys()], [...incidentOf.values()]],
+  );
 }
 
 /** The lead alert and severity of new incidents (for their `raised` notification). */
@@ -87,6 +102,9 @@ function toChange(r: { id: string; customer_id: number; lead: string; severity: 
 /** Of these alerts, those that belong to an incident. */
 export async function inIncident(trx: Knex, alertIds: readonly number[]): Promise<Set<number>> {
   if (!alertIds.length) return new Set();
-  const rows = await trx('alerts').whereIn('id', alertIds).whereNotNull('incident_id').select<{ id: string }[]>('id');
+  const rows = await trx('alerts')
+    .whereRaw('id = ANY(?::bigint[])', [[...alertIds]])
+    .whereNotNull('incident_id')
+    .select<{ id: string }[]>('id');
   return new Set(rows.map((r) => Number(r.id)));
 }

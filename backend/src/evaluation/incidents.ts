@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import * as repo from './incidents-repo.js';
+import type { FleetPart } from './repo.js';
 import type { SystemInfo } from './types.js';
 
 export const INCIDENT_MIN_SYSTEMS = 3;
@@ -28,7 +29,9 @@ export function planIncidents(input: {
   for (const candidate of input.candidates) {
     const clusterId = input.systems.get(candidate.systemId)?.clusterId;
     if (clusterId === null || clusterId === undefined) continue;
-    byCluster.set(clusterId, [...(byCluster.get(clusterId) ?? []), candidate.alertId]);
+    const members = byCluster.get(clusterId);
+    if (members) members.push(candidate.alertId);
+    else byCluster.set(clusterId, [candidate.alertId]);
   }
   const reporting = new Map<number, number>();
   for (const system of input.systems.values()) {
@@ -55,29 +58,25 @@ export interface IncidentOutcome {
 /** Runs after the run's alerts were raised and resolved, inside its transaction. */
 export async function applyIncidents(
   trx: Knex.Transaction,
-  input: { now: Date; previousRun: Date | null; systems: ReadonlyMap<number, SystemInfo> },
+  input: { now: Date; previousRun: Date | null; systems: ReadonlyMap<number, SystemInfo>; part: FleetPart },
 ): Promise<IncidentOutcome> {
   const since = input.previousRun ?? input.now;
   const plan = planIncidents({
-    candidates: await repo.offlineCandidates(trx, since),
+    candidates: await repo.offlineCandidates(trx, since, input.part),
     systems: input.systems,
     open: await repo.openIncidents(trx),
   });
-  const grouped = new Set<number>();
-  const created: number[] = [];
+  const created = await repo.createIncidents(trx, [...plan.create.keys()], input.now);
+  const incidentOf = new Map<number, number>();
   for (const [clusterId, alertIds] of plan.create) {
-    const incidentId = await repo.createIncident(trx, clusterId, input.now);
-    await repo.attachAlerts(trx, incidentId, alertIds);
-    created.push(incidentId);
-    for (const id of alertIds) grouped.add(id);
+    const incidentId = created.get(clusterId);
+    if (incidentId !== undefined) for (const id of alertIds) incidentOf.set(id, incidentId);
   }
-  for (const [incidentId, alertIds] of plan.join) {
-    await repo.attachAlerts(trx, incidentId, alertIds);
-    for (const id of alertIds) grouped.add(id);
-  }
+  for (const [incidentId, alertIds] of plan.join) for (const id of alertIds) incidentOf.set(id, incidentId);
+  await repo.attachAlerts(trx, incidentOf);
   return {
-    grouped,
-    opened: await repo.describeIncidents(trx, created),
+    grouped: new Set(incidentOf.keys()),
+    opened: await repo.describeIncidents(trx, [...created.values()]),
     resolved: await repo.resolveReturnedIncidents(trx, input.now),
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { conditionRanges } from './ranges.js';
-import { globToLike } from './repo.js';
+import { customerBindings, globToLike, ofCustomer, type FleetPart } from './repo.js';
 import type { AgentEvent, AlertRule, LatestSample, Reboot, Severity, SystemInfo, SystemStatus } from './types.js';
 
 /**
@@ -28,11 +28,12 @@ export async function markSilentSystems(
   trx: Knex,
   cutoff: Date,
   now: Date,
+  part: FleetPart = null,
 ): Promise<{ id: number; from: SystemStatus; to: SystemStatus }[]> {
   const result = await trx.raw<{ rows: { id: number; from: SystemStatus; to: SystemStatus }[] }>(
     `UPDATE systems s SET status = CASE WHEN s.offline_alerts THEN 'OFFLINE' ELSE 'STANDBY' END
        FROM systems old
-      WHERE old.id = s.id AND s.last_seen_at < ?
+      WHERE old.id = s.id AND s.last_seen_at < ? AND ${ofCustomer('s.customer_id')}
         AND (s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
              OR (s.status = 'OFFLINE' AND NOT s.offline_alerts)
              OR (s.status = 'STANDBY' AND s.offline_alerts))
@@ -42,7 +43,7 @@ export async function markSilentSystems(
              AND e.time >= s.last_seen_at - interval '1 minute'
              AND e.time + make_interval(secs => least(?, coalesce((regexp_match(e.message, '(^|grace=)([0-9]{1,6})'))[2]::int, ?))) > ?)
       RETURNING s.id, old.status AS "from", s.status AS "to"`,
-    [cutoff, MAX_RESTART_GRACE_S, DEFAULT_RESTART_GRACE_S, now],
+    [cutoff, ...customerBindings(part), MAX_RESTART_GRACE_S, DEFAULT_RESTART_GRACE_S, now],
   );
   return result.rows;
 }
@@ -160,7 +161,7 @@ export async function latestOf(
  * previous run saw, or whose boot time (sample time − uptime) moved on by more
  * than 5 minutes (a reboot during a longer outage). Remembers the newest sample.
  */
-export async function detectReboots(trx: Knex): Promise<Reboot[]> {
+export async function detectReboots(trx: Knex, part: FleetPart = null): Promise<Reboot[]> {
   const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
     // the uptime's position in each system's arrays (db/migrations/0018): unnesting every series
     // of 10,000 systems to find one cost ~160 ms a run
@@ -168,6 +169,7 @@ export async function detectReboots(trx: Knex): Promise<Reboot[]> {
        SELECT system_id, vals[p] AS value, times[p] AS time
          FROM system_latest, array_position(names, 'uptime.s') AS p
         WHERE p IS NOT NULL
+          AND (?::int IS NULL OR system_id IN (SELECT id FROM systems WHERE customer_id = ?))
      ), saved AS (
        INSERT INTO evaluation_uptime (system_id, uptime, sample_time)
        SELECT system_id, value, time FROM cur
@@ -180,6 +182,7 @@ export async function detectReboots(trx: Knex): Promise<Reboot[]> {
         AND (cur.value < prev.uptime
              OR cur.time - make_interval(secs => cur.value)
                 > prev.sample_time - make_interval(secs => prev.uptime) + interval '5 minutes')`,
+    customerBindings(part),
   );
   return result.rows.map((r) => ({
     systemId: r['system_id'] as number,
@@ -190,14 +193,15 @@ export async function detectReboots(trx: Knex): Promise<Reboot[]> {
 }
 
 /** Agent events received since `since` that no run has evaluated yet. */
-export async function unseenEvents(trx: Knex, since: Date): Promise<AgentEvent[]> {
+export async function unseenEvents(trx: Knex, since: Date, part: FleetPart = null): Promise<AgentEvent[]> {
   const result = await trx.raw<{ rows: Record<string, unknown>[] }>(
     `SELECT e.id, e.system_id, e.time, e.type, e.severity, e.message, e.received_at
        FROM agent_events e
       WHERE e.received_at >= ?
         AND NOT EXISTS (SELECT 1 FROM evaluation_seen_events s WHERE s.event_id = e.id)
+        AND (?::int IS NULL OR e.system_id IN (SELECT id FROM systems WHERE customer_id = ?))
       ORDER BY e.id`,
-    [since],
+    [since, ...customerBindings(part)],
   );
   return result.rows.map((r) => ({
     id: Number(r['id']),

@@ -38,6 +38,15 @@ export function globToLike(glob: string | null): string | null {
 
 const rows = <T>(result: { rows: T[] }) => result.rows;
 
+/**
+ * The part of the fleet a run evaluates: every customer (null), or one (a run that failed is
+ * evaluated again customer by customer, so one customer's failing work does not stop the rest).
+ * `ofCustomer(column)` is a condition with two bindings, `customerBindings(part)`.
+ */
+export type FleetPart = number | null;
+export const ofCustomer = (column: string) => `(?::int IS NULL OR ${column} = ?)`;
+export const customerBindings = (part: FleetPart): [number | null, number | null] => [part, part];
+
 export async function lockRun(trx: Knex.Transaction, lockTimeoutMs: number): Promise<void> {
   await trx.raw(`SET LOCAL lock_timeout = ${Math.max(1, Math.floor(lockTimeoutMs))}`);
   await trx.raw('SELECT pg_advisory_xact_lock(?)', [EVALUATION_LOCK_KEY]);
@@ -92,15 +101,10 @@ export async function loadMaintenanceWindows(trx: Knex): Promise<MaintenanceWind
   }));
 }
 
-export async function loadSystems(trx: Knex): Promise<SystemInfo[]> {
-  const list = await trx('systems').select(
-    'id',
-    'customer_id',
-    'cluster_id',
-    'status',
-    'last_seen_at',
-    'offline_alerts',
-  );
+export async function loadSystems(trx: Knex, part: FleetPart = null): Promise<SystemInfo[]> {
+  const list = await trx('systems')
+    .whereRaw(ofCustomer('customer_id'), customerBindings(part))
+    .select('id', 'customer_id', 'cluster_id', 'status', 'last_seen_at', 'offline_alerts');
   return list.map((r) => ({
     id: r.id,
     customerId: r.customer_id,
@@ -115,14 +119,15 @@ export async function loadClusterIds(trx: Knex): Promise<number[]> {
   return (await trx('clusters').select('id')).map((r) => r.id as number);
 }
 
-export async function loadOpenAlerts(trx: Knex): Promise<FlappingOpen[]> {
+export async function loadOpenAlerts(trx: Knex, part: FleetPart = null): Promise<FlappingOpen[]> {
   return rows(
     await trx.raw<{ rows: FlappingOpen[] }>(
       `SELECT ${ALERT_COLUMNS.split(', ')
         .map((c) => `a.${c}`)
         .join(', ')}, h.hold_until, a.flapping_since, a.clear_since
          FROM alerts a LEFT JOIN evaluation_event_holds h ON h.alert_id = a.id
-        WHERE a.state = 'open'`,
+        WHERE a.state = 'open' AND ${ofCustomer('a.customer_id')}`,
+      customerBindings(part),
     ),
   );
 }
@@ -150,34 +155,40 @@ export async function restartPending(trx: Knex, now: Date): Promise<void> {
   await trx('alert_pending').update({ since: now });
 }
 
+/** One statement whatever the count: the columns as arrays (one bind parameter each, not one per row). */
 export async function insertAlerts(trx: Knex, alerts: readonly NewAlert[], now: Date): Promise<AlertRow[]> {
   if (!alerts.length) return [];
-  const inserted: AlertRow[] = await trx('alerts')
-    .insert(
-      alerts.map((a) => ({
-        rule_key: a.ruleKey,
-        rule_kind: a.ruleKind,
-        system_id: a.systemId,
-        customer_id: a.customerId,
-        instance: a.instance,
-        severity: a.severity,
-        state: 'open',
-        value: a.value,
-        message: a.message,
-        started_at: now,
-      })),
-    )
-    .returning(ALERT_COLUMNS.split(', '));
+  const { rows: inserted } = await trx.raw<{ rows: AlertRow[] }>(
+    `INSERT INTO alerts (rule_key, rule_kind, system_id, customer_id, instance, severity, state, value, message, started_at)
+     SELECT t.rule_key, t.rule_kind, t.system_id, t.customer_id, t.instance, t.severity, 'open', t.value, t.message, ?
+       FROM unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::float8[], ?::text[])
+            AS t(rule_key, rule_kind, system_id, customer_id, instance, severity, value, message)
+     RETURNING ${ALERT_COLUMNS}`,
+    [
+      now,
+      alerts.map((a) => a.ruleKey),
+      alerts.map((a) => a.ruleKind),
+      alerts.map((a) => a.systemId),
+      alerts.map((a) => a.customerId),
+      alerts.map((a) => a.instance),
+      alerts.map((a) => a.severity),
+      // unnest() takes NULLs inside the array: no value
+      alerts.map((a) => a.value) as number[],
+      alerts.map((a) => a.message),
+    ],
+  );
   return inserted;
 }
 
 export async function resolveAlerts(trx: Knex, ids: readonly number[], now: Date): Promise<AlertRow[]> {
   if (!ids.length) return [];
-  return trx('alerts')
-    .whereIn('id', ids)
-    .where({ state: 'open' })
-    .update({ state: 'resolved', resolved_at: now })
-    .returning(ALERT_COLUMNS.split(', '));
+  const { rows: resolved } = await trx.raw<{ rows: AlertRow[] }>(
+    `UPDATE alerts SET state = 'resolved', resolved_at = ?
+      WHERE id = ANY(?::bigint[]) AND state = 'open'
+      RETURNING ${ALERT_COLUMNS}`,
+    [now, [...ids]],
+  );
+  return resolved;
 }
 
 export async function setHolds(trx: Knex, holds: readonly { alertId: number; holdUntil: Date }[]): Promise<void> {
@@ -221,6 +232,7 @@ export async function endPending(trx: Knex, conditions: readonly PendingConditio
 export async function applyAlertStatuses(
   trx: Knex,
   worst: readonly { systemId: number; status: 'WARNING' | 'CRITICAL' }[],
+  part: FleetPart = null,
 ): Promise<{ id: number; status: SystemStatus }[]> {
   const result = await trx.raw<{ rows: { id: number; status: SystemStatus }[] }>(
     `WITH w AS (SELECT * FROM unnest(?::int[], ?::text[]) AS w(id, next)),
@@ -228,9 +240,9 @@ export async function applyAlertStatuses(
      UPDATE systems s SET status = coalesce(w.next, 'ONLINE')
        FROM touched t LEFT JOIN w ON w.id = t.id
       WHERE s.id = t.id AND s.status IN ('ONLINE', 'WARNING', 'CRITICAL')
-        AND s.status <> coalesce(w.next, 'ONLINE')
+        AND s.status <> coalesce(w.next, 'ONLINE') AND ${ofCustomer('s.customer_id')}
       RETURNING s.id, s.status`,
-    [worst.map((w) => w.systemId), worst.map((w) => w.status)],
+    [worst.map((w) => w.systemId), worst.map((w) => w.status), ...customerBindings(part)],
   );
   return result.rows;
 }
@@ -238,6 +250,24 @@ export async function applyAlertStatuses(
 /** Current statuses of some systems (after this run's changes, inside its transaction). */
 export async function statusesOf(trx: Knex, ids: readonly number[]): Promise<Map<number, SystemStatus>> {
   if (!ids.length) return new Map();
-  const list = await trx('systems').whereIn('id', ids).select('id', 'status');
+  const list = await trx('systems')
+    .whereRaw('id = ANY(?::int[])', [[...ids]])
+    .select('id', 'status');
   return new Map(list.map((r) => [r.id as number, r.status as SystemStatus]));
+}
+
+/**
+ * What the health endpoint shows of the latest run (app_settings `evaluation_outcome`): when, how
+ * many customers failed ('all': the whole run), and when a run last evaluated every customer.
+ */
+export async function saveRunOutcome(db: Knex, outcome: { at: Date; failed: number | 'all' }): Promise<void> {
+  const at = outcome.at.toISOString();
+  const value = { at, failed: outcome.failed, ...(outcome.failed === 0 ? { lastCompleteAt: at } : {}) };
+  await db.raw(
+    `INSERT INTO app_settings (key, value, updated_at) VALUES ('evaluation_outcome', ?::jsonb, ?)
+     ON CONFLICT (key) DO UPDATE SET updated_at = excluded.updated_at,
+       value = excluded.value || jsonb_build_object('lastCompleteAt',
+         coalesce(excluded.value->'lastCompleteAt', app_settings.value->'lastCompleteAt'))`,
+    [JSON.stringify(value), outcome.at],
+  );
 }

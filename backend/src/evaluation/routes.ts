@@ -5,7 +5,8 @@
  * mounted before the console's body parser and API-token authentication (like
  * the agent webhook): the scheduler's `Authorization: Bearer <CRON_SECRET>` is
  * not an API token and must not be refused as one. Bodies exactly as the spec
- * writes them: 401 `{error: "Unauthorized"}`, 500 `{success: false, error: "Evaluation failed"}`.
+ * writes them: 401 `{error: "Unauthorized"}`, 500 `{success: false, error: "Evaluation failed"}` (plus
+ * `failedCustomers` when only some customers failed and the rest of the fleet was evaluated).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Router from '@koa/router';
@@ -49,6 +50,12 @@ export function evaluationRoutes({
     }
     try {
       const result = await evaluation.run();
+      if (result.failedCustomers.length) {
+        // the rest of the fleet was evaluated; the caller still learns that the run did not complete
+        ctx.status = 500;
+        ctx.body = { success: false, error: 'Evaluation failed', failedCustomers: result.failedCustomers };
+        return;
+      }
       ctx.status = 200;
       ctx.body = {
         success: true,
@@ -80,7 +87,11 @@ const evaluationRun = (method: 'get' | 'post'): RouteDoc => ({
   responses: {
     200: { description: 'What the run did', schema: evaluationResult },
     401: { description: 'Wrong or missing CRON_SECRET', schema: errorBody },
-    500: { description: 'The run failed (logged)', schema: evaluationFailure },
+    500: {
+      description:
+        'The run failed (logged). When it failed for some customers only, the others were evaluated and `failedCustomers` names the ids of those that were not.',
+      schema: evaluationFailure,
+    },
   },
 });
 export const evaluationApi: RouteDoc[] = [evaluationRun('get'), evaluationRun('post')];

@@ -13,7 +13,7 @@
  * the second wait (bounded by lock_timeout); each caller gets its own run's figures.
  */
 import type { Knex } from 'knex';
-import { publishAlertTransition, toAlertJson, type AlertRow, type AlertTransition } from '../alerts/alert-json.js';
+import { publishAlertTransition, toAlertJson, type AlertRow } from '../alerts/alert-json.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -32,6 +32,7 @@ import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
 import * as observations from './observations-repo.js';
 import * as repo from './repo.js';
 import { RuleBook } from './rule-book.js';
+import { mergeParts, type ClusterCounts, type Committed, type RunResult } from './run-result.js';
 import { buildSuppression, type Suppression } from './suppression.js';
 import {
   identity,
@@ -49,20 +50,6 @@ const EVENT_WINDOW_MS = 10 * 60_000;
 /** Like Prometheus' for-outage-tolerance: after a longer gap between runs, pending conditions start over. */
 const OUTAGE_TOLERANCE_MS = 60 * 60_000;
 
-export interface ClusterCounts {
-  systems: number;
-  online: number;
-  offline: number;
-  openAlerts: number;
-}
-
-export interface RunResult {
-  timestamp: string;
-  alerts: { evaluated: number; triggered: number; resolved: number };
-  health: { marked_offline: number };
-  clusters: Record<string, ClusterCounts>;
-}
-
 export interface EvaluationDeps {
   db: Knex;
   bus: Bus;
@@ -76,15 +63,6 @@ export interface EvaluationDeps {
   metrics?: EvaluationMetrics;
 }
 
-interface Committed {
-  result: RunResult;
-  transitions: { type: AlertTransition; row: AlertRow }[];
-  statusChanged: number[];
-  suppressed: Suppression;
-  /** Customers whose incidents opened or resolved (the consoles' incident lists). */
-  incidentCustomers: number[];
-}
-
 function splitByKind(open: readonly OpenAlert[]) {
   return {
     metric: open.filter((a) => a.rule_kind === 'metric'),
@@ -93,12 +71,31 @@ function splitByKind(open: readonly OpenAlert[]) {
   };
 }
 
-async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps: EvaluationDeps): Promise<Committed> {
-  const t = now.getTime();
+/** The run's own bookkeeping (once per run, also when it goes on customer by customer): when the previous one was. */
+async function startRun(trx: Knex.Transaction, now: Date, deps: EvaluationDeps): Promise<Date | null> {
   await repo.lockRun(trx, deps.lockTimeoutMs ?? 30_000);
   const previousRun = await repo.lastRunAt(trx);
-  if (previousRun && t - previousRun.getTime() > OUTAGE_TOLERANCE_MS) await repo.restartPending(trx, now);
+  if (previousRun && now.getTime() - previousRun.getTime() > OUTAGE_TOLERANCE_MS) await repo.restartPending(trx, now);
   await repo.saveLastRunAt(trx, now);
+  return previousRun;
+}
+
+/** Run context: the mail switch, and the part of the fleet with its previous run (null: all, bookkeeping included). */
+interface RunContext {
+  now: Date;
+  mailOn: boolean;
+  part: { customerId: number; previousRun: Date | null } | null;
+}
+
+async function evaluate(trx: Knex.Transaction, run: RunContext, deps: EvaluationDeps): Promise<Committed> {
+  const { now, mailOn } = run;
+  const t = now.getTime();
+  const part = run.part?.customerId ?? null;
+  let previousRun: Date | null;
+  if (run.part) {
+    await repo.lockRun(trx, deps.lockTimeoutMs ?? 30_000);
+    previousRun = run.part.previousRun;
+  } else previousRun = await startRun(trx, now, deps);
 
   const alertRules = new RuleBook(await repo.loadAlertRules(trx));
   const eventRules = new RuleBook(await repo.loadEventRules(trx));
@@ -106,12 +103,14 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   const clusterIds = await repo.loadClusterIds(trx);
 
   // 1. offline detection, before anything reads statuses
-  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS), now);
-  const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx)).map((s) => [s.id, s]));
-  const open = await repo.loadOpenAlerts(trx);
+  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS), now, part);
+  const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx, part)).map((s) => [s.id, s]));
+  const open = await repo.loadOpenAlerts(trx, part);
   const openByKind = splitByKind(open);
   const pending = new Map<string, PendingCondition>(
-    (await repo.loadPending(trx)).map((p) => [identity(p.ruleKey, p.systemId, p.instance), p]),
+    (await repo.loadPending(trx))
+      .filter((p) => part === null || systems.has(p.systemId))
+      .map((p) => [identity(p.ruleKey, p.systemId, p.instance), p]),
   );
 
   // 2. what the rules read: one statement over metric_latest for all systems, plus the open alerts' series
@@ -129,8 +128,8 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   const openSeries = new Map(
     (await observations.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
   );
-  const reboots = await observations.detectReboots(trx);
-  const agentEvents = await observations.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS));
+  const reboots = await observations.detectReboots(trx, part);
+  const agentEvents = await observations.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS), part);
 
   // 3. decisions (pure)
   const offline = decideOffline({ now, systems, rules: alertRules, open: openByKind.offline, suppressed });
@@ -204,6 +203,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
         ? [{ systemId, status: rank === 3 ? ('CRITICAL' as const) : ('WARNING' as const) }]
         : [],
     ),
+    part,
   );
   for (const change of [...marked.map((m) => ({ id: m.id, status: m.to })), ...statusChanges]) {
     const system = systems.get(change.id);
@@ -211,7 +211,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
   }
 
   // 6. cluster incidents: one notification for a site that went dark, not one per system
-  const incidents = await applyIncidents(trx, { now, previousRun, systems });
+  const incidents = await applyIncidents(trx, { now, previousRun, systems, part });
   const resolvedInIncident = await inIncident(
     trx,
     resolved.map((row) => Number(row.id)),
@@ -222,7 +222,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
     const system = systems.get(systemId);
     return system ? suppressed(system) : true;
   };
-  const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet);
+  const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet, part);
   const own = (row: AlertRow, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
     alertId: Number(row.id),
     kind,
@@ -278,6 +278,7 @@ async function evaluate(trx: Knex.Transaction, now: Date, mailOn: boolean, deps:
       alerts: { evaluated, triggered: raised.length, resolved: resolved.length },
       health: { marked_offline: marked.filter((m) => (REPORTING as readonly string[]).includes(m.from)).length },
       clusters,
+      failedCustomers: [],
     },
     transitions: [
       ...raised.map((row) => ({ type: 'raised' as const, row })),
@@ -306,12 +307,45 @@ export function createEvaluation(deps: EvaluationDeps) {
     try {
       const result = await runOnce();
       const { triggered, resolved } = result.alerts;
-      metrics.run('succeeded', (performance.now() - started) / 1000, { raised: triggered, resolved });
+      const outcome = result.failedCustomers.length ? 'partial' : 'succeeded';
+      metrics.run(outcome, (performance.now() - started) / 1000, { raised: triggered, resolved });
+      await remember(result.failedCustomers.length ? { failed: result.failedCustomers.length } : { failed: 0 });
       return result;
     } catch (error) {
       metrics.run('failed', (performance.now() - started) / 1000, { raised: 0, resolved: 0 });
+      await remember({ failed: 'all' });
       throw error;
     }
+  }
+
+  /** What the health endpoint shows of the runs (stored, so every process's health sees the latest run). */
+  async function remember(outcome: { failed: number | 'all' }): Promise<void> {
+    await repo.saveRunOutcome(db, { at: clock.now(), ...outcome }).catch((error: unknown) => {
+      log.warn({ err: error }, 'Could not record the evaluation run outcome');
+    });
+  }
+
+  /**
+   * After a failed run: the bookkeeping once, then each customer in its own transaction, so one
+   * customer's failing work (a statement that fails on its data) does not stop the rest of the fleet.
+   * Throws when no customer could be evaluated.
+   */
+  async function runPerCustomer(now: Date, mailOn: boolean, failure: unknown): Promise<Committed> {
+    const previousRun = await db.transaction((trx) => startRun(trx, now, deps));
+    const customers = (await repo.loadCustomers(db)).map((c) => c.id);
+    const parts: Committed[] = [];
+    const failed: number[] = [];
+    for (const customerId of customers) {
+      try {
+        const part = { customerId, previousRun };
+        parts.push(await retryTransient(() => db.transaction((trx) => evaluate(trx, { now, mailOn, part }, deps))));
+      } catch (error) {
+        log.error({ err: error, customer: customerId }, 'Evaluation failed for a customer; the others were evaluated');
+        failed.push(customerId);
+      }
+    }
+    if (!parts.length) throw failure;
+    return mergeParts(parts, failed, now);
   }
 
   async function runOnce(): Promise<RunResult> {
@@ -322,14 +356,26 @@ export function createEvaluation(deps: EvaluationDeps) {
       return false;
     });
     // a report committing just as its system is marked offline can deadlock with the run: run it again
-    const committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, now, mailOn, deps)));
-    for (const { type, row } of committed.transitions) await publishAlertTransition(bus, type, toAlertJson(row));
-    for (const id of committed.statusChanged) await bus.publish('systems', { id });
+    let committed: Committed;
+    try {
+      committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, { now, mailOn, part: null }, deps)));
+    } catch (error) {
+      log.error({ err: error }, 'Evaluation run failed: evaluating customer by customer');
+      committed = await runPerCustomer(now, mailOn, error);
+    }
+    // sent without waiting for each answer (one connection keeps their order): 10,000 one by one took ~4 s
+    await Promise.all(
+      committed.transitions.map(({ type, row }) => publishAlertTransition(bus, type, toAlertJson(row))),
+    );
+    await Promise.all(committed.statusChanged.map((id) => bus.publish('systems', { id })));
     for (const customerId of committed.incidentCustomers)
       await publishChange(bus, { topic: 'incidents', ids: [customerId], reach: { customerId } });
     void notifier.deliver(committed.suppressed, mailOn);
     const { alerts, health } = committed.result;
-    log.info({ ...alerts, markedOffline: health.marked_offline }, 'Evaluation run');
+    log.info(
+      { ...alerts, markedOffline: health.marked_offline, failedCustomers: committed.result.failedCustomers.length },
+      'Evaluation run',
+    );
     return committed.result;
   }
 

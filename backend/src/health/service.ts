@@ -4,7 +4,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.js';
-import type { HealthRepo } from './repo.js';
+import type { EvaluationOutcome, HealthRepo } from './repo.js';
 import { pingRedis } from '../lib/redis.js';
 import { withTimeout } from '../lib/timeout.js';
 
@@ -16,6 +16,8 @@ export interface HealthReport {
   services: { database: ServiceState; redis: ServiceState };
   /** Present when TimescaleDB policy jobs fail or run late: the app works, storage upkeep does not. */
   storage?: { troubledJobs: string[] };
+  /** Present when the latest evaluation run failed (for all customers or some): no alerts for them meanwhile. */
+  evaluation?: { lastRunAt: string; failedCustomers: number | 'all'; lastCompleteAt: string | null };
 }
 
 export interface HealthDeps {
@@ -39,15 +41,27 @@ export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000,
     return (await pingRedis(redis, checkTimeoutMs)) ? 'ok' : 'error';
   }
 
+  /** The latest run's outcome when it failed; null when it succeeded, none ran, or it cannot be read in time. */
+  async function failingEvaluation(): Promise<EvaluationOutcome | null> {
+    const outcome = await withTimeout(
+      repo.evaluationOutcome().catch(() => null),
+      checkTimeoutMs,
+      null,
+    );
+    return outcome && outcome.failedCustomers !== 0 ? outcome : null;
+  }
+
   return {
     async check(): Promise<HealthReport> {
       const [database, redisResult] = await Promise.all([databaseState(), redisState()]);
       const troubledJobs = troubledStorageJobs?.() ?? [];
+      const evaluation = database === 'ok' ? await failingEvaluation() : null;
       return {
         status: database === 'ok' && redisResult === 'ok' ? 'ok' : 'degraded',
         timestamp: clock.now().toISOString(),
         services: { database, redis: redisResult },
         ...(troubledJobs.length ? { storage: { troubledJobs } } : {}),
+        ...(evaluation ? { evaluation } : {}),
       };
     },
   };

@@ -18,7 +18,8 @@ export interface IngestMetrics {
   watchPending(read: () => number): void;
 }
 
-export type RunOutcome = 'succeeded' | 'failed';
+/** partial: a failed run went on customer by customer and some customers failed. */
+export type RunOutcome = 'succeeded' | 'partial' | 'failed';
 
 export interface EvaluationMetrics {
   /** One evaluation run (a failed one raised and resolved nothing). */

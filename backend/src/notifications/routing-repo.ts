@@ -82,20 +82,27 @@ export async function queueChannelDeliveries(
   now: Date,
   incidentOf: ReadonlyMap<string, number> = new Map(),
 ): Promise<number> {
-  const rows = routed
-    .filter((r) => !r.accounts)
-    .map((r) => ({
-      incident_id: incidentOf.get(`${r.alertId}:${r.event}`) ?? null,
-      alert_id: r.alertId,
-      channel_id: r.channelId,
-      channel_name: r.name,
-      channel_type: r.type,
-      event: r.event,
-      delivery_id: randomUUID(),
-      created_at: now,
-      next_attempt_at: now,
-    }));
-  if (rows.length) await trx('channel_deliveries').insert(rows);
+  const rows = routed.filter((r) => !r.accounts);
+  if (!rows.length) return 0;
+  // one statement whatever the count: the columns as arrays, not one bind parameter per value
+  await trx.raw(
+    `INSERT INTO channel_deliveries
+       (incident_id, alert_id, channel_id, channel_name, channel_type, event, delivery_id, created_at, next_attempt_at)
+     SELECT t.incident_id, t.alert_id, t.channel_id, t.channel_name, t.channel_type, t.event, t.delivery_id, ?, ?
+       FROM unnest(?::bigint[], ?::bigint[], ?::int[], ?::text[], ?::text[], ?::text[], ?::uuid[])
+            AS t(incident_id, alert_id, channel_id, channel_name, channel_type, event, delivery_id)`,
+    [
+      now,
+      now,
+      rows.map((r) => incidentOf.get(`${r.alertId}:${r.event}`) ?? null) as number[],
+      rows.map((r) => r.alertId),
+      rows.map((r) => r.channelId),
+      rows.map((r) => r.name),
+      rows.map((r) => r.type),
+      rows.map((r) => r.event),
+      rows.map(() => randomUUID()),
+    ],
+  );
   return rows.length;
 }
 
@@ -111,7 +118,7 @@ export interface DueReminder {
  * Open, unacknowledged alerts whose policy wants a repeat (`repeatMinutes` since the last raised or
  * repeat notification) or an escalation (`escalateAfterMinutes` since raised, once).
  */
-export async function dueReminders(trx: Knex, now: Date): Promise<DueReminder[]> {
+export async function dueReminders(trx: Knex, now: Date, customerId: number | null): Promise<DueReminder[]> {
   type Row = { id: string; system_id: number; customer_id: number; severity: DueReminder['severity'] };
   const { rows } = await trx.raw<{ rows: (Row & { repeat: boolean; escalate: boolean })[] }>(
     `SELECT a.id, a.system_id, a.customer_id, a.severity,
@@ -122,8 +129,9 @@ export async function dueReminders(trx: Knex, now: Date): Promise<DueReminder[]>
        FROM alerts a
        ${GOVERNING_POLICY}
       WHERE a.state = 'open' AND a.acknowledged_at IS NULL AND a.incident_id IS NULL
+        AND (?::int IS NULL OR a.customer_id = ?)
         AND (p.repeat_minutes IS NOT NULL OR (p.escalate_after_minutes IS NOT NULL AND a.escalated_at IS NULL))`,
-    [now, now],
+    [now, now, customerId, customerId],
   );
   const reminder = (r: Row, event: DueReminder['event']): DueReminder => ({
     alertId: Number(r.id),
@@ -142,14 +150,16 @@ export async function dueReminders(trx: Knex, now: Date): Promise<DueReminder[]>
 export async function markReminded(trx: Knex, reminders: readonly DueReminder[], now: Date): Promise<void> {
   const repeated = reminders.filter((r) => r.event === 'repeat').map((r) => r.alertId);
   const escalated = reminders.filter((r) => r.event === 'escalated').map((r) => r.alertId);
-  if (repeated.length) await trx('alerts').whereIn('id', repeated).update({ notified_at: now });
-  if (escalated.length) await trx('alerts').whereIn('id', escalated).update({ escalated_at: now });
+  if (repeated.length) await trx('alerts').whereRaw('id = ANY(?::bigint[])', [repeated]).update({ notified_at: now });
+  if (escalated.length)
+    await trx('alerts').whereRaw('id = ANY(?::bigint[])', [escalated]).update({ escalated_at: now });
 }
 
 /** Acknowledgements past their `until`: cleared, so the alert counts as unacknowledged again. */
-export async function expireAcknowledgements(trx: Knex, now: Date): Promise<AlertRow[]> {
+export async function expireAcknowledgements(trx: Knex, now: Date, customerId: number | null): Promise<AlertRow[]> {
   return trx('alerts')
     .where({ state: 'open' })
+    .whereRaw('(?::int IS NULL OR customer_id = ?)', [customerId, customerId])
     .whereNotNull('ack_until')
     .where('ack_until', '<=', now)
     .update({ acknowledged_at: null, acknowledged_by: null, ack_note: null, ack_until: null, notified_at: now })

@@ -177,10 +177,16 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
      * Inside the evaluation run: clears acknowledgements past their `until` (returned, to publish)
      * and finds the repeats and escalations due, except for systems `quiet` (suppressed) now, which
      * get theirs once the suppression ends. The caller queues the reminders with the run's events.
+     * `customerId`: only that customer's alerts (null: all).
      */
-    async reminders(trx: Knex.Transaction, now: Date, quiet: (systemId: number) => boolean) {
-      const expired = await expireAcknowledgements(trx, now);
-      const due = (await dueReminders(trx, now)).filter((r) => !quiet(r.systemId));
+    async reminders(
+      trx: Knex.Transaction,
+      now: Date,
+      quiet: (systemId: number) => boolean,
+      customerId: number | null = null,
+    ) {
+      const expired = await expireAcknowledgements(trx, now, customerId);
+      const due = (await dueReminders(trx, now, customerId)).filter((r) => !quiet(r.systemId));
       await markReminded(trx, due, now);
       const reminders: QueuedTransition[] = due.map((r) => ({
         alertId: r.alertId,

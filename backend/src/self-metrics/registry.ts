@@ -11,7 +11,7 @@ import type { ReportOutcome, RunOutcome, SelfMetrics } from '../lib/self-metrics
 import { createSelfMetricsRepo } from './repo.js';
 
 const REPORT_OUTCOMES: readonly ReportOutcome[] = ['accepted', 'duplicate', 'skipped', 'refused'];
-const RUN_OUTCOMES: readonly RunOutcome[] = ['succeeded', 'failed'];
+const RUN_OUTCOMES: readonly RunOutcome[] = ['succeeded', 'partial', 'failed'];
 
 export interface SelfMetricsRegistry extends SelfMetrics {
   registry: Registry;

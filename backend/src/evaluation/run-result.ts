@@ -1,0 +1,60 @@
+/** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
+import type { AlertRow, AlertTransition } from '../alerts/alert-json.js';
+import type { Suppression } from './suppression.js';
+
+export interface ClusterCounts {
+  systems: number;
+  online: number;
+  offline: number;
+  openAlerts: number;
+}
+
+export interface RunResult {
+  timestamp: string;
+  alerts: { evaluated: number; triggered: number; resolved: number };
+  health: { marked_offline: number };
+  clusters: Record<string, ClusterCounts>;
+  /** Customers whose part of the run failed (the run went on customer by customer); empty when all were evaluated. */
+  failedCustomers: number[];
+}
+
+export interface Committed {
+  result: RunResult;
+  transitions: { type: AlertTransition; row: AlertRow }[];
+  statusChanged: number[];
+  suppressed: Suppression;
+  /** Customers whose incidents opened or resolved (the consoles' incident lists). */
+  incidentCustomers: number[];
+}
+
+export /** One result of the parts of a run evaluated customer by customer (each part counts only its own systems). */
+function mergeParts(parts: readonly Committed[], failedCustomers: number[], now: Date): Committed {
+  const clusters: Record<string, ClusterCounts> = {};
+  for (const part of parts) {
+    for (const [id, counts] of Object.entries(part.result.clusters)) {
+      const sum = (clusters[id] ??= { systems: 0, online: 0, offline: 0, openAlerts: 0 });
+      sum.systems += counts.systems;
+      sum.online += counts.online;
+      sum.offline += counts.offline;
+      sum.openAlerts += counts.openAlerts;
+    }
+  }
+  const total = (pick: (r: RunResult) => number) => parts.reduce((n, p) => n + pick(p.result), 0);
+  return {
+    result: {
+      timestamp: now.toISOString(),
+      alerts: {
+        evaluated: total((r) => r.alerts.evaluated),
+        triggered: total((r) => r.alerts.triggered),
+        resolved: total((r) => r.alerts.resolved),
+      },
+      health: { marked_offline: total((r) => r.health.marked_offline) },
+      clusters,
+      failedCustomers,
+    },
+    transitions: parts.flatMap((p) => p.transitions),
+    statusChanged: parts.flatMap((p) => p.statusChanged),
+    suppressed: parts[0]?.suppressed ?? (() => true),
+    incidentCustomers: [...new Set(parts.flatMap((p) => p.incidentCustomers))],
+  };
+}
