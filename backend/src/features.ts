@@ -308,6 +308,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           keyFailures: enrollmentFailures,
         }),
         updates: agentUpdates,
+        log: deps.log,
       }),
       forgotPasswordLimits({
         mailer,
