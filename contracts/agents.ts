@@ -2,6 +2,19 @@
 import { z } from 'zod';
 import { id, instant } from './common.js';
 
+/** The request header that carries a cluster's enrolment key (never a URL: proxies and access logs keep URLs). */
+export const ENROLLMENT_KEY_HEADER = 'Argus-Enrollment-Key';
+
+/**
+ * The one-line installer as the console shows it (a cluster's `installCommand`). `printf` is a shell
+ * builtin, so the key reaches curl through a pipe (`-H @-`): never in a URL or on a command line (`ps`).
+ * The script asks for sudo itself when not run as root. The key is base64url; quoted all the same.
+ */
+export function installCommand(base: string, key: string): string {
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  return `printf '${ENROLLMENT_KEY_HEADER}: %s\\n' ${quote(key)} | curl -fsSL -H @- ${quote(`${base}/api/agent/install.sh`)} | sh`;
+}
+
 export const agentOffer = z
   .object({ version: z.string(), url: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/) })
   .meta({ id: 'AgentBuild' });

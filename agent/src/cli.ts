@@ -1,7 +1,8 @@
 /**
  * argus-agent's command line: `run --config FILE` (the service), `once --config FILE` (one report,
  * the server's answer printed; exit 0 on 200), `collect` (one report as JSON, nothing sent),
- * `--version`.
+ * `install-update --config FILE` (the unit's root start step: installs a staged update the server
+ * vouches for; always exit 0), `--version`.
  */
 import type { AgentBody } from '../../contracts/agent-report.js';
 import { join } from 'node:path';
@@ -9,9 +10,10 @@ import { openBuffer } from './buffer.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
 import { bootWatch, eventWatches } from './events.js';
-import { hostFacts } from './facts.js';
+import { buildArch, hostFacts } from './facts.js';
 import { localHost, type Host } from './host.js';
 import { loadIdentity, saveIdentity } from './identity.js';
+import { installStagedUpdate } from './install-update.js';
 import { journalWatch } from './journal.js';
 import { agentToken } from './jwt.js';
 import { runAgent } from './runner.js';
@@ -21,7 +23,7 @@ import { deliver } from './send.js';
 import { createUpdater, restartInPlace, runningExecutable } from './update.js';
 import { AGENT_VERSION } from './version.js';
 
-const USAGE = `usage: argus-agent run --config FILE | once --config FILE | collect | --version`;
+const USAGE = `usage: argus-agent run --config FILE | once --config FILE | collect | install-update --config FILE | --version`;
 
 export interface Output {
   out(line: string): void;
@@ -53,6 +55,23 @@ export async function main(args: string[], io: Output, host: Host = localHost())
   const [command] = args[0] === '--config' ? ['run'] : args;
   if (command === '--version' || command === 'version') {
     io.out(AGENT_VERSION);
+    return 0;
+  }
+  if (command === 'install-update') {
+    const executable = runningExecutable();
+    const config = await readConfig(configPath(args)).catch((error: Error) => {
+      io.err(`argus-agent: config: ${error.message}; no staged update installed`);
+      return null;
+    });
+    // a start step that failed would keep the agent from starting: whatever happens, exit 0
+    if (config && executable)
+      await installStagedUpdate({
+        stateDir: config.stateDir,
+        executable,
+        webhookUrl: config.webhookUrl,
+        arch: buildArch(),
+        log: (line) => io.err(`argus-agent: ${line}`),
+      });
     return 0;
   }
   if (command === 'collect') {
@@ -107,6 +126,8 @@ export async function main(args: string[], io: Output, host: Host = localHost())
         running: AGENT_VERSION,
         webhookUrl: config.webhookUrl,
         executable: runningExecutable(),
+        // under systemd (INVOCATION_ID) the installer's unit has the root start step install-update
+        rootInstallsStaged: process.env['INVOCATION_ID'] !== undefined,
         log,
         restart: () => restartInPlace(log),
       });

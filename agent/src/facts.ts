@@ -6,6 +6,9 @@ import type { Host } from './host.js';
 /** Node's names → the ones the installer and /api/agent/version use. */
 const ARCH: Record<string, string> = { x64: 'x86_64', arm64: 'aarch64' };
 
+/** This process's architecture as the server names builds. */
+export const buildArch = (arch: string = process.arch): string => ARCH[arch] ?? arch;
+
 export interface HostFacts {
   hostname: string;
   os?: string;
@@ -28,7 +31,7 @@ export async function hostFacts(host: Host, arch: string = process.arch): Promis
     hostname: ((await host.read('/proc/sys/kernel/hostname')) ?? hostname()).trim(),
     ...(os ? { os } : {}),
     ...(kernel ? { kernel } : {}),
-    arch: ARCH[arch] ?? arch,
+    arch: buildArch(arch),
     ...(cores > 0 ? { cores } : {}),
   };
 }

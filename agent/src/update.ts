@@ -10,8 +10,11 @@
  *
  * A download runs beside the reports; the swap and the restart happen on the next accepted answer, so
  * the restart never cuts a write to the buffer. A failed download or a wrong checksum is retried only
- * after an hour. Where the executable's directory is not writable, the agent says so once and keeps
- * running the version it has.
+ * after an hour. Where the executable's directory is not writable (root's: the installer's layout, so
+ * that root never runs a file the agent's account could replace) and a root start step exists (the
+ * systemd unit's install-update), the checked build is staged in the state directory instead and the
+ * agent restarts: root installs it once its sha256 matches the server's (install-update.ts). Without
+ * such a step the agent says so once and keeps running the version it has.
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,6 +26,7 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { agentOffer, type AgentOffer } from '../../contracts/agents.js';
+import { MAX_BUILD_BYTES, STAGED_BUILD, STAGED_VERSION, STAGING_DIR } from './install-update.js';
 import { REQUEST_TIMEOUT_MS } from './send.js';
 
 /** The last install, kept in the state directory. */
@@ -39,8 +43,6 @@ export type UpdateDecision = { install: true } | { install: false; why: string |
 
 const FILE = 'update.json';
 const RETRY_FAILED_DOWNLOAD_MS = 60 * 60_000;
-/** A build is about 120 MiB; more than this is not an agent. */
-const MAX_DOWNLOAD_BYTES = 512 * 1024 * 1024;
 const run = promisify(execFile);
 
 /** Whether to install an offered build: the update-loop guard, nothing else. */
@@ -66,11 +68,16 @@ export async function loadAttempt(stateDir: string): Promise<UpdateAttempt | nul
 /** Written whole or not at all, and on disk before the swap it records. */
 async function saveAttempt(stateDir: string, attempt: UpdateAttempt): Promise<void> {
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  const temporary = join(stateDir, `${FILE}.${process.pid}.tmp`);
-  await writeFile(temporary, `${JSON.stringify(attempt)}\n`, { mode: 0o600 });
+  await writeWhole(join(stateDir, FILE), `${JSON.stringify(attempt)}\n`);
+}
+
+/** A file written whole or not at all (a temporary renamed over it), on disk when this returns. */
+async function writeWhole(file: string, text: string): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, text, { mode: 0o600 });
   await fsync(temporary);
-  await rename(temporary, join(stateDir, FILE));
-  await fsync(stateDir);
+  await rename(temporary, file);
+  await fsync(dirname(file));
 }
 
 async function fsync(path: string): Promise<void> {
@@ -96,7 +103,7 @@ function download(url: URL, file: string): Promise<string> {
       let size = 0;
       response.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_DOWNLOAD_BYTES) request.destroy(new Error('the download is larger than any agent build'));
+        if (size > MAX_BUILD_BYTES) request.destroy(new Error('the download is larger than any agent build'));
         hash.update(chunk);
       });
       pipeline(response, createWriteStream(file, { mode: 0o700 })).then(() => resolve(hash.digest('hex')), reject);
@@ -130,6 +137,8 @@ export interface UpdaterDeps {
   webhookUrl: string;
   /** The single executable to replace; null when the agent runs from source (nothing to replace). */
   executable: string | null;
+  /** A root start step installs what is staged (under systemd: the unit's install-update). */
+  rootInstallsStaged: boolean;
   log(line: string): void;
   /** Start the installed executable in place of this process (cli.ts: exit for systemd, or re-exec). */
   restart(): Promise<void> | void;
@@ -149,7 +158,9 @@ export function createUpdater(deps: UpdaterDeps): Updater {
   const failedAt = new Map<string, number>();
   let last: UpdateAttempt | null | undefined;
   let downloading: Promise<void> | null = null;
-  let ready: { offer: AgentOffer; file: string } | null = null;
+  /** A checked build: in the executable's directory (to rename over it), or staged for root. */
+  let ready: { offer: AgentOffer; file: string; staged: boolean } | null = null;
+  const stagingDir = join(deps.stateDir, STAGING_DIR);
 
   // the same refusal every 30 s would bury the log
   const sayOnce = (key: string, line: string) => {
@@ -158,36 +169,51 @@ export function createUpdater(deps: UpdaterDeps): Updater {
     deps.log(line);
   };
 
-  async function fetchBuild(offer: AgentOffer, executable: string): Promise<void> {
+  /** Where the download goes, what a download cut short by a crash or a restart left there removed. */
+  async function downloadTarget(offer: AgentOffer, executable: string, staged: boolean): Promise<string> {
+    if (staged) {
+      await mkdir(stagingDir, { recursive: true, mode: 0o700 });
+      await unlink(join(stagingDir, STAGED_VERSION)).catch(() => undefined);
+      await unlink(join(stagingDir, STAGED_BUILD)).catch(() => undefined);
+      return join(stagingDir, STAGED_BUILD);
+    }
     const dir = dirname(executable);
     const prefix = `.${basename(executable)}.`;
-    const file = join(dir, `${prefix}${offer.version}.download`);
+    for (const name of await readdir(dir))
+      if (name.startsWith(prefix) && name.endsWith('.download')) await unlink(join(dir, name)).catch(() => undefined);
+    return join(dir, `${prefix}${offer.version}.download`);
+  }
+
+  async function fetchBuild(offer: AgentOffer, executable: string, staged: boolean): Promise<void> {
+    let file: string | null = null;
     try {
-      // what a download cut short by a crash or a restart left behind
-      for (const name of await readdir(dir))
-        if (name.startsWith(prefix) && name.endsWith('.download')) await unlink(join(dir, name)).catch(() => undefined);
+      file = await downloadTarget(offer, executable, staged);
       const sha256 = await download(new URL(offer.url, deps.webhookUrl), file);
       if (sha256 !== offer.sha256) throw new Error(`checksum mismatch (expected ${offer.sha256}, got ${sha256})`);
-      await chmod(file, (await stat(executable)).mode & 0o7777);
+      await chmod(file, staged ? 0o700 : (await stat(executable)).mode & 0o7777);
       await fsync(file);
       // a build that does not know its own version would be offered and installed forever (2.27.0)
       const { stdout } = await run(file, ['--version'], { timeout: 30_000 });
       if (stdout.trim() !== offer.version) throw new Error(`the build says it is ${stdout.trim() || 'nothing'}`);
-      ready = { offer, file };
+      ready = { offer, file, staged };
     } catch (error) {
       failedAt.set(offer.version, now());
-      await unlink(file).catch(() => undefined);
+      if (file) await unlink(file).catch(() => undefined);
       deps.log(`update to ${offer.version} refused: ${(error as Error).message}; keeping ${deps.running}`);
     }
   }
 
-  async function install({ offer, file }: { offer: AgentOffer; file: string }, executable: string): Promise<void> {
+  async function install(
+    { offer, file, staged }: { offer: AgentOffer; file: string; staged: boolean },
+    executable: string,
+  ): Promise<void> {
     ready = null;
     const previous = last ?? null;
     last = { version: offer.version, from: deps.running, at: new Date(now()).toISOString(), reported: false };
     try {
       await saveAttempt(deps.stateDir, last);
-      await rename(file, executable);
+      if (staged) await writeWhole(join(stagingDir, STAGED_VERSION), `${offer.version}\n`);
+      else await rename(file, executable);
     } catch (error) {
       // not installed: the guard must not hold this version against it
       last = previous;
@@ -199,8 +225,12 @@ export function createUpdater(deps: UpdaterDeps): Updater {
       deps.log(`update to ${offer.version} not installed: ${(error as Error).message}; keeping ${deps.running}`);
       return;
     }
-    await fsync(dirname(executable));
-    deps.log(`installed argus-agent ${offer.version} (was ${deps.running}); restarting`);
+    if (staged) {
+      deps.log(`staged argus-agent ${offer.version} for the root start step (was ${deps.running}); restarting`);
+    } else {
+      await fsync(dirname(executable));
+      deps.log(`installed argus-agent ${offer.version} (was ${deps.running}); restarting`);
+    }
     await deps.restart();
   }
 
@@ -226,7 +256,8 @@ export function createUpdater(deps: UpdaterDeps): Updater {
       return;
     }
     if (downloading || now() - (failedAt.get(offer.version) ?? -Infinity) < RETRY_FAILED_DOWNLOAD_MS) return;
-    if (!(await writable(dirname(executable)))) {
+    const staged = !(await writable(dirname(executable)));
+    if (staged && !deps.rootInstallsStaged) {
       sayOnce(
         'writable',
         `update to ${offer.version} offered, but ${dirname(executable)} is not writable by this agent: ` +
@@ -235,7 +266,7 @@ export function createUpdater(deps: UpdaterDeps): Updater {
       return;
     }
     deps.log(`downloading argus-agent ${offer.version}`);
-    downloading = fetchBuild(offer, executable).finally(() => {
+    downloading = fetchBuild(offer, executable, staged).finally(() => {
       downloading = null;
     });
   }

@@ -44,6 +44,7 @@ describe('agent self-update', () => {
       running,
       webhookUrl: `${fixture.server.url}/api/webhook/metrics`,
       executable,
+      rootInstallsStaged: false,
       log: (line) => lines.push(line),
       restart: () => {
         restarts += 1;
@@ -182,6 +183,22 @@ describe('agent self-update', () => {
     assert.deepEqual(lines, [
       'update to 1.2.4 offered, but /sys is not writable by this agent: run the installer again to update it; keeping 1.2.3',
     ]);
+  });
+
+  it('stages a checked build for the root start step where it cannot write its executable, and restarts', async () => {
+    // sysfs takes no new files, not even from root: the executable's directory is not the agent's
+    const agent = updater('1.2.3', { executable: '/sys/argus-agent', rootInstallsStaged: true });
+    await agent.answered(offer('1.2.4'));
+    await agent.settled();
+    assert.equal(restarts, 0, 'the restart waits for the next accepted answer');
+    await agent.answered(null);
+    assert.equal(restarts, 1);
+    const staging = join(dir, 'state', 'update');
+    assert.deepEqual((await readdir(staging)).sort(), ['argus-agent', 'version']);
+    assert.equal(await readFile(join(staging, 'argus-agent'), 'utf8'), script('1.2.4'));
+    assert.equal(await readFile(join(staging, 'version'), 'utf8'), '1.2.4\n');
+    assert.equal((await loadAttempt(join(dir, 'state')))?.version, '1.2.4', 'the guard knows of it');
+    assert.match(lines.join('\n'), /staged argus-agent 1\.2\.4 for the root start step \(was 1\.2\.3\); restarting/);
   });
 
   it('run from source, has no executable of its own to replace', async () => {

@@ -309,6 +309,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           keyFailures: enrollmentFailures,
         }),
         updates: agentUpdates,
+        log: deps.log,
       }),
       rolloutRoutes({ updates: agentUpdates }),
       forgotPasswordLimits({

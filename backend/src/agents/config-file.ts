@@ -27,7 +27,7 @@ export interface AgentConfigValues {
 
 export function renderAgentConfig({ base, webhookSecret, enrollmentKey }: AgentConfigValues): string {
   return [
-    '# Argus agent configuration, written by the installer (keep it mode 0600: it holds the webhook secret).',
+    '# Argus agent configuration, written by the installer: root owns it, only the agent may read it (the webhook secret).',
     `webhook_url: ${yamlString(`${base}/api/webhook/metrics`)}`,
     `webhook_secret: ${yamlString(webhookSecret)}`,
     '# Used on the first report only: it enrolls this host into its cluster.',

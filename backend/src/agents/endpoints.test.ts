@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { auditTrailOn } from '../testing/audit.js';
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,6 +12,7 @@ import { errorMiddleware } from '../http/error-middleware.js';
 import { systemClock } from '../lib/clock.js';
 import { createRateLimiter } from '../ratelimit/rate-limiter.js';
 import { createCustomer } from '../testing/accounts.js';
+import { fakeBuild, sha256Of, writeRelease } from '../testing/agent-builds.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { freePort } from '../testing/net.js';
@@ -25,19 +24,6 @@ import { createAgentEndpoints } from './service.js';
 
 const run = promisify(execFile);
 const KEY = 'enrollA_0123456789abcdefghijklmn';
-const bytes = (label: string) => Buffer.from(`#!/bin/sh\necho fake argus-agent ${label}\n`);
-const sha = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** A release directory as an operator drops it into AGENT_DIST_DIR. */
-async function writeRelease(dir: string, version: string, files: Record<string, Buffer>, lie = false) {
-  await mkdir(path.join(dir, version), { recursive: true });
-  const manifest: Record<string, { sha256: string; size: number }> = {};
-  for (const [arch, data] of Object.entries(files)) {
-    await writeFile(path.join(dir, version, `argus-agent-linux-${arch}`), data);
-    manifest[arch] = { sha256: lie ? sha(Buffer.from('other')) : sha(data), size: data.length };
-  }
-  await writeFile(path.join(dir, version, 'manifest.json'), JSON.stringify({ version, files: manifest }));
-}
 
 describe('/api/agent/install.sh, version and download', () => {
   const logs = captureLogger();
@@ -71,7 +57,7 @@ describe('/api/agent/install.sh, version and download', () => {
       ctx.state.clientIp = '127.0.0.1';
       await next();
     });
-    const router = agentRoutes({ endpoints, updates });
+    const router = agentRoutes({ endpoints, updates, log: logs.log });
     app.use(router.routes()).use(router.allowedMethods());
     const server = http.createServer(app.callback());
     servers.push(server);
@@ -79,8 +65,11 @@ describe('/api/agent/install.sh, version and download', () => {
     return publicUrl;
   }
 
-  async function get(url: string) {
-    const response = await fetch(url);
+  /** What an installer sends: the key in its header, never in the URL. */
+  const withKey = (key: string) => ({ headers: { 'Argus-Enrollment-Key': key } });
+
+  async function get(url: string, init?: RequestInit) {
+    const response = await fetch(url, init);
     const body = Buffer.from(await response.arrayBuffer());
     const text = body.toString('utf8');
     const json = response.headers.get('content-type')?.startsWith('application/json') ? JSON.parse(text) : null;
@@ -90,11 +79,11 @@ describe('/api/agent/install.sh, version and download', () => {
   before(async () => {
     db = await createTestDatabase();
     distDir = await mkdtemp(path.join(os.tmpdir(), 'argus-dist-'));
-    await writeRelease(distDir, '2.9.0', { x86_64: bytes('2.9.0 x86_64'), aarch64: bytes('2.9.0 aarch64') });
-    await writeRelease(distDir, '2.28.1', { x86_64: bytes('2.28.1 x86_64') });
-    await writeRelease(distDir, '2.10.0', { aarch64: bytes('2.10.0 aarch64') });
-    await writeRelease(distDir, '3.0.0', { x86_64: bytes('3.0.0 x86_64') }, true); // manifest lies
-    await writeFile(path.join(distDir, '2.28.1', 'argus-agent-linux-riscv64'), bytes('unlisted'));
+    await writeRelease(distDir, '2.9.0', { x86_64: fakeBuild('2.9.0 x86_64'), aarch64: fakeBuild('2.9.0 aarch64') });
+    await writeRelease(distDir, '2.28.1', { x86_64: fakeBuild('2.28.1 x86_64') });
+    await writeRelease(distDir, '2.10.0', { aarch64: fakeBuild('2.10.0 aarch64') });
+    await writeRelease(distDir, '3.0.0', { x86_64: fakeBuild('3.0.0 x86_64') }, true); // manifest lies
+    await writeFile(path.join(distDir, '2.28.1', 'argus-agent-linux-riscv64'), fakeBuild('unlisted'));
     await mkdir(path.join(distDir, 'notes'));
     const customer = await createCustomer(db.knex);
     await db.knex('clusters').insert({ customer_id: customer, name: 'install', enrollment_key: KEY });
@@ -110,7 +99,7 @@ describe('/api/agent/install.sh, version and download', () => {
 
   describe('install.sh', () => {
     it('is a POSIX sh script that passes sh -n and shellcheck, built from the public URL', async () => {
-      const reply = await get(`${base}/api/agent/install.sh?key=${KEY}`);
+      const reply = await get(`${base}/api/agent/install.sh`, withKey(KEY));
       assert.equal(reply.status, 200);
       assert.match(reply.headers.get('content-type') ?? '', /^text\/x-shellscript/);
       assert.equal(reply.headers.get('cache-control'), 'no-store');
@@ -119,26 +108,57 @@ describe('/api/agent/install.sh, version and download', () => {
         `\nARGUS_URL='${base}'\n`,
         `\nENROLLMENT_KEY='${KEY}'\n`,
         ' "$ARGUS_URL/api/agent/version?arch=$ARCH" ',
-        ' "$ARGUS_URL/api/agent/config?key=$ENROLLMENT_KEY" ',
+        ' "$ARGUS_URL/api/agent/config" ',
         '\nStartLimitIntervalSec=0\n',
       ])
         assert.ok(reply.text.includes(line), line);
+      // the installer proper is a quoted here-document of the wrapper: checked on its own as well
+      const inner = /<<'ARGUS_INSTALLER_END'\n([^]*)\nARGUS_INSTALLER_END\n/.exec(reply.text)?.[1];
+      assert.ok(inner?.startsWith('#!/bin/sh\n'), 'the installer proper is in the wrapper');
       const dir = await mkdtemp(path.join(os.tmpdir(), 'argus-install-'));
       try {
-        const file = path.join(dir, 'install.sh');
-        await writeFile(file, reply.body);
-        await run('sh', ['-n', file]);
-        await run('shellcheck', ['-s', 'sh', file]);
+        for (const [name, text] of [
+          ['install.sh', reply.text],
+          ['installer.sh', inner ?? ''],
+        ] as const) {
+          const file = path.join(dir, name);
+          await writeFile(file, text);
+          await run('sh', ['-n', file]);
+          await run('shellcheck', ['-s', 'sh', file]);
+        }
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
     });
 
+    it('takes the key from its header; ?key= still works for old commands, with a warning that leaves the key out', async () => {
+      const before = logs.lines().length;
+      assert.equal((await get(`${base}/api/agent/install.sh`, withKey(KEY))).status, 200);
+      assert.equal((await get(`${base}/api/agent/config`, withKey(KEY))).status, 200);
+      assert.equal(logs.lines().length, before, 'no warning for the header');
+      const old = await get(`${base}/api/agent/install.sh?key=${KEY}`);
+      assert.equal(old.status, 200);
+      assert.ok(old.text.includes(`\nENROLLMENT_KEY='${KEY}'\n`));
+      assert.equal((await get(`${base}/api/agent/config?key=${KEY}`)).status, 200);
+      const warnings = logs.lines().slice(before);
+      assert.deepEqual(
+        warnings.map((line) => [line['level'], line['path']]),
+        [
+          [40, '/api/agent/install.sh'],
+          [40, '/api/agent/config'],
+        ],
+      );
+      assert.match(String(warnings[0]?.['msg']), /^Enrolment key sent in the URL \(\?key=\): deprecated/);
+      assert.ok(!JSON.stringify(warnings).includes(KEY), 'the key is not logged');
+    });
+
     it('refuses a key that could not be an enrollment key before it reaches a script', async () => {
       for (const key of ["x'; rm -rf / #aaaaaaaaaaaa", 'short', '', 'a'.repeat(129)]) {
-        const reply = await get(`${base}/api/agent/install.sh?key=${encodeURIComponent(key)}`);
+        const reply = await get(`${base}/api/agent/install.sh`, withKey(key));
         assert.equal(reply.status, 400, key);
         assert.deepEqual((reply.json as { details: unknown }).details, { field: 'key' });
+        const old = await get(`${base}/api/agent/install.sh?key=${encodeURIComponent(key)}`);
+        assert.equal(old.status, 400, key);
       }
       assert.equal((await get(`${base}/api/agent/install.sh`)).status, 400);
     });
@@ -151,12 +171,26 @@ describe('/api/agent/install.sh, version and download', () => {
       assert.deepEqual(x86.json, {
         version: '2.28.1',
         url: `${base}/api/agent/download/2.28.1/x86_64`,
-        sha256: sha(bytes('2.28.1 x86_64')),
+        sha256: sha256Of(fakeBuild('2.28.1 x86_64')),
       });
       assert.equal((await get(`${base}/api/agent/version?arch=amd64`)).text, x86.text);
       const arm = await get(`${base}/api/agent/version?arch=aarch64`);
       assert.equal((arm.json as { version: string }).version, '2.10.0'); // 2.10.0 > 2.9.0
       assert.ok(logs.messages().includes('Agent build skipped: file SHA-256 differs from manifest'));
+    });
+
+    it('answers one release exactly when asked (the root start step checks a staged update against it)', async () => {
+      const older = await get(`${base}/api/agent/version?arch=x86_64&version=2.9.0`);
+      assert.deepEqual(older.json, {
+        version: '2.9.0',
+        url: `${base}/api/agent/download/2.9.0/x86_64`,
+        sha256: sha256Of(fakeBuild('2.9.0 x86_64')),
+      });
+      assert.equal((await get(`${base}/api/agent/version?arch=x86_64&version=2.10.0`)).status, 404); // aarch64 only
+      assert.equal((await get(`${base}/api/agent/version?arch=x86_64&version=3.0.0`)).status, 404); // manifest lies
+      const bad = await get(`${base}/api/agent/version?arch=x86_64&version=..%2F2.9.0`);
+      assert.equal(bad.status, 400);
+      assert.deepEqual((bad.json as { details: unknown }).details, { field: 'version' });
     });
 
     it('answers 404 without a build for that architecture, or without any build', async () => {
@@ -171,8 +205,8 @@ describe('/api/agent/install.sh, version and download', () => {
       const reply = await get(`${base}/api/agent/download/2.9.0/aarch64`);
       assert.equal(reply.status, 200);
       assert.equal(reply.headers.get('content-type'), 'application/octet-stream');
-      assert.deepEqual(reply.body, bytes('2.9.0 aarch64'));
-      assert.equal(reply.headers.get('content-length'), String(bytes('2.9.0 aarch64').length));
+      assert.deepEqual(reply.body, fakeBuild('2.9.0 aarch64'));
+      assert.equal(reply.headers.get('content-length'), String(fakeBuild('2.9.0 aarch64').length));
     });
 
     it('serves nothing that is not a build listed in a manifest', async () => {
@@ -189,110 +223,6 @@ describe('/api/agent/install.sh, version and download', () => {
         const reply = await get(`${base}/api/agent/download/${tail}`);
         assert.equal(reply.status, 404, tail);
       }
-    });
-  });
-
-  describe('the installer run by dash against this server', () => {
-    /** A PATH holding only what the script may use, with root, arch and systemd stubbed. */
-    async function sandbox(fetcher: 'curl' | 'wget') {
-      const dir = await mkdtemp(path.join(distDir, 'run-')); // not a release name: ignored by the dist
-      const bin = path.join(dir, 'bin');
-      await mkdir(bin);
-      const tools = [
-        'mktemp',
-        'rm',
-        'sed',
-        'head',
-        'wc',
-        'sha256sum',
-        'cut',
-        'grep',
-        'mkdir',
-        'chmod',
-        'cp',
-        'mv',
-        'ln',
-      ];
-      for (const tool of [...tools, 'cat', fetcher]) {
-        const found = ['/usr/bin', '/bin'].map((d) => path.join(d, tool)).find((file) => existsSync(file));
-        assert.ok(found, `${tool} is installed`);
-        await symlink(found, path.join(bin, tool));
-      }
-      const stub = async (name: string, body: string) =>
-        writeFile(path.join(bin, name), `#!/bin/sh\n${body}\n`, { mode: 0o755 });
-      await stub('id', 'echo 0');
-      await stub('uname', 'echo arm64');
-      await stub('systemctl', 'echo "$*" >>"$STUB_LOG"\n[ "$1" != is-active ]');
-      const [root, script] = [path.join(dir, 'root'), path.join(dir, 'install.sh')];
-      const install = async (key: string, options: string[] = []) => {
-        await writeFile(script, (await get(`${base}/api/agent/install.sh?key=${key}`)).body);
-        const env = { PATH: bin, ARGUS_INSTALL_ROOT: root, STUB_LOG: path.join(dir, 'systemctl.log') };
-        return run('/bin/sh', [script, ...options], { env }).then(
-          (result) => ({ code: 0, ...result }),
-          (error: { code: number; stdout: string; stderr: string }) => error,
-        );
-      };
-      return { dir, root, install };
-    }
-
-    for (const fetcher of ['curl', 'wget'] as const) {
-      it(`installs the verified build, a 0600 config and the unit, then starts it (${fetcher})`, async () => {
-        const { dir, root, install } = await sandbox(fetcher);
-        // an older installer's layout: the binary itself in /usr/local/bin
-        await mkdir(path.join(root, 'usr/local/bin'), { recursive: true });
-        await writeFile(path.join(root, 'usr/local/bin/argus-agent'), 'an older agent', { mode: 0o755 });
-        const result = await install(KEY);
-        assert.equal(result.code, 0, result.stderr);
-        const agent = path.join(root, 'usr/local/lib/argus-agent/argus-agent');
-        assert.deepEqual(await readFile(agent), bytes('2.10.0 aarch64')); // arm64 → aarch64, newest
-        assert.equal((await stat(agent)).mode & 0o777, 0o755);
-        // the command is a link into the directory the agent may update itself in
-        assert.equal(await readlink(path.join(root, 'usr/local/bin/argus-agent')), '../lib/argus-agent/argus-agent');
-        const config = path.join(root, 'etc/argus-agent/config.yaml');
-        assert.equal((await stat(config)).mode & 0o777, 0o600);
-        assert.equal((await stat(path.dirname(config))).mode & 0o777, 0o700);
-        assert.match(await readFile(config, 'utf8'), /^webhook_secret: "webhook-secret-for-agent-endpoint-tests"$/m);
-        const unit = await readFile(path.join(root, 'etc/systemd/system/argus-agent.service'), 'utf8');
-        assert.match(unit, /^\[Unit\][^[]*^StartLimitIntervalSec=0$/m);
-        assert.match(unit, /^ExecStart=\/usr\/local\/bin\/argus-agent run --config \/etc\/argus-agent\/config.yaml$/m);
-        assert.match(unit, /^StateDirectory=argus-agent$/m);
-        assert.doesNotMatch(
-          unit,
-          /#USER|^User=|#GROUPS|^SupplementaryGroups=/m,
-          'no useradd here: no User= or journal group line, and no placeholder left',
-        );
-        assert.match(unit, /^Restart=always\nRestartSec=5$/m);
-        // the agent's restart into an update it installed (agent/src/update.ts) is no failure
-        assert.match(unit, /^SuccessExitStatus=75\nRestartForceExitStatus=75$/m);
-        const dropIn = path.join(root, 'etc/systemd/system/argus-agent.service.d/10-start-limit.conf');
-        assert.equal(await readFile(dropIn, 'utf8'), '[Unit]\nStartLimitIntervalSec=0\n');
-        const calls = await readFile(path.join(dir, 'systemctl.log'), 'utf8');
-        assert.deepEqual(calls.trim().split('\n'), [
-          'is-active --quiet argus-agent',
-          'daemon-reload',
-          'enable --now argus-agent',
-        ]);
-      });
-    }
-
-    it('with --no-systemd, installs the same and runs the agent in the foreground, without systemd', async () => {
-      const { dir, root, install } = await sandbox('curl');
-      const result = await install(KEY, ['--no-systemd']);
-      assert.equal(result.code, 0, result.stderr);
-      // the fake build prints who it is: the installer exec'd the installed binary
-      assert.match(result.stdout, /running it in the foreground\nfake argus-agent 2\.10\.0 aarch64\n$/);
-      assert.equal(existsSync(path.join(root, 'etc/argus-agent/config.yaml')), true);
-      assert.equal(existsSync(path.join(root, 'etc/systemd/system/argus-agent.service')), false);
-      assert.equal(existsSync(path.join(dir, 'systemctl.log')), false, 'systemctl never called');
-    });
-
-    it('changes nothing on the host when the server refuses the key', async () => {
-      const { root, install } = await sandbox('curl');
-      const result = await install('enrollZ_0123456789abcdefghijklmn');
-      assert.equal(result.code, 1);
-      assert.match(result.stderr, /refused the enrollment key/);
-      assert.equal(existsSync(path.join(root, 'usr/local/bin/argus-agent')), false);
-      assert.equal(existsSync(path.join(root, 'etc/argus-agent/config.yaml')), false);
     });
   });
 });

@@ -5,7 +5,7 @@
 import { auditActor } from '../http/audit-actor.js';
 import { open } from 'node:fs/promises';
 import Router from '@koa/router';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { statusOf } from '../http/errors.js';
 import { Misconfigured, NotFound, Unauthenticated } from '../lib/errors.js';
@@ -13,6 +13,8 @@ import { requireRole } from '../http/route-guards.js';
 import { parseInput } from '../lib/validate.js';
 import type { AgentUpdates } from './rollout.js';
 import type { AgentEndpoints } from './service.js';
+import { ENROLLMENT_KEY_HEADER } from '../../../contracts/agents.js';
+import type { Logger } from '../lib/logger.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
 import { agentOffer, rolloutMode } from '../../../contracts/agents.js';
 import { errorBody } from '../../../contracts/common.js';
@@ -20,13 +22,29 @@ import { errorBody } from '../../../contracts/common.js';
 export interface AgentRoutesDeps {
   endpoints: AgentEndpoints;
   updates: Pick<AgentUpdates, 'getRolloutMode' | 'setRolloutMode' | 'retryUpdate'>;
+  /** Where a deprecated `?key=` is warned about (the server's logger; tests that do not look leave it out). */
+  log?: Pick<Logger, 'warn'>;
 }
 
 const versionQuery = z.object({
   arch: z.string({ error: 'is required' }).regex(/^[A-Za-z0-9_]{1,32}$/, 'must be an architecture such as x86_64'),
+  version: z
+    .string({ error: 'must be given once' })
+    .regex(/^\d{1,9}\.\d{1,9}\.\d{1,9}$/, 'must be a release number such as 2.28.1')
+    .optional()
+    .meta({
+      description:
+        "That release's build rather than the newest: what an agent's root start step checks a staged update against",
+    }),
 });
 const optionalText = z.string({ error: 'must be given once' }).optional();
-const configQuery = z.object({ key: optionalText, cluster: optionalText });
+const deprecatedKey = optionalText.meta({
+  deprecated: true,
+  description: `Deprecated: the enrolment key in the URL, where access logs keep it. Send the ${ENROLLMENT_KEY_HEADER} header.`,
+});
+const installQuery = z.object({ key: deprecatedKey });
+const configQuery = z.object({ key: deprecatedKey, cluster: optionalText });
+const keyHeaderDoc = `The cluster's enrolment key goes in the \`${ENROLLMENT_KEY_HEADER}\` header, never in the URL.`;
 const rolloutSchema = z.object({
   mode: z.enum(['all', 'canary'], { error: 'must be "all" or "canary"' }),
 });
@@ -51,21 +69,38 @@ function systemId(raw: string | undefined): number {
   return Number(raw);
 }
 
-export function agentRoutes({ endpoints, updates }: AgentRoutesDeps): Router {
+export function agentRoutes({ endpoints, updates, log }: AgentRoutesDeps): Router {
   const router = new Router();
   const admin = requireRole('ADMIN');
 
+  /**
+   * The enrolment key from its header; from `?key=` (installers and commands copied before the header)
+   * for a deprecation period, with a warning that names the route and the address, never the key.
+   */
+  function enrollmentKey(ctx: Context, fromQuery: string | undefined): string | undefined {
+    const header = ctx.get(ENROLLMENT_KEY_HEADER);
+    if (header !== '') return header;
+    if (fromQuery !== undefined)
+      log?.warn(
+        { path: ctx.path, clientIp: ctx.state.clientIp },
+        `Enrolment key sent in the URL (?key=): deprecated, as proxies and access logs keep URLs; ` +
+          `copy the install command again from the console (it sends the ${ENROLLMENT_KEY_HEADER} header)`,
+      );
+    return fromQuery;
+  }
+
   router.get('/api/agent/install.sh', async (ctx) => {
-    const script = endpoints.installScript(ctx.query['key']);
+    const query = parseInput(installQuery, ctx.query);
+    const script = endpoints.installScript(enrollmentKey(ctx, query.key));
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'text/x-shellscript; charset=utf-8';
     ctx.body = script;
   });
 
   router.get('/api/agent/version', async (ctx) => {
-    const { arch } = parseInput(versionQuery, ctx.query);
+    const { arch, version } = parseInput(versionQuery, ctx.query);
     ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await endpoints.newest(arch);
+    ctx.body = await endpoints.newest(arch, version);
   });
 
   router.get('/api/agent/download/:version/:arch', async (ctx) => {
@@ -85,7 +120,7 @@ export function agentRoutes({ endpoints, updates }: AgentRoutesDeps): Router {
   router.get('/api/agent/config', exactReplies, async (ctx) => {
     const query = parseInput(configQuery, ctx.query);
     const yaml = await endpoints.config({
-      key: query.key,
+      key: enrollmentKey(ctx, query.key),
       cluster: query.cluster,
       principal: ctx.state.principal,
       clientIp: ctx.state.clientIp,
@@ -120,9 +155,10 @@ export const agentApi: RouteDoc[] = [
     method: 'get',
     path: '/api/agent/install.sh',
     tag: AGENTS,
-    access: 'public',
+    access: 'enrollment',
     summary: "The one-line installer, for a cluster's enrolment key",
-    query: z.object({ key: z.string().optional().meta({ description: "The cluster's enrolment key" }) }),
+    description: keyHeaderDoc,
+    query: installQuery,
     responses: { 200: { description: 'A POSIX shell script', contentType: 'text/x-shellscript' } },
   },
   {
@@ -130,7 +166,7 @@ export const agentApi: RouteDoc[] = [
     path: '/api/agent/version',
     tag: AGENTS,
     access: 'public',
-    summary: 'The newest agent build for an architecture',
+    summary: 'The newest agent build for an architecture, or one release of it',
     query: versionQuery,
     responses: {
       200: { description: 'Version, download URL and sha256', schema: agentOffer },
@@ -151,6 +187,7 @@ export const agentApi: RouteDoc[] = [
     tag: AGENTS,
     access: 'enrollment',
     summary: "An agent's config.yaml for a cluster: by enrolment key, or for a signed-in account that may write there",
+    description: `${keyHeaderDoc} A signed-in account names the cluster with \`?cluster=\`.`,
     query: configQuery,
     responses: {
       200: { description: 'config.yaml', contentType: 'text/yaml' },

@@ -68,8 +68,9 @@ export function createAgentEndpoints({ repo, dist, webhookSecret, keyFailures }:
       return renderInstallScript({ base: dist.publicBase(), key: enrollmentKeyOf(key) });
     },
 
-    async newest(arch: string): Promise<AgentOffer> {
-      const build = await dist.latest(arch);
+    /** The newest build for `arch`, or exactly `version`'s (a root start step checking a staged update). */
+    async newest(arch: string, version?: string): Promise<AgentOffer> {
+      const build = version === undefined ? await dist.latest(arch) : await dist.find(version, arch);
       if (!build) throw new NotFound('No agent build available');
       return dist.offer(build);
     },

@@ -10,6 +10,7 @@ import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { ClusterRow, CustomerRow, CustomersRepo } from './repo.js';
+import { installCommand } from '../../../contracts/agents.js';
 
 export interface CustomerView {
   id: number;
@@ -61,8 +62,7 @@ export function createCustomersService({
     const view: ClusterView = { id: row.id, name: row.name, customerId: row.customerId };
     if (canWriteCustomer(principal, row.customerId)) {
       view.enrollmentKey = row.enrollmentKey;
-      // the key is base64url: nothing in it needs quoting in a URL or in single quotes
-      view.installCommand = `curl -fsSL '${publicUrl}/api/agent/install.sh?key=${row.enrollmentKey}' | sudo sh`;
+      view.installCommand = installCommand(publicUrl, row.enrollmentKey);
     }
     return view;
   }

@@ -217,7 +217,12 @@ export function buildOpenApi(routes: readonly RouteDoc[], version: string): Open
           description: 'An API token (argus_…), made on the Account page.',
         },
         agentJwt: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The agent protocol.' },
-        enrollmentKey: { type: 'http', scheme: 'bearer', description: "A cluster's enrolment key." },
+        enrollmentKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Argus-Enrollment-Key',
+          description: "A cluster's enrolment key (never in the URL).",
+        },
         cronSecret: { type: 'http', scheme: 'bearer', description: 'CRON_SECRET, for the scheduler.' },
         metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN, for a Prometheus scrape.' },
       },

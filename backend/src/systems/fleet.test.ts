@@ -84,7 +84,8 @@ describe('customers, clusters and systems: rights', () => {
     assert.match(seenByOperator.enrollmentKey, /^[A-Za-z0-9_-]{32}$/);
     assert.equal(
       seenByOperator.installCommand,
-      `curl -fsSL '${server.url}/api/agent/install.sh?key=${seenByOperator.enrollmentKey}' | sudo sh`,
+      `printf 'Argus-Enrollment-Key: %s\\n' '${seenByOperator.enrollmentKey}' | ` +
+        `curl -fsSL -H @- '${server.url}/api/agent/install.sh' | sh`,
     );
     const [seenByViewer] = (await viewer.get('/api/clusters')).body;
     assert.equal(seenByViewer.enrollmentKey, undefined);

@@ -15,10 +15,13 @@ import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
 /**
  * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
  * config and the systemd unit). The server sends it built from PUBLIC_URL; this is the fallback from the
- * console's own origin for an answer without it.
+ * console's own origin for an answer without it. The key travels in a header that curl reads from the
+ * pipe (`printf` is a shell builtin): never in a URL or on a command line. The script asks for sudo
+ * itself when not run as root.
  */
 export function installCommand(origin: string, key: string): string {
-  return `curl -fsSL '${origin}/api/agent/install.sh?key=${encodeURIComponent(key)}' | sudo sh`;
+  const quoted = `'${key.replace(/'/g, `'\\''`)}'`;
+  return `printf 'Argus-Enrollment-Key: %s\\n' ${quoted} | curl -fsSL -H @- '${origin}/api/agent/install.sh' | sh`;
 }
 
 /** A cluster's enrollment key and install command, each with a copy button, and the key rotation. */
@@ -57,8 +60,8 @@ export function installCommand(origin: string, key: string): string {
     </div>
     <div class="foot">
       <p class="field-note">
-        Run it on a Linux host with systemd. It installs and starts <code>argus-agent</code>, which enrolls the host in
-        this cluster with its first report.
+        Run it on a Linux host with systemd, as root or as an account that may use sudo (it asks then). It installs and
+        starts <code>argus-agent</code>, which enrolls the host in this cluster with its first report.
       </p>
       <button mat-button type="button" (click)="rotate()">
         <argus-icon matButtonIcon name="refresh" />

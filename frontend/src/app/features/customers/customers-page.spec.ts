@@ -98,12 +98,12 @@ describe('CustomersPage', () => {
   it("shows a cluster's enrollment key and the install command that uses it", async () => {
     await render(userBody(), [acme], [prod]);
     const cluster = page().querySelector('[data-testid="cluster"]')!;
-    const command = `curl -fsSL '${location.origin}/api/agent/install.sh?key=${KEY}' | sudo sh`;
+    const command = `printf 'Argus-Enrollment-Key: %s\\n' '${KEY}' | curl -fsSL -H @- '${location.origin}/api/agent/install.sh' | sh`;
 
     expect(cluster.querySelector('[data-testid="enrollment-key"]')?.textContent?.trim()).toBe(KEY);
     expect(cluster.querySelector('[data-testid="install-command"]')?.textContent?.trim()).toBe(command);
-    expect(installCommand('https://argus.example.com', 'a+b')).toBe(
-      "curl -fsSL 'https://argus.example.com/api/agent/install.sh?key=a%2Bb' | sudo sh",
+    expect(installCommand('https://argus.example.com', "a'b")).toBe(
+      "printf 'Argus-Enrollment-Key: %s\\n' 'a'\\''b' | curl -fsSL -H @- 'https://argus.example.com/api/agent/install.sh' | sh",
     );
 
     const copy = spyOn(TestBed.inject(Clipboard), 'copy').and.returnValue(true);
@@ -130,7 +130,7 @@ describe('CustomersPage', () => {
     await answer([acme], [rotated]);
 
     expect(page().querySelector('[data-testid="enrollment-key"]')?.textContent?.trim()).toBe('n3w-key');
-    expect(page().querySelector('[data-testid="install-command"]')?.textContent).toContain('key=n3w-key');
+    expect(page().querySelector('[data-testid="install-command"]')?.textContent).toContain("'n3w-key' | curl");
     expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain('New enrollment key for prod');
   });
 
