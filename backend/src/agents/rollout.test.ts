@@ -222,6 +222,26 @@ describe('agent updates: rollout and the update-failure guard', () => {
     assert.equal((await rolloutOf()).state, 'released');
   });
 
+  it("resumes a halted rollout with the canary's own retry-update, and never hands the canary to another system", async () => {
+    await updates.setRolloutMode(SYSTEM_ACTOR, 'canary');
+    const customer = await createCustomer(db.knex);
+    const canary = await createSystem(customer);
+    const other = await createSystem(customer);
+    for (let n = 0; n < 3; n++) await report(canary);
+    assert.equal(await report(canary), null); // failed: halted
+
+    // the canary goes quiet for longer than the canary window: no other system becomes the canary
+    clock.advance(30 * MINUTE);
+    await db.knex('systems').where({ id: other.id }).update({ last_seen_at: clock.now() });
+    assert.equal(await report(other), null);
+
+    assert.equal((await call('POST', `/api/systems/${canary.id}/retry-update`, 'ADMIN')).status, 204);
+    const [row] = await db.knex('agent_rollouts').where({ customer_id: customer });
+    assert.deepEqual([row.state, row.canary_system_id], ['canary', canary.id]);
+    assert.equal((await report(canary))?.version, NEW);
+    assert.equal(await report(other), null, 'the rest still wait for the canary');
+  });
+
   it('marks an update failed after three reports of another version, offers it no more, and "retry update" clears it', async () => {
     const system = await createSystem(await createCustomer(db.knex));
     assert.equal((await report(system))?.version, NEW); // offered

@@ -4,7 +4,14 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, provideForTests, settle } from '../../testing';
-import { AGENT_ROLLOUT_URL, retryUpdateUrl, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
+import {
+  AGENT_ROLLOUT_URL,
+  AGENT_ROLLOUTS_URL,
+  AgentRollout,
+  resumeRolloutUrl,
+  retryUpdateUrl,
+  RolloutMode,
+} from '../../shared/agent-rollout/agent-rollout-api';
 import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
 import { AgentRolloutPage } from './agent-rollout-page';
 
@@ -12,12 +19,26 @@ describe('AgentRolloutPage', () => {
   let fixture: ComponentFixture<AgentRolloutPage>;
   let http: HttpTestingController;
 
-  async function render(mode: RolloutMode): Promise<void> {
+  const halted: AgentRollout = {
+    id: 7,
+    customerId: 3,
+    customerName: 'Acme GmbH',
+    arch: 'x86_64',
+    version: '2.28.1',
+    state: 'halted',
+    canary: { id: 42, name: 'web-1' },
+    startedAt: '2026-11-21T10:00:00.000Z',
+    changedAt: '2026-11-21T10:03:00.000Z',
+  };
+
+  async function render(mode: RolloutMode, rollouts: AgentRollout[] = []): Promise<void> {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(userBody());
     fixture = TestBed.createComponent(AgentRolloutPage);
     http.expectOne({ method: 'GET', url: AGENT_ROLLOUT_URL }).flush({ mode });
+    await settle(fixture);
+    http.expectOne({ method: 'GET', url: AGENT_ROLLOUTS_URL }).flush({ rollouts });
     await settle(fixture);
   }
 
@@ -51,6 +72,30 @@ describe('AgentRolloutPage', () => {
     put.flush({ mode: 'canary' });
     await settle(fixture);
     expect(saveButton().disabled).withContext('saved: nothing left to save').toBeTrue();
+  });
+
+  it('lists the canary rollouts and resumes a halted one', async () => {
+    const released: AgentRollout = { ...halted, id: 8, customerName: 'Beta AG', state: 'released' };
+    await render('canary', [halted, released]);
+
+    const row = (id: number) => page().querySelector<HTMLElement>(`[data-testid="rollout-${id}"]`)!;
+    expect(row(7).textContent).toContain('Acme GmbH');
+    expect(row(7).textContent).toContain('web-1');
+    expect(row(7).querySelector('[data-testid="state"]')?.textContent).toContain('Halted');
+    expect(row(8).querySelector('button')).withContext('only a halted rollout resumes').toBeNull();
+
+    buttonByText('Resume', row(7)).click();
+    await settle(fixture);
+    http.expectOne({ method: 'POST', url: resumeRolloutUrl(7) }).flush({ ...halted, state: 'canary' });
+    await settle(fixture);
+
+    expect(row(7).querySelector('[data-testid="state"]')?.textContent).toContain('Waiting for the canary');
+    expect(row(7).querySelector('button')).toBeNull();
+  });
+
+  it('says when there is no canary rollout yet', async () => {
+    await render('all');
+    expect(page().querySelector('[data-testid="no-rollouts"]')).not.toBeNull();
   });
 
   it('shows why saving failed', async () => {

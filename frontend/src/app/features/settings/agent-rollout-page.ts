@@ -10,6 +10,7 @@ import { MatSnackBar } from '@angular/material/snack-bar';
 import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { AgentRolloutApi, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
+import { AgentRolloutsList } from './agent-rollouts-list';
 
 export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
   {
@@ -22,7 +23,8 @@ export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; descri
     label: 'Canary first',
     description:
       'One system per customer (and architecture) gets a new build first. The rest of that customer follows once ' +
-      'the canary has reported the new version for 10 minutes; a failed canary stops that customer’s rollout.',
+      'the canary itself has reported the new version for 10 minutes; a failed canary halts that customer’s ' +
+      'rollout until an administrator resumes it below.',
   },
 ];
 
@@ -30,7 +32,14 @@ export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; descri
 @Component({
   selector: 'argus-agent-rollout-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatCardModule, MatProgressBarModule, MatRadioModule, ReactiveFormsModule],
+  imports: [
+    AgentRolloutsList,
+    MatButtonModule,
+    MatCardModule,
+    MatProgressBarModule,
+    MatRadioModule,
+    ReactiveFormsModule,
+  ],
   templateUrl: './agent-rollout-page.html',
   styleUrl: './agent-rollout-page.scss',
 })
