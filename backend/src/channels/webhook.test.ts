@@ -222,59 +222,62 @@ describe('webhook delivery', () => {
   });
 });
 
-/** The first address of this machine that is not loopback (the test runs on loopback without one). */
-function ownAddress(): { address: string; family: 'IPv4' | 'IPv6' } {
+/**
+ * This machine's addresses that are not loopback nor link-local (a receiver listens on each); only
+ * loopback where it has none, so the test still proves the refusal of the host's own address.
+ */
+function ownAddresses(): { address: string; family: 'IPv4' | 'IPv6' }[] {
   const all = Object.values(os.networkInterfaces()).flatMap((list) => list ?? []);
-  const outside = all.find((a) => !a.internal && a.family === 'IPv4') ?? all.find((a) => !a.internal && !a.scopeid);
-  return outside ?? { address: '127.0.0.1', family: 'IPv4' };
+  const outside = all.filter((a) => !a.internal && !a.address.startsWith('fe80:'));
+  return outside.length > 0 ? outside : [{ address: '127.0.0.1', family: 'IPv4' }];
 }
 
-describe("webhook delivery to this server's own address", () => {
-  const own = ownAddress();
-  let server: http.Server;
-  let port: number;
-  let requests = 0;
+/** The spellings of an address a URL may carry (IPv4 in its numeric forms and inside IPv6 ones). */
+function spellings(own: { address: string; family: 'IPv4' | 'IPv6' }): string[] {
+  if (own.family === 'IPv6') return [`[${own.address}]`];
+  const [a, b, c, d] = own.address.split('.').map(Number) as [number, number, number, number];
+  const value = ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
+  return [
+    own.address,
+    String(value),
+    `0x${value.toString(16)}`,
+    `0${a.toString(8)}.${b}.${c}.${d}`,
+    `${a}.${b}.${(c << 8) + d}`,
+    `[::ffff:${own.address}]`,
+    `[64:ff9b::${own.address}]`,
+  ];
+}
 
-  before(async () => {
-    server = http.createServer((_req, res) => {
-      requests += 1;
-      res.end('a service on the Argus host');
+for (const own of ownAddresses())
+  describe(`webhook delivery to this server's own address ${own.address}`, () => {
+    let server: http.Server;
+    let port: number;
+    let requests = 0;
+
+    before(async () => {
+      server = http.createServer((_req, res) => {
+        requests += 1;
+        res.end('a service on the Argus host');
+      });
+      await new Promise<void>((resolve) => server.listen(0, own.address, resolve));
+      port = (server.address() as AddressInfo).port;
     });
-    await new Promise<void>((resolve) => server.listen(0, own.address, resolve));
-    port = (server.address() as AddressInfo).port;
-  });
-  after(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+    after(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
 
-  /** The spellings of the address a URL may carry (IPv4 in its numeric forms and inside IPv6 ones). */
-  function spellings(): string[] {
-    if (own.family === 'IPv6') return [`[${own.address}]`];
-    const [a, b, c, d] = own.address.split('.').map(Number) as [number, number, number, number];
-    const value = ((a << 24) >>> 0) + (b << 16) + (c << 8) + d;
-    return [
-      own.address,
-      String(value),
-      `0x${value.toString(16)}`,
-      `0${a.toString(8)}.${b}.${c}.${d}`,
-      `${a}.${b}.${(c << 8) + d}`,
-      `[::ffff:${own.address}]`,
-      `[64:ff9b::${own.address}]`,
-    ];
-  }
-
-  it(`is refused in every spelling (${own.address}), while the receiver is there for the opt-in`, async () => {
-    for (const host of spellings()) {
-      const result = await deliverWebhook({ url: `http://${host}:${port}/`, event: 'raised', body: {} });
-      assert.equal(failureOf(result), 'policy', `${host}: ${JSON.stringify(result)}`);
-    }
-    assert.equal(requests, 0, 'nothing reached the service on the host');
-    const allowed = await deliverWebhook(
-      { url: `http://${spellings()[0]}:${port}/`, event: 'raised', body: {} },
-      { allowPrivate: true },
-    );
-    assert.equal(failureOf(allowed), 'delivered');
-    assert.equal(requests, 1);
+    it('is refused in every spelling, while the receiver is there for the opt-in', async () => {
+      for (const host of spellings(own)) {
+        const result = await deliverWebhook({ url: `http://${host}:${port}/`, event: 'raised', body: {} });
+        assert.equal(failureOf(result), 'policy', `${host}: ${JSON.stringify(result)}`);
+      }
+      assert.equal(requests, 0, 'nothing reached the service on the host');
+      const allowed = await deliverWebhook(
+        { url: `http://${spellings(own)[0]}:${port}/`, event: 'raised', body: {} },
+        { allowPrivate: true },
+      );
+      assert.equal(failureOf(allowed), 'delivered');
+      assert.equal(requests, 1);
+    });
   });
-});

@@ -54,7 +54,7 @@ export type WebhookResult =
 /** The private-address opt-in, named where a refusal it would lift is told. */
 const OPT_IN = 'ARGUS_ALLOW_PRIVATE_WEBHOOKS allows it';
 
-/** The URL checked for what it may be (the host is checked after resolving, in `deliver`). */
+/** The URL checked for what it may be (its addresses are checked when connecting, by the outbound policy). */
 export function parseWebhookUrl(raw: string): URL | string {
   let url: URL;
   try {

@@ -36,6 +36,7 @@ export async function resolveOutbound(host: string, policy: OutboundPolicy): Pro
   const addresses = literal
     ? [literal.toString()]
     : (await lookup(host.replace(/^\[|\]$/g, ''), { all: true, verbatim: true })).map((a) => a.address);
+  if (addresses.length === 0) throw Object.assign(new Error(`${host} has no address`), { code: 'ENOTFOUND' });
   for (const address of addresses) {
     const refusal = addressRefusal(address, policy);
     if (refusal) throw new OutboundRefused(refusal);
