@@ -34,7 +34,13 @@ export interface NotificationFacts {
    * Set when the event is about a cluster incident ("Site down: <cluster>"): `alert` is then its
    * first offline alert, and `systems` how many systems it groups.
    */
-  incident?: { id: number; title: string; state: 'open' | 'resolved'; clusterId: number; systems: number } | null;
+  incident?: {
+    id: number;
+    title: string;
+    state: 'open' | 'resolved';
+    clusterId: number | null;
+    systems: number;
+  } | null;
 }
 
 const HEADLINE: Record<SentEvent, string> = {
@@ -51,7 +57,9 @@ const HEADLINE: Record<SentEvent, string> = {
 export function summary(facts: NotificationFacts): string {
   const { alert, system, customer, incident } = facts;
   if (incident) {
-    const what = `${incident.title} — ${incident.systems} systems offline (${customer.name})`;
+    // the fleet incident (no cluster) is about no one customer
+    const where = incident.clusterId === null ? '' : ` (${customer.name})`;
+    const what = `${incident.title} — ${incident.systems} systems offline${where}`;
     return facts.event === 'resolved' ? `Resolved — ${what}` : `${alert.severity}: ${what}`;
   }
   const instance = alert.instance ? ` [${alert.instance}]` : '';

@@ -9,7 +9,10 @@ export interface OfflineCandidate {
 
 export interface IncidentChange {
   incidentId: number;
+  /** The lead alert's customer (the fleet incident has none of its own). */
   customerId: number;
+  /** The fleet incident: notified to the administrators only (global policy and channels, ADMIN accounts). */
+  fleet: boolean;
   /** The first alert of the incident: its notifications are sent with it. */
   leadAlertId: number;
   severity: 'INFO' | 'WARNING' | 'CRITICAL';
@@ -29,9 +32,23 @@ export async function offlineCandidates(trx: Knex, since: Date, part: FleetPart)
 /** clusterId → the open incident's id. */
 export async function openIncidents(trx: Knex): Promise<Map<number, number>> {
   const rows = await trx('incidents')
-    .where({ state: 'open' })
+    .where({ state: 'open', kind: 'cluster' })
     .select<{ id: string; cluster_id: number }[]>('id', 'cluster_id');
   return new Map(rows.map((r) => [r.cluster_id, Number(r.id)]));
+}
+
+/** The open fleet incident's id (null: none). */
+export async function openFleetIncident(trx: Knex): Promise<number | null> {
+  const row = await trx('incidents').where({ state: 'open', kind: 'fleet' }).first<{ id: string } | undefined>('id');
+  return row ? Number(row.id) : null;
+}
+
+export async function createFleetIncident(trx: Knex, systems: number, now: Date): Promise<number> {
+  const { rows } = await trx.raw<{ rows: { id: string }[] }>(
+    `INSERT INTO incidents (kind, title, started_at) VALUES ('fleet', ?, ?) RETURNING id`,
+    [`Argus receives no reports from ${systems} systems`, now],
+  );
+  return Number(rows[0]?.id);
 }
 
 /** One incident per cluster, in one statement: clusterId → the new incident's id. */
@@ -64,10 +81,10 @@ export async function attachAlerts(trx: Knex, incidentOf: ReadonlyMap<number, nu
 /** The lead alert and severity of new incidents (for their `raised` notification). */
 export async function describeIncidents(trx: Knex, incidentIds: readonly number[]): Promise<IncidentChange[]> {
   if (!incidentIds.length) return [];
-  const { rows } = await trx.raw<{ rows: { id: string; customer_id: number; lead: string; severity: string }[] }>(
-    `SELECT i.id, i.customer_id, lead.id AS lead, lead.severity
+  const { rows } = await trx.raw<{ rows: ChangeRow[] }>(
+    `SELECT i.id, i.kind, lead.customer_id, lead.id AS lead, lead.severity
        FROM incidents i
-       JOIN LATERAL (SELECT a.id, a.severity FROM alerts a WHERE a.incident_id = i.id ORDER BY a.id LIMIT 1) lead ON true
+       ${leadOf('i')}
       WHERE i.id = ANY(?::bigint[])`,
     [[...incidentIds]],
   );
@@ -76,35 +93,46 @@ export async function describeIncidents(trx: Knex, incidentIds: readonly number[
 
 /** Open incidents none of whose alerts is open any more: resolved now, returned for their notification. */
 export async function resolveReturnedIncidents(trx: Knex, now: Date): Promise<IncidentChange[]> {
-  const { rows } = await trx.raw<{ rows: { id: string; customer_id: number; lead: string; severity: string }[] }>(
+  const { rows } = await trx.raw<{ rows: ChangeRow[] }>(
     `WITH done AS (
        UPDATE incidents i SET state = 'resolved', resolved_at = ?
         WHERE i.state = 'open'
           AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.incident_id = i.id AND a.state = 'open')
-       RETURNING i.id, i.customer_id)
-     SELECT done.id, done.customer_id, lead.id AS lead, lead.severity
+          AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.fleet_incident_id = i.id AND a.state = 'open')
+       RETURNING i.id, i.kind)
+     SELECT done.id, done.kind, lead.customer_id, lead.id AS lead, lead.severity
        FROM done
-       JOIN LATERAL (SELECT a.id, a.severity FROM alerts a WHERE a.incident_id = done.id ORDER BY a.id LIMIT 1) lead ON true`,
+       ${leadOf('done')}`,
     [now],
   );
   return rows.map(toChange);
 }
 
-function toChange(r: { id: string; customer_id: number; lead: string; severity: string }): IncidentChange {
+type ChangeRow = { id: string; kind: string; customer_id: number; lead: string; severity: string };
+
+/** The first alert of incident `alias` (a cluster incident's members, or the fleet incident's). */
+const leadOf = (alias: string) => `JOIN LATERAL (
+  (SELECT a.id, a.severity, a.customer_id FROM alerts a WHERE a.incident_id = ${alias}.id ORDER BY a.id LIMIT 1)
+  UNION ALL
+  (SELECT a.id, a.severity, a.customer_id FROM alerts a WHERE a.fleet_incident_id = ${alias}.id ORDER BY a.id LIMIT 1)
+  LIMIT 1) lead ON true`;
+
+function toChange(r: ChangeRow): IncidentChange {
   return {
     incidentId: Number(r.id),
     customerId: r.customer_id,
+    fleet: r.kind === 'fleet',
     leadAlertId: Number(r.lead),
     severity: r.severity as IncidentChange['severity'],
   };
 }
 
-/** Of these alerts, those that belong to an incident. */
+/** Of these alerts, those that belong to an incident (a cluster's or the fleet's). */
 export async function inIncident(trx: Knex, alertIds: readonly number[]): Promise<Set<number>> {
   if (!alertIds.length) return new Set();
   const rows = await trx('alerts')
     .whereRaw('id = ANY(?::bigint[])', [[...alertIds]])
-    .whereNotNull('incident_id')
+    .where((q) => q.whereNotNull('incident_id').orWhereNotNull('fleet_incident_id'))
     .select<{ id: string }[]>('id');
   return new Set(rows.map((r) => Number(r.id)));
 }

@@ -155,14 +155,27 @@ export async function restartPending(trx: Knex, now: Date): Promise<void> {
   await trx('alert_pending').update({ since: now });
 }
 
-/** One statement whatever the count: the columns as arrays (one bind parameter each, not one per row). */
-export async function insertAlerts(trx: Knex, alerts: readonly NewAlert[], now: Date): Promise<AlertRow[]> {
+/**
+ * One statement whatever the count: the columns as arrays (one bind parameter each, not one per row).
+ * `incidentsOf` names an alert's cluster and fleet incidents, decided before (no second write).
+ */
+export async function insertAlerts(
+  trx: Knex,
+  alerts: readonly NewAlert[],
+  now: Date,
+  incidentsOf: (alert: NewAlert) => { cluster: number | null; fleet: number | null },
+): Promise<AlertRow[]> {
   if (!alerts.length) return [];
+  const incidents = alerts.map(incidentsOf);
   const { rows: inserted } = await trx.raw<{ rows: AlertRow[] }>(
-    `INSERT INTO alerts (rule_key, rule_kind, system_id, customer_id, instance, severity, state, value, message, started_at)
-     SELECT t.rule_key, t.rule_kind, t.system_id, t.customer_id, t.instance, t.severity, 'open', t.value, t.message, ?
-       FROM unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::float8[], ?::text[])
-            AS t(rule_key, rule_kind, system_id, customer_id, instance, severity, value, message)
+    `INSERT INTO alerts (rule_key, rule_kind, system_id, customer_id, instance, severity, state, value, message,
+                         started_at, incident_id, fleet_incident_id)
+     SELECT t.rule_key, t.rule_kind, t.system_id, t.customer_id, t.instance, t.severity, 'open', t.value, t.message,
+            ?, t.incident_id, t.fleet_incident_id
+       FROM unnest(?::text[], ?::text[], ?::int[], ?::int[], ?::text[], ?::text[], ?::float8[], ?::text[],
+                   ?::bigint[], ?::bigint[])
+            AS t(rule_key, rule_kind, system_id, customer_id, instance, severity, value, message,
+                 incident_id, fleet_incident_id)
      RETURNING ${ALERT_COLUMNS}`,
     [
       now,
@@ -175,6 +188,8 @@ export async function insertAlerts(trx: Knex, alerts: readonly NewAlert[], now: 
       // unnest() takes NULLs inside the array: no value
       alerts.map((a) => a.value) as number[],
       alerts.map((a) => a.message),
+      incidents.map((i) => i.cluster) as number[],
+      incidents.map((i) => i.fleet) as number[],
     ],
   );
   return inserted;

@@ -37,7 +37,10 @@ export function createSystemChanges({ log, customersOfSystems, setOwner, announc
     for (const id of ids) {
       const customerId = owners.get(id) ?? null;
       setOwner(id, customerId);
-      if (customerId !== null) byCustomer.set(customerId, [...(byCustomer.get(customerId) ?? []), id]);
+      if (customerId === null) continue;
+      const ofCustomer = byCustomer.get(customerId);
+      if (ofCustomer) ofCustomer.push(id);
+      else byCustomer.set(customerId, [id]);
     }
     for (const [customerId, systemIds] of byCustomer) announce(customerId, systemIds);
   }

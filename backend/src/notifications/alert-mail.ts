@@ -34,12 +34,15 @@ const OPENING: Record<NotificationEvent, (severity: string) => string> = {
 function incidentMail(n: DueNotification, incident: NonNullable<DueNotification['incident']>, authUrl: string) {
   const what = `${incident.title} (${incident.systems} systems offline)`;
   const subject = n.kind === 'resolved' ? `[Argus] Resolved: ${what}` : `[Argus] ${n.severity}: ${what}`;
+  const fleet = incident.clusterId === null;
   const lines = [
     n.kind === 'resolved'
-      ? `The incident is resolved: every system of the cluster is back.`
-      : `At least half of the cluster's systems stopped reporting at once: one incident instead of one alert each.`,
+      ? `The incident is resolved: every system of the ${fleet ? 'incident' : 'cluster'} is back.`
+      : fleet
+        ? `More than half of the systems stopped reporting at once: most likely Argus's own network, proxy or ingest path failed, not the systems. Each customer's cluster incidents are notified as usual.`
+        : `At least half of the cluster's systems stopped reporting at once: one incident instead of one alert each.`,
     '',
-    `Customer: ${n.customerName}`,
+    ...(fleet ? [] : [`Customer: ${n.customerName}`]),
     `Systems:  ${incident.systems} (first: ${n.systemName})`,
     `Since:    ${n.startedAt.toISOString()}`,
     '',

@@ -33,7 +33,8 @@ export interface IncidentFacts {
   id: number;
   title: string;
   state: 'open' | 'resolved';
-  clusterId: number;
+  /** null: the fleet incident (Argus receives no reports from a large share of the whole fleet). */
+  clusterId: number | null;
   /** Systems (offline alerts) it groups. */
   systems: number;
 }
@@ -47,7 +48,8 @@ export const RULE_NAME = `coalesce(
 /** The columns and join that describe a notification's incident (alias `inc`, from `<table>.incident_id`). */
 export const INCIDENT_COLUMNS = `inc.id AS incident_id, inc.title AS incident_title, inc.state AS incident_state,
   inc.cluster_id AS incident_cluster_id,
-  (SELECT count(*)::int FROM alerts m WHERE m.incident_id = inc.id) AS incident_systems`;
+  CASE WHEN inc.kind = 'fleet' THEN (SELECT count(*)::int FROM alerts m WHERE m.fleet_incident_id = inc.id)
+       ELSE (SELECT count(*)::int FROM alerts m WHERE m.incident_id = inc.id) END AS incident_systems`;
 export const incidentJoin = (table: string) => `LEFT JOIN incidents inc ON inc.id = ${table}.incident_id`;
 
 export function incidentOf(r: Record<string, unknown>): IncidentFacts | null {
@@ -56,7 +58,7 @@ export function incidentOf(r: Record<string, unknown>): IncidentFacts | null {
     id: Number(r['incident_id']),
     title: r['incident_title'] as string,
     state: r['incident_state'] as 'open' | 'resolved',
-    clusterId: r['incident_cluster_id'] as number,
+    clusterId: (r['incident_cluster_id'] as number | null) ?? null,
     systems: r['incident_systems'] as number,
   };
 }

@@ -18,6 +18,8 @@ export interface QueuedTransition {
   severity: Severity;
   /** A notification about this cluster incident, sent with its first alert. */
   incidentId?: number | null;
+  /** The fleet incident: only global channels of the global policy, only ADMIN accounts. */
+  adminsOnly?: boolean;
 }
 
 export interface DueNotification {
@@ -60,12 +62,12 @@ export async function queueNotifications(
   const result = await trx.raw(
     `INSERT INTO alert_notifications (alert_id, user_id, kind, incident_id, created_at)
      SELECT t.alert_id, u.id, t.kind, t.incident_id, ?
-       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::bigint[])
-            AS t(alert_id, kind, customer_id, severity, incident_id)
+       FROM unnest(?::bigint[], ?::text[], ?::int[], ?::text[], ?::bigint[], ?::boolean[])
+            AS t(alert_id, kind, customer_id, severity, incident_id, admins_only)
        JOIN users u ON NOT u.disabled
         AND ${rank('u.notify_min_severity')} <= ${rank('t.severity')}
         AND (u.role = 'ADMIN'
-             OR EXISTS (SELECT 1 FROM user_customer_grants g WHERE g.user_id = u.id AND g.customer_id = t.customer_id))`,
+             OR NOT t.admins_only AND EXISTS (SELECT 1 FROM user_customer_grants g WHERE g.user_id = u.id AND g.customer_id = t.customer_id))`,
     [
       now,
       transitions.map((t) => t.alertId),
@@ -74,6 +76,7 @@ export async function queueNotifications(
       transitions.map((t) => t.severity),
       // unnest() takes NULLs inside the array: no incident
       transitions.map((t) => t.incidentId ?? null) as number[],
+      transitions.map((t) => t.adminsOnly ?? false),
     ],
   );
   return (result as { rowCount: number }).rowCount;

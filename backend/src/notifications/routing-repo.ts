@@ -12,7 +12,13 @@ import type { NotificationEvent } from '../channels/payloads.js';
 export interface AlertEventRef {
   alertId: number;
   event: NotificationEvent;
+  /** The fleet incident's events: the global policy and global channels only. */
+  adminsOnly?: boolean;
 }
+
+/** One event of one alert: an alert may lead its cluster incident and the fleet incident at once. */
+export const eventKey = (e: { alertId: number; event: NotificationEvent; adminsOnly?: boolean }) =>
+  `${e.alertId}:${e.event}:${e.adminsOnly ? 'admins' : 'all'}`;
 
 export interface RoutedChannel extends AlertEventRef {
   channelId: number;
@@ -40,29 +46,32 @@ const rank = (column: string) => `CASE ${column} WHEN 'CRITICAL' THEN 3 WHEN 'WA
 export async function routedChannels(trx: Knex, events: readonly AlertEventRef[]): Promise<RoutedChannel[]> {
   if (!events.length) return [];
   const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(
-    `WITH ev AS (SELECT * FROM unnest(?::bigint[], ?::text[]) AS t(alert_id, event)),
+    `WITH ev AS (SELECT * FROM unnest(?::bigint[], ?::text[], ?::boolean[]) AS t(alert_id, event, admins_only)),
           pol AS (
-            SELECT ev.alert_id, ev.event, a.severity, a.customer_id, p.routes, p.escalate_channel_ids
+            SELECT ev.alert_id, ev.event, ev.admins_only, a.severity, a.customer_id, p.routes, p.escalate_channel_ids
               FROM ev JOIN alerts a ON a.id = ev.alert_id
-              ${GOVERNING_POLICY}),
+              JOIN LATERAL (SELECT * FROM notification_policies p
+                             WHERE (p.customer_id = a.customer_id AND NOT ev.admins_only) OR p.customer_id IS NULL
+                             ORDER BY p.customer_id NULLS LAST LIMIT 1) p ON true),
           routed AS (
-            SELECT pol.alert_id, pol.event, pol.severity, pol.customer_id, cid::int AS channel_id
+            SELECT pol.alert_id, pol.event, pol.admins_only, pol.severity, pol.customer_id, cid::int AS channel_id
               FROM pol, jsonb_array_elements(pol.routes) r, jsonb_array_elements_text(r->'channelIds') cid
              WHERE pol.event <> 'escalated' AND ${rank('pol.severity')} >= ${rank("r->>'minSeverity'")}
             UNION
-            SELECT pol.alert_id, pol.event, pol.severity, pol.customer_id, unnest(pol.escalate_channel_ids)
+            SELECT pol.alert_id, pol.event, pol.admins_only, pol.severity, pol.customer_id, unnest(pol.escalate_channel_ids)
               FROM pol WHERE pol.event = 'escalated')
-     SELECT routed.alert_id, routed.event, routed.severity, routed.customer_id,
+     SELECT routed.alert_id, routed.event, routed.admins_only, routed.severity, routed.customer_id,
             ch.id AS channel_id, ch.name, ch.type, (ch.type = 'email' AND ch.target = 'accounts') AS accounts
        FROM routed JOIN notification_channels ch ON ch.id = routed.channel_id
       WHERE ch.enabled AND ${rank('routed.severity')} >= ${rank('ch.min_severity')}
-        AND (ch.customer_id IS NULL OR ch.customer_id = routed.customer_id)
+        AND (ch.customer_id IS NULL OR (ch.customer_id = routed.customer_id AND NOT routed.admins_only))
       ORDER BY routed.alert_id, ch.id`,
-    [events.map((e) => e.alertId), events.map((e) => e.event)],
+    [events.map((e) => e.alertId), events.map((e) => e.event), events.map((e) => e.adminsOnly ?? false)],
   );
   return rows.map((r) => ({
     alertId: Number(r['alert_id']),
     event: r['event'] as NotificationEvent,
+    adminsOnly: r['admins_only'] as boolean,
     channelId: r['channel_id'] as number,
     name: r['name'] as string,
     type: r['type'] as string,
@@ -74,7 +83,7 @@ export async function routedChannels(trx: Knex, events: readonly AlertEventRef[]
 
 /**
  * One outbox row per routed channel (the accounts channel goes through the account e-mails);
- * `incidentOf` names the incident an event is about, by `<alertId>:<event>`.
+ * `incidentOf` names the incident an event is about, by its eventKey.
  */
 export async function queueChannelDeliveries(
   trx: Knex,
@@ -94,7 +103,7 @@ export async function queueChannelDeliveries(
     [
       now,
       now,
-      rows.map((r) => incidentOf.get(`${r.alertId}:${r.event}`) ?? null) as number[],
+      rows.map((r) => incidentOf.get(eventKey(r)) ?? null) as number[],
       rows.map((r) => r.alertId),
       rows.map((r) => r.channelId),
       rows.map((r) => r.name),
@@ -128,7 +137,7 @@ export async function dueReminders(trx: Knex, now: Date, customerId: number | nu
               AND a.started_at <= ?::timestamptz - make_interval(mins => p.escalate_after_minutes) AS escalate
        FROM alerts a
        ${GOVERNING_POLICY}
-      WHERE a.state = 'open' AND a.acknowledged_at IS NULL AND a.incident_id IS NULL
+      WHERE a.state = 'open' AND a.acknowledged_at IS NULL AND a.incident_id IS NULL AND a.fleet_incident_id IS NULL
         AND (?::int IS NULL OR a.customer_id = ?)
         AND (p.repeat_minutes IS NOT NULL OR (p.escalate_after_minutes IS NOT NULL AND a.escalated_at IS NULL))`,
     [now, now, customerId, customerId],

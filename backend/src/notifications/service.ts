@@ -23,6 +23,7 @@ import { queueNotifications, type NotificationsRepo, type QueuedTransition } fro
 import {
   alertRef,
   dueReminders,
+  eventKey,
   expireAcknowledgements,
   markReminded,
   queueChannelDeliveries,
@@ -115,19 +116,19 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
   ): Promise<number> {
     const routed = await routedChannels(
       trx,
-      transitions.map((t) => ({ alertId: t.alertId, event: t.kind })),
+      transitions.map((t) => ({ alertId: t.alertId, event: t.kind, adminsOnly: t.adminsOnly ?? false })),
     );
-    const toAccounts = new Set(routed.filter((r) => r.accounts).map((r) => `${r.alertId}:${r.event}`));
+    const keyOf = (t: QueuedTransition) =>
+      eventKey({ alertId: t.alertId, event: t.kind, adminsOnly: t.adminsOnly ?? false });
+    const toAccounts = new Set(routed.filter((r) => r.accounts).map(eventKey));
     const mails = mailOn
       ? await queueNotifications(
           trx,
-          transitions.filter((t) => toAccounts.has(`${t.alertId}:${t.kind}`)),
+          transitions.filter((t) => toAccounts.has(keyOf(t))),
           now,
         )
       : 0;
-    const incidentOf = new Map(
-      transitions.flatMap((t) => (t.incidentId ? [[`${t.alertId}:${t.kind}`, t.incidentId] as const] : [])),
-    );
+    const incidentOf = new Map(transitions.flatMap((t) => (t.incidentId ? [[keyOf(t), t.incidentId] as const] : [])));
     return mails + (await queueChannelDeliveries(trx, routed, now, incidentOf));
   }
 
