@@ -72,7 +72,7 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
     const customer = await admin.post('/api/customers', { name: 'Binary GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'built' });
     const config = join(outDir, 'config.yaml');
-    const answer = await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`);
+    const answer = await admin.get(`/api/agent/config?cluster=${cluster.body.id}`);
     await writeFile(config, `${answer.body as string}state_dir: "${join(outDir, 'state')}"\n`, { mode: 0o600 });
     const once = await run(join(dir, 'argus-agent-linux-x86_64'), ['once', '--config', config]);
     assert.equal(JSON.parse(once.stdout).accepted, 1);
@@ -126,7 +126,7 @@ describe('the built argus-agent executables', { timeout: 600_000 }, () => {
     const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
     const customer = await admin.post('/api/customers', { name: 'Wrong Secret GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'refused' });
-    const answer = (await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`)).body as string;
+    const answer = (await admin.get(`/api/agent/config?cluster=${cluster.body.id}`)).body as string;
     const config = join(outDir, 'wrong.yaml');
     const wrong = answer.replace(/^webhook_secret: .*$/m, 'webhook_secret: "not-the-secret-of-this-server-0123456789"');
     await writeFile(config, `${wrong}state_dir: "${await stateDir('wrong-state')}"\ninterval: 5\n`, { mode: 0o600 });

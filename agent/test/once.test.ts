@@ -29,7 +29,7 @@ describe('argus-agent once, against a real server', () => {
     const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
     const customer = await admin.post('/api/customers', { name: 'Agent GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'real hosts' });
-    const config = await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`);
+    const config = await admin.get(`/api/agent/config?cluster=${cluster.body.id}`);
     assert.equal(config.status, 200);
     configFile = join(dir, 'config.yaml');
     // the installer's file, plus where this test keeps the state

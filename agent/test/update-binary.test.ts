@@ -3,14 +3,17 @@
  * (7.0.0 installed, 7.0.1 in the test server's AGENT_DIST_DIR). The running 7.0.0 is offered 7.0.1 in
  * an ingest answer, downloads it, swaps its own file and restarts into it — in the foreground by
  * exec'ing itself (same process), under systemd by exiting 75 for Restart= — and the server then sees
- * 7.0.1. A build whose bytes no longer match the offered sha256 is refused and 7.0.0 keeps reporting.
+ * 7.0.1. Run as its own user (the installer's layout, needs root to set up), it cannot write its
+ * executable: it stages the build, and the root start step `install-update` installs it. A build whose
+ * bytes no longer match the offered sha256 is refused and 7.0.0 keeps reporting.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, mkdir, mkdtemp, open, readFile, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, chown, copyFile, mkdir, mkdtemp, open, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { useTestServer } from '../../backend/src/testing/app.js';
 import { signedInAs } from '../../backend/src/testing/http.js';
@@ -18,6 +21,7 @@ import { waitFor } from '../../backend/src/testing/net.js';
 import { buildAgent } from '../build/build-agent.js';
 import { RESTART_EXIT_CODE } from '../src/update.js';
 
+const run = promisify(execFile);
 const WEBHOOK_SECRET = 'agent-update-binary-webhook-secret-012345';
 const OLD = '7.0.0';
 const NEW = '7.0.1';
@@ -37,8 +41,16 @@ interface Agent {
   exited: Promise<number | null>;
 }
 
-function start(binary: string, config: string, env: NodeJS.ProcessEnv): Agent {
-  const child = spawn(binary, ['run', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** The nobody account: an agent that runs as its own user, not root. */
+const NOBODY = { uid: 65534, gid: 65534 };
+
+function start(
+  binary: string,
+  config: string,
+  env: NodeJS.ProcessEnv,
+  user: { uid?: number; gid?: number } = {},
+): Agent {
+  const child = spawn(binary, ['run', '--config', config], { env, stdio: ['ignore', 'pipe', 'pipe'], ...user });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -65,7 +77,7 @@ describe('argus-agent updates itself (built executables, real server)', { timeou
     const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
     const customer = await admin.post('/api/customers', { name: 'Update GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'updating' });
-    const config = await admin.get(`/api/agent/config?key=${cluster.body.enrollmentKey}`);
+    const config = await admin.get(`/api/agent/config?cluster=${cluster.body.id}`);
     assert.equal(config.status, 200);
     configText = config.body as string;
   });
@@ -121,6 +133,33 @@ describe('argus-agent updates itself (built executables, real server)', { timeou
     assert.equal(await sha256(host.binary), await sha256(newBinary));
     // what systemd does on that exit
     const second = start(host.binary, host.config, env({ INVOCATION_ID: 'test-invocation' }));
+    running.push(second);
+    await waitFor(async () => (await reported(host.sub)) === NEW, 60_000, 250).catch(() => {
+      throw new Error(`never reported ${NEW}:\n${second.output()}`);
+    });
+    second.child.kill('SIGTERM');
+    assert.equal(await second.exited, 0);
+  });
+
+  it('as its own user under systemd: stages the build and exits; the root start step installs it; the new file reports', async () => {
+    const host = await install('own-user');
+    // the installer's layout: executable and configuration root's, the state directory the agent's
+    await chmod(work, 0o755);
+    await chmod(join(work, 'own-user'), 0o755);
+    await chmod(host.config, 0o644);
+    await chown(host.state, NOBODY.uid, NOBODY.gid);
+    await chown(join(host.state, 'identity.json'), NOBODY.uid, NOBODY.gid);
+    const first = start(host.binary, host.config, env({ INVOCATION_ID: 'test-invocation' }), NOBODY);
+    running.push(first);
+    assert.equal(await first.exited, RESTART_EXIT_CODE, first.output());
+    assert.match(first.output(), new RegExp(`staged argus-agent ${NEW} for the root start step \\(was ${OLD}\\)`));
+    assert.notEqual(await sha256(host.binary), await sha256(newBinary), 'the agent could not replace its executable');
+    // what systemd does on that exit: ExecStartPre=+… install-update as root, then the agent as its user
+    const step = await run(host.binary, ['install-update', '--config', host.config], { env: env() });
+    assert.match(step.stderr, new RegExp(`installed the staged argus-agent ${NEW} \\(its sha256 is the server's\\)`));
+    assert.equal(await sha256(host.binary), await sha256(newBinary));
+    assert.equal((await stat(host.binary)).uid, 0, "root's file still");
+    const second = start(host.binary, host.config, env({ INVOCATION_ID: 'test-invocation' }), NOBODY);
     running.push(second);
     await waitFor(async () => (await reported(host.sub)) === NEW, 60_000, 250).catch(() => {
       throw new Error(`never reported ${NEW}:\n${second.output()}`);

@@ -2,7 +2,8 @@
  * ops/nginx.conf.example for real (./tls-proxy.ts: Debian's nginx with a self-signed certificate, the
  * example rendered with only its ports, host name and certificate paths replaced) in front of the app
  * in production mode on loopback. Through it: the HTTP→HTTPS redirect, setup and sign-in (the Origin check sees the browser's host),
- * a WebSocket on /api/live, and rate limiting keyed on the address nginx appends to X-Forwarded-For.
+ * a WebSocket on /api/live, rate limiting keyed on the address nginx appends to X-Forwarded-For, and an
+ * access log without the agent routes' query strings.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,6 +106,18 @@ describe('ops/nginx.conf.example in front of the app', () => {
     reply.resume();
     assert.equal(reply.statusCode, 301);
     assert.equal(reply.headers.location, 'https://127.0.0.1/login');
+  });
+
+  test("logs the agent routes without their query string: an old installer's ?key= stays out of the log", async () => {
+    const key = 'enrollLogged_0123456789abcdefghij';
+    for (const target of [`/api/agent/install.sh?key=${key}`, `/api/agent/config?key=${key}`])
+      await request('GET', target);
+    await request('GET', '/api/health?probe=1');
+    const logged = await proxy.accessLog();
+    assert.ok(!logged.includes(key), logged);
+    assert.match(logged, /"GET \/api\/agent\/install\.sh\?\[query not logged\] HTTP\/1\.1" \d{3} /);
+    assert.match(logged, /"GET \/api\/agent\/config\?\[query not logged\] HTTP\/1\.1" \d{3} /);
+    assert.match(logged, /"GET \/api\/health\?probe=1 HTTP\/1\.1" 200 /, 'other routes are logged whole');
   });
 
   test('serves the API over TLS: health, setup and sign-in with the browser host forwarded', async () => {

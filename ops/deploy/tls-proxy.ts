@@ -21,6 +21,8 @@ export interface TlsProxy {
   /** The certificate (PEM) and its file, to trust it. */
   cert: string;
   certFile: string;
+  /** What nginx logged of the requests so far (the example's access log). */
+  accessLog(): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export function renderExample(
     ['/etc/letsencrypt/live/argus.example.com/fullchain.pem', path.join(dir, 'cert.pem')],
     ['/etc/letsencrypt/live/argus.example.com/privkey.pem', path.join(dir, 'key.pem')],
     ['server_name argus.example.com;', 'server_name 127.0.0.1;'],
+    ['/var/log/nginx/access.log', path.join(dir, 'access.log')],
   ];
   let text = example;
   for (const [from, to] of replacements) {
@@ -114,6 +117,7 @@ export async function startTlsProxy(options: { appPort: number }): Promise<TlsPr
     ports,
     cert: await readFile(certFile, 'utf8'),
     certFile,
+    accessLog: () => readFile(path.join(dir, 'access.log'), 'utf8'),
     async stop() {
       if (nginx.exitCode === null) {
         nginx.kill('SIGTERM');

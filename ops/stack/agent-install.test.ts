@@ -1,10 +1,13 @@
 /**
- * The one-line installer for real (issue 12 item 6): `curl … /api/agent/install.sh?key=… | sh -s --
- * --no-systemd` inside a container of the offline Debian bookworm image (ops/deploy/offline-images.sh:
- * the curl stand-in, Debian plus curl), downloading the built x86_64 agent from a real Argus (the test
- * server, reached over the host's network). The agent enrols and its system turns ONLINE; the binary
- * installed is the one whose sha256 the server gave, config.yaml is 0600; and a build whose bytes no
- * longer match that sha256 is refused with nothing installed. Needs a Docker engine, like stack.test.ts.
+ * The one-line installer for real (issue 12 item 6): the console's command (the key piped into
+ * `curl -H @-`, the script into `sh -s -- --no-systemd`) inside a container of the offline Debian
+ * bookworm image (ops/deploy/offline-images.sh: the curl stand-in, Debian plus curl), downloading the
+ * built x86_64 agent from a real Argus (the test server, reached over the host's network). The agent
+ * enrols and its system turns ONLINE; the binary installed is the one whose sha256 the server gave,
+ * config.yaml is 0600; and a build whose bytes no longer match that sha256 is refused with nothing
+ * installed. Then the systemd layout (systemctl stubbed, a real `useradd`) run twice as root with
+ * links planted by the agent's account before and between the runs: nothing is written through them,
+ * and nothing root runs or reads is the agent's. Needs a Docker engine, like stack.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -29,13 +32,17 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
   let image: string;
   let binary: string;
   let installUrl: string;
+  let key: string;
   const containers: string[] = [];
+  /** The console's command (contracts/agents.ts installCommand), with the script's options. */
+  const installCommand = (options = '') =>
+    `printf 'Argus-Enrollment-Key: %s\\n' '${key}' | curl -fsSL -H @- '${installUrl}' | sh${options}`;
 
   /** A container of the Debian image piping the installer into sh, as the README's command does. */
   async function installer(name: string, detach: boolean) {
     const container = `argus-agent-install-${run}-${name}`;
     containers.push(container);
-    const command = `curl -fsSL '${installUrl}' | sh -s -- --no-systemd`;
+    const command = installCommand(' -s -- --no-systemd');
     return docker(
       ['run', ...(detach ? ['-d'] : []), '--name', container, '--network', 'host', '--user', '0'].concat([
         '--entrypoint',
@@ -58,7 +65,8 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
     const customer = await admin.post('/api/customers', { name: 'Container GmbH' });
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'containers' });
     // what the console shows: PUBLIC_URL is where the test server listens, reachable on the host network
-    installUrl = `${fixture.server.url}/api/agent/install.sh?key=${cluster.body.enrollmentKey}`;
+    installUrl = `${fixture.server.url}/api/agent/install.sh`;
+    key = cluster.body.enrollmentKey;
   });
   after(async () => {
     for (const container of containers) await docker(['rm', '-f', container]);
@@ -103,6 +111,91 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
     assert.match(await inside('argus-agent --version'), new RegExp(`^${manifest.version}$`));
     const latest = await fixture.db.knex('metric_latest').where({ system_id: system.id }).pluck('name');
     for (const name of ['cpu.usage_pct', 'mem.used_pct', 'uptime.s']) assert.ok(latest.includes(name), name);
+  });
+
+  it('run twice as root over links the agent account planted, writes through none; root owns what it runs or reads', async () => {
+    const container = `argus-agent-install-${run}-links`;
+    containers.push(container);
+    const started = await docker(
+      ['run', '-d', '--name', container, '--network', 'host', '--entrypoint', 'sleep'].concat([image, 'infinity']),
+    );
+    assert.equal(started.code, 0, started.stderr);
+    const sh = async (command: string, user = 'root') =>
+      docker(['exec', '--user', user, container, 'sh', '-c', command], { timeoutMs: 300_000 });
+    const ok = async (command: string, user = 'root') => {
+      const result = await sh(command, user);
+      assert.equal(result.code, 0, `${command}\n${result.stdout}${result.stderr}`);
+      return result.stdout.trim();
+    };
+    // systemd stubbed (no init in a container); a root-only file and directory for the links to name; an
+    // older installer's layout, where the agent's account owned the configuration and executable directories
+    await ok(
+      [
+        'printf \'#!/bin/sh\\n[ "$1" != is-active ]\\n\' >/usr/local/sbin/systemctl && chmod 755 /usr/local/sbin/systemctl',
+        'echo "root only" >/root/secret && chmod 600 /root/secret && mkdir -m 700 /root/private',
+        'useradd --system --no-create-home --shell /usr/sbin/nologin argus-agent',
+        'mkdir -p /etc/argus-agent /usr/local/lib/argus-agent',
+        'chown argus-agent /etc/argus-agent /usr/local/lib/argus-agent',
+      ].join(' && '),
+    );
+    const plant = () =>
+      sh(
+        [
+          'ln -sf /root/secret /etc/argus-agent/config.yaml.new',
+          'ln -sf /root/secret /etc/argus-agent/config.yaml',
+          'ln -sf /root/private /usr/local/lib/argus-agent/argus-agent.new',
+          'printf "#!/bin/sh\\nid\\n" >/tmp/evil && chmod 755 /tmp/evil',
+          'mv -f /tmp/evil /usr/local/lib/argus-agent/argus-agent',
+        ].join('; '),
+        'argus-agent',
+      );
+    const unharmed = async () => {
+      assert.equal(await ok('cat /root/secret'), 'root only');
+      assert.equal(await ok('stat -c "%U %a" /root/secret /root/private'), 'root 600\nroot 700');
+      assert.equal(
+        await ok(
+          'stat -c "%n %F %U:%G %a" /etc/argus-agent /etc/argus-agent/config.yaml /usr/local/lib/argus-agent ' +
+            '/usr/local/lib/argus-agent/argus-agent',
+        ),
+        [
+          '/etc/argus-agent directory root:argus-agent 750',
+          '/etc/argus-agent/config.yaml regular file root:argus-agent 640',
+          '/usr/local/lib/argus-agent directory root:root 755',
+          '/usr/local/lib/argus-agent/argus-agent regular file root:root 755',
+        ].join('\n'),
+      );
+      assert.equal(
+        await ok('ls -A /etc/argus-agent /usr/local/lib/argus-agent'),
+        '/etc/argus-agent:\nconfig.yaml\n\n/usr/local/lib/argus-agent:\nargus-agent',
+      );
+      assert.match(await ok('grep -c "^webhook_secret: " /etc/argus-agent/config.yaml'), /^1$/);
+      assert.match(await ok('cat /etc/systemd/system/argus-agent.service'), /^User=argus-agent$/m);
+    };
+
+    assert.equal((await plant()).code, 0, 'the older layout let the agent account plant links');
+    const first = await sh(installCommand());
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    await unharmed();
+    // now nothing of it is the agent account's: planting fails, and a second run finds everything as it left it
+    const refused = await plant();
+    assert.match(
+      refused.stderr,
+      /ln: failed to create symbolic link '\/etc\/argus-agent\/config\.yaml\.new': Permission denied/,
+    );
+    assert.match(
+      refused.stderr,
+      /mv: cannot move '\/tmp\/evil' to '\/usr\/local\/lib\/argus-agent\/argus-agent': Permission denied/,
+    );
+    const second = await sh(installCommand());
+    assert.equal(second.code, 0, second.stdout + second.stderr);
+    await unharmed();
+    // the README's command: the agent as its own user reads its configuration
+    assert.match(
+      await ok(
+        'runuser -u argus-agent -- argus-agent --version && runuser -u argus-agent -- head -n 1 /etc/argus-agent/config.yaml',
+      ),
+      /^\d+\.\d+\.\d+\n# Argus agent configuration, written by the installer/,
+    );
   });
 
   it('refuses a build whose bytes do not match the sha256 the server gives, installing nothing', async () => {
