@@ -11,16 +11,6 @@ import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { signedInAs, type Client } from '../testing/http.js';
 
-const CPU_RULE = {
-  key: 'cpu.custom',
-  name: 'CPU custom',
-  severity: 'WARNING',
-  metric: 'cpu.usage_pct',
-  operator: '>',
-  threshold: 80,
-  forSeconds: 600,
-};
-
 describe('counts as downtime, per alert rule', () => {
   const fixture = useTestServer({});
   let db: Knex;
@@ -66,7 +56,14 @@ describe('counts as downtime, per alert rule', () => {
     assert.deepEqual([changed.status, changed.body.countsAsDowntime], [200, false]);
     assert.equal((await admin.get(`/api/alert-rules/${await ruleId('service.down')}`)).body.countsAsDowntime, true);
     assert.equal((await operator.delete(`/api/alert-rules/${inherited.body.id}`)).status, 204);
-    const custom = await admin.post('/api/alert-rules', CPU_RULE);
+    const custom = await admin.post('/api/alert-rules', {
+      key: 'backup.offsite',
+      name: 'Off-site backup stale',
+      severity: 'CRITICAL',
+      metric: 'backup.age_h',
+      operator: '>',
+      threshold: 48,
+    });
     assert.equal(custom.body.countsAsDowntime, false, 'a new key does not count unless asked');
     assert.equal((await admin.delete(`/api/alert-rules/${custom.body.id}`)).status, 204);
   });
