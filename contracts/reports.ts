@@ -39,7 +39,9 @@ const duration = z.number().int().nonnegative();
 export const availabilityStats = z.object({
   periodMs: duration.meta({ description: 'The part of the range the system existed (summed for groups)' }),
   monitoredMs: duration.meta({ description: 'periodMs less unknown, inactive and maintenance time' }),
-  downMs: duration.meta({ description: 'Offline or CRITICAL alerts open, outside maintenance and inactivity' }),
+  downMs: duration.meta({
+    description: 'Offline, or an alert of a rule that counts as downtime open, outside maintenance and inactivity',
+  }),
   maintenanceMs: duration,
   inactiveMs: duration.meta({ description: 'The customer was inactive' }),
   unknownMs: duration.meta({ description: 'Before the alert retention horizon (resolved alerts purged)' }),
@@ -83,6 +85,12 @@ export const availabilityReport = z
     total: availabilityStats,
     clusters: z.array(clusterAvailability),
     systems: z.array(systemAvailability),
+    /** What counted as down besides a system offline: the rules whose alerts count as downtime here. */
+    downtimeRules: z.array(z.object({ key: z.string(), name: z.string() })).meta({
+      description:
+        "The alert rules whose alerts counted as downtime for some system of the customer (a rule's countsAsDowntime, " +
+        'its overrides included); a system offline always counts',
+    }),
   })
   .meta({ id: 'AvailabilityReport' });
 export type AvailabilityReport = z.infer<typeof availabilityReport>;

@@ -44,6 +44,8 @@ export const alertRule = z
     threshold: z.number().nullable(),
     absolute: z.boolean(),
     forSeconds: z.number().int(),
+    /** Its alerts count as downtime in availability reports (the offline rule always does). */
+    countsAsDowntime: z.boolean(),
   })
   .meta({ id: 'AlertRule' });
 export type AlertRule = z.infer<typeof alertRule>;
@@ -136,6 +138,7 @@ const alertRuleFields = {
   absolute: z.boolean({ error: 'must be true or false' }),
   forSeconds: seconds,
   enabled: z.boolean({ error: 'must be true or false' }),
+  countsAsDowntime: z.boolean({ error: 'must be true or false' }),
 };
 
 export const createAlertRuleSchema = z.object({
@@ -148,6 +151,8 @@ export const createAlertRuleSchema = z.object({
   absolute: alertRuleFields.absolute.default(false),
   forSeconds: seconds.default(0),
   enabled: alertRuleFields.enabled.default(true),
+  // absent: as the rule of that key it overrides (false for a new key)
+  countsAsDowntime: alertRuleFields.countsAsDowntime.optional(),
   scope: scopeBody.default(null),
 });
 

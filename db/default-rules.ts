@@ -16,6 +16,8 @@ export interface DefaultAlertRule {
   /** compare |value| (clock skew can go either way) */
   absolute?: boolean;
   forSeconds: number;
+  /** Its alerts count as downtime in availability reports (the service is really unavailable). */
+  countsAsDowntime?: boolean;
 }
 
 export interface DefaultEventRule {
@@ -53,6 +55,7 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
     operator: null,
     threshold: null,
     forSeconds: 2 * MIN,
+    countsAsDowntime: true,
   },
   rule('cpu.high', 'CPU usage high', 'cpu.usage_pct', '>', 85, 10 * MIN, 'WARNING'),
   rule('cpu.critical', 'CPU usage critical', 'cpu.usage_pct', '>', 95, 10 * MIN, 'CRITICAL'),
@@ -78,7 +81,7 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   rule('net.down', 'Network interface down', 'net.up', '==', 0, 5 * MIN, 'WARNING'),
   rule('conntrack.high', 'Connection tracking table full', 'conntrack.used_pct', '>', 90, 5 * MIN, 'WARNING'),
   rule('services.failed', 'Failed services', 'services.failed', '>', 0, 5 * MIN, 'WARNING'),
-  rule('service.down', 'Service down', 'service.active', '==', 0, 2 * MIN, 'CRITICAL'),
+  rule('service.down', 'Service down', 'service.active', '==', 0, 2 * MIN, 'CRITICAL', { countsAsDowntime: true }),
   rule('proc.zombies', 'Zombie processes', 'proc.zombies', '>', 20, 15 * MIN, 'WARNING'),
   rule('fd.high', 'File descriptors nearly exhausted', 'fd.used_pct', '>', 90, 5 * MIN, 'WARNING'),
   rule('clock.skew', 'Clock skew', 'time.offset_ms', '>', 2000, 5 * MIN, 'WARNING', { absolute: true }),

@@ -35,6 +35,7 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
           threshold: r.threshold,
           absolute: r.absolute ?? false,
           for_seconds: r.forSeconds,
+          counts_as_downtime: r.countsAsDowntime ?? false,
         })),
       );
       await trx('event_rules').insert(

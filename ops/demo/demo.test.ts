@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,6 +90,19 @@ async function fleetReportsOn(url: string, demoDir: string, since: number): Prom
   assert.equal((await client.get('/api/systems')).body.filter((s: Listed) => s.status === 'OFFLINE').length, 0);
 }
 
+const ARCH = os.arch() === 'arm64' ? 'aarch64' : 'x86_64';
+
+/** The agent build the demo made on its first run, served at once on the second, as the installer fetches it. */
+async function agentBuildServed(url: string): Promise<void> {
+  const version = await fetch(`${url}/api/agent/version?arch=${ARCH}`);
+  assert.equal(version.status, 200, 'the installer finds an agent build');
+  const offer = (await version.json()) as { version: string; url: string; sha256: string };
+  assert.equal(offer.version, agentPackage.version);
+  const binary = Buffer.from(await (await fetch(offer.url)).arrayBuffer());
+  assert.equal(createHash('sha256').update(binary).digest('hex'), offer.sha256);
+  assert.equal(binary.subarray(1, 4).toString(), 'ELF');
+}
+
 describe('npm run demo', () => {
   let demoDir: string;
   let consoleDir: string;
@@ -105,7 +119,9 @@ describe('npm run demo', () => {
 
   let machine: { id: number } | undefined;
 
-  async function runDemoOnce(afterStart?: (url: string, startedAt: number) => Promise<void>): Promise<string> {
+  async function runDemoOnce(
+    afterStart: (url: string, startedAt: number, output: () => string) => Promise<void>,
+  ): Promise<string> {
     const port = await freePort();
     const startedAt = Date.now();
     const demo = startScript('ops/demo/demo.ts', [], {
@@ -141,7 +157,7 @@ describe('npm run demo', () => {
       // the real agent for this machine, beside the simulated fleet; the same system on the second run
       const system = await thisMachine(`http://127.0.0.1:${port}`);
       assert.equal(system.id, (machine ??= system).id);
-      await afterStart?.(`http://127.0.0.1:${port}`, startedAt);
+      await afterStart(`http://127.0.0.1:${port}`, startedAt, () => demo.output());
       demo.kill('SIGINT'); // to the whole group, like Ctrl+C in a terminal
       assert.equal(await demo.exited, 0, demo.output());
       return demo.output();
@@ -151,7 +167,10 @@ describe('npm run demo', () => {
   }
 
   it('starts on the embedded TimescaleDB, answers health, serves the console and stops cleanly', async () => {
-    const output = await runDemoOnce();
+    // the agent build for this machine, made in the background while the demo runs (kept for the next run)
+    const output = await runDemoOnce((_url, _startedAt, demoOutput) =>
+      waitFor(() => demoOutput().includes('The agent build is ready'), 180_000, 500),
+    );
     assert.match(output, /metrics is now a hypertable/);
     assert.match(output, /Added the demo fleet/);
     // one agent for each of the 7 sample hosts (so they keep reporting) and 3 new hosts
@@ -162,7 +181,10 @@ describe('npm run demo', () => {
   });
 
   it('starts again on the kept data without adding the demo fleet twice, its agents reporting on', async () => {
-    const output = await runDemoOnce((url, startedAt) => fleetReportsOn(url, demoDir, startedAt));
+    const output = await runDemoOnce(async (url, startedAt) => {
+      await agentBuildServed(url);
+      await fleetReportsOn(url, demoDir, startedAt);
+    });
     assert.match(output, /Demo fleet already present/);
     assert.match(output, /Schema is up to date/);
   });

@@ -5,7 +5,9 @@
  * simulated agents for the sample fleet and the real argus-agent (from source)
  * for the machine it runs on, and plays the scheduler: once a minute it calls the
  * evaluation endpoint and runs the TimescaleDB jobs the WASM build never runs
- * by itself.
+ * by itself. It also serves an agent build for this machine's architecture (built
+ * once in the background, kept under .demo/agent-dist/), so the console's
+ * install command works against the demo.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildAgent } from '../../agent/build/build-agent.js';
+import agentPackage from '../../agent/package.json' with { type: 'json' };
 import { startEmbeddedTimescale, type EmbeddedDb } from '../../db/embedded.js';
 import { createLogger } from '../../db/logger.js';
 import pg from 'pg';
@@ -29,6 +33,9 @@ const PORT = Number(process.env['PORT'] ?? 3000);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const STATIC_DIR = path.resolve(ROOT, process.env['STATIC_DIR'] ?? 'dist/frontend/browser');
 const MINUTE = 60_000;
+/** Agent builds the demo serves (AGENT_DIST_DIR): this machine's architecture, built once. */
+const AGENT_DIST_DIR = path.join(DEMO_DIR, 'agent-dist');
+const AGENT_ARCH = ({ x64: 'x86_64', arm64: 'aarch64' } as const)[os.arch() as 'x64' | 'arm64'];
 
 function say(message: string): void {
   process.stdout.write(`${message}\n`);
@@ -171,6 +178,25 @@ async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv)
   return run('agents', 'ops/agent-sim/main.ts', args, env);
 }
 
+/**
+ * The agent build for this machine's architecture, as `npm run build:agent` makes it, unless the
+ * kept one is this agent version's: started after the server listens (it takes about 30 s and
+ * nothing waits for it), and picked up by the server's rescan of AGENT_DIST_DIR (every 30 s).
+ * A build stopped halfway has no manifest yet, so the server ignores it and the next start builds again.
+ */
+async function buildAgentIfMissing(log: ReturnType<typeof createLogger>): Promise<void> {
+  if (!AGENT_ARCH) {
+    log.warn({ arch: os.arch() }, 'No agent build for this architecture: the install command will not work');
+    return;
+  }
+  const manifest = path.join(AGENT_DIST_DIR, agentPackage.version, 'manifest.json');
+  const kept = existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).files?.[AGENT_ARCH];
+  if (kept) return;
+  say(`Building argus-agent ${agentPackage.version} for ${AGENT_ARCH} in the background (first run only)…`);
+  await buildAgent({ outDir: AGENT_DIST_DIR, arches: [AGENT_ARCH] });
+  say('The agent build is ready: the install command in Customers works against the demo within 30 s.');
+}
+
 /** The cluster the real agent enrols this machine in, under the first sample customer. */
 const THIS_MACHINE = 'This machine';
 
@@ -247,6 +273,7 @@ async function main(): Promise<void> {
     HOSTNAME: '127.0.0.1',
     NODE_ENV: 'development',
     STATIC_DIR,
+    AGENT_DIST_DIR,
   };
 
   let server: ChildProcess | null = null;
@@ -308,6 +335,12 @@ async function main(): Promise<void> {
   // Like the real scheduler, the first call comes after a minute. The rollups are real-time, so
   // charts are complete before the first refresh job materialises them.
   timer = setInterval(() => void minuteTick(db, secrets['CRON_SECRET'] ?? '', log), MINUTE);
+  buildAgentIfMissing(log).catch((error: unknown) =>
+    log.warn(
+      { err: { message: (error as Error).message } },
+      'The agent build failed: the install command will not work',
+    ),
+  );
   say('');
   say(`  Argus demo is running: open ${BASE_URL}`);
   const statusPage = await publishedStatusPage(db.url);

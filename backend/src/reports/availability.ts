@@ -5,7 +5,8 @@
  * - unknown: before the alert retention horizon, where resolved alerts may have been purged;
  * - inactive: the customer was inactive (alerting suppressed);
  * - maintenance: a maintenance window covered the system (alerting suppressed);
- * - down: an offline alert (any severity) or a CRITICAL alert was open;
+ * - down: an offline alert (any severity), or an alert of a rule that counts as downtime, was open
+ *   (the repo picks those alerts);
  * - up: the rest.
  *
  * in that order of precedence (a stretch both in maintenance and down counts as maintenance).

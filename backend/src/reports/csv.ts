@@ -1,6 +1,8 @@
 /**
  * The report as CSV (RFC 4180, CRLF): one long table a spreadsheet filters by its first column —
- * the customer's total, each cluster, each system, then each period behind the systems' figures.
+ * the customer's total, each cluster, each system, each period behind the systems' figures, then
+ * each rule whose alerts counted as downtime (`downtime_rule`: its key and name; a system offline
+ * always counts).
  * Durations in minutes, instants in ISO 8601 UTC.
  */
 import type { AvailabilityReport, AvailabilityStats } from '../../../contracts/reports.js';
@@ -70,5 +72,7 @@ export function reportCsv(report: AvailabilityReport): string {
       ]);
     }
   }
+  const blank = HEADER.slice(3).map(() => null);
+  for (const rule of report.downtimeRules) rows.push(['downtime_rule', rule.key, rule.name, ...blank]);
   return rows.map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
 }

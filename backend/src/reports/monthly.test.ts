@@ -140,6 +140,7 @@ describe('monthly report e-mail', () => {
       parsed.text ?? '',
       /Availability of Berlin Bakery, 2026-10-01 to 2026-10-31 \(Europe\/Berlin\): 99\.865 %/,
     );
+    assert.match(parsed.text ?? '', /Counted as down: a system offline\. Other alerts are not downtime\./);
     const attachment = parsed.attachments[0];
     assert.equal(attachment?.contentType, 'application/pdf');
     assert.equal(attachment?.filename, 'availability-Berlin-Bakery-2026-10-01-2026-10-31.pdf');

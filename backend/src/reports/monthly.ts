@@ -15,7 +15,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Mailer } from '../mail/mailer.js';
 import { localDateOf, monthKey, monthRange, previousMonthOf, safeZone } from './calendar.js';
 import { reportPdf } from './pdf.js';
-import { formatAvailability, formatDuration, periodLabel, reportFileName } from './render-text.js';
+import { countedAsDown, formatAvailability, formatDuration, periodLabel, reportFileName } from './render-text.js';
 import type { ReportsRepo } from './repo.js';
 import type { ReportsService } from './service.js';
 
@@ -100,6 +100,7 @@ export function createMonthlyReports({
         text: [
           `Availability of ${customer.name}, ${periodLabel(report)}: ${formatAvailability(report.total.availability)}`,
           `Down ${formatDuration(report.total.downMs)}, maintenance ${formatDuration(report.total.maintenanceMs)}.`,
+          countedAsDown(report.downtimeRules),
           '',
           ...report.systems.map((s) => `- ${s.name}: ${formatAvailability(s.availability)}`),
           '',

@@ -8,7 +8,7 @@
  */
 import PDFDocument from 'pdfkit';
 import type { AvailabilityReport, PeriodKind } from '../../../contracts/reports.js';
-import { formatAvailability, formatDuration, formatLocal, periodLabel } from './render-text.js';
+import { countedAsDown, formatAvailability, formatDuration, formatLocal, periodLabel } from './render-text.js';
 
 const MARGIN = 50;
 const WIDTH = 595.28 - 2 * MARGIN;
@@ -69,7 +69,7 @@ export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
   );
   doc.moveDown(0.4).fontSize(8).fillColor('#555555');
   doc.text(
-    'Down: an offline alert or a CRITICAL alert was open. Maintenance windows and periods while the customer ' +
+    `${countedAsDown(report.downtimeRules)} Maintenance windows and periods while the customer ` +
       'was inactive are shown separately and not counted.',
   );
   doc.fillColor('#000000');

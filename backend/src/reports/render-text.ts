@@ -41,6 +41,19 @@ export function formatLocal(iso: string, timeZone: string): string {
   return `${parts['year']}-${parts['month']}-${parts['day']} ${parts['hour']}:${parts['minute']}`;
 }
 
+/**
+ * What counted as down, in one sentence (the PDF, the e-mail and the status pages say it the same way):
+ * a system offline always, and the open alerts of the rules that count as downtime.
+ */
+export function countedAsDown(rules: ReadonlyArray<{ key: string; name: string }>): string {
+  const others = rules.filter((rule) => rule.key !== 'system.offline').map((rule) => rule.name);
+  return (
+    'Counted as down: a system offline' +
+    (others.length ? `, or an open alert of ${others.join(', ')}` : '') +
+    '. Other alerts are not downtime.'
+  );
+}
+
 /** "2026-10-01 to 2026-10-31 (Europe/Berlin)". */
 export const periodLabel = (report: AvailabilityReport): string =>
   `${report.fromDate} to ${report.toDate} (${report.customer.timeZone})`;

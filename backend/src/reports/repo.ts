@@ -70,6 +70,31 @@ const deliveryOf = (r: Record<string, unknown>): DeliveryRow => ({
   sentAt: (r['sent_at'] as Date | null) ?? null,
 });
 
+/**
+ * Each (system of the customer, alert rule key) with the rule version that applies to it: the most
+ * specific scope wins (system, cluster, customer, then the global rule), as the evaluation's rule
+ * book decides. A disabled version still decides whether its past alerts count.
+ */
+function effectiveRules(db: Knex, customerId: number): Knex.QueryBuilder {
+  return (
+    db('systems as s')
+      .join('alert_rules as r', (j) =>
+        j
+          .onNull('r.scope_type')
+          .orOn((o) => o.on('r.scope_type', db.raw('?', ['customer'])).andOn('r.scope_id', 's.customer_id'))
+          .orOn((o) => o.on('r.scope_type', db.raw('?', ['cluster'])).andOn('r.scope_id', 's.cluster_id'))
+          .orOn((o) => o.on('r.scope_type', db.raw('?', ['system'])).andOn('r.scope_id', 's.id')),
+      )
+      .where('s.customer_id', customerId)
+      .distinctOn('s.id', 'r.key')
+      // the first row of each pair is the one that applies: system, cluster, customer, then global
+      .orderByRaw(
+        `s.id, r.key, CASE r.scope_type WHEN 'system' THEN 0 WHEN 'cluster' THEN 1 WHEN 'customer' THEN 2 ELSE 3 END`,
+      )
+      .select('s.id as system_id', 'r.key', 'r.name', 'r.counts_as_downtime')
+  );
+}
+
 export function createReportsRepo(db: Knex) {
   return {
     transaction: transactionOf(db),
@@ -94,12 +119,19 @@ export function createReportsRepo(db: Knex) {
       }));
     },
 
-    /** Offline alerts of any severity and CRITICAL alerts of the customer's systems open at some time in [from, to). */
+    /**
+     * The alerts of the customer's systems open at some time in [from, to) that count as downtime:
+     * offline alerts, and alerts of a rule whose effective version for that system (see
+     * effectiveRules) says it counts as downtime.
+     */
     async downAlerts(customerId: number, from: Date, to: Date): Promise<ReportAlert[]> {
       const rows = await db('alerts as a')
         .join('systems as s', 's.id', 'a.system_id')
+        .leftJoin(effectiveRules(db, customerId).as('e'), (j) =>
+          j.on('e.system_id', 'a.system_id').andOn('e.key', 'a.rule_key'),
+        )
         .where('s.customer_id', customerId)
-        .andWhere((q) => q.where('a.rule_kind', 'offline').orWhere('a.severity', 'CRITICAL'))
+        .andWhere((q) => q.where('a.rule_kind', 'offline').orWhere('e.counts_as_downtime', true))
         .andWhere('a.started_at', '<', to)
         .andWhere((q) => q.whereNull('a.resolved_at').orWhere('a.resolved_at', '>', from))
         .orderBy('a.id')
@@ -110,6 +142,16 @@ export function createReportsRepo(db: Knex) {
         startedAt: r.started_at,
         resolvedAt: r.resolved_at,
       }));
+    },
+
+    /** The rules whose alerts count as downtime for some system of the customer, by name (what a report counted). */
+    async downtimeRules(customerId: number): Promise<Array<{ key: string; name: string }>> {
+      const rows = await db
+        .from(effectiveRules(db, customerId).as('e'))
+        .where('e.counts_as_downtime', true)
+        .distinct('e.key', 'e.name')
+        .orderBy(['e.name', 'e.key']);
+      return rows.map((r) => ({ key: r.key, name: r.name }));
     },
 
     /**

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { PDFParse } from 'pdf-parse';
+import { ensureDefaultRules } from '../../../db/seed-rules.js';
 import { FakeClock } from '../lib/clock.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
@@ -27,11 +28,11 @@ async function insertAlert(
   db: Knex,
   system: number,
   customer: number,
-  fields: { kind?: string; severity: string; from: string; to: string | null },
+  fields: { kind?: string; rule?: string; severity: string; from: string; to: string | null },
 ): Promise<number> {
   const [row] = await db('alerts')
     .insert({
-      rule_key: fields.kind === 'offline' ? 'system.offline' : `rule.${Math.random()}`,
+      rule_key: fields.kind === 'offline' ? 'system.offline' : (fields.rule ?? `rule.${Math.random()}`),
       rule_kind: fields.kind ?? 'metric',
       system_id: system,
       customer_id: customer,
@@ -50,12 +51,14 @@ describe('availability report API', () => {
   let other: number;
   let offlineAlert: number;
   let criticalAlert: number;
+  let readonlyAlert: number;
   let webId: number;
   let dbId: number;
   let admin: Client;
 
   it('sets up a Berlin customer with two systems, alerts, a weekly window and an inactive day', async () => {
     const db = fixture.db.knex;
+    await ensureDefaultRules(db);
     customer = await createCustomer(db, 'Müller Hosting');
     await db('customers').where({ id: customer }).update({ time_zone: 'Europe/Berlin' });
     other = await createCustomer(db, 'Other Ltd');
@@ -74,10 +77,19 @@ describe('availability report API', () => {
     });
     // a WARNING does not count
     await insertAlert(db, webId, customer, { severity: 'WARNING', from: '2026-10-12T00:00Z', to: '2026-10-12T10:00Z' });
+    // a monitored service down counts as downtime (its rule says so)
     criticalAlert = await insertAlert(db, dbId, customer, {
+      rule: 'service.down',
       severity: 'CRITICAL',
       from: '2026-10-10T10:00:00Z',
       to: '2026-10-10T12:00:00Z',
+    });
+    // a CRITICAL alert of a rule that does not count as downtime: a file system turned read-only
+    readonlyAlert = await insertAlert(db, dbId, customer, {
+      rule: 'disk.readonly',
+      severity: 'CRITICAL',
+      from: '2026-10-15T00:00:00Z',
+      to: '2026-10-15T10:00:00Z',
     });
     await insertAlert(db, otherSystem, other, {
       kind: 'offline',
@@ -140,6 +152,39 @@ describe('availability report API', () => {
       [['web', (100 * 718) / 721]],
     );
     assert.ok(!JSON.stringify(report).includes('secret-host'), 'another customer leaks nothing');
+    assert.deepEqual(report.downtimeRules, [
+      { key: 'service.down', name: 'Service down' },
+      { key: 'system.offline', name: 'System offline' },
+    ]);
+  });
+
+  it("counts a rule's alerts as downtime once a customer's override says so, and no more once it is gone", async () => {
+    const path = `/api/reports/availability?customer=${customer}&${OCTOBER}`;
+    const created = await admin.post('/api/alert-rules', {
+      key: 'disk.readonly',
+      name: 'Filesystem read-only',
+      severity: 'CRITICAL',
+      metric: 'disk.readonly',
+      operator: '==',
+      threshold: 1,
+      countsAsDowntime: true,
+      scope: { type: 'customer', id: customer },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const counted = (await admin.get(path)).body;
+    const dbSystem = counted.systems.find((s: { id: number }) => s.id === dbId);
+    assert.equal(dbSystem.downMs, 12 * HOUR);
+    assert.deepEqual(
+      dbSystem.periods
+        .filter((p: { kind: string }) => p.kind === 'down')
+        .map((p: { alertIds: number[] }) => p.alertIds),
+      [[criticalAlert], [readonlyAlert]],
+    );
+    assert.ok(counted.downtimeRules.some((rule: { key: string }) => rule.key === 'disk.readonly'));
+    assert.equal((await admin.delete(`/api/alert-rules/${created.body.id}`)).status, 204);
+    const back = (await admin.get(path)).body;
+    assert.equal(back.systems.find((s: { id: number }) => s.id === dbId).downMs, 2 * HOUR);
+    assert.ok(!back.downtimeRules.some((rule: { key: string }) => rule.key === 'disk.readonly'));
   });
 
   it('defaults to this month so far, and marks time before the alert retention as unknown', async () => {
@@ -177,6 +222,10 @@ describe('availability report API', () => {
       lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`)),
       'a formula is quoted as text',
     );
+    assert.deepEqual(
+      lines.filter((line) => line.startsWith('downtime_rule,')),
+      ['downtime_rule,service.down,Service down,,,,,,,,,,,', 'downtime_rule,system.offline,System offline,,,,,,,,,,,'],
+    );
   });
 
   it('exports a PDF with the customer, the period, the table and the timeline', async () => {
@@ -199,6 +248,7 @@ describe('availability report API', () => {
       '99.583 %', // web-1: 718 / 721
       'Timeline',
       'Maintenance',
+      'Counted as down: a system offline, or an open alert of Service down.',
     ])
       assert.ok(text.includes(expected), `${expected} in:\n${text}`);
   });

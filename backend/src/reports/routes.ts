@@ -68,7 +68,8 @@ export const reportsApi: RouteDoc[] = [
     access: 'signed-in',
     summary: "A customer's availability over days of its calendar, per system, cluster and in total",
     description:
-      'Down time is the time an offline alert (any severity) or a CRITICAL alert was open. Maintenance windows ' +
+      'Down time is the time an offline alert (any severity) or an alert of a rule that counts as downtime ' +
+      '(`countsAsDowntime`; listed in `downtimeRules`) was open. Maintenance windows ' +
       'and periods while the customer was inactive are not counted and are listed as periods of their own; ' +
       'before `dataFrom` (the alert retention horizon) resolved alerts may have been deleted, so that time is ' +
       '`unknown`. Availability = 100 × (monitored − down) / monitored, time-weighted over systems for clusters ' +

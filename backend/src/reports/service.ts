@@ -1,7 +1,8 @@
 /**
- * Availability reports (issue 16 item 2): a customer's systems, clusters and total over local days
- * of the customer's calendar, from offline and CRITICAL alert periods, less maintenance windows,
- * inactivity and what the alert retention may have purged (reports/availability.ts does the sums).
+ * Availability reports: a customer's systems, clusters and total over local days of the customer's
+ * calendar, from the periods a system was offline or an alert of a rule that counts as downtime was
+ * open, less maintenance windows, inactivity and what the alert retention may have purged
+ * (reports/availability.ts does the sums).
  * Who may read: whoever may see the customer (a 404 otherwise, like every customer-scoped read).
  */
 import type { AvailabilityReport } from '../../../contracts/reports.js';
@@ -47,6 +48,8 @@ export interface DailyAvailability {
   /** The customer's maintenance windows (status pages show what is active or coming). */
   windows: ReportWindow[];
   systems: Array<{ id: number; clusterId: number | null; days: Stats[] }>;
+  /** The rules whose alerts counted as downtime (a system offline always counts). */
+  downtimeRules: Array<{ key: string; name: string }>;
 }
 
 export interface DayRange {
@@ -108,9 +111,10 @@ export function createReportsService({
   async function load(customerId: number, zone: string, from: number, to: number, now: number) {
     const { retentionDays } = await retention.get();
     const horizon = retentionDays === 0 ? null : now - retentionDays * DAY_MS;
-    const [systems, alerts, windows, inactive] = await Promise.all([
+    const [systems, alerts, downtimeRules, windows, inactive] = await Promise.all([
       repo.systemsOf(customerId),
       repo.downAlerts(customerId, new Date(from), new Date(to)),
+      repo.downtimeRules(customerId),
       repo.windowsOf(customerId, new Date(from), new Date(to)),
       repo.inactivePeriods(customerId, new Date(from), new Date(to)),
     ]);
@@ -137,7 +141,7 @@ export function createReportsService({
       alerts: alertsOf.get(system.id) ?? [],
       maintenance: occurrences.filter((o) => windowApplies(o.window, system)).flatMap((o) => o.stretches),
     });
-    return { facts, systems, windows, periodsOf };
+    return { facts, systems, windows, downtimeRules, periodsOf };
   }
 
   /**
@@ -160,12 +164,13 @@ export function createReportsService({
     for (let i = 0; i < days; i++, date = nextDay(date)) dates.push(date);
     const starts = dates.map((d) => startOfLocalDay(d, zone));
     const from = starts[0] as number;
-    const { facts, systems, windows, periodsOf } = await load(customer.id, zone, from, now, now);
+    const { facts, systems, windows, downtimeRules, periodsOf } = await load(customer.id, zone, from, now, now);
     return {
       timeZone: zone,
       dates: dates.map(formatLocalDate),
       // the definitions in force now: a deleted window or an edit's old schedule announces nothing
       windows: windows.filter((window) => window.validTo === null),
+      downtimeRules,
       systems: systems.filter(only).map((system) => {
         const periods = periodsOf(system);
         return {
@@ -196,7 +201,7 @@ export function createReportsService({
     if (to - from > MAX_REPORT_DAYS * DAY_MS)
       throw new Invalid(`to: a report covers at most ${MAX_REPORT_DAYS} days`, { field: 'to' });
 
-    const { facts, systems, periodsOf } = await load(customer.id, zone, from, to, now);
+    const { facts, systems, downtimeRules, periodsOf } = await load(customer.id, zone, from, to, now);
     const rows = systems.map((system) => ({ system, ...systemAvailability(facts, periodsOf(system)) }));
 
     const clusters = new Map<number, { name: string; rows: typeof rows }>();
@@ -226,6 +231,7 @@ export function createReportsService({
         ...stats,
         periods: periods.map(periodJson),
       })),
+      downtimeRules,
     };
   }
 

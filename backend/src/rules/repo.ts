@@ -32,6 +32,7 @@ export interface AlertRuleRow extends RuleBase {
   threshold: number | null;
   absolute: boolean;
   forSeconds: number;
+  countsAsDowntime: boolean;
 }
 
 export interface EventRuleRow extends RuleBase {
@@ -72,6 +73,7 @@ const mapAlertRule = (row: Record<string, unknown>): AlertRuleRow => ({
   threshold: (row['threshold'] as number | null) ?? null,
   absolute: row['absolute'] as boolean,
   forSeconds: row['for_seconds'] as number,
+  countsAsDowntime: row['counts_as_downtime'] as boolean,
 });
 
 const mapEventRule = (row: Record<string, unknown>): EventRuleRow => ({
@@ -96,6 +98,7 @@ const ALERT_COLUMNS: Record<string, string> = {
   absolute: 'absolute',
   forSeconds: 'for_seconds',
   enabled: 'enabled',
+  countsAsDowntime: 'counts_as_downtime',
 };
 const EVENT_COLUMNS: Record<string, string> = {
   key: 'key',

@@ -48,6 +48,9 @@ function checkAlertRuleShape(key: string, rule: Partial<AlertRuleInput>): 'metri
         throw new Invalid(`${field}: the offline rule has no ${field}`, { field });
       }
     }
+    if (rule.countsAsDowntime === false) {
+      throw new Invalid('countsAsDowntime: a system offline is always down', { field: 'countsAsDowntime' });
+    }
     return 'offline';
   }
   for (const field of ['metric', 'operator', 'threshold'] as const) {
@@ -178,6 +181,12 @@ export function createRulesService({
   }
 
   const alert = crud<AlertRuleRow>(repo.alertRules, 'alert_rule');
+
+  async function inheritedCountsAsDowntime(key: string): Promise<boolean> {
+    if (key === OFFLINE_RULE_KEY) return true;
+    const global = (await repo.alertRules.listByKey(key)).find((rule) => rule.scope === null);
+    return global?.countsAsDowntime ?? false;
+  }
   const event = crud<EventRuleRow>(repo.eventRules, 'event_rule');
 
   return {
@@ -190,9 +199,11 @@ export function createRulesService({
       /** Checks an unsaved rule as a save would and names its kind (the preview of the editor). */
       shapeOf: (input: AlertRuleInput) => checkAlertRuleShape(input.key, input),
       async create(actor: AuditActor, principal: Principal, input: AlertRuleInput) {
-        const { key, scope, ...fields } = input;
-        const kind = checkAlertRuleShape(key, fields);
-        return alert.create(actor, principal, key, { ...fields, kind }, scope);
+        const { key, scope, countsAsDowntime, ...fields } = input;
+        const kind = checkAlertRuleShape(key, input);
+        // an override counts as downtime as the rule it overrides, unless it says otherwise
+        const counts = countsAsDowntime ?? (await inheritedCountsAsDowntime(key));
+        return alert.create(actor, principal, key, { ...fields, kind, countsAsDowntime: counts }, scope);
       },
       async update(actor: AuditActor, principal: Principal, id: number, changes: AlertRuleChanges) {
         const current = await alert.visible(principal, id);

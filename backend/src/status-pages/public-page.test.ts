@@ -134,6 +134,7 @@ describe('public status page', () => {
     );
     assert.match(html, /title="2026-11-10: 100\.00 % available"/, 'the web system that day');
     assert.match(html, /aria-label="Availability per day over the last 90 days: /);
+    assert.match(html, /Counted as down: a system offline\. Other alerts are not downtime\./, 'what the bars count');
     for (const secret of SECRETS) assert.ok(!html.includes(secret), `"${secret}" is not on the page`);
   });
 

@@ -68,6 +68,7 @@ export function createPublicStatusPages(deps: {
       timeZone: daily.timeZone,
       dates: daily.dates,
       windows: daily.windows,
+      downtimeRules: daily.downtimeRules,
       incidents,
       systems: systems.flatMap((s) => {
         const ofSystem = days.get(s.id);

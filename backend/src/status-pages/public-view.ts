@@ -6,6 +6,7 @@
  */
 import type { Stats } from '../reports/availability.js';
 import { combine } from '../reports/availability.js';
+import { countedAsDown } from '../reports/render-text.js';
 import type { ReportWindow } from '../reports/repo.js';
 import { windowApplies as covers } from '../reports/service.js';
 import { windowCovers, windowOccurrences } from '../maintenance/schedule.js';
@@ -54,6 +55,8 @@ export interface PublicView {
   items: PublicItem[];
   incidents: Array<{ affects: string[]; startedAt: number }>;
   maintenance: Array<{ affects: string[]; startsAt: number; endsAt: number; active: boolean }>;
+  /** What the bars count as down, in one sentence. */
+  countedAsDown: string;
 }
 
 export interface PublicFacts {
@@ -64,6 +67,8 @@ export interface PublicFacts {
   systems: Array<PublicSystemRow & { days: Stats[] }>;
   windows: ReportWindow[];
   incidents: Array<{ clusterId: number; startedAt: Date }>;
+  /** The rules whose alerts count as downtime (a system offline always does). */
+  downtimeRules: ReadonlyArray<{ key: string; name: string }>;
 }
 
 /** How far ahead announced maintenance reaches. */
@@ -131,5 +136,6 @@ export function publicView(facts: PublicFacts): PublicView {
     items,
     incidents,
     maintenance,
+    countedAsDown: countedAsDown(facts.downtimeRules),
   };
 }

@@ -140,7 +140,8 @@ export function renderStatusPage(view: PublicView): string {
             .join('')}</ul>`
     }</section>`,
     `<section aria-labelledby="systems"><h2 id="systems">Current status</h2><ul>${view.items.map(itemCard).join('')}</ul>
-<p class="legend muted"><span class="good">99.9 % or more</span><span class="minor">99 % to 99.9 %</span><span class="major">below 99 %</span><span class="none">no data</span></p></section>`,
+<p class="legend muted"><span class="good">99.9 % or more</span><span class="minor">99 % to 99.9 %</span><span class="major">below 99 %</span><span class="none">no data</span></p>
+<p class="muted">${escapeHtml(view.countedAsDown)}</p></section>`,
     `<section aria-labelledby="maintenance"><h2 id="maintenance">Maintenance</h2>${
       view.maintenance.length === 0
         ? '<p>No maintenance planned in the next 14 days.</p>'

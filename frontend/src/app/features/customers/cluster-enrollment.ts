@@ -11,6 +11,7 @@ import { errorMessage } from '../../core/api-error';
 import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
+import { AGENT_ARCHES } from './enrollment-api';
 
 /**
  * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
@@ -58,6 +59,18 @@ export function installCommand(origin: string, key: string): string {
         <argus-icon name="copy" />
       </button>
     </div>
+    @if (agentBuilds(); as builds) {
+      @if (builds.length === 0) {
+        <p class="no-build" role="status" data-testid="no-agent-build">
+          This server has no agent build yet, so the command stops with "no agent build for x86_64 is available". Build
+          one with <code>npm run build:agent</code> (it writes <code>agent-dist/</code>, or set
+          <code>AGENT_DIST_DIR</code>
+          to a directory of releases); the server offers it within 30 seconds, no restart needed.
+        </p>
+      } @else if (builds.length < arches.length) {
+        <p class="field-note" data-testid="agent-builds">Agent builds on this server: {{ builds.join(', ') }} only.</p>
+      }
+    }
     <div class="foot">
       <p class="field-note">
         Run it on a Linux host with systemd, as root or as an account that may use sudo (it asks then). It installs and
@@ -92,6 +105,13 @@ export function installCommand(origin: string, key: string): string {
       overflow-wrap: anywhere;
       user-select: all;
     }
+    .no-build {
+      margin: 4px 0;
+      padding: 8px 12px;
+      border-radius: var(--mat-sys-corner-small);
+      background: var(--mat-sys-error-container);
+      color: var(--mat-sys-on-error-container);
+    }
     .foot {
       display: flex;
       align-items: center;
@@ -123,6 +143,9 @@ export class ClusterEnrollment {
 
   /** A cluster whose answer carried its key (only for accounts that may write at its customer). */
   readonly cluster = input.required<Cluster>();
+  /** The architectures the server has an agent build for; null while unknown. */
+  readonly agentBuilds = input<readonly string[] | null>(null);
+  protected readonly arches = AGENT_ARCHES;
 
   protected readonly key = computed(() => this.cluster().enrollmentKey ?? '');
   protected readonly command = computed(() => this.cluster().installCommand ?? installCommand(this.origin, this.key()));

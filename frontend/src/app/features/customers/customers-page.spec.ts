@@ -10,7 +10,7 @@ import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
 import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
 import { CustomersPage } from './customers-page';
-import { ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
+import { AGENT_VERSION_URL, ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
 
 /** prod (cluster 100) at its limit of 3, with two hosts refused: the figures of issue 15. */
 function atLimit(overrides: Partial<ClusterEnrollment> = {}): ClusterEnrollment {
@@ -54,6 +54,7 @@ describe('CustomersPage', () => {
     customers: Customer[],
     clusters: Cluster[],
     enrollment: ClusterEnrollment[] = [],
+    builds: readonly string[] = ['x86_64', 'aarch64'],
   ): Promise<void> {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
@@ -62,7 +63,18 @@ describe('CustomersPage', () => {
     await settle(fixture);
     await answer(customers, clusters);
     http.expectOne({ method: 'GET', url: ENROLLMENT_URL }).flush(enrollment);
+    answerAgentBuilds(builds);
     await settle(fixture);
+  }
+
+  /** /api/agent/version per architecture: an offer for those with a build, 404 for the rest. */
+  function answerAgentBuilds(builds: readonly string[]): void {
+    for (const request of http.match((r) => r.url === AGENT_VERSION_URL)) {
+      const arch = request.request.params.get('arch') ?? '';
+      if (builds.includes(arch))
+        request.flush({ version: '0.1.0', url: `/api/agent/download/0.1.0/${arch}`, sha256: '0' });
+      else request.flush({ error: 'No agent build available' }, { status: 404, statusText: 'Not Found' });
+    }
   }
 
   async function answer(customers: Customer[], clusters: Cluster[]): Promise<void> {
@@ -95,6 +107,20 @@ describe('CustomersPage', () => {
     expect(sections()[1].querySelector('[data-testid="no-clusters"]')?.textContent).toContain('No clusters yet');
   });
 
+  it('says when the server has no agent build for the install command, and how to add one', async () => {
+    await render(userBody(), [acme], [prod], [], []);
+    const note = page().querySelector('[data-testid="no-agent-build"]')?.textContent ?? '';
+    expect(note).toContain('no agent build');
+    expect(note).toContain('npm run build:agent');
+    expect(note).toContain('AGENT_DIST_DIR');
+  });
+
+  it('names the architectures with a build when one is missing', async () => {
+    await render(userBody(), [acme], [prod], [], ['x86_64']);
+    expect(page().querySelector('[data-testid="no-agent-build"]')).toBeNull();
+    expect(page().querySelector('[data-testid="agent-builds"]')?.textContent).toContain('x86_64 only');
+  });
+
   it("shows a cluster's enrollment key and the install command that uses it", async () => {
     await render(userBody(), [acme], [prod]);
     const cluster = page().querySelector('[data-testid="cluster"]')!;
@@ -102,6 +128,8 @@ describe('CustomersPage', () => {
 
     expect(cluster.querySelector('[data-testid="enrollment-key"]')?.textContent?.trim()).toBe(KEY);
     expect(cluster.querySelector('[data-testid="install-command"]')?.textContent?.trim()).toBe(command);
+    expect(cluster.querySelector('[data-testid="no-agent-build"]')).toBeNull();
+    expect(cluster.querySelector('[data-testid="agent-builds"]')).toBeNull();
     expect(installCommand('https://argus.example.com', "a'b")).toBe(
       "printf 'Argus-Enrollment-Key: %s\\n' 'a'\\''b' | curl -fsSL -H @- 'https://argus.example.com/api/agent/install.sh' | sh",
     );

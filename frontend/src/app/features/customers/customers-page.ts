@@ -65,7 +65,10 @@ export class CustomersPage {
     }));
   });
 
-  private readonly enrollment = toSignal(inject(EnrollmentApi).enrollment$, { initialValue: LOADING });
+  private readonly enrollmentApi = inject(EnrollmentApi);
+  private readonly enrollment = toSignal(this.enrollmentApi.enrollment$, { initialValue: LOADING });
+  /** The architectures with an agent build (null until known): the install commands say when there is none. */
+  protected readonly agentBuilds = toSignal(this.enrollmentApi.agentBuilds(), { initialValue: null });
   /** Each cluster's enrolments of the last hour (issue 15), by cluster id; empty until they arrive. */
   protected readonly enrollmentByCluster = computed(() => {
     const state = this.enrollment();

@@ -1,6 +1,6 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { Observable, Subject, tap } from 'rxjs';
+import { catchError, forkJoin, map, Observable, of, Subject, tap } from 'rxjs';
 
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 import type { ClusterEnrollment } from '@contracts/fleet';
@@ -8,6 +8,9 @@ import type { ClusterEnrollment } from '@contracts/fleet';
 export type { ClusterEnrollment };
 
 export const ENROLLMENT_URL = '/api/clusters/enrollment';
+export const AGENT_VERSION_URL = '/api/agent/version';
+/** The architectures the installer knows (contracts.md "Agent protocol"). */
+export const AGENT_ARCHES = ['x86_64', 'aarch64'] as const;
 export const enrollmentLimitUrl = (clusterId: number) => `/api/clusters/${clusterId}/enrollment-limit`;
 
 /** Each visible cluster's enrolments of the last hour, and an ADMIN's one-hour raise of its limit (issue 15). */
@@ -22,6 +25,21 @@ export class EnrollmentApi {
     this.changed$,
     onTopics('customers'),
   );
+
+  /**
+   * The architectures the server has an agent build for: what the install command can install. An
+   * architecture without one answers 404 (the installer then stops with "no agent build").
+   */
+  agentBuilds(): Observable<string[]> {
+    return forkJoin(
+      AGENT_ARCHES.map((arch) =>
+        this.http.get(AGENT_VERSION_URL, { params: { arch } }).pipe(
+          map(() => [arch]),
+          catchError(() => of([])),
+        ),
+      ),
+    ).pipe(map((found) => found.flat()));
+  }
 
   /** The cluster takes up to `limit` new systems an hour, for the next hour. */
   raise(clusterId: number, limit: number): Observable<ClusterEnrollment> {

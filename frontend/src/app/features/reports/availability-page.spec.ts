@@ -49,6 +49,10 @@ const report: AvailabilityReport = {
       periods: [{ kind: 'maintenance', from: '2026-10-04T00:00:00.000Z', to: '2026-10-04T04:00:00.000Z' }],
     },
   ],
+  downtimeRules: [
+    { key: 'service.down', name: 'Service down' },
+    { key: 'system.offline', name: 'System offline' },
+  ],
 };
 
 describe('AvailabilityPage', () => {
@@ -93,6 +97,9 @@ describe('AvailabilityPage', () => {
     expect(page().querySelector('[data-testid="cluster-row"]')?.textContent).toContain('Cluster web');
     expect(page().querySelector('[data-testid="period"]')?.textContent).toContain(
       '2026-10-01 to 2026-10-31 (Europe/Berlin)',
+    );
+    expect(page().querySelector('[data-testid="counted"]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
+      'Counted as down: a system offline, or an open alert of Service down. Other alerts are not downtime.',
     );
     expect(page().querySelector('[data-testid="csv"]')?.getAttribute('href')).toBe(
       `${AVAILABILITY_URL}?customer=10&from=2026-10-01&to=2026-10-31&format=csv`,

@@ -14,6 +14,7 @@ import { loaded, LOADING, Loaded } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
 import { Icon } from '../../ui/icon';
 import { Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { OFFLINE_RULE_KEY } from '../../shared/rules/rules-api';
 import { MonthlyReportSection } from './monthly-report-section';
 import {
   AvailabilityReport,
@@ -111,6 +112,13 @@ export class AvailabilityPage {
 
   protected readonly availability = availabilityText;
   protected readonly duration = durationText;
+
+  /** What the figures counted as down: a system offline, and the alerts of the rules that count as downtime. */
+  protected counted(report: AvailabilityReport): string {
+    const others = report.downtimeRules.filter((rule) => rule.key !== OFFLINE_RULE_KEY).map((rule) => rule.name);
+    const alerts = others.length ? `, or an open alert of ${others.join(', ')}` : '';
+    return `Counted as down: a system offline${alerts}. Other alerts are not downtime.`;
+  }
 
   protected clusterName(report: AvailabilityReport, id: number | null): string {
     return id === null ? '' : (report.clusters.find((c) => c.id === id)?.name ?? '');

@@ -23,6 +23,7 @@ const cpuHigh: AlertRule = {
   absolute: false,
   forSeconds: 600,
   enabled: true,
+  countsAsDowntime: false,
   scope: null,
   createdAt: '',
   updatedAt: '',
@@ -102,6 +103,7 @@ describe('AlertRuleDialog', () => {
       absolute: false,
       forSeconds: 600,
       enabled: true,
+      countsAsDowntime: false,
     });
     post.flush({ ...cpuHigh, id: 2, threshold: 95 });
     await turn();
@@ -122,7 +124,33 @@ describe('AlertRuleDialog', () => {
     expect(dialog().textContent).toContain('reads no metric');
     buttonByText('Save', dialog()).click();
     const patch = await nextRequest(http, { method: 'PATCH', url: `${ALERT_RULES_URL}/1` });
-    expect(patch.request.body).toEqual(jasmine.objectContaining({ metric: null, operator: null, threshold: null }));
+    expect(patch.request.body).toEqual(
+      jasmine.objectContaining({ metric: null, operator: null, threshold: null, countsAsDowntime: true }),
+    );
+    expect(dialog().querySelector('[data-testid="counts-as-downtime"]')).toBeNull();
+    expect(dialog().textContent).toContain('A system offline always counts as downtime');
     patch.flush({ ...cpuHigh, key: 'system.offline' });
+  });
+
+  it('starts an override counting as downtime as its rule does, and lets it not count', async () => {
+    const serviceDown: AlertRule = {
+      ...cpuHigh,
+      key: 'service.down',
+      metric: 'service.active',
+      countsAsDowntime: true,
+    };
+    await open({ overrideOf: serviceDown });
+    const toggle = () => dialog().querySelector('[data-testid="counts-as-downtime"] button') as HTMLButtonElement;
+    expect(toggle().getAttribute('aria-checked')).toBe('true');
+    toggle().click();
+    (dialog().querySelector('[data-testid="scope-id"] .mat-mdc-select-trigger') as HTMLElement).click();
+    await turn();
+    (document.querySelector('mat-option') as HTMLElement).click();
+    await turn();
+    buttonByText('Create rule', dialog()).click();
+    const post = await nextRequest(http, { method: 'POST', url: ALERT_RULES_URL });
+    expect(post.request.body).toEqual(jasmine.objectContaining({ key: 'service.down', countsAsDowntime: false }));
+    post.flush({ ...serviceDown, id: 3, countsAsDowntime: false });
+    await turn();
   });
 });

@@ -67,6 +67,8 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
     absolute: this.base?.absolute ?? false,
     forSeconds: [this.base?.forSeconds ?? 0, [Validators.required, Validators.min(0), Validators.max(2_592_000)]],
     enabled: this.base?.enabled ?? true,
+    // a new override counts as downtime as the rule it overrides (its base)
+    countsAsDowntime: this.base?.countsAsDowntime ?? false,
   });
   private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
   protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
@@ -114,6 +116,8 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
       absolute: offline ? false : v.absolute,
       forSeconds: Number(v.forSeconds),
       enabled: v.enabled,
+      // a system offline is always down: the server refuses false for the offline rule
+      countsAsDowntime: offline || v.countsAsDowntime,
     };
   }
 }

@@ -21,6 +21,7 @@ function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {
     absolute: false,
     forSeconds: 600,
     enabled: true,
+    countsAsDowntime: false,
     scope: null,
     createdAt: '',
     updatedAt: '',

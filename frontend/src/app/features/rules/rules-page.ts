@@ -78,8 +78,12 @@ export class RulesPage {
       {
         kind: 'alert',
         title: 'Alert rules',
-        columns: ['Condition'],
-        rows: grouped(r.value.alertRules).map((rule) => ({ rule, cells: [conditionText(rule)], alert: rule })),
+        columns: ['Condition', 'Downtime'],
+        rows: grouped(r.value.alertRules).map((rule) => ({
+          rule,
+          cells: [conditionText(rule), rule.countsAsDowntime ? 'Counts' : 'No'],
+          alert: rule,
+        })),
       },
       {
         kind: 'event',
