@@ -9,6 +9,11 @@ export const healthReport = z
     status: z.enum(['ok', 'degraded']),
     timestamp: instant,
     services: z.object({ database: serviceState, redis: serviceState }),
+    /**
+     * Components this instance runs without (the demo runs on an in-memory bus, without Redis): their
+     * state in `services` stays `ok` for monitors, and the console shows them as not used.
+     */
+    notUsed: z.array(z.enum(['redis'])).optional(),
     /** Present when TimescaleDB policy jobs fail or run late: the app works, storage upkeep does not. */
     storage: z.object({ troubledJobs: z.array(z.string()) }).optional(),
     /**

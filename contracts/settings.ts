@@ -95,8 +95,8 @@ export const storageJob = z
     name: z.string(),
     relation: z.string().nullable(),
     scheduleSeconds: z.number(),
-    /** failing: the last run failed; late: no success within twice the schedule. */
-    state: z.enum(['ok', 'failing', 'late']),
+    /** failing: the last run failed; late: no success within twice the schedule; never: not run yet, not overdue. */
+    state: z.enum(['ok', 'failing', 'late', 'never']),
     lastRunStatus: z.string().nullable(),
     lastSuccessAt: instant.nullable(),
     nextStartAt: instant.nullable(),

@@ -67,6 +67,19 @@ describe('startEmbeddedTimescale', () => {
     const [left] = await rows<{ oldest: number }>(knex, 'SELECT max(value) AS oldest FROM samples');
     assert.ok((left?.oldest ?? 99) <= 5, 'the retention job dropped the old chunks');
     assert.equal(await embedded.runDueJobs(), 0, 'nothing is due right after a run');
+    const stats = await rows<{ status: string; success: Date | null; next: Date | null }>(
+      knex,
+      `SELECT s.last_run_status AS status, nullif(s.last_successful_finish, '-infinity') AS success,
+              nullif(s.next_start, '-infinity') AS next
+         FROM timescaledb_information.jobs j JOIN timescaledb_information.job_stats s USING (job_id)
+        WHERE j.hypertable_name = 'samples'`,
+    );
+    assert.ok(stats.length > 0, 'the run is in job_stats, as the background worker would record it');
+    for (const stat of stats) {
+      assert.equal(stat.status, 'Success');
+      assert.ok(stat.success && Date.now() - new Date(stat.success).getTime() < 60_000, 'last success is now');
+      assert.ok(stat.next && new Date(stat.next).getTime() > Date.now(), 'the next run is ahead');
+    }
     await knex.raw('DROP TABLE samples');
   });
 
@@ -81,6 +94,11 @@ describe('startEmbeddedTimescale', () => {
     assert.equal(await embedded.runDueJobs(), 1, 'the retention job ran, the failing one is not counted');
     const warning = lines.find((line) => line.level === 40 && line.msg.includes(`job ${job?.id} failed`));
     assert.match(warning?.msg ?? '', /disk on fire/);
+    const [stat] = await rows<{ status: string }>(
+      knex,
+      `SELECT last_run_status AS status FROM timescaledb_information.job_stats WHERE job_id = ${Number(job?.id)}`,
+    );
+    assert.equal(stat?.status, 'Failed', 'the failed run is recorded as failed');
     await knex.raw(`SELECT delete_job(${Number(job?.id)})`);
     await knex.raw('DROP TABLE other');
     await knex.raw('DROP PROCEDURE failing_job');

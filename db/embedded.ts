@@ -75,7 +75,8 @@ export async function startEmbeddedTimescale(options: EmbeddedOptions = {}): Pro
   }
 
   // `CALL run_job` does not record job statistics (next_start stays NULL in this build), so the
-  // schedule is kept here: every scheduled job is due once after start, then every schedule_interval.
+  // schedule is kept here: every scheduled job is due once after start, then every schedule_interval;
+  // each run is then written to the statistics table as the background worker would (recordRun).
   const nextDue = new Map<number, number>();
   let running: Promise<number> | null = null;
   let closing: Promise<void> | null = null;
@@ -90,16 +91,49 @@ export async function startEmbeddedTimescale(options: EmbeddedOptions = {}): Pro
       .sort((a, b) => jobRank(a.proc_name) - jobRank(b.proc_name));
     let ran = 0;
     for (const job of due) {
-      nextDue.set(job.job_id, Date.now() + job.schedule_ms);
+      const startedAt = new Date();
+      nextDue.set(job.job_id, startedAt.getTime() + job.schedule_ms);
+      let success = true;
       try {
         // simple-query protocol: policies commit inside the procedure, which needs a top-level CALL
         await db.exec(`CALL run_job(${Math.trunc(job.job_id)})`);
         ran += 1;
       } catch (error) {
+        success = false;
         log.warn({ jobId: job.job_id, proc: job.proc_name }, `TimescaleDB job ${job.job_id} failed: ${reason(error)}`);
       }
+      await recordRun(job.job_id, startedAt, success, new Date(startedAt.getTime() + job.schedule_ms));
     }
     return ran;
+  }
+
+  /**
+   * Writes the run where the background worker would (job_stats reads it), so the storage panel and
+   * /api/health show the real last run instead of "never". A failure to record is only logged.
+   */
+  async function recordRun(jobId: number, startedAt: Date, success: boolean, nextStart: Date): Promise<void> {
+    try {
+      await db.query(
+        `INSERT INTO _timescaledb_internal.bgw_job_stat AS s
+           (job_id, last_start, last_finish, next_start, last_successful_finish, last_run_success, total_runs,
+            total_duration, total_duration_failures, total_successes, total_failures, total_crashes,
+            consecutive_failures, consecutive_crashes, flags)
+         VALUES ($1, $2, now(), $3, CASE WHEN $4 THEN now() ELSE '-infinity' END, $4, 1,
+                 now() - $2, '0', CASE WHEN $4 THEN 1 ELSE 0 END, CASE WHEN $4 THEN 0 ELSE 1 END, 0,
+                 CASE WHEN $4 THEN 0 ELSE 1 END, 0, 0)
+         ON CONFLICT (job_id) DO UPDATE SET
+           last_start = EXCLUDED.last_start, last_finish = EXCLUDED.last_finish, next_start = EXCLUDED.next_start,
+           last_successful_finish = CASE WHEN $4 THEN now() ELSE s.last_successful_finish END,
+           last_run_success = $4, total_runs = s.total_runs + 1,
+           total_duration = s.total_duration + EXCLUDED.total_duration,
+           total_successes = s.total_successes + EXCLUDED.total_successes,
+           total_failures = s.total_failures + EXCLUDED.total_failures,
+           consecutive_failures = CASE WHEN $4 THEN 0 ELSE s.consecutive_failures + 1 END`,
+        [jobId, startedAt, nextStart, success],
+      );
+    } catch (error) {
+      log.warn({ jobId }, `TimescaleDB job ${jobId}: its run could not be recorded: ${reason(error)}`);
+    }
   }
 
   return {

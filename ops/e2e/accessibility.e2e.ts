@@ -85,11 +85,11 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     await page.getByLabel('E-mail or username').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
   });
 
   const signedIn: [string, string | (() => string), (p: Page) => Promise<unknown>][] = [
-    ['the status page', '/status', (p) => p.getByText('All services operational').waitFor()],
+    ['the status page', '/status', (p) => p.getByText('Argus services: all operational').waitFor()],
     ['the systems page', '/systems', (p) => p.getByText('web-01').first().waitFor()],
     [
       'a system page',

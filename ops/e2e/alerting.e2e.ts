@@ -42,7 +42,7 @@ describe('alerting in a browser', () => {
     await page.getByLabel('E-mail or username').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
     agent = new SimulatedAgent({
       url: `${app.appUrl}/api/webhook/metrics`,
       secret: WEBHOOK_SECRET,

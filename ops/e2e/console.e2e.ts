@@ -41,7 +41,7 @@ describe('the console in a browser', () => {
       username: 'ada',
       password: PASSWORD,
     });
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
     assert.equal((await db.knex('users').first('role'))?.role, 'ADMIN');
     // the sign-in the next steps test is the sign-in form's: this browser starts afresh
     await page.context().clearCookies();
@@ -57,7 +57,7 @@ describe('the console in a browser', () => {
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
     // production behind TLS: every cookie Secure, HttpOnly, SameSite=Lax
     const cookies = await page.context().cookies(app.url);
     assert.ok(cookies.length > 0);

@@ -55,7 +55,7 @@ describe('the live channel says what changed', () => {
     await page.getByLabel('E-mail or username').fill(first.email);
     await page.getByLabel('Password', { exact: true }).fill(first.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
 
     const request = (await browser.newContext({ ignoreHTTPSErrors: true })).request;
     const login = await request.post(`${app.url}/api/auth/login`, {

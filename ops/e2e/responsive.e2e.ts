@@ -178,11 +178,11 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     await page.getByLabel('E-mail or username').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
   });
 
   const signedIn: [string, string | (() => string), (p: Page) => Promise<unknown>][] = [
-    ['status', '/', (p) => p.getByText('All services operational').waitFor()],
+    ['status', '/', (p) => p.getByText('Argus services: all operational').waitFor()],
     ['systems', '/systems', (p) => p.getByText('web-01').first().waitFor()],
     [
       'system',

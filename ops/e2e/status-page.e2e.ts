@@ -53,7 +53,7 @@ describe('a status page published in the console opens in a private window', () 
     await consolePage.getByLabel('E-mail or username').fill(operator.email);
     await consolePage.getByLabel('Password', { exact: true }).fill(operator.password);
     await consolePage.getByRole('button', { name: 'Sign in' }).click();
-    await consolePage.getByText('All services operational').waitFor();
+    await consolePage.getByText('Argus services: all operational').waitFor();
 
     await consolePage.getByRole('link', { name: 'Status pages' }).click();
     await consolePage.getByRole('heading', { name: 'Status pages' }).waitFor();

@@ -32,6 +32,18 @@ describe('GET /api/health', () => {
       assert.equal(body['status'], 'ok');
       assert.deepEqual(body['services'], { database: 'ok', redis: 'ok' });
       assert.ok(!Number.isNaN(Date.parse(String(body['timestamp']))));
+      assert.equal(body['notUsed'], undefined, 'Redis is used');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('names Redis as not used when the instance runs on the in-memory bus (the demo)', async () => {
+    const server = await startTestServer(testConfig(db.url, { REDIS_URL: 'memory://' }));
+    try {
+      const { status, body } = await health(server.url);
+      assert.equal(status, 200);
+      assert.deepEqual(body['notUsed'], ['redis']);
     } finally {
       await server.stop();
     }

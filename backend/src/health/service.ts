@@ -14,6 +14,8 @@ export interface HealthReport {
   status: 'ok' | 'degraded';
   timestamp: string;
   services: { database: ServiceState; redis: ServiceState };
+  /** Components this instance runs without (the demo's in-memory bus: no Redis); their state above is nominal. */
+  notUsed?: 'redis'[];
   /** Present when TimescaleDB policy jobs fail or run late: the app works, storage upkeep does not. */
   storage?: { troubledJobs: string[] };
   /** Present when the latest evaluation run failed (for all customers or some): no alerts for them meanwhile. */
@@ -60,6 +62,7 @@ export function createHealthService({ repo, redis, clock, checkTimeoutMs = 2000,
         status: database === 'ok' && redisResult === 'ok' ? 'ok' : 'degraded',
         timestamp: clock.now().toISOString(),
         services: { database, redis: redisResult },
+        ...(redis ? {} : { notUsed: ['redis' as const] }),
         ...(troubledJobs.length ? { storage: { troubledJobs } } : {}),
         ...(evaluation ? { evaluation } : {}),
       };

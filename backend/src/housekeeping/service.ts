@@ -16,15 +16,21 @@ import type { HousekeepingRepo, StorageJobRow } from './repo.js';
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
 
-export type StorageJobState = 'ok' | 'failing' | 'late';
+export type StorageJobState = 'ok' | 'failing' | 'late' | 'never';
 
-/** failing: its last run failed; late: no success (nor, never run, a start) within twice its schedule. */
+/** States that stop compression, rollups or retention (logged, named by /api/health). */
+export const troubledJobState = (state: StorageJobState) => state === 'failing' || state === 'late';
+
+/**
+ * failing: its last run failed; late: no success (nor, never run, a start) within twice its schedule;
+ * never: it has not run yet and is not overdue (not "ok": nothing says it works).
+ */
 export function storageJobState(job: StorageJobRow, now: Date): StorageJobState {
   if (job.lastRunStatus === 'Failed') return 'failing';
   const allowanceMs = 2 * job.scheduleSeconds * 1000;
   const reference = job.lastSuccessAt ?? job.nextStartAt;
   if (reference && now.getTime() - new Date(reference).getTime() > allowanceMs) return 'late';
-  return 'ok';
+  return job.lastRunStatus === null && job.lastSuccessAt === null ? 'never' : 'ok';
 }
 
 /** The alert retention's own service (settings/alert-retention-service.ts) deletes what it no longer keeps. */
@@ -76,7 +82,7 @@ export function createHousekeeping({
       const before = jobStates.get(job.jobId) ?? 'ok';
       jobStates.set(job.jobId, state);
       jobNames.set(job.jobId, job.name);
-      if (state === before) continue;
+      if (troubledJobState(state) === troubledJobState(before)) continue;
       const about = { jobId: job.jobId, job: job.name, relation: job.relation, lastSuccessAt: job.lastSuccessAt };
       if (state === 'ok') log.info(about, 'Storage job succeeds again');
       else
@@ -143,7 +149,9 @@ export function createHousekeeping({
     runOnce,
     /** Names of the storage jobs failing or late at the last check (for /api/health). */
     troubledStorageJobs(): string[] {
-      return [...jobStates].filter(([, state]) => state !== 'ok').map(([id]) => jobNames.get(id) ?? String(id));
+      return [...jobStates]
+        .filter(([, state]) => troubledJobState(state))
+        .map(([id]) => jobNames.get(id) ?? String(id));
     },
     start(): void {
       first ??= setTimeout(runInTurn, firstRunMs ?? HOUSEKEEPING_FIRST_RUN_MS);

@@ -37,13 +37,14 @@ describe('the state of a storage job', () => {
   });
   const now = new Date('2026-11-24T12:30:00Z');
 
-  it('is failing after a failed run, late without a success in twice its schedule, ok otherwise', () => {
+  it('is failing after a failed run, late without a success in twice its schedule, never before a first run, ok otherwise', () => {
     assert.equal(storageJobState(job({}), now), 'ok');
     assert.equal(storageJobState(job({ lastRunStatus: 'Failed' }), now), 'failing');
     assert.equal(storageJobState(job({ lastSuccessAt: new Date('2026-11-24T10:29:00Z') }), now), 'late');
     // never run: judged by when it should have started
     const fresh = { lastRunStatus: null, lastRunStartedAt: null, lastSuccessAt: null };
-    assert.equal(storageJobState(job({ ...fresh, nextStartAt: new Date('2026-11-24T12:40:00Z') }), now), 'ok');
+    assert.equal(storageJobState(job({ ...fresh, nextStartAt: new Date('2026-11-24T12:40:00Z') }), now), 'never');
+    assert.equal(storageJobState(job({ ...fresh, nextStartAt: null }), now), 'never', 'not yet scheduled');
     assert.equal(storageJobState(job({ ...fresh, nextStartAt: new Date('2026-11-24T10:00:00Z') }), now), 'late');
   });
 });

@@ -45,7 +45,7 @@ export const routes: Routes = [
       },
       {
         path: 'status',
-        title: 'Status',
+        title: 'Argus health',
         loadComponent: () => import('./features/status/status-page').then((m) => m.StatusPage),
       },
       {

@@ -21,7 +21,7 @@ export const NAV: readonly NavEntry[] = [
   { label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
   { label: 'Customers', icon: 'customers', path: '/customers' },
   { label: 'Availability', icon: 'report', path: '/reports/availability' },
-  { label: 'Status', icon: 'status', path: '/status' },
+  { label: 'Argus health', icon: 'status', path: '/status' },
   { label: 'API', icon: 'code', path: '/reference/api' },
   { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },

@@ -116,12 +116,15 @@ describe('OverviewPage', () => {
     fixture.detectChanges();
   }
 
-  it('shows progress, then the fleet totals with their labels and the service health line', () => {
+  it('shows progress, then the fleet line first, Argus health named as such, and the totals with their labels', () => {
     expect(page().querySelector('mat-progress-bar')).not.toBeNull();
     load();
 
     expect(page().querySelector('h1')?.textContent).toBe('Overview');
-    expect(text('[data-testid="health"]')).toContain('All services operational');
+    const lines = Array.from(page().querySelectorAll('[role="status"]')).map((l) => l.getAttribute('data-testid'));
+    expect(lines.slice(0, 2)).toEqual(['fleet-line', 'health']);
+    expect(text('[data-testid="fleet-line"]')).toContain('1 of 3 systems critical · 3 alerts open, 1 critical');
+    expect(text('[data-testid="health"]')).toContain('Argus services: all operational');
     expect(page().querySelector('[data-testid="health"] a')?.getAttribute('href')).toBe('/status');
     expect(totals()).toContain('Critical alerts 1');
     expect(totals()).toContain('In maintenance 1');
@@ -191,6 +194,17 @@ describe('OverviewPage', () => {
 
     http.expectNone(OVERVIEW_URL);
     expect(totals()).toContain('Critical alerts 4');
+    expect(text('[data-testid="fleet-line"]')).toContain('6 alerts open, 4 critical');
+  });
+
+  it('says in its first line that systems are down while Argus itself is fine', () => {
+    const body = overviewBody(10);
+    body.totals = { ...body.totals, systems: 11, byStatus: statuses({ ONLINE: 1, OFFLINE: 10 }) };
+    load(body);
+    const line = page().querySelector('[data-testid="fleet-line"]');
+    expect(line?.textContent).toContain('10 of 11 systems offline');
+    expect(line?.classList).toContain('banner--down');
+    expect(text('[data-testid="health"]')).toContain('Argus services: all operational');
   });
 
   it('says when the API cannot be reached', () => {

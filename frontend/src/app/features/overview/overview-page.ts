@@ -11,6 +11,7 @@ import { Refreshing } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
 import { STATUS_LABELS, STATUSES, StatusBadge } from '../../shared/systems/status-badge';
 import { SystemStatus } from '../../shared/systems/systems-api';
+import { fleetLine } from './fleet-line';
 import { Overview, OverviewApi, OverviewCustomer } from './overview-api';
 
 export const HEALTH_INTERVAL_MS = 30_000;
@@ -23,7 +24,7 @@ export function needsAttention(customer: OverviewCustomer): boolean {
   return openAlerts.critical + openAlerts.warning + byStatus.CRITICAL + byStatus.OFFLINE + byStatus.WARNING > 0;
 }
 
-/** The home page: the fleet at a glance, per customer, live; and one line of service health. */
+/** The home page: the fleet at a glance, per customer, live; then one line of Argus's own health. */
 @Component({
   selector: 'argus-overview-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -38,7 +39,13 @@ export class OverviewPage {
     initialValue: LOADING as Refreshing<Overview>,
   });
 
-  // the details live on /status; here one line says whether Argus itself is well
+  /** The first line: the monitored fleet (null until the overview is loaded). */
+  protected readonly fleet = computed(() => {
+    const overview = this.value();
+    return overview ? fleetLine(overview) : null;
+  });
+
+  // the details live on /status (Argus health); here one line says whether Argus itself is well
   private readonly health$: Observable<Health> = timer(0, HEALTH_INTERVAL_MS).pipe(
     switchMap(() =>
       this.healthService.health$.pipe(

@@ -38,6 +38,17 @@ function reportBody(overrides: Partial<StorageReport> = {}): StorageReport {
         nextStartAt: new Date(Date.now() + 240_000).toISOString(),
         lastError: null,
       },
+      {
+        id: 1002,
+        name: 'Retention Policy [1002]',
+        relation: 'metrics',
+        scheduleSeconds: 86_400,
+        state: 'never',
+        lastRunStatus: null,
+        lastSuccessAt: null,
+        nextStartAt: new Date(Date.now() + 3_600_000).toISOString(),
+        lastError: null,
+      },
     ],
     ...overrides,
   };
@@ -65,13 +76,16 @@ describe('StoragePage', () => {
     expect(usage).toContain('7 of 9');
     expect(usage).toContain('20.5× smaller');
     const jobs = [...page.querySelectorAll('[data-testid="job"]')].map((row) => row.textContent ?? '');
-    expect(jobs.length).toBe(2);
+    expect(jobs.length).toBe(3);
     expect(jobs[0]).toContain('Failing');
     expect(jobs[0]).toContain(ERROR);
     expect(jobs[0]).toContain('every 12 h');
     expect(jobs[0]).toContain('Never');
     expect(jobs[1]).toContain('OK');
     expect(jobs[1]).toContain('every 5 min');
+    const neverRun = page.querySelectorAll('[data-testid="job-state"]')[2];
+    expect(neverRun?.textContent?.trim()).toBe('Never run');
+    expect(neverRun?.classList).not.toContain('chip--ok');
   });
 
   it('says what is missing without TimescaleDB', async () => {

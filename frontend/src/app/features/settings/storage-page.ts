@@ -8,8 +8,19 @@ import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
 import { CardTable } from '../../ui/card-table';
 
-const STATE_LABELS: Record<StorageJobState, string> = { ok: 'OK', failing: 'Failing', late: 'Late' };
-const STATE_CHIPS: Record<StorageJobState, string> = { ok: 'chip--ok', failing: 'chip--error', late: 'chip--warn' };
+const STATE_LABELS: Record<StorageJobState, string> = {
+  ok: 'OK',
+  failing: 'Failing',
+  late: 'Late',
+  never: 'Never run',
+};
+// a job that never ran is not known to work: no green chip until its first success
+const STATE_CHIPS: Record<StorageJobState, string> = {
+  ok: 'chip--ok',
+  failing: 'chip--error',
+  late: 'chip--warn',
+  never: '',
+};
 
 /**
  * Storage (administrators): how much the database and the samples take, how well they compress, and

@@ -48,7 +48,7 @@ describe('StatusPage', () => {
 
     expect(badge('Database')).toBe('OK');
     expect(badge('Redis')).toBe('Error');
-    expect(page().querySelector('[data-testid="overall"]')?.textContent).toContain('Service degraded');
+    expect(page().querySelector('[data-testid="overall"]')?.textContent).toContain('Argus services: degraded');
     expect(page().querySelector('[data-testid="unreachable"]')).toBeNull();
   });
 
@@ -57,7 +57,16 @@ describe('StatusPage', () => {
 
     expect(badge('Database')).toBe('OK');
     expect(badge('Redis')).toBe('OK');
-    expect(page().querySelector('[data-testid="overall"]')?.textContent).toContain('All services operational');
+    expect(page().querySelector('[data-testid="overall"]')?.textContent).toContain('Argus services: all operational');
+    expect(page().querySelector('h1')?.textContent).toBe('Argus health');
+  });
+
+  it('shows a component the instance runs without as not used, not OK', () => {
+    answerNextCheck((request) => request.flush(healthBody({ notUsed: ['redis'] })));
+
+    expect(badge('Database')).toBe('OK');
+    expect(badge('Redis')).toBe('Not used');
+    expect(page().querySelector('[data-service="Redis"] .badge')?.classList).not.toContain('badge--ok');
   });
 
   it('tells the user when the API is unreachable instead of showing stale badges', () => {

@@ -12,13 +12,22 @@ export const POLL_INTERVAL_MS = 10_000;
 
 type Check = { kind: 'loading' } | { kind: 'unreachable'; at: Date } | { kind: 'report'; health: Health };
 
+/** not-used: the instance runs without it (the demo without Redis), so it is neither OK nor an error. */
+type ServiceView = ServiceState | 'not-used';
+
 interface ServiceRow {
   label: string;
   icon: IconName;
-  state: ServiceState;
+  state: ServiceView;
 }
 
-/** Live health of the backend and its dependencies, re-checked every ten seconds. */
+export const SERVICE_BADGES: Record<ServiceView, { text: string; icon: IconName; chip: string }> = {
+  ok: { text: 'OK', icon: 'ok', chip: 'badge--ok' },
+  error: { text: 'Error', icon: 'error', chip: 'badge--error' },
+  'not-used': { text: 'Not used', icon: 'pending', chip: 'badge--unused' },
+};
+
+/** Argus health: its own server and the services it depends on, re-checked every ten seconds. */
 @Component({
   selector: 'argus-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -39,15 +48,17 @@ export class StatusPage {
     ),
   );
 
+  protected readonly badges = SERVICE_BADGES;
   protected readonly check = toSignal(this.checks$, { initialValue: { kind: 'loading' } as Check });
 
   protected readonly services = computed<ServiceRow[]>(() => {
     const check = this.check();
     if (check.kind !== 'report') return [];
     const { database, redis } = check.health.services;
+    const redisUsed = !check.health.notUsed?.includes('redis');
     return [
       { label: 'Database', icon: 'database', state: database },
-      { label: 'Redis', icon: 'redis', state: redis },
+      { label: 'Redis', icon: 'redis', state: redisUsed ? redis : 'not-used' },
     ];
   });
 }
