@@ -18,7 +18,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -37,6 +37,8 @@ export interface UpdateAttempt {
   at: string;
   /** Whether the agent reported this version in an accepted request after installing it. */
   reported: boolean;
+  /** Staged for the root start step (not installed by the agent itself), with the build's sha256. */
+  staged?: { sha256: string };
 }
 
 export type UpdateDecision = { install: true } | { install: false; why: string | null };
@@ -87,6 +89,12 @@ async function fsync(path: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+async function fileSha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file), hash);
+  return hash.digest('hex');
 }
 
 /** GET url into file, hashing as it goes; the sha256 of what arrived. */
@@ -209,7 +217,13 @@ export function createUpdater(deps: UpdaterDeps): Updater {
   ): Promise<void> {
     ready = null;
     const previous = last ?? null;
-    last = { version: offer.version, from: deps.running, at: new Date(now()).toISOString(), reported: false };
+    last = {
+      version: offer.version,
+      from: deps.running,
+      at: new Date(now()).toISOString(),
+      reported: false,
+      ...(staged ? { staged: { sha256: offer.sha256 } } : {}),
+    };
     try {
       await saveAttempt(deps.stateDir, last);
       if (staged) await writeWhole(join(stagingDir, STAGED_VERSION), `${offer.version}\n`);
@@ -234,8 +248,36 @@ export function createUpdater(deps: UpdaterDeps): Updater {
     await deps.restart();
   }
 
+  /**
+   * A staged build the root start step did not install is no install: the loop guard must not hold it
+   * against that version. Staging still there: no root step ran (a unit without it), said once, held.
+   * Consumed but the executable is not that build: the root step refused it (its log line says why),
+   * tried again after an hour like a failed download.
+   */
+  async function settleStaged(attempt: UpdateAttempt | null): Promise<UpdateAttempt | null> {
+    if (!attempt?.staged || attempt.reported || !deps.executable) return attempt;
+    if (
+      await stat(join(stagingDir, STAGED_VERSION)).then(
+        () => true,
+        () => false,
+      )
+    ) {
+      sayOnce(
+        'no root step',
+        `argus-agent ${attempt.version} is staged but was not installed: the unit has no root start step ` +
+          `(install-update); run the installer again; keeping ${deps.running}`,
+      );
+      return attempt;
+    }
+    if ((await fileSha256(deps.executable)) === attempt.staged.sha256) return attempt;
+    deps.log(`the root start step did not install argus-agent ${attempt.version}; trying again in an hour`);
+    failedAt.set(attempt.version, now());
+    await unlink(join(deps.stateDir, FILE)).catch(() => undefined);
+    return null;
+  }
+
   async function answered(update: unknown): Promise<void> {
-    last ??= await loadAttempt(deps.stateDir);
+    if (last === undefined) last = await settleStaged(await loadAttempt(deps.stateDir));
     // this accepted request carried the running version: an install of it has reported itself
     if (last && !last.reported && last.version === deps.running) {
       last = { ...last, reported: true };

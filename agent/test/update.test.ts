@@ -201,6 +201,41 @@ describe('agent self-update', () => {
     assert.match(lines.join('\n'), /staged argus-agent 1\.2\.4 for the root start step \(was 1\.2\.3\); restarting/);
   });
 
+  it('holds nothing against a staged build the root start step refused: tried again after an hour', async () => {
+    // the agent staged 1.2.4 and restarted; the root step consumed the staging but left 1.2.3 in place
+    const state = join(dir, 'state');
+    await mkdir(state);
+    const staged = { sha256: sha(script('1.2.4')) };
+    const attempt = { version: '1.2.4', from: '1.2.3', at: '2026-11-26T05:00:00.000Z', reported: false, staged };
+    await writeFile(join(state, 'update.json'), JSON.stringify(attempt));
+    let now = Date.parse('2026-11-26T05:01:00Z');
+    const agent = updater('1.2.3', { now: () => now });
+    await agent.answered(offer('1.2.4'));
+    assert.deepEqual(lines, ['the root start step did not install argus-agent 1.2.4; trying again in an hour']);
+    assert.equal(await loadAttempt(state), null, 'no install recorded');
+    now += 61 * 60_000;
+    await agent.answered(offer('1.2.4'));
+    await agent.settled();
+    assert.equal(lines.at(-1), 'downloading argus-agent 1.2.4');
+  });
+
+  it('says once that a staged build waits for a root start step the unit does not have, and holds it', async () => {
+    const state = join(dir, 'state');
+    await mkdir(join(state, 'update'), { recursive: true });
+    await writeFile(join(state, 'update', 'version'), '1.2.4\n');
+    const staged = { sha256: sha(script('1.2.4')) };
+    const attempt = { version: '1.2.4', from: '1.2.3', at: '2026-11-26T05:00:00.000Z', reported: false, staged };
+    await writeFile(join(state, 'update.json'), JSON.stringify(attempt));
+    const agent = updater('1.2.3');
+    for (let i = 0; i < 3; i += 1) await agent.answered(offer('1.2.4'));
+    assert.match(
+      lines[0] ?? '',
+      /^argus-agent 1\.2\.4 is staged but was not installed: the unit has no root start step/,
+    );
+    assert.equal(lines.filter((line) => line.includes('no root start step')).length, 1);
+    assert.ok(!lines.some((line) => line.startsWith('downloading')));
+  });
+
   it('run from source, has no executable of its own to replace', async () => {
     const agent = updater('1.2.3', { executable: null });
     await agent.answered(offer('1.2.4'));
