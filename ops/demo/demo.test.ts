@@ -168,9 +168,12 @@ describe('npm run demo', () => {
 
   it('starts on the embedded TimescaleDB, answers health, serves the console and stops cleanly', async () => {
     // the agent build for this machine, made in the background while the demo runs (kept for the next run)
-    const output = await runDemoOnce((_url, _startedAt, demoOutput) =>
-      waitFor(() => demoOutput().includes('The agent build is ready'), 180_000, 500),
-    );
+    const output = await runDemoOnce(async (_url, _startedAt, demoOutput) => {
+      await waitFor(() => demoOutput().includes('The agent build is ready'), 180_000, 500);
+      // every simulated agent has enrolled and kept its key (they start spread over their 30 s)
+      const keysFile = path.join(demoDir, 'fleet-keys.json');
+      await waitFor(async () => Object.keys(JSON.parse(await readFile(keysFile, 'utf8'))).length === 10, 60_000, 500);
+    });
     assert.match(output, /metrics is now a hypertable/);
     assert.match(output, /Added the demo fleet/);
     // one agent for each of the 7 sample hosts (so they keep reporting) and 3 new hosts
@@ -181,10 +184,20 @@ describe('npm run demo', () => {
   });
 
   it('starts again on the kept data without adding the demo fleet twice, its agents reporting on', async () => {
+    // every agent kept its key; one key is lost (as in a demo directory from before they were kept)
+    const keysFile = path.join(demoDir, 'fleet-keys.json');
+    const keys = JSON.parse(await readFile(keysFile, 'utf8')) as Record<string, string>;
+    assert.equal(Object.keys(keys).length, 10, 'the key of every simulated agent is kept');
+    assert.equal((await stat(keysFile)).mode & 0o077, 0, 'readable by the owner only');
+    const [lost, ...kept] = Object.keys(keys) as [string, ...string[]];
+    await writeFile(keysFile, JSON.stringify(Object.fromEntries(kept.map((sub) => [sub, keys[sub]]))));
     const output = await runDemoOnce(async (url, startedAt) => {
       await agentBuildServed(url);
       await fleetReportsOn(url, demoDir, startedAt);
     });
+    const after = JSON.parse(await readFile(keysFile, 'utf8')) as Record<string, string>;
+    for (const sub of kept) assert.equal(after[sub], keys[sub], `${sub} reported with its kept key`);
+    assert.ok(after[lost] && after[lost] !== keys[lost], `${lost} enrolled again, with a new key`);
     assert.match(output, /Demo fleet already present/);
     assert.match(output, /Schema is up to date/);
   });

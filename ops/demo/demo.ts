@@ -139,11 +139,26 @@ async function minuteTick(db: EmbeddedDb, cronSecret: string, log: ReturnType<ty
 }
 
 /**
+ * Fleet systems bound to an agent key the demo no longer holds (a demo directory from before the keys
+ * were kept, or fleet-keys.json deleted) are re-enrolled, as an admin's "re-enroll" does: their agents
+ * enrol again with their cluster's key instead of being refused (401) for good.
+ */
+async function reenrollLostKeys(client: pg.Client, subs: string[], keysFile: string): Promise<void> {
+  const kept = existsSync(keysFile) ? Object.keys(JSON.parse(await readFile(keysFile, 'utf8')) as object) : [];
+  await client.query(
+    'UPDATE systems SET agent_key_hash = NULL, updated_at = now() WHERE agent_id = ANY($1) AND agent_key_hash IS NOT NULL',
+    [subs.filter((sub) => !kept.includes(sub))],
+  );
+}
+
+/**
  * Simulated agents (ops/agent-sim): one for each host of the sample fleet, so it keeps
  * reporting instead of going offline two minutes in (each re-enrolls with its own
  * cluster's key), and three new hosts enrolled in the first cluster.
  */
 async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  // the agent keys the server gave: without them a restarted demo's agents would be refused (401)
+  const keysFile = path.join(DEMO_DIR, 'fleet-keys.json');
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let fleet: { sub: string; hostname: string; enrollment: string }[];
@@ -165,13 +180,16 @@ async function startSimulatedAgents(databaseUrl: string, env: NodeJS.ProcessEnv)
         enrollment: key,
       })),
     ];
+    await reenrollLostKeys(
+      client,
+      fleet.map((host) => host.sub),
+      keysFile,
+    );
   } finally {
     await client.end();
   }
   const fleetFile = path.join(DEMO_DIR, 'fleet-agents.json');
   await writeFile(fleetFile, JSON.stringify(fleet), { mode: 0o600 });
-  // the agent keys the server gave: without them a restarted demo's agents would be refused (401)
-  const keysFile = path.join(DEMO_DIR, 'fleet-keys.json');
   // a fault now and then (CPU spike, disk filling, going offline, …) so the alerts page has something to show
   const faults = process.env['ARGUS_DEMO_FAULTS'] ?? '0.2';
   const args = ['--url', BASE_URL, '--fleet', fleetFile, '--keys', keysFile, '--interval', '30', '--faults', faults];

@@ -62,10 +62,9 @@ export function installCommand(origin: string, key: string): string {
     @if (agentBuilds(); as builds) {
       @if (builds.length === 0) {
         <p class="no-build" role="status" data-testid="no-agent-build">
-          This server has no agent build yet, so the command stops with "no agent build for x86_64 is available". Build
-          one with <code>npm run build:agent</code> (it writes <code>agent-dist/</code>, or set
-          <code>AGENT_DIST_DIR</code>
-          to a directory of releases); the server offers it within 30 seconds, no restart needed.
+          This server has no agent build yet, so the command cannot install the agent. Build one with
+          <code>npm run build:agent</code> (it writes <code>agent-dist/</code>, or set <code>AGENT_DIST_DIR</code> to a
+          directory of releases); the server offers it within 30 seconds, no restart needed.
         </p>
       } @else if (builds.length < arches.length) {
         <p class="field-note" data-testid="agent-builds">Agent builds on this server: {{ builds.join(', ') }} only.</p>
