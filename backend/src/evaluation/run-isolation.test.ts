@@ -1,7 +1,8 @@
 /**
  * A run that fails does not fail forever: when the run fails, it goes on customer by customer, so a
  * customer whose work fails (here: PostgreSQL refuses its offline alerts) does not stop the rest of
- * the fleet; the cron caller gets 500 naming that customer, and the health endpoint shows it.
+ * the fleet; the cron caller gets 500 naming that customer; the health endpoint and the self-metrics
+ * (`outcome="partial"`) show it.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -14,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { EVALUATE_PATH } from './routes.js';
 
 const MINUTE = 60_000;
+const METRICS_TOKEN = 'metrics-token-for-the-isolation-test-0123456789';
 
 async function silentCustomer(db: TestDatabase, clock: FakeClock) {
   const customerId = await createCustomer(db.knex);
@@ -46,7 +48,7 @@ describe('a run that fails for one customer', () => {
   before(async () => {
     db = await createTestDatabase();
     await ensureDefaultRules(db.knex);
-    server = await startTestServer(testConfig(db.url), { clock });
+    server = await startTestServer(testConfig(db.url, { METRICS_TOKEN }), { clock });
   });
   after(async () => {
     await server.stop();
@@ -76,6 +78,9 @@ describe('a run that fails for one customer', () => {
     assert.ok(
       server.logs.lines().some((l) => l['msg'] === 'Evaluation failed for a customer; the others were evaluated'),
     );
+
+    const metrics = await fetch(`${server.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    assert.match(await metrics.text(), /^argus_evaluation_runs_total\{outcome="partial"\} 1$/m);
 
     const health = await json(server, 'GET', '/api/health');
     assert.equal(health.status, 200, 'the app itself works');

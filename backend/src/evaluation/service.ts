@@ -298,7 +298,7 @@ export function createEvaluation(deps: EvaluationDeps) {
       const { triggered, resolved } = result.alerts;
       const outcome = result.failedCustomers.length ? 'partial' : 'succeeded';
       metrics.run(outcome, (performance.now() - started) / 1000, { raised: triggered, resolved });
-      await remember(result.failedCustomers.length ? { failed: result.failedCustomers.length } : { failed: 0 });
+      await remember({ failed: result.failedCustomers.length });
       return result;
     } catch (error) {
       metrics.run('failed', (performance.now() - started) / 1000, { raised: 0, resolved: 0 });

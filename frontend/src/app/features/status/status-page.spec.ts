@@ -90,4 +90,22 @@ describe('StatusPage', () => {
     expect(page().querySelector('[data-testid="unreachable"]')).toBeNull();
     expect(badge('Redis')).toBe('OK');
   });
+
+  it('says when alert evaluation fails, for how many customers and since when every customer was evaluated', () => {
+    const failing = healthBody({
+      evaluation: { lastRunAt: '2026-11-21T10:00:00.000Z', failedCustomers: 2, lastCompleteAt: null },
+    });
+    answerNextCheck((request) => request.flush(failing));
+
+    const banner = page().querySelector('[data-testid="evaluation"]')?.textContent ?? '';
+    expect(banner).toContain('Alert evaluation is failing');
+    expect(banner).toContain('for 2 customers');
+    expect(banner).toContain('No run has evaluated every customer yet.');
+  });
+
+  it('shows no evaluation banner while runs succeed', () => {
+    answerNextCheck((request) => request.flush(healthBody()));
+
+    expect(page().querySelector('[data-testid="evaluation"]')).toBeNull();
+  });
 });

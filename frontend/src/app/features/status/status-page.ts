@@ -51,6 +51,12 @@ export class StatusPage {
   protected readonly badges = SERVICE_BADGES;
   protected readonly check = toSignal(this.checks$, { initialValue: { kind: 'loading' } as Check });
 
+  /** The latest evaluation run when it failed (for every customer or some), else null. */
+  protected readonly failingEvaluation = computed(() => {
+    const check = this.check();
+    return check.kind === 'report' ? (check.health.evaluation ?? null) : null;
+  });
+
   protected readonly services = computed<ServiceRow[]>(() => {
     const check = this.check();
     if (check.kind !== 'report') return [];
