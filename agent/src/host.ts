@@ -4,7 +4,7 @@
  * arm64 host and a container). Unreadable means absent: a collector then leaves its metric out.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { statfs } from 'node:fs/promises';
+import { stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface FsStats {
@@ -24,6 +24,8 @@ export interface Host {
   list(path: string): Promise<string[]>;
   /** statfs(2) of a mount point, or null. */
   statfs(path: string): Promise<FsStats | null>;
+  /** Whether the path is a directory (false when it is a file or not there). */
+  isDirectory(path: string): Promise<boolean>;
 }
 
 /** The host under `root` (`/` in production). */
@@ -49,6 +51,11 @@ export function localHost(root = '/'): Host {
       statfs(join(root, path)).then(
         (s) => ({ bsize: s.bsize, blocks: s.blocks, bfree: s.bfree, bavail: s.bavail, files: s.files, ffree: s.ffree }),
         () => null,
+      ),
+    isDirectory: (path) =>
+      stat(join(root, path)).then(
+        (s) => s.isDirectory(),
+        () => false,
       ),
   };
 }

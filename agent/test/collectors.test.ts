@@ -68,9 +68,12 @@ describe('collectors on an aarch64 host (Raspberry Pi class, Debian 12)', () => 
 });
 
 describe('collectors in a container', () => {
-  it('skips the overlay root and pseudo file systems, and leaves out what a container cannot tell', async () => {
+  it('reports the overlay root, skips bind-mounted files and pseudo file systems, and leaves out what a container cannot tell', async () => {
     const samples = await twoLooks('container');
-    assert.equal(value(samples, 'disk.used_pct', '/'), undefined, 'overlay is skipped, as node_exporter does');
+    assert.equal(value(samples, 'disk.used_pct', '/'), 52.38, "the container's own root is its disk");
+    assert.equal(value(samples, 'disk.inodes_used_pct', '/'), 25);
+    for (const file of ['/etc/resolv.conf', '/etc/hostname'])
+      assert.equal(value(samples, 'disk.used_pct', file), undefined, `${file} is a bind-mounted file, no disk`);
     assert.equal(
       value(samples, 'disk.readonly', '/var/lib/app data'),
       0,
@@ -91,9 +94,12 @@ describe('collectors in a container', () => {
 
   it('reads mount tables as node_exporter would', () => {
     const mounts = watchedMounts(
-      'overlay / overlay rw 0 0\n/dev/sda1 /data ext4 ro 0 0\nshm /dev/shm tmpfs rw 0 0\n/dev/sdb /var/lib/docker/volumes/x ext4 rw 0 0\n',
+      'overlay / overlay rw 0 0\n/dev/sda1 /data ext4 ro 0 0\nshm /dev/shm tmpfs rw 0 0\n/dev/sdb /var/lib/docker/volumes/x ext4 rw 0 0\noverlay /srv/other overlay rw 0 0\n',
     );
-    assert.deepEqual(mounts, [{ device: '/dev/sda1', path: '/data', type: 'ext4', readonly: true }]);
+    assert.deepEqual(mounts, [
+      { device: 'overlay', path: '/', type: 'overlay', readonly: false },
+      { device: '/dev/sda1', path: '/data', type: 'ext4', readonly: true },
+    ]);
     assert.deepEqual(
       [...degradedArrays('md1 : active raid5 sdc[2] sdb[1]\n   1 blocks [3/2] [UU_]\n').entries()],
       [['md1', 1]],

@@ -10,6 +10,8 @@ import type { Sample } from '../src/sample.js';
 export interface RecordedHost {
   files: Record<string, string>;
   statfs: Record<string, FsStats>;
+  /** Mount points that are not directories (files a container engine bind-mounts). */
+  notDirectories?: string[];
   /** Files as they read a while later (counters moved on). */
   later?: Record<string, string>;
 }
@@ -31,6 +33,7 @@ export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } 
       return [...new Set(names)];
     },
     statfs: async (path) => recorded.statfs[path] ?? null,
+    isDirectory: async (path) => !(recorded.notDirectories ?? []).includes(path),
     advance() {
       files = { ...files, ...recorded.later };
     },

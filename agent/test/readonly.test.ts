@@ -55,6 +55,7 @@ describe('disk.readonly and /etc/fstab', () => {
     read: async (file) => files[file] ?? null,
     list: async () => [],
     statfs: async () => stats,
+    isDirectory: async () => true,
   });
 
   it('reports 1 at the first look for a mount fstab mounts writable (remounted read-only before the agent started)', async () => {

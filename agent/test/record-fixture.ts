@@ -60,12 +60,16 @@ for (const pid of (await ls('/proc')).filter((p) => /^\d+$/.test(p))) paths.push
 const files = await look(paths);
 const host = localHost();
 const statfs: Record<string, unknown> = {};
-for (const mount of watchedMounts(files['/proc/self/mounts'] ?? '')) statfs[mount.path] = await host.statfs(mount.path);
+const notDirectories: string[] = [];
+for (const mount of watchedMounts(files['/proc/self/mounts'] ?? '')) {
+  statfs[mount.path] = await host.statfs(mount.path);
+  if (!(await host.isDirectory(mount.path))) notDirectories.push(mount.path);
+}
 await new Promise((resolve) => setTimeout(resolve, 2000));
 const later = await look([...MOVING, ...paths.filter((p) => p.startsWith('/sys/class/net/'))]);
 const name = process.argv[2] ?? 'host';
 await writeFile(
   new URL(`./fixtures/${name}.json`, import.meta.url),
-  `${JSON.stringify({ files, statfs, later }, null, 1)}\n`,
+  `${JSON.stringify({ files, statfs, notDirectories, later }, null, 1)}\n`,
 );
 process.stdout.write(`recorded ${Object.keys(files).length} files into agent/test/fixtures/${name}.json\n`);

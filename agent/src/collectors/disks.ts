@@ -1,7 +1,11 @@
 /**
  * disk.used_pct, disk.inodes_used_pct and disk.readonly per mount point, from /proc/self/mounts
  * and statfs(2). Pseudo and container file systems are skipped the way node_exporter's filesystem
- * collector skips them (its default fs-types and mount-points exclusions).
+ * collector skips them (its default fs-types and mount-points exclusions), with two differences for
+ * containers (Docker, LXC): the container's own overlay root at `/` is its disk and is reported with
+ * its statfs figures (overlay anywhere else is another container's root, seen from its host, and
+ * stays skipped), and a mount whose target is not a directory (the single files a container engine
+ * bind-mounts: /etc/hosts, /etc/resolv.conf, /etc/hostname) is no disk.
  *
  * disk.readonly is 1 only for a file system that turned read-only (what the default rule alerts on:
  * ext4's errors=remount-ro, a failing disk): one /etc/fstab mounts writable, or, when fstab does not
@@ -15,6 +19,11 @@ const SKIPPED_TYPES =
   /^(autofs|binfmt_misc|bpf|cgroup2?|configfs|debugfs|devpts|devtmpfs|fusectl|hugetlbfs|iso9660|mqueue|nsfs|overlay|proc|procfs|pstore|rpc_pipefs|securityfs|selinuxfs|squashfs|erofs|sysfs|tracefs)$/;
 const SKIPPED_MOUNTS =
   /^\/(dev|proc|run\/credentials\/.+|sys|var\/lib\/docker\/.+|var\/lib\/containers\/storage\/.+)($|\/)/;
+
+/** The root of the container the agent runs in: overlay is skipped everywhere else. */
+const isContainerRoot = (path: string, type: string) => path === '/' && type === 'overlay';
+const skipped = (path: string, type: string) =>
+  !isContainerRoot(path, type) && (SKIPPED_TYPES.test(type) || SKIPPED_MOUNTS.test(path));
 
 export interface Mount {
   device: string;
@@ -33,7 +42,7 @@ export function watchedMounts(text: string): Mount[] {
   for (const [device, rawPath, type, options] of fieldsOf(text)) {
     if (!device || !rawPath || !type || !options) continue;
     const path = unescape(rawPath);
-    if (SKIPPED_TYPES.test(type) || SKIPPED_MOUNTS.test(path)) continue;
+    if (skipped(path, type)) continue;
     byPath.set(path, { device, path, type, readonly: options.split(',').includes('ro') });
   }
   return [...byPath.values()];
@@ -61,6 +70,8 @@ export function disksCollector(host: Host) {
     const samples: Sample[] = [];
     const fstab = fstabReadonly((await host.read('/etc/fstab')) ?? '');
     for (const mount of watchedMounts((await host.read('/proc/self/mounts')) ?? '')) {
+      // statfs of a bind-mounted file answers for the file system it lives on: the same disk again
+      if (!(await host.isDirectory(mount.path))) continue;
       const stats = await host.statfs(mount.path);
       if (!stats || stats.blocks === 0) continue; // nothing to fill (e.g. an empty tmpfs size)
       // as df counts it: used / (used + available to users), so the reserved blocks show as full
