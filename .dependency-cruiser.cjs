@@ -127,9 +127,17 @@ module.exports = {
     {
       name: 'console-imports-contract-types-only',
       severity: 'error',
-      comment: 'The console takes types from contracts/, never values: zod stays out of the bundle.',
+      comment:
+        'The console takes types from contracts/, never values: zod stays out of the bundle (the metric catalogue is plain data, see the next rule).',
       from: { path: '^frontend/' },
-      to: { path: '^contracts/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^contracts/', pathNot: '^contracts/metric-catalogue\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'metric-catalogue-stays-plain',
+      severity: 'error',
+      comment: 'The metric catalogue is shared as values with the console: it imports types only (no zod).',
+      from: { path: '^contracts/metric-catalogue\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'composition-root-only-in-main-and-tests',
