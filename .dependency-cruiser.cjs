@@ -128,15 +128,20 @@ module.exports = {
       name: 'console-imports-contract-types-only',
       severity: 'error',
       comment:
-        'The console takes types from contracts/, never values: zod stays out of the bundle (the metric catalogue is plain data, see the next rule).',
+        'The console takes types from contracts/, never values: zod stays out of the bundle (the metric catalogue and the zone arithmetic are plain code, see the next rule).',
       from: { path: '^frontend/' },
-      to: { path: '^contracts/', pathNot: '^contracts/metric-catalogue\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^contracts/',
+        pathNot: '^contracts/(metric-catalogue|zoned-time)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
-      name: 'metric-catalogue-stays-plain',
+      name: 'console-values-stay-plain',
       severity: 'error',
-      comment: 'The metric catalogue is shared as values with the console: it imports types only (no zod).',
-      from: { path: '^contracts/metric-catalogue\\.ts$' },
+      comment:
+        'The metric catalogue and the zone arithmetic are shared as values with the console: they import types only (no zod).',
+      from: { path: '^contracts/(metric-catalogue|zoned-time)\\.ts$' },
       to: { dependencyTypesNot: ['type-only'] },
     },
     {
