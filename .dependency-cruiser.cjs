@@ -127,9 +127,22 @@ module.exports = {
     {
       name: 'console-imports-contract-types-only',
       severity: 'error',
-      comment: 'The console takes types from contracts/, never values: zod stays out of the bundle.',
+      comment:
+        'The console takes types from contracts/, never values: zod stays out of the bundle (the metric catalogue and the zone arithmetic are plain code, see the next rule).',
       from: { path: '^frontend/' },
-      to: { path: '^contracts/', dependencyTypesNot: ['type-only'] },
+      to: {
+        path: '^contracts/',
+        pathNot: '^contracts/(metric-catalogue|zoned-time)\\.ts$',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'console-values-stay-plain',
+      severity: 'error',
+      comment:
+        'The metric catalogue and the zone arithmetic are shared as values with the console: they import types only (no zod).',
+      from: { path: '^contracts/(metric-catalogue|zoned-time)\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'composition-root-only-in-main-and-tests',

@@ -35,6 +35,8 @@ export const alertDetail = alert
     ruleKind: z.enum(['metric', 'offline', 'event']),
     systemName: z.string(),
     customerName: z.string(),
+    /** The customer's IANA zone: the console shows the alert's times (and those in its text) in it. */
+    customerTimeZone: z.string(),
     acknowledgedAt: instant.nullable(),
     acknowledgedBy: z.object({ id, name: z.string() }).nullable(),
     ackNote: z.string().nullable(),

@@ -212,6 +212,43 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     it(`the ${name} page`, () => check(name, typeof url === 'string' ? url : url(), ready));
   }
 
+  it('an alert with a long instance name wraps at 390 px and keeps Acknowledge on screen', async () => {
+    const longMount = `/srv/${'customer-uploads-archive-'.repeat(5)}2026`;
+    await db
+      .knex('alerts')
+      .where({ id: seeded.alertId })
+      .update({ instance: longMount, message: `Filesystem ${longMount} is read-only` });
+    await check('alerts long instance', '/alerts', (p) =>
+      p.getByText(`Filesystem ${longMount} is read-only`).waitFor(),
+    );
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app.url}/alerts`);
+    const row = page.getByTestId('alert').filter({ hasText: 'is read-only' });
+    const acknowledge = row.getByRole('button', { name: 'Acknowledge' });
+    await acknowledge.scrollIntoViewIfNeeded();
+    const box = await acknowledge.boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `Acknowledge at ${JSON.stringify(box)}`);
+  });
+
+  it('the sidebar: grouped into Monitor, Configure and Administer, every label whole', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`${app.url}/`);
+    for (const group of ['Monitor', 'Configure', 'Administer']) {
+      await page.getByRole('navigation', { name: group }).waitFor();
+    }
+    const configure = page.getByRole('navigation', { name: 'Configure' });
+    await configure.getByRole('link', { name: 'Notification channels' }).waitFor();
+    // a cut label scrolls inside its box (text-overflow: ellipsis); a whole one does not
+    const cut = await page
+      .locator('mat-nav-list [matListItemTitle]')
+      .evaluateAll((titles) =>
+        titles
+          .filter((title) => title.scrollWidth > title.clientWidth + 1)
+          .map((title) => title.textContent?.trim() ?? ''),
+      );
+    assert.deepEqual(cut, []);
+  });
+
   it('and the guard itself finds an overflow when there is one (a wide element, and one cut off in its box)', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${app.url}/no-such-page`);

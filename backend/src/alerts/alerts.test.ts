@@ -134,6 +134,7 @@ describe('/api/alerts', () => {
     const [first] = (await viewer.get(`/api/alerts?system=${web}`)).body;
     assert.equal(first.systemName, 'web-01');
     assert.equal(first.customerName, 'Mine');
+    assert.equal(first.customerTimeZone, 'UTC', "the customer's zone, for the times in the console");
     assert.equal(first.ruleKey, 'cpu.high');
     assert.equal(first.state, 'open');
     assert.equal(first.acknowledged, false);

@@ -7,6 +7,7 @@ export interface AlertDetailRow extends AlertRow {
   rule_kind: string;
   system_name: string;
   customer_name: string;
+  customer_time_zone: string;
   acknowledged_by: number | null;
   acknowledged_by_name: string | null;
   ack_note: string | null;
@@ -32,7 +33,13 @@ export function createAlertsRepo(db: Knex) {
       .join('systems as s', 's.id', 'a.system_id')
       .join('customers as c', 'c.id', 'a.customer_id')
       .leftJoin('users as u', 'u.id', 'a.acknowledged_by')
-      .select('a.*', 's.name as system_name', 'c.name as customer_name', 'u.name as acknowledged_by_name');
+      .select(
+        'a.*',
+        's.name as system_name',
+        'c.name as customer_name',
+        'c.time_zone as customer_time_zone',
+        'u.name as acknowledged_by_name',
+      );
 
   return {
     /** Newest first (ids grow as alerts are raised). */

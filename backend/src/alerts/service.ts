@@ -19,6 +19,7 @@ export function alertView(row: AlertDetailRow) {
     ruleKind: row.rule_kind,
     systemName: row.system_name,
     customerName: row.customer_name,
+    customerTimeZone: row.customer_time_zone,
     acknowledgedAt: row.acknowledged_at?.toISOString() ?? null,
     acknowledgedBy:
       row.acknowledged_by === null ? null : { id: row.acknowledged_by, name: row.acknowledged_by_name ?? '' },

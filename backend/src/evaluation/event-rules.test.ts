@@ -22,6 +22,7 @@ describe('event rules', () => {
       assert.equal(alert.rule_key, 'system.rebooted');
       assert.equal(alert.severity, 'INFO');
       assert.equal(alert.value, 20);
+      assert.equal(alert.message, 'Rebooted after 1 d 3 h up (up again for 20 s)');
       assert.equal(await h.statusOf(system.id), 'ONLINE'); // INFO does not change the status
       for (let minutes = 1; minutes <= 29; minutes += 7) {
         h.clock.advance(7 * MINUTE);

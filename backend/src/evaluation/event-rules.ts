@@ -12,6 +12,7 @@
  * agent's buffer delivered after an outage) is over: it raises nothing. During
  * suppression nothing is raised, and nothing "catches up" afterwards.
  */
+import { durationText } from '../../../contracts/metric-catalogue.js';
 import { wildcardMatches } from '../rules/condition.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
@@ -88,7 +89,7 @@ export function decideEvents(input: EventInput): EventDecision {
       if (rule.derived !== 'reboot') continue;
       // the moment of the reboot, by the new uptime
       const at = new Date(reboot.sampleTime.getTime() - reboot.uptime * 1000);
-      const message = `${rule.name}: uptime.s went from ${Math.round(reboot.previousUptime)} to ${Math.round(reboot.uptime)}`;
+      const message = `Rebooted after ${durationText(reboot.previousUptime)} up (up again for ${durationText(reboot.uptime)})`;
       occurrences.push({ system, rule, at, value: reboot.uptime, message });
     }
   }

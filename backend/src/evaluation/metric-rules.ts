@@ -7,6 +7,7 @@
  * service reads and writes, this decides.
  */
 import { conditionHolds, instanceMatches, type Condition } from '../rules/condition.js';
+import { metricAlertText } from '../../../contracts/metric-catalogue.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import {
@@ -52,11 +53,10 @@ function asCondition(rule: AlertRule): Condition {
   return { operator: rule.operator ?? '>', threshold: rule.threshold ?? 0, absolute: rule.absolute };
 }
 
+/** The alert's text in words from the metric catalogue ("Filesystem /srv is read-only"); the rule is named beside it. */
 export function metricAlertMessage(rule: AlertRule, instance: string, value: number): string {
-  const series = `${rule.metric ?? ''}${instance ? `{${instance}}` : ''}`;
-  const shown = rule.absolute ? `|${series}|` : series;
-  const rounded = Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/\.?0+$/, '');
-  return `${rule.name}: ${shown} = ${rounded} (${rule.operator} ${rule.threshold})`;
+  const { operator, threshold, absolute } = asCondition(rule);
+  return metricAlertText({ metric: rule.metric ?? '', instance, value, operator, threshold, absolute });
 }
 
 /** The enabled metric rules of `system` that read metric `name`, whose glob takes `instance`, and hold on `value`. */

@@ -44,7 +44,8 @@ export function decideOffline({ now, systems, rules, open, suppressed }: Offline
         instance: '',
         severity: rule.severity,
         value: Math.round(silentMs / 1000),
-        message: `${rule.name}: not seen since ${system.lastSeenAt.toISOString()}`,
+        // the instant stays exact here: the console shows it in the customer's zone, with how long ago
+        message: `No report since ${system.lastSeenAt.toISOString()}`,
       });
     }
   }

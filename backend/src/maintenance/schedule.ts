@@ -8,6 +8,11 @@
  * (the hour repeated in autumn) start at the first of the two — the usual
  * "compatible" reading of calendars and of Temporal.
  */
+import { wallClock, zonedInstant } from '../../../contracts/zoned-time.js';
+
+// the zone arithmetic is shared with the console (one-off windows typed in the customer's zone)
+export { wallClock, zonedInstant };
+
 export type WindowSchedule =
   | { kind: 'once'; startsAt: Date; endsAt: Date }
   | { kind: 'weekly'; weekdays: readonly number[]; startTime: string; durationMinutes: number };
@@ -33,54 +38,6 @@ export function scheduleOfRow(row: {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The wall-clock time in `timeZone` at instant `ms`, expressed as if it were UTC (ms). */
-export function wallClock(ms: number, timeZone: string): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(ms))) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  const { year = 1970, month = 1, day = 1, hour = 0, minute = 0, second = 0 } = parts;
-  return Date.UTC(year, month - 1, day, hour, minute, second);
-}
-
-/** UTC offset of `timeZone` at instant `ms`, in ms (wall clock minus UTC), whole seconds. */
-function offsetAt(ms: number, timeZone: string): number {
-  const whole = Math.floor(ms / 1000) * 1000;
-  return wallClock(whole, timeZone) - whole;
-}
-
-/** The instant at which the wall clock of `timeZone` shows `wall` (a UTC-encoded local time). */
-export function zonedInstant(wall: number, timeZone: string): number {
-  // a day either side of `wall` lies on both sides of any transition of that day
-  const before = offsetAt(wall - DAY, timeZone);
-  const after = offsetAt(wall + DAY, timeZone);
-  const valid = [...new Set([before, after])]
-    .map((offset) => wall - offset)
-    .filter((instant) => wallClock(instant, timeZone) === wall)
-    .sort((a, b) => a - b);
-  // in a gap no instant shows `wall`: keep the offset from before the gap (a later instant)
-  return valid[0] ?? wall - before;
-}
 
 export function windowCovers(window: WindowSchedule, at: Date, timeZone: string): boolean {
   const t = at.getTime();

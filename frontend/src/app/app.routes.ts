@@ -155,7 +155,7 @@ export const routes: Routes = [
       {
         // customers' public status pages (issue 16 item 4); the pages themselves are the server's /status/<slug>
         path: 'settings/status-pages',
-        title: 'Status pages',
+        title: 'Public status pages',
         canActivate: [writerGuard],
         loadComponent: () => import('./features/settings/status-pages-page').then((m) => m.StatusPagesPage),
       },

@@ -60,22 +60,41 @@ describe('App shell', () => {
       'Overview',
       'Systems',
       'Alerts',
+      'Availability',
       'Rules',
       'Maintenance',
       'Customers',
-      'Availability',
-      'Argus health',
-      'API',
+      'Notification channels',
+      'Notification routing',
+      'Public status pages',
       'Users',
-      'Settings',
+      'Mail settings',
       'Agent updates',
       'Alert retention',
       'Storage',
-      'Notification channels',
-      'Notification routing',
       'Audit log',
-      'Status pages',
+      'Argus health',
+      'API',
     ]);
+  });
+
+  it('groups the sidebar into Monitor, Configure and Administer, each list named by its group', async () => {
+    const fixture = await render(userBody({ role: 'ADMIN' }));
+    const lists = Array.from(fixture.nativeElement.querySelectorAll('mat-nav-list') as NodeListOf<HTMLElement>);
+    const names = lists.map((list) => {
+      const label = fixture.nativeElement.querySelector(`#${list.getAttribute('aria-labelledby')}`);
+      return label?.textContent?.trim();
+    });
+    expect(names).toEqual(['Monitor', 'Configure', 'Administer']);
+    const entries = (group: string) =>
+      Array.from(lists[names.indexOf(group)]!.querySelectorAll('[matListItemTitle]'), (el) => el.textContent?.trim());
+    expect(entries('Monitor')).toEqual(['Overview', 'Systems', 'Alerts', 'Availability']);
+    expect(entries('Administer')).toContain('Argus health');
+    // whole labels: the title may wrap but never ends in an ellipsis
+    const longest = Array.from(lists[1]!.querySelectorAll<HTMLElement>('[matListItemTitle]')).find(
+      (el) => el.textContent?.trim() === 'Notification channels',
+    );
+    expect(longest && getComputedStyle(longest).whiteSpace).toBe('normal');
   });
 
   it('links only to pages that exist; the others are disabled and marked as coming soon', async () => {
@@ -86,21 +105,21 @@ describe('App shell', () => {
       ['Overview', '/'],
       ['Systems', '/systems'],
       ['Alerts', '/alerts'],
+      ['Availability', '/reports/availability'],
       ['Rules', '/rules'],
       ['Maintenance', '/maintenance'],
       ['Customers', '/customers'],
-      ['Availability', '/reports/availability'],
-      ['Argus health', '/status'],
-      ['API', '/reference/api'],
+      ['Notification channels', '/settings/channels'],
+      ['Notification routing', '/settings/routing'],
+      ['Public status pages', '/settings/status-pages'],
       ['Users', '/users'],
-      ['Settings', '/settings/mail'],
+      ['Mail settings', '/settings/mail'],
       ['Agent updates', '/settings/agent-rollout'],
       ['Alert retention', '/settings/alerts'],
       ['Storage', '/settings/storage'],
-      ['Notification channels', '/settings/channels'],
-      ['Notification routing', '/settings/routing'],
       ['Audit log', '/settings/audit-log'],
-      ['Status pages', '/settings/status-pages'],
+      ['Argus health', '/status'],
+      ['API', '/reference/api'],
     ]);
 
     // every area exists now (issue 5 built alerts, rules and maintenance)
@@ -123,10 +142,10 @@ describe('App shell', () => {
       '/',
       '/systems',
       '/alerts',
+      '/reports/availability',
       '/rules',
       '/maintenance',
       '/customers',
-      '/reports/availability',
       '/status',
       '/reference/api',
     ]);
@@ -145,7 +164,7 @@ describe('App shell', () => {
     const fixture = await render(userBody({ role: 'OPERATOR' }));
 
     expect(titles(fixture.nativeElement)).not.toContain('Users');
-    expect(titles(fixture.nativeElement)).not.toContain('Settings');
+    expect(titles(fixture.nativeElement)).not.toContain('Mail settings');
   });
 
   it('lists the notification pages for an operator', async () => {
@@ -154,7 +173,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).toContain('Notification channels');
     expect(titles(fixture.nativeElement)).toContain('Notification routing');
     expect(titles(fixture.nativeElement)).toContain('Audit log');
-    expect(titles(fixture.nativeElement)).toContain('Status pages');
+    expect(titles(fixture.nativeElement)).toContain('Public status pages');
   });
 
   it('hides the notification pages from a viewer', async () => {
@@ -163,7 +182,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).not.toContain('Notification channels');
     expect(titles(fixture.nativeElement)).not.toContain('Notification routing');
     expect(titles(fixture.nativeElement)).not.toContain('Audit log');
-    expect(titles(fixture.nativeElement)).not.toContain('Status pages');
+    expect(titles(fixture.nativeElement)).not.toContain('Public status pages');
   });
 
   it('shows the signed-in user with a menu to the account page and to sign out', async () => {

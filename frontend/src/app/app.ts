@@ -17,7 +17,7 @@ import { AuthService, roleLabel } from './core/auth';
 import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
 import { THEME_CHOICES, ThemeService } from './core/theme';
-import { NAV } from './nav';
+import { NAV, NAV_GROUPS } from './nav';
 import { openQuickSearch } from './shared/search/quick-search';
 import { Icon } from './ui/icon';
 import type { AlertCounts } from '@contracts/live';
@@ -65,11 +65,15 @@ export class App {
     initialValue: null,
   });
 
-  protected readonly nav = computed(() => {
+  /** The sidebar's groups with the entries the account's role may open; a group left empty is not drawn. */
+  protected readonly navGroups = computed(() => {
     const role = this.auth.user()?.role;
-    return NAV.filter(
+    const visible = NAV.filter(
       (entry) =>
         (!entry.adminOnly || role === 'ADMIN') && (!entry.writersOnly || role === 'ADMIN' || role === 'OPERATOR'),
+    );
+    return NAV_GROUPS.map((label) => ({ label, entries: visible.filter((entry) => entry.group === label) })).filter(
+      (group) => group.entries.length > 0,
     );
   });
 

@@ -1,6 +1,7 @@
 import { IconName } from './ui/icon';
 
 export interface NavEntry {
+  group: NavGroup;
   label: string;
   icon: IconName;
   /** Absent while the area is not built yet: the entry shows as "coming soon" instead of a dead link. */
@@ -13,23 +14,33 @@ export interface NavEntry {
   prefix?: boolean;
 }
 
+/** The sidebar's groups, in order: watching the fleet, setting up what Argus does, running Argus. */
+export const NAV_GROUPS = ['Monitor', 'Configure', 'Administer'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
 export const NAV: readonly NavEntry[] = [
-  { label: 'Overview', icon: 'dashboard', path: '/' },
-  { label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
-  { label: 'Alerts', icon: 'alerts', path: '/alerts', prefix: true },
-  { label: 'Rules', icon: 'rules', path: '/rules', prefix: true },
-  { label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
-  { label: 'Customers', icon: 'customers', path: '/customers' },
-  { label: 'Availability', icon: 'report', path: '/reports/availability' },
-  { label: 'Argus health', icon: 'status', path: '/status' },
-  { label: 'API', icon: 'code', path: '/reference/api' },
-  { label: 'Users', icon: 'users', path: '/users', adminOnly: true },
-  { label: 'Settings', icon: 'settings', path: '/settings/mail', adminOnly: true, prefix: true },
-  { label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
-  { label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
-  { label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
-  { label: 'Notification channels', icon: 'send', path: '/settings/channels', writersOnly: true },
-  { label: 'Notification routing', icon: 'routing', path: '/settings/routing', writersOnly: true },
-  { label: 'Audit log', icon: 'history', path: '/settings/audit-log', writersOnly: true },
-  { label: 'Status pages', icon: 'status', path: '/settings/status-pages', writersOnly: true },
+  { group: 'Monitor', label: 'Overview', icon: 'dashboard', path: '/' },
+  { group: 'Monitor', label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
+  { group: 'Monitor', label: 'Alerts', icon: 'alerts', path: '/alerts', prefix: true },
+  { group: 'Monitor', label: 'Availability', icon: 'report', path: '/reports/availability' },
+  { group: 'Configure', label: 'Rules', icon: 'rules', path: '/rules', prefix: true },
+  { group: 'Configure', label: 'Maintenance', icon: 'maintenance', path: '/maintenance', prefix: true },
+  { group: 'Configure', label: 'Customers', icon: 'customers', path: '/customers' },
+  { group: 'Configure', label: 'Notification channels', icon: 'send', path: '/settings/channels', writersOnly: true },
+  { group: 'Configure', label: 'Notification routing', icon: 'routing', path: '/settings/routing', writersOnly: true },
+  {
+    group: 'Configure',
+    label: 'Public status pages',
+    icon: 'status',
+    path: '/settings/status-pages',
+    writersOnly: true,
+  },
+  { group: 'Administer', label: 'Users', icon: 'users', path: '/users', adminOnly: true },
+  { group: 'Administer', label: 'Mail settings', icon: 'settings', path: '/settings/mail', adminOnly: true },
+  { group: 'Administer', label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
+  { group: 'Administer', label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
+  { group: 'Administer', label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
+  { group: 'Administer', label: 'Audit log', icon: 'history', path: '/settings/audit-log', writersOnly: true },
+  { group: 'Administer', label: 'Argus health', icon: 'status', path: '/status' },
+  { group: 'Administer', label: 'API', icon: 'code', path: '/reference/api' },
 ];

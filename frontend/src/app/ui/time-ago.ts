@@ -22,14 +22,19 @@ export function timeAgo(at: string | null, now: number): string {
   return `${Math.floor(diff / DAY)} d ago`;
 }
 
-/** The date and time in the browser's locale and time zone, for tooltips. */
-export function absoluteTime(at: string): string {
-  return ABSOLUTE.format(new Date(at));
+/** The date and time in the browser's locale, in `timeZone` (a customer's) or the browser's, for tooltips. */
+export function absoluteTime(at: string, timeZone?: string): string {
+  const format = timeZone
+    ? new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium', timeZone })
+    : ABSOLUTE;
+  return `${format.format(new Date(at))}${timeZone ? ` (${timeZone})` : ''}`;
 }
 
-/** The date and time to the minute, in the browser's locale and time zone ("22 Nov 2026, 14:00"). */
-export function shortTime(at: string): string {
-  return SHORT.format(new Date(at));
+/** The date and time to the minute in the browser's locale ("22 Nov 2026, 14:00"), in `timeZone` or the browser's. */
+export function shortTime(at: string, timeZone?: string): string {
+  return (
+    timeZone ? new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone }) : SHORT
+  ).format(new Date(at));
 }
 
 /** The current time, ticking every `periodMs`, so relative times move on between reloads. Call in an injection context. */

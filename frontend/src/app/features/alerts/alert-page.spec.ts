@@ -204,9 +204,11 @@ describe('AlertPage', () => {
     await stable();
 
     expect(page.querySelector('[data-testid="state"]')?.textContent).toContain(
-      `Open, acknowledged until ${shortTime(body.until)}`,
+      `Open, acknowledged until ${shortTime(body.until, 'UTC')}`,
     );
-    expect(page.querySelector('[data-testid="ack-until"]')?.textContent).toContain(`until ${shortTime(body.until)}`);
+    expect(page.querySelector('[data-testid="ack-until"]')?.textContent).toContain(
+      `until ${shortTime(body.until, 'UTC')}`,
+    );
     expect(entries(page).some((e) => e.text.includes('Acknowledged to Ops Slack'))).toBeTrue();
   });
 

@@ -141,7 +141,9 @@ export class AlertPage {
   protected stateText(alert: Alert): string {
     if (alert.state !== 'open') return 'Resolved';
     if (!alert.acknowledged) return 'Open';
-    return alert.ackUntil ? `Open, acknowledged until ${shortTime(alert.ackUntil)}` : 'Open, acknowledged';
+    return alert.ackUntil
+      ? `Open, acknowledged until ${shortTime(alert.ackUntil, alert.customerTimeZone)}`
+      : 'Open, acknowledged';
   }
 
   protected mayAcknowledge(alert: Alert): boolean {

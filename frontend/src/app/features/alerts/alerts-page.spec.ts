@@ -88,6 +88,55 @@ describe('AlertsPage', () => {
     filtered.flush([]);
   });
 
+  it('shows resolved alerts by when they resolved, newest first, with how long each lasted', async () => {
+    (await render(userBody())).flush([]);
+    await settle(fixture);
+    buttonByText('Resolved', page()).click();
+    await settle(fixture);
+    const ago = (minutes: number) => new Date(Date.now() - minutes * 60_000).toISOString();
+    // ids in the order raised: #3 was raised last but resolved first
+    (await alertsRequest('resolved')).flush([
+      alertBody({ id: 3, state: 'resolved', startedAt: ago(50), resolvedAt: ago(40) }),
+      alertBody({ id: 2, state: 'resolved', startedAt: ago(200), resolvedAt: ago(5) }),
+      alertBody({ id: 1, state: 'resolved', startedAt: ago(90), resolvedAt: ago(30) }),
+    ]);
+    await settle(fixture);
+    const links = rows().map((row) => row.querySelector('a')?.getAttribute('href'));
+    expect(links).toEqual(['/alerts/2', '/alerts/1', '/alerts/3']);
+    expect(rows().map((row) => row.querySelector('[data-testid="duration"]')?.textContent?.trim())).toEqual([
+      'lasted 3 h 15 min',
+      'lasted 1 h',
+      'lasted 10 min',
+    ]);
+  });
+
+  it("writes an alert's times in the customer's zone, and wraps a long instance name", async () => {
+    const lastSeen = new Date(Date.now() - 12 * 60_000);
+    lastSeen.setUTCSeconds(44, 479);
+    const longMount = '/srv/' + 'very-long-directory-name-'.repeat(6) + 'data';
+    (await render(userBody())).flush([
+      alertBody({
+        id: 4,
+        ruleKey: 'system.offline',
+        customerTimeZone: 'Asia/Kolkata',
+        message: `No report since ${lastSeen.toISOString()}`,
+      }),
+      alertBody({
+        id: 5,
+        ruleKey: 'disk.readonly',
+        instance: longMount,
+        message: `Filesystem ${longMount} is read-only`,
+      }),
+    ]);
+    await settle(fixture);
+    const text = rows()[0].querySelector('[data-testid="alert-text"]')?.textContent?.trim();
+    const local = new Intl.DateTimeFormat('en-GB', { timeZone: 'Asia/Kolkata', hour: '2-digit', minute: '2-digit' });
+    expect(text).toMatch(new RegExp(`^No report since (\\d+ \\w+, )?${local.format(lastSeen)} \\(12 min ago\\)$`));
+    expect(text).not.toContain('Z');
+    const head = rows()[1].querySelector('.head') as HTMLElement;
+    expect(getComputedStyle(head).overflowWrap).toBe('anywhere');
+  });
+
   it('offers the systems matching what is typed in the System filter (asked of the server), and filters by the one picked', async () => {
     (await render(userBody())).flush([]);
     await settle(fixture);
@@ -164,7 +213,9 @@ describe('AlertsPage', () => {
     ]);
     await settle(fixture);
 
-    expect(rows()[0].querySelector('[data-testid="ack-until"]')?.textContent).toContain(`until ${shortTime(until)}`);
+    expect(rows()[0].querySelector('[data-testid="ack-until"]')?.textContent).toContain(
+      `until ${shortTime(until, 'UTC')}`,
+    );
   });
 
   it('lists the open incidents above the alerts with their systems, each linking to its alert', async () => {

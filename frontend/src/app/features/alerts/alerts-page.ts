@@ -65,11 +65,16 @@ function idParam(value: string | undefined): number | null {
     }
     .alerts li {
       display: flex;
-      gap: 12px;
+      flex-wrap: wrap;
+      gap: 8px 12px;
       justify-content: space-between;
       align-items: flex-start;
       padding: 12px 0;
       border-bottom: 1px solid var(--mat-sys-outline-variant);
+    }
+    /* the text takes the room it needs and wraps; the action goes under it on a narrow screen */
+    .alerts argus-alert-summary {
+      flex: 1 1 16rem;
     }
     .paging {
       display: flex;
@@ -109,6 +114,19 @@ export class AlertsPage {
   }));
   protected readonly alerts = toSignal(toObservable(this.query).pipe(switchMap((q) => this.api.alerts$(q))), {
     initialValue: LOADING as Refreshing<Alert[]>,
+  });
+
+  /**
+   * The page's alerts as shown: resolved ones by when they resolved, newest first (the server pages by
+   * id, the order they were raised in; paging still goes by the last id of the answer).
+   */
+  protected readonly rows = computed(() => {
+    const list = this.alerts();
+    if (list.state !== 'ready') return [];
+    if (this.state() !== 'resolved') return list.value;
+    return [...list.value].sort(
+      (a, b) => Date.parse(b.resolvedAt ?? '') - Date.parse(a.resolvedAt ?? '') || b.id - a.id,
+    );
   });
 
   /** The open cluster incidents (of the customer filter), whatever the other filters say. */

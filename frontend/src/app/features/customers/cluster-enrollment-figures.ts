@@ -101,8 +101,11 @@ export class ClusterEnrollmentFigures {
   protected readonly inputId = computed(() => `enrollment-limit-${this.status().clusterId}`);
   protected readonly busy = signal(false);
   private readonly limitNow = computed(() => this.status().hourlyLimit);
-  /** What the form offers: twice the limit that applies now, until the administrator types another. */
-  protected readonly proposed = linkedSignal<number | null>(() => this.limitNow() * 2);
+  /**
+   * The field shows the limit in effect (the figure beside it), until the administrator types another:
+   * a different pre-filled number read as if it were the limit already.
+   */
+  protected readonly proposed = linkedSignal<number | null>(() => this.limitNow());
 
   protected readonly refusedLine = computed(() => {
     const refused = this.status().refusedLastHour;

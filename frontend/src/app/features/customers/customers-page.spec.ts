@@ -315,7 +315,7 @@ describe('CustomersPage', () => {
     await render(userBody(), [acme], [prod], [atLimit()]);
     const input = page().querySelector<HTMLInputElement>('[data-testid="enrollment-limit-input"]')!;
     expect(page().querySelector(`label[for="${input.id}"]`)?.textContent).toContain('Hourly limit for the next hour');
-    expect(input.valueAsNumber).withContext('twice the limit is offered').toBe(6);
+    expect(input.valueAsNumber).withContext('the limit in effect, as the figure beside it says').toBe(3);
 
     typeInto(input, '50');
     await click(buttonByText('Raise for 1 hour', page()));

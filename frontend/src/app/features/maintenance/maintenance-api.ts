@@ -39,12 +39,14 @@ export class MaintenanceApi {
   }
 }
 
-const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** "Once: 22 Nov 2026, 11:00 → 22 Nov 2026, 13:00" or "Weekly: Sun, Wed at 02:00 for 1 h 30 min (Europe/Berlin)". */
+/**
+ * In the customer's zone, as the window is entered: "Once: 22 Nov 2026, 11:00 → 22 Nov 2026, 13:00
+ * (Europe/Berlin)" or "Weekly: Sun, Wed at 02:00 for 1 h 30 min (Europe/Berlin)".
+ */
 export function scheduleText(w: MaintenanceWindow): string {
   if (w.kind === 'once') {
-    return `Once: ${WHEN.format(new Date(w.startsAt ?? 0))} → ${WHEN.format(new Date(w.endsAt ?? 0))}`;
+    const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: w.timeZone });
+    return `Once: ${when.format(new Date(w.startsAt ?? 0))} → ${when.format(new Date(w.endsAt ?? 0))} (${w.timeZone})`;
   }
   const days = (w.weekdays ?? []).map((d) => WEEKDAYS[d]).join(', ');
   return `Weekly: ${days} at ${w.startTime} for ${minutesText(w.durationMinutes ?? 0)} (${w.timeZone})`;

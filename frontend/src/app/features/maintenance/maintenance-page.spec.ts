@@ -110,7 +110,7 @@ describe('MaintenancePage', () => {
     await settle(fixture);
     expect(page().textContent).toContain('Patch night');
   });
-  it("edits a one-off window in browser time and shows the server's field error under the field", async () => {
+  it("edits a one-off window in the customer's time zone and shows the server's field error under the field", async () => {
     const once: MaintenanceWindow = {
       ...weekly,
       kind: 'once',
@@ -122,17 +122,24 @@ describe('MaintenancePage', () => {
       activeNow: false,
     };
     await render(userBody(), [once]);
-    expect(page().querySelector('[data-testid="schedule"]')?.textContent).toContain('Once:');
+    const schedule = page().querySelector('[data-testid="schedule"]')?.textContent ?? '';
+    expect(schedule).toContain('Once:');
+    // 10:00 UTC is 11:00 in Berlin in November, whatever the browser's zone
+    expect(schedule).toContain('11:00');
+    expect(schedule).toContain('(Europe/Berlin)');
 
     (page().querySelector('button[aria-label="Edit Backups"]') as HTMLElement).click();
     await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([]);
+    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
+      { id: 10, name: 'Acme', active: true, notes: '', timeZone: 'Europe/Berlin', createdAt: '' },
+    ]);
     (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([{ id: 100, name: 'prod', customerId: 10 }]);
     (await nextRequest(http, { method: 'GET', url: SYSTEMS_URL })).flush([]);
     await settle(fixture);
     const dialog = document.querySelector('mat-dialog-container') as HTMLElement;
     const starts = dialog.querySelector('input[formcontrolname="startsAt"]') as HTMLInputElement;
-    expect(new Date(starts.value).toISOString()).toBe('2026-11-22T10:00:00.000Z');
+    expect(starts.value).toBe('2026-11-22T11:00');
+    expect(dialog.querySelector('[data-testid="once-zone"]')?.textContent).toContain('Europe/Berlin');
     typeInto(dialog.querySelector('input[formcontrolname="endsAt"]'), starts.value);
     await settle(fixture);
     buttonByText('Save', dialog).click();

@@ -10,6 +10,8 @@ import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { merge } from 'rxjs';
 
+import { wallClock, zonedInstant } from '@contracts/zoned-time';
+
 import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
@@ -21,15 +23,18 @@ export interface WindowDialogData {
   window?: MaintenanceWindow;
 }
 
-/** The value of a datetime-local input (browser time) for an ISO instant. */
-export function localInput(iso: string | null): string {
+/** The value of a datetime-local input for an ISO instant, on the wall clock of `timeZone` (the customer's). */
+export function localInput(iso: string | null, timeZone: string): string {
   if (!iso) return '';
-  const d = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return new Date(wallClock(Date.parse(iso), timeZone)).toISOString().slice(0, 16);
 }
 
-/** Creates or edits a maintenance window: one-off (absolute times) or weekly (in the customer's time zone). */
+/** The instant a datetime-local value ("2026-11-22T02:00") names on the wall clock of `timeZone`. */
+export function zonedInput(local: string, timeZone: string): string {
+  return new Date(zonedInstant(Date.parse(`${local}:00Z`), timeZone)).toISOString();
+}
+
+/** Creates or edits a maintenance window, one-off or weekly, in the customer's time zone. */
 @Component({
   selector: 'argus-window-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -71,8 +76,8 @@ export class WindowDialog {
     scopeType: (this.original?.scope.type ?? 'customer') as ScopeType,
     scopeId: [this.original?.scope.id ?? (null as number | null), Validators.required],
     kind: (this.original?.kind ?? 'once') as WindowKind,
-    startsAt: localInput(this.original?.startsAt ?? null),
-    endsAt: localInput(this.original?.endsAt ?? null),
+    startsAt: localInput(this.original?.startsAt ?? null, this.original?.timeZone ?? this.browserZone),
+    endsAt: localInput(this.original?.endsAt ?? null, this.original?.timeZone ?? this.browserZone),
     weekdays: [this.original?.weekdays ?? ([] as number[])],
     startTime: this.original?.startTime ?? '02:00',
     durationMinutes: [this.original?.durationMinutes ?? 60, [Validators.min(1), Validators.max(10_080)]],
@@ -83,7 +88,7 @@ export class WindowDialog {
     const targets = this.targets();
     return targets.state === 'ready' ? targets.value[this.values().scopeType ?? 'customer'] : [];
   });
-  /** The zone a weekly window is read in: its customer's. */
+  /** The zone a window is read in, one-off or weekly: its customer's. */
   protected readonly zone = computed(() => {
     const id = this.values().scopeId;
     return this.scopeTargets().find((t) => t.id === id)?.timeZone ?? this.original?.timeZone ?? null;
@@ -99,12 +104,13 @@ export class WindowDialog {
     }
     const v = this.form.getRawValue();
     const once = v.kind === 'once';
+    const zone = this.zone() ?? this.browserZone;
     const fields: WindowFields = {
       name: v.name.trim(),
       scope: { type: v.scopeType, id: v.scopeId as number },
       kind: v.kind,
-      startsAt: once && v.startsAt ? new Date(v.startsAt).toISOString() : null,
-      endsAt: once && v.endsAt ? new Date(v.endsAt).toISOString() : null,
+      startsAt: once && v.startsAt ? zonedInput(v.startsAt, zone) : null,
+      endsAt: once && v.endsAt ? zonedInput(v.endsAt, zone) : null,
       weekdays: once ? null : v.weekdays,
       startTime: once ? null : v.startTime,
       durationMinutes: once ? null : Number(v.durationMinutes),

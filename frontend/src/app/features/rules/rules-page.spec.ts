@@ -139,6 +139,9 @@ describe('RulesPage', () => {
     });
     await settle(fixture);
     const preview = page().querySelector('[data-testid="preview"]')!;
+    // shown where it was asked for: in the row right under the one whose Preview was pressed
+    expect(rows()[1].nextElementSibling?.contains(preview)).toBeTrue();
+    expect(page().querySelectorAll('[data-testid="preview"]').length).toBe(1);
     expect(preview.textContent).toContain('"for" is not considered');
     expect(preview.querySelector('[data-testid="preview-system"]')?.textContent).toContain('web-01 (Acme): 97');
   });

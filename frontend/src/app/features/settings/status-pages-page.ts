@@ -26,7 +26,7 @@ import { StatusPage, StatusPagesApi } from './status-pages-api';
   template: `
     <header class="page-header page-header--actions">
       <div>
-        <h1>Status pages</h1>
+        <h1>Public status pages</h1>
         <p>
           A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of
           the systems and clusters you choose, under the names you give them. Anyone with the address can open it,

@@ -1,7 +1,8 @@
-import { ChangeDetectionStrategy, Component, input } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 
 import { absoluteTime, shortTime, timeAgo } from '../../ui/time-ago';
+import { alertDuration, alertText } from './alert-text';
 import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
 
 /** Severity chip, what fired, where, since when and who acknowledged it: one alert in a list. */
@@ -28,12 +29,13 @@ import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
       }
     </div>
     @if (a.message) {
-      <p class="message">{{ a.message }}</p>
+      <p class="message" data-testid="alert-text">{{ text() }}</p>
     }
     <p class="meta muted">
       <span [title]="absolute(a.startedAt)">Raised {{ ago(a.startedAt) }}</span>
       @if (a.resolvedAt) {
-        · <span [title]="absolute(a.resolvedAt)">resolved {{ ago(a.resolvedAt) }}</span>
+        · <span [title]="absolute(a.resolvedAt)">resolved {{ ago(a.resolvedAt) }}</span> ·
+        <span data-testid="duration">lasted {{ duration() }}</span>
       }
       @if (a.acknowledgedAt) {
         ·
@@ -50,11 +52,20 @@ import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
     }
   `,
   styles: `
+    :host {
+      display: block;
+      min-width: 0;
+    }
     .head {
       display: flex;
       flex-wrap: wrap;
       gap: 6px;
       align-items: baseline;
+    }
+    /* long mount paths and instance names wrap instead of pushing the actions off a phone's screen */
+    .head,
+    .message {
+      overflow-wrap: anywhere;
     }
     .rule {
       font-weight: 500;
@@ -79,13 +90,19 @@ export class AlertSummary {
   readonly showSystem = input(true);
   protected readonly labels = SEVERITY_LABELS;
   protected readonly chips = SEVERITY_CHIPS;
+  /** The text with its times in the customer's zone ("No report since 10:14 (12 min ago)"). */
+  protected readonly text = computed(() => {
+    const a = this.alert();
+    return alertText(a.message, a.customerTimeZone, this.now());
+  });
+  protected readonly duration = computed(() => alertDuration(this.alert().startedAt, this.alert().resolvedAt));
   protected ago(at: string): string {
     return timeAgo(at, this.now());
   }
   protected absolute(at: string): string {
-    return absoluteTime(at);
+    return absoluteTime(at, this.alert().customerTimeZone);
   }
   protected short(at: string): string {
-    return shortTime(at);
+    return shortTime(at, this.alert().customerTimeZone);
   }
 }
