@@ -48,7 +48,7 @@ describe('alert e-mails', () => {
         'Rule:     Disk usage high (disk.high)',
         'Instance: /var',
         'Value:    91.25',
-        'Message:  Disk usage high: disk.used_pct{/var} = 91.25 (> 85)',
+        'Message:  Disk used on /var is 91.3 % (above 85 %)',
         `Raised:   ${new Date(alert.started_at).toISOString()}`,
         `Open it in Argus: ${AUTH_URL}/alerts/${alert.id}`,
       ]) {
