@@ -39,7 +39,7 @@ describe('routes', () => {
     (await nextRequest(http, AUTH_URLS.csrf)).flush({ csrfToken: 't' });
   }
 
-  it('opens the overview at the root, and the status page at /status', async () => {
+  it('opens the overview at the root, and Argus health at /status', async () => {
     const harness = await RouterTestingHarness.create();
     const page = harness.navigateByUrl('/');
     await signedInAs(userBody());
@@ -47,7 +47,7 @@ describe('routes', () => {
     expect(await page).toBeInstanceOf(OverviewPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Overview · Argus');
     expect(await harness.navigateByUrl('/status')).toBeInstanceOf(StatusPage);
-    expect(TestBed.inject(Title).getTitle()).toBe('Status · Argus');
+    expect(TestBed.inject(Title).getTitle()).toBe('Argus health · Argus');
   });
 
   it('opens the fleet pages for every role', async () => {
