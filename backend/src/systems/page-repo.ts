@@ -6,9 +6,9 @@
 import { escapeLike } from '../lib/like.js';
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import { mapRow, type SystemRow } from './repo.js';
+import { mapRow, USAGE_COLUMNS, USAGE_JOIN, type SystemRow } from './repo.js';
 
-export type SortKey = 'name' | 'status' | 'lastSeen' | 'customer';
+export type SortKey = 'name' | 'status' | 'lastSeen' | 'customer' | 'cpu' | 'memory' | 'disk';
 
 export interface SystemFilter {
   q?: string | undefined;
@@ -28,12 +28,17 @@ export interface Keyset {
 const LOWER = (column: string) => `lower(${column}) COLLATE "C"`;
 const STATUS_RANK = `CASE s.status WHEN 'CRITICAL' THEN 0 WHEN 'WARNING' THEN 1 WHEN 'OFFLINE' THEN 2
   WHEN 'PENDING' THEN 3 WHEN 'STANDBY' THEN 4 ELSE 5 END`;
+// a system without the figure sorts as below every value (last when the fullest come first)
+const FIGURE = (column: string) => `coalesce(${column}, -1)::float8`;
 /** The sort expressions of each order, most significant first; `s.id` always breaks ties. */
 const SORT_EXPRESSIONS: Record<SortKey, string[]> = {
   name: [LOWER('s.name')],
   status: [STATUS_RANK, LOWER('s.name')],
   lastSeen: ['coalesce(extract(epoch FROM s.last_seen_at) * 1000, 0)::float8', LOWER('s.name')],
   // customer, then its clusters with the systems of no cluster last (as the console groups them), then name
+  cpu: [FIGURE('u.cpu_pct'), LOWER('s.name')],
+  memory: [FIGURE('u.memory_pct'), LOWER('s.name')],
+  disk: [FIGURE('u.disk_pct'), LOWER('s.name')],
   customer: [LOWER('c.name'), '(s.cluster_id IS NULL)::int', `${LOWER("coalesce(k.name, '')")}`, LOWER('s.name')],
 };
 
@@ -85,6 +90,7 @@ export function createSystemsPageRepo(db: Knex) {
              count(*) FILTER (WHERE a.severity = 'INFO')::int AS open_info
            FROM alerts a WHERE a.system_id = s.id AND a.state = 'open') AS a ON true`,
         )
+        .joinRaw(USAGE_JOIN)
         .select(
           's.*',
           'c.name as customer_name',
@@ -92,6 +98,7 @@ export function createSystemsPageRepo(db: Knex) {
           'a.open_critical',
           'a.open_warning',
           'a.open_info',
+          ...USAGE_COLUMNS,
           ...expressions.map((expression, index) => db.raw(`${expression} AS sort_${index}`)),
         )
         .orderByRaw([...expressions, 's.id'].map((expression) => `${expression} ${direction}`).join(', '))

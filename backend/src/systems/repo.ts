@@ -24,7 +24,39 @@ export interface SystemRow {
   openCritical: number;
   openWarning: number;
   openInfo: number;
+  usage: Usage;
 }
+
+/** The newest CPU and memory use and the fullest disk, in percent (null: not reported). */
+export interface Usage {
+  cpu: number | null;
+  memory: number | null;
+  disk: number | null;
+  /** The fullest disk's instance (its mount point). */
+  diskMount: string | null;
+}
+
+/**
+ * A system's figures at a glance, from its row of newest values (`system_latest`, read by position):
+ * CPU and memory use and the fullest disk. Only series reported within 5 minutes of the system's
+ * newest sample count: a series left out keeps its last value in the row for ever (an unmounted
+ * disk, a collector that stopped), and would otherwise show, and sort, as current.
+ */
+export const USAGE_JOIN = `LEFT JOIN LATERAL (
+  SELECT max(l.vals[k]) FILTER (WHERE l.names[k] = 'cpu.usage_pct') AS cpu_pct,
+         max(l.vals[k]) FILTER (WHERE l.names[k] = 'mem.used_pct') AS memory_pct,
+         max(l.vals[k]) FILTER (WHERE l.names[k] = 'disk.used_pct') AS disk_pct,
+         (array_agg(l.instances[k] ORDER BY l.vals[k] DESC) FILTER (WHERE l.names[k] = 'disk.used_pct'))[1]
+           AS disk_mount
+    FROM system_latest l
+         CROSS JOIN LATERAL (SELECT max(t) - interval '5 minutes' AS since FROM unnest(l.times) AS t) AS f
+         CROSS JOIN LATERAL generate_subscripts(l.names, 1) AS k
+   WHERE l.system_id = s.id AND l.times[k] >= f.since
+     AND l.names[k] IN ('cpu.usage_pct', 'mem.used_pct', 'disk.used_pct')
+) AS u ON true`;
+export const USAGE_COLUMNS = ['u.cpu_pct', 'u.memory_pct', 'u.disk_pct', 'u.disk_mount'];
+
+const percentOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export function mapRow(row: Record<string, unknown>): SystemRow {
   return {
@@ -47,6 +79,12 @@ export function mapRow(row: Record<string, unknown>): SystemRow {
     openCritical: Number(row['open_critical'] ?? 0),
     openWarning: Number(row['open_warning'] ?? 0),
     openInfo: Number(row['open_info'] ?? 0),
+    usage: {
+      cpu: percentOrNull(row['cpu_pct']),
+      memory: percentOrNull(row['memory_pct']),
+      disk: percentOrNull(row['disk_pct']),
+      diskMount: (row['disk_mount'] as string | null) ?? null,
+    },
   };
 }
 
@@ -72,8 +110,10 @@ export function createSystemsRepo(db: Knex) {
         open('CRITICAL'),
         open('WARNING'),
         open('INFO'),
+        ...USAGE_COLUMNS,
       )
-      .groupBy('s.id', 'c.name', 'k.name');
+      .joinRaw(USAGE_JOIN)
+      .groupBy('s.id', 'c.name', 'k.name', ...USAGE_COLUMNS);
   }
 
   return {
