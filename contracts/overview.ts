@@ -76,3 +76,19 @@ export const overview = z
   })
   .meta({ id: 'Overview' });
 export type Overview = z.infer<typeof overview>;
+
+/** GET /api/overview/trend: the fleet over the last 24 hours, a point an hour, the last one now. */
+export const fleetTrend = z
+  .object({
+    points: z.array(
+      z.object({
+        at: instant,
+        /** Systems with an offline alert open at that moment. */
+        systemsDown: count,
+        /** Alerts open at that moment, every severity. */
+        alertsOpen: count,
+      }),
+    ),
+  })
+  .meta({ id: 'FleetTrend' });
+export type FleetTrend = z.infer<typeof fleetTrend>;

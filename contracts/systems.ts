@@ -19,6 +19,17 @@ export const system = z
     agentVersion: z.string().nullable(),
     os: z.string().nullable(),
     openAlerts: z.object({ critical: z.number().int(), warning: z.number().int(), info: z.number().int() }),
+    /**
+     * The newest CPU and memory use and the fullest disk, in percent; null when not reported (only series
+     * reported within 5 minutes of the system's newest sample count). An offline system keeps its last.
+     */
+    usage: z.object({
+      cpu: z.number().nullable(),
+      memory: z.number().nullable(),
+      disk: z.number().nullable(),
+      /** The fullest disk's mount point. */
+      diskMount: z.string().nullable(),
+    }),
   })
   .meta({ id: 'System' });
 export type System = z.infer<typeof system>;
@@ -68,7 +79,7 @@ export const chartData = z
 export type ChartData = z.infer<typeof chartData>;
 
 /** How GET /api/systems sorts a page (issue 15: the console at 10,000 systems sorts on the server). */
-export const systemSort = z.enum(['name', 'status', 'lastSeen', 'customer']);
+export const systemSort = z.enum(['name', 'status', 'lastSeen', 'customer', 'cpu', 'memory', 'disk']);
 export type SystemSort = z.infer<typeof systemSort>;
 
 const idList = z

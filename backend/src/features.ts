@@ -241,9 +241,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   // the live snapshot shares GET /api/overview's computation at open (overview/recent.ts)
-  const overview = shareRecentOverviews(createOverviewService({ repo: createOverviewRepo(db), clock }).compute, {
-    clock,
-  });
+  const overviewService = createOverviewService({ repo: createOverviewRepo(db), clock });
+  const overview = shareRecentOverviews(overviewService.compute, { clock });
   const authentication = authenticate({
     sessions,
     tokens,
@@ -367,7 +366,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       auditRoutes(audit),
       storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
       searchRoutes(createSearchRepo(db)),
-      overviewRoutes(overview),
+      overviewRoutes(overview, overviewService.trend),
       statusPagesRoutes(
         createStatusPagesService({
           repo: statusPagesRepo,

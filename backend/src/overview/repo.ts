@@ -10,6 +10,8 @@ import { systemStatus } from '../../../contracts/systems.js';
 
 export const WORST_PER_CUSTOMER = 5;
 export const INCIDENTS_SHOWN = 50;
+/** The fleet's trend: this many points, an hour apart, the last one now. */
+export const TREND_HOURS = 24;
 
 /** Which scopes maintenance windows cover now: the systems inside them count as in maintenance. */
 export interface CoveredScopes {
@@ -136,6 +138,42 @@ export function createOverviewRepo(db: Knex) {
                 minutes AS "alertMinutes"
            FROM ranked WHERE rank <= ? ORDER BY customer_id, rank`,
         [now, since, now, now, now, since, visibleFilter(db, 'customer_id', visible), limit],
+      );
+      return rows;
+    },
+
+    /**
+     * The fleet's trend: at `now` and at each of the 23 hours before it, the systems with an offline
+     * alert open and the alerts open. Only alerts open now or resolved inside the window are read
+     * (their partial indexes), as for the worst offenders.
+     */
+    async trend(visible: Visible, now: Date): Promise<{ at: Date; systemsDown: number; alertsOpen: number }[]> {
+      const since = new Date(now.getTime() - TREND_HOURS * 3_600_000);
+      const { rows } = await db.raw<{ rows: { at: Date; systemsDown: number; alertsOpen: number }[] }>(
+        `WITH hours AS (
+           SELECT ?::timestamptz - make_interval(hours => n) AS at FROM generate_series(0, ?::int - 1) AS n
+         ), recent AS (
+           SELECT system_id, rule_kind, started_at, NULL::timestamptz AS resolved_at
+             FROM alerts WHERE state = 'open' AND started_at <= ? AND ?
+           UNION ALL
+           SELECT system_id, rule_kind, started_at, resolved_at
+             FROM alerts WHERE state = 'resolved' AND resolved_at > ? AND started_at <= ? AND ?
+         )
+         SELECT h.at,
+                count(DISTINCT r.system_id) FILTER (WHERE r.rule_kind = 'offline')::int AS "systemsDown",
+                count(r.system_id)::int AS "alertsOpen"
+           FROM hours h
+           LEFT JOIN recent r ON r.started_at <= h.at AND (r.resolved_at IS NULL OR r.resolved_at > h.at)
+          GROUP BY h.at ORDER BY h.at`,
+        [
+          now,
+          TREND_HOURS,
+          now,
+          visibleFilter(db, 'customer_id', visible),
+          since,
+          now,
+          visibleFilter(db, 'customer_id', visible),
+        ],
       );
       return rows;
     },

@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Visible } from '../lib/access.js';
 import { windowCovers } from '../maintenance/schedule.js';
 import type { CoveredScopes, OverviewRepo, WindowOfCustomer } from './repo.js';
-import type { Overview, OverviewCustomer, StatusCounts } from '../../../contracts/overview.js';
+import type { FleetTrend, Overview, OverviewCustomer, StatusCounts } from '../../../contracts/overview.js';
 import { systemStatus } from '../../../contracts/systems.js';
 
 /** The scopes the windows cover at `now`, each read in its customer's zone (as the evaluation run does). */
@@ -63,6 +63,12 @@ export function createOverviewService(deps: { repo: OverviewRepo; clock: Clock }
         totals.openAlerts.info += customer.openAlerts.info;
       }
       return { totals, customers, incidents: incidents.shown };
+    },
+
+    /** Systems down and alerts open over the last 24 hours, a point an hour. */
+    async trend(visible: Visible): Promise<FleetTrend> {
+      const points = await repo.trend(visible, clock.now());
+      return { points: points.map((point) => ({ ...point, at: point.at.toISOString() })) };
     },
   };
 }

@@ -6,9 +6,9 @@
 import { escapeLike } from '../lib/like.js';
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import { mapRow, type SystemRow } from './repo.js';
+import { mapRow, USAGE_COLUMNS, usageJoin, type SystemRow } from './repo.js';
 
-export type SortKey = 'name' | 'status' | 'lastSeen' | 'customer';
+export type SortKey = 'name' | 'status' | 'lastSeen' | 'customer' | 'cpu' | 'memory' | 'disk';
 
 export interface SystemFilter {
   q?: string | undefined;
@@ -28,12 +28,18 @@ export interface Keyset {
 const LOWER = (column: string) => `lower(${column}) COLLATE "C"`;
 const STATUS_RANK = `CASE s.status WHEN 'CRITICAL' THEN 0 WHEN 'WARNING' THEN 1 WHEN 'OFFLINE' THEN 2
   WHEN 'PENDING' THEN 3 WHEN 'STANDBY' THEN 4 ELSE 5 END`;
+// a system without the figure sorts as below every value (last when the fullest come first)
+const FIGURE = (column: string) => `coalesce(${column}, -1)::float8`;
+const FIGURE_SORTS: ReadonlySet<SortKey> = new Set(['cpu', 'memory', 'disk']);
 /** The sort expressions of each order, most significant first; `s.id` always breaks ties. */
 const SORT_EXPRESSIONS: Record<SortKey, string[]> = {
   name: [LOWER('s.name')],
   status: [STATUS_RANK, LOWER('s.name')],
   lastSeen: ['coalesce(extract(epoch FROM s.last_seen_at) * 1000, 0)::float8', LOWER('s.name')],
   // customer, then its clusters with the systems of no cluster last (as the console groups them), then name
+  cpu: [FIGURE('u.cpu_pct'), LOWER('s.name')],
+  memory: [FIGURE('u.memory_pct'), LOWER('s.name')],
+  disk: [FIGURE('u.disk_pct'), LOWER('s.name')],
   customer: [LOWER('c.name'), '(s.cluster_id IS NULL)::int', `${LOWER("coalesce(k.name, '')")}`, LOWER('s.name')],
 };
 
@@ -77,14 +83,16 @@ export function createSystemsPageRepo(db: Knex) {
     }): Promise<{ rows: SystemRow[]; keys: Keyset[] }> {
       const expressions = SORT_EXPRESSIONS[input.sort];
       const direction = input.descending ? 'DESC' : 'ASC';
-      const query = applyFilter(fleet(), input.visible, input.filter, true)
-        .joinRaw(
-          `LEFT JOIN LATERAL (SELECT
-             count(*) FILTER (WHERE a.severity = 'CRITICAL')::int AS open_critical,
-             count(*) FILTER (WHERE a.severity = 'WARNING')::int AS open_warning,
-             count(*) FILTER (WHERE a.severity = 'INFO')::int AS open_info
-           FROM alerts a WHERE a.system_id = s.id AND a.state = 'open') AS a ON true`,
-        )
+      const matching = applyFilter(fleet(), input.visible, input.filter, true).joinRaw(
+        `LEFT JOIN LATERAL (SELECT
+           count(*) FILTER (WHERE a.severity = 'CRITICAL')::int AS open_critical,
+           count(*) FILTER (WHERE a.severity = 'WARNING')::int AS open_warning,
+           count(*) FILTER (WHERE a.severity = 'INFO')::int AS open_info
+         FROM alerts a WHERE a.system_id = s.id AND a.state = 'open') AS a ON true`,
+      );
+      // an order by a figure reads every matching system's figures (177 ms at 10,000 systems)
+      if (FIGURE_SORTS.has(input.sort)) matching.joinRaw(usageJoin('s.id'));
+      matching
         .select(
           's.*',
           'c.name as customer_name',
@@ -99,8 +107,15 @@ export function createSystemsPageRepo(db: Knex) {
       if (input.after) {
         const tuple = `(${[...expressions, 's.id'].join(', ')})`;
         const marks = `(${[...expressions, 's.id'].map(() => '?').join(', ')})`;
-        query.whereRaw(`${tuple} ${input.descending ? '<' : '>'} ${marks}`, [...input.after.values, input.after.id]);
+        matching.whereRaw(`${tuple} ${input.descending ? '<' : '>'} ${marks}`, [...input.after.values, input.after.id]);
       }
+      // the figures shown are read for the page's rows only, whatever the order
+      const pageOrder = [...expressions.map((_, index) => `p.sort_${index}`), 'p.id'];
+      const query = db
+        .from(matching.as('p'))
+        .joinRaw(usageJoin('p.id'))
+        .select('p.*', ...USAGE_COLUMNS)
+        .orderByRaw(pageOrder.map((expression) => `${expression} ${direction}`).join(', '));
       const rows = (await query) as Record<string, unknown>[];
       return {
         rows: rows.map(mapRow),

@@ -24,7 +24,40 @@ export interface SystemRow {
   openCritical: number;
   openWarning: number;
   openInfo: number;
+  usage: Usage;
 }
+
+/** The newest CPU and memory use and the fullest disk, in percent (null: not reported). */
+export interface Usage {
+  cpu: number | null;
+  memory: number | null;
+  disk: number | null;
+  /** The fullest disk's instance (its mount point). */
+  diskMount: string | null;
+}
+
+/**
+ * A system's figures at a glance, from its row of newest values (`system_latest`): CPU and memory use
+ * and the fullest disk. Only the names are unnested, values read by position (text arrays are read in
+ * O(n) per subscript, fixed-width ones in O(1)): 177 ms to sort 10,000 systems × 60 series by CPU,
+ * against 536–700 ms subscripting `names`. Only samples within 5 minutes of the newest of these series
+ * count: a series left out keeps its last value in the row for ever (an unmounted disk, a collector
+ * that stopped), and would otherwise show, and sort, as current.
+ */
+export const usageJoin = (systemId: string) => `LEFT JOIN LATERAL (
+  SELECT max(x.value) FILTER (WHERE x.name = 'cpu.usage_pct') AS cpu_pct,
+         max(x.value) FILTER (WHERE x.name = 'mem.used_pct') AS memory_pct,
+         max(x.value) FILTER (WHERE x.name = 'disk.used_pct') AS disk_pct,
+         (array_agg(x.instances[x.k] ORDER BY x.value DESC) FILTER (WHERE x.name = 'disk.used_pct'))[1] AS disk_mount
+    FROM (SELECT n.name, n.k, l.instances, l.vals[n.k] AS value, l.times[n.k] AS time,
+                 max(l.times[n.k]) OVER () AS newest
+            FROM system_latest l CROSS JOIN LATERAL unnest(l.names) WITH ORDINALITY AS n(name, k)
+           WHERE l.system_id = ${systemId} AND n.name IN ('cpu.usage_pct', 'mem.used_pct', 'disk.used_pct')) AS x
+   WHERE x.time >= x.newest - interval '5 minutes'
+) AS u ON true`;
+export const USAGE_COLUMNS = ['u.cpu_pct', 'u.memory_pct', 'u.disk_pct', 'u.disk_mount'];
+
+const percentOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 export function mapRow(row: Record<string, unknown>): SystemRow {
   return {
@@ -47,6 +80,12 @@ export function mapRow(row: Record<string, unknown>): SystemRow {
     openCritical: Number(row['open_critical'] ?? 0),
     openWarning: Number(row['open_warning'] ?? 0),
     openInfo: Number(row['open_info'] ?? 0),
+    usage: {
+      cpu: percentOrNull(row['cpu_pct']),
+      memory: percentOrNull(row['memory_pct']),
+      disk: percentOrNull(row['disk_pct']),
+      diskMount: (row['disk_mount'] as string | null) ?? null,
+    },
   };
 }
 
@@ -72,8 +111,10 @@ export function createSystemsRepo(db: Knex) {
         open('CRITICAL'),
         open('WARNING'),
         open('INFO'),
+        ...USAGE_COLUMNS,
       )
-      .groupBy('s.id', 'c.name', 'k.name');
+      .joinRaw(usageJoin('s.id'))
+      .groupBy('s.id', 'c.name', 'k.name', ...USAGE_COLUMNS);
   }
 
   return {

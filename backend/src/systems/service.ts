@@ -9,7 +9,7 @@ import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
-import type { SeriesQuery, SystemRow, SystemsRepo } from './repo.js';
+import type { SeriesQuery, SystemRow, SystemsRepo, Usage } from './repo.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -26,6 +26,7 @@ export interface SystemView {
   agentVersion: string | null;
   os: string | null;
   openAlerts: { critical: number; warning: number; info: number };
+  usage: Usage;
 }
 
 export interface SystemDetail extends SystemView {
@@ -49,6 +50,7 @@ export function view(row: SystemRow): SystemView {
     agentVersion: row.agentVersion,
     os: row.os,
     openAlerts: { critical: row.openCritical, warning: row.openWarning, info: row.openInfo },
+    usage: row.usage,
   };
 }
 

@@ -3,12 +3,13 @@ import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
 import { LiveService } from '../../core/live';
-import { followLive, Refreshing, refreshing } from '../../core/refresh';
-import type { Overview } from '@contracts/overview';
+import { followLive, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import type { FleetTrend, Overview } from '@contracts/overview';
 
-export type { Overview, OverviewCustomer, OverviewIncident, WorstOffender } from '@contracts/overview';
+export type { FleetTrend, Overview, OverviewCustomer, OverviewIncident, WorstOffender } from '@contracts/overview';
 
 export const OVERVIEW_URL = '/api/overview';
+export const TREND_URL = '/api/overview/trend';
 
 @Injectable({ providedIn: 'root' })
 export class OverviewApi {
@@ -19,5 +20,12 @@ export class OverviewApi {
   readonly overview$: Observable<Refreshing<Overview>> = followLive(
     refreshing(() => this.http.get<Overview>(OVERVIEW_URL)),
     this.live.snapshot<Overview>('overview'),
+  );
+
+  /** The last 24 hours; read again when an alert or a system's status changes (an offline alert is both). */
+  readonly trend$: Observable<Refreshing<FleetTrend>> = refreshing(
+    () => this.http.get<FleetTrend>(TREND_URL),
+    undefined,
+    onTopics('alerts', 'systems'),
   );
 }

@@ -9,7 +9,7 @@ import { healthBody } from '../../core/health-testing';
 import { LIVE_SOCKET } from '../../core/live-socket';
 import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { provideForTests } from '../../testing';
-import { Overview, OverviewCustomer, OVERVIEW_URL } from './overview-api';
+import { Overview, OverviewCustomer, OVERVIEW_URL, TREND_URL } from './overview-api';
 import { OverviewPage } from './overview-page';
 
 const statuses = (partial: Partial<Overview['totals']['byStatus']> = {}) => ({
@@ -131,6 +131,21 @@ describe('OverviewPage', () => {
     expect(totals()).toContain('Open incidents 1');
     // status in words next to each count, never by colour alone
     expect(items('[aria-label="All systems by status"]')).toEqual(['Critical 1', 'Online 2']);
+  });
+
+  it("shows the fleet's trend of the last 24 hours in the Fleet section", () => {
+    load();
+    const at = new Date().toISOString();
+    http.expectOne(TREND_URL).flush({ points: [{ at, systemsDown: 3, alertsOpen: 5 }] });
+    fixture.detectChanges();
+
+    const rows = Array.from(page().querySelectorAll('[data-testid="fleet"] [data-testid="trend"] .row'));
+    expect(
+      rows.map((row) => [row.querySelector('dt')?.textContent, row.querySelector('.summary')?.textContent]),
+    ).toEqual([
+      ['Systems down, 24 h', 'now 3, the 24 h peak'],
+      ['Alerts open, 24 h', 'now 5, the 24 h peak'],
+    ]);
   });
 
   it('lists each customer with a link to its systems, its alerts, and worst offenders linked to their pages', async () => {

@@ -12,6 +12,7 @@ import { Icon } from '../../ui/icon';
 import { STATUS_LABELS, STATUSES, StatusBadge } from '../../shared/systems/status-badge';
 import { SystemStatus } from '../../shared/systems/systems-api';
 import { fleetLine } from './fleet-line';
+import { FleetTrend } from './fleet-trend';
 import { Overview, OverviewApi, OverviewCustomer } from './overview-api';
 
 export const HEALTH_INTERVAL_MS = 30_000;
@@ -28,7 +29,7 @@ export function needsAttention(customer: OverviewCustomer): boolean {
 @Component({
   selector: 'argus-overview-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, Icon, MatProgressBarModule, RouterLink, StatusBadge],
+  imports: [DatePipe, FleetTrend, Icon, MatProgressBarModule, RouterLink, StatusBadge],
   templateUrl: './overview-page.html',
   styleUrl: './overview-page.scss',
 })

@@ -106,14 +106,25 @@ describe('FleetList: the systems page at any fleet size', () => {
     });
 
     it('filters on the server and drops an answer to a filter typed over since', () => {
-      fleet.setFilter({ text: 'web', status: null });
+      fleet.setFilter({ text: 'web', status: null, sort: 'customer' });
       const stale = pageRequest((params) => params.get('q') === 'web');
-      fleet.setFilter({ text: 'web-1', status: 'CRITICAL' });
+      fleet.setFilter({ text: 'web-1', status: 'CRITICAL', sort: 'customer' });
       pageRequest((params) => params.get('q') === 'web-1' && params.get('status') === 'CRITICAL').flush(
         pageBody([host(7, { status: 'CRITICAL' })]),
       );
       stale.flush(pageBody([host(8)]));
       expect(fleet.rows().map((row) => row.id)).toEqual([7]);
+    });
+
+    it('asks the server for a figure order, highest first, and takes its rows in that order', () => {
+      fleet.setFilter({ text: '', status: null, sort: 'disk' });
+      pageRequest((params) => params.get('sort') === 'disk' && params.get('order') === 'desc').flush(
+        pageBody([host(9, { usage: { cpu: 1, memory: 2, disk: 97, diskMount: '/' } }), host(2)]),
+      );
+      expect(fleet.rows().map((row) => row.id)).toEqual([9, 2]);
+      fleet.setFilter({ text: '', status: null, sort: 'customer' });
+      pageRequest((params) => !params.has('sort') && !params.has('order')).flush(pageBody([host(1)]));
+      expect(fleet.rows().map((row) => row.id)).toEqual([1]);
     });
 
     it('fetches the held rows a `changes` message names, coalesced, and counts again at most every 5 s', () => {

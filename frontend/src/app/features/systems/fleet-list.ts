@@ -5,7 +5,14 @@ import { asyncScheduler, filter, interval, NEVER, Observable, Subscription, swit
 import { errorMessage } from '../../core/api-error';
 import { LiveService } from '../../core/live';
 import { LiveChange, REFRESH_INTERVAL_MS } from '../../core/refresh';
-import { SystemsApi, SystemsPage, SystemStatus, SystemSummary } from '../../shared/systems/systems-api';
+import {
+  SystemsApi,
+  SystemsPage,
+  SystemsPageQuery,
+  SystemStatus,
+  SystemSummary,
+} from '../../shared/systems/systems-api';
+import type { Figure } from './grouping';
 
 /**
  * The page's first request asks for this many rows. A fleet that fits (the account sees at most this many
@@ -25,7 +32,11 @@ const IDS_PER_REQUEST = 500;
 export interface FleetFilter {
   text: string;
   status: SystemStatus | null;
+  /** By customer and cluster (the default), or by a figure, highest first. */
+  sort: FleetSort;
 }
+
+export type FleetSort = 'customer' | Figure;
 
 /**
  * The systems page's rows at any fleet size (issue 15 item 4). The first answer of GET /api/systems/page
@@ -57,7 +68,7 @@ export class FleetList {
 
   private readonly nextCursor = signal<string | null>(null);
   private readonly held = computed(() => new Set(this.rows().map((row) => row.id)));
-  private filter: FleetFilter = { text: '', status: null };
+  private filter: FleetFilter = { text: '', status: null, sort: 'customer' };
   /** Answers to an older filter are dropped. */
   private generation = 0;
   private readonly follow = new Subscription();
@@ -95,7 +106,11 @@ export class FleetList {
       this.filter = next;
       return;
     }
-    if (next.text.trim() === this.filter.text.trim() && next.status === this.filter.status) return;
+    const same =
+      next.text.trim() === this.filter.text.trim() &&
+      next.status === this.filter.status &&
+      next.sort === this.filter.sort;
+    if (same) return;
     this.filter = next;
     const generation = ++this.generation;
     this.loadingMore.set(true);
@@ -125,9 +140,14 @@ export class FleetList {
     this.scheduleCounts();
   }
 
-  private query(): { q?: string; status?: SystemStatus } {
+  private query(): Omit<SystemsPageQuery, 'limit'> {
     const q = this.filter.text.trim();
-    return { ...(q ? { q } : {}), ...(this.filter.status ? { status: this.filter.status } : {}) };
+    const { status, sort } = this.filter;
+    return {
+      ...(q ? { q } : {}),
+      ...(status ? { status } : {}),
+      ...(sort === 'customer' ? {} : { sort, order: 'desc' as const }),
+    };
   }
 
   private take(page: SystemsPage, append: boolean): void {

@@ -50,6 +50,19 @@ export function groupSystems(systems: readonly SystemSummary[]): CustomerGroup[]
     .sort(byName);
 }
 
+/** The figures the list sorts by, fullest first, besides its customer and cluster grouping. */
+export type Figure = 'cpu' | 'memory' | 'disk';
+
+/** Highest figure first, systems without it last, then by name (a flat list: no headings). */
+export function byFigure(systems: readonly SystemSummary[], figure: Figure): SystemSummary[] {
+  const valueOf = (system: SystemSummary) => system.usage[figure] ?? -1;
+  return [...systems].sort((a, b) => valueOf(b) - valueOf(a) || byName(a, b));
+}
+
+/** Systems already in their order, as lines without headings. */
+export const systemLines = (systems: readonly SystemSummary[]): ListItem[] =>
+  systems.map((system) => ({ kind: 'system', key: `s${system.id}`, system }));
+
 export interface SystemFilter {
   /** Matched, case-insensitively, against name, hostname, customer and cluster. */
   text: string;

@@ -5,6 +5,8 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
+import { LIVE_SOCKET } from '../../core/live-socket';
+import { fakeSockets, FakeSocket } from '../../core/live-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
 import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '../../shared/systems/systems-api';
 import { SystemsPage } from './systems-page';
@@ -56,8 +58,17 @@ describe('SystemsPage', () => {
     }),
   ];
 
-  async function render(systems: SystemSummary[] | PageBody, role: 'ADMIN' | 'VIEWER' = 'ADMIN'): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
+  let sockets: FakeSocket[] = [];
+
+  async function render(
+    systems: SystemSummary[] | PageBody,
+    role: 'ADMIN' | 'VIEWER' = 'ADMIN',
+    live = false,
+  ): Promise<void> {
+    const fake = fakeSockets();
+    sockets = fake.sockets;
+    const socket = live ? [{ provide: LIVE_SOCKET, useValue: fake.factory }] : [];
+    TestBed.configureTestingModule({ providers: [...provideForTests(), ...socket] });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(userBody({ role }));
     fixture = TestBed.createComponent(InShell);
@@ -136,11 +147,98 @@ describe('SystemsPage', () => {
       '1 warning',
     ]);
     expect(cell(web, 3)).toBe('None');
-    expect(cell(web, 4)).toBe('2.28.1');
-    expect(cell(web, 5)).toBe('Ubuntu 24.04');
-    expect(cell(web, 6)).toBe('3 min ago');
+    expect(cell(web, 5)).toBe('2.28.1');
+    expect(cell(web, 6)).toBe('Ubuntu 24.04');
+    expect(cell(web, 7)).toBe('3 min ago');
     expect(web.querySelector('time')?.getAttribute('datetime')).toBe(fleet[0].lastSeenAt);
-    expect([cell(fresh, 4), cell(fresh, 5), cell(fresh, 6)]).toEqual(['—', '—', 'Never']);
+    expect([cell(fresh, 5), cell(fresh, 6), cell(fresh, 7)]).toEqual(['—', '—', 'Never']);
+  });
+
+  describe('CPU, memory and the fullest disk at a glance', () => {
+    const usage = (cpu: number | null, memory: number | null, disk: number | null, diskMount: string | null = '/') => ({
+      usage: { cpu, memory, disk, diskMount },
+    });
+    const measured: SystemSummary[] = [
+      systemBody({ id: 1, name: 'web-01', customer: acme, ...usage(91.6, 30, 55, '/srv') }),
+      systemBody({ id: 2, name: 'db-01', customer: acme, ...usage(12, 84.4, 97) }),
+      systemBody({ id: 3, name: 'new-host', customer: acme, ...usage(null, null, null, null) }),
+      systemBody({ id: 4, name: 'backup', customer: globex, ...usage(40, 50, 20) }),
+    ];
+    const figure = (row: HTMLElement, name: string) => row.querySelector<HTMLElement>(`[data-figure="${name}"]`)!;
+    /** What a screen reader reads, and a card shows: the label and the value. */
+    const spoken = (row: HTMLElement, name: string) => figure(row, name).textContent!.replace(/\s+/g, ' ').trim();
+    const barWidth = (row: HTMLElement, name: string) =>
+      figure(row, name).querySelector<HTMLElement>('.fill')?.style.width ?? null;
+    const rowOf = (name: string) => rows().find((row) => row.querySelector('a')?.textContent?.trim() === name)!;
+
+    async function sortBy(label: string): Promise<void> {
+      (page().querySelector('[data-testid="sort"]') as HTMLElement).click();
+      await settle(fixture);
+      Array.from(document.querySelectorAll<HTMLElement>('mat-option'))
+        .find((option) => option.textContent?.trim() === label)!
+        .click();
+      await rendered();
+    }
+
+    it('shows each figure as a bar with its value in text, the disk naming its mount, "—" when not reported', async () => {
+      await render(measured);
+      const web = rowOf('web-01');
+
+      expect(['cpu', 'memory', 'disk'].map((name) => spoken(web, name))).toEqual([
+        'CPU 92 %',
+        'Memory 30 %',
+        'Disk 55 %',
+      ]);
+      expect(['cpu', 'memory', 'disk'].map((name) => barWidth(web, name))).toEqual(['91.6%', '30%', '55%']);
+      expect(figure(web, 'disk').querySelector('.value')?.getAttribute('title')).toBe('Fullest disk: /srv');
+      expect(figure(web, 'cpu').querySelector('.track')?.getAttribute('aria-hidden')).toBe('true');
+      // the colour repeats what the value says: amber from 80 %, red from 90 %
+      expect(figure(web, 'cpu').querySelector('.fill')?.className).toContain('fill--full');
+      expect(figure(rowOf('db-01'), 'memory').querySelector('.fill')?.className).toContain('fill--high');
+      expect(figure(web, 'memory').querySelector('.fill')?.className).toContain('fill--normal');
+
+      const fresh = rowOf('new-host');
+      expect(['cpu', 'memory', 'disk'].map((name) => spoken(fresh, name))).toEqual(['CPU —', 'Memory —', 'Disk —']);
+      expect(fresh.querySelector('.track')).toBeNull();
+    });
+
+    it('sorts by each figure, highest first, in one list without headings, and back to customers', async () => {
+      await render(measured);
+      await settle(fixture);
+
+      await sortBy('CPU, highest first');
+      expect(names()).toEqual(['web-01', 'backup', 'db-01', 'new-host']);
+      expect(page().querySelectorAll('[data-testid="customer"]').length).toBe(0);
+      await sortBy('Memory, highest first');
+      expect(names()).toEqual(['db-01', 'backup', 'web-01', 'new-host']);
+      await sortBy('Fullest disk first');
+      expect(names()).toEqual(['db-01', 'web-01', 'backup', 'new-host']);
+      await sortBy('Customer and cluster');
+      expect(names()).toEqual(['db-01', 'new-host', 'web-01', 'backup']);
+      expect(page().querySelectorAll('[data-testid="customer"]').length).toBe(2);
+    });
+
+    it('follows the live snapshot: the bars, the values and the order move with the newest figures', async () => {
+      await render(measured, 'ADMIN', true);
+      await settle(fixture);
+      await sortBy('CPU, highest first');
+      sockets[0].accept();
+      const sid = sockets[0].subs().find((frame) => frame['topic'] === 'systems.list')?.['sid'];
+      expect(sid).withContext('the whole fleet follows the live snapshot').toBeDefined();
+
+      const [web, db, ...rest] = measured;
+      sockets[0].receive({
+        t: 'snap',
+        sid,
+        rev: 1,
+        data: [{ ...web!, ...usage(5, 30, 55) }, { ...db!, ...usage(99, 84, 97) }, ...rest],
+      });
+      await rendered();
+
+      expect(names()).toEqual(['db-01', 'backup', 'web-01', 'new-host']);
+      expect(spoken(rowOf('db-01'), 'cpu')).toBe('CPU 99 %');
+      expect(barWidth(rowOf('web-01'), 'cpu')).toBe('5%');
+    });
   });
 
   it('filters by name, hostname or customer as the user types', async () => {

@@ -16,9 +16,19 @@ import { REFRESH_INTERVAL_MS } from '../../core/refresh';
 import { Icon } from '../../ui/icon';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { AlertCounts } from './alert-counts';
-import { FleetList } from './fleet-list';
-import { countByStatus, flatten, flattenRows, groupSystems, ListItem, matchesFilter } from './grouping';
+import { FleetList, FleetSort } from './fleet-list';
+import {
+  byFigure,
+  countByStatus,
+  flatten,
+  flattenRows,
+  groupSystems,
+  ListItem,
+  matchesFilter,
+  systemLines,
+} from './grouping';
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
+import { UsageBar } from './usage-bar';
 import { SystemStatus } from '../../shared/systems/systems-api';
 
 /** A line's height: rows on a wide screen, cards below 600 px (the virtual scroll needs one fixed size). */
@@ -30,6 +40,13 @@ const TYPING_PAUSE_MS = 250;
 const LOAD_AHEAD_LINES = 100;
 /** Lines refreshed every 30 s from the first on screen (more than a tall screen shows). */
 const SCREEN_LINES = 60;
+
+const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
+  { value: 'customer', label: 'Customer and cluster' },
+  { value: 'cpu', label: 'CPU, highest first' },
+  { value: 'memory', label: 'Memory, highest first' },
+  { value: 'disk', label: 'Fullest disk first' },
+];
 
 /**
  * Every system the account may see, grouped by customer and cluster, with a text and a status filter;
@@ -51,6 +68,7 @@ const SCREEN_LINES = 60;
     ScrollingModule,
     StatusBadge,
     TimeAgo,
+    UsageBar,
   ],
   providers: [FleetList],
   templateUrl: './systems-page.html',
@@ -71,6 +89,9 @@ export class SystemsPage {
   protected readonly text = signal('');
   /** 'ANY' rather than null: a null option is Material's "no selection" and would leave the select blank. */
   protected readonly status = signal<SystemStatus | 'ANY'>('ANY');
+  /** Grouped by customer and cluster, or one flat list by a figure (CPU, memory, fullest disk). */
+  protected readonly sort = signal<FleetSort>('customer');
+  protected readonly sortOptions = SORT_OPTIONS;
   private readonly firstLine = signal(0);
 
   protected readonly statuses = STATUSES;
@@ -78,7 +99,7 @@ export class SystemsPage {
 
   private readonly filter = computed(() => {
     const status = this.status();
-    return { text: this.text(), status: status === 'ANY' ? null : status };
+    return { text: this.text(), status: status === 'ANY' ? null : status, sort: this.sort() };
   });
   /** Per status, the text filter aside (whole: counted here; paged: by the server). */
   protected readonly counts = computed(() => this.fleet.counts() ?? countByStatus(this.fleet.rows()));
@@ -86,12 +107,17 @@ export class SystemsPage {
     this.fleet.whole() ? this.fleet.rows().length : Object.values(this.counts()).reduce((sum, n) => sum + n, 0),
   );
   protected readonly items = computed((): ListItem[] => {
+    const sort = this.sort();
     if (!this.fleet.whole()) {
+      // the server orders a large fleet; by a figure its rows come without headings
+      if (sort !== 'customer') return systemLines(this.fleet.rows());
       const counts = this.fleet.customerCounts();
       return flattenRows(this.fleet.rows(), (id) => counts.get(id) ?? 0);
     }
     const filter = this.filter();
-    return flatten(groupSystems(this.fleet.rows().filter((system) => matchesFilter(system, filter))));
+    const matching = this.fleet.rows().filter((system) => matchesFilter(system, filter));
+    // the live snapshot replaces the rows: a figure order follows the newest values
+    return sort === 'customer' ? flatten(groupSystems(matching)) : systemLines(byFigure(matching, sort));
   });
   /** No system at all (not: none that matches). */
   protected readonly empty = computed(() => this.fleet.whole() && this.fleet.rows().length === 0);
@@ -101,8 +127,8 @@ export class SystemsPage {
   constructor() {
     // the overview links a customer to /systems#customer-<id>
     revealFragment(() => this.fleet.state() === 'ready');
-    const statusNow = computed(() => this.status());
-    // a status is sent at once, typing once it pauses
+    const statusNow = computed(() => [this.status(), this.sort()]);
+    // a status or an order is sent at once, typing once it pauses
     toObservable(this.filter)
       .pipe(debounceTime(TYPING_PAUSE_MS))
       .subscribe((filter) => this.fleet.setFilter(filter));

@@ -25,7 +25,8 @@ export const SYSTEM_LAST_SEEN_MS = 30_000;
 /** What GET /api/systems/page takes (docs/api.md "Systems"); the order is by customer unless `sort` says name. */
 export interface SystemsPageQuery {
   limit: number;
-  sort?: 'name';
+  sort?: 'name' | 'cpu' | 'memory' | 'disk';
+  order?: 'asc' | 'desc';
   q?: string;
   status?: SystemStatus;
   customer?: number;
@@ -44,6 +45,7 @@ export class SystemsApi {
   page(query: SystemsPageQuery): Observable<SystemsPage> {
     const params: Record<string, string | number> = { limit: query.limit };
     if (query.sort) params['sort'] = query.sort;
+    if (query.order) params['order'] = query.order;
     if (query.q) params['q'] = query.q;
     if (query.status) params['status'] = query.status;
     if (query.customer !== undefined) params['customer'] = query.customer;

@@ -13,6 +13,7 @@ export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummar
     agentVersion: '2.28.1',
     os: 'Ubuntu 24.04',
     openAlerts: { critical: 0, warning: 0, info: 0 },
+    usage: { cpu: null, memory: null, disk: null, diskMount: null },
     ...overrides,
   };
 }
