@@ -242,7 +242,12 @@ describe('notification channels and policies', () => {
     const sent = hook.received.find((r) => r.path === '/ack');
     assert.equal(sent?.json['event'], 'acknowledged');
 
-    const log = await viewer.get(`/api/alerts/${id}/notifications`);
+    // the delivery is recorded once the receiver's answer is read, a moment after the receiver saw it
+    let log = await viewer.get(`/api/alerts/${id}/notifications`);
+    while (log.body[0]?.status === 'pending' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log = await viewer.get(`/api/alerts/${id}/notifications`);
+    }
     assert.equal(log.status, 200);
     assert.deepEqual(
       log.body.map((e: { channel: { name: string }; event: string; status: string; attempts: number }) => [
