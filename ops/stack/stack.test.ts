@@ -141,7 +141,7 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
       password: PASSWORD,
     });
     // the new administrator is signed in directly (the sign-in form is the end-to-end tests')
-    await page.getByText('All services operational').waitFor();
+    await page.getByText('Argus services: all operational').waitFor();
 
     const cookies = await context.cookies(authUrl);
     assert.ok(cookies.length > 0, 'the sign-in set cookies');
