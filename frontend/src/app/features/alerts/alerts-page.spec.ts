@@ -111,8 +111,9 @@ describe('AlertsPage', () => {
   });
 
   it("writes an alert's times in the customer's zone, and wraps a long instance name", async () => {
-    const lastSeen = new Date(Date.now() - 12 * 60_000);
-    lastSeen.setUTCSeconds(44, 479);
+    // 12 min 15 s ago with odd milliseconds, as a stored time has: "12 min ago" whatever the clock's second
+    const lastSeen = new Date(Date.now() - 12 * 60_000 - 15_000);
+    lastSeen.setUTCMilliseconds(479);
     const longMount = '/srv/' + 'very-long-directory-name-'.repeat(6) + 'data';
     (await render(userBody())).flush([
       alertBody({
