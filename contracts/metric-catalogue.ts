@@ -1,5 +1,5 @@
 /**
- * The metric catalogue: for each metric the agent reports (contracts.md "Metric catalogue"), a human
+ * The metric catalogue: for each metric the agent reports (agent/src/collectors), a human
  * label, its unit and its kind, and what its instance is ("Filesystem /srv"). The one place that
  * turns metric names into words: alert texts (backend), rules, charts and lists (console) read it.
  */

@@ -25,7 +25,7 @@ export async function seedFleet(knex: Knex, systems: number): Promise<number> {
     const [cluster] = await knex('clusters')
       .insert({ customer_id: customer?.id, name: 'main', enrollment_key: randomToken(16) })
       .returning<{ id: number }[]>('id');
-    // one routing policy per customer (issue 13: 100 policies at 10,000 systems), with repeat and escalation
+    // one routing policy per customer (100 policies at 10,000 systems, as the steady bench), with repeat and escalation
     const [channel] = await knex('notification_channels')
       .insert({ customer_id: customer?.id, name: 'On call', type: 'email', target: `oncall-${c}@example.com` })
       .returning<{ id: number }[]>('id');

@@ -1,5 +1,5 @@
 /**
- * The one-line installer for real (issue 12 item 6): the console's command (the key piped into
+ * The one-line installer for real: the console's command (the key piped into
  * `curl -H @-`, the script into `sh -s -- --no-systemd`) inside a container of the offline Debian
  * bookworm image (ops/deploy/offline-images.sh: the curl stand-in, Debian plus curl), downloading the
  * built x86_64 agent from a real Argus (the test server, reached over the host's network). The agent

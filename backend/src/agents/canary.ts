@@ -1,6 +1,6 @@
 /**
- * The canary gate of rollout mode `canary` (contracts.md "Agent protocol"; docs/decisions.md
- * "Rollouts widen only on the canary's own report"). Per customer, architecture and version one
+ * The canary gate of rollout mode `canary` (docs/api.md "Agent settings and agent updates";
+ * docs/decisions.md "Rollouts widen only on the canary's own report"). Per customer, architecture and version one
  * row (rollouts-repo.ts) pins the canary chosen when the version was first asked for there:
  *
  * - only that canary is offered the build until it has itself reported the version for

@@ -4,7 +4,7 @@
  * parallel each wait their own delay at the same time: without a bound, a hundred guesses at once
  * cost the guesser one delay. A slot is held through the verification and the failure's delay, so
  * an account's guesses pass at most `limit` per delay, whatever the number of connections or
- * addresses. In memory: exactly one app instance runs (contracts.md), and a restart frees every slot.
+ * addresses. In memory: exactly one app instance runs (the instance lock), and a restart frees every slot.
  */
 export interface VerificationSlots {
   /** The function that frees the slot taken, or null when `limit` verifications of `identity` run. */

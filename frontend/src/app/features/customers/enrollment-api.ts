@@ -9,7 +9,7 @@ export type { ClusterEnrollment };
 
 export const ENROLLMENT_URL = '/api/clusters/enrollment';
 export const AGENT_VERSION_URL = '/api/agent/version';
-/** The architectures the installer knows (contracts.md "Agent protocol"). */
+/** The architectures the installer knows (README "Operations", `npm run build:agent`). */
 export const AGENT_ARCHES = ['x86_64', 'aarch64'] as const;
 export const enrollmentLimitUrl = (clusterId: number) => `/api/clusters/${clusterId}/enrollment-limit`;
 

@@ -18,7 +18,7 @@ export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
 };
 
 /**
- * The canary rollouts (contracts.md "Agent protocol"): one per customer, architecture and version. The rest of a
+ * The canary rollouts (docs/decisions.md "Rollouts widen only on the canary's own report"): one per customer, architecture and version. The rest of a
  * customer follows only once the canary itself reported the new version for 10 minutes; a halted rollout stays
  * halted until an administrator resumes it here.
  */
