@@ -13,7 +13,7 @@
 import { koaBody } from 'koa-body';
 import type { Context, Middleware, Next } from 'koa';
 import { Invalid } from '../lib/errors.js';
-import { duplicateKey } from './duplicate-keys.js';
+import { duplicateKeyIn } from './duplicate-keys.js';
 import { HttpError } from './errors.js';
 
 const JSON_LIMIT = 256 * 1024;
@@ -90,7 +90,7 @@ async function readJson(ctx: Context): Promise<unknown> {
   } catch (error) {
     throw new Invalid(`body: is not valid JSON (${(error as Error).message})`, { field: 'body' });
   }
-  const twice = duplicateKey(text);
+  const twice = duplicateKeyIn(text, body);
   if (twice) throw new Invalid(`${twice}: is given more than once`, { field: twice });
   return body;
 }

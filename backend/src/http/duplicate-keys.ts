@@ -1,46 +1,106 @@
 /**
- * Duplicate keys in a JSON body. JSON.parse keeps the last of two equal keys, and a reviver sees
- * only the parsed object, so `{"role":"VIEWER","role":"ADMIN"}` would reach a route as ADMIN while
- * a proxy, a log or a WAF in front may have read VIEWER. This walks the text once more (it runs
- * only on text JSON.parse accepted, so it need not check the grammar) and names the first key an
- * object holds twice, after decoding escapes (`"a"` and `"\u0061"` are the same key).
+ * Duplicate keys in a JSON body, for every body the server reads (the API's and the agents'
+ * reports). JSON.parse keeps the last of two equal keys, and a reviver sees only the parsed object,
+ * so `{"role":"VIEWER","role":"ADMIN"}` would reach a route as ADMIN while a proxy, a log or a WAF
+ * in front may have read VIEWER. Names are compared after decoding escapes (`"a"` and `"\u0061"`
+ * are the same key).
  */
-type Frame =
-  { kind: 'object'; path: string; keys: Set<string>; key: string } | { kind: 'array'; path: string; index: number };
 
-const join = (path: string, part: string) => (path ? `${path}.${part}` : part);
-const JSON_WHITESPACE = new Set([' ', '\t', '\n', '\r']);
+/**
+ * The path of the first key given twice in one object of `text`, or null. `value` is what
+ * JSON.parse made of `text`: the exact scan runs only when a quick count of the text's key tokens
+ * leaves room for a duplicate (the usual body has none, and a report is the hot path).
+ */
+export function duplicateKeyIn(text: string, value: unknown): string | null {
+  return keyTokensAtMost(text, countKeys(value)) ? null : duplicateKey(text);
+}
 
-/** The path of the first key given twice in one object of `text` (valid JSON), or null. */
+/** Member names of every object in a parsed value (iterative: nesting depth costs no stack). */
+function countKeys(value: unknown): number {
+  let keys = 0;
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (item === null || typeof item !== 'object') continue;
+    if (Array.isArray(item)) {
+      for (const element of item) if (element !== null && typeof element === 'object') pending.push(element);
+    } else {
+      // own keys only: an inherited enumerable property must not raise the count
+      for (const key of Object.keys(item)) {
+        keys += 1;
+        const member = (item as Record<string, unknown>)[key];
+        if (member !== null && typeof member === 'object') pending.push(member);
+      }
+    }
+  }
+  return keys;
+}
+
+const KEY_TOKEN = /"[ \t\n\r]*:/g;
+
+/**
+ * Whether `text` (valid JSON) has at most `limit` places where a quote is followed
+ * by a colon. Every member name in the text ends that way (a string inside a value
+ * may too), so with at most as many as JSON.parse kept, no name occurred twice.
+ */
+function keyTokensAtMost(text: string, limit: number): boolean {
+  KEY_TOKEN.lastIndex = 0;
+  let tokens = 0;
+  while (KEY_TOKEN.exec(text) !== null) if (++tokens > limit) return false;
+  return true;
+}
+
+interface Frame {
+  keys: Set<string> | null; // null: an array
+  key: string;
+  index: number;
+}
+
+/**
+ * The path (`reports.0.metrics.1.value`) of the first key that appears twice in
+ * one object, or null. JSON.parse silently keeps the last one, which would let
+ * a body mean something other than what it says. `text` must be valid JSON.
+ */
 export function duplicateKey(text: string): string | null {
   const stack: Frame[] = [];
-  const childPath = (): string => {
-    const top = stack.at(-1);
-    if (!top) return '';
-    return join(top.path, top.kind === 'object' ? top.key : String(top.index));
-  };
-  for (let at = 0; at < text.length; at++) {
-    const char = text[at];
-    if (char === '"') {
-      let end = at + 1;
-      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
-      let next = end + 1;
-      while (JSON_WHITESPACE.has(text[next] ?? '')) next++;
-      const top = stack.at(-1);
-      if (top?.kind === 'object' && text[next] === ':') {
-        const key = JSON.parse(text.slice(at, end + 1)) as string;
-        if (top.keys.has(key)) return join(top.path, key);
+  let expectKey = false;
+  // jump from one structural character to the next: numbers, literals and blanks are skipped natively
+  const structural = /["{}[\],]/g;
+  for (let match = structural.exec(text); match; match = structural.exec(text)) {
+    const i = match.index;
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1);
+      while (isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.keys) {
+        const slice = text.slice(i + 1, end);
+        const key = slice.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : slice;
+        if (top.keys.has(key)) return [...stack.slice(0, -1).map((f) => (f.keys ? f.key : f.index)), key].join('.');
         top.keys.add(key);
         top.key = key;
+        expectKey = false;
       }
-      at = end;
-    } else if (char === '{') stack.push({ kind: 'object', path: childPath(), keys: new Set(), key: '' });
-    else if (char === '[') stack.push({ kind: 'array', path: childPath(), index: 0 });
-    else if (char === '}' || char === ']') stack.pop();
-    else if (char === ',') {
-      const top = stack.at(-1);
-      if (top?.kind === 'array') top.index += 1;
+      structural.lastIndex = end + 1;
+    } else if (c === 0x7b) {
+      stack.push({ keys: new Set(), key: '', index: 0 });
+      expectKey = true;
+    } else if (c === 0x5b) {
+      stack.push({ keys: null, key: '', index: 0 });
+    } else if (c === 0x7d || c === 0x5d) {
+      stack.pop();
+    } else {
+      const top = stack[stack.length - 1];
+      if (top?.keys) expectKey = true;
+      else if (top) top.index += 1;
     }
   }
   return null;
+}
+
+/** Whether the quote at `at` is preceded by an odd number of backslashes. */
+function isEscaped(text: string, at: number): boolean {
+  let backslashes = 0;
+  for (let j = at - 1; text.charCodeAt(j) === 0x5c; j--) backslashes += 1;
+  return backslashes % 2 === 1;
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Invalid } from '../lib/errors.js';
-import { findDuplicateKey, parseJsonBody } from './body.js';
+import { duplicateKey as findDuplicateKey } from '../http/duplicate-keys.js';
+import { parseJsonBody } from './body.js';
 
 describe('findDuplicateKey', () => {
   const cases: [string, string | null][] = [
