@@ -68,6 +68,7 @@ import { createIncidentsRepo } from './alerts/incidents-repo.js';
 import { incidentsRoutes } from './alerts/incidents.js';
 import { liveRoutes } from './live/routes.js';
 import { customersRoutes } from './customers/routes.js';
+import { mountRoutes } from './http/route.js';
 import { createCustomersService } from './customers/service.js';
 import { createEnrollmentRepo } from './customers/enrollment-repo.js';
 import { enrollmentRoutes } from './customers/enrollment-routes.js';
@@ -280,11 +281,13 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       usersRoutes(users),
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
-      customersRoutes(
+      mountRoutes(
+        customersRoutes,
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
       // enrolment figures and an ADMIN's one-hour raise per cluster (issue 15)
-      enrollmentRoutes(
+      mountRoutes(
+        enrollmentRoutes,
         createEnrollmentService({
           repo: createEnrollmentRepo(db),
           clusters: createCustomersRepo(db),
