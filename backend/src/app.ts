@@ -62,7 +62,8 @@ export function createApp(deps: AppDeps): AppAssembly {
   });
 
   // health answers before authentication: a monitor with a stale token still sees it
-  const health = healthRoutes(
+  const health = mountRoutes(
+    healthRoutes,
     createHealthService({
       repo: createHealthRepo(deps.db),
       redis: deps.redis,

@@ -30,12 +30,20 @@ export interface IdParam {
 
 export const idParam = (what: string, max?: number): IdParam => (max === undefined ? { what } : { what, max });
 
-type ParamsSpec = Record<string, IdParam>;
+/** A path segment that is no id (`:slug`, `:version`): the handler gets the text and checks it itself. */
+export interface TextParam {
+  text: true;
+}
+
+export const textParam: TextParam = { text: true };
+
+type ParamsSpec = Record<string, IdParam | TextParam>;
+type ParamValue<S> = S extends TextParam ? string : number;
 type Parsed<S> = S extends z.ZodType ? z.infer<S> : undefined;
 
 /** What a handler receives: its input parsed, and who is asking. */
 export interface RouteRequest<P, Q, B> {
-  params: { [K in keyof P]: number };
+  params: { [K in keyof P]: ParamValue<P[K]> };
   query: Parsed<Q>;
   body: Parsed<B>;
   /** The signed-in account; read on a public route without one, it is a 401. */
@@ -85,11 +93,14 @@ export function routeOf<Deps>() {
   ): Route<Deps> => declaration as unknown as Route<Deps>;
 }
 
-/** The status of a successful answer: the route's lowest documented 2xx or 3xx. */
+/**
+ * The status of a successful answer: the route's lowest documented 2xx or 3xx, or 426 for a route
+ * served only as a protocol upgrade (its plain HTTP request is always refused).
+ */
 export function successStatusOf(route: Pick<RouteDoc, 'responses' | 'method' | 'path'>): number {
   const status = Object.keys(route.responses)
     .map(Number)
-    .filter((code) => code >= 200 && code < 400)
+    .filter((code) => (code >= 200 && code < 400) || code === 426)
     .sort((a, b) => a - b)[0];
   if (status === undefined) throw new Error(`${route.method} ${route.path} documents no successful answer`);
   return status;
@@ -111,9 +122,9 @@ function requestOf(
 ): RouteRequest<ParamsSpec, z.ZodObject | undefined, z.ZodType | undefined> {
   const query = route.query ? parseInput(route.query, ctx.query) : undefined;
   const body = route.body ? parseInput(route.body, ctx.request.body) : undefined;
-  const params: Record<string, number> = {};
-  for (const [name, { what, max }] of Object.entries(route.params ?? {}))
-    params[name] = idOf(ctx.params[name], what, max);
+  const params: Record<string, number | string> = {};
+  for (const [name, spec] of Object.entries(route.params ?? {}))
+    params[name] = 'text' in spec ? (ctx.params[name] ?? '') : idOf(ctx.params[name], spec.what, spec.max);
   return {
     params,
     query,
