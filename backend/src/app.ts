@@ -9,8 +9,10 @@ import { healthRoutes } from './health/routes.js';
 import { createHealthService } from './health/service.js';
 import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
 import type { LiveHub } from './live/hub.js';
-import { openApiRoutes } from './http/openapi.js';
-import { API_DOCS } from './api-docs.js';
+import { API_VERSION, buildOpenApi } from './http/openapi.js';
+import { openApiRoutes } from './http/openapi-route.js';
+import { mountRoutes } from './http/route.js';
+import { describedRoutes } from './api-docs.js';
 import { parseBodies } from './http/body.js';
 import { clientAddress } from './http/client-ip.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -60,7 +62,8 @@ export function createApp(deps: AppDeps): AppAssembly {
   });
 
   // health answers before authentication: a monitor with a stale token still sees it
-  const health = healthRoutes(
+  const health = mountRoutes(
+    healthRoutes,
     createHealthService({
       repo: createHealthRepo(deps.db),
       redis: deps.redis,
@@ -69,7 +72,11 @@ export function createApp(deps: AppDeps): AppAssembly {
     }),
   );
   app.use(health.routes()).use(health.allowedMethods());
-  const apiDocument = openApiRoutes(API_DOCS);
+  let documentText: string | undefined;
+  const apiDocument = mountRoutes(
+    openApiRoutes,
+    () => (documentText ??= JSON.stringify(buildOpenApi(describedRoutes(app), API_VERSION))),
+  );
   app.use(apiDocument.routes()).use(apiDocument.allowedMethods());
 
   const {

@@ -68,6 +68,7 @@ import { createIncidentsRepo } from './alerts/incidents-repo.js';
 import { incidentsRoutes } from './alerts/incidents.js';
 import { liveRoutes } from './live/routes.js';
 import { customersRoutes } from './customers/routes.js';
+import { mountRoutes } from './http/route.js';
 import { createCustomersService } from './customers/service.js';
 import { createEnrollmentRepo } from './customers/enrollment-repo.js';
 import { enrollmentRoutes } from './customers/enrollment-routes.js';
@@ -97,7 +98,7 @@ import { createMonthlyReports } from './reports/monthly.js';
 import { createStatusPagesRepo } from './status-pages/repo.js';
 import { statusPagesRoutes } from './status-pages/routes.js';
 import { createStatusPagesService } from './status-pages/service.js';
-import { createPublicStatusPages } from './status-pages/public-page.js';
+import { createPublicStatusPages, publicStatusPageRoutes } from './status-pages/public-page.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -227,7 +228,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     authUrl: config.authUrl,
   });
 
-  // customer status pages (issue 16 item 4): the public page, cached and limited per address
+  // customer status pages: the public page, cached and limited per address
   const statusPagesRepo = createStatusPagesRepo(db);
   const publicStatusPages = createPublicStatusPages({
     repo: statusPagesRepo,
@@ -257,12 +258,16 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     // console's body parser and bearer-token authentication
     agentIngest: ingest.router,
     // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
-    cronEvaluation: evaluationRoutes({ evaluation, cronSecret: config.cronSecret, log }),
+    cronEvaluation: mountRoutes(evaluationRoutes, { evaluation, cronSecret: config.cronSecret, log }),
     // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
-    selfMetricsRoute: selfMetricsRoutes({ metrics: selfMetrics, metricsToken: config.metricsToken, authentication }),
+    selfMetricsRoute: mountRoutes(selfMetricsRoutes, {
+      metrics: selfMetrics,
+      metricsToken: config.metricsToken,
+      authentication,
+    }),
     authentication,
     /** GET /status/<slug>: before authentication, so no cookie is read or written. */
-    publicStatusPage: publicStatusPages.router,
+    publicStatusPage: mountRoutes(publicStatusPageRoutes, publicStatusPages),
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, systems, overview },
     /** The hourly housekeeping sends what is due (main.ts). */
@@ -280,11 +285,13 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       usersRoutes(users),
       tokensRoutes(tokens),
       secondFactorRoutes(secondFactor, users),
-      customersRoutes(
+      mountRoutes(
+        customersRoutes,
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
       // enrolment figures and an ADMIN's one-hour raise per cluster (issue 15)
-      enrollmentRoutes(
+      mountRoutes(
+        enrollmentRoutes,
         createEnrollmentService({
           repo: createEnrollmentRepo(db),
           clusters: createCustomersRepo(db),
@@ -299,8 +306,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         clock,
         createSystemsListing({ repo: createSystemsRepo(db), pages: createSystemsPageRepo(db) }),
       ),
-      liveRoutes(),
-      agentRoutes({
+      mountRoutes(liveRoutes, undefined),
+      mountRoutes(agentRoutes, {
         endpoints: createAgentEndpoints({
           repo: createAgentsRepo(db),
           dist: agentDist,
@@ -310,17 +317,17 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         updates: agentUpdates,
         log: deps.log,
       }),
-      rolloutRoutes({ updates: agentUpdates }),
+      mountRoutes(rolloutRoutes, { updates: agentUpdates }),
       forgotPasswordLimits({
         mailer,
         perAddress: limiter('forgot-address', 10, 15 * 60),
         perEmail: limiter('forgot-email', 3, 60 * 60),
       }),
       passwordResetRoutes({ resets, origins }),
-      smtpSettingsRoutes({ smtp, mailer }),
+      mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
       // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
       // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
-      rulePreviewRoutes({ rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
+      mountRoutes(rulePreviewRoutes, { rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
       rulesRoutes(rules),
       maintenanceRoutes(
         createMaintenanceService({
@@ -331,9 +338,9 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           audit,
         }),
       ),
-      alertsRoutes(alerts),
-      incidentsRoutes(createIncidentsRepo(db)),
-      deliveryLogRoutes({ alerts, deliveries }),
+      mountRoutes(alertsRoutes, alerts),
+      mountRoutes(incidentsRoutes, createIncidentsRepo(db)),
+      mountRoutes(deliveryLogRoutes, { alerts, deliveries }),
       channelsRoutes(
         createChannelsService({
           repo: channelsRepo,
@@ -360,14 +367,15 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         }),
         createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       ),
-      alertRetentionRoutes(alertRetention),
-      reportsRoutes(reports, monthlyReports),
-      agentSettingsRoutes(agentSettings),
-      auditRoutes(audit),
-      storageRoutes(createStorageReport({ repo: createHousekeepingRepo(db), clock })),
-      searchRoutes(createSearchRepo(db)),
-      overviewRoutes(overview, overviewService.trend),
-      statusPagesRoutes(
+      mountRoutes(alertRetentionRoutes, alertRetention),
+      mountRoutes(reportsRoutes, { reports, monthly: monthlyReports }),
+      mountRoutes(agentSettingsRoutes, agentSettings),
+      mountRoutes(auditRoutes, audit),
+      mountRoutes(storageRoutes, createStorageReport({ repo: createHousekeepingRepo(db), clock })),
+      mountRoutes(searchRoutes, createSearchRepo(db)),
+      mountRoutes(overviewRoutes, { compute: overview.compute, trend: overviewService.trend }),
+      mountRoutes(
+        statusPagesRoutes,
         createStatusPagesService({
           repo: statusPagesRepo,
           scopes: createScopeRepo(db),

@@ -26,6 +26,7 @@ import { createAgentsRepo } from './repo.js';
 import { createAgentUpdates } from './rollout.js';
 import { createOriginRule } from '../http/origin.js';
 import { agentRoutes } from './routes.js';
+import { mountRoutes } from '../http/route.js';
 import { createAgentEndpoints } from './service.js';
 
 const SECRET = 'webhook-secret "quoted" \\ #not-a-comment: 0123456789';
@@ -86,7 +87,7 @@ describe('GET /api/agent/config', () => {
       log: logs.log,
       audit: auditTrailOn(knex),
     });
-    const router = agentRoutes({ endpoints, updates });
+    const router = mountRoutes(agentRoutes, { endpoints, updates });
     app.use(router.routes()).use(router.allowedMethods());
     const server = http.createServer(app.callback());
     servers.push(server);

@@ -20,6 +20,7 @@ import { createAgentDist } from './dist.js';
 import { createAgentsRepo } from './repo.js';
 import { createAgentUpdates } from './rollout.js';
 import { agentRoutes } from './routes.js';
+import { mountRoutes } from '../http/route.js';
 import { createAgentEndpoints } from './service.js';
 
 const run = promisify(execFile);
@@ -57,7 +58,7 @@ describe('/api/agent/install.sh, version and download', () => {
       ctx.state.clientIp = '127.0.0.1';
       await next();
     });
-    const router = agentRoutes({ endpoints, updates, log: logs.log });
+    const router = mountRoutes(agentRoutes, { endpoints, updates, log: logs.log });
     app.use(router.routes()).use(router.allowedMethods());
     const server = http.createServer(app.callback());
     servers.push(server);

@@ -20,6 +20,7 @@ import { createAgentDist } from './dist.js';
 import { createAgentsRepo } from './repo.js';
 import { createAgentUpdates, type AgentUpdates } from './rollout.js';
 import { agentRoutes } from './routes.js';
+import { mountRoutes } from '../http/route.js';
 import { rolloutRoutes } from './rollout-routes.js';
 import { createAgentEndpoints } from './service.js';
 
@@ -113,7 +114,7 @@ describe('agent updates: rollout and the update-failure guard', () => {
       }
       await next();
     });
-    for (const router of [agentRoutes({ endpoints, updates }), rolloutRoutes({ updates })])
+    for (const router of [mountRoutes(agentRoutes, { endpoints, updates }), mountRoutes(rolloutRoutes, { updates })])
       app.use(router.routes()).use(router.allowedMethods());
     server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -2,20 +2,17 @@
  * /api/agent/* (public: agents and installers carry no account), the rollout
  * setting and the "retry update" recovery action (administrators).
  */
-import { auditActor } from '../http/audit-actor.js';
 import { open } from 'node:fs/promises';
-import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { z } from 'zod';
 import { statusOf } from '../http/errors.js';
 import { Misconfigured, NotFound, Unauthenticated } from '../lib/errors.js';
-import { requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { idParam, routeOf, textParam } from '../http/route.js';
 import type { AgentUpdates } from './rollout.js';
 import type { AgentEndpoints } from './service.js';
 import { ENROLLMENT_KEY_HEADER } from '../../../contracts/agents.js';
 import type { Logger } from '../lib/logger.js';
-import { refusalDoc, type RouteDoc } from '../http/openapi.js';
+import { refusalDoc } from '../http/openapi.js';
 import { agentOffer, rolloutMode } from '../../../contracts/agents.js';
 import { errorBody } from '../../../contracts/common.js';
 
@@ -63,128 +60,82 @@ const exactReplies: Middleware = async (ctx, next) => {
   }
 };
 
-function systemId(raw: string | undefined): number {
-  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw) || Number(raw) > 2_147_483_647)
-    throw new NotFound('No such system');
-  return Number(raw);
+/**
+ * The enrolment key from its header; from `?key=` (installers and commands copied before the header)
+ * for a deprecation period, with a warning that names the route and the address, never the key.
+ */
+function enrollmentKey(ctx: Context, fromQuery: string | undefined, log: AgentRoutesDeps['log']): string | undefined {
+  const header = ctx.get(ENROLLMENT_KEY_HEADER);
+  if (header !== '') return header;
+  if (fromQuery !== undefined)
+    log?.warn(
+      { path: ctx.path, clientIp: ctx.state.clientIp },
+      `Enrolment key sent in the URL (?key=): deprecated, as proxies and access logs keep URLs; ` +
+        `copy the install command again from the console (it sends the ${ENROLLMENT_KEY_HEADER} header)`,
+    );
+  return fromQuery;
 }
 
-export function agentRoutes({ endpoints, updates, log }: AgentRoutesDeps): Router {
-  const router = new Router();
-  const admin = requireRole('ADMIN');
+const route = routeOf<AgentRoutesDeps>();
+const tag = 'Agents';
 
-  /**
-   * The enrolment key from its header; from `?key=` (installers and commands copied before the header)
-   * for a deprecation period, with a warning that names the route and the address, never the key.
-   */
-  function enrollmentKey(ctx: Context, fromQuery: string | undefined): string | undefined {
-    const header = ctx.get(ENROLLMENT_KEY_HEADER);
-    if (header !== '') return header;
-    if (fromQuery !== undefined)
-      log?.warn(
-        { path: ctx.path, clientIp: ctx.state.clientIp },
-        `Enrolment key sent in the URL (?key=): deprecated, as proxies and access logs keep URLs; ` +
-          `copy the install command again from the console (it sends the ${ENROLLMENT_KEY_HEADER} header)`,
-      );
-    return fromQuery;
-  }
-
-  router.get('/api/agent/install.sh', async (ctx) => {
-    const query = parseInput(installQuery, ctx.query);
-    const script = endpoints.installScript(enrollmentKey(ctx, query.key));
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'text/x-shellscript; charset=utf-8';
-    ctx.body = script;
-  });
-
-  router.get('/api/agent/version', async (ctx) => {
-    const { arch, version } = parseInput(versionQuery, ctx.query);
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.body = await endpoints.newest(arch, version);
-  });
-
-  router.get('/api/agent/download/:version/:arch', async (ctx) => {
-    // only builds listed in a manifest, by their indexed path: nothing from the URL reaches the file system
-    const build = await endpoints.build(ctx.params['version'] ?? '', ctx.params['arch'] ?? '');
-    const handle = await open(build.file, 'r').catch(() => {
-      throw new NotFound('No such agent build');
-    });
-    ctx.type = 'application/octet-stream';
-    ctx.length = (await handle.stat()).size;
-    ctx.set('Content-Disposition', `attachment; filename="argus-agent-linux-${build.arch}"`);
-    ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.set('ETag', `"${build.sha256}"`);
-    ctx.body = handle.createReadStream();
-  });
-
-  router.get('/api/agent/config', exactReplies, async (ctx) => {
-    const query = parseInput(configQuery, ctx.query);
-    const yaml = await endpoints.config({
-      key: enrollmentKey(ctx, query.key),
-      cluster: query.cluster,
-      principal: ctx.state.principal,
-      clientIp: ctx.state.clientIp,
-    });
-    ctx.set('Cache-Control', 'no-store');
-    ctx.type = 'text/yaml; charset=utf-8';
-    ctx.body = yaml;
-  });
-
-  router.get('/api/settings/agent-rollout', admin, async (ctx) => {
-    ctx.body = { mode: await updates.getRolloutMode() };
-  });
-
-  router.put('/api/settings/agent-rollout', admin, async (ctx) => {
-    const { mode } = parseInput(rolloutSchema, ctx.request.body);
-    ctx.body = { mode: await updates.setRolloutMode(auditActor(ctx), mode) };
-  });
-
-  // the recovery action of the update-failure guard
-  router.post('/api/systems/:id/retry-update', admin, async (ctx) => {
-    if (!(await updates.retryUpdate(auditActor(ctx), systemId(ctx.params['id'])))) throw new NotFound('No such system');
-    ctx.status = 204;
-  });
-
-  return router;
-}
-
-/** What agents/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-const AGENTS = 'Agents';
-export const agentApi: RouteDoc[] = [
-  {
+export const agentRoutes = [
+  route({
     method: 'get',
     path: '/api/agent/install.sh',
-    tag: AGENTS,
+    tag,
     access: 'enrollment',
     summary: "The one-line installer, for a cluster's enrolment key",
     description: keyHeaderDoc,
     query: installQuery,
     responses: { 200: { description: 'A POSIX shell script', contentType: 'text/x-shellscript' } },
-  },
-  {
+    handler: ({ endpoints, log }, { query, ctx }) => {
+      const script = endpoints.installScript(enrollmentKey(ctx, query.key, log));
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/x-shellscript; charset=utf-8';
+      return script;
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/agent/version',
-    tag: AGENTS,
+    tag,
     access: 'public',
     summary: 'The newest agent build for an architecture, or one release of it',
     query: versionQuery,
+    headers: { 'Cache-Control': 'no-cache' },
     responses: {
       200: { description: 'Version, download URL and sha256', schema: agentOffer },
       404: refusalDoc('No agent build available'),
     },
-  },
-  {
+    handler: ({ endpoints }, { query }) => endpoints.newest(query.arch, query.version),
+  }),
+  route({
     method: 'get',
     path: '/api/agent/download/:version/:arch',
-    tag: AGENTS,
+    tag,
     access: 'public',
     summary: 'An agent build',
+    params: { version: textParam, arch: textParam },
     responses: { 200: { description: 'The executable', contentType: 'application/octet-stream' } },
-  },
-  {
+    handler: async ({ endpoints }, { params, ctx }) => {
+      // only builds listed in a manifest, by their indexed path: nothing from the URL reaches the file system
+      const build = await endpoints.build(params.version, params.arch);
+      const handle = await open(build.file, 'r').catch(() => {
+        throw new NotFound('No such agent build');
+      });
+      ctx.type = 'application/octet-stream';
+      ctx.length = (await handle.stat()).size;
+      ctx.set('Content-Disposition', `attachment; filename="argus-agent-linux-${build.arch}"`);
+      ctx.set('Cache-Control', 'public, max-age=300');
+      ctx.set('ETag', `"${build.sha256}"`);
+      return handle.createReadStream();
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/agent/config',
-    tag: AGENTS,
+    tag,
     access: 'enrollment',
     summary: "An agent's config.yaml for a cluster: by enrolment key, or for a signed-in account that may write there",
     description: `${keyHeaderDoc} A signed-in account names the cluster with \`?cluster=\`.`,
@@ -194,30 +145,49 @@ export const agentApi: RouteDoc[] = [
       403: { description: 'Refused', schema: errorBody },
       500: { description: 'WEBHOOK_SECRET is not configured', schema: errorBody },
     },
-  },
-  {
+    before: () => [exactReplies],
+    handler: async ({ endpoints, log }, { query, ctx }) => {
+      const yaml = await endpoints.config({
+        key: enrollmentKey(ctx, query.key, log),
+        cluster: query.cluster,
+        principal: ctx.state.principal,
+        clientIp: ctx.state.clientIp,
+      });
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'text/yaml; charset=utf-8';
+      return yaml;
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/settings/agent-rollout',
-    tag: AGENTS,
+    tag,
     access: 'admin',
     summary: 'How agent updates roll out',
     responses: { 200: { description: 'all or canary', schema: rolloutMode } },
-  },
-  {
+    handler: async ({ updates }) => ({ mode: await updates.getRolloutMode() }),
+  }),
+  route({
     method: 'put',
     path: '/api/settings/agent-rollout',
-    tag: AGENTS,
+    tag,
     access: 'admin',
     summary: 'Choose how agent updates roll out',
     body: rolloutSchema,
     responses: { 200: { description: 'Saved', schema: rolloutMode } },
-  },
-  {
+    handler: async ({ updates }, { actor, body }) => ({ mode: await updates.setRolloutMode(actor, body.mode) }),
+  }),
+  // the recovery action of the update-failure guard
+  route({
     method: 'post',
     path: '/api/systems/:id/retry-update',
-    tag: AGENTS,
+    tag,
     access: 'admin',
     summary: 'Offer a system the update its agent failed to install once more',
+    params: { id: idParam('system') },
     responses: { 204: { description: 'Done' } },
-  },
+    handler: async ({ updates }, { actor, params }) => {
+      if (!(await updates.retryUpdate(actor, params.id))) throw new NotFound('No such system');
+    },
+  }),
 ];

@@ -1,34 +1,12 @@
 /** GET /api/audit-log: ADMIN every row, OPERATOR its customers' rows, VIEWER 403. */
-import Router from '@koa/router';
-import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { routeOf } from '../http/route.js';
 import type { AuditService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
 import { auditPage, auditQuery } from '../../../contracts/audit.js';
 
-export function auditRoutes(audit: AuditService): Router {
-  const router = new Router();
-  router.get('/api/audit-log', requireRole('ADMIN', 'OPERATOR'), async (ctx) => {
-    const input = parseInput(auditQuery, ctx.query);
-    ctx.body = await audit.list(
-      currentPrincipal(ctx.state),
-      {
-        actor: input.actor,
-        customerId: input.customer,
-        action: input.action,
-        target: input.target,
-        from: input.from ? new Date(input.from) : undefined,
-        to: input.to ? new Date(input.to) : undefined,
-        cursor: input.cursor,
-      },
-      input.limit,
-    );
-  });
-  return router;
-}
+const route = routeOf<AuditService>();
 
-export const auditApi: RouteDoc[] = [
-  {
+export const auditRoutes = [
+  route({
     method: 'get',
     path: '/api/audit-log',
     tag: 'Audit',
@@ -38,5 +16,19 @@ export const auditApi: RouteDoc[] = [
       "An OPERATOR sees the rows of the customers granted to them. Page with `cursor` = the last answer's `nextCursor`.",
     query: auditQuery,
     responses: { 200: { description: 'A page of entries', schema: auditPage } },
-  },
+    handler: (audit, { principal, query }) =>
+      audit.list(
+        principal,
+        {
+          actor: query.actor,
+          customerId: query.customer,
+          action: query.action,
+          target: query.target,
+          from: query.from ? new Date(query.from) : undefined,
+          to: query.to ? new Date(query.to) : undefined,
+          cursor: query.cursor,
+        },
+        query.limit,
+      ),
+  }),
 ];

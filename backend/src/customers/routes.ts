@@ -1,5 +1,4 @@
 /** /api/customers (ADMIN writes) and /api/clusters (ADMIN or a granted OPERATOR writes). */
-import Router from '@koa/router';
 import { z } from 'zod';
 import {
   cluster,
@@ -9,141 +8,113 @@ import {
   updateClusterBody as updateCluster,
   updateCustomerBody as updateCustomer,
 } from '../../../contracts/fleet.js';
-import { refusalDoc, type RouteDoc } from '../http/openapi.js';
-import { auditActor } from '../http/audit-actor.js';
-import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { refusalDoc } from '../http/openapi.js';
+import { idParam, routeOf } from '../http/route.js';
 import type { CustomersService } from './service.js';
-import { idOf } from '../lib/ids.js';
 
-export function customersRoutes(customers: CustomersService): Router {
-  const router = new Router();
-  const admin = requireRole('ADMIN');
-
-  router.get('/api/customers', async (ctx) => {
-    ctx.body = await customers.listCustomers(currentPrincipal(ctx.state));
-  });
-  router.post('/api/customers', admin, async (ctx) => {
-    ctx.status = 201;
-    ctx.body = await customers.createCustomer(auditActor(ctx), parseInput(createCustomer, ctx.request.body));
-  });
-  router.patch('/api/customers/:id', admin, async (ctx) => {
-    const input = parseInput(updateCustomer, ctx.request.body);
-    ctx.body = await customers.updateCustomer(
-      auditActor(ctx),
-      currentPrincipal(ctx.state),
-      idOf(ctx.params['id'], 'customer'),
-      input,
-    );
-  });
-  router.delete('/api/customers/:id', admin, async (ctx) => {
-    await customers.deleteCustomer(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'customer'));
-    ctx.status = 204;
-  });
-
-  router.get('/api/clusters', async (ctx) => {
-    ctx.body = await customers.listClusters(currentPrincipal(ctx.state));
-  });
-  router.post('/api/clusters', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const input = parseInput(createCluster, ctx.request.body);
-    ctx.status = 201;
-    ctx.body = await customers.createCluster(auditActor(ctx), principal, input.customerId, input.name);
-  });
-  router.patch('/api/clusters/:id', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const input = parseInput(updateCluster, ctx.request.body);
-    ctx.body = await customers.renameCluster(auditActor(ctx), principal, idOf(ctx.params['id'], 'cluster'), input.name);
-  });
-  router.post('/api/clusters/:id/enrollment-key', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    ctx.body = await customers.rotateEnrollmentKey(auditActor(ctx), principal, idOf(ctx.params['id'], 'cluster'));
-  });
-  router.delete('/api/clusters/:id', async (ctx) => {
-    await customers.deleteCluster(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'cluster'));
-    ctx.status = 204;
-  });
-  return router;
-}
-
-const FLEET = 'Fleet';
+const route = routeOf<CustomersService>();
+const tag = 'Fleet';
+const customerId = { id: idParam('customer') };
+const clusterId = { id: idParam('cluster') };
 const nameTaken = refusalDoc('The name is taken (per customer for clusters)');
-export const customersApi: RouteDoc[] = [
-  {
+
+export const customersRoutes = [
+  route({
     method: 'get',
     path: '/api/customers',
-    tag: FLEET,
+    tag,
     access: 'signed-in',
     summary: 'List the customers the account may see',
     responses: { 200: { description: 'The customers', schema: z.array(customer) } },
-  },
-  {
+    handler: (customers, { principal }) => customers.listCustomers(principal),
+  }),
+  route({
     method: 'post',
     path: '/api/customers',
-    tag: FLEET,
+    tag,
     access: 'admin',
     summary: 'Create a customer',
     body: createCustomer,
     responses: { 201: { description: 'Created', schema: customer }, 409: nameTaken },
-  },
-  {
+    handler: (customers, { actor, body }) => customers.createCustomer(actor, body),
+  }),
+  route({
     method: 'patch',
     path: '/api/customers/:id',
-    tag: FLEET,
+    tag,
     access: 'admin',
     summary: 'Change a customer',
+    params: customerId,
     body: updateCustomer,
     responses: { 200: { description: 'Changed', schema: customer }, 409: nameTaken },
-  },
-  {
+    handler: (customers, { actor, principal, params, body }) =>
+      customers.updateCustomer(actor, principal, params.id, body),
+  }),
+  route({
     method: 'delete',
     path: '/api/customers/:id',
-    tag: FLEET,
+    tag,
     access: 'admin',
     summary: 'Delete a customer with its clusters and systems',
+    params: customerId,
     responses: { 204: { description: 'Deleted' } },
-  },
-  {
+    handler: async (customers, { actor, principal, params }) => {
+      await customers.deleteCustomer(actor, principal, params.id);
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/clusters',
-    tag: FLEET,
+    tag,
     access: 'signed-in',
     summary: 'List the clusters the account may see',
     responses: { 200: { description: 'The clusters', schema: z.array(cluster) } },
-  },
-  {
+    handler: (customers, { principal }) => customers.listClusters(principal),
+  }),
+  route({
     method: 'post',
     path: '/api/clusters',
-    tag: FLEET,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: 'Create a cluster',
     body: createCluster,
     responses: { 201: { description: 'Created, with its enrolment key', schema: cluster }, 409: nameTaken },
-  },
-  {
+    handler: (customers, { actor, principal, body }) =>
+      customers.createCluster(actor, principal, body.customerId, body.name),
+  }),
+  route({
     method: 'patch',
     path: '/api/clusters/:id',
-    tag: FLEET,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: 'Rename a cluster',
+    params: clusterId,
     body: updateCluster,
     responses: { 200: { description: 'Renamed', schema: cluster }, 409: nameTaken },
-  },
-  {
+    handler: (customers, { actor, principal, params, body }) =>
+      customers.renameCluster(actor, principal, params.id, body.name),
+  }),
+  route({
     method: 'post',
     path: '/api/clusters/:id/enrollment-key',
-    tag: FLEET,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: "Rotate a cluster's enrolment key",
     description: 'Enrolled agents keep working; the old key enrols no new host.',
+    params: clusterId,
     responses: { 200: { description: 'The cluster with its new key', schema: cluster } },
-  },
-  {
+    handler: (customers, { actor, principal, params }) => customers.rotateEnrollmentKey(actor, principal, params.id),
+  }),
+  route({
     method: 'delete',
     path: '/api/clusters/:id',
-    tag: FLEET,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: 'Delete a cluster with its systems',
+    params: clusterId,
     responses: { 204: { description: 'Deleted' } },
-  },
+    handler: async (customers, { actor, principal, params }) => {
+      await customers.deleteCluster(actor, principal, params.id);
+    },
+  }),
 ];

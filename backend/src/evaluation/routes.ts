@@ -9,11 +9,9 @@
  * `failedCustomers` when only some customers failed and the rest of the fleet was evaluated).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { Logger } from '../lib/logger.js';
 import type { Evaluation } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { routeOf, type RouteRequest } from '../http/route.js';
 import { evaluationFailure, evaluationResult } from '../../../contracts/operations.js';
 import { errorBody } from '../../../contracts/common.js';
 
@@ -31,67 +29,62 @@ export function cronAuthorized(authorization: string | undefined, cronSecret: st
   return same && match !== null;
 }
 
-export function evaluationRoutes({
-  evaluation,
-  cronSecret,
-  log,
-}: {
+export interface CronEvaluationDeps {
   evaluation: Pick<Evaluation, 'run'>;
   cronSecret: string | null;
   log: Logger;
-}): Router {
-  const router = new Router();
-  const handler = async (ctx: Context) => {
-    ctx.set('Cache-Control', 'no-store');
-    if (!cronAuthorized(ctx.get('authorization') || undefined, cronSecret)) {
-      ctx.status = 401;
-      ctx.body = { error: 'Unauthorized' };
-      return;
-    }
-    try {
-      const result = await evaluation.run();
-      if (result.failedCustomers.length) {
-        // the rest of the fleet was evaluated; the caller still learns that the run did not complete
-        ctx.status = 500;
-        ctx.body = { success: false, error: 'Evaluation failed', failedCustomers: result.failedCustomers };
-        return;
-      }
-      ctx.status = 200;
-      ctx.body = {
-        success: true,
-        timestamp: result.timestamp,
-        alerts: result.alerts,
-        health: result.health,
-        clusters: result.clusters,
-      };
-    } catch (error) {
-      log.error({ err: error }, 'Evaluation failed');
-      ctx.status = 500;
-      ctx.body = { success: false, error: 'Evaluation failed' };
-    }
-  };
-  router.get(EVALUATE_PATH, handler);
-  router.post(EVALUATE_PATH, handler);
-  return router;
 }
 
-/** What evaluation/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-const evaluationRun = (method: 'get' | 'post'): RouteDoc => ({
-  method,
-  path: EVALUATE_PATH,
-  tag: 'Operations',
-  access: 'cron',
-  summary: 'Run the alert evaluation once (the scheduler calls it every minute)',
-  description:
-    'Without CRON_SECRET configured, no bearer is needed. Runs never overlap: a second call waits for the first.',
-  responses: {
-    200: { description: 'What the run did', schema: evaluationResult },
-    401: { description: 'Wrong or missing CRON_SECRET', schema: errorBody },
-    500: {
-      description:
-        'The run failed (logged). When it failed for some customers only, the others were evaluated and `failedCustomers` names the ids of those that were not.',
-      schema: evaluationFailure,
+async function runEvaluation(
+  { evaluation, cronSecret, log }: CronEvaluationDeps,
+  { ctx }: RouteRequest<object, undefined, undefined>,
+) {
+  if (!cronAuthorized(ctx.get('authorization') || undefined, cronSecret)) {
+    ctx.status = 401;
+    return { error: 'Unauthorized' };
+  }
+  try {
+    const result = await evaluation.run();
+    if (result.failedCustomers.length) {
+      // the rest of the fleet was evaluated; the caller still learns that the run did not complete
+      ctx.status = 500;
+      return { success: false, error: 'Evaluation failed', failedCustomers: result.failedCustomers };
+    }
+    return {
+      success: true,
+      timestamp: result.timestamp,
+      alerts: result.alerts,
+      health: result.health,
+      clusters: result.clusters,
+    };
+  } catch (error) {
+    log.error({ err: error }, 'Evaluation failed');
+    ctx.status = 500;
+    return { success: false, error: 'Evaluation failed' };
+  }
+}
+
+const route = routeOf<CronEvaluationDeps>();
+const evaluationRun = (method: 'get' | 'post') =>
+  route({
+    method,
+    path: EVALUATE_PATH,
+    tag: 'Operations',
+    access: 'cron',
+    summary: 'Run the alert evaluation once (the scheduler calls it every minute)',
+    description:
+      'Without CRON_SECRET configured, no bearer is needed. Runs never overlap: a second call waits for the first.',
+    headers: { 'Cache-Control': 'no-store' },
+    responses: {
+      200: { description: 'What the run did', schema: evaluationResult },
+      401: { description: 'Wrong or missing CRON_SECRET', schema: errorBody },
+      500: {
+        description:
+          'The run failed (logged). When it failed for some customers only, the others were evaluated and `failedCustomers` names the ids of those that were not.',
+        schema: evaluationFailure,
+      },
     },
-  },
-});
-export const evaluationApi: RouteDoc[] = [evaluationRun('get'), evaluationRun('post')];
+    handler: runEvaluation,
+  });
+
+export const evaluationRoutes = [evaluationRun('get'), evaluationRun('post')];

@@ -16,8 +16,10 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { Client, signedInAs } from '../testing/http.js';
+import { API_DOCS, describedRoutes } from '../api-docs.js';
 import { listRoutes } from './route-list.js';
-import { openApiPath, type OpenApiDocument } from './openapi.js';
+import { API_VERSION, buildOpenApi, openApiPath, type OpenApiDocument } from './openapi.js';
+import { declarationsOf, declaredRoutes, routersOf } from './route.js';
 
 const run = promisify(execFile);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -76,6 +78,34 @@ describe('GET /api/openapi.json', () => {
         );
         assert.ok(Array.isArray(op.security), `${method} ${path} says who may call it`);
       }
+  });
+
+  it('is built from the very declarations the app mounts, each mounted as declared and documented once', async () => {
+    const { document } = await fetchDocument();
+    const app = fixture.server.app;
+    const key = (route: { method: string; path: string | RegExp }) =>
+      `${route.method.toLowerCase()} ${String(route.path)}`;
+    const declaredRouters = routersOf(app).filter((router) => declarationsOf(router));
+    assert.ok(declaredRouters.length >= 2, 'features mount declarations');
+    for (const router of declaredRouters) {
+      const mounted = router.stack.flatMap((layer) =>
+        layer.methods.filter((method) => method !== 'HEAD').map((method) => key({ method, path: layer.path })),
+      );
+      assert.deepEqual(mounted, (declarationsOf(router) ?? []).map(key), 'a router serves exactly its declarations');
+    }
+    const declared = declaredRoutes(app);
+    const handWritten = new Set(API_DOCS.map(key));
+    assert.deepEqual(
+      declared.filter((route) => handWritten.has(key(route))).map(key),
+      [],
+      'no route is both declared and documented by hand',
+    );
+    for (const route of declared) {
+      const operation = document.paths[openApiPath(route.path)]?.[route.method] as { summary?: string } | undefined;
+      assert.equal(operation?.summary, route.summary, `${key(route)} is documented from its declaration`);
+    }
+    const rebuilt = JSON.parse(JSON.stringify(buildOpenApi(describedRoutes(app), API_VERSION))) as OpenApiDocument;
+    assert.deepEqual(document, rebuilt, 'the served document is the one the declarations build');
   });
 
   it('lets a client generated from it alone list systems and acknowledge an alert with a token', async () => {

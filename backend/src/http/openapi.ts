@@ -1,28 +1,19 @@
 /**
- * The API's own description (issue 14 item 1): each routes module lists its routes as `RouteDoc`s
- * that point at the very zod schemas its handlers parse with (contracts/), and this module turns
- * them into one OpenAPI 3.1 document with zod-openapi. Nothing here is written twice: a route's
- * accepted input and its documented input are one object.
+ * The API's own description: every route's declaration (http/route.ts) points at the very zod
+ * schemas its input is parsed with (contracts/), and this module turns the declarations the app
+ * mounted into one OpenAPI 3.1 document with zod-openapi. A `RouteDoc` is the documented half of a
+ * declaration; the few routers not yet declared with http/route.ts still list theirs by hand
+ * (api-docs.ts).
  */
-import Router from '@koa/router';
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
 import { errorBody, pathId } from '../../../contracts/common.js';
+import { ACCESS_KINDS, type Access } from './access.js';
+
+export type { Access } from './access.js';
 
 /** The version of the API this document describes (the app's version). */
 export const API_VERSION = '0.1.0';
-
-/** Who may call a route; becomes the operation's security requirement and a line of its description. */
-export type Access =
-  | 'public'
-  | 'signed-in'
-  | 'admin'
-  | 'admin-or-operator'
-  | 'browser-session'
-  | 'agent'
-  | 'enrollment'
-  | 'cron'
-  | 'metrics';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -51,18 +42,6 @@ export interface RouteDoc {
   /** The successful answers; the refusals every route shares are added here. */
   responses: Record<number, ResponseDoc>;
 }
-
-const ACCESS_TEXT: Record<Access, string> = {
-  public: 'No sign-in.',
-  'signed-in': 'Any signed-in account or API token (VIEWER and up); answers are limited to what the account may see.',
-  admin: 'ADMIN only.',
-  'admin-or-operator': 'ADMIN, or an OPERATOR for the customers granted to them.',
-  'browser-session': 'A signed-in browser session only (an API token is refused).',
-  agent: 'An agent: a JWT signed with the enrolment key or the agent key (contracts.md "Agent protocol").',
-  enrollment: 'A cluster enrolment key (the installer).',
-  cron: 'The scheduler: `Authorization: Bearer <CRON_SECRET>`.',
-  metrics: 'An ADMIN API token, or `Authorization: Bearer <METRICS_TOKEN>`.',
-};
 
 const SESSION_OR_TOKEN_READ: Record<string, string[]>[] = [{ sessionCookie: [] }, { apiToken: [] }];
 const SESSION_OR_TOKEN_WRITE: Record<string, string[]>[] = [{ sessionCookie: [], csrfHeader: [] }, { apiToken: [] }];
@@ -149,7 +128,7 @@ function operationOf(route: RouteDoc): ZodOpenApiOperationObject {
   return {
     operationId: operationIdOf(route),
     summary: route.summary,
-    description: [route.description, `**Access:** ${ACCESS_TEXT[route.access]}`].filter(Boolean).join('\n\n'),
+    description: [route.description, `**Access:** ${ACCESS_KINDS[route.access].text}`].filter(Boolean).join('\n\n'),
     tags: [route.tag],
     security: securityOf(route.access, route.method),
     ...(params || route.query
@@ -228,28 +207,4 @@ export function buildOpenApi(routes: readonly RouteDoc[], version: string): Open
       },
     },
   }) as unknown as OpenApiDocument;
-}
-
-/** The document's own route, and the document built once on first request (it never changes while running). */
-export const openApiDocs: RouteDoc[] = [
-  {
-    method: 'get',
-    path: '/api/openapi.json',
-    tag: 'API',
-    access: 'public',
-    summary: 'This document: every route, its input and its answers (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', schema: z.record(z.string(), z.unknown()) } },
-  },
-];
-
-export function openApiRoutes(routes: readonly RouteDoc[]): Router {
-  const router = new Router();
-  let json: string | undefined;
-  router.get('/api/openapi.json', (ctx) => {
-    json ??= JSON.stringify(buildOpenApi([...openApiDocs, ...routes], API_VERSION));
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.type = 'application/json';
-    ctx.body = json;
-  });
-  return router;
 }

@@ -1,10 +1,7 @@
 /** GET /api/alerts/:id/notifications: the delivery log of one alert (docs/api.md "Notification channels and routing"). */
-import Router from '@koa/router';
 import type { AlertsService } from '../alerts/service.js';
-import { currentPrincipal } from '../http/route-guards.js';
-import { idOf } from '../lib/ids.js';
+import { idParam, routeOf } from '../http/route.js';
 import type { DeliveriesRepo, LogEntry } from './deliveries-repo.js';
-import type { RouteDoc } from '../http/openapi.js';
 import { z } from 'zod';
 import { deliveryLogEntry } from '../../../contracts/alerts.js';
 
@@ -27,25 +24,26 @@ function entryView(entry: LogEntry, showRecipient: boolean) {
   };
 }
 
-export function deliveryLogRoutes({ alerts, deliveries }: { alerts: AlertsService; deliveries: DeliveriesRepo }) {
-  const router = new Router();
-  router.get('/api/alerts/:id/notifications', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    // the alert's own visibility rule: a 404 for an alert the account may not see
-    const alert = await alerts.get(principal, idOf(ctx.params['id'], 'alert', Number.MAX_SAFE_INTEGER));
-    ctx.body = (await deliveries.log(alert.id)).map((entry) => entryView(entry, principal.role === 'ADMIN'));
-  });
-  return router;
+export interface DeliveryLogDeps {
+  alerts: AlertsService;
+  deliveries: DeliveriesRepo;
 }
 
-/** What notifications/log-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const deliveryLogApi: RouteDoc[] = [
-  {
+const route = routeOf<DeliveryLogDeps>();
+
+export const deliveryLogRoutes = [
+  route({
     method: 'get',
     path: '/api/alerts/:id/notifications',
     tag: 'Alerts',
     access: 'signed-in',
     summary: "An alert's delivery log: every channel and e-mail it was sent to, with every attempt",
+    params: { id: idParam('alert', Number.MAX_SAFE_INTEGER) },
     responses: { 200: { description: 'Deliveries, oldest first', schema: z.array(deliveryLogEntry) } },
-  },
+    handler: async ({ alerts, deliveries }, { principal, params }) => {
+      // the alert's own visibility rule: a 404 for an alert the account may not see
+      const alert = await alerts.get(principal, params.id);
+      return (await deliveries.log(alert.id)).map((entry) => entryView(entry, principal.role === 'ADMIN'));
+    },
+  }),
 ];

@@ -7,13 +7,12 @@
  * (nor counted as a failed bearer). No credentials: 401; a session cookie (a scraper is a script,
  * and a browser has no business here) or a non-admin token: 403.
  */
-import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { currentPrincipal } from '../http/route-guards.js';
 import { safeEqual } from '../lib/crypto.js';
 import { Forbidden } from '../lib/errors.js';
 import type { SelfMetricsRegistry } from './registry.js';
-import type { RouteDoc } from '../http/openapi.js';
+import { routeOf } from '../http/route.js';
 
 export const METRICS_PATH = '/api/metrics';
 
@@ -24,17 +23,15 @@ export function isMetricsToken(authorization: string, metricsToken: string | nul
   return safeEqual(given, metricsToken);
 }
 
-export function selfMetricsRoutes({
-  metrics,
-  metricsToken,
-  authentication,
-}: {
+export interface SelfMetricsDeps {
   metrics: Pick<SelfMetricsRegistry, 'scrape' | 'registry'>;
   metricsToken: string | null;
   authentication: Middleware;
-}): Router {
-  const router = new Router();
-  const scraperOrAdminToken: Middleware = async (ctx, next) => {
+}
+
+/** METRICS_TOKEN, else the app's authentication and an ADMIN's API token (this route's own guard). */
+function scraperOrAdminToken({ metricsToken, authentication }: SelfMetricsDeps): Middleware {
+  return async (ctx, next) => {
     if (isMetricsToken(ctx.get('authorization'), metricsToken)) return next();
     return authentication(ctx, async () => {
       const principal = currentPrincipal(ctx.state);
@@ -44,18 +41,12 @@ export function selfMetricsRoutes({
       await next();
     });
   };
-  router.get(METRICS_PATH, scraperOrAdminToken, async (ctx) => {
-    const text = await metrics.scrape();
-    ctx.set('Cache-Control', 'no-store');
-    ctx.set('Content-Type', metrics.registry.contentType);
-    ctx.body = text;
-  });
-  return router;
 }
 
-/** What self-metrics/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const selfMetricsApi: RouteDoc[] = [
-  {
+const route = routeOf<SelfMetricsDeps>();
+
+export const selfMetricsRoutes = [
+  route({
     method: 'get',
     path: METRICS_PATH,
     tag: 'Operations',
@@ -64,5 +55,12 @@ export const selfMetricsApi: RouteDoc[] = [
     description:
       'HTTP, ingest, group commit, evaluation, live channel, outbox, database pool and process metrics (README "Monitoring Argus itself").',
     responses: { 200: { description: 'The Prometheus text exposition format', contentType: 'text/plain' } },
-  },
+    before: (deps) => [scraperOrAdminToken(deps)],
+    handler: async ({ metrics }, { ctx }) => {
+      const text = await metrics.scrape();
+      ctx.set('Cache-Control', 'no-store');
+      ctx.set('Content-Type', metrics.registry.contentType);
+      return text;
+    },
+  }),
 ];

@@ -1,35 +1,21 @@
 /** /api/settings/alerts (administrators only): `{retentionDays}` 0..3650, 0 keeps resolved alerts. */
-import { auditActor } from '../http/audit-actor.js';
-import Router from '@koa/router';
-import { requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { routeOf } from '../http/route.js';
 import type { AlertRetentionService } from './alert-retention-service.js';
-import type { RouteDoc } from '../http/openapi.js';
 import { alertRetention, alertRetentionBody } from '../../../contracts/settings.js';
 
-export function alertRetentionRoutes(retention: Pick<AlertRetentionService, 'get' | 'update'>): Router {
-  const router = new Router();
-  const admin = requireRole('ADMIN');
-  router.get('/api/settings/alerts', admin, async (ctx) => {
-    ctx.body = await retention.get();
-  });
-  router.put('/api/settings/alerts', admin, async (ctx) => {
-    ctx.body = await retention.update(auditActor(ctx), parseInput(alertRetentionBody, ctx.request.body));
-  });
-  return router;
-}
+const route = routeOf<Pick<AlertRetentionService, 'get' | 'update'>>();
 
-/** What settings/alert-retention-routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const alertRetentionApi: RouteDoc[] = [
-  {
+export const alertRetentionRoutes = [
+  route({
     method: 'get',
     path: '/api/settings/alerts',
     tag: 'Settings',
     access: 'admin',
     summary: 'How long resolved alerts are kept',
     responses: { 200: { description: 'The retention', schema: alertRetention } },
-  },
-  {
+    handler: (retention) => retention.get(),
+  }),
+  route({
     method: 'put',
     path: '/api/settings/alerts',
     tag: 'Settings',
@@ -37,5 +23,6 @@ export const alertRetentionApi: RouteDoc[] = [
     summary: 'Set how long resolved alerts are kept (0 keeps them; open alerts are never deleted)',
     body: alertRetentionBody,
     responses: { 200: { description: 'The saved retention', schema: alertRetention } },
-  },
+    handler: (retention, { actor, body }) => retention.update(actor, body),
+  }),
 ];

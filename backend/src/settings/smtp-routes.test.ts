@@ -13,6 +13,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 import { smtpSettingsRoutes } from './smtp-routes.js';
+import { mountRoutes } from '../http/route.js';
 import { createSmtpSettingsService } from './smtp-service.js';
 
 const SMTP_PASSWORD = 'sink-Passw0rd-route-tests';
@@ -81,7 +82,7 @@ describe('/api/settings/smtp', () => {
     app.use(errorMiddleware(logs.log));
     app.use(koaBody());
     app.use(testPrincipal());
-    const router = smtpSettingsRoutes({ smtp, mailer: createMailer({ smtp, log: logs.log }) });
+    const router = mountRoutes(smtpSettingsRoutes, { smtp, mailer: createMailer({ smtp, log: logs.log }) });
     app.use(router.routes()).use(router.allowedMethods());
     server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,5 @@
 /**
- * GET /status/<slug>: the public, read-only status page (issue 16 item 4). No sign-in and no cookie
+ * GET /status/<slug>: the public, read-only status page. No sign-in and no cookie
  * (mounted before authentication: nothing here reads or writes one), `noindex`, a strict
  * Content-Security-Policy (no script at all, the one inline style by hash), rate-limited per client
  * address, and computed at most once per 30 s per slug however many ask (the answer is cached in
@@ -7,8 +7,8 @@
  * cached the same way, and the page is found by the slug's hash, never by the slug itself.
  */
 import { gzipSync } from 'node:zlib';
-import Router from '@koa/router';
 import type { Context } from 'koa';
+import { textParam, routeOf } from '../http/route.js';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
@@ -98,25 +98,22 @@ export function createPublicStatusPages(deps: {
     } else ctx.body = html.html; // Koa keeps the type set above for a Buffer body
   }
 
-  const router = new Router();
-  router.get('/status/:slug', async (ctx) => {
-    const limit = await limiter.consume(ctx.state.clientIp ?? 'unknown');
-    if (!limit.allowed) {
-      ctx.set('Retry-After', String(limit.retryAfterSeconds));
-      return send(ctx, 429, renderBusy(limit.retryAfterSeconds), 'no-store');
-    }
-    const slug = ctx.params['slug'] ?? '';
-    try {
-      const found = SLUG_PATTERN.test(slug) ? await answerFor(sha256(slug)) : notFound;
-      send(ctx, found.status, found, `public, max-age=${CACHE_MS / 1000}`);
-    } catch (error) {
-      log.error({ err: { message: (error as Error).message } }, 'Status page failed');
-      send(ctx, 503, renderUnavailable(), 'no-store');
-    }
-  });
-
   return {
-    router,
+    /** Answers the page at `slug` on `ctx` (HTML with its own status and headers), limited per `address`. */
+    async serve(ctx: Context, slug: string, address: string | null): Promise<void> {
+      const limit = await limiter.consume(address ?? 'unknown');
+      if (!limit.allowed) {
+        ctx.set('Retry-After', String(limit.retryAfterSeconds));
+        return send(ctx, 429, renderBusy(limit.retryAfterSeconds), 'no-store');
+      }
+      try {
+        const found = SLUG_PATTERN.test(slug) ? await answerFor(sha256(slug)) : notFound;
+        send(ctx, found.status, found, `public, max-age=${CACHE_MS / 1000}`);
+      } catch (error) {
+        log.error({ err: { message: (error as Error).message } }, 'Status page failed');
+        send(ctx, 503, renderUnavailable(), 'no-store');
+      }
+    },
     /** After an edit, a rotation or a revocation: the next request computes afresh. */
     forget(slugHash: string): void {
       cache.forget(slugHash);
@@ -125,3 +122,27 @@ export function createPublicStatusPages(deps: {
 }
 
 export type PublicStatusPages = ReturnType<typeof createPublicStatusPages>;
+
+const route = routeOf<Pick<PublicStatusPages, 'serve'>>();
+
+/** The public page itself: HTML, for people, listed in the API's document for completeness. */
+export const publicStatusPageRoutes = [
+  route({
+    method: 'get',
+    path: '/status/:slug',
+    tag: 'Status pages',
+    access: 'public',
+    summary: 'A published status page (HTML, no sign-in, no cookies, noindex)',
+    description:
+      'Cached for 30 s (`Cache-Control: public, max-age=30`, and once per 30 s on the server), rate-limited ' +
+      'per client address (429 with Retry-After, as HTML). An unknown or revoked address answers the same 404 page.',
+    params: { slug: textParam },
+    responses: {
+      200: { description: 'The status page', contentType: 'text/html' },
+      404: { description: 'No status page at this address (HTML)', contentType: 'text/html' },
+      429: { description: 'Too many requests from this address; see Retry-After (HTML)', contentType: 'text/html' },
+      503: { description: 'The page could not be computed just now (HTML)', contentType: 'text/html' },
+    },
+    handler: (pages, { params, address, ctx }) => pages.serve(ctx, params.slug, address),
+  }),
+];

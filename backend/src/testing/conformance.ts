@@ -5,11 +5,12 @@
  * turns the answer into a 500 naming it, so the test that made the request fails and says why.
  * Routes not yet documented are left to openapi.test.ts's completeness check.
  */
+import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { API_DOCS } from '../api-docs.js';
-import { buildOpenApi, openApiDocs, openApiPath, type OpenApiDocument } from '../http/openapi.js';
+import { describedRoutes } from '../api-docs.js';
+import { buildOpenApi, openApiPath, type OpenApiDocument } from '../http/openapi.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -21,7 +22,8 @@ interface Operation {
 /** JSON pointer escaping of one path segment. */
 const pointer = (segment: string) => segment.replace(/~/g, '~0').replace(/\//g, '~1');
 
-export function createAnswerCheck(document: OpenApiDocument = buildOpenApi([...openApiDocs, ...API_DOCS], '0')) {
+/** What is wrong with an exchange, by the document: null when nothing. */
+function violationsOf(document: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
   addFormats(ajv);
   ajv.addSchema(document, 'openapi');
@@ -58,12 +60,23 @@ export function createAnswerCheck(document: OpenApiDocument = buildOpenApi([...o
       return `${where}: the answer does not match the document: ${ajv.errorsText(check.errors)}`;
     return null;
   }
+  return violation;
+}
 
+/**
+ * The document is the one the first app checked describes (every test app mounts the same
+ * declarations), built on its first answer.
+ */
+export function createAnswerCheck(
+  documentOf: (app: Koa) => OpenApiDocument = (app) => buildOpenApi(describedRoutes(app), '0'),
+) {
+  let violation: ReturnType<typeof violationsOf> | undefined;
   const middleware: Middleware = async (ctx, next) => {
     await next();
     const route = (ctx as { _matchedRoute?: string })._matchedRoute;
     if (!route || ctx.status >= 500) return;
     const isStream = typeof (ctx.body as { pipe?: unknown } | null)?.pipe === 'function';
+    violation ??= violationsOf(documentOf(ctx.app));
     const problem = violation(
       ctx.method,
       route,
@@ -77,5 +90,5 @@ export function createAnswerCheck(document: OpenApiDocument = buildOpenApi([...o
     ctx.status = 500;
     ctx.body = { error: `OpenAPI conformance: ${problem}`, code: 'openapi_conformance' };
   };
-  return { middleware, violation };
+  return { middleware };
 }
