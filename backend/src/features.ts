@@ -269,7 +269,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     /** The hourly housekeeping sends what is due (main.ts). */
     monthlyReports,
     routers: [
-      authRoutes({
+      mountRoutes(authRoutes, {
         users,
         login,
         sessions,
@@ -278,9 +278,9 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         setupLimit: limiter('setup', 10, 10 * 60),
         origins,
       }),
-      usersRoutes(users),
-      tokensRoutes(tokens),
-      secondFactorRoutes(secondFactor, users),
+      mountRoutes(usersRoutes, users),
+      mountRoutes(tokensRoutes, tokens),
+      mountRoutes(secondFactorRoutes, { secondFactor, users }),
       mountRoutes(
         customersRoutes,
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
@@ -314,18 +314,22 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         log: deps.log,
       }),
       rolloutRoutes({ updates: agentUpdates }),
-      forgotPasswordLimits({
-        mailer,
-        perAddress: limiter('forgot-address', 10, 15 * 60),
-        perEmail: limiter('forgot-email', 3, 60 * 60),
+      mountRoutes(passwordResetRoutes, {
+        resets,
+        origins,
+        forgotLimits: forgotPasswordLimits({
+          mailer,
+          perAddress: limiter('forgot-address', 10, 15 * 60),
+          perEmail: limiter('forgot-email', 3, 60 * 60),
+        }),
       }),
-      passwordResetRoutes({ resets, origins }),
       smtpSettingsRoutes({ smtp, mailer }),
       // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
       // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
       rulePreviewRoutes({ rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
-      rulesRoutes(rules),
-      maintenanceRoutes(
+      mountRoutes(rulesRoutes, rules),
+      mountRoutes(
+        maintenanceRoutes,
         createMaintenanceService({
           repo: createMaintenanceRepo(db),
           scopes: createScopeRepo(db),
@@ -337,8 +341,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       alertsRoutes(alerts),
       incidentsRoutes(createIncidentsRepo(db)),
       deliveryLogRoutes({ alerts, deliveries }),
-      channelsRoutes(
-        createChannelsService({
+      mountRoutes(channelsRoutes, {
+        channels: createChannelsService({
           repo: channelsRepo,
           box: deps.box,
           bus: deps.bus,
@@ -361,8 +365,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
             ),
           },
         }),
-        createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
-      ),
+        policies: createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
+      }),
       alertRetentionRoutes(alertRetention),
       reportsRoutes(reports, monthlyReports),
       agentSettingsRoutes(agentSettings),
