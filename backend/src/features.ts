@@ -273,7 +273,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     /** The hourly housekeeping sends what is due (main.ts). */
     monthlyReports,
     routers: [
-      authRoutes({
+      mountRoutes(authRoutes, {
         users,
         login,
         sessions,
@@ -282,9 +282,9 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         setupLimit: limiter('setup', 10, 10 * 60),
         origins,
       }),
-      usersRoutes(users),
-      tokensRoutes(tokens),
-      secondFactorRoutes(secondFactor, users),
+      mountRoutes(usersRoutes, users),
+      mountRoutes(tokensRoutes, tokens),
+      mountRoutes(secondFactorRoutes, { secondFactor, users }),
       mountRoutes(
         customersRoutes,
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
@@ -318,18 +318,22 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         log: deps.log,
       }),
       mountRoutes(rolloutRoutes, { updates: agentUpdates }),
-      forgotPasswordLimits({
-        mailer,
-        perAddress: limiter('forgot-address', 10, 15 * 60),
-        perEmail: limiter('forgot-email', 3, 60 * 60),
+      mountRoutes(passwordResetRoutes, {
+        resets,
+        origins,
+        forgotLimits: forgotPasswordLimits({
+          mailer,
+          perAddress: limiter('forgot-address', 10, 15 * 60),
+          perEmail: limiter('forgot-email', 3, 60 * 60),
+        }),
       }),
-      passwordResetRoutes({ resets, origins }),
       mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
-      // alerting management (issue 5): rules, maintenance windows, alerts, alert retention
+      // alerting management: rules, maintenance windows, alerts, alert retention
       // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
       mountRoutes(rulePreviewRoutes, { rules, preview: createRulePreview({ repo: createPreviewRepo(db), clock }) }),
-      rulesRoutes(rules),
-      maintenanceRoutes(
+      mountRoutes(rulesRoutes, rules),
+      mountRoutes(
+        maintenanceRoutes,
         createMaintenanceService({
           repo: createMaintenanceRepo(db),
           scopes: createScopeRepo(db),
@@ -341,8 +345,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       mountRoutes(alertsRoutes, alerts),
       mountRoutes(incidentsRoutes, createIncidentsRepo(db)),
       mountRoutes(deliveryLogRoutes, { alerts, deliveries }),
-      channelsRoutes(
-        createChannelsService({
+      mountRoutes(channelsRoutes, {
+        channels: createChannelsService({
           repo: channelsRepo,
           box: deps.box,
           bus: deps.bus,
@@ -365,8 +369,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
             ),
           },
         }),
-        createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
-      ),
+        policies: createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
+      }),
       mountRoutes(alertRetentionRoutes, alertRetention),
       mountRoutes(reportsRoutes, { reports, monthly: monthlyReports }),
       mountRoutes(agentSettingsRoutes, agentSettings),

@@ -6,6 +6,7 @@
  * re-resolves to 127.0.0.1 sends a matching Host and Origin. Without AUTH_URL (development only, with
  * a start-up warning) the Origin must match the host the browser connected to.
  */
+import type { Middleware } from 'koa';
 import { Forbidden } from '../lib/errors.js';
 
 export interface RequestHosts {
@@ -55,4 +56,12 @@ export function requestHosts(ctx: { get(field: string): string }): RequestHosts 
 /** Sign-in, setup and the password endpoints carry no CSRF token (no session yet) but refuse a foreign Origin. */
 export function refuseForeignOrigin(ctx: { get(field: string): string }, origins: OriginRule): void {
   if (!origins(requestHosts(ctx))) throw new Forbidden('Cross-origin request refused', 'foreign_origin');
+}
+
+/** `refuseForeignOrigin` in front of a route (http/route.ts `before`). */
+export function foreignOriginRefused(origins: OriginRule): Middleware {
+  return async (ctx, next) => {
+    refuseForeignOrigin(ctx, origins);
+    await next();
+  };
 }

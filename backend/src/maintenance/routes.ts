@@ -1,9 +1,6 @@
 /** /api/maintenance-windows: list (optionally `?customer=`), create, edit, delete. */
-import { auditActor } from '../http/audit-actor.js';
-import Router from '@koa/router';
-import { idOf } from '../lib/ids.js';
-import { currentPrincipal, requireRole } from '../http/route-guards.js';
-import { parseInput } from '../lib/validate.js';
+import { z } from 'zod';
+import { idParam, routeOf } from '../http/route.js';
 import {
   listQuerySchema,
   maintenanceWindow,
@@ -11,42 +8,13 @@ import {
   windowSchema,
 } from '../../../contracts/maintenance.js';
 import type { MaintenanceService } from './service.js';
-import type { RouteDoc } from '../http/openapi.js';
-import { z } from 'zod';
 
-export function maintenanceRoutes(windows: MaintenanceService): Router {
-  const router = new Router();
-  const writer = requireRole('ADMIN', 'OPERATOR');
-
-  router.get('/api/maintenance-windows', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const { customer } = parseInput(listQuerySchema, ctx.query);
-    ctx.body = await windows.list(principal, customer);
-  });
-  router.get('/api/maintenance-windows/:id', async (ctx) => {
-    ctx.body = await windows.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
-  });
-  router.post('/api/maintenance-windows', writer, async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    ctx.status = 201;
-    ctx.body = await windows.create(auditActor(ctx), principal, parseInput(windowSchema, ctx.request.body));
-  });
-  router.patch('/api/maintenance-windows/:id', writer, async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const changes = parseInput(windowChangesSchema, ctx.request.body);
-    ctx.body = await windows.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'maintenance window'), changes);
-  });
-  router.delete('/api/maintenance-windows/:id', writer, async (ctx) => {
-    await windows.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'maintenance window'));
-    ctx.status = 204;
-  });
-  return router;
-}
-
-/** What maintenance/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
+const route = routeOf<MaintenanceService>();
 const MAINTENANCE = 'Maintenance';
-export const maintenanceApi: RouteDoc[] = [
-  {
+const windowId = { id: idParam('maintenance window') };
+
+export const maintenanceRoutes = [
+  route({
     method: 'get',
     path: '/api/maintenance-windows',
     tag: MAINTENANCE,
@@ -56,16 +24,19 @@ export const maintenanceApi: RouteDoc[] = [
     responses: {
       200: { description: 'The windows, each saying whether it is active now', schema: z.array(maintenanceWindow) },
     },
-  },
-  {
+    handler: (windows, { principal, query }) => windows.list(principal, query.customer),
+  }),
+  route({
     method: 'get',
     path: '/api/maintenance-windows/:id',
     tag: MAINTENANCE,
     access: 'signed-in',
     summary: 'One maintenance window',
+    params: windowId,
     responses: { 200: { description: 'The window', schema: maintenanceWindow } },
-  },
-  {
+    handler: (windows, { principal, params }) => windows.get(principal, params.id),
+  }),
+  route({
     method: 'post',
     path: '/api/maintenance-windows',
     tag: MAINTENANCE,
@@ -73,22 +44,29 @@ export const maintenanceApi: RouteDoc[] = [
     summary: 'Create a maintenance window for a customer, cluster or system',
     body: windowSchema,
     responses: { 201: { description: 'Created', schema: maintenanceWindow } },
-  },
-  {
+    handler: (windows, { actor, principal, body }) => windows.create(actor, principal, body),
+  }),
+  route({
     method: 'patch',
     path: '/api/maintenance-windows/:id',
     tag: MAINTENANCE,
     access: 'admin-or-operator',
     summary: 'Change a maintenance window',
+    params: windowId,
     body: windowChangesSchema,
     responses: { 200: { description: 'Changed', schema: maintenanceWindow } },
-  },
-  {
+    handler: (windows, { actor, principal, params, body }) => windows.update(actor, principal, params.id, body),
+  }),
+  route({
     method: 'delete',
     path: '/api/maintenance-windows/:id',
     tag: MAINTENANCE,
     access: 'admin-or-operator',
     summary: 'Delete a maintenance window',
+    params: windowId,
     responses: { 204: { description: 'Deleted' } },
-  },
+    handler: async (windows, { actor, principal, params }) => {
+      await windows.remove(actor, principal, params.id);
+    },
+  }),
 ];

@@ -1,10 +1,10 @@
 /**
- * Limits in front of POST /api/auth/password/forgot (the spec leaves them
- * open): per client address (429) and per e-mail address. Over the per-e-mail
+ * Limits in front of POST /api/auth/password/forgot (the route's `before`, routes.ts; the spec
+ * leaves them open): per client address (429) and per e-mail address. Over the per-e-mail
  * limit the answer is the usual 202 and nothing is sent: no mailbox can be
  * flooded, and the answer still says nothing about whether the account exists.
  */
-import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import { TooMany } from '../lib/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -13,9 +13,8 @@ export function forgotPasswordLimits(deps: {
   mailer: Pick<Mailer, 'isEnabled'>;
   perAddress: RateLimiter;
   perEmail: RateLimiter;
-}): Router {
-  const router = new Router();
-  router.post('/api/auth/password/forgot', async (ctx, next) => {
+}): Middleware {
+  return async (ctx, next) => {
     // while mail is off the route answers 503 whatever the limits say
     if (!(await deps.mailer.isEnabled())) return next();
     const byAddress = await deps.perAddress.consume(ctx.state.clientIp);
@@ -27,6 +26,5 @@ export function forgotPasswordLimits(deps: {
       return;
     }
     return next();
-  });
-  return router;
+  };
 }

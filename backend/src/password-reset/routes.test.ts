@@ -15,6 +15,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
 import { createOriginRule } from '../http/origin.js';
+import { mountRoutes } from '../http/route.js';
 import { passwordResetRoutes } from './routes.js';
 import { createPasswordResetService, type PasswordResetService } from './service.js';
 
@@ -85,7 +86,7 @@ describe('POST /api/auth/password/forgot and /reset over HTTP', () => {
     app.silent = true;
     app.use(errorMiddleware(logs.log));
     app.use(koaBody());
-    const router = passwordResetRoutes({ resets, origins: createOriginRule(AUTH_URL) });
+    const router = mountRoutes(passwordResetRoutes, { resets, origins: createOriginRule(AUTH_URL) });
     app.use(router.routes()).use(router.allowedMethods());
     server = http.createServer(app.callback());
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
