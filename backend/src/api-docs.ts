@@ -10,10 +10,7 @@ import { declaredRoutes } from './http/route.js';
 import { systemsApi } from './systems/routes.js';
 import { ingestApi } from './ingest/routes.js';
 
-export const API_DOCS: readonly RouteDoc[] = [
-  ...systemsApi,
-  ...ingestApi,
-];
+export const API_DOCS: readonly RouteDoc[] = [...systemsApi, ...ingestApi];
 
 /** What the document of `app` describes: what it mounted from declarations, then the hand-written docs. */
 export function describedRoutes(app: Koa): RouteDoc[] {
