@@ -5,11 +5,13 @@
  * Each round: Argus saturated (every agent sends again as soon as it is
  * answered), the ceiling (plain unnest insert straight into PostgreSQL),
  * Argus's own group-commit statement alone (same rows and connections, no
- * HTTP), then Argus paced at --rate reports/s. Figures only; nothing passes or
- * fails.
+ * HTTP), Prometheus's remote-write receiver saturated with the same reports by
+ * as many senders (prometheus-peer.ts; skipped, saying how to install it, when
+ * the machine has no `prometheus`), then Argus paced at --rate reports/s.
+ * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
- *     [--baseline DIR] [--profile DIR] [--connections 4]
+ *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
  *
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
@@ -30,6 +32,15 @@ import {
   type ServerSnapshot,
 } from './argus-server.js';
 import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
+import {
+  findPrometheus,
+  PROMETHEUS_INSTALL,
+  RemoteWriteHost,
+  saturatePeer,
+  startPrometheus,
+  type PeerPhase,
+  type PrometheusPeer,
+} from './prometheus-peer.js';
 
 interface Contender {
   label: string;
@@ -38,6 +49,15 @@ interface Contender {
   saturated: PhaseResult[];
   paced: PhaseResult[];
   ratios: number[];
+  /** Argus/Prometheus, saturated reports/s of each round. */
+  peerRatios: number[];
+}
+
+/** Prometheus's receiver, its senders and its phases. */
+interface Peer {
+  prometheus: PrometheusPeer;
+  senders: RemoteWriteHost[];
+  phases: PeerPhase[];
 }
 
 interface PhaseResult {
@@ -176,6 +196,30 @@ async function ceilingPhase(
   };
 }
 
+async function peerPhase(name: string, peer: Peer, seconds: number): Promise<PeerPhase> {
+  const phase = await saturatePeer(peer.prometheus, peer.senders, seconds);
+  const other = [...phase.refused].map(([code, n]) => `${code || 'network error'}: ${n}`);
+  console.log(
+    `${name}: ${fmt(phase.reportsPerS)} reports/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms` +
+      `${other.length ? ` [${other.join(', ')}]` : ''}; CPU a report: Prometheus ${phase.cpu.peer.toFixed(2)} ms, ` +
+      `bench ${phase.cpu.bench.toFixed(2)} ms; load ${load()}`,
+  );
+  return phase;
+}
+
+/** Prometheus beside Argus: the machine's `prometheus`, or null (and why) when there is none. */
+async function openPeer(enabled: boolean, systems: number, run: string): Promise<Peer | null> {
+  if (!enabled) return null;
+  const binary = findPrometheus();
+  if (!binary) {
+    console.log(`Prometheus: skipped, no \`prometheus\` on this machine (install: ${PROMETHEUS_INSTALL})`);
+    return null;
+  }
+  const prometheus = await startPrometheus(binary);
+  const senders = Array.from({ length: systems }, (_, i) => new RemoteWriteHost(i + 1, `${run}-host-${i}`));
+  return { prometheus, senders, phases: [] };
+}
+
 const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
 const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
   server: median(list.map((c) => c.server)),
@@ -197,6 +241,26 @@ function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): 
   );
 }
 
+/** Prometheus beside each contender: throughput of the same rounds, and CPU a report. */
+function printPeerSummary(peer: Peer, contenders: Contender[]): void {
+  const phases = peer.phases;
+  const cpu = median(phases.map((p) => p.cpu.peer));
+  console.log(
+    `  Prometheus: saturated ${fmt(median(phases.map((p) => p.reportsPerS)))} reports/s ` +
+      `(${phases.map((p) => fmt(p.reportsPerS)).join(', ')}), p99 ${median(phases.map((p) => p.p99)).toFixed(1)} ms, ` +
+      `CPU a report ${cpu.toFixed(2)} ms (its process, all threads), bench ${median(phases.map((p) => p.cpu.bench)).toFixed(2)} ms`,
+  );
+  for (const c of contenders) {
+    const argus = medianCpu(c.saturated.map((p) => p.cpu));
+    console.log(
+      `  ${c.label}/Prometheus: ${median(c.peerRatios).toFixed(2)} (${c.peerRatios.map((r) => r.toFixed(2)).join(', ')}); ` +
+        `CPU a report: ${c.label} server ${argus.server.toFixed(2)} + PostgreSQL ${argus.postgres.toFixed(2)} = ` +
+        `${(argus.server + argus.postgres).toFixed(2)} ms against Prometheus's ${cpu.toFixed(2)} ms ` +
+        `(${c.label}/Prometheus by CPU: ${(cpu / Math.max(1e-9, argus.server + argus.postgres)).toFixed(2)})`,
+    );
+  }
+}
+
 /** `bench ingest` with its command-line arguments (npm run bench -- ingest …). */
 export async function benchIngest(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -210,7 +274,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
       baseline: { type: 'string' },
       profile: { type: 'string' },
       connections: { type: 'string', default: '4' },
+      prometheus: { type: 'boolean', default: true },
     },
+    allowNegative: true,
   });
   const systems = Number(values.systems);
   const seconds = Number(values.seconds);
@@ -230,7 +296,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
   await statementAdmin.connect();
   const ceiling = await openCeiling(ceilingDb.url, { connections, systems });
   const statement = await openCeiling(statementDb.url, { connections, systems, statement: 'argus' });
+  let peer: Peer | null = null;
   try {
+    peer = await openPeer(values.prometheus, systems, run);
     for (const [label, checkout] of [
       ['Argus', undefined],
       ['baseline', values.baseline],
@@ -250,13 +318,15 @@ export async function benchIngest(argv: string[]): Promise<void> {
             gzip: values.gzip,
           }),
       );
-      contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [] });
+      contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });
     }
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
     console.log(
       `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
         `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}, ${seconds} s phases, ` +
-        `${values.rounds} rounds; ceiling on ${connections} connections; ${os.cpus().length} cores, load ${load()}`,
+        `${values.rounds} rounds; ceiling on ${connections} connections` +
+        `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
+        `${os.cpus().length} cores, load ${load()}`,
     );
     // enrolment: every agent's first report binds its system (and warms the server up)
     for (const contender of contenders) {
@@ -264,6 +334,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       const unbound = contender.agents.filter((a) => !a.agentKey).length;
       if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
     }
+    if (peer) await peerPhase('Prometheus warm-up', peer, 5);
 
     const ceilings: number[] = [];
     const ceilingCpu: CpuPerReport[] = [];
@@ -293,6 +364,14 @@ export async function benchIngest(argv: string[]): Promise<void> {
         ceilingCpu.push(cpu);
         contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
         console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
+      }
+      if (peer) {
+        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds);
+        peer.phases.push(phase);
+        for (const contender of contenders) {
+          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
+          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
       }
       const alone = await ceilingPhase(
         `round ${round} Argus's statement alone`,
@@ -335,7 +414,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
       );
       console.log(cpuAccount(c.label, medianCpu(c.saturated.map((p) => p.cpu)), medianCpu(ceilingCpu)));
     }
+    if (peer) printPeerSummary(peer, contenders);
   } finally {
+    await peer?.prometheus.stop();
     for (const contender of contenders) await contender.server.stop();
     await ceiling.close();
     await statement.close();
