@@ -32,15 +32,7 @@ import {
   type ServerSnapshot,
 } from './argus-server.js';
 import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
-import {
-  findPrometheus,
-  PROMETHEUS_INSTALL,
-  RemoteWriteHost,
-  saturatePeer,
-  startPrometheus,
-  type PeerPhase,
-  type PrometheusPeer,
-} from './prometheus-peer.js';
+import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
 
 interface Contender {
   label: string;
@@ -51,13 +43,6 @@ interface Contender {
   ratios: number[];
   /** Argus/Prometheus, saturated reports/s of each round. */
   peerRatios: number[];
-}
-
-/** Prometheus's receiver, its senders and its phases. */
-interface Peer {
-  prometheus: PrometheusPeer;
-  senders: RemoteWriteHost[];
-  phases: PeerPhase[];
 }
 
 interface PhaseResult {
@@ -196,30 +181,6 @@ async function ceilingPhase(
   };
 }
 
-async function peerPhase(name: string, peer: Peer, seconds: number): Promise<PeerPhase> {
-  const phase = await saturatePeer(peer.prometheus, peer.senders, seconds);
-  const other = [...phase.refused].map(([code, n]) => `${code || 'network error'}: ${n}`);
-  console.log(
-    `${name}: ${fmt(phase.reportsPerS)} reports/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms` +
-      `${other.length ? ` [${other.join(', ')}]` : ''}; CPU a report: Prometheus ${phase.cpu.peer.toFixed(2)} ms, ` +
-      `bench ${phase.cpu.bench.toFixed(2)} ms; load ${load()}`,
-  );
-  return phase;
-}
-
-/** Prometheus beside Argus: the machine's `prometheus`, or null (and why) when there is none. */
-async function openPeer(enabled: boolean, systems: number, run: string): Promise<Peer | null> {
-  if (!enabled) return null;
-  const binary = findPrometheus();
-  if (!binary) {
-    console.log(`Prometheus: skipped, no \`prometheus\` on this machine (install: ${PROMETHEUS_INSTALL})`);
-    return null;
-  }
-  const prometheus = await startPrometheus(binary);
-  const senders = Array.from({ length: systems }, (_, i) => new RemoteWriteHost(i + 1, `${run}-host-${i}`));
-  return { prometheus, senders, phases: [] };
-}
-
 const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
 const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
   server: median(list.map((c) => c.server)),
@@ -239,26 +200,6 @@ function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): 
     `${f(sum(ceiling))}; on ${os.cpus().length} cores that CPU alone bounds Argus at ` +
     `${fmt((os.cpus().length * 1000) / sum(argus))} reports/s and Argus/ceiling at ${f(sum(ceiling) / sum(argus))}`
   );
-}
-
-/** Prometheus beside each contender: throughput of the same rounds, and CPU a report. */
-function printPeerSummary(peer: Peer, contenders: Contender[]): void {
-  const phases = peer.phases;
-  const cpu = median(phases.map((p) => p.cpu.peer));
-  console.log(
-    `  Prometheus: saturated ${fmt(median(phases.map((p) => p.reportsPerS)))} reports/s ` +
-      `(${phases.map((p) => fmt(p.reportsPerS)).join(', ')}), p99 ${median(phases.map((p) => p.p99)).toFixed(1)} ms, ` +
-      `CPU a report ${cpu.toFixed(2)} ms (its process, all threads), bench ${median(phases.map((p) => p.cpu.bench)).toFixed(2)} ms`,
-  );
-  for (const c of contenders) {
-    const argus = medianCpu(c.saturated.map((p) => p.cpu));
-    console.log(
-      `  ${c.label}/Prometheus: ${median(c.peerRatios).toFixed(2)} (${c.peerRatios.map((r) => r.toFixed(2)).join(', ')}); ` +
-        `CPU a report: ${c.label} server ${argus.server.toFixed(2)} + PostgreSQL ${argus.postgres.toFixed(2)} = ` +
-        `${(argus.server + argus.postgres).toFixed(2)} ms against Prometheus's ${cpu.toFixed(2)} ms ` +
-        `(${c.label}/Prometheus by CPU: ${(cpu / Math.max(1e-9, argus.server + argus.postgres)).toFixed(2)})`,
-    );
-  }
 }
 
 /** `bench ingest` with its command-line arguments (npm run bench -- ingest …). */
@@ -414,7 +355,14 @@ export async function benchIngest(argv: string[]): Promise<void> {
       );
       console.log(cpuAccount(c.label, medianCpu(c.saturated.map((p) => p.cpu)), medianCpu(ceilingCpu)));
     }
-    if (peer) printPeerSummary(peer, contenders);
+    if (peer) {
+      const rows = contenders.map((c) => ({
+        label: c.label,
+        ratios: c.peerRatios,
+        ...medianCpu(c.saturated.map((p) => p.cpu)),
+      }));
+      for (const line of peerSummary(peer, rows)) console.log(line);
+    }
   } finally {
     await peer?.prometheus.stop();
     for (const contender of contenders) await contender.server.stop();

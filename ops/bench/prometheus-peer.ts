@@ -230,3 +230,62 @@ export async function saturatePeer(peer: PrometheusPeer, senders: RemoteWriteHos
     refused,
   } satisfies PeerPhase;
 }
+
+const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Prometheus's receiver, its senders and its phases. */
+export interface Peer {
+  prometheus: PrometheusPeer;
+  senders: RemoteWriteHost[];
+  phases: PeerPhase[];
+}
+
+/** Prometheus beside Argus: the machine's `prometheus`, or null (saying why) when there is none. */
+export async function openPeer(enabled: boolean, systems: number, run: string): Promise<Peer | null> {
+  if (!enabled) return null;
+  const binary = findPrometheus();
+  if (!binary) {
+    console.log(`Prometheus: skipped, no \`prometheus\` on this machine (install: ${PROMETHEUS_INSTALL})`);
+    return null;
+  }
+  const prometheus = await startPrometheus(binary);
+  const senders = Array.from({ length: systems }, (_, i) => new RemoteWriteHost(i + 1, `${run}-host-${i}`));
+  return { prometheus, senders, phases: [] };
+}
+
+/** One saturated phase, printed. */
+export async function peerPhase(name: string, peer: Peer, seconds: number): Promise<PeerPhase> {
+  const phase = await saturatePeer(peer.prometheus, peer.senders, seconds);
+  const other = [...phase.refused].map(([code, n]) => `${code || 'network error'}: ${n}`);
+  console.log(
+    `${name}: ${fmt(phase.reportsPerS)} reports/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms` +
+      `${other.length ? ` [${other.join(', ')}]` : ''}; CPU a report: Prometheus ${phase.cpu.peer.toFixed(2)} ms, ` +
+      `bench ${phase.cpu.bench.toFixed(2)} ms; load ${os.loadavg()[0]?.toFixed(1) ?? '?'}`,
+  );
+  return phase;
+}
+
+/**
+ * The summary's lines: Prometheus's medians, then each contender against it, by the throughput of
+ * the same rounds (`ratios`) and by CPU a report (its server and PostgreSQL, medians in ms).
+ */
+export function peerSummary(
+  peer: Peer,
+  contenders: { label: string; ratios: number[]; server: number; postgres: number }[],
+): string[] {
+  const phases = peer.phases;
+  const cpu = median(phases.map((p) => p.cpu.peer));
+  return [
+    `  Prometheus: saturated ${fmt(median(phases.map((p) => p.reportsPerS)))} reports/s ` +
+      `(${phases.map((p) => fmt(p.reportsPerS)).join(', ')}), p99 ${median(phases.map((p) => p.p99)).toFixed(1)} ms, ` +
+      `CPU a report ${cpu.toFixed(2)} ms (its process, all threads), bench ${median(phases.map((p) => p.cpu.bench)).toFixed(2)} ms`,
+    ...contenders.map(
+      (c) =>
+        `  ${c.label}/Prometheus: ${median(c.ratios).toFixed(2)} (${c.ratios.map((r) => r.toFixed(2)).join(', ')}); ` +
+        `CPU a report: ${c.label} server ${c.server.toFixed(2)} + PostgreSQL ${c.postgres.toFixed(2)} = ` +
+        `${(c.server + c.postgres).toFixed(2)} ms against Prometheus's ${cpu.toFixed(2)} ms ` +
+        `(${c.label}/Prometheus by CPU: ${(cpu / Math.max(1e-9, c.server + c.postgres)).toFixed(2)})`,
+    ),
+  ];
+}
