@@ -12,25 +12,33 @@ export const MAX_METRICS_PER_REPORT = 2000;
 export const MAX_EVENTS_PER_REPORT = 100;
 
 /** Control characters, lone surrogates and line/paragraph separators are not printable. */
-const PRINTABLE = /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u;
+export const PRINTABLE = /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u;
+/** A metric's (and an event type's) name. */
+export const METRIC_NAME = /^[a-z0-9_.]{1,64}$/;
+export const MAX_INSTANCE_LENGTH = 128;
+export const MAX_MESSAGE_LENGTH = 1024;
+export const EVENT_SEVERITIES = ['INFO', 'WARNING', 'CRITICAL'] as const;
+/** The longest of each of the agent's texts. */
+export const MAX_AGENT_TEXT = { version: 64, hostname: 255, os: 255, kernel: 255, arch: 64, enrollment: 256 } as const;
+export const MAX_CORES = 1_000_000;
 
 function text(max: number) {
   return z.string().max(max).regex(PRINTABLE, 'must not contain control characters');
 }
 
-export const metricName = z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be 1-64 of a-z, 0-9, "_" and "."');
+export const metricName = z.string().regex(METRIC_NAME, 'must be 1-64 of a-z, 0-9, "_" and "."');
 
 // z.number() refuses NaN and ±Infinity (1e999 parses to Infinity): a value is always finite
 const metricSchema = z.object({
   name: metricName,
-  instance: text(128).optional(),
+  instance: text(MAX_INSTANCE_LENGTH).optional(),
   value: z.number(),
 });
 
 const eventSchema = z.object({
   type: metricName,
-  severity: z.enum(['INFO', 'WARNING', 'CRITICAL']).default('INFO'),
-  message: text(1024).default(''),
+  severity: z.enum(EVENT_SEVERITIES).default('INFO'),
+  message: text(MAX_MESSAGE_LENGTH).default(''),
 });
 
 const reportSchema = z
@@ -51,13 +59,13 @@ const reportSchema = z
   });
 
 export const agentInfoSchema = z.object({
-  version: text(64).optional(),
-  hostname: text(255).optional(),
-  os: text(255).optional(),
-  kernel: text(255).optional(),
-  arch: text(64).optional(),
-  cores: z.number().int().min(0).max(1_000_000).optional(),
-  enrollment: text(256).optional(),
+  version: text(MAX_AGENT_TEXT.version).optional(),
+  hostname: text(MAX_AGENT_TEXT.hostname).optional(),
+  os: text(MAX_AGENT_TEXT.os).optional(),
+  kernel: text(MAX_AGENT_TEXT.kernel).optional(),
+  arch: text(MAX_AGENT_TEXT.arch).optional(),
+  cores: z.number().int().min(0).max(MAX_CORES).optional(),
+  enrollment: text(MAX_AGENT_TEXT.enrollment).optional(),
 });
 
 export const agentBodySchema = z.object({

@@ -5,11 +5,13 @@
  * Each round: Argus saturated (every agent sends again as soon as it is
  * answered), the ceiling (plain unnest insert straight into PostgreSQL),
  * Argus's own group-commit statement alone (same rows and connections, no
- * HTTP), then Argus paced at --rate reports/s. Figures only; nothing passes or
- * fails.
+ * HTTP), Prometheus's remote-write receiver saturated with the same reports by
+ * as many senders (prometheus-peer.ts; skipped, saying how to install it, when
+ * the machine has no `prometheus`), then Argus paced at --rate reports/s.
+ * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
- *     [--baseline DIR] [--profile DIR] [--connections 4]
+ *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
  *
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
@@ -30,6 +32,7 @@ import {
   type ServerSnapshot,
 } from './argus-server.js';
 import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
+import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
 
 interface Contender {
   label: string;
@@ -38,6 +41,8 @@ interface Contender {
   saturated: PhaseResult[];
   paced: PhaseResult[];
   ratios: number[];
+  /** Argus/Prometheus, saturated reports/s of each round. */
+  peerRatios: number[];
 }
 
 interface PhaseResult {
@@ -210,7 +215,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
       baseline: { type: 'string' },
       profile: { type: 'string' },
       connections: { type: 'string', default: '4' },
+      prometheus: { type: 'boolean', default: true },
     },
+    allowNegative: true,
   });
   const systems = Number(values.systems);
   const seconds = Number(values.seconds);
@@ -230,7 +237,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
   await statementAdmin.connect();
   const ceiling = await openCeiling(ceilingDb.url, { connections, systems });
   const statement = await openCeiling(statementDb.url, { connections, systems, statement: 'argus' });
+  let peer: Peer | null = null;
   try {
+    peer = await openPeer(values.prometheus, systems, run);
     for (const [label, checkout] of [
       ['Argus', undefined],
       ['baseline', values.baseline],
@@ -250,13 +259,15 @@ export async function benchIngest(argv: string[]): Promise<void> {
             gzip: values.gzip,
           }),
       );
-      contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [] });
+      contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });
     }
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
     console.log(
       `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
         `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}, ${seconds} s phases, ` +
-        `${values.rounds} rounds; ceiling on ${connections} connections; ${os.cpus().length} cores, load ${load()}`,
+        `${values.rounds} rounds; ceiling on ${connections} connections` +
+        `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
+        `${os.cpus().length} cores, load ${load()}`,
     );
     // enrolment: every agent's first report binds its system (and warms the server up)
     for (const contender of contenders) {
@@ -264,6 +275,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       const unbound = contender.agents.filter((a) => !a.agentKey).length;
       if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
     }
+    if (peer) await peerPhase('Prometheus warm-up', peer, 5);
 
     const ceilings: number[] = [];
     const ceilingCpu: CpuPerReport[] = [];
@@ -293,6 +305,14 @@ export async function benchIngest(argv: string[]): Promise<void> {
         ceilingCpu.push(cpu);
         contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
         console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
+      }
+      if (peer) {
+        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds);
+        peer.phases.push(phase);
+        for (const contender of contenders) {
+          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
+          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
       }
       const alone = await ceilingPhase(
         `round ${round} Argus's statement alone`,
@@ -335,7 +355,16 @@ export async function benchIngest(argv: string[]): Promise<void> {
       );
       console.log(cpuAccount(c.label, medianCpu(c.saturated.map((p) => p.cpu)), medianCpu(ceilingCpu)));
     }
+    if (peer) {
+      const rows = contenders.map((c) => ({
+        label: c.label,
+        ratios: c.peerRatios,
+        ...medianCpu(c.saturated.map((p) => p.cpu)),
+      }));
+      for (const line of peerSummary(peer, rows)) console.log(line);
+    }
   } finally {
+    await peer?.prometheus.stop();
     for (const contender of contenders) await contender.server.stop();
     await ceiling.close();
     await statement.close();

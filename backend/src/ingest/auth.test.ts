@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { exportJWK, generateKeyPair, SignJWT, UnsecuredJWT } from 'jose';
 import { after, before, describe, it } from 'node:test';
+import { createSystemsRepo } from '../systems/repo.js';
 import { SECRET, startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
 
 describe('POST /api/webhook/metrics: agent JWT and agent key', () => {
@@ -113,6 +114,26 @@ describe('POST /api/webhook/metrics: agent JWT and agent key', () => {
       assert.equal(reply.status, 401);
     } finally {
       h.clock.advance(-301_000);
+    }
+  });
+
+  it('refuses a remembered token once its system is re-enrolled (key reset) or deleted, as an unremembered one', async () => {
+    const systems = createSystemsRepo(h.db.knex);
+    for (const [revoke, status, error] of [
+      [(id: number) => systems.resetAgentKey(id), 401, 'Unauthorized'],
+      [(id: number) => systems.delete(id), 403, 'Unknown agent'],
+    ] as const) {
+      const agent = await h.boundAgent();
+      const token = await agent.token();
+      // verified and remembered: the token alone is not checked again until its exp
+      assert.equal((await h.post({ reports: [h.report(0)] }, { token })).status, 200);
+      assert.equal((await h.post({ reports: [h.report(1000)] }, { token })).status, 200);
+      const stored = await h.metricCount(agent.systemId);
+      await revoke(agent.systemId);
+      const reply = await h.post({ reports: [h.report(2000)] }, { token, ip: '10.1.0.4' });
+      assert.equal(reply.status, status, reply.text);
+      assert.deepEqual(reply.body, { error });
+      assert.equal(await h.metricCount(agent.systemId), status === 403 ? 0 : stored, 'nothing more stored');
     }
   });
 

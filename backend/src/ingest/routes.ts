@@ -10,11 +10,11 @@ import { HttpError, PayloadTooLarge } from '../http/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
-import { parseInput } from '../lib/validate.js';
 import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
 import { MAX_BODY_BYTES, parseJsonBody, readBody } from './body.js';
 import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWriter } from './group-commit.js';
 import { createAgentTokenVerifier, type AgentTokenVerifier } from './jwt.js';
+import { parseAgentBody } from './agent-body.js';
 import { createIngestRepo } from './repo.js';
 import { createAdmission, type Admission, type AdmissionOptions } from './admission.js';
 import { agentBodySchema } from '../../../contracts/agent-report.js';
@@ -66,7 +66,7 @@ export function ingestRoutes(deps: {
       const raw = await readBody(ctx.req, encoding === 'gzip', deps.maxBodyBytes ?? MAX_BODY_BYTES);
       bodyRead = true;
       deps.admission?.checkBody(raw);
-      const body = parseInput(agentBodySchema, parseJsonBody(raw));
+      const body = parseAgentBody(parseJsonBody(raw));
       ctx.set('Cache-Control', 'no-store');
       ctx.body = await service.ingest(agent, body, ip);
     } catch (error) {
