@@ -1,6 +1,7 @@
 /** Systems: /api/systems and their chart data (docs/api.md "Systems"). */
 import { z } from 'zod';
 import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
+import { MAX_BATCH_SERIES } from './metric-catalogue.js';
 
 export const systemStatus = z.enum(['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY']);
 export type SystemStatus = z.infer<typeof systemStatus>;
@@ -68,8 +69,7 @@ export const metricsQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 
-/** Most series one GET /api/systems/:id/metrics/batch reads (a host with many disks and units stays under it). */
-export const MAX_BATCH_SERIES = 200;
+export { MAX_BATCH_SERIES };
 
 // "disk.used_pct|/var": the metric name, then after the first `|` the instance (absent or empty: none)
 const seriesParam = z
