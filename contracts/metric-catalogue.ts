@@ -224,7 +224,7 @@ export function axisValue(name: string, value: number): string {
     case 'bits_per_second':
       return bits(value).replace(/\.0 /, ' ');
     case 'seconds':
-      return durationText(value).split(' ').slice(0, 2).join(' ');
+      return durationText(value);
     case 'percent':
       return `${compact[1]!.format(value)} %`;
     default: {

@@ -53,3 +53,26 @@ export function zonedInstant(wall: number, timeZone: string): number {
   // in a gap no instant shows `wall`: keep the offset from before the gap (a later instant)
   return valid[0] ?? wall - before;
 }
+
+/** An exact instant as the server writes it into a text ("No report since 2026-11-28T10:14:44.479Z"). */
+export const INSTANT_IN_TEXT = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
+
+const stamps = new Map<string, Intl.DateTimeFormat>();
+
+/** "28 Nov 2026, 11:14 CET": an instant on the clock of `timeZone`, naming the zone (for mail and exports). */
+export function zonedStamp(ms: number, timeZone: string): string {
+  let format = stamps.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    });
+    stamps.set(timeZone, format);
+  }
+  return format.format(ms);
+}

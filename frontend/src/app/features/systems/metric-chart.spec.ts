@@ -70,7 +70,11 @@ describe('chart data', () => {
     };
     expect(ticks('disk.used_pct', '%', [0, 50, 100])).toEqual(['0 %', '50 %', '100 %']);
     expect(ticks('net.rx_bps', 'bit/s', [0, 5_000_000, 12_000_000_000])).toEqual(['0 bit/s', '5 Mbit/s', '12 Gbit/s']);
-    expect(ticks('uptime.s', 's', [0, 86_400 * 18 + 3600 * 4])).toEqual(['0 s', '18 d 4 h']);
+    expect(ticks('uptime.s', 's', [0, 86_400 * 18 + 3600 * 4, 86_400 * 18 + 3600 * 5])).toEqual([
+      '0 s',
+      '18 d 4 h',
+      '18 d 5 h',
+    ]);
     expect(ticks('net.drops_ps', '/s', [0.5, 1500])).toEqual(['0.5 /s', '1.5K /s']);
   });
 
