@@ -73,7 +73,10 @@ describe('chart data of several series in one request', () => {
     assert.deepEqual(answer.body.series[0].points, single.body.points);
     assert.ok(answer.body.series[1].points.length >= 55);
     assert.ok(answer.body.series[1].points.every((p: number[]) => p[1] === 50));
-    assert.ok(answer.body.series[2].points.every((p: number[]) => p[1] === 70), 'the instance is all after the first |');
+    assert.ok(
+      answer.body.series[2].points.every((p: number[]) => p[1] === 70),
+      'the instance is all after the first |',
+    );
     assert.deepEqual(answer.body.series[3].points, [], 'a series without samples has no points');
   });
 
@@ -101,7 +104,9 @@ describe('chart data of several series in one request', () => {
     const bad = await admin.get(batch(system, ['cpu.usage_pct', 'CPU;drop']));
     assert.equal(bad.status, 400);
     assert.match(bad.body.error, /^series\.1: must be a metric name/);
-    const backwards = await admin.get(batch(system, ['cpu.usage_pct'], `from=${to.toISOString()}&to=${to.toISOString()}`));
+    const backwards = await admin.get(
+      batch(system, ['cpu.usage_pct'], `from=${to.toISOString()}&to=${to.toISOString()}`),
+    );
     assert.equal(backwards.status, 400);
     assert.equal(backwards.body.details?.field, 'from');
     assert.equal(

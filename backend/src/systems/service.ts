@@ -232,7 +232,11 @@ export function createSystemsService({
         unique.map(async ({ name, instance }) => ({
           name,
           instance,
-          points: await readPoints({ systemId: q.systemId, name, instance, from: q.from, to: q.to }, source, bucketSeconds),
+          points: await readPoints(
+            { systemId: q.systemId, name, instance, from: q.from, to: q.to },
+            source,
+            bucketSeconds,
+          ),
         })),
       );
       return { source, bucketSeconds, series };

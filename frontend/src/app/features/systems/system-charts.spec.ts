@@ -83,7 +83,8 @@ describe('SystemCharts', () => {
   const legend = (chart: string) =>
     Array.from(
       page().querySelectorAll(`argus-family-chart[data-chart="${chart}"] .metric-chart__item`),
-      (item) => item.textContent?.replace(/\s+/g, ' ').trim(),
+      (item) =>
+        `${item.querySelector('.metric-chart__label')?.textContent?.trim()} ${item.querySelector('.metric-chart__value')?.textContent?.trim()}`,
     );
 
   it('loads every series in one request and groups them by kind and unit, flags as a status strip', async () => {
@@ -112,9 +113,9 @@ describe('SystemCharts', () => {
 
     const strip = page().querySelector('argus-family-chart[data-chart="Status"]')!;
     expect(strip.querySelector('.uplot')).toBeNull();
-    expect(strip.querySelector('[data-testid="status-row"]')?.textContent?.replace(/\s+/g, ' ').trim()).toBe(
-      'SMART health · sda passes its SMART health check',
-    );
+    const row = strip.querySelector('[data-testid="status-row"]')!;
+    expect(row.querySelector('.name')?.textContent?.trim()).toBe('SMART health · sda');
+    expect(row.querySelector('.now')?.textContent?.trim()).toBe('passes its SMART health check');
     expect(strip.querySelector('svg')?.getAttribute('aria-label')).toBe(
       'SMART health · sda: passes its SMART health check now; no problem in this range',
     );
@@ -162,10 +163,7 @@ describe('SystemCharts', () => {
     Array.from(page().querySelectorAll<HTMLElement>('mat-button-toggle button'))
       .find((b) => b.textContent?.trim() === '7 d')!
       .click();
-    (await batchRequest()).flush(
-      { error: 'from: at most 400 days back' },
-      { status: 400, statusText: 'Bad Request' },
-    );
+    (await batchRequest()).flush({ error: 'from: at most 400 days back' }, { status: 400, statusText: 'Bad Request' });
     await settle(fixture);
 
     expect(page().querySelector('[role="alert"]')?.textContent).toContain('at most 400 days back');

@@ -106,7 +106,9 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
               }
             </div>
             @if (empty().length) {
-              <p class="empty" data-testid="no-data">No data for {{ empty().join(', ') }} in the last {{ rangeLabel() }}.</p>
+              <p class="empty" data-testid="no-data">
+                No data for {{ empty().join(', ') }} in the last {{ rangeLabel() }}.
+              </p>
             }
           }
         }

@@ -3,7 +3,6 @@ import { INSTANT_IN_TEXT } from '@contracts/zoned-time';
 
 import { timeAgo } from '../../ui/time-ago';
 
-
 /** "10:14" today in `timeZone`, else "27 Nov, 10:14": a time the customer reads on their own clock. */
 export function zonedTime(at: string, timeZone: string, now: number): string {
   const sameDay = (date: number) =>
