@@ -1,25 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { MAX_BATCH_SERIES } from '../../../contracts/systems.js';
-import { createAccount, createCustomer } from '../testing/accounts.js';
+import { createCustomer } from '../testing/accounts.js';
 import { startTestServer, testConfig, type TestServer } from '../testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { Client } from '../testing/http.js';
+import { Client, signedInAs } from '../testing/http.js';
 
-async function signedIn(server: TestServer, db: TestDatabase, role: 'ADMIN' | 'VIEWER', customerIds: number[] = []) {
-  const account = await createAccount(db.knex, { role, customerIds });
-  const client = new Client(server.url);
-  await client.signIn(account.email, account.password);
-  return client;
-}
-
-async function createSystem(db: TestDatabase, customerId: number, name: string): Promise<number> {
-  const [row] = await db
-    .knex('systems')
-    .insert({ customer_id: customerId, name, hostname: name, agent_id: `agent-${name}` })
-    .returning<{ id: number }[]>('id');
-  return (row as { id: number }).id;
-}
+const createSystem = async (db: TestDatabase, customerId: number, name: string): Promise<number> =>
+  (
+    await db
+      .knex('systems')
+      .insert({ customer_id: customerId, name, hostname: name, agent_id: `agent-${name}` })
+      .returning<{ id: number }[]>('id')
+  )[0]!.id;
 
 describe('chart data of several series in one request', () => {
   let db: TestDatabase;
@@ -36,9 +29,9 @@ describe('chart data of several series in one request', () => {
   before(async () => {
     db = await createTestDatabase();
     server = await startTestServer(testConfig(db.url));
-    admin = await signedIn(server, db, 'ADMIN');
+    admin = await signedInAs(server.url, db.knex, 'ADMIN');
     const mine = await createCustomer(db.knex, 'Mine');
-    viewer = await signedIn(server, db, 'VIEWER', [mine]);
+    viewer = await signedInAs(server.url, db.knex, 'VIEWER', [mine]);
     system = await createSystem(db, mine, 'batch-01');
     hidden = await createSystem(db, await createCustomer(db.knex, 'Theirs'), 'batch-02');
     for (const [name, instance, value] of [
