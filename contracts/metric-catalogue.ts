@@ -25,63 +25,132 @@ export interface MetricInfo {
   /** Shown after a value ("%", "bit/s"); '' for plain numbers. */
   unit: string;
   kind: MetricKind;
+  /**
+   * The chart a system page draws it in ("Network traffic"): one kind and unit per chart, so rates
+   * stay apart from counts and a percent axis carries percentages only. Flags go to the status strip.
+   */
+  chart: string;
   /** What the instance names ("Filesystem" for disk.readonly{/srv}); absent: the metric has none. */
   instance?: string;
   /** Joins label and instance in a sentence ("Disk used on /srv", "Backup age of nightly"); default "on". */
   preposition?: string;
-  /** For flags: what holds when the value is 1, and when it is 0 ("is read-only", "is writable"). */
-  flag?: { on: string; off: string };
+  /**
+   * For flags: what holds when the value is 1, and when it is 0 ("is read-only", "is writable"), and
+   * which of the two is the problem.
+   */
+  flag?: { on: string; off: string; problem: 0 | 1 };
 }
 
-const percent = (label: string, instance?: string): MetricInfo => ({ label, unit: '%', kind: 'percent', instance });
-const flag = (label: string, on: string, off: string, instance?: string): MetricInfo => ({
+const percent = (label: string, chart: string, instance?: string): MetricInfo => ({
+  label,
+  unit: '%',
+  kind: 'percent',
+  chart,
+  instance,
+});
+const count = (label: string): MetricInfo => ({ label, unit: '', kind: 'count', chart: 'Counts' });
+const STATUS = 'Status';
+const flag = (label: string, on: string, off: string, problem: 0 | 1, instance?: string): MetricInfo => ({
   label,
   unit: '',
   kind: 'flag',
+  chart: STATUS,
   instance,
-  flag: { on, off },
+  flag: { on, off, problem },
 });
 
+// In the order a system page shows the charts: what an operator looks at first comes first.
 export const METRICS: Readonly<Record<string, MetricInfo>> = {
-  'cpu.usage_pct': percent('CPU used'),
-  'cpu.iowait_pct': percent('CPU I/O wait'),
-  'cpu.steal_pct': percent('CPU steal'),
-  'load.1': { label: 'Load, 1 min', unit: '', kind: 'ratio' },
-  'load.5': { label: 'Load, 5 min', unit: '', kind: 'ratio' },
-  'load.15': { label: 'Load, 15 min', unit: '', kind: 'ratio' },
-  'load.per_core_5': { label: 'Load per core, 5 min', unit: '', kind: 'ratio' },
-  'mem.used_pct': percent('Memory used'),
-  'mem.oom_kills': { label: 'Out-of-memory kills', unit: '', kind: 'count' },
-  'swap.used_pct': percent('Swap used'),
-  'disk.used_pct': percent('Disk used', 'Filesystem'),
-  'disk.inodes_used_pct': percent('Inodes used', 'Filesystem'),
-  'disk.readonly': flag('Read-only', 'is read-only', 'is writable', 'Filesystem'),
-  'disk.io_util_pct': percent('Disk busy', 'Disk'),
-  'disk.smart_ok': flag('SMART health', 'passes its SMART health check', 'fails its SMART health check', 'Disk'),
-  'raid.degraded': flag('RAID degraded', 'is degraded', 'is healthy', 'RAID array'),
-  'net.rx_bps': { label: 'Received', unit: 'bit/s', kind: 'bits_per_second', instance: 'Interface' },
-  'net.tx_bps': { label: 'Sent', unit: 'bit/s', kind: 'bits_per_second', instance: 'Interface' },
-  'net.errors_ps': { label: 'Network errors', unit: '/s', kind: 'rate', instance: 'Interface' },
-  'net.drops_ps': { label: 'Dropped packets', unit: '/s', kind: 'rate', instance: 'Interface' },
-  'net.up': flag('Link up', 'is up', 'is down', 'Interface'),
-  'conntrack.used_pct': percent('Connection tracking table used'),
-  'services.failed': { label: 'Failed services', unit: '', kind: 'count' },
-  'service.active': flag('Service active', 'is active', 'is not active', 'Service'),
-  'proc.zombies': { label: 'Zombie processes', unit: '', kind: 'count' },
-  'fd.used_pct': percent('File descriptors used'),
-  'time.offset_ms': { label: 'Clock offset', unit: 'ms', kind: 'milliseconds' },
-  'uptime.s': { label: 'Uptime', unit: 's', kind: 'seconds' },
-  'updates.security': { label: 'Security updates pending', unit: '', kind: 'count' },
-  'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot'),
-  'temp.max_c': { label: 'Temperature', unit: '°C', kind: 'celsius', instance: 'Sensor', preposition: 'of' },
-  'cert.days_left': { label: 'Certificate validity', unit: 'days', kind: 'days', instance: 'Host', preposition: 'for' },
-  'backup.age_h': { label: 'Backup age', unit: 'h', kind: 'hours', instance: 'Backup', preposition: 'of' },
-  'agent.buffered_reports': { label: 'Reports buffered by the agent', unit: '', kind: 'count' },
+  'cpu.usage_pct': percent('CPU used', 'CPU'),
+  'cpu.iowait_pct': percent('CPU I/O wait', 'CPU'),
+  'cpu.steal_pct': percent('CPU steal', 'CPU'),
+  'load.1': { label: 'Load, 1 min', unit: '', kind: 'ratio', chart: 'Load' },
+  'load.5': { label: 'Load, 5 min', unit: '', kind: 'ratio', chart: 'Load' },
+  'load.15': { label: 'Load, 15 min', unit: '', kind: 'ratio', chart: 'Load' },
+  'load.per_core_5': { label: 'Load per core, 5 min', unit: '', kind: 'ratio', chart: 'Load' },
+  'mem.used_pct': percent('Memory used', 'Memory and swap'),
+  'swap.used_pct': percent('Swap used', 'Memory and swap'),
+  'disk.used_pct': percent('Disk used', 'Disk space', 'Filesystem'),
+  'disk.inodes_used_pct': percent('Inodes used', 'Disk space', 'Filesystem'),
+  'disk.io_util_pct': percent('Disk busy', 'Disk activity', 'Disk'),
+  'net.rx_bps': {
+    label: 'Received',
+    unit: 'bit/s',
+    kind: 'bits_per_second',
+    chart: 'Network traffic',
+    instance: 'Interface',
+  },
+  'net.tx_bps': {
+    label: 'Sent',
+    unit: 'bit/s',
+    kind: 'bits_per_second',
+    chart: 'Network traffic',
+    instance: 'Interface',
+  },
+  'net.errors_ps': {
+    label: 'Network errors',
+    unit: '/s',
+    kind: 'rate',
+    chart: 'Network errors and drops',
+    instance: 'Interface',
+  },
+  'net.drops_ps': {
+    label: 'Dropped packets',
+    unit: '/s',
+    kind: 'rate',
+    chart: 'Network errors and drops',
+    instance: 'Interface',
+  },
+  'conntrack.used_pct': percent('Connection tracking table used', 'Kernel tables'),
+  'fd.used_pct': percent('File descriptors used', 'Kernel tables'),
+  'temp.max_c': {
+    label: 'Temperature',
+    unit: '°C',
+    kind: 'celsius',
+    chart: 'Temperature',
+    instance: 'Sensor',
+    preposition: 'of',
+  },
+  'time.offset_ms': { label: 'Clock offset', unit: 'ms', kind: 'milliseconds', chart: 'Clock offset' },
+  'services.failed': count('Failed services'),
+  'proc.zombies': count('Zombie processes'),
+  'mem.oom_kills': count('Out-of-memory kills'),
+  'updates.security': count('Security updates pending'),
+  'agent.buffered_reports': count('Reports buffered by the agent'),
+  'uptime.s': { label: 'Uptime', unit: 's', kind: 'seconds', chart: 'Uptime' },
+  'cert.days_left': {
+    label: 'Certificate validity',
+    unit: 'days',
+    kind: 'days',
+    chart: 'Certificate validity',
+    instance: 'Host',
+    preposition: 'for',
+  },
+  'backup.age_h': {
+    label: 'Backup age',
+    unit: 'h',
+    kind: 'hours',
+    chart: 'Backup age',
+    instance: 'Backup',
+    preposition: 'of',
+  },
+  'disk.readonly': flag('Read-only', 'is read-only', 'is writable', 1, 'Filesystem'),
+  'disk.smart_ok': flag('SMART health', 'passes its SMART health check', 'fails its SMART health check', 0, 'Disk'),
+  'raid.degraded': flag('RAID degraded', 'is degraded', 'is healthy', 1, 'RAID array'),
+  'net.up': flag('Link up', 'is up', 'is down', 0, 'Interface'),
+  'service.active': flag('Service active', 'is active', 'is not active', 0, 'Service'),
+  'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot', 1),
 };
+
+/**
+ * Most series one GET /api/systems/:id/metrics/batch reads (a host with many disks and units stays
+ * under it; the console splits a larger page). Here, not beside the zod schema: the console imports it.
+ */
+export const MAX_BATCH_SERIES = 200;
 
 /** The catalogue's entry, or the name itself as label for a metric it does not know. */
 export function metricInfo(name: string): MetricInfo {
-  return METRICS[name] ?? { label: name, unit: '', kind: 'ratio' };
+  return METRICS[name] ?? { label: name, unit: '', kind: 'ratio', chart: name };
 }
 
 const number = (value: number, digits: number) =>
@@ -135,6 +204,41 @@ export function formatMetricValue(name: string, value: number): string {
     default:
       return info.unit ? `${number(value, 2)} ${info.unit}` : number(value, 2);
   }
+}
+
+/** A series as a chart's legend names it: "Load, 1 min", "SMART health · sda", "Received · eth0". */
+export function seriesLabel(name: string, instance: string): string {
+  const { label } = metricInfo(name);
+  return instance ? `${label} · ${instance}` : label;
+}
+
+const compact = [
+  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 }),
+  new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }),
+];
+
+/** A tick of a chart's axis, short: "50 %", "12 Mbit/s", "3 d", "1.2K". */
+export function axisValue(name: string, value: number): string {
+  const info = metricInfo(name);
+  switch (info.kind) {
+    case 'bits_per_second':
+      return bits(value).replace(/\.0 /, ' ');
+    case 'seconds':
+      return durationText(value);
+    case 'percent':
+      return `${compact[1]!.format(value)} %`;
+    default: {
+      const text = compact[Math.abs(value) < 10 ? 0 : 1]!.format(value);
+      return info.unit ? `${text} ${info.unit}` : text;
+    }
+  }
+}
+
+/** A flag's value in words ("is up", "fails its SMART health check") and whether it is the problem. */
+export function flagState(name: string, value: number): { text: string; problem: boolean } | null {
+  const { flag } = metricInfo(name);
+  if (!flag || (value !== 0 && value !== 1)) return null;
+  return { text: value === 1 ? flag.on : flag.off, problem: value === flag.problem };
 }
 
 const OPERATOR_WORDS: Record<Operator, string> = {

@@ -22,6 +22,8 @@ export const searchResults = z
         state: alertState,
         message: z.string(),
         systemName: z.string(),
+        /** The customer's IANA time zone: the console shows the instants in `message` on that clock. */
+        timeZone: z.string(),
       }),
     ),
   })

@@ -1,6 +1,7 @@
 /** Systems: /api/systems and their chart data (docs/api.md "Systems"). */
 import { z } from 'zod';
 import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
+import { MAX_BATCH_SERIES } from './metric-catalogue.js';
 
 export const systemStatus = z.enum(['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY']);
 export type SystemStatus = z.infer<typeof systemStatus>;
@@ -68,6 +69,32 @@ export const metricsQuery = z.object({
   to: z.iso.datetime({ offset: true }).optional(),
 });
 
+export { MAX_BATCH_SERIES };
+
+// "disk.used_pct|/var": the metric name, then after the first `|` the instance (absent or empty: none)
+const seriesParam = z
+  .string()
+  .regex(/^[a-z0-9_.]{1,64}(\|[^\n]{0,128})?$/, 'must be a metric name, optionally followed by | and an instance')
+  .transform((value) => {
+    const bar = value.indexOf('|');
+    return bar < 0 ? { name: value, instance: '' } : { name: value.slice(0, bar), instance: value.slice(bar + 1) };
+  });
+
+export const metricsBatchQuery = z.object({
+  /** Repeat `series` once per series: `?series=cpu.usage_pct&series=disk.used_pct|/var`. */
+  series: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) => (Array.isArray(value) ? value : [value]))
+    .pipe(
+      z
+        .array(seriesParam)
+        .min(1, 'name at least one series')
+        .max(MAX_BATCH_SERIES, `at most ${MAX_BATCH_SERIES} series in one request`),
+    ),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+
 export const chartData = z
   .object({
     source: z.enum(['raw', '5m', '1h']),
@@ -77,6 +104,16 @@ export const chartData = z
   })
   .meta({ id: 'ChartData' });
 export type ChartData = z.infer<typeof chartData>;
+
+/** The answer of GET /api/systems/:id/metrics/batch: one source and bucket for the window, the points per series. */
+export const chartBatch = z
+  .object({
+    source: chartData.shape.source,
+    bucketSeconds: chartData.shape.bucketSeconds,
+    series: z.array(z.object({ name: z.string(), instance: z.string(), points: chartData.shape.points })),
+  })
+  .meta({ id: 'ChartBatch' });
+export type ChartBatch = z.infer<typeof chartBatch>;
 
 /** How GET /api/systems sorts a page (issue 15: the console at 10,000 systems sorts on the server). */
 export const systemSort = z.enum(['name', 'status', 'lastSeen', 'customer', 'cpu', 'memory', 'disk']);

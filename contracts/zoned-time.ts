@@ -7,22 +7,33 @@
 const DAY = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
+/** One formatter per use and zone, made once: Intl.DateTimeFormat is slow to build. */
+function cached(use: string, timeZone: string, make: () => Intl.DateTimeFormat): Intl.DateTimeFormat {
+  const key = `${use} ${timeZone}`;
+  let format = formatters.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, format);
+    format = make();
+    formatters.set(key, format);
   }
   return format;
+}
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  return cached(
+    'wall',
+    timeZone,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
+  );
 }
 
 /** The wall-clock time in `timeZone` at instant `ms`, expressed as if it were UTC (ms). */
@@ -52,4 +63,26 @@ export function zonedInstant(wall: number, timeZone: string): number {
     .sort((a, b) => a - b);
   // in a gap no instant shows `wall`: keep the offset from before the gap (a later instant)
   return valid[0] ?? wall - before;
+}
+
+/** An exact instant as the server writes it into a text ("No report since 2026-11-28T10:14:44.479Z"). */
+export const INSTANT_IN_TEXT = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
+
+/** "28 Nov 2026, 11:14 CET": an instant on the clock of `timeZone`, naming the zone (for mail and exports). */
+export function zonedStamp(ms: number, timeZone: string): string {
+  const format = cached(
+    'stamp',
+    timeZone,
+    () =>
+      new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        day: 'numeric',
+        month: 'short',
+        year: 'numeric',
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }),
+  );
+  return format.format(ms);
 }

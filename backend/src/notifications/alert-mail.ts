@@ -2,6 +2,14 @@
 import type { OutgoingMail } from '../mail/mailer.js';
 import type { NotificationEvent } from '../channels/payloads.js';
 import type { DueNotification } from './repo.js';
+import { INSTANT_IN_TEXT, zonedStamp } from '../../../contracts/zoned-time.js';
+
+/** An instant on the customer's clock ("28 Nov 2026, 11:14 CET"). */
+const at = (n: DueNotification, date: Date) => zonedStamp(date.getTime(), n.customerTimeZone);
+
+/** The message with the instants the server wrote in it on the customer's clock ("No report since 28 Nov 2026, 11:14 CET"). */
+const messageText = (n: DueNotification) =>
+  n.message.replace(INSTANT_IN_TEXT, (instant) => zonedStamp(Date.parse(instant), n.customerTimeZone));
 
 export function alertLink(authUrl: string, alertId: number): string {
   return `${authUrl}/alerts/${alertId}`;
@@ -44,7 +52,7 @@ function incidentMail(n: DueNotification, incident: NonNullable<DueNotification[
     '',
     ...(fleet ? [] : [`Customer: ${n.customerName}`]),
     `Systems:  ${incident.systems} (first: ${n.systemName})`,
-    `Since:    ${n.startedAt.toISOString()}`,
+    `Since:    ${at(n, n.startedAt)}`,
     '',
     `Open it in Argus: ${alertLink(authUrl, n.alertId)}`,
     '',
@@ -65,9 +73,9 @@ export function alertMail(n: DueNotification, authUrl: string): OutgoingMail {
     `Rule:     ${n.ruleName} (${n.ruleKey})`,
     ...(n.instance ? [`Instance: ${n.instance}`] : []),
     `Value:    ${formatValue(n.value)}`,
-    `Message:  ${n.message}`,
-    `Raised:   ${n.startedAt.toISOString()}`,
-    ...(n.resolvedAt ? [`Resolved: ${n.resolvedAt.toISOString()}`] : []),
+    `Message:  ${messageText(n)}`,
+    `Raised:   ${at(n, n.startedAt)}`,
+    ...(n.resolvedAt ? [`Resolved: ${at(n, n.resolvedAt)}`] : []),
     '',
     `Open it in Argus: ${alertLink(authUrl, n.alertId)}`,
     '',

@@ -8,11 +8,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AUTH_URL, MINUTE, withHarness } from '../testing/evaluation-harness.js';
 import { MAX_ATTEMPTS } from './service.js';
+import { zonedStamp } from '../../../contracts/zoned-time.js';
 
 describe('alert e-mails', () => {
   it('mails raise and resolve to the accounts that may see the system and want that severity, with the link', () =>
     withHarness(async (h) => {
       const customerId = await h.customer();
+      await h.knex('customers').where({ id: customerId }).update({ time_zone: 'Europe/Berlin' });
       const other = await h.customer();
       const admin = await h.account({ role: 'ADMIN' });
       const operator = await h.account({ role: 'OPERATOR', customerIds: [customerId] });
@@ -49,7 +51,7 @@ describe('alert e-mails', () => {
         'Instance: /var',
         'Value:    91.25',
         'Message:  Disk used on /var is 91.3 % (above 85 %)',
-        `Raised:   ${new Date(alert.started_at).toISOString()}`,
+        `Raised:   ${zonedStamp(new Date(alert.started_at).getTime(), 'Europe/Berlin')}`,
         `Open it in Argus: ${AUTH_URL}/alerts/${alert.id}`,
       ]) {
         assert.ok(mail.text.includes(expected), `missing "${expected}" in:\n${mail.text}`);

@@ -42,6 +42,8 @@ export interface DueNotification {
   clusterId: number | null;
   customerId: number;
   customerName: string;
+  /** The customer's IANA zone: the mail gives its times on that clock. */
+  customerTimeZone: string;
   incident: IncidentFacts | null;
 }
 
@@ -96,7 +98,7 @@ export function createNotificationsRepo(db: Knex) {
       const result = await db.raw<{ rows: Record<string, unknown>[] }>(
         `SELECT n.id, n.attempts, n.kind, u.email, a.id AS alert_id, a.rule_key, a.severity, a.instance, a.value,
                 a.message, a.started_at, a.resolved_at, s.id AS system_id, s.name AS system_name, s.hostname,
-                s.cluster_id, c.id AS customer_id, c.name AS customer_name, ${INCIDENT_COLUMNS},
+                s.cluster_id, c.id AS customer_id, c.name AS customer_name, c.time_zone AS customer_time_zone, ${INCIDENT_COLUMNS},
                 ${RULE_NAME} AS rule_name
            FROM alert_notifications n
            JOIN users u ON u.id = n.user_id AND NOT u.disabled
@@ -129,6 +131,7 @@ export function createNotificationsRepo(db: Knex) {
         clusterId: (r['cluster_id'] as number | null) ?? null,
         customerId: r['customer_id'] as number,
         customerName: r['customer_name'] as string,
+        customerTimeZone: r['customer_time_zone'] as string,
         incident: incidentOf(r),
       }));
     },

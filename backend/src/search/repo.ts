@@ -6,7 +6,15 @@ import { escapeLike } from '../lib/like.js';
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
-  alerts: { id: number; ruleKey: string; severity: string; state: string; message: string; systemName: string }[];
+  alerts: {
+    id: number;
+    ruleKey: string;
+    severity: string;
+    state: string;
+    message: string;
+    systemName: string;
+    timeZone: string;
+  }[];
 }
 
 export function createSearchRepo(db: Knex) {
@@ -43,6 +51,7 @@ export function createSearchRepo(db: Knex) {
       const alerts = scoped(
         db('alerts as a')
           .join('systems as s', 's.id', 'a.system_id')
+          .join('customers as c', 'c.id', 'a.customer_id')
           .where((w) => {
             w.where('a.state', 'open').andWhere((m) =>
               m
@@ -53,7 +62,15 @@ export function createSearchRepo(db: Knex) {
             );
             if (number) w.orWhere('a.id', Number(number));
           })
-          .select('a.id', 'a.rule_key as ruleKey', 'a.severity', 'a.state', 'a.message', 's.name as systemName')
+          .select(
+            'a.id',
+            'a.rule_key as ruleKey',
+            'a.severity',
+            'a.state',
+            'a.message',
+            's.name as systemName',
+            'c.time_zone as timeZone',
+          )
           .orderByRaw(`a.id = ? DESC, a.state = 'open' DESC, a.started_at DESC`, [number ? Number(number) : 0])
           .limit(limit),
         'a.customer_id',

@@ -80,6 +80,15 @@ describe('/api/search', () => {
     );
   });
 
+  it("gives each alert its customer's time zone, for the times in its message", async () => {
+    await db('customers').where({ name: 'Acme Web' }).update({ time_zone: 'Asia/Tokyo' });
+    const disk = await admin.get('/api/search?q=disk.full');
+    const zones = Object.fromEntries(
+      disk.body.alerts.map((a: { message: string; timeZone: string }) => [a.message, a.timeZone]),
+    );
+    assert.deepEqual(zones, { 'Disk / is 97% full': 'Asia/Tokyo', 'Disk / is 99% full on db-secret': 'UTC' });
+  });
+
   it('takes % and _ literally', async () => {
     const found = await admin.get('/api/search?q=_');
     assert.deepEqual(found.body.systems, []);

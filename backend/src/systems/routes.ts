@@ -3,7 +3,10 @@ import { auditActor } from '../http/audit-actor.js';
 import Router from '@koa/router';
 import { z } from 'zod';
 import {
+  chartBatch,
   chartData,
+  MAX_BATCH_SERIES,
+  metricsBatchQuery,
   metricsQuery,
   seriesList,
   system,
@@ -50,17 +53,28 @@ export function systemsRoutes(systems: SystemsService, clock: Clock, listing: Sy
   router.get('/api/systems/:id/series', async (ctx) => {
     ctx.body = await systems.series(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
   });
+  // the window of a chart request: `to` defaults to now, `from` to an hour before `to`
+  const chartWindow = (q: { from?: string | undefined; to?: string | undefined }) => {
+    const to = q.to ? new Date(q.to) : clock.now();
+    return { from: q.from ? new Date(q.from) : new Date(to.getTime() - 3_600_000), to };
+  };
   router.get('/api/systems/:id/metrics', async (ctx) => {
     const principal = currentPrincipal(ctx.state);
     const q = parseInput(metricsQuery, ctx.query);
-    const to = q.to ? new Date(q.to) : clock.now();
-    const from = q.from ? new Date(q.from) : new Date(to.getTime() - 3_600_000);
     ctx.body = await systems.metrics(principal, {
       systemId: idOf(ctx.params['id'], 'system'),
       name: q.name,
       instance: q.instance,
-      from,
-      to,
+      ...chartWindow(q),
+    });
+  });
+  router.get('/api/systems/:id/metrics/batch', async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const q = parseInput(metricsBatchQuery, ctx.query);
+    ctx.body = await systems.metricsBatch(principal, {
+      systemId: idOf(ctx.params['id'], 'system'),
+      series: q.series,
+      ...chartWindow(q),
     });
   });
   return router;
@@ -146,5 +160,19 @@ export const systemsApi: RouteDoc[] = [
       'Raw rows up to 2 days, 5-minute rollups up to 30 days, hourly rollups up to 400 days (when TimescaleDB is there).',
     query: metricsQuery,
     responses: { 200: { description: 'Buckets of the range', schema: chartData } },
+  },
+  {
+    method: 'get',
+    path: '/api/systems/:id/metrics/batch',
+    tag: SYSTEMS,
+    access: 'signed-in',
+    summary: 'Chart data of several series of one system in one request',
+    description:
+      `Repeat \`series\` once per series: the metric name, then \`|\` and the instance when it has one ` +
+      `(\`?series=cpu.usage_pct&series=disk.used_pct|/var\`); 1 to ${MAX_BATCH_SERIES} series, duplicates answered once. ` +
+      'One source and bucket width for all (as /api/systems/:id/metrics picks them); a series without samples ' +
+      'in the window has no points.',
+    query: metricsBatchQuery,
+    responses: { 200: { description: 'The points of each series, in the order asked', schema: chartBatch } },
   },
 ];

@@ -64,12 +64,24 @@ const detail = (row: SystemRow): SystemDetail => ({
 });
 
 /** Chart source by range (contracts.md); the bucket keeps the answer near MAX_POINTS. */
-export function pickSource(rangeMs: number, rollups: boolean): { source: 'raw' | '5m' | '1h'; bucketSeconds: number } {
+export function pickSource(rangeMs: number, rollups: boolean): { source: ChartSource; bucketSeconds: number } {
   const source = !rollups || rangeMs <= 2 * DAY ? 'raw' : rangeMs <= 30 * DAY ? '5m' : '1h';
   const floor = source === 'raw' ? 1 : source === '5m' ? 300 : 3600;
   const wanted = Math.ceil(rangeMs / 1000 / MAX_POINTS);
   // a multiple of the source's own bucket, so rollup buckets are never split
   return { source, bucketSeconds: Math.max(floor, Math.ceil(wanted / floor) * floor) };
+}
+
+export type ChartSource = 'raw' | '5m' | '1h';
+/** [epoch ms, average, minimum, maximum] of one bucket. */
+type ChartPoint = [number, number, number, number];
+
+/** Several series of one system over one window. */
+export interface BatchQuery {
+  systemId: number;
+  series: readonly { name: string; instance: string }[];
+  from: Date;
+  to: Date;
 }
 
 export interface SystemChanges {
@@ -112,6 +124,22 @@ export function createSystemsService({
   }
 
   const changed = (id: number) => bus.publish('systems', { id });
+
+  /** The source and bucket for a chart window; refuses an empty or too long one. */
+  async function chartSource(window: { from: Date; to: Date }) {
+    const rangeMs = window.to.getTime() - window.from.getTime();
+    if (rangeMs <= 0) throw new Invalid('from: must be before to', { field: 'from' });
+    if (rangeMs > 400 * DAY) throw new Invalid('from: at most 400 days back', { field: 'from' });
+    return pickSource(rangeMs, await repo.rollupsExist());
+  }
+
+  async function readPoints(q: SeriesQuery, source: ChartSource, bucketSeconds: number): Promise<ChartPoint[]> {
+    const points =
+      source === 'raw'
+        ? await repo.rawPoints(q, bucketSeconds)
+        : await repo.rollupPoints(source === '5m' ? 'metrics_5m' : 'metrics_1h', q, bucketSeconds);
+    return points.map((p) => [p.t, p.avg, p.min, p.max]);
+  }
 
   return {
     async list(principal: Principal): Promise<SystemView[]> {
@@ -187,15 +215,31 @@ export function createSystemsService({
 
     async metrics(principal: Principal, q: SeriesQuery) {
       await visibleSystem(principal, q.systemId);
-      const rangeMs = q.to.getTime() - q.from.getTime();
-      if (rangeMs <= 0) throw new Invalid('from: must be before to', { field: 'from' });
-      if (rangeMs > 400 * DAY) throw new Invalid('from: at most 400 days back', { field: 'from' });
-      const { source, bucketSeconds } = pickSource(rangeMs, await repo.rollupsExist());
-      const points =
-        source === 'raw'
-          ? await repo.rawPoints(q, bucketSeconds)
-          : await repo.rollupPoints(source === '5m' ? 'metrics_5m' : 'metrics_1h', q, bucketSeconds);
-      return { source, bucketSeconds, points: points.map((p) => [p.t, p.avg, p.min, p.max]) };
+      const { source, bucketSeconds } = await chartSource(q);
+      const points = await readPoints(q, source, bucketSeconds);
+      return { source, bucketSeconds, points };
+    },
+
+    /**
+     * Several series of one system over one window, for a chart page in one request: the same rights,
+     * source and buckets as `metrics`, the series read side by side (each the single-series read).
+     */
+    async metricsBatch(principal: Principal, q: BatchQuery) {
+      await visibleSystem(principal, q.systemId);
+      const { source, bucketSeconds } = await chartSource(q);
+      const unique = [...new Map(q.series.map((s) => [`${s.name}\n${s.instance}`, s])).values()];
+      const series = await Promise.all(
+        unique.map(async ({ name, instance }) => ({
+          name,
+          instance,
+          points: await readPoints(
+            { systemId: q.systemId, name, instance, from: q.from, to: q.to },
+            source,
+            bucketSeconds,
+          ),
+        })),
+      );
+      return { source, bucketSeconds, series };
     },
   };
 }

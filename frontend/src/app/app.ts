@@ -18,7 +18,6 @@ import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
 import { THEME_CHOICES, ThemeService } from './core/theme';
 import { NAV, NAV_GROUPS } from './nav';
-import { openQuickSearch } from './shared/search/quick-search';
 import { Icon } from './ui/icon';
 import type { AlertCounts } from '@contracts/live';
 
@@ -101,8 +100,9 @@ export class App {
     this.auth.logout().subscribe(() => void this.router.navigateByUrl('/login'));
   }
 
+  /** The search (autocomplete, forms) loads on first use: it is not needed for the first paint. */
   protected openSearch(): void {
-    openQuickSearch(this.dialog);
+    void import('./shared/search/quick-search').then(({ openQuickSearch }) => openQuickSearch(this.dialog));
   }
 
   /** Ctrl+K (⌘K) anywhere, or "/" outside a text field, opens the quick search on the console's pages. */

@@ -1,12 +1,18 @@
 import type uPlot from 'uplot';
 
+import { formatMetricValue } from '@contracts/metric-catalogue';
+
 import { MetricPoint } from '../../shared/systems/series';
 
 /** One line of a chart: its average, drawn over a band from its minimum to its maximum. */
 export interface ChartLine {
   /** Stable identity ("disk.used_pct|/var"): the legend keeps a hidden line hidden across reloads. */
   key: string;
+  /** "Disk used · /var", from the metric catalogue. */
   label: string;
+  /** The metric name: its kind formats the values and the axis. */
+  metric: string;
+  /** Lines of one unit share a scale. */
   unit: string;
   points: readonly MetricPoint[];
 }
@@ -39,17 +45,9 @@ export function alignLines(lines: readonly ChartLine[]): uPlot.AlignedData {
   return [xs, ...columns];
 }
 
-const COMPACT = [
-  new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 2 }),
-  new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }),
-];
-
-/** "12.5%", "1.2M bps", "—" for no value. */
-export function formatValue(value: number | null | undefined, unit: string): string {
-  if (value == null || !Number.isFinite(value)) return '—';
-  const number = COMPACT[Math.abs(value) < 10 ? 0 : 1].format(value);
-  if (!unit) return number;
-  return unit === '%' ? `${number}%` : `${number} ${unit}`;
+/** A line's value with its unit, as the catalogue formats it ("93.5 %", "12.4 Mbit/s", "18 d 4 h"); "—" for none. */
+export function lineValue(line: Pick<ChartLine, 'metric'>, value: number | null | undefined): string {
+  return value == null || !Number.isFinite(value) ? '—' : formatMetricValue(line.metric, value);
 }
 
 /** The newest value a column has, for the legend while the pointer is not over the chart. */

@@ -1,6 +1,8 @@
 import type uPlot from 'uplot';
 
-import { ChartLine, formatValue, maxColumn, minColumn, withAlpha } from './chart-data';
+import { axisValue } from '@contracts/metric-catalogue';
+
+import { ChartLine, maxColumn, minColumn, withAlpha } from './chart-data';
 
 /** Colours read from the page's CSS variables, so charts follow the light or dark scheme. */
 export interface ChartTheme {
@@ -53,6 +55,8 @@ export function chartOptions(
   xRange: () => [number, number],
 ): uPlot.Options {
   const units = [...new Set(lines.map((line) => line.unit))];
+  // the metric whose kind formats a unit's axis (lines of one unit are of one kind in the catalogue)
+  const metricOf = (unit: string): string => lines.find((line) => line.unit === unit)?.metric ?? '';
   const scaleOf = (unit: string): string => `y${units.indexOf(unit)}`;
 
   const series: uPlot.Series[] = [{}];
@@ -84,7 +88,7 @@ export function chartOptions(
       grid: { ...grid, show: i === 0 },
       ticks: grid,
       size: axisSize,
-      values: (_u, splits) => splits.map((v) => formatValue(v, unit)),
+      values: (_u, splits) => splits.map((v) => axisValue(metricOf(unit), v)),
     });
   });
 

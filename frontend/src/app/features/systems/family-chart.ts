@@ -1,40 +1,28 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
-import { toObservable, toSignal } from '@angular/core/rxjs-interop';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { switchMap } from 'rxjs';
+import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
+import { metricInfo, seriesLabel } from '@contracts/metric-catalogue';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
 import { ChartLine } from './chart-data';
+import { ChartStatusStrip } from './chart-status-strip';
 import { MetricChart } from './metric-chart';
-import { ChartRange, Family, RANGES, seriesLabel, sourceLabel, unitOf } from '../../shared/systems/series';
-import { SystemsApi } from '../../shared/systems/systems-api';
-import { FamilyData } from '../../shared/systems/series';
+import { ChartGroup, ChartsData, SeriesData } from '../../shared/systems/series';
 
-/** One metric family of a system (cpu, disk, net, …) as a chart, with where its points come from. */
+/** One chart of a system page: the series the metric catalogue draws together, as lines or as the flags' status strip. */
 @Component({
   selector: 'argus-family-chart',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatProgressBarModule, MetricChart],
+  imports: [ChartStatusStrip, MetricChart],
   template: `
-    <h3 class="title">{{ family().label }}</h3>
-    @let state = data();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" [attr.aria-label]="'Loading ' + family().label" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        <argus-metric-chart [lines]="lines()" [from]="state.value.from" [to]="state.value.to" [label]="summary()" />
-        <p class="source" data-testid="source">
-          Source: {{ source() }}
-          @if (state.stale) {
-            <span class="stale">· not refreshed: {{ state.stale }}</span>
-          }
-        </p>
-      }
+    <h3 class="title">{{ group().key }}</h3>
+    @if (group().status) {
+      <argus-chart-status-strip
+        [series]="series()"
+        [from]="data().from"
+        [to]="data().to"
+        [bucketSeconds]="data().bucketSeconds"
+        [label]="summary()"
+      />
+    } @else {
+      <argus-metric-chart [lines]="lines()" [from]="data().from" [to]="data().to" [label]="summary()" />
     }
   `,
   styles: `
@@ -49,50 +37,34 @@ import { FamilyData } from '../../shared/systems/series';
       font: var(--mat-sys-title-small);
       margin: 0 0 8px;
     }
-    .source {
-      margin: 4px 6px 0;
-      color: var(--mat-sys-on-surface-variant);
-      font: var(--mat-sys-body-small);
-    }
-    .stale {
-      color: var(--mat-sys-error);
-    }
   `,
 })
 export class FamilyChart {
-  private readonly api = inject(SystemsApi);
+  readonly group = input.required<ChartGroup>();
+  /** The page's data: this chart takes its own series from it (those with points in the window). */
+  readonly data = input.required<ChartsData>();
+  /** "24 h": the range, for screen readers. */
+  readonly rangeLabel = input.required<string>();
 
-  readonly systemId = input.required<number>();
-  readonly family = input.required<Family>();
-  readonly range = input.required<ChartRange>();
+  protected readonly series = computed<SeriesData[]>(() => seriesWithData(this.group(), this.data()));
 
-  private readonly request = computed(() => ({ id: this.systemId(), family: this.family(), range: this.range() }));
-  protected readonly data = toSignal(
-    toObservable(this.request).pipe(switchMap(({ id, family, range }) => this.api.family$(id, family.series, range))),
-    { initialValue: LOADING as Refreshing<FamilyData> },
+  protected readonly lines = computed<ChartLine[]>(() =>
+    this.series().map((series) => ({
+      key: `${series.name}|${series.instance}`,
+      label: seriesLabel(series.name, series.instance),
+      metric: series.name,
+      unit: metricInfo(series.name).unit,
+      points: series.points,
+    })),
   );
 
-  protected readonly lines = computed<ChartLine[]>(() => {
-    const state = this.data();
-    if (state.state !== 'ready') return [];
-    return state.value.series.map((series) => ({
-      key: `${series.name}|${series.instance}`,
-      label: seriesLabel(series),
-      unit: unitOf(series.name),
-      points: series.points,
-    }));
-  });
+  protected readonly summary = computed(() => `${this.group().key} over the last ${this.rangeLabel()}`);
+}
 
-  /** The sources of the family's series; they agree unless the range crossed a boundary between requests. */
-  protected readonly source = computed(() => {
-    const state = this.data();
-    if (state.state !== 'ready' || state.value.series.length === 0) return '—';
-    const labels = new Set(state.value.series.map((s) => sourceLabel(s.source, s.bucketSeconds)));
-    return [...labels].join('; ');
-  });
-
-  protected readonly summary = computed(() => {
-    const range = RANGES.find((r) => r.key === this.range())?.label ?? '';
-    return `${this.family().label} over the last ${range}`;
-  });
+/** The series of `group` that have points in `data`'s window, in the group's order. */
+export function seriesWithData(group: ChartGroup, data: ChartsData): SeriesData[] {
+  const byKey = new Map(data.series.map((s) => [`${s.name}\n${s.instance}`, s]));
+  return group.series
+    .map((key) => byKey.get(`${key.name}\n${key.instance}`))
+    .filter((s): s is SeriesData => !!s && s.points.length > 0);
 }

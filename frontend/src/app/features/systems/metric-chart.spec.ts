@@ -2,17 +2,18 @@ import { Component, signal } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { provideForTests, settle } from '../../testing';
-import { alignLines, ChartLine, formatValue, withAlpha } from './chart-data';
+import { alignLines, ChartLine, lineValue, withAlpha } from './chart-data';
 import { chartOptions, ChartTheme } from './chart-options';
 import { MetricChart } from './metric-chart';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 const MINUTE = 60_000;
 
-function line(key: string, values: number[], unit = '%'): ChartLine {
+function line(key: string, values: number[], metric = 'disk.used_pct', unit = '%'): ChartLine {
   return {
     key,
     label: key,
+    metric,
     unit,
     points: values.map((v, i) => [T0 + i * MINUTE, v, v - 1, v + 1]),
   };
@@ -23,6 +24,7 @@ describe('chart data', () => {
     const a: ChartLine = {
       key: 'a',
       label: 'a',
+      metric: 'load.1',
       unit: '',
       points: [
         [T0, 1, 0, 2],
@@ -32,6 +34,7 @@ describe('chart data', () => {
     const b: ChartLine = {
       key: 'b',
       label: 'b',
+      metric: 'load.1',
       unit: '',
       points: [
         [T0 + MINUTE, 5, 4, 6],
@@ -50,11 +53,29 @@ describe('chart data', () => {
     ]);
   });
 
-  it('formats values compactly with their unit', () => {
-    expect(formatValue(12.5, '%')).toBe('12.5%');
-    expect(formatValue(1_234_567, 'bps')).toBe('1.2M bps');
-    expect(formatValue(3, '')).toBe('3');
-    expect(formatValue(null, '%')).toBe('—');
+  it("formats values as the metric catalogue says for the line's metric", () => {
+    expect(lineValue({ metric: 'disk.used_pct' }, 12.5)).toBe('12.5 %');
+    expect(lineValue({ metric: 'net.rx_bps' }, 1_234_567)).toBe('1.2 Mbit/s');
+    expect(lineValue({ metric: 'uptime.s' }, 18 * 86_400 + 4 * 3600 + 59)).toBe('18 d 4 h');
+    expect(lineValue({ metric: 'load.1' }, 3)).toBe('3');
+    expect(lineValue({ metric: 'disk.used_pct' }, null)).toBe('—');
+  });
+
+  it('formats the axis ticks short, by the kind of the metric', () => {
+    const theme: ChartTheme = { lines: ['rgb(1, 2, 3)'], axis: 'black', grid: 'grey' };
+    const ticks = (metric: string, unit: string, values: number[]) => {
+      const options = chartOptions([line('x', [1], metric, unit)], theme, { width: 500, height: 200 }, () => [0, 1]);
+      const format = options.axes?.[1].values as (u: unknown, splits: number[]) => string[];
+      return format(null, values);
+    };
+    expect(ticks('disk.used_pct', '%', [0, 50, 100])).toEqual(['0 %', '50 %', '100 %']);
+    expect(ticks('net.rx_bps', 'bit/s', [0, 5_000_000, 12_000_000_000])).toEqual(['0 bit/s', '5 Mbit/s', '12 Gbit/s']);
+    expect(ticks('uptime.s', 's', [0, 86_400 * 18 + 3600 * 4, 86_400 * 18 + 3600 * 5])).toEqual([
+      '0 s',
+      '18 d 4 h',
+      '18 d 5 h',
+    ]);
+    expect(ticks('net.drops_ps', '/s', [0.5, 1500])).toEqual(['0.5 /s', '1.5K /s']);
   });
 
   it('makes the band colour translucent', () => {
@@ -64,7 +85,7 @@ describe('chart data', () => {
   it('bands every line between its min and max, and gives each unit its own scale', () => {
     const theme: ChartTheme = { lines: ['rgb(1, 2, 3)', 'rgb(4, 5, 6)'], axis: 'black', grid: 'grey' };
     const options = chartOptions(
-      [line('used', [1]), line('rx', [1], 'bps'), line('tx', [1], 'bps')],
+      [line('used', [1]), line('rx', [1], 'net.rx_bps', 'bit/s'), line('tx', [1], 'net.tx_bps', 'bit/s')],
       theme,
       { width: 500, height: 200 },
       () => [0, 1],
@@ -126,8 +147,8 @@ describe('MetricChart', () => {
     expect(page().querySelectorAll('.uplot canvas').length).toBeGreaterThan(0);
     expect(page().querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('Disk over the last 1 h');
     expect(legend()).toEqual([
-      ['/', '45.5%'],
-      ['/var', '72%'],
+      ['/', '45.5 %'],
+      ['/var', '72 %'],
     ]);
   });
 
@@ -151,8 +172,8 @@ describe('MetricChart', () => {
     await settle(fixture);
     expect(page().querySelector('.uplot')).toBe(chart);
     expect(legend()).toEqual([
-      ['/', '50%'],
-      ['/var', '73%'],
+      ['/', '50 %'],
+      ['/var', '73 %'],
     ]);
 
     fixture.componentInstance.lines.set([line('/', [1]), line('/var', [2]), line('/home', [3])]);

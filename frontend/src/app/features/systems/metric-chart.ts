@@ -17,7 +17,7 @@ import uPlot from 'uplot';
 
 import { ThemeService } from '../../core/theme';
 import { absoluteTime } from '../../ui/time-ago';
-import { alignLines, avgColumn, ChartLine, formatValue, lastValue, maxColumn, minColumn } from './chart-data';
+import { alignLines, avgColumn, ChartLine, lastValue, lineValue, maxColumn, minColumn } from './chart-data';
 import { chartOptions, lineVariable, readTheme } from './chart-options';
 
 interface LegendItem {
@@ -91,7 +91,7 @@ export class MetricChart {
         key: line.key,
         label: line.label,
         color: lineVariable(i),
-        value: formatValue(idx === null ? lastValue(column) : column[idx], line.unit),
+        value: lineValue(line, idx === null ? lastValue(column) : column[idx]),
         hidden: hidden.has(line.key),
       };
     });

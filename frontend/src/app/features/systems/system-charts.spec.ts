@@ -4,7 +4,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { provideForTests, settle } from '../../testing';
 import { SystemCharts } from './system-charts';
 import { systemUrl } from '../../shared/systems/systems-api';
-import { MetricAnswer } from '../../shared/systems/series';
+import { ChartAnswer } from '../../shared/systems/series';
 
 const HOUR = 3_600_000;
 
@@ -12,7 +12,18 @@ describe('SystemCharts', () => {
   let fixture: ComponentFixture<SystemCharts>;
   let http: HttpTestingController;
 
-  const metricsUrl = `${systemUrl(7)}/metrics`;
+  const batchUrl = `${systemUrl(7)}/metrics/batch`;
+  const SERIES = [
+    { name: 'cpu.usage_pct', instance: '' },
+    { name: 'disk.used_pct', instance: '/var' },
+    { name: 'net.rx_bps', instance: 'eth0' },
+    { name: 'net.drops_ps', instance: 'eth0' },
+    { name: 'disk.smart_ok', instance: 'sda' },
+    { name: 'disk.used_pct', instance: '/' },
+    { name: 'cpu.iowait_pct', instance: '' },
+    { name: 'temp.max_c', instance: 'cpu' },
+    { name: 'backup.age_h', instance: 'nightly' },
+  ];
 
   beforeEach(async () => {
     TestBed.configureTestingModule({ providers: provideForTests() });
@@ -20,13 +31,7 @@ describe('SystemCharts', () => {
     fixture = TestBed.createComponent(SystemCharts);
     fixture.componentRef.setInput('systemId', 7);
     await settle(fixture);
-    http.expectOne(`${systemUrl(7)}/series`).flush([
-      { name: 'cpu.usage_pct', instance: '' },
-      { name: 'disk.used_pct', instance: '/var' },
-      { name: 'net.rx_bps', instance: 'eth0' },
-      { name: 'disk.used_pct', instance: '/' },
-      { name: 'cpu.iowait_pct', instance: '' },
-    ]);
+    http.expectOne(`${systemUrl(7)}/series`).flush(SERIES);
     await settle(fixture);
   });
 
@@ -34,69 +39,98 @@ describe('SystemCharts', () => {
 
   const page = (): HTMLElement => fixture.nativeElement;
 
-  /** The chart requests, once all `count` of them were sent (charts send theirs as they render). */
-  async function metricRequests(count: number): Promise<TestRequest[]> {
+  /** The one chart request of the page, once sent. */
+  async function batchRequest(): Promise<TestRequest> {
     for (let turn = 0; turn < 50; turn++) {
       await settle(fixture);
-      const found = http.match((req) => req.url === metricsUrl);
-      if (found.length === count) return found;
-      if (found.length > 0) throw new Error(`Expected ${count} metric requests, got ${found.length}`);
+      const found = http.match((req) => req.url === batchUrl);
+      if (found.length > 1) throw new Error(`Expected one chart request, got ${found.length}`);
+      if (found.length === 1) return found[0];
       await new Promise((resolve) => setTimeout(resolve));
     }
-    throw new Error('No metric requests');
+    throw new Error('No chart request');
   }
 
-  function answer(request: TestRequest, body: Partial<MetricAnswer> = {}): void {
+  /** Points for every series asked but temperature and backups; `body` overrides. */
+  function answer(request: TestRequest, body: Partial<ChartAnswer> = {}): void {
     const to = Date.parse(request.request.params.get('to')!);
+    const asked = request.request.params.getAll('series') ?? [];
     request.flush({
       source: 'raw',
       bucketSeconds: 90,
-      points: [
-        [to - 2 * HOUR, 10, 5, 20],
-        [to - HOUR, 12.5, 8, 30],
-      ],
+      series: asked.map((param) => {
+        const [name, instance = ''] = param.split('|');
+        const empty = name === 'temp.max_c' || name === 'backup.age_h';
+        const value = name === 'disk.smart_ok' ? 1 : name === 'net.rx_bps' ? 12_400_000 : 12.5;
+        return {
+          name,
+          instance,
+          points: empty
+            ? []
+            : [
+                [to - 2 * HOUR, value, value, value],
+                [to - HOUR, value, value, value],
+              ],
+        };
+      }),
       ...body,
     });
   }
 
   const span = (request: TestRequest) =>
     Date.parse(request.request.params.get('to')!) - Date.parse(request.request.params.get('from')!);
+  const titles = () => Array.from(page().querySelectorAll('argus-family-chart h3'), (h) => h.textContent?.trim());
+  const legend = (chart: string) =>
+    Array.from(
+      page().querySelectorAll(`argus-family-chart[data-chart="${chart}"] .metric-chart__item`),
+      (item) =>
+        `${item.querySelector('.metric-chart__label')?.textContent?.trim()} ${item.querySelector('.metric-chart__value')?.textContent?.trim()}`,
+    );
 
-  it('draws one chart per metric family, each series fetched on its own', async () => {
-    const requests = await metricRequests(5);
-
-    expect(Array.from(page().querySelectorAll('argus-family-chart h3'), (h) => h.textContent?.trim())).toEqual([
-      'CPU',
-      'Disk',
-      'Network',
-    ]);
-    expect(requests.map((r) => [r.request.params.get('name'), r.request.params.get('instance')])).toEqual(
+  it('loads every series in one request and groups them by kind and unit, flags as a status strip', async () => {
+    const request = await batchRequest();
+    expect(request.request.params.getAll('series')).toEqual(
       jasmine.arrayWithExactContents([
-        ['cpu.iowait_pct', ''],
-        ['cpu.usage_pct', ''],
-        ['disk.used_pct', '/'],
-        ['disk.used_pct', '/var'],
-        ['net.rx_bps', 'eth0'],
+        'cpu.usage_pct',
+        'cpu.iowait_pct',
+        'disk.used_pct|/',
+        'disk.used_pct|/var',
+        'disk.smart_ok|sda',
+        'net.rx_bps|eth0',
+        'net.drops_ps|eth0',
+        'temp.max_c|cpu',
+        'backup.age_h|nightly',
       ]),
     );
-    requests.forEach((r) => answer(r));
+    answer(request);
     await settle(fixture);
 
-    const disk = page().querySelectorAll('argus-family-chart')[1];
-    expect(Array.from(disk.querySelectorAll('.metric-chart__label'), (l) => l.textContent?.trim())).toEqual([
-      'used_pct · /',
-      'used_pct · /var',
-    ]);
-    expect(disk.querySelector('.uplot')).not.toBeNull();
-    expect(disk.querySelector('[data-testid="source"]')?.textContent?.trim()).toBe(
+    expect(titles()).toEqual(['Status', 'CPU', 'Disk space', 'Network traffic', 'Network errors and drops']);
+    expect(legend('CPU')).toEqual(['CPU used 12.5 %', 'CPU I/O wait 12.5 %']);
+    expect(legend('Disk space')).toEqual(['Disk used · / 12.5 %', 'Disk used · /var 12.5 %']);
+    expect(legend('Network traffic')).toEqual(['Received · eth0 12 Mbit/s']);
+    expect(legend('Network errors and drops')).toEqual(['Dropped packets · eth0 12.5 /s']);
+
+    const strip = page().querySelector('argus-family-chart[data-chart="Status"]')!;
+    expect(strip.querySelector('.uplot')).toBeNull();
+    const row = strip.querySelector('[data-testid="status-row"]')!;
+    expect(row.querySelector('.name')?.textContent?.trim()).toBe('SMART health · sda');
+    expect(row.querySelector('.now')?.textContent?.trim()).toBe('passes its SMART health check');
+    expect(strip.querySelector('svg')?.getAttribute('aria-label')).toBe(
+      'SMART health · sda: passes its SMART health check now; no problem in this range',
+    );
+    expect(page().querySelector('[data-testid="no-data"]')?.textContent?.trim()).toBe(
+      'No data for Temperature, Backup age in the last 24 h.',
+    );
+    expect(page().querySelector('[data-testid="source"]')?.textContent?.trim()).toBe(
       'Source: raw samples, 90 s per point',
     );
   });
 
-  it('asks for the last 24 hours at first, and for the chosen range after a pick', async () => {
-    const first = await metricRequests(5);
-    expect(first.map(span)).toEqual(Array(5).fill(24 * HOUR));
-    first.forEach((r) => answer(r));
+  it('asks for the last 24 hours at first, and for the chosen range in one request after a pick', async () => {
+    const first = await batchRequest();
+    expect(span(first)).toBe(24 * HOUR);
+    answer(first);
     await settle(fixture);
 
     const toggle = (label: string) =>
@@ -104,33 +138,35 @@ describe('SystemCharts', () => {
         (b) => b.textContent?.trim() === label,
       )!;
     toggle('6 h').click();
-    const second = await metricRequests(5);
-    expect(second.map(span)).toEqual(Array(5).fill(6 * HOUR));
-    second.forEach((r) => answer(r));
+    const second = await batchRequest();
+    expect(span(second)).toBe(6 * HOUR);
+    // the charts of the last range stay while the next one loads
+    expect(titles().length).toBe(5);
+    answer(second);
     await settle(fixture);
 
     toggle('400 d').click();
-    const third = await metricRequests(5);
-    expect(third.map(span)).toEqual(Array(5).fill(400 * 24 * HOUR));
-    third.forEach((r) => answer(r, { source: '1h', bucketSeconds: 36_000 }));
+    const third = await batchRequest();
+    expect(span(third)).toBe(400 * 24 * HOUR);
+    answer(third, { source: '1h', bucketSeconds: 36_000 });
     await settle(fixture);
 
     expect(page().querySelector('[data-testid="source"]')?.textContent?.trim()).toBe(
       'Source: hourly rollups, 10 h per point',
     );
+    expect(page().querySelector('[data-testid="no-data"]')?.textContent).toContain('in the last 400 d');
   });
 
-  it("shows a family's error in its place, the other charts unharmed", async () => {
-    const requests = await metricRequests(5);
-    for (const request of requests) {
-      if (request.request.params.get('name') === 'net.rx_bps') {
-        request.flush({ error: 'from: at most 400 days back' }, { status: 400, statusText: 'Bad Request' });
-      } else answer(request);
-    }
+  it('shows an error of the chart request above the charts it could not refresh', async () => {
+    answer(await batchRequest());
+    await settle(fixture);
+    Array.from(page().querySelectorAll<HTMLElement>('mat-button-toggle button'))
+      .find((b) => b.textContent?.trim() === '7 d')!
+      .click();
+    (await batchRequest()).flush({ error: 'from: at most 400 days back' }, { status: 400, statusText: 'Bad Request' });
     await settle(fixture);
 
-    const charts = page().querySelectorAll('argus-family-chart');
-    expect(charts[2].querySelector('[role="alert"]')?.textContent).toContain('at most 400 days back');
-    expect(charts[0].querySelector('.uplot')).not.toBeNull();
+    expect(page().querySelector('[role="alert"]')?.textContent).toContain('at most 400 days back');
+    expect(titles().length).toBe(5);
   });
 });

@@ -2,23 +2,50 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { switchMap } from 'rxjs';
+import { concat, of, scan, switchMap } from 'rxjs';
 
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
-import { FamilyChart } from './family-chart';
+import { FamilyChart, seriesWithData } from './family-chart';
 import {
+  ChartGroup,
   ChartRange,
+  ChartsData,
   DEFAULT_RANGE,
-  Family,
-  groupFamilies,
+  groupCharts,
   RANGES,
-  sameFamilies,
+  sameCharts,
   SeriesKey,
+  sourceLabel,
 } from '../../shared/systems/series';
 import { SystemsApi } from '../../shared/systems/systems-api';
 
-/** A system's charts: a range picker, then one chart per metric family it reported in the last day. */
+/** The charts' data as shown: the last answer stays on screen while the next range loads. */
+interface ChartsView {
+  data: ChartsData | null;
+  loading: boolean;
+  error: string | null;
+  stale: string | null;
+}
+
+const FIRST_LOAD: ChartsView = { data: null, loading: true, error: null, stale: null };
+
+function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
+  switch (state.state) {
+    case 'loading':
+      return { ...view, loading: true };
+    case 'error':
+      return { ...view, loading: false, error: state.message };
+    default:
+      return { data: state.value, loading: false, error: null, stale: state.stale ?? null };
+  }
+}
+
+/**
+ * A system's charts: a range picker, the series it reported in the last day grouped into charts by
+ * the metric catalogue, all loaded in one request per range; charts without data in the range are
+ * named in one line instead of drawn empty.
+ */
 @Component({
   selector: 'argus-system-charts',
   changeDetection: ChangeDetectionStrategy.OnPush,
@@ -38,6 +65,7 @@ import { SystemsApi } from '../../shared/systems/systems-api';
       </mat-button-toggle-group>
     </div>
     @let list = series();
+    @let view = charts();
     @switch (list.state) {
       @case ('loading') {
         <mat-progress-bar mode="indeterminate" aria-label="Loading metrics" />
@@ -46,16 +74,43 @@ import { SystemsApi } from '../../shared/systems/systems-api';
         <p class="form-error" role="alert">{{ list.message }}</p>
       }
       @case ('ready') {
-        @if (families().length === 0) {
+        @if (groups().length === 0) {
           <p class="empty" data-testid="no-metrics">
             No metrics in the last day. Charts appear here once the agent reports.
           </p>
         } @else {
-          <div class="charts">
-            @for (family of families(); track family.key) {
-              <argus-family-chart [systemId]="systemId()" [family]="family" [range]="range()" />
+          <div class="progress">
+            @if (view.loading) {
+              <mat-progress-bar mode="indeterminate" aria-label="Loading the charts" />
             }
           </div>
+          @if (view.error) {
+            <p class="form-error" role="alert">{{ view.error }}</p>
+          }
+          @if (view.data; as data) {
+            <p class="source" data-testid="source">
+              Source: {{ source() }}
+              @if (view.stale) {
+                <span class="stale">· not refreshed: {{ view.stale }}</span>
+              }
+            </p>
+            <div class="charts">
+              @for (group of shown(); track group.key) {
+                <argus-family-chart
+                  [group]="group"
+                  [data]="data"
+                  [rangeLabel]="rangeLabel()"
+                  [class.wide]="group.status"
+                  [attr.data-chart]="group.key"
+                />
+              }
+            </div>
+            @if (empty().length) {
+              <p class="empty" data-testid="no-data">
+                No data for {{ empty().join(', ') }} in the last {{ rangeLabel() }}.
+              </p>
+            }
+          }
         }
       }
     }
@@ -84,8 +139,24 @@ import { SystemsApi } from '../../shared/systems/systems-api';
       grid-template-columns: repeat(auto-fill, minmax(min(100%, 460px), 1fr));
       gap: 16px;
     }
-    .empty {
+    .empty,
+    .source {
       color: var(--mat-sys-on-surface-variant);
+    }
+    .source {
+      margin: 0 0 12px;
+      font: var(--mat-sys-body-small);
+    }
+    .stale {
+      color: var(--mat-sys-error);
+    }
+    .progress {
+      // the bar's room is kept, so the charts do not jump while a range loads
+      height: 4px;
+      margin-bottom: 8px;
+    }
+    .wide {
+      grid-column: 1 / -1;
     }
   `,
 })
@@ -96,17 +167,52 @@ export class SystemCharts {
 
   protected readonly ranges = RANGES;
   protected readonly range = signal<ChartRange>(DEFAULT_RANGE);
+  protected readonly rangeLabel = computed(() => RANGES.find((r) => r.key === this.range())?.label ?? '');
 
   protected readonly series = toSignal(toObservable(this.systemId).pipe(switchMap((id) => this.api.series$(id))), {
     initialValue: LOADING as Refreshing<SeriesKey[]>,
   });
 
   // Equal groupings keep their chart components (and what the user switched off) across reloads.
-  protected readonly families = computed<Family[]>(
+  protected readonly groups = computed<ChartGroup[]>(
     () => {
       const list = this.series();
-      return list.state === 'ready' ? groupFamilies(list.value) : [];
+      return list.state === 'ready' ? groupCharts(list.value) : [];
     },
-    { equal: sameFamilies },
+    { equal: sameCharts },
   );
+
+  /** Every series of the page in one request per range (and again when the series reported change). */
+  private readonly request = computed(() => ({
+    id: this.systemId(),
+    series: this.groups().flatMap((g) => g.series),
+    range: this.range(),
+  }));
+  protected readonly charts = toSignal(
+    toObservable(this.request).pipe(
+      switchMap(({ id, series, range }) =>
+        series.length ? concat(of(LOADING), this.api.charts$(id, series, range)) : of(LOADING),
+      ),
+      scan(nextView, FIRST_LOAD),
+    ),
+    { initialValue: FIRST_LOAD },
+  );
+
+  private readonly withData = computed(() => {
+    const data = this.charts().data;
+    return new Set(data ? this.groups().filter((g) => seriesWithData(g, data).length > 0) : []);
+  });
+  /** The charts with data in the range. */
+  protected readonly shown = computed(() => this.groups().filter((g) => this.withData().has(g)));
+  /** The charts without: named in one line. */
+  protected readonly empty = computed(() =>
+    this.groups()
+      .filter((g) => !this.withData().has(g))
+      .map((g) => g.key),
+  );
+
+  protected readonly source = computed(() => {
+    const data = this.charts().data;
+    return data ? sourceLabel(data.source, data.bucketSeconds) : '—';
+  });
 }

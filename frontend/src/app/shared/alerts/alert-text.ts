@@ -1,9 +1,7 @@
 import { durationText } from '@contracts/metric-catalogue';
+import { INSTANT_IN_TEXT } from '@contracts/zoned-time';
 
 import { timeAgo } from '../../ui/time-ago';
-
-// an exact instant as the server writes it into a text ("No report since 2026-11-28T10:14:44.479Z")
-const INSTANT = /\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g;
 
 /** "10:14" today in `timeZone`, else "27 Nov, 10:14": a time the customer reads on their own clock. */
 export function zonedTime(at: string, timeZone: string, now: number): string {
@@ -22,7 +20,7 @@ export function zonedTime(at: string, timeZone: string, now: number): string {
  * the customer's zone with how long ago ("No report since 10:14 (12 min ago)").
  */
 export function alertText(message: string, timeZone: string, now: number): string {
-  return message.replace(INSTANT, (at) => `${zonedTime(at, timeZone, now)} (${timeAgo(at, now)})`);
+  return message.replace(INSTANT_IN_TEXT, (at) => `${zonedTime(at, timeZone, now)} (${timeAgo(at, now)})`);
 }
 
 /** How long a resolved alert was open ("lasted 12 min"); null while it is open. */

@@ -4,7 +4,7 @@ import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
 
 import { nextRequest, provideForTests, typeInto } from '../../testing';
-import { openQuickSearch } from './quick-search';
+import { hitGroups, openQuickSearch } from './quick-search';
 import { SEARCH_URL, SearchResults } from './search-api';
 
 describe('QuickSearch', () => {
@@ -34,6 +34,7 @@ describe('QuickSearch', () => {
         state: 'open',
         message: 'Disk / is 97% full',
         systemName: 'db-01',
+        timeZone: 'UTC',
       },
     ],
   };
@@ -75,6 +76,30 @@ describe('QuickSearch', () => {
       '#42 Disk / is 97% full / db-01 · critical · open',
     ]);
     expect(status()).toBe('3 matches');
+  });
+
+  it("shows the times in an alert's text on its customer's clock", () => {
+    const now = Date.parse('2026-11-28T10:27:00Z');
+    const [alerts] = hitGroups(
+      {
+        systems: [],
+        customers: [],
+        alerts: [
+          {
+            id: 5,
+            ruleKey: 'system.offline',
+            severity: 'CRITICAL',
+            state: 'open',
+            message: 'No report since 2026-11-28T10:14:44.479Z',
+            systemName: 'db-01',
+            timeZone: 'Asia/Tokyo',
+          },
+        ],
+      },
+      now,
+    );
+
+    expect(alerts.hits[0].title).toBe('#5 No report since 19:14 (12 min ago)');
   });
 
   it('goes to what was chosen and closes', async () => {

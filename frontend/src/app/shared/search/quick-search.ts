@@ -8,6 +8,7 @@ import { MatInputModule } from '@angular/material/input';
 import { Router } from '@angular/router';
 import { catchError, debounceTime, distinctUntilChanged, map, Observable, of, startWith, switchMap } from 'rxjs';
 
+import { alertText } from '../alerts/alert-text';
 import { SearchApi, SearchResults } from './search-api';
 
 /** One thing the search found, and where it leads. */
@@ -26,7 +27,7 @@ interface HitGroup {
 type Outcome = { state: 'idle' } | { state: 'failed' } | { state: 'found'; groups: HitGroup[] };
 
 /** The answer as the list shows it: systems, customers, alerts, each leading to its page. */
-export function hitGroups(results: SearchResults): HitGroup[] {
+export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] {
   const groups: HitGroup[] = [
     {
       label: 'Systems',
@@ -48,7 +49,7 @@ export function hitGroups(results: SearchResults): HitGroup[] {
     {
       label: 'Alerts',
       hits: results.alerts.map((a) => ({
-        title: `#${a.id} ${a.message || a.ruleKey}`,
+        title: `#${a.id} ${a.message ? alertText(a.message, a.timeZone, now) : a.ruleKey}`,
         detail: `${a.systemName} · ${a.severity.toLowerCase()} · ${a.state}`,
         link: ['/alerts', String(a.id)],
       })),

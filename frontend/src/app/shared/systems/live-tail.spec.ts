@@ -2,23 +2,23 @@ import { Subject } from 'rxjs';
 
 import { Refreshing } from '../../core/refresh';
 import { appendReport, LiveReport, withLiveTail } from './live-tail';
-import { FamilyData } from './series';
+import { ChartsData } from './series';
 
-const base: FamilyData = {
+const base: ChartsData = {
   from: 0,
   to: 60_000,
+  source: 'raw',
+  bucketSeconds: 1,
   series: [
     {
       name: 'cpu.usage_pct',
       instance: '',
-      source: 'raw',
-      bucketSeconds: 1,
       points: [
         [0, 1, 1, 1],
         [30_000, 2, 2, 2],
       ],
     },
-    { name: 'disk.used_pct', instance: '/', source: 'raw', bucketSeconds: 1, points: [] },
+    { name: 'disk.used_pct', instance: '/', points: [] },
   ],
 };
 
@@ -42,9 +42,9 @@ describe('live chart tail', () => {
   });
 
   it('starts again from each reload', () => {
-    const loads$ = new Subject<Refreshing<FamilyData>>();
+    const loads$ = new Subject<Refreshing<ChartsData>>();
     const reports$ = new Subject<LiveReport>();
-    const seen: Refreshing<FamilyData>[] = [];
+    const seen: Refreshing<ChartsData>[] = [];
     const subscription = withLiveTail(loads$, reports$).subscribe((state) => seen.push(state));
     loads$.next({ state: 'ready', value: base });
     reports$.next(report(90_000, [{ name: 'disk.used_pct', instance: '/', value: 50 }]));

@@ -1,7 +1,7 @@
 import { Observable, of, scan, startWith, switchMap } from 'rxjs';
 
 import { Refreshing } from '../../core/refresh';
-import { FamilyData, MetricPoint } from './series';
+import { ChartsData, MetricPoint } from './series';
 import type { LiveReport } from '@contracts/live';
 
 /** `system:<id>` message data (docs/api.md "Live channel", contracts/live.ts): one stored report. */
@@ -11,7 +11,7 @@ export type { LiveReport };
  * Appends a report to a chart's data: each of its series the report carries gets the value as a point
  * (avg = min = max), the window slides to the report's time, points that fell out of it go.
  */
-export function appendReport(data: FamilyData, report: LiveReport): FamilyData {
+export function appendReport(data: ChartsData, report: LiveReport): ChartsData {
   const t = Date.parse(report.ts);
   if (!Number.isFinite(t)) return data;
   const span = data.to - data.from;
@@ -26,14 +26,14 @@ export function appendReport(data: FamilyData, report: LiveReport): FamilyData {
     const point: MetricPoint = [t, metric.value, metric.value, metric.value];
     return { ...line, points: [...line.points.filter((p) => p[0] >= from), point] };
   });
-  return changed ? { from, to, series } : data;
+  return changed ? { ...data, from, to, series } : data;
 }
 
 /** The chart data of each (re)load, followed by the reports that arrive live until the next load. */
 export function withLiveTail(
-  base$: Observable<Refreshing<FamilyData>>,
+  base$: Observable<Refreshing<ChartsData>>,
   reports$: Observable<LiveReport>,
-): Observable<Refreshing<FamilyData>> {
+): Observable<Refreshing<ChartsData>> {
   return base$.pipe(
     switchMap((state) =>
       state.state !== 'ready'

@@ -1,15 +1,18 @@
-import { groupFamilies, rangeWindow, RANGES, sameFamilies, seriesLabel, sourceLabel, unitOf } from './series';
+import { groupCharts, rangeWindow, RANGES, sameCharts, sourceLabel } from './series';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 describe('chart series', () => {
-  it('groups series into families by the part of the name before the first dot, in catalogue order', () => {
-    const families = groupFamilies([
+  it('groups series into charts of one kind and unit as the catalogue says, the status strip first', () => {
+    const charts = groupCharts([
       { name: 'net.rx_bps', instance: 'eth0' },
+      { name: 'net.drops_ps', instance: 'eth0' },
       { name: 'disk.used_pct', instance: '/var' },
       { name: 'cpu.usage_pct', instance: '' },
       { name: 'disk.used_pct', instance: '/' },
+      { name: 'disk.readonly', instance: '/' },
+      { name: 'disk.smart_ok', instance: 'sda' },
       { name: 'zfs.arc_hits', instance: '' },
       { name: 'cpu.iowait_pct', instance: '' },
       { name: 'disk.io_util_pct', instance: 'sda' },
@@ -17,36 +20,48 @@ describe('chart series', () => {
       { name: 'load.5', instance: '' },
       { name: 'load.1', instance: '' },
       { name: 'mem.used_pct', instance: '' },
-      { name: 'custom', instance: '' },
+      { name: 'services.failed', instance: '' },
+      { name: 'proc.zombies', instance: '' },
+      { name: 'uptime.s', instance: '' },
     ]);
 
-    expect(families.map((f) => [f.key, f.label])).toEqual([
-      ['cpu', 'CPU'],
-      ['load', 'Load'],
-      ['mem', 'Memory'],
-      ['disk', 'Disk'],
-      ['net', 'Network'],
-      ['custom', 'Custom'],
-      ['zfs', 'Zfs'],
+    expect(charts.map((c) => c.key)).toEqual([
+      'Status',
+      'CPU',
+      'Load',
+      'Memory and swap',
+      'Disk space',
+      'Disk activity',
+      'Network traffic',
+      'Network errors and drops',
+      'Counts',
+      'Uptime',
+      'zfs.arc_hits',
     ]);
-    expect(families[1].series.map((s) => s.name)).toEqual(['load.1', 'load.5', 'load.15']);
-    expect(families[3].series).toEqual([
-      { name: 'disk.io_util_pct', instance: 'sda' },
+    expect(charts[0].status).toBeTrue();
+    expect(charts.slice(1).every((c) => !c.status)).toBeTrue();
+    expect(charts[0].series).toEqual([
+      { name: 'disk.readonly', instance: '/' },
+      { name: 'disk.smart_ok', instance: 'sda' },
+    ]);
+    expect(charts[2].series.map((s) => s.name)).toEqual(['load.1', 'load.5', 'load.15']);
+    expect(charts[4].series).toEqual([
       { name: 'disk.used_pct', instance: '/' },
       { name: 'disk.used_pct', instance: '/var' },
     ]);
+    expect(charts[8].series.map((s) => s.name)).toEqual(['services.failed', 'proc.zombies']);
   });
 
   it('tells equal groupings apart from changed ones', () => {
-    const a = groupFamilies([{ name: 'cpu.usage_pct', instance: '' }]);
-    const b = groupFamilies([{ name: 'cpu.usage_pct', instance: '' }]);
-    const c = groupFamilies([
+    const a = groupCharts([{ name: 'cpu.usage_pct', instance: '' }]);
+    const b = groupCharts([{ name: 'cpu.usage_pct', instance: '' }]);
+    const c = groupCharts([
       { name: 'cpu.usage_pct', instance: '' },
       { name: 'cpu.steal_pct', instance: '' },
     ]);
 
-    expect(sameFamilies(a, b)).toBeTrue();
-    expect(sameFamilies(a, c)).toBeFalse();
+    expect(sameCharts(a, b)).toBeTrue();
+    expect(sameCharts(a, c)).toBeFalse();
   });
 
   it('turns each range into a window ending now', () => {
@@ -62,20 +77,6 @@ describe('chart series', () => {
     expect(spans['90d'].from).toBe(now - 90 * DAY);
     // The API's limit is 400 days: the longest range asks for exactly that.
     expect(spans['400d'].to - spans['400d'].from).toBe(400 * DAY);
-  });
-
-  it('labels a series by its metric within the family and its instance', () => {
-    expect(seriesLabel({ name: 'disk.used_pct', instance: '/var' })).toBe('used_pct · /var');
-    expect(seriesLabel({ name: 'cpu.usage_pct', instance: '' })).toBe('usage_pct');
-    expect(seriesLabel({ name: 'custom', instance: 'a' })).toBe('custom · a');
-  });
-
-  it('reads units from the name suffix', () => {
-    expect(unitOf('disk.used_pct')).toBe('%');
-    expect(unitOf('net.rx_bps')).toBe('bps');
-    expect(unitOf('net.errors_ps')).toBe('/s');
-    expect(unitOf('time.offset_ms')).toBe('ms');
-    expect(unitOf('load.5')).toBe('');
   });
 
   it('names the source of the points and their width', () => {

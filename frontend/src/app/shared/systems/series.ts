@@ -1,12 +1,15 @@
-import type { ChartData, SeriesName } from '@contracts/systems';
+import { metricInfo, METRICS } from '@contracts/metric-catalogue';
+import type { ChartBatch, SeriesName } from '@contracts/systems';
 
 /** A series a system reports (GET /api/systems/:id/series): a metric name and its instance ('' when the metric has none). */
 export type SeriesKey = SeriesName;
 
-/** The series of one chart: every metric whose name starts with `family` and a dot. */
-export interface Family {
+/** The series of one chart: those the metric catalogue draws in one chart (one kind and unit), or the flags' status strip. */
+export interface ChartGroup {
+  /** The chart's title, unique on a page ("Network traffic"). */
   key: string;
-  label: string;
+  /** The flags (0/1) drawn as a status strip rather than as lines. */
+  status: boolean;
   series: SeriesKey[];
 }
 
@@ -33,88 +36,40 @@ export function rangeWindow(range: ChartRange, now: number): { from: number; to:
   return { from: now - span, to: now };
 }
 
-// Names for the families of the metric catalogue (contracts.md "Agent protocol"); others are shown as they come.
-const FAMILY_LABELS: Record<string, string> = {
-  cpu: 'CPU',
-  load: 'Load',
-  mem: 'Memory',
-  swap: 'Swap',
-  disk: 'Disk',
-  raid: 'RAID',
-  net: 'Network',
-  conntrack: 'Connection tracking',
-  services: 'Services',
-  service: 'Service units',
-  proc: 'Processes',
-  fd: 'File descriptors',
-  time: 'Clock',
-  uptime: 'Uptime',
-  updates: 'Updates',
-  system: 'System',
-  temp: 'Temperature',
-  cert: 'Certificates',
-  backup: 'Backups',
-  agent: 'Agent',
+// The catalogue's order; metrics it does not know follow, by name.
+const METRIC_ORDER = Object.keys(METRICS);
+const metricRank = (name: string): number => {
+  const rank = METRIC_ORDER.indexOf(name);
+  return rank < 0 ? METRIC_ORDER.length : rank;
 };
 
-// The catalogue's order, roughly by how often an operator looks; unknown families follow alphabetically.
-const FAMILY_ORDER = Object.keys(FAMILY_LABELS);
-
-/** The family of a metric name: the part before the first dot ("disk.used_pct" → "disk"). */
-export function familyOf(name: string): string {
-  const dot = name.indexOf('.');
-  return dot < 0 ? name : name.slice(0, dot);
-}
-
-function familyRank(key: string): number {
-  const rank = FAMILY_ORDER.indexOf(key);
-  return rank < 0 ? FAMILY_ORDER.length : rank;
-}
-
-/** Groups series into one chart per family, in catalogue order, each family's series by name then instance. */
-export function groupFamilies(series: readonly SeriesKey[]): Family[] {
-  const families = new Map<string, SeriesKey[]>();
-  for (const key of series) {
-    const family = familyOf(key.name);
-    families.set(family, [...(families.get(family) ?? []), key]);
+/**
+ * Groups series into charts as the metric catalogue says (each chart one kind and unit), the status
+ * strip of the flags first, then the charts in catalogue order; in a chart, series by metric then instance.
+ */
+export function groupCharts(series: readonly SeriesKey[]): ChartGroup[] {
+  const sorted = [...series].sort(
+    (a, b) =>
+      metricRank(a.name) - metricRank(b.name) ||
+      a.name.localeCompare(b.name) ||
+      a.instance.localeCompare(b.instance, undefined, { numeric: true }),
+  );
+  const charts = new Map<string, ChartGroup>();
+  for (const key of sorted) {
+    const info = metricInfo(key.name);
+    const chart = charts.get(info.chart) ?? { key: info.chart, status: info.kind === 'flag', series: [] };
+    chart.series.push(key);
+    charts.set(info.chart, chart);
   }
-  return [...families.entries()]
-    .sort(([a], [b]) => familyRank(a) - familyRank(b) || a.localeCompare(b))
-    .map(([key, list]) => ({
-      key,
-      label: FAMILY_LABELS[key] ?? key.charAt(0).toUpperCase() + key.slice(1),
-      series: [...list].sort(
-        (a, b) =>
-          a.name.localeCompare(b.name, undefined, { numeric: true }) ||
-          a.instance.localeCompare(b.instance, undefined, { numeric: true }),
-      ),
-    }));
+  const groups = [...charts.values()];
+  return [...groups.filter((g) => g.status), ...groups.filter((g) => !g.status)];
 }
 
 /** Equal when both group the same series the same way (a reload that changed nothing keeps the charts). */
-export function sameFamilies(a: readonly Family[], b: readonly Family[]): boolean {
-  const signature = (families: readonly Family[]) =>
-    JSON.stringify(families.map((f) => [f.key, f.series.map((s) => [s.name, s.instance])]));
+export function sameCharts(a: readonly ChartGroup[], b: readonly ChartGroup[]): boolean {
+  const signature = (groups: readonly ChartGroup[]) =>
+    JSON.stringify(groups.map((g) => [g.key, g.series.map((s) => [s.name, s.instance])]));
   return signature(a) === signature(b);
-}
-
-/** A legend label: the metric without its family, then the instance ("used_pct · /var"). */
-export function seriesLabel(key: SeriesKey): string {
-  const family = familyOf(key.name);
-  const metric = key.name.length > family.length ? key.name.slice(family.length + 1) : key.name;
-  return key.instance ? `${metric} · ${key.instance}` : metric;
-}
-
-/** Unit read from the metric name's suffix; series with different units get different scales. */
-export function unitOf(name: string): string {
-  if (name.endsWith('_pct')) return '%';
-  if (name.endsWith('_bps')) return 'bps';
-  if (name.endsWith('_ps')) return '/s';
-  if (name.endsWith('_ms')) return 'ms';
-  if (name.endsWith('_c')) return '°C';
-  if (name.endsWith('_h')) return 'h';
-  if (name.endsWith('.s')) return 's';
-  return '';
 }
 
 const SOURCE_LABELS = { raw: 'raw samples', '5m': '5-minute rollups', '1h': 'hourly rollups' } as const;
@@ -138,18 +93,22 @@ function bucketWidth(seconds: number): string {
   return `about ${Math.round(seconds / size)} ${unit}`;
 }
 
-/** GET /api/systems/:id/metrics (contracts/systems.ts). */
-export type MetricAnswer = ChartData;
+/** GET /api/systems/:id/metrics/batch (contracts/systems.ts). */
+export type ChartAnswer = ChartBatch;
 /** `[epochMs, avg, min, max]` of one bucket. */
-export type MetricPoint = MetricAnswer['points'][number];
-export type MetricSource = MetricAnswer['source'];
+export type MetricPoint = ChartBatch['series'][number]['points'][number];
+export type MetricSource = ChartBatch['source'];
 
-/** The samples of one series over a chart's window. */
-export interface SeriesData extends SeriesKey, MetricAnswer {}
+/** The samples of one series over the page's window. */
+export interface SeriesData extends SeriesKey {
+  points: readonly MetricPoint[];
+}
 
-/** What one chart shows: its series over the same window. */
-export interface FamilyData {
+/** What a system page's charts show: every series over the same window, from one source. */
+export interface ChartsData {
   from: number;
   to: number;
+  source: MetricSource;
+  bucketSeconds: number;
   series: SeriesData[];
 }

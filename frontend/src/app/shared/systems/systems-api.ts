@@ -1,11 +1,12 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { forkJoin, interval, map, merge, NEVER, Observable, of, Subject, tap } from 'rxjs';
+import { forkJoin, interval, map, merge, NEVER, Observable, Subject, tap } from 'rxjs';
 
 import { LiveService } from '../../core/live';
 import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
-import { ChartRange, FamilyData, MetricAnswer, rangeWindow, SeriesData, SeriesKey } from './series';
+import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
+import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
 import type { System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
 
 // the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
@@ -74,21 +75,30 @@ export class SystemsApi {
   }
 
   /**
-   * The samples of `series` over the last `range`, one request per series; the window moves on with each
+   * The samples of `series` over the last `range` in one request (GET …/metrics/batch; a host with more
+   * series than one request takes gets one request per MAX_BATCH_SERIES); the window moves on with each
    * reload, and between reloads every report the agent sends is appended live (`system:<id>`).
    */
-  family$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<Refreshing<FamilyData>> {
+  charts$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<Refreshing<ChartsData>> {
     const loads$ = refreshing(() => {
       const window = rangeWindow(range, Date.now());
-      const params = { from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
-      const requests = series.map((key) =>
-        this.http
-          .get<MetricAnswer>(`${systemUrl(id)}/metrics`, {
-            params: { ...params, name: key.name, instance: key.instance },
-          })
-          .pipe(map((answer): SeriesData => ({ ...key, ...answer }))),
+      const requests = chunks(series, MAX_BATCH_SERIES).map((part) =>
+        this.http.get<ChartAnswer>(`${systemUrl(id)}/metrics/batch`, {
+          params: {
+            series: part.map((key) => (key.instance ? `${key.name}|${key.instance}` : key.name)),
+            from: new Date(window.from).toISOString(),
+            to: new Date(window.to).toISOString(),
+          },
+        }),
       );
-      return (requests.length ? forkJoin(requests) : of([])).pipe(map((data) => ({ ...window, series: data })));
+      return forkJoin(requests).pipe(
+        map((answers): ChartsData => ({
+          ...window,
+          source: answers[0]?.source ?? 'raw',
+          bucketSeconds: answers[0]?.bucketSeconds ?? 1,
+          series: answers.flatMap((answer) => answer.series),
+        })),
+      );
     }, NEVER);
     return withLiveTail(loads$, this.live.messages<LiveReport>(`system:${id}`));
   }
@@ -106,4 +116,10 @@ export class SystemsApi {
   reEnroll(id: number): Observable<void> {
     return this.http.post<void>(`${systemUrl(id)}/re-enroll`, null).pipe(map(() => undefined));
   }
+}
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < list.length; i += size) parts.push(list.slice(i, i + size));
+  return parts;
 }
