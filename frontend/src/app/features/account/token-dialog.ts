@@ -8,9 +8,10 @@ import { MatDialogModule } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { errorMessage } from '../../core/api-error';
 import { Icon } from '../../ui/icon';
 import { CreatedToken, TokensApi } from './tokens-api';
+import { Submission } from '../../ui/submission';
+import { DialogFooter } from '../../ui/dialog-footer';
 
 /** A token chosen to expire "on 31 Dec" works through that whole day, in the user's time zone. */
 export function endOfDay(day: Date): string {
@@ -26,6 +27,7 @@ export function endOfDay(day: Date): string {
   selector: 'argus-token-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    DialogFooter,
     Icon,
     MatButtonModule,
     MatDatepickerModule,
@@ -51,8 +53,8 @@ export class TokenDialog {
 
   protected readonly created = signal<CreatedToken | null>(null);
   protected readonly copied = signal<'no' | 'yes' | 'failed'>('no');
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  /** A refusal shows on the error line only (the fields' own checks are the whole of it). */
+  protected readonly submission = new Submission();
 
   protected create(): void {
     if (this.form.invalid) {
@@ -60,18 +62,9 @@ export class TokenDialog {
       return;
     }
     const { name, expires } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    this.tokens.create(name.trim(), expires ? endOfDay(expires) : null).subscribe({
-      next: (token) => {
-        this.busy.set(false);
-        this.created.set(token);
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(this.tokens.create(name.trim(), expires ? endOfDay(expires) : null), (token) =>
+      this.created.set(token),
+    );
   }
 
   protected copy(value: string): void {

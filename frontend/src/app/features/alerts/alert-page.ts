@@ -3,7 +3,6 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { RouterLink } from '@angular/router';
 import { filter, of, Subject, switchMap } from 'rxjs';
 
@@ -19,6 +18,7 @@ import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/notifications-api';
 import { Incident, IncidentsApi, incidentSystems, systemsText } from '../../shared/incidents/incidents-api';
+import { Notify } from '../../ui/notify';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({
@@ -100,7 +100,7 @@ export class AlertPage {
   readonly id = input.required<string>();
   private readonly api = inject(AlertsApi);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly auth = inject(AuthService);
   protected readonly now = injectNow();
   private readonly numericId = computed(() => Number(this.id()));
@@ -155,7 +155,7 @@ export class AlertPage {
       .pipe(filter(Boolean))
       .subscribe(() => {
         this.acknowledged$.next();
-        this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 });
+        this.notify.done('Alert acknowledged');
       });
   }
 }

@@ -1,17 +1,14 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
@@ -97,8 +94,8 @@ import { CardTable } from '../../ui/card-table';
 })
 export class MaintenancePage {
   private readonly api = inject(MaintenanceApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly windows = toSignal(this.api.windows$, {
     initialValue: LOADING as Refreshing<MaintenanceWindow[]>,
@@ -127,26 +124,16 @@ export class MaintenancePage {
   }
 
   protected remove(w: MaintenanceWindow): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${w.name}?`,
       message: 'Alerts are raised again for what it covered.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.remove(w.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open('Window deleted', undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.remove(w.id),
+      done: 'Window deleted',
+    });
   }
 
   private open(data: WindowDialogData, message: string): void {
-    this.dialog
-      .open<WindowDialog, WindowDialogData, MaintenanceWindow>(WindowDialog, { data, width: '600px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+    this.formDialog.open(WindowDialog, { data, width: '600px' }, message);
   }
 }

@@ -23,6 +23,7 @@ import {
 import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
+import { DialogFooter } from '../../ui/dialog-footer';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
@@ -31,15 +32,16 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    PreviewList,
-    RuleScopeFields,
+    DialogFooter,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
     MatInputModule,
     MatSelectModule,
     MatSlideToggleModule,
+    PreviewList,
     ReactiveFormsModule,
+    RuleScopeFields,
   ],
   templateUrl: './alert-rule-dialog.html',
   styles: `

@@ -12,6 +12,7 @@ import { Severity } from '../../core/auth';
 import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
+import { DialogFooter } from '../../ui/dialog-footer';
 
 export type EventRuleDialogData = RuleDialogData<EventRule>;
 
@@ -20,7 +21,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
   selector: 'argus-event-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    RuleScopeFields,
+    DialogFooter,
     MatButtonModule,
     MatDialogModule,
     MatFormFieldModule,
@@ -28,6 +29,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
     MatSelectModule,
     MatSlideToggleModule,
     ReactiveFormsModule,
+    RuleScopeFields,
   ],
   template: `
     <h2 mat-dialog-title>
@@ -85,14 +87,8 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
           <mat-error>{{ form.controls.holdSeconds.getError('server') ?? '0 to 2,592,000 (30 days).' }}</mat-error>
         </mat-form-field>
         <mat-slide-toggle formControlName="enabled">Enabled</mat-slide-toggle>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">{{ editing ? 'Save' : 'Create rule' }}</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" [submit]="editing ? 'Save' : 'Create rule'" />
     </form>
   `,
 })

@@ -4,11 +4,11 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 /** How long resolved alerts are kept (spec "Settings edited at runtime"): administrators only. */
 @Component({
@@ -36,11 +36,11 @@ import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
             <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
             <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
           </mat-form-field>
-          @if (error(); as message) {
+          @if (submission.error(); as message) {
             <p class="form-error" role="alert">{{ message }}</p>
           }
           <div class="form-actions">
-            <button mat-flat-button type="submit" [disabled]="busy() || days.pristine">Save</button>
+            <button mat-flat-button type="submit" [disabled]="submission.busy() || days.pristine">Save</button>
           </div>
         </form>
       }
@@ -49,7 +49,7 @@ import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
 })
 export class AlertRetentionPage {
   private readonly api = inject(AlertRetentionApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   protected readonly form = new FormGroup({
     days: new FormControl(90, {
       nonNullable: true,
@@ -58,8 +58,7 @@ export class AlertRetentionPage {
   });
   protected readonly days = this.form.controls.days;
   protected readonly loadedState = signal<Loaded<AlertRetention>>(LOADING);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
 
   constructor() {
     loaded(this.api.get()).subscribe((state) => {
@@ -73,18 +72,9 @@ export class AlertRetentionPage {
       this.days.markAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    this.api.save({ retentionDays: Number(this.days.value) }).subscribe({
-      next: (saved) => {
-        this.busy.set(false);
-        this.days.reset(saved.retentionDays);
-        this.snackBar.open('Alert retention saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.save({ retentionDays: Number(this.days.value) }), (saved) => {
+      this.days.reset(saved.retentionDays);
+      this.notify.done('Alert retention saved');
     });
   }
 }

@@ -1,18 +1,16 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { MatTooltipModule } from '@angular/material/tooltip';
-import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
@@ -150,8 +148,8 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 })
 export class ChannelsPage {
   private readonly api = inject(NotificationsApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly channels = toSignal(this.api.channels$, { initialValue: LOADING as Refreshing<Channel[]> });
   protected readonly typeLabels = CHANNEL_TYPE_LABELS;
@@ -199,26 +197,16 @@ export class ChannelsPage {
   }
 
   protected remove(channel: Channel): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${channel.name}?`,
       message: 'Policies that route to it forget it. Its past deliveries stay in the alerts’ logs.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.removeChannel(channel.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open('Channel deleted', undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.removeChannel(channel.id),
+      done: 'Channel deleted',
+    });
   }
 
   private open(data: ChannelDialogData, message: string): void {
-    this.dialog
-      .open<ChannelDialog, ChannelDialogData, Channel>(ChannelDialog, { data, width: '560px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+    this.formDialog.open(ChannelDialog, { data, width: '560px' }, message);
   }
 }
