@@ -1,6 +1,9 @@
 import { booleanAttribute, ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialogModule } from '@angular/material/dialog';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { ReactiveFormsModule } from '@angular/forms';
 
 import { Submission } from './submission';
 
@@ -47,3 +50,13 @@ export class DialogFooter {
   /** Disables the submit button besides while busy (say, until the choices have loaded). */
   readonly blocked = input(false);
 }
+
+/** What every form dialog imports: the dialog parts, the form fields and this footer. Add the rest beside it. */
+export const FORM_DIALOG = [
+  DialogFooter,
+  MatButtonModule,
+  MatDialogModule,
+  MatFormFieldModule,
+  MatInputModule,
+  ReactiveFormsModule,
+] as const;

@@ -1,12 +1,9 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { filter, map, Observable } from 'rxjs';
 import { Submission } from '../ui/submission';
-import { DialogFooter } from '../ui/dialog-footer';
+import { FORM_DIALOG } from '../ui/dialog-footer';
 
 /** Wrapped, so that an empty answer (204) still tells "saved" apart from "cancelled". */
 interface Saved<T> {
@@ -29,7 +26,7 @@ export interface NameDialogData<T> {
 @Component({
   selector: 'argus-name-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DialogFooter, MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [FORM_DIALOG],
   template: `
     <h2 mat-dialog-title>{{ data.title }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">

@@ -1,17 +1,13 @@
 import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
+import { FormBuilder, Validators } from '@angular/forms';
 import { provideNativeDateAdapter } from '@angular/material/core';
 import { MatDatepickerModule } from '@angular/material/datepicker';
-import { MatDialogModule } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 
 import { Icon } from '../../ui/icon';
 import { CreatedToken, TokensApi } from './tokens-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** A token chosen to expire "on 31 Dec" works through that whole day, in the user's time zone. */
 export function endOfDay(day: Date): string {
@@ -26,16 +22,7 @@ export function endOfDay(day: Date): string {
 @Component({
   selector: 'argus-token-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    Icon,
-    MatButtonModule,
-    MatDatepickerModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, Icon, MatDatepickerModule],
   providers: [provideNativeDateAdapter()],
   templateUrl: './token-dialog.html',
   styleUrl: './token-dialog.scss',

@@ -3,7 +3,6 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatTableModule } from '@angular/material/table';
 import { MatTooltipModule } from '@angular/material/tooltip';
 
@@ -13,6 +12,7 @@ import { TokenDialog } from './token-dialog';
 import { ApiToken, TokensApi, TokenStatus } from './tokens-api';
 import { CardTable } from '../../ui/card-table';
 import { ConfirmThen } from '../../ui/confirm-dialog';
+import { LoadState } from '../../ui/load-state';
 
 const STATUS_CHIP: Record<TokenStatus, string> = {
   active: 'chip chip--ok',
@@ -24,7 +24,7 @@ const STATUS_CHIP: Record<TokenStatus, string> = {
 @Component({
   selector: 'argus-tokens-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, DatePipe, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, DatePipe, Icon, LoadState, MatButtonModule, MatTableModule, MatTooltipModule],
   templateUrl: './tokens-section.html',
   styleUrl: './tokens-section.scss',
 })

@@ -1,15 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MatDialogRef } from '@angular/material/dialog';
 
 import { applyFieldError, errorStatus } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { TotpApi } from './totp-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /**
  * Asks for the password before removing the authenticator: a session left open on a shared computer
@@ -18,7 +15,7 @@ import { DialogFooter } from '../../ui/dialog-footer';
 @Component({
   selector: 'argus-totp-disable-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DialogFooter, MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [FORM_DIALOG],
   template: `
     <h2 mat-dialog-title>Turn off two-factor authentication?</h2>
     <form [formGroup]="form" (ngSubmit)="turnOff()">

@@ -1,15 +1,12 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
-import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormControl, FormGroup, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { Observable } from 'rxjs';
 
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** How long an acknowledgement may last (docs/api.md: `until` at most 30 days ahead); null: until it resolves. */
 export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[] = [
@@ -24,15 +21,7 @@ export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[]
 @Component({
   selector: 'argus-ack-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Acknowledge {{ alert.ruleKey }} on {{ alert.systemName }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">

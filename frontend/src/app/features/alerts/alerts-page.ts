@@ -6,7 +6,6 @@ import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatDialog } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { catchError, debounceTime, filter, map, of, switchMap } from 'rxjs';
 
@@ -23,6 +22,7 @@ import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS }
 import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
 import { OpenIncidents } from './open-incidents';
 import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -39,12 +39,12 @@ function idParam(value: string | undefined): number | null {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     AlertSummary,
+    LoadState,
     MatAutocompleteModule,
     MatButtonModule,
     MatButtonToggleModule,
     MatFormFieldModule,
     MatInputModule,
-    MatProgressBarModule,
     MatSelectModule,
     OpenIncidents,
   ],

@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@a
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 
 import { AuthService } from '../../core/auth';
 import { revealFragment } from '../../core/fragment';
@@ -21,6 +20,7 @@ import { byName, Cluster, Customer, CustomersApi, Fleet } from '../../shared/cus
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 interface CustomerView {
   customer: Customer;
@@ -38,8 +38,8 @@ interface CustomerView {
     ClusterEnrollment,
     ClusterEnrollmentFigures,
     Icon,
+    LoadState,
     MatButtonModule,
-    MatProgressBarModule,
     RowActions,
   ],
   templateUrl: './customers-page.html',

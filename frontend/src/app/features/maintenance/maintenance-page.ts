@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
@@ -14,12 +13,13 @@ import { RowActions } from '../../ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
 import { CardTable } from '../../ui/card-table';
+import { LoadState } from '../../ui/load-state';
 
 /** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -33,56 +33,41 @@ import { CardTable } from '../../ui/card-table';
       }
     </header>
     @let state = windows();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading maintenance windows" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.stale) {
-          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-        }
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No maintenance windows.</p>
-        } @else {
-          <div class="table-scroll">
-            <table argusCardTable class="argus-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Applies to</th>
-                  <th>Schedule</th>
-                  <th>Now</th>
-                  <th><span class="sr-only">Actions</span></th>
+    <argus-load-state [state]="state" label="Loading maintenance windows" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No maintenance windows.</p>
+      } @else {
+        <div class="table-scroll">
+          <table argusCardTable class="argus-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Applies to</th>
+                <th>Schedule</th>
+                <th>Now</th>
+                <th><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (w of state.value; track w.id) {
+                <tr data-testid="window">
+                  <td>{{ w.name }}</td>
+                  <td>{{ scopeLabel(w) }}</td>
+                  <td data-testid="schedule">{{ schedule(w) }}</td>
+                  <td>
+                    @if (w.activeNow) {
+                      <span class="chip chip--warn" data-testid="active">In maintenance</span>
+                    }
+                  </td>
+                  <td class="actions">
+                    <argus-row-actions [label]="w.name" [allowed]="mayWrite(w)" (edit)="edit(w)" (delete)="remove(w)" />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                @for (w of state.value; track w.id) {
-                  <tr data-testid="window">
-                    <td>{{ w.name }}</td>
-                    <td>{{ scopeLabel(w) }}</td>
-                    <td data-testid="schedule">{{ schedule(w) }}</td>
-                    <td>
-                      @if (w.activeNow) {
-                        <span class="chip chip--warn" data-testid="active">In maintenance</span>
-                      }
-                    </td>
-                    <td class="actions">
-                      <argus-row-actions
-                        [label]="w.name"
-                        [allowed]="mayWrite(w)"
-                        (edit)="edit(w)"
-                        (delete)="remove(w)"
-                      />
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
-        }
+              }
+            </tbody>
+          </table>
+        </div>
       }
     }
   `,

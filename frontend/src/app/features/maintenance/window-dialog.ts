@@ -1,12 +1,9 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
+import { FormBuilder, Validators } from '@angular/forms';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatChipsModule } from '@angular/material/chips';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { merge } from 'rxjs';
 
@@ -18,7 +15,7 @@ import { ScopeType } from '../../shared/rules/rules-api';
 import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface WindowDialogData {
   window?: MaintenanceWindow;
@@ -39,17 +36,7 @@ export function zonedInput(local: string, timeZone: string): string {
 @Component({
   selector: 'argus-window-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    MatButtonModule,
-    MatButtonToggleModule,
-    MatChipsModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatButtonToggleModule, MatChipsModule, MatSelectModule],
   templateUrl: './window-dialog.html',
   styles: `
     .row {

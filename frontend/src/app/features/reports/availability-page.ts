@@ -3,7 +3,6 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { Router } from '@angular/router';
 import { of, startWith, switchMap } from 'rxjs';
@@ -27,6 +26,7 @@ import {
   todayIn,
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
+import { LoadState } from '../../ui/load-state';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -43,10 +43,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     Icon,
+    LoadState,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
-    MatProgressBarModule,
     MatSelectModule,
     MonthlyReportSection,
     TimelineBar,

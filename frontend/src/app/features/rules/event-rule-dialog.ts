@@ -1,9 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MatDialogModule } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -12,7 +8,7 @@ import { Severity } from '../../core/auth';
 import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export type EventRuleDialogData = RuleDialogData<EventRule>;
 
@@ -20,17 +16,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
 @Component({
   selector: 'argus-event-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-    RuleScopeFields,
-  ],
+  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, RuleScopeFields],
   template: `
     <h2 mat-dialog-title>
       {{ heading('event') }}

@@ -30,6 +30,7 @@ import { PreviewList } from './preview-list';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -54,7 +55,16 @@ interface RuleTable {
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, PreviewList, RowActions],
+  imports: [
+    CardTable,
+    Icon,
+    LoadState,
+    MatButtonModule,
+    MatProgressBarModule,
+    MatSlideToggleModule,
+    PreviewList,
+    RowActions,
+  ],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })

@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatTooltipModule } from '@angular/material/tooltip';
 
 import { errorMessage } from '../../core/api-error';
@@ -22,6 +21,7 @@ import {
 } from '../../shared/notifications/notifications-api';
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
 import { CardTable } from '../../ui/card-table';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The
@@ -40,7 +40,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 @Component({
   selector: 'argus-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTooltipModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -55,70 +55,60 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
     </header>
     <p class="test-result" role="status" data-testid="test-result" [class.failed]="testFailed()">{{ testText() }}</p>
     @let state = channels();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading notification channels" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.stale) {
-          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-        }
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No notification channels.</p>
-        } @else {
-          <div class="table-scroll">
-            <table argusCardTable class="argus-table" aria-label="Notification channels">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Minimum severity</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Signing secret</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
+    <argus-load-state [state]="state" label="Loading notification channels" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No notification channels.</p>
+      } @else {
+        <div class="table-scroll">
+          <table argusCardTable class="argus-table" aria-label="Notification channels">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Target</th>
+                <th scope="col">Minimum severity</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Signing secret</th>
+                <th scope="col"><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (c of state.value; track c.id) {
+                <tr data-testid="channel">
+                  <td>{{ c.name }}</td>
+                  <td>{{ typeLabels[c.type] }}</td>
+                  <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
+                  <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
+                  <td>{{ severityLabels[c.minSeverity] }} and up</td>
+                  <td>
+                    <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
+                      c.enabled ? 'Enabled' : 'Disabled'
+                    }}</span>
+                  </td>
+                  <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
+                  <td class="actions">
+                    <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
+                      @if (mayWrite(c)) {
+                        <button
+                          mat-icon-button
+                          type="button"
+                          matTooltip="Send test"
+                          [attr.aria-label]="'Send test to ' + c.name"
+                          [disabled]="testing() === c.id"
+                          (click)="test(c)"
+                        >
+                          <argus-icon name="send" />
+                        </button>
+                      }
+                    </argus-row-actions>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                @for (c of state.value; track c.id) {
-                  <tr data-testid="channel">
-                    <td>{{ c.name }}</td>
-                    <td>{{ typeLabels[c.type] }}</td>
-                    <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
-                    <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
-                    <td>{{ severityLabels[c.minSeverity] }} and up</td>
-                    <td>
-                      <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
-                        c.enabled ? 'Enabled' : 'Disabled'
-                      }}</span>
-                    </td>
-                    <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
-                    <td class="actions">
-                      <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
-                        @if (mayWrite(c)) {
-                          <button
-                            mat-icon-button
-                            type="button"
-                            matTooltip="Send test"
-                            [attr.aria-label]="'Send test to ' + c.name"
-                            [disabled]="testing() === c.id"
-                            (click)="test(c)"
-                          >
-                            <argus-icon name="send" />
-                          </button>
-                        }
-                      </argus-row-actions>
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
-        }
+              }
+            </tbody>
+          </table>
+        </div>
       }
     }
   `,

@@ -16,6 +16,7 @@ import { PolicyEditor } from './policy-editor';
 import { PolicySummary } from './policy-summary';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * Notification routing: the global policy (ADMIN edits it, operators read it) and each customer's own
@@ -24,7 +25,15 @@ import { Notify } from '../../ui/notify';
 @Component({
   selector: 'argus-routing-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatProgressBarModule, MatSelectModule, PolicyEditor, PolicySummary],
+  imports: [
+    LoadState,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatProgressBarModule,
+    MatSelectModule,
+    PolicyEditor,
+    PolicySummary,
+  ],
   template: `
     <header class="page-header">
       <h1>Notification routing</h1>
@@ -67,34 +76,27 @@ import { Notify } from '../../ui/notify';
         <p class="field-note">Pick a customer to see how its alerts are routed.</p>
       } @else {
         @let state = customerPolicy();
-        @switch (state.state) {
-          @case ('loading') {
-            <mat-progress-bar mode="indeterminate" aria-label="Loading the customer's policy" />
-          }
-          @case ('error') {
-            <p class="form-error" role="alert">{{ state.message }}</p>
-          }
-          @case ('ready') {
-            @let p = state.value;
-            <p data-testid="policy-kind">
-              @if (p.custom) {
-                {{ customerName() }} has its own policy.
-              } @else {
-                {{ customerName() }} follows the global policy.
-                @if (mayWriteCustomer()) {
-                  Saving gives it its own, starting from the global routes shown here.
-                }
-              }
-            </p>
-            @if (mayWriteCustomer()) {
-              <argus-policy-editor [policy]="p" [channels]="customerChannels()" (saved)="done('Policy saved')">
-                @if (p.custom) {
-                  <button mat-button type="button" class="aside" (click)="useGlobal(p)">Use the global policy</button>
-                }
-              </argus-policy-editor>
+        <argus-load-state [state]="state" label="Loading the customer's policy" />
+        @if (state.state === 'ready') {
+          @let p = state.value;
+          <p data-testid="policy-kind">
+            @if (p.custom) {
+              {{ customerName() }} has its own policy.
             } @else {
-              <argus-policy-summary [policy]="p" [channels]="allChannels()" />
+              {{ customerName() }} follows the global policy.
+              @if (mayWriteCustomer()) {
+                Saving gives it its own, starting from the global routes shown here.
+              }
             }
+          </p>
+          @if (mayWriteCustomer()) {
+            <argus-policy-editor [policy]="p" [channels]="customerChannels()" (saved)="done('Policy saved')">
+              @if (p.custom) {
+                <button mat-button type="button" class="aside" (click)="useGlobal(p)">Use the global policy</button>
+              }
+            </argus-policy-editor>
+          } @else {
+            <argus-policy-summary [policy]="p" [channels]="allChannels()" />
           }
         }
       }

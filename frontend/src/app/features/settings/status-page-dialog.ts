@@ -1,10 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormArray, FormControl, FormGroup, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 
 import { errorMessage } from '../../core/api-error';
@@ -14,7 +11,7 @@ import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
 import { Icon } from '../../ui/icon';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface StatusPageDialogData {
   page?: StatusPage;
@@ -38,16 +35,7 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
 @Component({
   selector: 'argus-status-page-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    Icon,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, Icon, MatSelectModule],
   template: `
     <h2 mat-dialog-title>{{ original ? 'Edit ' + original.title : 'New status page' }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">

@@ -2,7 +2,6 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
@@ -12,6 +11,7 @@ import { StatusPage, StatusPagesApi } from './status-pages-api';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * Settings → Status pages (issue 16 item 4): a customer's read-only page at /status/<slug> that its
@@ -20,7 +20,7 @@ import { Notify } from '../../ui/notify';
 @Component({
   selector: 'argus-status-pages-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule],
+  imports: [Icon, LoadState, MatButtonModule],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -36,49 +36,42 @@ import { Notify } from '../../ui/notify';
       </button>
     </header>
     @let state = pages();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading status pages" />
+    <argus-load-state [state]="state" label="Loading status pages" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No status pages yet.</p>
       }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No status pages yet.</p>
+      <ul class="pages">
+        @for (p of state.value; track p.id) {
+          <li class="page" data-testid="status-page">
+            <h2>{{ p.title }}</h2>
+            <p class="meta">
+              {{ p.customerName }} · {{ p.items.length }} {{ p.items.length === 1 ? 'entry' : 'entries' }}:
+              {{ names(p) }}
+            </p>
+            @if (p.announcement) {
+              <p class="announcement"><strong>Announcement:</strong> {{ p.announcement }}</p>
+            }
+            <p class="url">
+              <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
+            </p>
+            <div class="buttons">
+              <button mat-stroked-button type="button" (click)="copy(p)">
+                <argus-icon matButtonIcon name="copy" />Copy address
+              </button>
+              <button mat-stroked-button type="button" (click)="edit(p)">
+                <argus-icon matButtonIcon name="edit" />Edit
+              </button>
+              <button mat-stroked-button type="button" (click)="rotate(p)">
+                <argus-icon matButtonIcon name="refresh" />New address
+              </button>
+              <button mat-stroked-button type="button" (click)="revoke(p)">
+                <argus-icon matButtonIcon name="delete" />Revoke
+              </button>
+            </div>
+          </li>
         }
-        <ul class="pages">
-          @for (p of state.value; track p.id) {
-            <li class="page" data-testid="status-page">
-              <h2>{{ p.title }}</h2>
-              <p class="meta">
-                {{ p.customerName }} · {{ p.items.length }} {{ p.items.length === 1 ? 'entry' : 'entries' }}:
-                {{ names(p) }}
-              </p>
-              @if (p.announcement) {
-                <p class="announcement"><strong>Announcement:</strong> {{ p.announcement }}</p>
-              }
-              <p class="url">
-                <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
-              </p>
-              <div class="buttons">
-                <button mat-stroked-button type="button" (click)="copy(p)">
-                  <argus-icon matButtonIcon name="copy" />Copy address
-                </button>
-                <button mat-stroked-button type="button" (click)="edit(p)">
-                  <argus-icon matButtonIcon name="edit" />Edit
-                </button>
-                <button mat-stroked-button type="button" (click)="rotate(p)">
-                  <argus-icon matButtonIcon name="refresh" />New address
-                </button>
-                <button mat-stroked-button type="button" (click)="revoke(p)">
-                  <argus-icon matButtonIcon name="delete" />Revoke
-                </button>
-              </div>
-            </li>
-          }
-        </ul>
-      }
+      </ul>
     }
   `,
   styles: `

@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
+import { FormBuilder } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 
@@ -13,7 +11,7 @@ import { mayWriteAt } from '../../core/rights';
 import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
 import { SystemChanges, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;
@@ -26,15 +24,7 @@ export interface MoveDialogData {
 @Component({
   selector: 'argus-move-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatProgressBarModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatProgressBarModule, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Move {{ system.name }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">

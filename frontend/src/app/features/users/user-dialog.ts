@@ -1,9 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -17,7 +15,7 @@ import { NewPasswordFields } from '../../ui/new-password-fields';
 import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
 import { Notify } from '../../ui/notify';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface UserDialogData {
   /** The account to edit; absent to create one. */
@@ -38,17 +36,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 @Component({
   selector: 'argus-user-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    IdentityFields,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    NewPasswordFields,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, IdentityFields, MatSelectModule, MatSlideToggleModule, NewPasswordFields],
   templateUrl: './user-dialog.html',
   styles: `
     .toggle {

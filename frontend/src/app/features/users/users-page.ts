@@ -1,9 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatTableModule } from '@angular/material/table';
-import { MatTooltipModule } from '@angular/material/tooltip';
+import { RowActions } from '../../ui/row-actions';
 import { Router } from '@angular/router';
 
 import { AuthService, roleLabel } from '../../core/auth';
@@ -14,12 +13,13 @@ import { UserRow, UsersApi } from './users-api';
 import { CardTable } from '../../ui/card-table';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
+import { LoadState } from '../../ui/load-state';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })

@@ -1,10 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { AbstractControl, FormBuilder, ValidationErrors, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
@@ -16,7 +13,7 @@ import {
   SettingScope,
 } from './agent-settings-api';
 import { Submission } from '../../ui/submission';
-import { DialogFooter } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface AgentSettingDialogData {
   scope: SettingScope;
@@ -36,15 +33,7 @@ const PRINTABLE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
 @Component({
   selector: 'argus-agent-setting-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    DialogFooter,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSlideToggleModule],
   template: `
     <h2 mat-dialog-title>{{ title }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">

@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { switchMap } from 'rxjs';
 
 import { AuthService } from '../../core/auth';
@@ -15,6 +14,7 @@ import { AgentSetting, AgentSettingsApi, AgentSettingsListing, SettingScope } fr
 import { CardTable } from '../../ui/card-table';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
+import { LoadState } from '../../ui/load-state';
 
 /** What the console shows for a secret: that one is stored, never what. */
 export const SECRET_MASK = '••• set';
@@ -27,7 +27,7 @@ export const SECRET_MASK = '••• set';
 @Component({
   selector: 'argus-agent-settings-editor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, RowActions],
   templateUrl: './agent-settings-editor.html',
   styleUrl: './agent-settings-editor.scss',
 })
