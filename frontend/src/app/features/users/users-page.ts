@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatTableModule } from '@angular/material/table';
-import { RowActions } from '../../ui/row-actions';
 import { Router } from '@angular/router';
 
 import { AuthService, roleLabel } from '../../core/auth';
@@ -14,6 +13,7 @@ import { CardTable } from '../../ui/card-table';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { LoadState } from '../../ui/load-state';
+import { RowActions } from '../../ui/row-actions';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
