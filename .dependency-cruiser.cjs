@@ -189,6 +189,15 @@ module.exports = {
       from: { path: '^frontend/src/app/(core|ui)/' },
       to: { path: '^frontend/src/app/(features|shared)/' },
     },
+    {
+      name: 'console-http-only-in-data-services',
+      severity: 'error',
+      comment:
+        'Pages, dialogs and building blocks get their data from the entity’s data service (an *-api.ts, see ' +
+        'docs/architecture.md "Console floors"); only those and core/ hold HttpClient.',
+      from: { path: '^frontend/src/app/(features|shared|ui)/', pathNot: '(-api|\\.spec|-testing)\\.ts$' },
+      to: { path: '@angular/common/.*http' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,7 +1,9 @@
-import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { ChangeDetectionStrategy, Component, Injectable, inject } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
 import { MAT_DIALOG_DATA, MatDialog, MatDialogModule } from '@angular/material/dialog';
-import { map, Observable } from 'rxjs';
+import { filter, map, Observable, switchMap } from 'rxjs';
+
+import { Notify } from './notify';
 
 export interface ConfirmOptions {
   title: string;
@@ -42,4 +44,36 @@ export function confirmAction(dialog: MatDialog, options: ConfirmOptions): Obser
     .open<ConfirmDialog, ConfirmOptions, boolean>(ConfirmDialog, { data: options, width: '440px', role: 'alertdialog' })
     .afterClosed()
     .pipe(map((confirmed) => confirmed === true));
+}
+
+/** Something that cannot be undone: what to ask, what to run once confirmed, what to say when done. */
+export interface ConfirmedAction<T> extends ConfirmOptions {
+  action: () => Observable<T>;
+  /** The snack bar's sentence once the action succeeded. */
+  done: string | ((value: T) => string);
+  /** What the page does besides with the answer (most pages refresh from the change event instead). */
+  then?: (value: T) => void;
+}
+
+/** The console's one confirm → run → snack bar sequence (delete, revoke, replace a key); a refusal shows in the snack bar. */
+@Injectable({ providedIn: 'root' })
+export class ConfirmThen {
+  private readonly dialog = inject(MatDialog);
+  private readonly notify = inject(Notify);
+
+  run<T>(confirmed: ConfirmedAction<T>): void {
+    const { action, done, then, ...options } = confirmed;
+    confirmAction(this.dialog, options)
+      .pipe(
+        filter(Boolean),
+        switchMap(() => action()),
+      )
+      .subscribe({
+        next: (value) => {
+          then?.(value);
+          this.notify.done(typeof done === 'string' ? done : done(value));
+        },
+        error: (err: unknown) => this.notify.refused(err),
+      });
+  }
 }

@@ -1,12 +1,9 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { filter, map, Observable } from 'rxjs';
-
-import { applyFieldError, errorMessage } from '../core/api-error';
+import { Submission } from '../ui/submission';
+import { FORM_DIALOG } from '../ui/dialog-footer';
 
 /** Wrapped, so that an empty answer (204) still tells "saved" apart from "cancelled". */
 interface Saved<T> {
@@ -29,7 +26,7 @@ export interface NameDialogData<T> {
 @Component({
   selector: 'argus-name-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [FORM_DIALOG],
   template: `
     <h2 mat-dialog-title>{{ data.title }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
@@ -46,14 +43,8 @@ export interface NameDialogData<T> {
             <mat-error>Enter a name (up to 200 characters).</mat-error>
           }
         </mat-form-field>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">{{ data.confirm }}</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" [submit]="data.confirm" />
     </form>
   `,
 })
@@ -64,28 +55,16 @@ export class NameDialog<T> {
   protected readonly form = inject(FormBuilder).nonNullable.group({
     name: [this.data.value ?? '', [Validators.required, Validators.maxLength(200), Validators.pattern(/\S/)]],
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const name = this.form.getRawValue().name.trim();
     if (name === this.data.value) {
       this.dialogRef.close();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    this.data.save(name).subscribe({
-      next: (value) => this.dialogRef.close({ value }),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(this.data.save(name), (value) => this.dialogRef.close({ value }), { leaves: true });
   }
 }
 

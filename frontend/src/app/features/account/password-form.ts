@@ -1,15 +1,15 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal, viewChild } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
 import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { passwordGroup, passwordLength } from '../../core/password-rules';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AccountApi } from './account-api';
+import { Notify, NOTICE_MS } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 /** Change the own password; the server then ends the account's other sessions. */
 @Component({
@@ -46,11 +46,11 @@ import { AccountApi } from './account-api';
         missing="Choose a new password."
         [identities]="identities()"
       />
-      @if (error(); as message) {
+      @if (submission.error(); as message) {
         <p class="form-error" role="alert">{{ message }}</p>
       }
       <div class="form-actions">
-        <button mat-flat-button type="submit" [disabled]="busy()">Change password</button>
+        <button mat-flat-button type="submit" [disabled]="submission.busy()">Change password</button>
       </div>
     </form>
   `,
@@ -58,7 +58,7 @@ import { AccountApi } from './account-api';
 export class PasswordForm {
   private readonly account = inject(AccountApi);
   private readonly auth = inject(AuthService);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly formDirective = viewChild.required(FormGroupDirective);
 
   protected readonly identities = computed(() => {
@@ -75,29 +75,14 @@ export class PasswordForm {
     { validators: passwordGroup({ password: 'newPassword', confirm: 'confirm', identities: this.identities }) },
   );
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const { currentPassword, newPassword } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    this.account.changePassword(currentPassword, newPassword).subscribe({
-      next: () => {
-        this.busy.set(false);
-        this.formDirective().resetForm();
-        this.snackBar.open('Password changed. Your other sessions have been signed out.', undefined, {
-          duration: 6000,
-        });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.account.changePassword(currentPassword, newPassword), () => {
+      this.formDirective().resetForm();
+      this.notify.done('Password changed. Your other sessions have been signed out.', NOTICE_MS.long);
     });
   }
 }

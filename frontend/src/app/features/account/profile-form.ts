@@ -1,14 +1,14 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatSelectModule } from '@angular/material/select';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, NotifyLevel, User } from '../../core/auth';
 import { identityControls, IdentityFields } from '../../ui/identity-fields';
 import { AccountApi, ProfileChanges } from './account-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
   { value: 'INFO', label: 'Info and above (everything)' },
@@ -34,11 +34,11 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
         </mat-select>
         <mat-hint>Alerts below this severity still show in the console.</mat-hint>
       </mat-form-field>
-      @if (error(); as message) {
+      @if (submission.error(); as message) {
         <p class="form-error" role="alert">{{ message }}</p>
       }
       <div class="form-actions">
-        <button mat-flat-button type="submit" [disabled]="busy() || form.pristine">Save profile</button>
+        <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save profile</button>
       </div>
     </form>
   `,
@@ -46,15 +46,14 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
 export class ProfileForm {
   private readonly account = inject(AccountApi);
   private readonly auth = inject(AuthService);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
 
   protected readonly severities = SEVERITIES;
   protected readonly form = inject(FormBuilder).nonNullable.group({
     ...identityControls(),
     notifyMinSeverity: 'WARNING' as NotifyLevel,
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   constructor() {
     const user = this.auth.user();
@@ -62,10 +61,7 @@ export class ProfileForm {
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const { name, email, username, notifyMinSeverity } = this.form.getRawValue();
     const changes: ProfileChanges = {
       name: name.trim(),
@@ -73,18 +69,9 @@ export class ProfileForm {
       username: username.trim() || null,
       notifyMinSeverity,
     };
-    this.busy.set(true);
-    this.error.set(null);
-    this.account.updateProfile(changes).subscribe({
-      next: (user) => {
-        this.busy.set(false);
-        this.fill(user);
-        this.snackBar.open('Profile saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.account.updateProfile(changes), (user) => {
+      this.fill(user);
+      this.notify.done('Profile saved');
     });
   }
 

@@ -1,16 +1,13 @@
 import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
+import { FormBuilder, Validators } from '@angular/forms';
 import { provideNativeDateAdapter } from '@angular/material/core';
 import { MatDatepickerModule } from '@angular/material/datepicker';
-import { MatDialogModule } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 
-import { errorMessage } from '../../core/api-error';
 import { Icon } from '../../ui/icon';
 import { CreatedToken, TokensApi } from './tokens-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** A token chosen to expire "on 31 Dec" works through that whole day, in the user's time zone. */
 export function endOfDay(day: Date): string {
@@ -25,15 +22,7 @@ export function endOfDay(day: Date): string {
 @Component({
   selector: 'argus-token-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    Icon,
-    MatButtonModule,
-    MatDatepickerModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, Icon, MatDatepickerModule],
   providers: [provideNativeDateAdapter()],
   templateUrl: './token-dialog.html',
   styleUrl: './token-dialog.scss',
@@ -51,8 +40,8 @@ export class TokenDialog {
 
   protected readonly created = signal<CreatedToken | null>(null);
   protected readonly copied = signal<'no' | 'yes' | 'failed'>('no');
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  /** A refusal shows on the error line only (the fields' own checks are the whole of it). */
+  protected readonly submission = new Submission();
 
   protected create(): void {
     if (this.form.invalid) {
@@ -60,18 +49,9 @@ export class TokenDialog {
       return;
     }
     const { name, expires } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    this.tokens.create(name.trim(), expires ? endOfDay(expires) : null).subscribe({
-      next: (token) => {
-        this.busy.set(false);
-        this.created.set(token);
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(this.tokens.create(name.trim(), expires ? endOfDay(expires) : null), (token) =>
+      this.created.set(token),
+    );
   }
 
   protected copy(value: string): void {

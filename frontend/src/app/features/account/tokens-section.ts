@@ -3,19 +3,16 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { MatTableModule } from '@angular/material/table';
 import { MatTooltipModule } from '@angular/material/tooltip';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { Loaded, LOADING } from '../../core/loaded';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { TokenDialog } from './token-dialog';
 import { ApiToken, TokensApi, TokenStatus } from './tokens-api';
 import { CardTable } from '../../ui/card-table';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { LoadState } from '../../ui/load-state';
 
 const STATUS_CHIP: Record<TokenStatus, string> = {
   active: 'chip chip--ok',
@@ -27,14 +24,14 @@ const STATUS_CHIP: Record<TokenStatus, string> = {
 @Component({
   selector: 'argus-tokens-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, DatePipe, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, DatePipe, Icon, LoadState, MatButtonModule, MatTableModule, MatTooltipModule],
   templateUrl: './tokens-section.html',
   styleUrl: './tokens-section.scss',
 })
 export class TokensSection {
   private readonly tokensApi = inject(TokensApi);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
 
   protected readonly tokens = toSignal(this.tokensApi.tokens$, { initialValue: LOADING as Loaded<ApiToken[]> });
   protected readonly columns = ['name', 'status', 'createdAt', 'expiresAt', 'lastUsedAt', 'actions'];
@@ -48,18 +45,12 @@ export class TokensSection {
   }
 
   protected revoke(token: ApiToken): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Revoke “${token.name}”?`,
       message: 'Scripts and tools using this token stop working at once. This cannot be undone.',
       confirm: 'Revoke',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.tokensApi.revoke(token.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open(`Token “${token.name}” revoked`, undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.tokensApi.revoke(token.id),
+      done: `Token “${token.name}” revoked`,
+    });
   }
 }

@@ -1,13 +1,12 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MatDialogRef } from '@angular/material/dialog';
 
-import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { applyFieldError, errorStatus } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { TotpApi } from './totp-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /**
  * Asks for the password before removing the authenticator: a session left open on a shared computer
@@ -16,7 +15,7 @@ import { TotpApi } from './totp-api';
 @Component({
   selector: 'argus-totp-disable-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [FORM_DIALOG],
   template: `
     <h2 mat-dialog-title>Turn off two-factor authentication?</h2>
     <form [formGroup]="form" (ngSubmit)="turnOff()">
@@ -41,14 +40,8 @@ import { TotpApi } from './totp-api';
             <mat-error>Enter your password.</mat-error>
           }
         </mat-form-field>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" [mat-dialog-close]="false">Cancel</button>
-        <button mat-flat-button class="danger" type="submit" [disabled]="busy()">Turn off</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" submit="Turn off" danger />
     </form>
   `,
   styles: `
@@ -71,30 +64,23 @@ export class TotpDisableDialog {
 
   protected readonly username = computed(() => this.auth.user()?.email ?? '');
   protected readonly form = inject(FormBuilder).nonNullable.group({ password: ['', Validators.required] });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected turnOff(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
-    this.totp.disable(this.form.getRawValue().password).subscribe({
-      next: () => this.dialogRef.close(true),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (applyFieldError(this.form, err)) return;
-        // docs/api.md: a 400 here means the password is wrong, whether or not the body names the field.
-        if (errorStatus(err) === 400) {
-          const password = this.form.controls.password;
-          password.setErrors({ server: 'The password is not right' });
-          password.markAsTouched();
-        } else {
-          this.error.set(errorMessage(err));
-        }
-      },
+    if (!this.submission.ready()) return;
+    this.submission.run(this.totp.disable(this.form.getRawValue().password), () => this.dialogRef.close(true), {
+      leaves: true,
+      refused: (err) => this.wrongPassword(err),
     });
+  }
+
+  /** docs/api.md: a 400 here means the password is wrong, whether or not the body names the field. */
+  private wrongPassword(err: unknown): boolean {
+    if (applyFieldError(this.form, err)) return true;
+    if (errorStatus(err) !== 400) return false;
+    const password = this.form.controls.password;
+    password.setErrors({ server: 'The password is not right' });
+    password.markAsTouched();
+    return true;
   }
 }

@@ -17,12 +17,13 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { catchError, filter, Observable, of, switchMap } from 'rxjs';
 
-import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { errorStatus } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { sixDigits } from '../../core/validators';
 import { Icon } from '../../ui/icon';
 import { TotpApi, TotpEnrolment } from './totp-api';
 import { TotpDisableDialog } from './totp-disable-dialog';
+import { Submission } from '../../ui/submission';
 
 /** "JBSW Y3DP EHPK 3PXP": a secret is easier to type from groups of four. */
 export function groupSecret(secret: string): string {
@@ -67,67 +68,50 @@ export class TwoFactorSection {
   private readonly formDirective = viewChild(FormGroupDirective);
   private readonly enrolHeading = viewChild<ElementRef<HTMLElement>>('enrolHeading');
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
   protected readonly notice = signal<string | null>(null);
   protected readonly copied = signal<'no' | 'yes' | 'failed'>('no');
 
   protected start(): void {
-    this.busy.set(true);
-    this.error.set(null);
     this.notice.set(null);
-    this.totp.setup().subscribe({
-      next: (enrolment) => {
-        this.busy.set(false);
-        this.expired.set(false);
-        this.copied.set('no');
-        this.form.reset();
-        this.enrolment.set(enrolment);
-        // The button that was clicked is gone; continue reading from the first step.
-        afterNextRender(() => this.enrolHeading()?.nativeElement.focus(), { injector: this.injector });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.totp.setup(), (enrolment) => {
+      this.expired.set(false);
+      this.copied.set('no');
+      this.form.reset();
+      this.enrolment.set(enrolment);
+      // The button that was clicked is gone; continue reading from the first step.
+      afterNextRender(() => this.enrolHeading()?.nativeElement.focus(), { injector: this.injector });
     });
   }
 
   protected confirm(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const code = this.form.getRawValue().code.replace(/\s/g, '');
-    this.busy.set(true);
-    this.error.set(null);
-    this.totp
-      .confirm(code)
-      .pipe(switchMap(() => this.reloadUser(true)))
-      .subscribe({
-        next: () => {
-          this.busy.set(false);
-          this.enrolment.set(null);
-          this.notice.set(
-            'Two-factor authentication is on. From your next sign-in, Argus asks for a code from your app.',
-          );
-        },
-        error: (err: unknown) => {
-          this.busy.set(false);
-          if (errorStatus(err) === 409) {
-            this.expired.set(true);
-          } else if (!applyFieldError(this.form, err)) {
-            this.error.set(errorMessage(err));
-          }
-        },
-      });
+    const request = this.totp.confirm(code).pipe(switchMap(() => this.reloadUser(true)));
+    this.submission.run(
+      request,
+      () => {
+        this.enrolment.set(null);
+        this.notice.set(
+          'Two-factor authentication is on. From your next sign-in, Argus asks for a code from your app.',
+        );
+      },
+      { refused: (err) => this.setupExpired(err) },
+    );
+  }
+
+  /** 409: the set-up expired; the page offers to start again instead of an error line. */
+  private setupExpired(err: unknown): boolean {
+    if (errorStatus(err) !== 409) return false;
+    this.expired.set(true);
+    return true;
   }
 
   /** Leaves the enrolment; the unconfirmed secret stays unused on the server until the next set-up replaces it. */
   protected cancel(): void {
     this.enrolment.set(null);
     this.expired.set(false);
-    this.error.set(null);
+    this.submission.error.set(null);
     this.formDirective()?.resetForm();
   }
 

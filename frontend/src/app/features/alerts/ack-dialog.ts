@@ -1,14 +1,12 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
-import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
+import { FormControl, FormGroup, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { Observable } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** How long an acknowledgement may last (docs/api.md: `until` at most 30 days ahead); null: until it resolves. */
 export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[] = [
@@ -23,7 +21,7 @@ export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[]
 @Component({
   selector: 'argus-ack-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatDialogModule, MatFormFieldModule, MatInputModule, MatSelectModule, ReactiveFormsModule],
+  imports: [FORM_DIALOG, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Acknowledge {{ alert.ruleKey }} on {{ alert.systemName }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
@@ -43,14 +41,8 @@ export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[]
           <textarea matInput formControlName="note" rows="3" cdkFocusInitial></textarea>
           <mat-error>At most 1,000 characters.</mat-error>
         </mat-form-field>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">Acknowledge</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" submit="Acknowledge" />
     </form>
   `,
 })
@@ -63,22 +55,14 @@ export class AckDialog {
     minutes: new FormControl<number | null>(null),
   });
   protected readonly durations = ACK_DURATIONS;
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
 
   protected save(): void {
     if (this.form.invalid) return;
-    this.busy.set(true);
-    this.error.set(null);
     const minutes = this.form.controls.minutes.value;
     const until = minutes === null ? null : new Date(Date.now() + minutes * 60_000).toISOString();
-    this.api.acknowledge(this.alert.id, this.form.controls.note.value, until).subscribe({
-      next: (alert) => this.dialogRef.close(alert),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
-    });
+    const request = this.api.acknowledge(this.alert.id, this.form.controls.note.value, until);
+    this.submission.run(request, (alert) => this.dialogRef.close(alert), { leaves: true });
   }
 }
 

@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 
 import { Refreshing } from '../../core/refresh';
 import { absoluteTime, shortTime } from '../../ui/time-ago';
+import { LoadState } from '../../ui/load-state';
 import { Alert } from '../../shared/alerts/alerts-api';
 import {
   CHANNEL_TYPE_LABELS,
@@ -99,18 +99,12 @@ export function timeline(alert: Alert, deliveries: DeliveryLogEntry[]): Timeline
 @Component({
   selector: 'argus-alert-notifications',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatProgressBarModule],
+  imports: [LoadState],
   template: `
     <section aria-labelledby="notifications-title">
       <h2 id="notifications-title">Notifications</h2>
       @let state = deliveries();
-      @if (state.state === 'loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading the notifications" />
-      } @else if (state.state === 'error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      } @else if (state.stale) {
-        <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-      }
+      <argus-load-state [state]="state" label="Loading the notifications" />
       <ol class="timeline">
         @for (entry of entries(); track $index) {
           <li data-testid="timeline-entry" [attr.data-kind]="entry.kind">

@@ -2,8 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, inject, input } from '@an
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { RouterLink } from '@angular/router';
 import { filter, of, Subject, switchMap } from 'rxjs';
 
@@ -19,55 +17,50 @@ import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
 import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/notifications-api';
 import { Incident, IncidentsApi, incidentSystems, systemsText } from '../../shared/incidents/incidents-api';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({
   selector: 'argus-alert-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AlertNotifications, AlertSummary, Icon, MatButtonModule, MatProgressBarModule, RouterLink],
+  imports: [AlertNotifications, AlertSummary, Icon, LoadState, MatButtonModule, RouterLink],
   template: `
     <a class="back" routerLink="/alerts"><argus-icon name="back" />Alerts</a>
     @let state = alert();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading the alert" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @let a = state.value;
-        <header class="page-header page-header--actions">
-          <div>
-            <h1>{{ a.ruleKey }}</h1>
-            <p data-testid="state">{{ stateText(a) }}</p>
-          </div>
-          @if (mayAcknowledge(a)) {
-            <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
-          }
-        </header>
-        @if (a.incidentId !== null) {
-          <p class="incident" data-testid="incident">Part of incident: {{ incidentText() }}</p>
+    <argus-load-state [state]="state" label="Loading the alert" />
+    @if (state.state === 'ready') {
+      @let a = state.value;
+      <header class="page-header page-header--actions">
+        <div>
+          <h1>{{ a.ruleKey }}</h1>
+          <p data-testid="state">{{ stateText(a) }}</p>
+        </div>
+        @if (mayAcknowledge(a)) {
+          <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
         }
-        <argus-alert-summary [alert]="a" [now]="now()" />
-        <dl class="facts">
-          <div>
-            <dt>System</dt>
-            <dd>
-              <a [routerLink]="['/systems', a.systemId]">{{ a.systemName }}</a>
-            </dd>
-          </div>
-          <div>
-            <dt>Customer</dt>
-            <dd>{{ a.customerName }}</dd>
-          </div>
-          <div>
-            <dt>Value</dt>
-            <dd>{{ a.value ?? '—' }}</dd>
-          </div>
-        </dl>
-        <argus-alert-notifications [alert]="a" [deliveries]="deliveries()" />
+      </header>
+      @if (a.incidentId !== null) {
+        <p class="incident" data-testid="incident">Part of incident: {{ incidentText() }}</p>
       }
+      <argus-alert-summary [alert]="a" [now]="now()" />
+      <dl class="facts">
+        <div>
+          <dt>System</dt>
+          <dd>
+            <a [routerLink]="['/systems', a.systemId]">{{ a.systemName }}</a>
+          </dd>
+        </div>
+        <div>
+          <dt>Customer</dt>
+          <dd>{{ a.customerName }}</dd>
+        </div>
+        <div>
+          <dt>Value</dt>
+          <dd>{{ a.value ?? '—' }}</dd>
+        </div>
+      </dl>
+      <argus-alert-notifications [alert]="a" [deliveries]="deliveries()" />
     }
   `,
   styles: `
@@ -100,7 +93,7 @@ export class AlertPage {
   readonly id = input.required<string>();
   private readonly api = inject(AlertsApi);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly auth = inject(AuthService);
   protected readonly now = injectNow();
   private readonly numericId = computed(() => Number(this.id()));
@@ -155,7 +148,7 @@ export class AlertPage {
       .pipe(filter(Boolean))
       .subscribe(() => {
         this.acknowledged$.next();
-        this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 });
+        this.notify.done('Alert acknowledged');
       });
   }
 }

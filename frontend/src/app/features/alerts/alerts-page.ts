@@ -1,4 +1,3 @@
-import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal, signal } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatAutocompleteModule } from '@angular/material/autocomplete';
@@ -7,9 +6,7 @@ import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatDialog } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { catchError, debounceTime, filter, map, of, switchMap } from 'rxjs';
 
 import { AuthService, Severity } from '../../core/auth';
@@ -17,13 +14,15 @@ import { loaded, LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { injectNow } from '../../ui/time-ago';
-import { byName, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { byName, CustomersApi } from '../../shared/customers/customers-api';
 import { SystemsApi, SystemSummary } from '../../shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
 import { AlertSummary } from '../../shared/alerts/alert-row';
 import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
 import { OpenIncidents } from './open-incidents';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -40,12 +39,12 @@ function idParam(value: string | undefined): number | null {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     AlertSummary,
+    LoadState,
     MatAutocompleteModule,
     MatButtonModule,
     MatButtonToggleModule,
     MatFormFieldModule,
     MatInputModule,
-    MatProgressBarModule,
     MatSelectModule,
     OpenIncidents,
   ],
@@ -85,9 +84,9 @@ function idParam(value: string | undefined): number | null {
 })
 export class AlertsPage {
   private readonly api = inject(AlertsApi);
-  private readonly http = inject(HttpClient);
+  private readonly customersApi = inject(CustomersApi);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly auth = inject(AuthService);
   protected readonly now = injectNow();
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
@@ -139,7 +138,7 @@ export class AlertsPage {
   );
 
   /** Customers for the filter, fetched once. */
-  private readonly customerOptions = toSignal(loaded(this.http.get<Customer[]>(CUSTOMERS_URL)), {
+  private readonly customerOptions = toSignal(loaded(this.customersApi.customers()), {
     initialValue: LOADING,
   });
   protected readonly customers = computed(() => {
@@ -247,7 +246,7 @@ export class AlertsPage {
   protected acknowledge(alert: Alert): void {
     openAckDialog(this.dialog, alert)
       .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open('Alert acknowledged', undefined, { duration: 4000 }));
+      .subscribe(() => this.notify.done('Alert acknowledged'));
   }
 
   protected readonly pageSize = PAGE_SIZE;

@@ -2,7 +2,8 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { nextRequest, provideForTests, settle } from '../../testing';
-import { ApiPage, OPENAPI_URL } from './api-page';
+import { ApiPage } from './api-page';
+import { OPENAPI_URL } from './openapi-api';
 import { SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLES } from './swagger-ui-loader';
 
 /** A small OpenAPI 3.1 document: one read and one write. */

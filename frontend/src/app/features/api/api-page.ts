@@ -1,5 +1,4 @@
 import { DOCUMENT } from '@angular/common';
-import { HttpClient } from '@angular/common/http';
 import {
   afterNextRender,
   ChangeDetectionStrategy,
@@ -16,9 +15,7 @@ import { RouterLink } from '@angular/router';
 import { firstValueFrom } from 'rxjs';
 
 import { SwaggerUiLoader, withoutAuthorize } from './swagger-ui-loader';
-
-/** Public: the server builds it from the same zod schemas its routes validate with (contracts/). */
-export const OPENAPI_URL = '/api/openapi.json';
+import { OPENAPI_URL, OpenApiApi } from './openapi-api';
 
 /**
  * The API reference: how to authenticate a script, the document to download, and the document
@@ -36,7 +33,7 @@ export const OPENAPI_URL = '/api/openapi.json';
   styleUrl: './api-page.scss',
 })
 export class ApiPage {
-  private readonly http = inject(HttpClient);
+  private readonly openApi = inject(OpenApiApi);
   private readonly loader = inject(SwaggerUiLoader);
   private readonly reference = viewChild.required<ElementRef<HTMLElement>>('reference');
   private destroyed = false;
@@ -52,10 +49,7 @@ export class ApiPage {
 
   private async render(): Promise<void> {
     try {
-      const [document, swaggerUi] = await Promise.all([
-        firstValueFrom(this.http.get<object>(OPENAPI_URL)),
-        this.loader.load(),
-      ]);
+      const [document, swaggerUi] = await Promise.all([firstValueFrom(this.openApi.document()), this.loader.load()]);
       if (this.destroyed) return;
       swaggerUi({
         domNode: this.reference().nativeElement,

@@ -5,9 +5,9 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { RouterLink } from '@angular/router';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { AuthCard } from './auth-card';
+import { Submission } from '../../ui/submission';
 
 /** Asks for a reset link. The answer never says whether the account exists (docs/api.md: 202 always). */
 @Component({
@@ -30,12 +30,12 @@ import { AuthCard } from './auth-card';
             <input matInput type="email" formControlName="email" autocomplete="email" required />
             <mat-error>Enter a valid e-mail address.</mat-error>
           </mat-form-field>
-          @if (error(); as message) {
+          @if (submission.error(); as message) {
             <p class="form-error" role="alert">{{ message }}</p>
           }
           <div class="form-actions">
             <a mat-button class="aside" routerLink="/login">Back to sign in</a>
-            <button mat-flat-button type="submit" [disabled]="busy()">Send link</button>
+            <button mat-flat-button type="submit" [disabled]="submission.busy()">Send link</button>
           </div>
         </form>
       }
@@ -48,8 +48,7 @@ export class ForgotPasswordPage {
   protected readonly form = inject(FormBuilder).nonNullable.group({
     email: ['', [Validators.required, Validators.email]],
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
   protected readonly sentTo = signal<string | null>(null);
 
   protected submit(): void {
@@ -58,14 +57,6 @@ export class ForgotPasswordPage {
       return;
     }
     const { email } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    this.auth.forgotPassword(email).subscribe({
-      next: () => this.sentTo.set(email),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(this.auth.forgotPassword(email), () => this.sentTo.set(email), { leaves: true });
   }
 }

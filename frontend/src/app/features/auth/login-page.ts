@@ -19,12 +19,13 @@ import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 import { catchError, of } from 'rxjs';
 
-import { errorCode, errorMessage, errorStatus } from '../../core/api-error';
+import { errorCode, errorStatus } from '../../core/api-error';
 import { AuthService, Credentials, SecondFactor } from '../../core/auth';
 import { safeReturnUrl } from '../../core/return-url';
 import { sixDigits } from '../../core/validators';
 import { Icon } from '../../ui/icon';
 import { AuthCard } from './auth-card';
+import { Submission } from '../../ui/submission';
 
 /** Messages other pages leave for this one (`/login?notice=…`). */
 export const LOGIN_NOTICES: Record<string, string> = {
@@ -71,8 +72,7 @@ export class LoginPage {
 
   /** Null while asking for the password; the method once the server asked for a code. */
   protected readonly secondFactor = signal<SecondFactor | null>(null);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
   protected readonly hidePassword = signal(true);
 
   private readonly codeInput = viewChild<ElementRef<HTMLInputElement>>('codeInput');
@@ -98,15 +98,13 @@ export class LoginPage {
   protected startOver(): void {
     this.secondFactor.set(null);
     this.codeForm.reset();
-    this.error.set(null);
+    this.submission.error.set(null);
   }
 
   private send(credentials: Credentials): void {
-    this.busy.set(true);
-    this.error.set(null);
-    this.auth.login(credentials).subscribe({
-      next: (result) => {
-        this.busy.set(false);
+    this.submission.run(
+      this.auth.login(credentials),
+      (result) => {
         if (result.kind === 'signed-in') {
           void this.router.navigateByUrl(safeReturnUrl(this.returnUrl()));
         } else {
@@ -114,16 +112,16 @@ export class LoginPage {
           afterNextRender(() => this.codeInput()?.nativeElement.focus(), { injector: this.injector });
         }
       },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
+      {
         // A wrong code (401 'invalid_code') keeps the code step to try again; another 401 there (the
         // password changed meanwhile, the account was disabled) starts over with the password.
-        if (this.secondFactor() && errorStatus(err) === 401 && errorCode(err) !== 'invalid_code') {
-          this.secondFactor.set(null);
-          this.codeForm.reset();
-        }
+        refused: (err) => {
+          if (this.secondFactor() && errorStatus(err) === 401 && errorCode(err) !== 'invalid_code') {
+            this.secondFactor.set(null);
+            this.codeForm.reset();
+          }
+        },
       },
-    });
+    );
   }
 }

@@ -3,11 +3,12 @@ import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 
-import { errorCode, errorMessage } from '../../core/api-error';
+import { errorCode } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { passwordGroup, passwordLength } from '../../core/password-rules';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AuthCard } from './auth-card';
+import { Submission } from '../../ui/submission';
 
 /** The page the reset e-mail links to (`/reset-password?token=…`). */
 @Component({
@@ -29,7 +30,7 @@ import { AuthCard } from './auth-card';
             label="New password"
             confirmLabel="Confirm new password"
           />
-          @if (error(); as message) {
+          @if (submission.error(); as message) {
             <p class="form-error" role="alert">
               {{ message }}
               @if (linkExpired()) {
@@ -38,7 +39,7 @@ import { AuthCard } from './auth-card';
             </p>
           }
           <div class="form-actions">
-            <button mat-flat-button type="submit" [disabled]="busy()">Change password</button>
+            <button mat-flat-button type="submit" [disabled]="submission.busy()">Change password</button>
           </div>
         </form>
       }
@@ -60,8 +61,7 @@ export class ResetPasswordPage {
     { validators: passwordGroup({ password: 'password', confirm: 'confirm' }) },
   );
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
   protected readonly linkExpired = signal(false);
 
   protected submit(): void {
@@ -70,16 +70,11 @@ export class ResetPasswordPage {
       this.form.markAllAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    this.auth.resetPassword(token, this.form.getRawValue().password).subscribe({
-      next: () => void this.router.navigate(['/login'], { queryParams: { notice: 'reset' } }),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        // A dead link cannot be fixed in this form; a password-rule 400 can.
-        this.linkExpired.set(errorCode(err) === 'reset_link_invalid');
-        this.error.set(errorMessage(err));
-      },
+    const request = this.auth.resetPassword(token, this.form.getRawValue().password);
+    this.submission.run(request, () => void this.router.navigate(['/login'], { queryParams: { notice: 'reset' } }), {
+      leaves: true,
+      // A dead link cannot be fixed in this form; a password-rule 400 can.
+      refused: (err) => this.linkExpired.set(errorCode(err) === 'reset_link_invalid'),
     });
   }
 }

@@ -4,12 +4,13 @@ import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 
-import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { errorStatus } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { passwordGroup, passwordLength } from '../../core/password-rules';
 import { identityControls, IdentityFields } from '../../ui/identity-fields';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { AuthCard } from './auth-card';
+import { Submission } from '../../ui/submission';
 
 /**
  * Creates the first administrator (spec "First account"); only reachable while no account exists.
@@ -35,34 +36,25 @@ export class SetupPage {
   );
   protected readonly value = toSignal(this.form.valueChanges, { initialValue: this.form.getRawValue() });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
   /** Someone finished setup first: the form is of no use any more. */
   protected readonly alreadySetUp = signal(false);
 
   protected submit(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const { name, email, username, password } = this.form.getRawValue();
-    this.busy.set(true);
-    this.error.set(null);
-    this.auth
-      .setup({
-        name: name.trim(),
-        email: email.trim(),
-        ...(username.trim() ? { username: username.trim() } : {}),
-        password,
-      })
-      .subscribe({
-        next: () => this.signIn(email.trim(), password),
-        error: (err: unknown) => {
-          this.busy.set(false);
-          if (errorStatus(err) === 409) this.alreadySetUp.set(true);
-          if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-        },
-      });
+    const request = this.auth.setup({
+      name: name.trim(),
+      email: email.trim(),
+      ...(username.trim() ? { username: username.trim() } : {}),
+      password,
+    });
+    this.submission.run(request, () => this.signIn(email.trim(), password), {
+      leaves: true,
+      refused: (err) => {
+        if (errorStatus(err) === 409) this.alreadySetUp.set(true);
+      },
+    });
   }
 
   /**

@@ -1,10 +1,10 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { shortTime } from '../../ui/time-ago';
 import { ClusterEnrollment, EnrollmentApi } from './enrollment-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -56,7 +56,7 @@ export function refusalReasons(refused: ClusterEnrollment['refusedLastHour']): s
           (input)="proposed.set($any($event.target).valueAsNumber)"
           data-testid="enrollment-limit-input"
         />
-        <button mat-stroked-button type="submit" [disabled]="busy()">Raise for 1 hour</button>
+        <button mat-stroked-button type="submit" [disabled]="submission.busy()">Raise for 1 hour</button>
       </form>
     }
   `,
@@ -91,7 +91,7 @@ export function refusalReasons(refused: ClusterEnrollment['refusedLastHour']): s
 })
 export class ClusterEnrollmentFigures {
   private readonly api = inject(EnrollmentApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
 
   readonly status = input.required<ClusterEnrollment>();
   readonly clusterName = input.required<string>();
@@ -99,7 +99,7 @@ export class ClusterEnrollmentFigures {
   readonly admin = input(false);
 
   protected readonly inputId = computed(() => `enrollment-limit-${this.status().clusterId}`);
-  protected readonly busy = signal(false);
+  protected readonly submission = new Submission();
   private readonly limitNow = computed(() => this.status().hourlyLimit);
   /**
    * The field shows the limit in effect (the figure beside it), until the administrator types another:
@@ -122,25 +122,13 @@ export class ClusterEnrollmentFigures {
     const limit = this.proposed();
     const name = this.clusterName();
     if (limit === null || !Number.isInteger(limit) || limit < 1) {
-      this.snackBar.open('Enter a whole number of new systems per hour.', 'Dismiss', { duration: 10000 });
+      this.notify.refused('Enter a whole number of new systems per hour.');
       return;
     }
-    this.busy.set(true);
-    this.api.raise(this.status().clusterId, limit).subscribe({
-      next: (raised) => {
-        this.busy.set(false);
-        this.snackBar.open(
-          `${name} enrols up to ${raised.hourlyLimit} new systems an hour for the next hour`,
-          undefined,
-          {
-            duration: 4000,
-          },
-        );
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
-      },
-    });
+    this.submission.run(
+      this.api.raise(this.status().clusterId, limit),
+      (raised) => this.notify.done(`${name} enrols up to ${raised.hourlyLimit} new systems an hour for the next hour`),
+      { refused: (err) => this.notify.refused(err) },
+    );
   }
 }

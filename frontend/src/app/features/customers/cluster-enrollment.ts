@@ -2,16 +2,13 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { DOCUMENT } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { MatTooltipModule } from '@angular/material/tooltip';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
 import { AGENT_ARCHES } from './enrollment-api';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { Notify } from '../../ui/notify';
 
 /**
  * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
@@ -136,8 +133,8 @@ export function installCommand(origin: string, key: string): string {
 export class ClusterEnrollment {
   private readonly api = inject(CustomersApi);
   private readonly clipboard = inject(Clipboard);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
+  private readonly confirmThen = inject(ConfirmThen);
   private readonly origin = inject(DOCUMENT).location.origin;
 
   /** A cluster whose answer carried its key (only for accounts that may write at its customer). */
@@ -150,28 +147,19 @@ export class ClusterEnrollment {
   protected readonly command = computed(() => this.cluster().installCommand ?? installCommand(this.origin, this.key()));
 
   protected copy(value: string, done: string): void {
-    const copied = this.clipboard.copy(value);
-    this.snackBar.open(copied ? done : 'The browser refused to copy. Select the text and copy it by hand.', undefined, {
-      duration: 4000,
-    });
+    this.notify.copied(this.clipboard.copy(value), done, 'the text');
   }
 
   protected rotate(): void {
     const cluster = this.cluster();
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Rotate the key of ${cluster.name}?`,
       message:
         'The old key stops enrolling new agents at once, and install commands copied before stop working. ' +
         'Hosts already enrolled keep reporting.',
       confirm: 'Rotate key',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.rotateEnrollmentKey(cluster.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open(`New enrollment key for ${cluster.name}`, undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.rotateEnrollmentKey(cluster.id),
+      done: `New enrollment key for ${cluster.name}`,
+    });
   }
 }

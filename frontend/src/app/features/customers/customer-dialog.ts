@@ -1,16 +1,14 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
+import { AbstractControl, FormBuilder, ValidationErrors, Validators } from '@angular/forms';
 import { MatAutocompleteModule } from '@angular/material/autocomplete';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { Customer, CustomerFields, CustomersApi } from '../../shared/customers/customers-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface CustomerDialogData {
   /** The customer to edit; absent to create one. */
@@ -29,15 +27,7 @@ const MAX_SHOWN = 80;
 @Component({
   selector: 'argus-customer-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    MatAutocompleteModule,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatAutocompleteModule, MatSlideToggleModule],
   templateUrl: './customer-dialog.html',
   styles: `
     .toggle {
@@ -76,14 +66,10 @@ export class CustomerDialog {
     return matches.slice(0, MAX_SHOWN);
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const value = this.form.getRawValue();
     const fields: CustomerFields = { ...value, name: value.name.trim(), notes: value.notes.trim() };
     const request = this.original ? this.update(this.original, fields) : this.api.createCustomer(fields);
@@ -91,15 +77,7 @@ export class CustomerDialog {
       this.dialogRef.close();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (customer) => this.dialogRef.close(customer),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(request, (customer) => this.dialogRef.close(customer), { leaves: true });
   }
 
   /** Only the fields that changed; null when nothing did. */

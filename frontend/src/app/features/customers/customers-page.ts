@@ -2,17 +2,12 @@ import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@a
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { revealFragment } from '../../core/fragment';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { askName } from '../../ui/name-dialog';
@@ -22,6 +17,10 @@ import { ClusterEnrollmentFigures } from './cluster-enrollment-figures';
 import { EnrollmentApi } from './enrollment-api';
 import { CustomerDialog, CustomerDialogData } from './customer-dialog';
 import { byName, Cluster, Customer, CustomersApi, Fleet } from '../../shared/customers/customers-api';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 interface CustomerView {
   customer: Customer;
@@ -39,8 +38,8 @@ interface CustomerView {
     ClusterEnrollment,
     ClusterEnrollmentFigures,
     Icon,
+    LoadState,
     MatButtonModule,
-    MatProgressBarModule,
     RowActions,
   ],
   templateUrl: './customers-page.html',
@@ -49,7 +48,9 @@ interface CustomerView {
 export class CustomersPage {
   private readonly api = inject(CustomersApi);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly isAdmin = this.auth.isAdmin;
 
@@ -99,16 +100,13 @@ export class CustomersPage {
 
   protected deleteCustomer({ customer, clusters }: CustomerView): void {
     const what = clusters.length === 1 ? '1 cluster' : `${clusters.length} clusters`;
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${customer.name}?`,
       message: `Its ${what}, all its systems and their whole history are deleted with it. This cannot be undone.`,
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.deleteCustomer(customer.id)),
-      )
-      .subscribe({ next: () => this.done(`${customer.name} deleted`), error: (err: unknown) => this.failed(err) });
+      action: () => this.api.deleteCustomer(customer.id),
+      done: `${customer.name} deleted`,
+    });
   }
 
   protected addCluster(customer: Customer): void {
@@ -118,7 +116,7 @@ export class CustomersPage {
       hint: 'A group of hosts with one install command, e.g. “production” or “Berlin office”.',
       confirm: 'Add cluster',
       save: (name) => this.api.createCluster(customer.id, name),
-    }).subscribe((cluster) => this.done(`Cluster ${cluster.name} added`));
+    }).subscribe((cluster) => this.notify.done(`Cluster ${cluster.name} added`));
   }
 
   protected renameCluster(cluster: Cluster): void {
@@ -128,40 +126,22 @@ export class CustomersPage {
       value: cluster.name,
       confirm: 'Rename',
       save: (name) => this.api.renameCluster(cluster.id, name),
-    }).subscribe((renamed) => this.done(`Renamed to ${renamed.name}`));
+    }).subscribe((renamed) => this.notify.done(`Renamed to ${renamed.name}`));
   }
 
   protected deleteCluster(cluster: Cluster): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete the cluster ${cluster.name}?`,
       message:
         'Its systems stay, without a cluster, and keep reporting. Its enrollment key stops working, so its ' +
         'install command enrolls no more hosts.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.deleteCluster(cluster.id)),
-      )
-      .subscribe({
-        next: () => this.done(`Cluster ${cluster.name} deleted`),
-        error: (err: unknown) => this.failed(err),
-      });
+      action: () => this.api.deleteCluster(cluster.id),
+      done: `Cluster ${cluster.name} deleted`,
+    });
   }
 
   private openCustomerDialog(data: CustomerDialogData, done: (customer: Customer) => string): void {
-    this.dialog
-      .open<CustomerDialog, CustomerDialogData, Customer>(CustomerDialog, { data, width: '520px' })
-      .afterClosed()
-      .pipe(filter((customer): customer is Customer => !!customer))
-      .subscribe((customer) => this.done(done(customer)));
-  }
-
-  private done(message: string): void {
-    this.snackBar.open(message, undefined, { duration: 4000 });
-  }
-
-  private failed(err: unknown): void {
-    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+    this.formDialog.open(CustomerDialog, { data, width: '520px' }, done);
   }
 }

@@ -1,28 +1,25 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
 import { CardTable } from '../../ui/card-table';
+import { LoadState } from '../../ui/load-state';
 
 /** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -36,56 +33,41 @@ import { CardTable } from '../../ui/card-table';
       }
     </header>
     @let state = windows();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading maintenance windows" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.stale) {
-          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-        }
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No maintenance windows.</p>
-        } @else {
-          <div class="table-scroll">
-            <table argusCardTable class="argus-table">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>Applies to</th>
-                  <th>Schedule</th>
-                  <th>Now</th>
-                  <th><span class="sr-only">Actions</span></th>
+    <argus-load-state [state]="state" label="Loading maintenance windows" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No maintenance windows.</p>
+      } @else {
+        <div class="table-scroll">
+          <table argusCardTable class="argus-table">
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Applies to</th>
+                <th>Schedule</th>
+                <th>Now</th>
+                <th><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (w of state.value; track w.id) {
+                <tr data-testid="window">
+                  <td>{{ w.name }}</td>
+                  <td>{{ scopeLabel(w) }}</td>
+                  <td data-testid="schedule">{{ schedule(w) }}</td>
+                  <td>
+                    @if (w.activeNow) {
+                      <span class="chip chip--warn" data-testid="active">In maintenance</span>
+                    }
+                  </td>
+                  <td class="actions">
+                    <argus-row-actions [label]="w.name" [allowed]="mayWrite(w)" (edit)="edit(w)" (delete)="remove(w)" />
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                @for (w of state.value; track w.id) {
-                  <tr data-testid="window">
-                    <td>{{ w.name }}</td>
-                    <td>{{ scopeLabel(w) }}</td>
-                    <td data-testid="schedule">{{ schedule(w) }}</td>
-                    <td>
-                      @if (w.activeNow) {
-                        <span class="chip chip--warn" data-testid="active">In maintenance</span>
-                      }
-                    </td>
-                    <td class="actions">
-                      <argus-row-actions
-                        [label]="w.name"
-                        [allowed]="mayWrite(w)"
-                        (edit)="edit(w)"
-                        (delete)="remove(w)"
-                      />
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
-        }
+              }
+            </tbody>
+          </table>
+        </div>
       }
     }
   `,
@@ -97,8 +79,8 @@ import { CardTable } from '../../ui/card-table';
 })
 export class MaintenancePage {
   private readonly api = inject(MaintenanceApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly windows = toSignal(this.api.windows$, {
     initialValue: LOADING as Refreshing<MaintenanceWindow[]>,
@@ -127,26 +109,16 @@ export class MaintenancePage {
   }
 
   protected remove(w: MaintenanceWindow): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${w.name}?`,
       message: 'Alerts are raised again for what it covered.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.remove(w.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open('Window deleted', undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.remove(w.id),
+      done: 'Window deleted',
+    });
   }
 
   private open(data: WindowDialogData, message: string): void {
-    this.dialog
-      .open<WindowDialog, WindowDialogData, MaintenanceWindow>(WindowDialog, { data, width: '600px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+    this.formDialog.open(WindowDialog, { data, width: '600px' }, message);
   }
 }

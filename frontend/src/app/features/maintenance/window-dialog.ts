@@ -1,23 +1,21 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
+import { FormBuilder, Validators } from '@angular/forms';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatChipsModule } from '@angular/material/chips';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { merge } from 'rxjs';
 
 import { wallClock, zonedInstant } from '@contracts/zoned-time';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { ScopeType } from '../../shared/rules/rules-api';
 import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface WindowDialogData {
   window?: MaintenanceWindow;
@@ -38,16 +36,7 @@ export function zonedInput(local: string, timeZone: string): string {
 @Component({
   selector: 'argus-window-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    MatButtonModule,
-    MatButtonToggleModule,
-    MatChipsModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatButtonToggleModule, MatChipsModule, MatSelectModule],
   templateUrl: './window-dialog.html',
   styles: `
     .row {
@@ -94,14 +83,10 @@ export class WindowDialog {
     return this.scopeTargets().find((t) => t.id === id)?.timeZone ?? this.original?.timeZone ?? null;
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const v = this.form.getRawValue();
     const once = v.kind === 'once';
     const zone = this.zone() ?? this.browserZone;
@@ -116,14 +101,6 @@ export class WindowDialog {
       durationMinutes: once ? null : Number(v.durationMinutes),
     };
     const request = this.original ? this.api.update(this.original.id, fields) : this.api.create(fields);
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (window) => this.dialogRef.close(window),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    this.submission.run(request, (window) => this.dialogRef.close(window), { leaves: true });
   }
 }

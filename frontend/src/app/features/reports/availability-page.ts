@@ -1,10 +1,8 @@
-import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { Router } from '@angular/router';
 import { of, startWith, switchMap } from 'rxjs';
@@ -13,7 +11,7 @@ import { AuthService } from '../../core/auth';
 import { loaded, LOADING, Loaded } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
 import { Icon } from '../../ui/icon';
-import { Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { Customer, CustomersApi } from '../../shared/customers/customers-api';
 import { OFFLINE_RULE_KEY } from '../../shared/rules/rules-api';
 import { MonthlyReportSection } from './monthly-report-section';
 import {
@@ -28,6 +26,7 @@ import {
   todayIn,
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
+import { LoadState } from '../../ui/load-state';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -44,10 +43,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     Icon,
+    LoadState,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
-    MatProgressBarModule,
     MatSelectModule,
     MonthlyReportSection,
     TimelineBar,
@@ -57,7 +56,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 })
 export class AvailabilityPage {
   private readonly api = inject(ReportsApi);
-  private readonly http = inject(HttpClient);
+  private readonly customersApi = inject(CustomersApi);
   private readonly router = inject(Router);
   private readonly auth = inject(AuthService);
 
@@ -65,7 +64,7 @@ export class AvailabilityPage {
   readonly fromParam = input<string | undefined>(undefined, { alias: 'from' });
   readonly toParam = input<string | undefined>(undefined, { alias: 'to' });
 
-  private readonly fleet = toSignal(loaded(this.http.get<Customer[]>(CUSTOMERS_URL)), {
+  private readonly fleet = toSignal(loaded(this.customersApi.customers()), {
     initialValue: LOADING as Loaded<Customer[]>,
   });
   protected readonly customers = computed(() => {

@@ -4,10 +4,10 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatCheckboxModule } from '@angular/material/checkbox';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { MonthlyReportSettings, ReportsApi } from './reports-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 /** Addresses as typed: one per line or separated by commas, semicolons or spaces. */
 export const recipientsOf = (text: string): string[] =>
@@ -44,10 +44,10 @@ export const recipientsOf = (text: string): string[] =>
           ></textarea>
           <mat-hint id="recipients-hint">One address per line, or separated by commas</mat-hint>
         </mat-form-field>
-        @if (error(); as message) {
+        @if (submission.error(); as message) {
           <p class="form-error" role="alert">{{ message }}</p>
         }
-        <button mat-flat-button type="submit" [disabled]="saving()">Save</button>
+        <button mat-flat-button type="submit" [disabled]="submission.busy()">Save</button>
       </form>
       @if (deliveries().length > 0) {
         <h3>Sent</h3>
@@ -85,7 +85,7 @@ export const recipientsOf = (text: string): string[] =>
 })
 export class MonthlyReportSection {
   private readonly api = inject(ReportsApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   readonly customerId = input.required<number>();
 
   protected readonly form = new FormGroup({
@@ -93,14 +93,13 @@ export class MonthlyReportSection {
     recipients: new FormControl('', { nonNullable: true }),
   });
   protected readonly deliveries = signal<MonthlyReportSettings['deliveries']>([]);
-  protected readonly error = signal<string | null>(null);
-  protected readonly saving = signal(false);
+  protected readonly submission = new Submission();
 
   constructor() {
     effect((onCleanup) => {
       const subscription = this.api.monthlySettings(this.customerId()).subscribe({
         next: (settings) => this.show(settings),
-        error: (err: unknown) => this.error.set(errorMessage(err)),
+        error: (err: unknown) => this.submission.fail(err),
       });
       onCleanup(() => subscription.unsubscribe());
     });
@@ -108,18 +107,10 @@ export class MonthlyReportSection {
 
   protected save(): void {
     const { enabled, recipients } = this.form.getRawValue();
-    this.saving.set(true);
-    this.error.set(null);
-    this.api.saveMonthlySettings(this.customerId(), { enabled, recipients: recipientsOf(recipients) }).subscribe({
-      next: (settings) => {
-        this.saving.set(false);
-        this.show(settings);
-        this.snackBar.open('Monthly report saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.saving.set(false);
-        this.error.set(errorMessage(err));
-      },
+    const request = this.api.saveMonthlySettings(this.customerId(), { enabled, recipients: recipientsOf(recipients) });
+    this.submission.run(request, (settings) => {
+      this.show(settings);
+      this.notify.done('Monthly report saved');
     });
   }
 

@@ -1,10 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MatDialogModule } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -23,6 +19,7 @@ import {
 import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
@@ -30,17 +27,7 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 @Component({
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    PreviewList,
-    RuleScopeFields,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
   templateUrl: './alert-rule-dialog.html',
   styles: `
     .row {

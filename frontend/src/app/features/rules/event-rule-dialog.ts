@@ -1,9 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MatDialogModule } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -12,6 +8,7 @@ import { Severity } from '../../core/auth';
 import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export type EventRuleDialogData = RuleDialogData<EventRule>;
 
@@ -19,16 +16,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
 @Component({
   selector: 'argus-event-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    RuleScopeFields,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, RuleScopeFields],
   template: `
     <h2 mat-dialog-title>
       {{ heading('event') }}
@@ -85,14 +73,8 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
           <mat-error>{{ form.controls.holdSeconds.getError('server') ?? '0 to 2,592,000 (30 days).' }}</mat-error>
         </mat-form-field>
         <mat-slide-toggle formControlName="enabled">Enabled</mat-slide-toggle>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">{{ editing ? 'Save' : 'Create rule' }}</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" [submit]="editing ? 'Save' : 'Create rule'" />
     </form>
   `,
 })

@@ -1,13 +1,14 @@
-import { Directive, inject, signal } from '@angular/core';
+import { Directive, inject } from '@angular/core';
 import { FormGroup } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
+import { applyFieldError } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
 import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import { AlertRule, EventRule, RulesApi } from '../../shared/rules/rules-api';
 import { scopeChoices } from '../../shared/rules/scope-targets';
+import { Submission } from '../../ui/submission';
 
 /** What opens a rule dialog: edit `rule` (its key and place stay), or override `overrideOf` at a place to pick. */
 export interface RuleDialogData<T> {
@@ -32,8 +33,7 @@ export abstract class RuleDialog<T extends AlertRule | EventRule> {
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
   protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.auth.isAdmin());
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
 
   protected heading(kind: 'alert' | 'event'): string {
     if (this.editing) return `Edit ${this.editing.key}`;
@@ -41,14 +41,9 @@ export abstract class RuleDialog<T extends AlertRule | EventRule> {
   }
 
   protected send(request: Observable<T>, form: FormGroup): void {
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (rule) => this.dialogRef.close(rule),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(request, (rule) => this.dialogRef.close(rule), {
+      leaves: true,
+      refused: (err) => applyFieldError(form, err),
     });
   }
 }

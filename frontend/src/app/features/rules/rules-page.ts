@@ -1,18 +1,14 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, Observable, switchMap } from 'rxjs';
+import { Observable } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
@@ -31,6 +27,10 @@ import {
 } from '../../shared/rules/rules-api';
 import { CardTable } from '../../ui/card-table';
 import { PreviewList } from './preview-list';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -55,14 +55,24 @@ interface RuleTable {
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatSlideToggleModule, PreviewList, RowActions],
+  imports: [
+    CardTable,
+    Icon,
+    LoadState,
+    MatButtonModule,
+    MatProgressBarModule,
+    MatSlideToggleModule,
+    PreviewList,
+    RowActions,
+  ],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })
 export class RulesPage {
   private readonly api = inject(RulesApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly isAdmin = this.auth.isAdmin;
   protected readonly severityLabels = SEVERITY_LABELS;
@@ -134,14 +144,9 @@ export class RulesPage {
 
   /** The kind's dialog: new (no data), edit ({rule}) or override ({overrideOf}); the row's kind matches its rule. */
   protected open(kind: RuleKind, data: { rule?: AnyRule; overrideOf?: AnyRule }, message: string): void {
-    const dialog =
-      kind === 'alert'
-        ? this.dialog.open(AlertRuleDialog, { data: data as AlertRuleDialogData, width: '640px' })
-        : this.dialog.open(EventRuleDialog, { data: data as EventRuleDialogData, width: '560px' });
-    dialog
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.done(message));
+    if (kind === 'alert')
+      this.formDialog.open(AlertRuleDialog, { data: data as AlertRuleDialogData, width: '640px' }, message);
+    else this.formDialog.open(EventRuleDialog, { data: data as EventRuleDialogData, width: '560px' }, message);
   }
 
   protected toggle(kind: RuleKind, rule: AnyRule, change: MatSlideToggleChange): void {
@@ -158,29 +163,18 @@ export class RulesPage {
   }
 
   private confirmDelete(rule: { key: string; scope: RuleScope | null }, remove: () => Observable<void>): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}?`,
       message: rule.scope
         ? 'The global rule applies there again.'
         : 'The rule stops being evaluated everywhere; its overrides stay. Default rules are not seeded again.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => remove()),
-      )
-      .subscribe({ next: () => this.done('Rule deleted'), error: (err: unknown) => this.failed(err) });
+      action: remove,
+      done: 'Rule deleted',
+    });
   }
 
   private run(request: Observable<unknown>, message: string): void {
-    request.subscribe({ next: () => this.done(message), error: (err: unknown) => this.failed(err) });
-  }
-
-  private done(message: string): void {
-    this.snackBar.open(message, undefined, { duration: 4000 });
-  }
-
-  private failed(err: unknown): void {
-    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+    request.subscribe({ next: () => this.notify.done(message), error: (err: unknown) => this.notify.refused(err) });
   }
 }

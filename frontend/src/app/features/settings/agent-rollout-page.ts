@@ -5,12 +5,12 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatCardModule } from '@angular/material/card';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatRadioModule } from '@angular/material/radio';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { AgentRolloutApi, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
 import { AgentRolloutsList } from './agent-rollouts-list';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
   {
@@ -45,7 +45,7 @@ export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; descri
 })
 export class AgentRolloutPage {
   private readonly api = inject(AgentRolloutApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
 
   protected readonly modes = ROLLOUT_MODES;
   protected readonly mode = new FormControl<RolloutMode>('all', { nonNullable: true });
@@ -56,8 +56,7 @@ export class AgentRolloutPage {
     const saved = this.saved();
     return saved.state === 'ready' && saved.value === this.picked();
   });
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
 
   constructor() {
     loaded(this.api.mode$)
@@ -69,19 +68,10 @@ export class AgentRolloutPage {
   }
 
   protected save(): void {
-    this.busy.set(true);
-    this.error.set(null);
-    this.api.setMode(this.mode.value).subscribe({
-      next: (mode) => {
-        this.busy.set(false);
-        this.saved.set({ state: 'ready', value: mode });
-        this.mode.reset(mode);
-        this.snackBar.open('Rollout mode saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.setMode(this.mode.value), (mode) => {
+      this.saved.set({ state: 'ready', value: mode });
+      this.mode.reset(mode);
+      this.notify.done('Rollout mode saved');
     });
   }
 }

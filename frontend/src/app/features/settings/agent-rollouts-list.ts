@@ -3,13 +3,12 @@ import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/cor
 import { takeUntilDestroyed } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { RouterLink } from '@angular/router';
 
-import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { AgentRollout, AgentRolloutApi } from '../../shared/agent-rollout/agent-rollout-api';
 import { CardTable } from '../../ui/card-table';
+import { Notify } from '../../ui/notify';
 
 export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
   canary: 'Waiting for the canary',
@@ -99,7 +98,7 @@ export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
 })
 export class AgentRolloutsList {
   private readonly api = inject(AgentRolloutApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
 
   protected readonly stateLabels = ROLLOUT_STATES;
   protected readonly rollouts = signal<Loaded<AgentRollout[]>>(LOADING);
@@ -123,11 +122,11 @@ export class AgentRolloutsList {
             : state,
         );
         const canary = resumed.canary?.name ?? 'The canary';
-        this.snackBar.open(`${canary} is offered ${resumed.version} again`, undefined, { duration: 4000 });
+        this.notify.done(`${canary} is offered ${resumed.version} again`);
       },
       error: (err: unknown) => {
         this.busy.set(null);
-        this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
+        this.notify.refused(err);
       },
     });
   }

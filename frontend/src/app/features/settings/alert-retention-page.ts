@@ -3,53 +3,46 @@ import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angula
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
+import { LoadState } from '../../ui/load-state';
 
 /** How long resolved alerts are kept (spec "Settings edited at runtime"): administrators only. */
 @Component({
   selector: 'argus-alert-retention-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, MatProgressBarModule, ReactiveFormsModule],
+  imports: [LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
     <header class="page-header">
       <h1>Alert retention</h1>
       <p>Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</p>
     </header>
     @let state = loadedState();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading the setting" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
-          <mat-form-field subscriptSizing="dynamic" class="long-hint">
-            <mat-label>Keep resolved alerts for (days)</mat-label>
-            <input matInput type="number" formControlName="days" min="0" max="3650" />
-            <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
-            <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
-          </mat-form-field>
-          @if (error(); as message) {
-            <p class="form-error" role="alert">{{ message }}</p>
-          }
-          <div class="form-actions">
-            <button mat-flat-button type="submit" [disabled]="busy() || days.pristine">Save</button>
-          </div>
-        </form>
-      }
+    <argus-load-state [state]="state" label="Loading the setting" />
+    @if (state.state === 'ready') {
+      <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
+        <mat-form-field subscriptSizing="dynamic" class="long-hint">
+          <mat-label>Keep resolved alerts for (days)</mat-label>
+          <input matInput type="number" formControlName="days" min="0" max="3650" />
+          <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
+          <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
+        </mat-form-field>
+        @if (submission.error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+        <div class="form-actions">
+          <button mat-flat-button type="submit" [disabled]="submission.busy() || days.pristine">Save</button>
+        </div>
+      </form>
     }
   `,
 })
 export class AlertRetentionPage {
   private readonly api = inject(AlertRetentionApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   protected readonly form = new FormGroup({
     days: new FormControl(90, {
       nonNullable: true,
@@ -58,8 +51,7 @@ export class AlertRetentionPage {
   });
   protected readonly days = this.form.controls.days;
   protected readonly loadedState = signal<Loaded<AlertRetention>>(LOADING);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission();
 
   constructor() {
     loaded(this.api.get()).subscribe((state) => {
@@ -73,18 +65,9 @@ export class AlertRetentionPage {
       this.days.markAsTouched();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    this.api.save({ retentionDays: Number(this.days.value) }).subscribe({
-      next: (saved) => {
-        this.busy.set(false);
-        this.days.reset(saved.retentionDays);
-        this.snackBar.open('Alert retention saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.save({ retentionDays: Number(this.days.value) }), (saved) => {
+      this.days.reset(saved.retentionDays);
+      this.notify.done('Alert retention saved');
     });
   }
 }

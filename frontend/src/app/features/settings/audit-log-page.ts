@@ -1,5 +1,4 @@
 import { DatePipe } from '@angular/common';
-import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, DestroyRef, inject, signal } from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
@@ -12,7 +11,7 @@ import { Subscription } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
 import { loaded, LOADING } from '../../core/loaded';
-import { byName, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { byName, CustomersApi } from '../../shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
 import { CardTable } from '../../ui/card-table';
 
@@ -64,7 +63,7 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
 })
 export class AuditLogPage {
   private readonly api = inject(AuditLogApi);
-  private readonly http = inject(HttpClient);
+  private readonly customersApi = inject(CustomersApi);
   private readonly destroyRef = inject(DestroyRef);
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
@@ -84,7 +83,7 @@ export class AuditLogPage {
   protected readonly error = signal<string | null>(null);
   private request: Subscription | null = null;
 
-  private readonly customerList = toSignal(loaded(this.http.get<Customer[]>(CUSTOMERS_URL)), { initialValue: LOADING });
+  private readonly customerList = toSignal(loaded(this.customersApi.customers()), { initialValue: LOADING });
   protected readonly customers = computed(() => {
     const list = this.customerList();
     return list.state === 'ready' ? [...list.value].sort(byName) : [];

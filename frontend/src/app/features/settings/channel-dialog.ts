@@ -1,15 +1,11 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService, Severity } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
@@ -24,6 +20,8 @@ import {
   ChannelType,
   NotificationsApi,
 } from '../../shared/notifications/notifications-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface ChannelDialogData {
   /** The channel to edit; absent to create one. */
@@ -47,15 +45,7 @@ const URL_LABELS: Record<Exclude<ChannelType, 'email'>, string> = {
 @Component({
   selector: 'argus-channel-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule],
   templateUrl: './channel-dialog.html',
   styles: `
     .toggle {
@@ -129,8 +119,7 @@ export class ChannelDialog {
   /** Signing applies to the webhook contract (X-Argus-Signature); a secret set before stays manageable. */
   protected readonly signs = computed(() => this.type() === 'webhook' || !!this.original?.hasSecret);
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   private firstGrant(): number | null {
     return this.auth.user()?.customerIds[0] ?? null;
@@ -140,19 +129,8 @@ export class ChannelDialog {
     const v = this.form.getRawValue();
     const secret = this.form.controls.secret;
     if (this.original && v.secretMode === 'replace' && !v.secret) secret.setErrors({ required: true });
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
-    this.request(v).subscribe({
-      next: (channel) => this.dialogRef.close(channel),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    if (!this.submission.ready()) return;
+    this.submission.run(this.request(v), (channel) => this.dialogRef.close(channel), { leaves: true });
   }
 
   private request(v: ReturnType<typeof this.form.getRawValue>): Observable<Channel> {

@@ -1,18 +1,15 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { MatTooltipModule } from '@angular/material/tooltip';
-import { filter, switchMap } from 'rxjs';
 
 import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
@@ -24,6 +21,7 @@ import {
 } from '../../shared/notifications/notifications-api';
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
 import { CardTable } from '../../ui/card-table';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The
@@ -42,7 +40,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 @Component({
   selector: 'argus-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTooltipModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTooltipModule, RowActions],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -57,70 +55,60 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
     </header>
     <p class="test-result" role="status" data-testid="test-result" [class.failed]="testFailed()">{{ testText() }}</p>
     @let state = channels();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading notification channels" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.stale) {
-          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-        }
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No notification channels.</p>
-        } @else {
-          <div class="table-scroll">
-            <table argusCardTable class="argus-table" aria-label="Notification channels">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Minimum severity</th>
-                  <th scope="col">Enabled</th>
-                  <th scope="col">Signing secret</th>
-                  <th scope="col"><span class="sr-only">Actions</span></th>
+    <argus-load-state [state]="state" label="Loading notification channels" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No notification channels.</p>
+      } @else {
+        <div class="table-scroll">
+          <table argusCardTable class="argus-table" aria-label="Notification channels">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Customer</th>
+                <th scope="col">Target</th>
+                <th scope="col">Minimum severity</th>
+                <th scope="col">Enabled</th>
+                <th scope="col">Signing secret</th>
+                <th scope="col"><span class="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (c of state.value; track c.id) {
+                <tr data-testid="channel">
+                  <td>{{ c.name }}</td>
+                  <td>{{ typeLabels[c.type] }}</td>
+                  <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
+                  <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
+                  <td>{{ severityLabels[c.minSeverity] }} and up</td>
+                  <td>
+                    <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
+                      c.enabled ? 'Enabled' : 'Disabled'
+                    }}</span>
+                  </td>
+                  <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
+                  <td class="actions">
+                    <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
+                      @if (mayWrite(c)) {
+                        <button
+                          mat-icon-button
+                          type="button"
+                          matTooltip="Send test"
+                          [attr.aria-label]="'Send test to ' + c.name"
+                          [disabled]="testing() === c.id"
+                          (click)="test(c)"
+                        >
+                          <argus-icon name="send" />
+                        </button>
+                      }
+                    </argus-row-actions>
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                @for (c of state.value; track c.id) {
-                  <tr data-testid="channel">
-                    <td>{{ c.name }}</td>
-                    <td>{{ typeLabels[c.type] }}</td>
-                    <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
-                    <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
-                    <td>{{ severityLabels[c.minSeverity] }} and up</td>
-                    <td>
-                      <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
-                        c.enabled ? 'Enabled' : 'Disabled'
-                      }}</span>
-                    </td>
-                    <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
-                    <td class="actions">
-                      <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
-                        @if (mayWrite(c)) {
-                          <button
-                            mat-icon-button
-                            type="button"
-                            matTooltip="Send test"
-                            [attr.aria-label]="'Send test to ' + c.name"
-                            [disabled]="testing() === c.id"
-                            (click)="test(c)"
-                          >
-                            <argus-icon name="send" />
-                          </button>
-                        }
-                      </argus-row-actions>
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
-        }
+              }
+            </tbody>
+          </table>
+        </div>
       }
     }
   `,
@@ -150,8 +138,8 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 })
 export class ChannelsPage {
   private readonly api = inject(NotificationsApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly auth = inject(AuthService);
   protected readonly channels = toSignal(this.api.channels$, { initialValue: LOADING as Refreshing<Channel[]> });
   protected readonly typeLabels = CHANNEL_TYPE_LABELS;
@@ -199,26 +187,16 @@ export class ChannelsPage {
   }
 
   protected remove(channel: Channel): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${channel.name}?`,
       message: 'Policies that route to it forget it. Its past deliveries stay in the alerts’ logs.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.removeChannel(channel.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open('Channel deleted', undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.removeChannel(channel.id),
+      done: 'Channel deleted',
+    });
   }
 
   private open(data: ChannelDialogData, message: string): void {
-    this.dialog
-      .open<ChannelDialog, ChannelDialogData, Channel>(ChannelDialog, { data, width: '560px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+    this.formDialog.open(ChannelDialog, { data, width: '560px' }, message);
   }
 }

@@ -1,16 +1,16 @@
-import { ChangeDetectionStrategy, Component, effect, inject, input, output, signal, untracked } from '@angular/core';
+import { ChangeDetectionStrategy, Component, effect, inject, input, output, untracked } from '@angular/core';
 import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { Severity } from '../../core/auth';
 import { Icon } from '../../ui/icon';
 import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
 import { Channel, NotificationsApi, Policy, PolicyFields } from '../../shared/notifications/notifications-api';
 import { SEVERITIES } from './channel-dialog';
+import { Submission } from '../../ui/submission';
 
 /** docs/api.md: at most 20 routes; repeat and escalation minutes 1–10080 (a week). */
 export const MAX_ROUTES = 20;
@@ -95,8 +95,7 @@ export class PolicyEditor {
     escalateChannelIds: new FormControl<number[]>([], { nonNullable: true }),
   });
   protected readonly routes = this.form.controls.routes;
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
   private shownFor: number | null | undefined = undefined;
 
   constructor() {
@@ -129,10 +128,7 @@ export class PolicyEditor {
     if (v.escalateAfterMinutes !== null && v.escalateChannelIds.length === 0) {
       this.form.controls.escalateChannelIds.setErrors({ required: true });
     }
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const fields: PolicyFields = {
       routes: v.routes.map((r) => ({ minSeverity: r.minSeverity, channelIds: r.channelIds })),
       repeatMinutes: v.repeatMinutes === null ? null : Number(v.repeatMinutes),
@@ -142,18 +138,9 @@ export class PolicyEditor {
     const customerId = this.policy().customerId;
     const request =
       customerId === null ? this.api.putGlobalPolicy(fields) : this.api.putCustomerPolicy(customerId, fields);
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (policy) => {
-        this.busy.set(false);
-        this.form.markAsPristine();
-        this.saved.emit(policy);
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(request, (policy) => {
+      this.form.markAsPristine();
+      this.saved.emit(policy);
     });
   }
 
@@ -166,6 +153,6 @@ export class PolicyEditor {
       escalateAfterMinutes: policy.escalateAfterMinutes,
       escalateChannelIds: [...policy.escalateChannelIds],
     });
-    this.error.set(null);
+    this.submission.error.set(null);
   }
 }

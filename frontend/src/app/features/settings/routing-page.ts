@@ -1,23 +1,22 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, of, switchMap } from 'rxjs';
+import { of, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
 import { Channel, NotificationsApi, Policy } from '../../shared/notifications/notifications-api';
 import { PolicyEditor } from './policy-editor';
 import { PolicySummary } from './policy-summary';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * Notification routing: the global policy (ADMIN edits it, operators read it) and each customer's own
@@ -26,7 +25,15 @@ import { PolicySummary } from './policy-summary';
 @Component({
   selector: 'argus-routing-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatProgressBarModule, MatSelectModule, PolicyEditor, PolicySummary],
+  imports: [
+    LoadState,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatProgressBarModule,
+    MatSelectModule,
+    PolicyEditor,
+    PolicySummary,
+  ],
   template: `
     <header class="page-header">
       <h1>Notification routing</h1>
@@ -69,34 +76,27 @@ import { PolicySummary } from './policy-summary';
         <p class="field-note">Pick a customer to see how its alerts are routed.</p>
       } @else {
         @let state = customerPolicy();
-        @switch (state.state) {
-          @case ('loading') {
-            <mat-progress-bar mode="indeterminate" aria-label="Loading the customer's policy" />
-          }
-          @case ('error') {
-            <p class="form-error" role="alert">{{ state.message }}</p>
-          }
-          @case ('ready') {
-            @let p = state.value;
-            <p data-testid="policy-kind">
-              @if (p.custom) {
-                {{ customerName() }} has its own policy.
-              } @else {
-                {{ customerName() }} follows the global policy.
-                @if (mayWriteCustomer()) {
-                  Saving gives it its own, starting from the global routes shown here.
-                }
-              }
-            </p>
-            @if (mayWriteCustomer()) {
-              <argus-policy-editor [policy]="p" [channels]="customerChannels()" (saved)="done('Policy saved')">
-                @if (p.custom) {
-                  <button mat-button type="button" class="aside" (click)="useGlobal(p)">Use the global policy</button>
-                }
-              </argus-policy-editor>
+        <argus-load-state [state]="state" label="Loading the customer's policy" />
+        @if (state.state === 'ready') {
+          @let p = state.value;
+          <p data-testid="policy-kind">
+            @if (p.custom) {
+              {{ customerName() }} has its own policy.
             } @else {
-              <argus-policy-summary [policy]="p" [channels]="allChannels()" />
+              {{ customerName() }} follows the global policy.
+              @if (mayWriteCustomer()) {
+                Saving gives it its own, starting from the global routes shown here.
+              }
             }
+          </p>
+          @if (mayWriteCustomer()) {
+            <argus-policy-editor [policy]="p" [channels]="customerChannels()" (saved)="done('Policy saved')">
+              @if (p.custom) {
+                <button mat-button type="button" class="aside" (click)="useGlobal(p)">Use the global policy</button>
+              }
+            </argus-policy-editor>
+          } @else {
+            <argus-policy-summary [policy]="p" [channels]="allChannels()" />
           }
         }
       }
@@ -117,8 +117,8 @@ import { PolicySummary } from './policy-summary';
 })
 export class RoutingPage {
   private readonly api = inject(NotificationsApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
+  private readonly confirmThen = inject(ConfirmThen);
   private readonly auth = inject(AuthService);
   protected readonly isAdmin = this.auth.isAdmin;
 
@@ -165,24 +165,18 @@ export class RoutingPage {
   );
 
   protected done(message: string): void {
-    this.snackBar.open(message, undefined, { duration: 4000 });
+    this.notify.done(message);
   }
 
   protected useGlobal(policy: Policy): void {
     const customerId = policy.customerId;
     if (customerId === null) return;
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Use the global policy for ${this.customerName()}?`,
       message: 'Its own routes, repeat and escalation are deleted; its alerts follow the global policy.',
       confirm: 'Use the global policy',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.deleteCustomerPolicy(customerId)),
-      )
-      .subscribe({
-        next: () => this.done(`${this.customerName()} follows the global policy`),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.deleteCustomerPolicy(customerId),
+      done: () => `${this.customerName()} follows the global policy`,
+    });
   }
 }

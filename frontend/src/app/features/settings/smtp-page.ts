@@ -8,13 +8,14 @@ import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
+import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { Icon } from '../../ui/icon';
 import { Encryption, SmtpApi, SmtpSettings, SmtpUpdate } from './smtp-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 export const ENCRYPTIONS: readonly { value: Encryption; label: string; port: number }[] = [
   { value: 'tls', label: 'SSL/TLS', port: 465 },
@@ -45,7 +46,7 @@ type TestResult = { ok: true; to: string } | { ok: false; message: string };
 })
 export class SmtpPage {
   private readonly smtp = inject(SmtpApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly fb = inject(FormBuilder).nonNullable;
   protected readonly auth = inject(AuthService);
 
@@ -66,8 +67,7 @@ export class SmtpPage {
   protected readonly saved = signal<Loaded<SmtpSettings>>(LOADING);
   /** The stored password is removed on the next save (the "Clear" button). */
   protected readonly clearPassword = signal(false);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
   protected readonly testing = signal(false);
   protected readonly testResult = signal<TestResult | null>(null);
 
@@ -120,23 +120,11 @@ export class SmtpPage {
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
-    this.smtp.save(this.update()).subscribe({
-      next: (settings) => {
-        this.busy.set(false);
-        this.saved.set({ state: 'ready', value: settings });
-        this.fill(settings);
-        this.snackBar.open('Mail settings saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    if (!this.submission.ready()) return;
+    this.submission.run(this.smtp.save(this.update()), (settings) => {
+      this.saved.set({ state: 'ready', value: settings });
+      this.fill(settings);
+      this.notify.done('Mail settings saved');
     });
   }
 

@@ -1,18 +1,17 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormArray, FormControl, FormGroup, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
+import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
 import { Icon } from '../../ui/icon';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface StatusPageDialogData {
   page?: StatusPage;
@@ -36,15 +35,7 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
 @Component({
   selector: 'argus-status-page-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    Icon,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, Icon, MatSelectModule],
   template: `
     <h2 mat-dialog-title>{{ original ? 'Edit ' + original.title : 'New status page' }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
@@ -120,14 +111,8 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
           <mat-hint>Shown at the top of the page, e.g. planned work.</mat-hint>
           <mat-error>{{ form.controls.announcement.getError('server') ?? 'At most 2000 characters.' }}</mat-error>
         </mat-form-field>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">{{ original ? 'Save' : 'Publish' }}</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" [submit]="original ? 'Save' : 'Publish'" />
     </form>
   `,
   styles: `
@@ -200,8 +185,7 @@ export class StatusPageDialog {
     return { clusters: own(targets.value.cluster), systems: own(targets.value.system) };
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected addItem(): void {
     this.form.controls.items.push(itemRow('', neutralName(this.form.controls.items.length)));
@@ -212,10 +196,7 @@ export class StatusPageDialog {
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const v = this.form.getRawValue();
     const items = v.items.map((row) => {
       const [kind, id] = row.target.split(':');
@@ -225,14 +206,10 @@ export class StatusPageDialog {
     const request = this.original
       ? this.api.update(this.original.id, fields)
       : this.api.create({ customerId: v.customerId as number, ...fields });
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (page) => this.dialogRef.close(page),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err) && !this.itemError(err)) this.error.set(errorMessage(err));
-      },
+    // A field the form names maps by itself; an entry's picker is named by the kind it holds.
+    this.submission.run(request, (page) => this.dialogRef.close(page), {
+      leaves: true,
+      refused: (err) => this.itemError(err),
     });
   }
 

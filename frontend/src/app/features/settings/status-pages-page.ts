@@ -2,18 +2,16 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, Observable, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
-import { confirmAction, ConfirmOptions } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { StatusPageDialog, StatusPageDialogData } from './status-page-dialog';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
+import { Notify } from '../../ui/notify';
+import { LoadState } from '../../ui/load-state';
 
 /**
  * Settings → Status pages (issue 16 item 4): a customer's read-only page at /status/<slug> that its
@@ -22,7 +20,7 @@ import { StatusPage, StatusPagesApi } from './status-pages-api';
 @Component({
   selector: 'argus-status-pages-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatProgressBarModule],
+  imports: [Icon, LoadState, MatButtonModule],
   template: `
     <header class="page-header page-header--actions">
       <div>
@@ -38,49 +36,42 @@ import { StatusPage, StatusPagesApi } from './status-pages-api';
       </button>
     </header>
     @let state = pages();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading status pages" />
+    <argus-load-state [state]="state" label="Loading status pages" />
+    @if (state.state === 'ready') {
+      @if (state.value.length === 0) {
+        <p data-testid="empty">No status pages yet.</p>
       }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (state.value.length === 0) {
-          <p data-testid="empty">No status pages yet.</p>
+      <ul class="pages">
+        @for (p of state.value; track p.id) {
+          <li class="page" data-testid="status-page">
+            <h2>{{ p.title }}</h2>
+            <p class="meta">
+              {{ p.customerName }} · {{ p.items.length }} {{ p.items.length === 1 ? 'entry' : 'entries' }}:
+              {{ names(p) }}
+            </p>
+            @if (p.announcement) {
+              <p class="announcement"><strong>Announcement:</strong> {{ p.announcement }}</p>
+            }
+            <p class="url">
+              <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
+            </p>
+            <div class="buttons">
+              <button mat-stroked-button type="button" (click)="copy(p)">
+                <argus-icon matButtonIcon name="copy" />Copy address
+              </button>
+              <button mat-stroked-button type="button" (click)="edit(p)">
+                <argus-icon matButtonIcon name="edit" />Edit
+              </button>
+              <button mat-stroked-button type="button" (click)="rotate(p)">
+                <argus-icon matButtonIcon name="refresh" />New address
+              </button>
+              <button mat-stroked-button type="button" (click)="revoke(p)">
+                <argus-icon matButtonIcon name="delete" />Revoke
+              </button>
+            </div>
+          </li>
         }
-        <ul class="pages">
-          @for (p of state.value; track p.id) {
-            <li class="page" data-testid="status-page">
-              <h2>{{ p.title }}</h2>
-              <p class="meta">
-                {{ p.customerName }} · {{ p.items.length }} {{ p.items.length === 1 ? 'entry' : 'entries' }}:
-                {{ names(p) }}
-              </p>
-              @if (p.announcement) {
-                <p class="announcement"><strong>Announcement:</strong> {{ p.announcement }}</p>
-              }
-              <p class="url">
-                <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
-              </p>
-              <div class="buttons">
-                <button mat-stroked-button type="button" (click)="copy(p)">
-                  <argus-icon matButtonIcon name="copy" />Copy address
-                </button>
-                <button mat-stroked-button type="button" (click)="edit(p)">
-                  <argus-icon matButtonIcon name="edit" />Edit
-                </button>
-                <button mat-stroked-button type="button" (click)="rotate(p)">
-                  <argus-icon matButtonIcon name="refresh" />New address
-                </button>
-                <button mat-stroked-button type="button" (click)="revoke(p)">
-                  <argus-icon matButtonIcon name="delete" />Revoke
-                </button>
-              </div>
-            </li>
-          }
-        </ul>
-      }
+      </ul>
     }
   `,
   styles: `
@@ -121,8 +112,9 @@ import { StatusPage, StatusPagesApi } from './status-pages-api';
 })
 export class StatusPagesPage {
   private readonly api = inject(StatusPagesApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly clipboard = inject(Clipboard);
   protected readonly pages = toSignal(this.api.pages$, { initialValue: LOADING as Refreshing<StatusPage[]> });
 
@@ -131,14 +123,7 @@ export class StatusPagesPage {
   }
 
   protected copy(page: StatusPage): void {
-    const copied = this.clipboard.copy(page.url);
-    this.snackBar.open(
-      copied ? 'Address copied' : 'The browser refused to copy. Select the address and copy it by hand.',
-      undefined,
-      {
-        duration: 4000,
-      },
-    );
+    this.notify.copied(this.clipboard.copy(page.url), 'Address copied', 'the address');
   }
 
   protected create(): void {
@@ -150,43 +135,26 @@ export class StatusPagesPage {
   }
 
   protected rotate(page: StatusPage): void {
-    this.confirmThen(
-      {
-        title: `Give ${page.title} a new address?`,
-        message: 'The current address stops working at once; share the new one with the customer.',
-        confirm: 'New address',
-      },
-      () => this.api.rotate(page.id),
-      'New address made',
-    );
+    this.confirmThen.run({
+      title: `Give ${page.title} a new address?`,
+      message: 'The current address stops working at once; share the new one with the customer.',
+      confirm: 'New address',
+      action: () => this.api.rotate(page.id),
+      done: 'New address made',
+    });
   }
 
   protected revoke(page: StatusPage): void {
-    this.confirmThen(
-      {
-        title: `Revoke ${page.title}?`,
-        message: 'The page is deleted and its address answers "not found" from now on.',
-        confirm: 'Revoke',
-      },
-      () => this.api.remove(page.id),
-      'Status page revoked',
-    );
-  }
-
-  private confirmThen(options: ConfirmOptions, action: () => Observable<unknown>, done: string): void {
-    confirmAction(this.dialog, options)
-      .pipe(filter(Boolean), switchMap(action))
-      .subscribe({
-        next: () => this.snackBar.open(done, undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+    this.confirmThen.run({
+      title: `Revoke ${page.title}?`,
+      message: 'The page is deleted and its address answers "not found" from now on.',
+      confirm: 'Revoke',
+      action: () => this.api.remove(page.id),
+      done: 'Status page revoked',
+    });
   }
 
   private open(data: StatusPageDialogData, message: string): void {
-    this.dialog
-      .open<StatusPageDialog, StatusPageDialogData, StatusPage>(StatusPageDialog, { data, width: '720px' })
-      .afterClosed()
-      .pipe(filter(Boolean))
-      .subscribe(() => this.snackBar.open(message, undefined, { duration: 4000 }));
+    this.formDialog.open(StatusPageDialog, { data, width: '720px' }, message);
   }
 }

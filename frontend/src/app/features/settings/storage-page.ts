@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
 import { CardTable } from '../../ui/card-table';
+import { LoadState } from '../../ui/load-state';
 
 const STATE_LABELS: Record<StorageJobState, string> = {
   ok: 'OK',
@@ -30,91 +30,79 @@ const STATE_CHIPS: Record<StorageJobState, string> = {
 @Component({
   selector: 'argus-storage-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, MatProgressBarModule, TimeAgo],
+  imports: [CardTable, LoadState, TimeAgo],
   template: `
     <header class="page-header">
       <h1>Storage</h1>
       <p>Disk used by the database, and the jobs that compress, roll up and expire the samples.</p>
     </header>
     @let state = report();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading storage" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @let r = state.value;
-        @if (state.stale) {
-          <p class="form-error" role="status">Could not refresh ({{ state.stale }}). Showing the last answer.</p>
-        }
-        <dl class="usage" data-testid="usage">
+    <argus-load-state [state]="state" label="Loading storage" />
+    @if (state.state === 'ready') {
+      @let r = state.value;
+      <dl class="usage" data-testid="usage">
+        <div>
+          <dt>Database</dt>
+          <dd>{{ bytes(r.databaseBytes) }}</dd>
+        </div>
+        <div>
+          <dt>Samples</dt>
+          <dd>{{ bytes(r.metricsBytes) }}</dd>
+        </div>
+        @if (r.timescale) {
           <div>
-            <dt>Database</dt>
-            <dd>{{ bytes(r.databaseBytes) }}</dd>
+            <dt>Compressed chunks</dt>
+            <dd>{{ r.compressedChunks }} of {{ r.chunks }}</dd>
           </div>
-          <div>
-            <dt>Samples</dt>
-            <dd>{{ bytes(r.metricsBytes) }}</dd>
-          </div>
-          @if (r.timescale) {
+          @if (r.compression; as c) {
             <div>
-              <dt>Compressed chunks</dt>
-              <dd>{{ r.compressedChunks }} of {{ r.chunks }}</dd>
+              <dt>Compression</dt>
+              <dd>{{ bytes(c.beforeBytes) }} → {{ bytes(c.afterBytes) }} ({{ ratio(r) }}× smaller)</dd>
             </div>
-            @if (r.compression; as c) {
-              <div>
-                <dt>Compression</dt>
-                <dd>{{ bytes(c.beforeBytes) }} → {{ bytes(c.afterBytes) }} ({{ ratio(r) }}× smaller)</dd>
-              </div>
-            }
           }
-        </dl>
-        @if (!r.timescale) {
-          <p data-testid="no-timescale">
-            TimescaleDB is not installed: samples are kept in a plain table, without compression, rollups or retention
-            jobs. Install it to keep months of history in little space.
-          </p>
-        } @else {
-          <h2 id="jobs-title">Jobs</h2>
-          <div class="table-scroll">
-            <table argusCardTable aria-labelledby="jobs-title">
-              <thead>
-                <tr>
-                  <th scope="col">Job</th>
-                  <th scope="col">Table</th>
-                  <th scope="col">Runs</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Last success</th>
-                  <th scope="col">Next run</th>
-                  <th scope="col">Last error</th>
-                </tr>
-              </thead>
-              <tbody>
-                @for (job of r.jobs; track job.id) {
-                  <tr data-testid="job">
-                    <td>{{ job.name }}</td>
-                    <td class="relation">{{ job.relation }}</td>
-                    <td>{{ schedule(job.scheduleSeconds) }}</td>
-                    <td>
-                      <span class="chip {{ chips[job.state] }}" data-testid="job-state">{{ labels[job.state] }}</span>
-                    </td>
-                    <td><argus-time-ago [at]="job.lastSuccessAt" [now]="now()" /></td>
-                    <td><argus-time-ago [at]="job.nextStartAt" [now]="now()" /></td>
-                    <td class="error-text">{{ job.lastError ?? '' }}</td>
-                  </tr>
-                } @empty {
-                  <tr>
-                    <td colspan="7">
-                      No policy jobs: the TimescaleDB step has not run (see the server's start-up log).
-                    </td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
         }
+      </dl>
+      @if (!r.timescale) {
+        <p data-testid="no-timescale">
+          TimescaleDB is not installed: samples are kept in a plain table, without compression, rollups or retention
+          jobs. Install it to keep months of history in little space.
+        </p>
+      } @else {
+        <h2 id="jobs-title">Jobs</h2>
+        <div class="table-scroll">
+          <table argusCardTable aria-labelledby="jobs-title">
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Table</th>
+                <th scope="col">Runs</th>
+                <th scope="col">State</th>
+                <th scope="col">Last success</th>
+                <th scope="col">Next run</th>
+                <th scope="col">Last error</th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (job of r.jobs; track job.id) {
+                <tr data-testid="job">
+                  <td>{{ job.name }}</td>
+                  <td class="relation">{{ job.relation }}</td>
+                  <td>{{ schedule(job.scheduleSeconds) }}</td>
+                  <td>
+                    <span class="chip {{ chips[job.state] }}" data-testid="job-state">{{ labels[job.state] }}</span>
+                  </td>
+                  <td><argus-time-ago [at]="job.lastSuccessAt" [now]="now()" /></td>
+                  <td><argus-time-ago [at]="job.nextStartAt" [now]="now()" /></td>
+                  <td class="error-text">{{ job.lastError ?? '' }}</td>
+                </tr>
+              } @empty {
+                <tr>
+                  <td colspan="7">No policy jobs: the TimescaleDB step has not run (see the server's start-up log).</td>
+                </tr>
+              }
+            </tbody>
+          </table>
+        </div>
       }
     }
   `,

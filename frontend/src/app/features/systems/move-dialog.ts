@@ -1,18 +1,17 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
+import { FormBuilder } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
 import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
 import { SystemChanges, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;
@@ -25,14 +24,7 @@ export interface MoveDialogData {
 @Component({
   selector: 'argus-move-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatProgressBarModule,
-    MatSelectModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatProgressBarModule, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Move {{ system.name }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
@@ -65,14 +57,8 @@ export interface MoveDialogData {
             <mat-hint>The agent keeps reporting; its history moves along.</mat-hint>
           </mat-form-field>
         }
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy() || fleet().state !== 'ready'">Move</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" submit="Move" [blocked]="fleet().state !== 'ready'" />
     </form>
   `,
 })
@@ -103,8 +89,7 @@ export class MoveDialog {
     return state.value.clusters.filter((c) => c.customerId === customerId).sort(byName);
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   constructor() {
     // Another customer's clusters are not this one's: a new customer starts without a cluster.
@@ -123,14 +108,8 @@ export class MoveDialog {
       this.dialogRef.close();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    this.api.update(this.system.id, changes).subscribe({
-      next: (system) => this.dialogRef.close(system),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.update(this.system.id, changes), (system) => this.dialogRef.close(system), {
+      leaves: true,
     });
   }
 }

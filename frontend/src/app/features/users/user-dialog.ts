@@ -1,21 +1,21 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
+import { FormBuilder, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage, errorStatus } from '../../core/api-error';
+import { errorStatus } from '../../core/api-error';
 import { Role, ROLES, roleLabel } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
 import { passwordGroup, passwordLength } from '../../core/password-rules';
 import { identityControls, IdentityFields } from '../../ui/identity-fields';
 import { NewPasswordFields } from '../../ui/new-password-fields';
 import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface UserDialogData {
   /** The account to edit; absent to create one. */
@@ -36,16 +36,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 @Component({
   selector: 'argus-user-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    IdentityFields,
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatSelectModule,
-    MatSlideToggleModule,
-    NewPasswordFields,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, IdentityFields, MatSelectModule, MatSlideToggleModule, NewPasswordFields],
   templateUrl: './user-dialog.html',
   styles: `
     .toggle {
@@ -58,7 +49,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 })
 export class UserDialog {
   private readonly users = inject(UsersApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly dialogRef = inject<MatDialogRef<UserDialog, UserRow>>(MatDialogRef);
   protected readonly original = inject<UserDialogData>(MAT_DIALOG_DATA).user ?? null;
 
@@ -88,30 +79,26 @@ export class UserDialog {
     return this.value().role !== 'ADMIN' && customers.state === 'ready' && customers.value !== null;
   });
 
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
+    if (!this.submission.ready()) return;
     const request = this.original ? this.update(this.original) : this.create();
     if (!request) {
       this.dialogRef.close();
       return;
     }
-    this.busy.set(true);
-    this.error.set(null);
-    request.subscribe({
-      next: (user) => this.dialogRef.close(user),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        // A conflict (address taken, last administrator) is the server's rule: say it in its words.
-        if (errorStatus(err) === 409) this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
-        else if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
+    this.submission.run(request, (user) => this.dialogRef.close(user), {
+      leaves: true,
+      refused: (err) => this.conflict(err),
     });
+  }
+
+  /** A conflict (address taken, last administrator) is the server's rule: say it in its words. */
+  private conflict(err: unknown): boolean {
+    if (errorStatus(err) !== 409) return false;
+    this.notify.refused(err);
+    return true;
   }
 
   private create(): Observable<UserRow> {

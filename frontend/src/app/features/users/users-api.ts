@@ -3,6 +3,7 @@ import { inject, Injectable } from '@angular/core';
 import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs';
 
 import { Loaded, loaded } from '../../core/loaded';
+import { CustomersApi } from '../../shared/customers/customers-api';
 import { onTopics, Refreshing, refreshing } from '../../core/refresh';
 import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
 import type { Customer as FleetCustomer } from '@contracts/fleet';
@@ -18,7 +19,6 @@ export type Customer = Pick<FleetCustomer, 'id' | 'name'>;
 export type { NewUser, UserChanges };
 
 export const USERS_URL = '/api/users';
-export const CUSTOMERS_URL = '/api/customers';
 
 /** Account administration (ADMIN only). */
 @Injectable({ providedIn: 'root' })
@@ -38,8 +38,8 @@ export class UsersApi {
    * built): grants are then left as they are.
    */
   readonly customers$: Observable<Loaded<Customer[] | null>> = loaded(
-    this.http
-      .get<Customer[]>(CUSTOMERS_URL)
+    inject(CustomersApi)
+      .customers()
       .pipe(
         catchError((err: unknown) =>
           err instanceof HttpErrorResponse && err.status === 404 ? of(null) : throwError(() => err),

@@ -5,7 +5,8 @@ import { Router } from '@angular/router';
 import { AUTH_URLS, AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CUSTOMERS_URL, UserRow, USERS_URL } from './users-api';
+import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { UserRow, USERS_URL } from './users-api';
 import { UsersPage } from './users-page';
 
 function row(overrides: Partial<UserRow> = {}): UserRow {

@@ -1,35 +1,32 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { MatTableModule } from '@angular/material/table';
-import { MatTooltipModule } from '@angular/material/tooltip';
 import { Router } from '@angular/router';
-import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService, roleLabel } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { UserDialog, UserDialogData } from './user-dialog';
 import { UserRow, UsersApi } from './users-api';
 import { CardTable } from '../../ui/card-table';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
+import { LoadState } from '../../ui/load-state';
+import { RowActions } from '../../ui/row-actions';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
 export class UsersPage {
   private readonly usersApi = inject(UsersApi);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly router = inject(Router);
   protected readonly auth = inject(AuthService);
 
@@ -47,33 +44,22 @@ export class UsersPage {
 
   protected remove(user: UserRow): void {
     const self = user.id === this.auth.user()?.id;
-    confirmAction(this.dialog, {
+    // A 409 ("The last active administrator cannot be deleted…") shows in the server's words.
+    this.confirmThen.run({
       title: `Delete ${user.name}?`,
       message: self
         ? 'This is your own account: you will be signed out at once. This cannot be undone.'
         : `${user.email} can no longer sign in, and their API tokens stop working. This cannot be undone.`,
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.usersApi.remove(user.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open(`${user.name} deleted`, undefined, { duration: 4000 }),
-        // 409 "The last active administrator cannot be deleted…" and any other refusal, in the server's words.
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.usersApi.remove(user.id),
+      done: `${user.name} deleted`,
+    });
   }
 
   private openDialog(data: UserDialogData, done: (user: UserRow) => string): void {
-    this.dialog
-      .open<UserDialog, UserDialogData, UserRow>(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' })
-      .afterClosed()
-      .pipe(filter((user): user is UserRow => !!user))
-      .subscribe((user) => {
-        this.snackBar.open(done(user), undefined, { duration: 4000 });
-        if (user.id === this.auth.user()?.id) this.ownAccountChanged();
-      });
+    this.formDialog.open(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' }, done, (user: UserRow) => {
+      if (user.id === this.auth.user()?.id) this.ownAccountChanged();
+    });
   }
 
   /** The shell shows the own name and role: refresh them; an administrator who stepped down leaves this page. */

@@ -1,11 +1,11 @@
-import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
-import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { Icon } from '../../ui/icon';
 import { AgentRolloutApi } from './agent-rollout-api';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 
 /**
  * The update-failure guard on a system page (contracts.md "Agent protocol"): an agent offered a build that
@@ -24,7 +24,9 @@ import { AgentRolloutApi } from './agent-rollout-api';
           another version. Argus does not offer this build to the system again until an administrator retries.
         </p>
         @if (isAdmin()) {
-          <button mat-stroked-button type="button" [disabled]="busy()" (click)="retry(version)">Retry update</button>
+          <button mat-stroked-button type="button" [disabled]="submission.busy()" (click)="retry(version)">
+            Retry update
+          </button>
         }
       </div>
     }
@@ -55,7 +57,7 @@ import { AgentRolloutApi } from './agent-rollout-api';
 })
 export class AgentRolloutFailure {
   private readonly api = inject(AgentRolloutApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   protected readonly isAdmin = inject(AuthService).isAdmin;
 
   readonly systemId = input.required<number>();
@@ -71,20 +73,17 @@ export class AgentRolloutFailure {
     const version = this.failedVersion();
     return version && version !== this.retried() ? version : null;
   });
-  protected readonly busy = signal(false);
+  protected readonly submission = new Submission();
 
   protected retry(version: string): void {
-    this.busy.set(true);
-    this.api.retryUpdate(this.systemId()).subscribe({
-      next: () => {
-        this.busy.set(false);
+    const request = this.api.retryUpdate(this.systemId());
+    this.submission.run(
+      request,
+      () => {
         this.retried.set(version);
-        this.snackBar.open(`The update to ${version} will be offered again`, undefined, { duration: 4000 });
+        this.notify.done(`The update to ${version} will be offered again`);
       },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
-      },
-    });
+      { refused: (err) => this.notify.refused(err) },
+    );
   }
 }

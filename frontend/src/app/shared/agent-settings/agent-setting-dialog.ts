@@ -1,14 +1,10 @@
-import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { AbstractControl, FormBuilder, ReactiveFormsModule, ValidationErrors, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
-import { MAT_DIALOG_DATA, MatDialogModule, MatDialogRef } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { AbstractControl, FormBuilder, ValidationErrors, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../../core/api-error';
 import {
   AgentSetting,
   AgentSettingChanges,
@@ -16,6 +12,8 @@ import {
   SETTING_KEY_PATTERN,
   SettingScope,
 } from './agent-settings-api';
+import { Submission } from '../../ui/submission';
+import { FORM_DIALOG } from '../../ui/dialog-footer';
 
 export interface AgentSettingDialogData {
   scope: SettingScope;
@@ -35,14 +33,7 @@ const PRINTABLE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
 @Component({
   selector: 'argus-agent-setting-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    MatButtonModule,
-    MatDialogModule,
-    MatFormFieldModule,
-    MatInputModule,
-    MatSlideToggleModule,
-    ReactiveFormsModule,
-  ],
+  imports: [FORM_DIALOG, MatSlideToggleModule],
   template: `
     <h2 mat-dialog-title>{{ title }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
@@ -85,14 +76,8 @@ const PRINTABLE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
         </mat-form-field>
         <mat-slide-toggle formControlName="secret" data-testid="setting-secret">Secret</mat-slide-toggle>
         <p class="field-note">A secret (a password, an API token) is write-only: the console never shows it again.</p>
-        @if (error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
       </mat-dialog-content>
-      <mat-dialog-actions align="end">
-        <button mat-button type="button" mat-dialog-close>Cancel</button>
-        <button mat-flat-button type="submit" [disabled]="busy()">{{ data.setting ? 'Save' : 'Add setting' }}</button>
-      </mat-dialog-actions>
+      <argus-dialog-footer [submission]="submission" [submit]="data.setting ? 'Save' : 'Add setting'" />
     </form>
   `,
   styles: `
@@ -131,23 +116,11 @@ export class AgentSettingDialog {
   });
   /** Editing a secret with nothing typed: the stored value stays. */
   protected readonly keepsStoredSecret = computed(() => this.wasSecret && this.secret() && this.typed() === '');
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
-    this.request().subscribe({
-      next: (saved) => this.dialogRef.close(saved),
-      error: (err: unknown) => {
-        this.busy.set(false);
-        if (!applyFieldError(this.form, err)) this.error.set(errorMessage(err));
-      },
-    });
+    if (!this.submission.ready()) return;
+    this.submission.run(this.request(), (saved) => this.dialogRef.close(saved), { leaves: true });
   }
 
   private request(): Observable<AgentSetting> {

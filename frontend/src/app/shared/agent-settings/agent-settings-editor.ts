@@ -1,22 +1,20 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSnackBar } from '@angular/material/snack-bar';
-import { filter, switchMap } from 'rxjs';
+import { switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
 import { Icon } from '../../ui/icon';
 import { RowActions } from '../../ui/row-actions';
 import { AgentSettingDialog, AgentSettingDialogData } from './agent-setting-dialog';
 import { AgentSetting, AgentSettingsApi, AgentSettingsListing, SettingScope } from './agent-settings-api';
 import { CardTable } from '../../ui/card-table';
+import { ConfirmThen } from '../../ui/confirm-dialog';
+import { FormDialog } from '../../ui/form-dialog';
+import { LoadState } from '../../ui/load-state';
 
 /** What the console shows for a secret: that one is stored, never what. */
 export const SECRET_MASK = '••• set';
@@ -29,15 +27,15 @@ export const SECRET_MASK = '••• set';
 @Component({
   selector: 'argus-agent-settings-editor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, MatButtonModule, MatProgressBarModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, RowActions],
   templateUrl: './agent-settings-editor.html',
   styleUrl: './agent-settings-editor.scss',
 })
 export class AgentSettingsEditor {
   private readonly api = inject(AgentSettingsApi);
   private readonly auth = inject(AuthService);
-  private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
 
   readonly scope = input.required<SettingScope>();
   /** The customer the cluster or system belongs to: it decides who may write. */
@@ -64,28 +62,18 @@ export class AgentSettingsEditor {
   }
 
   protected remove(setting: AgentSetting): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Delete ${setting.key}?`,
       message: this.isSystem()
         ? 'The agent of this system gets its cluster’s value for this key again, if the cluster has one.'
         : 'Agents of this cluster stop getting this key, except systems that set it themselves.',
       confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.remove(setting.id)),
-      )
-      .subscribe({
-        next: () => this.snackBar.open(`${setting.key} deleted`, undefined, { duration: 4000 }),
-        error: (err: unknown) => this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 }),
-      });
+      action: () => this.api.remove(setting.id),
+      done: `${setting.key} deleted`,
+    });
   }
 
   private open(data: AgentSettingDialogData, done: (saved: AgentSetting) => string): void {
-    this.dialog
-      .open<AgentSettingDialog, AgentSettingDialogData, AgentSetting>(AgentSettingDialog, { data, width: '520px' })
-      .afterClosed()
-      .pipe(filter((saved): saved is AgentSetting => !!saved))
-      .subscribe((saved) => this.snackBar.open(done(saved), undefined, { duration: 4000 }));
+    this.formDialog.open(AgentSettingDialog, { data, width: '520px' }, done);
   }
 }

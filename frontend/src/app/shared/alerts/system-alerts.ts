@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, input } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 import { switchMap } from 'rxjs';
 
@@ -9,6 +8,7 @@ import { Refreshing } from '../../core/refresh';
 import { injectNow } from '../../ui/time-ago';
 import { AlertSummary } from './alert-row';
 import { Alert, AlertsApi } from './alerts-api';
+import { LoadState } from '../../ui/load-state';
 
 export const HISTORY_SIZE = 20;
 
@@ -16,33 +16,26 @@ export const HISTORY_SIZE = 20;
 @Component({
   selector: 'argus-system-alerts',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AlertSummary, MatProgressBarModule, RouterLink],
+  imports: [AlertSummary, LoadState, RouterLink],
   template: `
     <section aria-labelledby="system-alerts-title" class="history">
       <h2 id="system-alerts-title">Alert history</h2>
       @let state = alerts();
-      @switch (state.state) {
-        @case ('loading') {
-          <mat-progress-bar mode="indeterminate" aria-label="Loading alert history" />
-        }
-        @case ('error') {
-          <p class="form-error" role="alert">{{ state.message }}</p>
-        }
-        @case ('ready') {
-          @if (state.value.length === 0) {
-            <p data-testid="no-alerts">No alerts yet.</p>
-          } @else {
-            <ul>
-              @for (alert of state.value; track alert.id) {
-                <li data-testid="history-alert">
-                  <argus-alert-summary [alert]="alert" [now]="now()" [showSystem]="false" />
-                </li>
-              }
-            </ul>
-            <a [routerLink]="['/alerts']" [queryParams]="{ system: systemId(), state: null }"
-              >All alerts of this system</a
-            >
-          }
+      <argus-load-state [state]="state" label="Loading alert history" />
+      @if (state.state === 'ready') {
+        @if (state.value.length === 0) {
+          <p data-testid="no-alerts">No alerts yet.</p>
+        } @else {
+          <ul>
+            @for (alert of state.value; track alert.id) {
+              <li data-testid="history-alert">
+                <argus-alert-summary [alert]="alert" [now]="now()" [showSystem]="false" />
+              </li>
+            }
+          </ul>
+          <a [routerLink]="['/alerts']" [queryParams]="{ system: systemId(), state: null }"
+            >All alerts of this system</a
+          >
         }
       }
     </section>

@@ -28,15 +28,16 @@ export class CustomersApi {
   private readonly changed$ = new Subject<void>();
 
   /** Customers and clusters the account may see, kept fresh; emits again after every change made here. */
-  readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(
-    () => this.request(),
-    this.changed$,
-    onTopics('customers'),
-  );
+  readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(() => this.fleet(), this.changed$, onTopics('customers'));
+
+  /** The customers the account may see, one answer (pages that filter or report by customer). */
+  customers(): Observable<Customer[]> {
+    return this.http.get<Customer[]>(CUSTOMERS_URL);
+  }
 
   /** One answer, for dialogs that pick a customer or cluster. */
   loadFleet(): Observable<Loaded<Fleet>> {
-    return loaded(this.request());
+    return loaded(this.fleet());
   }
 
   createCustomer(fields: CustomerFields): Observable<Customer> {
@@ -70,7 +71,8 @@ export class CustomersApi {
     return this.http.post<Cluster>(`${CLUSTERS_URL}/${id}/enrollment-key`, null).pipe(tap(() => this.changed$.next()));
   }
 
-  private request(): Observable<Fleet> {
+  /** Customers and clusters, one answer. */
+  fleet(): Observable<Fleet> {
     return forkJoin({
       customers: this.http.get<Customer[]>(CUSTOMERS_URL),
       clusters: this.http.get<Cluster[]>(CLUSTERS_URL),

@@ -1,15 +1,14 @@
-import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable } from 'rxjs';
 
 import { User } from '../../core/auth';
 import { loaded, Loaded } from '../../core/loaded';
 import { mayWriteAt } from '../../core/rights';
-import { byName, Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../customers/customers-api';
-import { SystemSummary } from '../systems/systems-api';
+import { byName, CustomersApi } from '../customers/customers-api';
+import { SystemsApi } from '../systems/systems-api';
 import { ScopeType } from './rules-api';
 
-export const SYSTEMS_URL = '/api/systems';
+export { SYSTEMS_URL } from '../systems/systems-api';
 
 export interface ScopeTarget {
   id: number;
@@ -35,16 +34,13 @@ export function scopeChoices(overriding: boolean, isAdmin: boolean): ScopeChoice
  */
 @Injectable({ providedIn: 'root' })
 export class ScopeTargetsApi {
-  private readonly http = inject(HttpClient);
+  private readonly customersApi = inject(CustomersApi);
+  private readonly systemsApi = inject(SystemsApi);
 
   load(user: User | null): Observable<Loaded<ScopeTargets>> {
     return loaded(
-      forkJoin({
-        customers: this.http.get<Customer[]>(CUSTOMERS_URL),
-        clusters: this.http.get<Cluster[]>(CLUSTERS_URL),
-        systems: this.http.get<SystemSummary[]>(SYSTEMS_URL),
-      }).pipe(
-        map(({ customers, clusters, systems }) => {
+      forkJoin({ fleet: this.customersApi.fleet(), systems: this.systemsApi.all() }).pipe(
+        map(({ fleet: { customers, clusters }, systems }) => {
           const writable = customers.filter((c) => mayWriteAt(user, c.id)).sort(byName);
           const names = new Map(customers.map((c) => [c.id, c.name]));
           const zones = new Map(customers.map((c) => [c.id, c.timeZone]));

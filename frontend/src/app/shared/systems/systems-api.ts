@@ -43,6 +43,11 @@ export class SystemsApi {
   private readonly changed$ = new Subject<void>();
 
   /** One page of the systems list, filtered and ordered by customer, cluster and name on the server. */
+  /** Every system the account may see, one answer (pickers; the systems page pages instead). */
+  all(): Observable<SystemSummary[]> {
+    return this.http.get<SystemSummary[]>(SYSTEMS_URL);
+  }
+
   page(query: SystemsPageQuery): Observable<SystemsPage> {
     const params: Record<string, string | number> = { limit: query.limit };
     if (query.sort) params['sort'] = query.sort;
