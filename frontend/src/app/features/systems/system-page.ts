@@ -4,17 +4,16 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
-import { MatSnackBar } from '@angular/material/snack-bar';
 import { Title } from '@angular/platform-browser';
 import { Router, RouterLink } from '@angular/router';
 import { filter, switchMap } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
 import { AuthService } from '../../core/auth';
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
 import { mayWriteAt } from '../../core/rights';
 import { confirmAction } from '../../ui/confirm-dialog';
+import { Notify } from '../../ui/notify';
 import { Icon } from '../../ui/icon';
 import { askName } from '../../ui/name-dialog';
 import { injectNow, TimeAgo } from '../../ui/time-ago';
@@ -52,7 +51,7 @@ export class SystemPage {
   private readonly api = inject(SystemsApi);
   private readonly auth = inject(AuthService);
   private readonly dialog = inject(MatDialog);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   private readonly router = inject(Router);
   protected readonly now = injectNow();
 
@@ -90,7 +89,7 @@ export class SystemPage {
       hint: `The hostname stays ${system.hostname}, as the agent reports it.`,
       confirm: 'Rename',
       save: (name) => this.api.update(system.id, { name }),
-    }).subscribe((saved) => this.done(`Renamed to ${saved.name}`));
+    }).subscribe((saved) => this.notify.done(`Renamed to ${saved.name}`));
   }
 
   protected move(system: SystemDetail): void {
@@ -99,16 +98,16 @@ export class SystemPage {
       .afterClosed()
       .pipe(filter((moved): moved is SystemDetail => !!moved))
       .subscribe((moved) =>
-        this.done(`Moved to ${moved.customer.name}${moved.cluster ? ` · ${moved.cluster.name}` : ''}`),
+        this.notify.done(`Moved to ${moved.customer.name}${moved.cluster ? ` · ${moved.cluster.name}` : ''}`),
       );
   }
 
   protected setOfflineAlerts(system: SystemDetail, change: MatSlideToggleChange): void {
     this.api.update(system.id, { offlineAlerts: change.checked }).subscribe({
-      next: () => this.done(change.checked ? 'Offline alerts on' : 'Offline alerts off'),
+      next: () => this.notify.done(change.checked ? 'Offline alerts on' : 'Offline alerts off'),
       error: (err: unknown) => {
         change.source.checked = !change.checked;
-        this.failed(err);
+        this.notify.refused(err);
       },
     });
   }
@@ -127,10 +126,10 @@ export class SystemPage {
       )
       .subscribe({
         next: () => {
-          this.done(`${system.name} deleted`);
+          this.notify.done(`${system.name} deleted`);
           void this.router.navigateByUrl('/systems');
         },
-        error: (err: unknown) => this.failed(err),
+        error: (err: unknown) => this.notify.refused(err),
       });
   }
 
@@ -147,16 +146,8 @@ export class SystemPage {
         switchMap(() => this.api.reEnroll(system.id)),
       )
       .subscribe({
-        next: () => this.done(`${system.name} waits to be enrolled again`),
-        error: (err: unknown) => this.failed(err),
+        next: () => this.notify.done(`${system.name} waits to be enrolled again`),
+        error: (err: unknown) => this.notify.refused(err),
       });
-  }
-
-  private done(message: string): void {
-    this.snackBar.open(message, undefined, { duration: 4000 });
-  }
-
-  private failed(err: unknown): void {
-    this.snackBar.open(errorMessage(err), 'Dismiss', { duration: 10000 });
   }
 }
