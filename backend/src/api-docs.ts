@@ -13,6 +13,7 @@ import { usersApi } from './users/routes.js';
 import { agentApi } from './agents/routes.js';
 import { rolloutApi } from './agents/rollout-routes.js';
 import { authApi } from './auth/routes.js';
+import { ssoApi } from './sso/routes.js';
 import { secondFactorApi } from './second-factor/routes.js';
 import { channelsApi } from './channels/routes.js';
 import { storageApi } from './housekeeping/storage-routes.js';
@@ -45,6 +46,7 @@ export const API_DOCS: readonly RouteDoc[] = [
   ...agentApi,
   ...rolloutApi,
   ...authApi,
+  ...ssoApi,
   ...secondFactorApi,
   ...channelsApi,
   ...storageApi,
