@@ -298,3 +298,33 @@ describe('single sign-on when not configured', () => {
     assert.equal(start.body.error, 'Single sign-on is not configured');
   });
 });
+
+describe('single sign-on while the provider is down', () => {
+  const t = {} as { db: TestDatabase; server: TestServer };
+  before(async () => {
+    t.db = await createTestDatabase();
+    const silent = await freePort(); // nothing listens there: the provider is down
+    t.server = await startTestServer(
+      testConfig(t.db.url, {
+        OIDC_ISSUER_URL: `http://127.0.0.1:${silent}`,
+        OIDC_CLIENT_ID: 'argus',
+        OIDC_CLIENT_SECRET: 'secret-that-must-never-show-0123456789',
+      }),
+    );
+  });
+  after(async () => {
+    await t.server.stop();
+    await t.db.drop();
+  });
+
+  it('says so at the start, and local accounts (break-glass) still sign in', async () => {
+    const start = await new Client(t.server.url).get('/api/auth/sso/start');
+    assert.equal(start.status, 503);
+    assert.match(start.body.error, /identity provider cannot be reached.*local account/);
+    const admin = await createAccount(t.db.knex, { role: 'ADMIN' });
+    const client = new Client(t.server.url);
+    assert.equal((await client.signIn(admin.email, admin.password)).status, 200);
+    assert.equal((await client.get('/api/auth/me')).body.user.role, 'ADMIN');
+    assert.ok(!JSON.stringify(t.server.logs.lines()).includes('secret-that-must-never-show'), 'no secret logged');
+  });
+});

@@ -25,6 +25,7 @@ import { safeReturnUrl } from '../../core/return-url';
 import { sixDigits } from '../../core/validators';
 import { Icon } from '../../ui/icon';
 import { AuthCard } from './auth-card';
+import { SsoButton } from './sso-button';
 
 /** Messages other pages leave for this one (`/login?notice=…`). */
 export const LOGIN_NOTICES: Record<string, string> = {
@@ -44,6 +45,7 @@ export const LOGIN_NOTICES: Record<string, string> = {
     MatInputModule,
     ReactiveFormsModule,
     RouterLink,
+    SsoButton,
   ],
   templateUrl: './login-page.html',
 })
