@@ -3,7 +3,9 @@
  *
  * - `users.oidc_issuer` + `users.oidc_subject`: the provider's identity of an account. Accounts are
  *   found by this pair only, never by e-mail alone; unique, so one identity opens one account.
- * - `users.last_sign_in_at`: when the account last signed in, by either way.
+ * - `users.oidc_groups`: the groups the provider listed at the last single sign-on, so a changed
+ *   group mapping is applied to the account at once, not only at its next sign-in.
+ * - `users.last_sign_in_at`: when the account last signed in through the provider.
  * - `sso_group_mappings`: a provider group → the role its members get; `sso_group_customers` the
  *   customers it grants (what an OPERATOR or VIEWER may see).
  * - `sso_sign_ins`: sign-ins under way between the redirect to the provider and its callback, keyed
@@ -16,6 +18,7 @@ export async function up(knex: Knex): Promise<void> {
     ALTER TABLE users
       ADD COLUMN oidc_issuer text,
       ADD COLUMN oidc_subject text,
+      ADD COLUMN oidc_groups text[],
       ADD COLUMN last_sign_in_at timestamptz,
       ADD CONSTRAINT users_oidc_identity_pair CHECK ((oidc_issuer IS NULL) = (oidc_subject IS NULL));
     CREATE UNIQUE INDEX users_oidc_identity_idx ON users (oidc_issuer, oidc_subject) WHERE oidc_issuer IS NOT NULL;
@@ -47,6 +50,6 @@ export async function down(knex: Knex): Promise<void> {
     DROP TABLE sso_sign_ins, sso_group_customers, sso_group_mappings;
     DROP INDEX users_oidc_identity_idx;
     ALTER TABLE users DROP CONSTRAINT users_oidc_identity_pair,
-      DROP COLUMN last_sign_in_at, DROP COLUMN oidc_subject, DROP COLUMN oidc_issuer;
+      DROP COLUMN last_sign_in_at, DROP COLUMN oidc_groups, DROP COLUMN oidc_subject, DROP COLUMN oidc_issuer;
   `);
 }

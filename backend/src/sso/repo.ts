@@ -123,9 +123,34 @@ export function createSsoRepo(db: Knex) {
       return trx('user_customer_grants').where({ user_id: userId }).orderBy('customer_id').pluck('customer_id');
     },
 
-    /** The role and grants the mapping gives, and the time of this sign-in. */
-    async applyRights(userId: number, role: Role, customerIds: number[], now: Date, trx: Knex): Promise<void> {
-      await trx('users').where({ id: userId }).update({ role, last_sign_in_at: now, updated_at: trx.fn.now() });
+    /** The groups this sign-in brought and its time. */
+    async recordSignIn(userId: number, groups: string[], now: Date, trx: Knex): Promise<void> {
+      await trx('users').where({ id: userId }).update({ oidc_groups: groups, last_sign_in_at: now });
+    },
+
+    /** Linked accounts with the groups of their last sign-in, their role and grants. */
+    async listLinked(trx: Knex): Promise<{ id: number; role: Role; groups: string[]; customerIds: number[] }[]> {
+      return trx('users as u')
+        .whereNotNull('u.oidc_issuer')
+        .whereNotNull('u.oidc_groups')
+        .select('u.id', 'u.role', 'u.oidc_groups as groups')
+        .select(
+          trx.raw(
+            'coalesce((SELECT array_agg(g.customer_id ORDER BY g.customer_id) FROM user_customer_grants g ' +
+              'WHERE g.user_id = u.id), ARRAY[]::integer[]) as "customerIds"',
+          ),
+        )
+        .orderBy('u.id');
+    },
+
+    /** Signs an account out of every browser (it lost every mapped group). */
+    async endSessions(userId: number, trx: Knex): Promise<void> {
+      await trx('sessions').where({ user_id: userId }).delete();
+    },
+
+    /** The role and grants the mapping gives. */
+    async applyRights(userId: number, role: Role, customerIds: number[], trx: Knex): Promise<void> {
+      await trx('users').where({ id: userId }).update({ role, updated_at: trx.fn.now() });
       await trx('user_customer_grants').where({ user_id: userId }).delete();
       if (customerIds.length) {
         await trx('user_customer_grants').insert(

@@ -22,6 +22,8 @@ import { rightsFromGroups } from './mapping.js';
 
 /** Time from the redirect to the provider to its callback. */
 export const SIGN_IN_WINDOW_MS = 10 * 60_000;
+/** Groups kept per account for re-applying a changed mapping (a provider may list hundreds). */
+const MAX_GROUPS = 1000;
 
 export interface SsoDeps {
   config: SsoConfig | null;
@@ -117,6 +119,22 @@ export function createSsoService(deps: SsoDeps) {
     return { account: { id, email, role, disabled: false, oidcIssuer: claims.iss }, how: 'created' };
   }
 
+  /** The ids of the linked accounts whose rights the mapping changed (or that it signed out). */
+  async function reapply(mappings: GroupMapping[], trx: Knex.Transaction): Promise<number[]> {
+    const touched: number[] = [];
+    for (const account of await repo.listLinked(trx)) {
+      const rights = rightsFromGroups(account.groups, mappings);
+      if ('missing' in rights) {
+        await repo.endSessions(account.id, trx);
+        touched.push(account.id);
+      } else if (rights.role !== account.role || rights.customerIds.join() !== account.customerIds.join()) {
+        await repo.applyRights(account.id, rights.role, rights.customerIds, trx);
+        touched.push(account.id);
+      }
+    }
+    return touched;
+  }
+
   async function signIn(config: SsoConfig, claims: IdTokenClaims, meta: RequestMeta) {
     const mappings = await repo.listMappings();
     const rights = rightsFromGroups(groupsIn(claims, config.groupsClaim), mappings);
@@ -128,7 +146,8 @@ export function createSsoService(deps: SsoDeps) {
       const before = { role: account.role, customerIds: await repo.grantsOf(account.id, trx) };
       const after = { role: rights.role, customerIds: rights.customerIds };
       changed = how !== 'created' && JSON.stringify(before) !== JSON.stringify(after);
-      await repo.applyRights(account.id, rights.role, rights.customerIds, clock.now(), trx);
+      await repo.applyRights(account.id, rights.role, rights.customerIds, trx);
+      await repo.recordSignIn(account.id, groupsIn(claims, config.groupsClaim).slice(0, MAX_GROUPS), clock.now(), trx);
       return { account, how, before, after };
     });
     const session = await sessions.start(result.account.id, meta, (trx) =>
@@ -225,13 +244,18 @@ export function createSsoService(deps: SsoDeps) {
       };
     },
 
-    /** Replaces the group mapping; it applies at each account's next sign-in. */
+    /**
+     * Replaces the group mapping and applies it at once to every linked account, from the groups of
+     * its last sign-in: changed rights take effect at its next request (open sockets re-check), and
+     * an account left in no mapped group is signed out everywhere.
+     */
     async replaceMappings(actor: AuditActor, mappings: GroupMapping[]): Promise<GroupMapping[]> {
       const groups = mappings.map((m) => m.group);
       const twice = groups.find((group, index) => groups.indexOf(group) !== index);
       if (twice !== undefined)
         throw new Invalid(`mappings: the group "${twice}" is listed twice`, { field: 'mappings' });
-      return repo.transaction(async (trx) => {
+      let touched: number[] = [];
+      const saved = await repo.transaction(async (trx) => {
         const wanted = [...new Set(mappings.flatMap((m) => m.customerIds))];
         const found = new Set(await repo.existingCustomerIds(wanted, trx));
         const missing = wanted.filter((id) => !found.has(id));
@@ -239,6 +263,7 @@ export function createSsoService(deps: SsoDeps) {
         const before = await repo.listMappings(trx);
         await repo.replaceMappings(mappings, trx);
         const after = await repo.listMappings(trx);
+        touched = await reapply(after, trx);
         await audit.record(trx, actor, {
           action: 'sso.mappings.update',
           targetType: 'sso_group_mappings',
@@ -247,6 +272,8 @@ export function createSsoService(deps: SsoDeps) {
         });
         return after;
       });
+      for (const userId of touched) await deps.bus.publish('rights', { userId });
+      return saved;
     },
   };
 }

@@ -254,6 +254,31 @@ describe('single sign-on through a real OpenID provider', () => {
     assert.equal((await client.put('/api/settings/sso/group-mappings', { mappings: [] })).status, 403);
     assert.equal((await admin.get('/api/settings/sso')).body.mappings.length, 3, 'nothing changed');
   });
+  it('applies a changed mapping to signed-in accounts at their next request, and signs out one left without a group', async () => {
+    t.op.accounts.set('gus', { email: 'gus@example.com', email_verified: true, groups: ['globex-viewers'] });
+    const { browser } = await signInThroughProvider(t, 'gus');
+    const me = async () => {
+      const reply = await browser.fetch(`${t.url}/api/auth/me`);
+      return reply.status === 200 ? JSON.parse(reply.text).user : reply.status;
+    };
+    assert.equal((await me()).role, 'VIEWER');
+
+    const current = (await admin.get('/api/settings/sso')).body.mappings;
+    const promoted = current.map((m: { group: string }) =>
+      m.group === 'globex-viewers' ? { ...m, role: 'OPERATOR', customerIds: [acme, globex] } : m,
+    );
+    assert.equal((await admin.put('/api/settings/sso/group-mappings', { mappings: promoted })).status, 200);
+    const after = await me();
+    assert.equal(after.role, 'OPERATOR');
+    assert.deepEqual(after.customerIds, [acme, globex]);
+
+    const without = current.filter((m: { group: string }) => m.group !== 'globex-viewers');
+    assert.equal((await admin.put('/api/settings/sso/group-mappings', { mappings: without })).status, 200);
+    assert.equal(await me(), 401, 'no mapped group left: signed out');
+    const audit = await t.db.knex('audit_log').where({ action: 'sso.mappings.update' }).orderBy('id', 'desc').first();
+    assert.equal(audit.after.mappings.length, 2);
+    assert.equal((await admin.put('/api/settings/sso/group-mappings', { mappings: current })).status, 200);
+  });
 });
 
 describe('single sign-on: linking by verified e-mail, when an administrator allows it', () => {
