@@ -9,6 +9,10 @@ import { id, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 export const ssoOptions = z.object({ enabled: z.boolean(), name: z.string().nullable() }).meta({ id: 'SsoOptions' });
 export type SsoOptions = z.infer<typeof ssoOptions>;
 
+/** Signed out of Argus; where to send the browser to sign out at the provider too, if anywhere. */
+export const ssoSignOut = z.object({ redirect: z.string().nullable() }).meta({ id: 'SsoSignOut' });
+export type SsoSignOut = z.infer<typeof ssoSignOut>;
+
 export const ssoStartQuery = z.object({
   /** Where to land after signing in: a path on this site only. */
   returnTo: z.string().max(2000).optional(),

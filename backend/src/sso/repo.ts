@@ -92,6 +92,10 @@ export function createSsoRepo(db: Knex) {
       return (row as LinkedAccount | undefined) ?? null;
     },
 
+    async isLinked(userId: number): Promise<boolean> {
+      return (await db('users').where({ id: userId }).whereNotNull('oidc_issuer').first('id')) !== undefined;
+    },
+
     async findByEmail(email: string, trx: Knex = db): Promise<LinkedAccount | null> {
       const row = await trx('users').whereRaw('lower(email) = lower(?)', [email]).first(ACCOUNT_COLUMNS);
       return (row as LinkedAccount | undefined) ?? null;

@@ -6,14 +6,21 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { auditActor } from '../http/audit-actor.js';
 import { refusalDoc, type RouteDoc } from '../http/openapi.js';
-import { requireRole } from '../http/route-guards.js';
+import { currentPrincipal, requireCookieSession, requireRole } from '../http/route-guards.js';
 import { DomainError, TooMany } from '../lib/errors.js';
 import { parseInput } from '../lib/validate.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { ABSOLUTE_MS, SESSION_COOKIE, type Sessions } from '../auth/sessions.js';
 import { SIGN_IN_WINDOW_MS, type SsoService } from './service.js';
 import { SsoRefused } from './provider.js';
-import { groupMappingsBody, ssoCallbackQuery, ssoOptions, ssoSettings, ssoStartQuery } from '../../../contracts/sso.js';
+import {
+  groupMappingsBody,
+  ssoCallbackQuery,
+  ssoOptions,
+  ssoSettings,
+  ssoSignOut,
+  ssoStartQuery,
+} from '../../../contracts/sso.js';
 
 /** The browser's half of a sign-in under way: the `state` it must bring back from the provider. */
 export const SSO_STATE_COOKIE = 'argus.sso';
@@ -83,6 +90,14 @@ export function ssoRoutes({ sso, sessions, limit }: SsoRoutesDeps): Router {
     }
   });
 
+  router.post('/api/auth/sso/logout', requireCookieSession(), async (ctx) => {
+    const principal = currentPrincipal(ctx.state);
+    const redirect = principal.sessionId ? await sso.signOut(auditActor(ctx), principal.sessionId) : null;
+    ctx.cookies.set(SESSION_COOKIE, null, COOKIE);
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { redirect };
+  });
+
   router.get('/api/settings/sso', admin, async (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = await sso.settings();
@@ -145,6 +160,18 @@ export const ssoApi: RouteDoc[] = [
       404: refusalDoc('Single sign-on is not configured'),
       429: refusalDoc('Too many attempts from this address; with Retry-After'),
     },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/sso/logout',
+    tag: AUTH,
+    access: 'browser-session',
+    summary: "Sign out of Argus and get the provider's sign-out page (RP-initiated logout)",
+    description:
+      'Ends this browser session as `POST /api/auth/logout` does. `redirect`: for an account linked to the ' +
+      "provider, the provider's end-session URL (send the browser there to end the provider's session too, " +
+      'then back to /login); null otherwise or when the provider offers none.',
+    responses: { 200: { description: 'Signed out of Argus', schema: ssoSignOut } },
   },
   {
     method: 'get',

@@ -226,6 +226,20 @@ export function createSsoService(deps: SsoDeps) {
       }
     },
 
+    /**
+     * Ends an account's Argus session (as a local sign-out does, with its audit row) and, for an
+     * account signed in through the provider, the provider's page that ends its session there too
+     * (RP-initiated logout), or null where there is none.
+     */
+    async signOut(actor: AuditActor, sessionId: string): Promise<string | null> {
+      await sessions.end(sessionId, (trx) =>
+        audit.record(trx, actor, { action: 'auth.sign_out', targetType: 'user', targetId: actor.id }),
+      );
+      if (!deps.provider || actor.id === null || !(await repo.isLinked(actor.id))) return null;
+      // the provider being down must not keep anyone from signing out of Argus
+      return deps.provider.endSessionUrl(`${deps.authUrl}/login`).catch(() => null);
+    },
+
     /** The configuration as an administrator sees it (the client secret never leaves the server). */
     async settings() {
       const config = deps.config;

@@ -135,12 +135,31 @@ describe('single sign-on through a real OpenID provider', () => {
     const csrf = JSON.parse((await browser.fetch(`${t.url}/api/auth/csrf`)).text).csrfToken;
     const refused = await browser.fetch(`${t.url}/api/auth/logout`, { method: 'POST', headers: { origin: t.url } });
     assert.equal(refused.status, 403);
-    const out = await browser.fetch(`${t.url}/api/auth/logout`, {
+    const out = await browser.fetch(`${t.url}/api/auth/sso/logout`, {
       method: 'POST',
       headers: { origin: t.url, 'x-csrf-token': csrf },
     });
-    assert.equal(out.status, 204);
+    assert.equal(out.status, 200);
     assert.equal((await browser.fetch(`${t.url}/api/auth/me`)).status, 401);
+    // RP-initiated logout: the provider's page ends its session too, then sends the browser back
+    const redirect = new URL(JSON.parse(out.text).redirect);
+    assert.equal(redirect.origin, t.op.issuer);
+    assert.equal(redirect.searchParams.get('post_logout_redirect_uri'), `${t.url}/login`);
+    const confirm = await browser.fetch(redirect.toString());
+    const action = /<form[^>]*action="([^"]+)"/.exec(confirm.text)?.[1] as string;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(confirm.text)?.[1] as string;
+    const ended = await browser.fetch(new URL(action, t.op.issuer).toString(), {
+      method: 'POST',
+      form: { xsrf, logout: 'yes' },
+    });
+    let back = ended.location as string;
+    while (back.startsWith(t.op.issuer)) back = (await browser.fetch(back)).location as string;
+    assert.equal(back, `${t.url}/login`);
+    // the provider asks for the password again: its session is gone
+    const again = await browser.fetch(`${t.url}/api/auth/sso/start`);
+    const atProvider = await browser.fetch(again.location as string);
+    const page = await browser.fetch(atProvider.location as string);
+    assert.match(page.text, /name="prompt" value="login"/);
 
     const audit = await t.db.knex('audit_log').where({ action: 'auth.sign_in', actor_id: user.id }).first();
     assert.equal(audit.after.method, 'sso');
