@@ -14,6 +14,7 @@ const BACKEND_FLOORS = [
   { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
   { name: 'views', folders: ['overview', 'status-pages'] },
+  { name: 'single sign-on', folders: ['sso'] },
   { name: 'runs and sign-in', folders: ['evaluation', 'auth', 'reports'] },
   {
     name: 'workflows',

@@ -7,10 +7,11 @@
 import type Koa from 'koa';
 import type { RouteDoc } from './http/openapi.js';
 import { declaredRoutes } from './http/route.js';
+import { ssoApi } from './sso/routes.js';
 import { systemsApi } from './systems/routes.js';
 import { ingestApi } from './ingest/routes.js';
 
-export const API_DOCS: readonly RouteDoc[] = [...systemsApi, ...ingestApi];
+export const API_DOCS: readonly RouteDoc[] = [...systemsApi, ...ingestApi, ...ssoApi];
 
 /** What the document of `app` describes: what it mounted from declarations, then the hand-written docs. */
 export function describedRoutes(app: Koa): RouteDoc[] {

@@ -180,3 +180,42 @@ describe('config', () => {
     assert.match(configError({ REDIS_URL: 'http://127.0.0.1:6379' }), /^REDIS_URL must be/);
   });
 });
+
+describe('single sign-on variables (OIDC_*)', () => {
+  const OIDC = {
+    AUTH_URL: 'https://argus.example.com',
+    OIDC_ISSUER_URL: 'https://login.example.com/realms/ops',
+    OIDC_CLIENT_ID: 'argus',
+    OIDC_CLIENT_SECRET: 'client-secret-value',
+  };
+
+  it('is off without them, and gives the defaults with the three required ones', () => {
+    assert.equal(loadConfig(BASE).sso, null);
+    const sso = loadConfig({ ...BASE, ...OIDC }).sso;
+    assert.deepEqual(sso?.scopes, ['openid', 'email', 'profile']);
+    assert.equal(sso?.groupsClaim, 'groups');
+    assert.equal(sso?.buttonName, 'single sign-on');
+    assert.equal(sso?.linkVerifiedEmail, false);
+    assert.equal(sso?.createUsers, true);
+    assert.deepEqual(loadConfig({ ...BASE, ...OIDC, OIDC_SCOPES: 'email groups' }).sso?.scopes, [
+      'openid',
+      'email',
+      'groups',
+    ]);
+  });
+
+  it('refuses half a configuration, a plain-http issuer off loopback, and a missing AUTH_URL', () => {
+    assert.match(configError({ ...OIDC, OIDC_CLIENT_SECRET: '' }), /needed together/);
+    assert.match(configError({ ...OIDC, OIDC_ISSUER_URL: 'http://login.example.com' }), /must be https/);
+    assert.equal(
+      loadConfig({ ...BASE, ...OIDC, OIDC_ISSUER_URL: 'http://127.0.0.1:8080' }).sso?.issuer,
+      'http://127.0.0.1:8080',
+    );
+    assert.match(configError({ ...OIDC, AUTH_URL: '' }), /needs AUTH_URL/);
+    assert.match(configError({ ...OIDC, OIDC_LINK_VERIFIED_EMAIL: 'yes' }), /true or false/);
+    assert.ok(
+      !configError({ ...OIDC, OIDC_CLIENT_ID: '' }).includes('client-secret-value'),
+      'no secret in the message',
+    );
+  });
+});

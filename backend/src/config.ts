@@ -66,8 +66,28 @@ export interface AppConfig {
   retention: RetentionConfig;
   /** AUDIT_RETENTION (default 400 days): audit log rows older than this are purged hourly. */
   auditRetention: Interval;
+  /** Single sign-on with an OpenID provider (OIDC_*); null when OIDC_ISSUER_URL is unset. */
+  sso: SsoConfig | null;
   /** Things worth a warning line at start; never contain secret values. */
   warnings: string[];
+}
+
+export interface SsoConfig {
+  /** OIDC_ISSUER_URL: the issuer exactly as its discovery document and ID tokens name it. */
+  issuer: string;
+  clientId: string;
+  /** OIDC_CLIENT_SECRET: sent to the token endpoint only; never logged. */
+  clientSecret: string;
+  /** OIDC_SCOPES (default `openid email profile`); `openid` is always asked for. */
+  scopes: string[];
+  /** OIDC_GROUPS_CLAIM (default `groups`): the ID token claim listing the user's groups. */
+  groupsClaim: string;
+  /** OIDC_BUTTON_NAME (default `single sign-on`): the sign-in page says "Sign in with <name>". */
+  buttonName: string;
+  /** OIDC_LINK_VERIFIED_EMAIL=true: a verified e-mail claim may link an existing local account. */
+  linkVerifiedEmail: boolean;
+  /** OIDC_CREATE_USERS (default true): a mapped user without an account gets one at first sign-in. */
+  createUsers: boolean;
 }
 
 /** A database interval, as the retention variables take it ("400 days", "13 months"). */
@@ -203,6 +223,42 @@ function plainHttpPublicUrl(
   return `${why} (accepted: ALLOW_HTTP_PUBLIC_URL=true)`;
 }
 
+/**
+ * OIDC_*: all or nothing. The issuer must be https except on loopback (tests, a provider beside
+ * Argus), and AUTH_URL must be set: the callback URL registered at the provider is built from it.
+ */
+function ssoConfig(env: Env, authUrl: string | undefined): SsoConfig | null {
+  const issuer = value(env, 'OIDC_ISSUER_URL');
+  const clientId = value(env, 'OIDC_CLIENT_ID');
+  const clientSecret = value(env, 'OIDC_CLIENT_SECRET');
+  if (issuer === undefined && clientId === undefined && clientSecret === undefined) return null;
+  if (issuer === undefined || clientId === undefined || clientSecret === undefined) {
+    throw new ConfigError('OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are needed together');
+  }
+  let url: URL;
+  try {
+    url = new URL(issuer);
+  } catch {
+    throw new ConfigError(`OIDC_ISSUER_URL must be a URL such as https://login.example.com/realm (got "${issuer}")`);
+  }
+  if (url.protocol !== 'https:' && plainHttpOffLoopback(issuer)) {
+    throw new ConfigError('OIDC_ISSUER_URL must be https:// (plain http only on loopback)');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError('OIDC_ISSUER_URL must be https://');
+  if (authUrl === undefined) throw new ConfigError('OIDC_ISSUER_URL needs AUTH_URL: the callback URL is built from it');
+  const scopes = (value(env, 'OIDC_SCOPES') ?? 'openid email profile').split(/[\s,]+/).filter(Boolean);
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    scopes: scopes.includes('openid') ? scopes : ['openid', ...scopes],
+    groupsClaim: value(env, 'OIDC_GROUPS_CLAIM') ?? 'groups',
+    buttonName: value(env, 'OIDC_BUTTON_NAME') ?? 'single sign-on',
+    linkVerifiedEmail: flag(env, 'OIDC_LINK_VERIFIED_EMAIL'),
+    createUsers: value(env, 'OIDC_CREATE_USERS') === undefined ? true : flag(env, 'OIDC_CREATE_USERS'),
+  };
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const database = loadDatabaseConfig(env);
   const retention = loadRetentionConfig(env);
@@ -277,6 +333,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     reportsPerSystemPerMinute: integer(env, 'AGENT_REPORTS_PER_SYSTEM_PER_MINUTE', 600, 500, 1_000_000),
     retention,
     auditRetention: retentionInterval(env, 'AUDIT_RETENTION', '400 days'),
+    sso: ssoConfig(env, authUrl),
     warnings,
   };
 }

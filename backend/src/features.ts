@@ -96,6 +96,7 @@ import { reportsRoutes } from './reports/routes.js';
 import { createReportsService } from './reports/service.js';
 import { createMonthlyReports } from './reports/monthly.js';
 import { createStatusPagesRepo } from './status-pages/repo.js';
+import { assembleSso } from './sso/assembly.js';
 import { statusPagesRoutes } from './status-pages/routes.js';
 import { createStatusPagesService } from './status-pages/service.js';
 import { createPublicStatusPages, publicStatusPageRoutes } from './status-pages/public-page.js';
@@ -282,6 +283,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         setupLimit: limiter('setup', 10, 10 * 60),
         origins,
       }),
+      // single sign-on with an OpenID provider configured by OIDC_* (sso/)
+      assembleSso({ ...deps, config: config.sso, authUrl: config.authUrl, sessions, audit, limiter }),
       mountRoutes(usersRoutes, users),
       mountRoutes(tokensRoutes, tokens),
       mountRoutes(secondFactorRoutes, { secondFactor, users }),

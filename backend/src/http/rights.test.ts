@@ -20,6 +20,10 @@ const PUBLIC = new Set([
   'GET /api/auth/csrf',
   'POST /api/setup',
   'POST /api/auth/login',
+  // single sign-on: the button, and the browser's round trip through the identity provider
+  'GET /api/auth/sso',
+  'GET /api/auth/sso/start',
+  'GET /api/auth/sso/callback',
   'POST /api/auth/password/forgot',
   'POST /api/auth/password/reset',
   // agents: an enrollment key, a signed JWT or nothing (the installer and builds are public)

@@ -117,6 +117,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/smtp-page').then((m) => m.SmtpPage),
       },
       {
+        path: 'settings/sso',
+        title: 'Single sign-on',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/sso-page').then((m) => m.SsoPage),
+      },
+      {
         path: 'settings/agent-rollout',
         title: 'Agent updates',
         canActivate: [adminGuard],

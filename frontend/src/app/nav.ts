@@ -37,6 +37,7 @@ export const NAV: readonly NavEntry[] = [
   },
   { group: 'Administer', label: 'Users', icon: 'users', path: '/users', adminOnly: true },
   { group: 'Administer', label: 'Mail settings', icon: 'settings', path: '/settings/mail', adminOnly: true },
+  { group: 'Administer', label: 'Single sign-on', icon: 'users', path: '/settings/sso', adminOnly: true },
   { group: 'Administer', label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
   { group: 'Administer', label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
   { group: 'Administer', label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },

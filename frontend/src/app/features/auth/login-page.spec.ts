@@ -6,6 +6,7 @@ import { AUTH_URLS, AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
 import { LoginPage } from './login-page';
+import { SSO_OPTIONS_URL } from './sso-button';
 
 describe('LoginPage', () => {
   let fixture: ComponentFixture<LoginPage>;
@@ -19,6 +20,8 @@ describe('LoginPage', () => {
     fixture = TestBed.createComponent(LoginPage);
     for (const [name, value] of Object.entries(inputs)) fixture.componentRef.setInput(name, value);
     http.expectOne(AUTH_URLS.options).flush(options);
+    await settle(fixture);
+    http.expectOne(SSO_OPTIONS_URL).flush({ enabled: false, name: null });
     await settle(fixture);
   }
 

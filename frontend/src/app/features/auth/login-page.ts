@@ -26,6 +26,7 @@ import { sixDigits } from '../../core/validators';
 import { Icon } from '../../ui/icon';
 import { AuthCard } from './auth-card';
 import { Submission } from '../../ui/submission';
+import { SsoButton } from './sso-button';
 
 /** Messages other pages leave for this one (`/login?notice=…`). */
 export const LOGIN_NOTICES: Record<string, string> = {
@@ -45,6 +46,7 @@ export const LOGIN_NOTICES: Record<string, string> = {
     MatInputModule,
     ReactiveFormsModule,
     RouterLink,
+    SsoButton,
   ],
   templateUrl: './login-page.html',
 })

@@ -1,0 +1,295 @@
+/**
+ * Single sign-on (docs/decisions.md "Single sign-on with OpenID Connect"): the redirect to the
+ * provider with `state`, `nonce` and a PKCE challenge; the callback that checks them, trades the
+ * code, verifies the ID token and opens the same cookie session a local sign-in opens (sessions.ts);
+ * and the group mapping that decides, at every sign-in, the role and customer grants of the account.
+ */
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
+import type { SsoConfig } from '../config.js';
+import type { Role } from '../lib/access.js';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { Clock } from '../lib/clock.js';
+import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
+import { Invalid, NotFound } from '../lib/errors.js';
+import type { PasswordHasher } from '../lib/password-hasher.js';
+import type { Sessions } from '../auth/sessions.js';
+import { SsoRefused, type IdTokenClaims, type OidcProvider } from './provider.js';
+import type { GroupMapping, LinkedAccount, SsoRepo } from './repo.js';
+import { sameSitePath } from './return-path.js';
+import { rightsFromGroups } from './mapping.js';
+
+/** Time from the redirect to the provider to its callback. */
+export const SIGN_IN_WINDOW_MS = 10 * 60_000;
+/** Groups kept per account for re-applying a changed mapping (a provider may list hundreds). */
+const MAX_GROUPS = 1000;
+
+export interface SsoDeps {
+  config: SsoConfig | null;
+  provider: OidcProvider | null;
+  repo: SsoRepo;
+  sessions: Sessions;
+  hasher: PasswordHasher;
+  audit: AuditTrail;
+  bus: Pick<Bus, 'publish'>;
+  clock: Clock;
+  /** AUTH_URL: the callback URL registered at the provider is built from it. */
+  authUrl: string;
+}
+
+export interface CallbackInput {
+  state: string | undefined;
+  /** The state this browser was given at the start (its cookie). */
+  browserState: string | undefined;
+  code: string | undefined;
+  /** The provider's own refusal (`error` in the callback). */
+  error: string | undefined;
+}
+
+export interface RequestMeta {
+  ip: string;
+  userAgent: string;
+}
+
+const challengeOf = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+function groupsIn(claims: IdTokenClaims, claim: string): string[] {
+  const raw = claims[claim];
+  if (typeof raw === 'string') return [raw];
+  return Array.isArray(raw) ? raw.filter((group): group is string => typeof group === 'string') : [];
+}
+
+const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
+
+export function createSsoService(deps: SsoDeps) {
+  const { repo, sessions, audit, clock } = deps;
+  const redirectUri = `${deps.authUrl}/api/auth/sso/callback`;
+
+  function configured(): { config: SsoConfig; provider: OidcProvider } {
+    if (!deps.config || !deps.provider) throw new NotFound('Single sign-on is not configured');
+    return { config: deps.config, provider: deps.provider };
+  }
+
+  async function refuse(ip: string, name: string | null, error: SsoRefused): Promise<never> {
+    await audit.recordAlone(
+      { type: 'user', id: null, name: name ?? 'unknown', address: ip },
+      { action: 'auth.sso_refused', targetType: 'user', after: { reason: error.code, message: error.message } },
+    );
+    throw error;
+  }
+
+  /** The account of this identity: found by issuer and subject, linked by verified e-mail, or created. */
+  async function accountFor(
+    config: SsoConfig,
+    claims: IdTokenClaims,
+    role: Role,
+    trx: Knex.Transaction,
+  ): Promise<{ account: LinkedAccount; how: 'known' | 'linked' | 'created' }> {
+    const known = await repo.findByIdentity(claims.iss, claims.sub, trx);
+    if (known) return { account: known, how: 'known' };
+    const email = text(claims.email);
+    const existing = email ? await repo.findByEmail(email, trx) : null;
+    if (existing) {
+      if (existing.oidcIssuer !== null)
+        throw new SsoRefused(
+          'Your e-mail address belongs to an account linked to another identity',
+          'sso_identity_taken',
+        );
+      if (claims.email_verified !== true || !config.linkVerifiedEmail) {
+        throw new SsoRefused(
+          'An Argus account with your e-mail address exists but is not linked to this identity: linking needs an ' +
+            'e-mail address the provider has verified, and an administrator who allows it',
+          'sso_not_linked',
+        );
+      }
+      await repo.link(existing.id, claims.iss, claims.sub, trx);
+      return { account: existing, how: 'linked' };
+    }
+    if (!config.createUsers)
+      throw new SsoRefused('You have no Argus account: ask an administrator for one', 'sso_no_account');
+    if (!email) throw new SsoRefused('The identity provider sent no e-mail address for you', 'sso_no_email');
+    // the account gets a password nobody knows: it signs in through the provider only
+    const passwordHash = await deps.hasher.hash(randomToken(32));
+    const name = (text(claims.name) ?? text(claims.preferred_username) ?? email).slice(0, 200);
+    const id = await repo.insertAccount(
+      { email, name, role, passwordHash, issuer: claims.iss, subject: claims.sub },
+      trx,
+    );
+    return { account: { id, email, role, disabled: false, oidcIssuer: claims.iss }, how: 'created' };
+  }
+
+  /** The ids of the linked accounts whose rights the mapping changed (or that it signed out). */
+  async function reapply(mappings: GroupMapping[], trx: Knex.Transaction): Promise<number[]> {
+    const touched: number[] = [];
+    for (const account of await repo.listLinked(trx)) {
+      const rights = rightsFromGroups(account.groups, mappings);
+      if ('missing' in rights) {
+        await repo.endSessions(account.id, trx);
+        touched.push(account.id);
+      } else if (rights.role !== account.role || rights.customerIds.join() !== account.customerIds.join()) {
+        await repo.applyRights(account.id, rights.role, rights.customerIds, trx);
+        touched.push(account.id);
+      }
+    }
+    return touched;
+  }
+
+  async function signIn(config: SsoConfig, claims: IdTokenClaims, meta: RequestMeta) {
+    const mappings = await repo.listMappings();
+    const rights = rightsFromGroups(groupsIn(claims, config.groupsClaim), mappings);
+    if ('missing' in rights) throw new SsoRefused(rights.missing, 'sso_no_group');
+    let changed = false;
+    const result = await repo.transaction(async (trx) => {
+      const { account, how } = await accountFor(config, claims, rights.role, trx);
+      if (account.disabled) throw new SsoRefused('This Argus account is disabled', 'sso_disabled');
+      const before = { role: account.role, customerIds: await repo.grantsOf(account.id, trx) };
+      const after = { role: rights.role, customerIds: rights.customerIds };
+      changed = how !== 'created' && JSON.stringify(before) !== JSON.stringify(after);
+      await repo.applyRights(account.id, rights.role, rights.customerIds, trx);
+      await repo.recordSignIn(account.id, groupsIn(claims, config.groupsClaim).slice(0, MAX_GROUPS), clock.now(), trx);
+      return { account, how, before, after };
+    });
+    const session = await sessions.start(result.account.id, meta, (trx) =>
+      audit.record(
+        trx,
+        { type: 'user', id: result.account.id, name: result.account.email, address: meta.ip },
+        {
+          action: 'auth.sign_in',
+          targetType: 'user',
+          targetId: result.account.id,
+          before: changed ? result.before : null,
+          after: { method: 'sso', account: result.how, groups: rights.groups, ...result.after },
+        },
+      ),
+    );
+    // open sockets of this account re-check what it may see (as after an administrator's change)
+    if (changed) await deps.bus.publish('rights', { userId: result.account.id });
+    return session;
+  }
+
+  return {
+    /** What the sign-in page shows: whether the button is there, and its name. */
+    options(): { enabled: boolean; name: string | null } {
+      return { enabled: deps.config !== null, name: deps.config?.buttonName ?? null };
+    },
+
+    /** Starts a sign-in: the provider's URL to send the browser to, and the state it must bring back. */
+    async begin(returnTo: string | undefined): Promise<{ location: string; state: string }> {
+      const { provider } = configured();
+      const path = sameSitePath(returnTo);
+      const state = randomToken(32);
+      const nonce = randomToken(32);
+      const codeVerifier = randomToken(32);
+      const now = clock.now();
+      await repo.insertPending(
+        sha256(state),
+        { nonce, codeVerifier, returnTo: path },
+        new Date(now.getTime() + SIGN_IN_WINDOW_MS),
+        now,
+      );
+      const location = await provider.authorizationUrl({
+        state,
+        nonce,
+        codeChallenge: challengeOf(codeVerifier),
+        redirectUri,
+      });
+      return { location, state };
+    },
+
+    /** The provider's callback: a session token and where to go, or an SsoRefused saying why not. */
+    async complete(
+      input: CallbackInput,
+      meta: RequestMeta,
+    ): Promise<{ sessionToken: string; sessionId: string; returnTo: string }> {
+      const { config, provider } = configured();
+      let name: string | null = null;
+      try {
+        // the state must be the one this browser was given (no sign-in forced on someone else's browser)
+        if (!input.state || !input.browserState || !safeEqual(input.state, input.browserState)) {
+          throw new SsoRefused('This sign-in was not started in this browser: start again', 'sso_state_mismatch');
+        }
+        const pending = await repo.takePending(sha256(input.state), clock.now());
+        if (!pending)
+          throw new SsoRefused('This sign-in has expired or was already used: start again', 'sso_state_used');
+        if (input.error)
+          throw new SsoRefused(`The identity provider refused the sign-in (${input.error.slice(0, 60)})`);
+        if (!input.code) throw new SsoRefused('The identity provider sent no code', 'sso_no_code');
+        const idToken = await provider.exchange(input.code, pending.codeVerifier, redirectUri);
+        const claims = await provider.verifyIdToken(idToken, pending.nonce);
+        name = text(claims.email);
+        const session = await signIn(config, claims, meta);
+        return { sessionToken: session.token, sessionId: session.id, returnTo: pending.returnTo };
+      } catch (error) {
+        if (error instanceof SsoRefused) return refuse(meta.ip, name, error);
+        throw error;
+      }
+    },
+
+    /**
+     * Ends an account's Argus session (as a local sign-out does, with its audit row) and, for an
+     * account signed in through the provider, the provider's page that ends its session there too
+     * (RP-initiated logout), or null where there is none.
+     */
+    async signOut(actor: AuditActor, sessionId: string): Promise<string | null> {
+      await sessions.end(sessionId, (trx) =>
+        audit.record(trx, actor, { action: 'auth.sign_out', targetType: 'user', targetId: actor.id }),
+      );
+      if (!deps.provider || actor.id === null || !(await repo.isLinked(actor.id))) return null;
+      // the provider being down must not keep anyone from signing out of Argus
+      return deps.provider.endSessionUrl(`${deps.authUrl}/login`).catch(() => null);
+    },
+
+    /** The configuration as an administrator sees it (the client secret never leaves the server). */
+    async settings() {
+      const config = deps.config;
+      return {
+        configured: config !== null,
+        source: 'environment' as const,
+        issuer: config?.issuer ?? null,
+        clientId: config?.clientId ?? null,
+        scopes: config?.scopes ?? [],
+        groupsClaim: config?.groupsClaim ?? null,
+        buttonName: config?.buttonName ?? null,
+        linkVerifiedEmail: config?.linkVerifiedEmail ?? false,
+        createUsers: config?.createUsers ?? false,
+        callbackUrl: redirectUri,
+        mappings: await repo.listMappings(),
+      };
+    },
+
+    /**
+     * Replaces the group mapping and applies it at once to every linked account, from the groups of
+     * its last sign-in: changed rights take effect at its next request (open sockets re-check), and
+     * an account left in no mapped group is signed out everywhere.
+     */
+    async replaceMappings(actor: AuditActor, mappings: GroupMapping[]): Promise<GroupMapping[]> {
+      const groups = mappings.map((m) => m.group);
+      const twice = groups.find((group, index) => groups.indexOf(group) !== index);
+      if (twice !== undefined)
+        throw new Invalid(`mappings: the group "${twice}" is listed twice`, { field: 'mappings' });
+      let touched: number[] = [];
+      const saved = await repo.transaction(async (trx) => {
+        const wanted = [...new Set(mappings.flatMap((m) => m.customerIds))];
+        const found = new Set(await repo.existingCustomerIds(wanted, trx));
+        const missing = wanted.filter((id) => !found.has(id));
+        if (missing.length) throw new Invalid(`mappings: no customer ${missing.join(', ')}`, { field: 'mappings' });
+        const before = await repo.listMappings(trx);
+        await repo.replaceMappings(mappings, trx);
+        const after = await repo.listMappings(trx);
+        touched = await reapply(after, trx);
+        await audit.record(trx, actor, {
+          action: 'sso.mappings.update',
+          targetType: 'sso_group_mappings',
+          before: { mappings: before },
+          after: { mappings: after },
+        });
+        return after;
+      });
+      for (const userId of touched) await deps.bus.publish('rights', { userId });
+      return saved;
+    },
+  };
+}
+
+export type SsoService = ReturnType<typeof createSsoService>;

@@ -1,0 +1,25 @@
+import { HttpClient } from '@angular/common/http';
+import { inject, Injectable } from '@angular/core';
+import { Observable } from 'rxjs';
+
+import type { GroupMappingEntry, GroupMappingsRequest, SsoSettings } from '@contracts/sso';
+
+// the JSON of /api/settings/sso (contracts/sso.ts): never the client secret
+export type { GroupMappingEntry, SsoSettings };
+
+export const SSO_SETTINGS_URL = '/api/settings/sso';
+export const SSO_MAPPINGS_URL = '/api/settings/sso/group-mappings';
+
+/** Single sign-on: the configuration (from variables, read-only) and the group mapping (ADMIN). */
+@Injectable({ providedIn: 'root' })
+export class SsoApi {
+  private readonly http = inject(HttpClient);
+
+  get(): Observable<SsoSettings> {
+    return this.http.get<SsoSettings>(SSO_SETTINGS_URL);
+  }
+
+  saveMappings(body: GroupMappingsRequest): Observable<SsoSettings> {
+    return this.http.put<SsoSettings>(SSO_MAPPINGS_URL, body);
+  }
+}

@@ -1,0 +1,72 @@
+import { HttpTestingController } from '@angular/common/http/testing';
+import { TestBed } from '@angular/core/testing';
+
+import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
+import { CUSTOMERS_URL, CLUSTERS_URL } from '../../shared/customers/customers-api';
+import { SSO_MAPPINGS_URL, SSO_SETTINGS_URL, SsoSettings } from './sso-api';
+import { SsoPage } from './sso-page';
+
+const SETTINGS: SsoSettings = {
+  configured: true,
+  source: 'environment',
+  issuer: 'https://login.example.com',
+  clientId: 'argus',
+  scopes: ['openid', 'email', 'profile'],
+  groupsClaim: 'groups',
+  buttonName: 'Example',
+  linkVerifiedEmail: false,
+  createUsers: true,
+  callbackUrl: 'https://argus.example.com/api/auth/sso/callback',
+  mappings: [{ group: 'argus-admins', role: 'ADMIN', customerIds: [] }],
+};
+
+describe('SsoPage', () => {
+  let http: HttpTestingController;
+  afterEach(() => http?.verify());
+
+  async function render(settings: SsoSettings) {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    const fixture = TestBed.createComponent(SsoPage);
+    await settle(fixture);
+    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([]);
+    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
+    (await nextRequest(http, { method: 'GET', url: SSO_SETTINGS_URL })).flush(settings);
+    await settle(fixture);
+    return { fixture, page: fixture.nativeElement as HTMLElement };
+  }
+
+  it('shows the configuration read-only, without any secret, and the redirect URI to register', async () => {
+    const { page } = await render(SETTINGS);
+    const facts = page.querySelector('[data-testid="sso-config"]')?.textContent ?? '';
+    expect(facts).toContain('https://login.example.com');
+    expect(facts).toContain('https://argus.example.com/api/auth/sso/callback');
+    expect(page.querySelectorAll('[data-testid="mapping"]').length).toBe(1);
+  });
+
+  it('adds a group and saves the whole mapping', async () => {
+    const { fixture, page } = await render(SETTINGS);
+    buttonByText('Add a group', page).click();
+    await settle(fixture);
+    const inputs = page.querySelectorAll<HTMLInputElement>('input[formcontrolname="group"]');
+    typeInto(inputs[1] ?? null, ' acme-ops ');
+    await settle(fixture);
+    buttonByText('Save mapping', page).click();
+    const put = await nextRequest(http, { method: 'PUT', url: SSO_MAPPINGS_URL });
+    expect(put.request.body).toEqual({
+      mappings: [
+        { group: 'argus-admins', role: 'ADMIN', customerIds: [] },
+        { group: 'acme-ops', role: 'VIEWER', customerIds: [] },
+      ],
+    });
+    put.flush({ ...SETTINGS, mappings: put.request.body.mappings });
+    await settle(fixture);
+    expect(page.querySelectorAll('[data-testid="mapping"]').length).toBe(2);
+  });
+
+  it('says how to turn it on when the variables are not set', async () => {
+    const { page } = await render({ ...SETTINGS, configured: false, issuer: null, mappings: [] });
+    expect(page.querySelector('[data-testid="sso-off"]')?.textContent).toContain('OIDC_ISSUER_URL');
+    expect(page.querySelector('[data-testid="no-mapping"]')).not.toBeNull();
+  });
+});

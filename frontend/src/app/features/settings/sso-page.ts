@@ -1,0 +1,261 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { toSignal } from '@angular/core/rxjs-interop';
+import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MatSelectModule } from '@angular/material/select';
+import { MatSnackBar } from '@angular/material/snack-bar';
+
+import { errorMessage } from '../../core/api-error';
+import { Role, ROLES, roleLabel } from '../../core/auth';
+import { Loaded, loaded, LOADING } from '../../core/loaded';
+import { CustomersApi } from '../../shared/customers/customers-api';
+import { Icon } from '../../ui/icon';
+import { GroupMappingEntry, SsoApi, SsoSettings } from './sso-api';
+
+type MappingRow = FormGroup<{
+  group: FormControl<string>;
+  role: FormControl<Role>;
+  customerIds: FormControl<number[]>;
+}>;
+
+function mappingRow(entry?: GroupMappingEntry): MappingRow {
+  return new FormGroup({
+    group: new FormControl(entry?.group ?? '', {
+      nonNullable: true,
+      validators: [Validators.required, Validators.maxLength(200)],
+    }),
+    role: new FormControl<Role>(entry?.role ?? 'VIEWER', { nonNullable: true }),
+    customerIds: new FormControl<number[]>(entry?.customerIds ?? [], { nonNullable: true }),
+  });
+}
+
+/**
+ * Settings → Single sign-on (administrators): the OpenID provider as the variables configure it
+ * (read-only: no secret shown), and the group mapping — provider group → role and customers —
+ * applied at each account's next sign-in.
+ */
+@Component({
+  selector: 'argus-sso-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [
+    Icon,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatProgressBarModule,
+    MatSelectModule,
+    ReactiveFormsModule,
+  ],
+  template: `
+    <header class="page-header">
+      <h1>Single sign-on</h1>
+      <p>People sign in with your identity provider (OpenID Connect); their groups there decide their role here.</p>
+    </header>
+    @let state = loadedState();
+    @switch (state.state) {
+      @case ('loading') {
+        <mat-progress-bar mode="indeterminate" aria-label="Loading single sign-on settings" />
+      }
+      @case ('error') {
+        <p class="form-error" role="alert">{{ state.message }}</p>
+      }
+      @case ('ready') {
+        @let settings = state.value;
+        <section aria-labelledby="sso-provider">
+          <h2 id="sso-provider">Identity provider</h2>
+          @if (settings.configured) {
+            <p class="field-note">Set by the OIDC_* environment variables: change them there and restart Argus.</p>
+            <dl class="facts" data-testid="sso-config">
+              <dt>Issuer</dt>
+              <dd>{{ settings.issuer }}</dd>
+              <dt>Client ID</dt>
+              <dd>{{ settings.clientId }}</dd>
+              <dt>Scopes</dt>
+              <dd>{{ settings.scopes.join(' ') }}</dd>
+              <dt>Groups claim</dt>
+              <dd>{{ settings.groupsClaim }}</dd>
+              <dt>Button</dt>
+              <dd>Sign in with {{ settings.buttonName }}</dd>
+              <dt>Link by verified e-mail</dt>
+              <dd>{{ settings.linkVerifiedEmail ? 'Yes' : 'No' }}</dd>
+              <dt>Create accounts at first sign-in</dt>
+              <dd>{{ settings.createUsers ? 'Yes' : 'No' }}</dd>
+              <dt>Redirect URI to register</dt>
+              <dd>
+                <code>{{ settings.callbackUrl }}</code>
+              </dd>
+            </dl>
+          } @else {
+            <p data-testid="sso-off">
+              Single sign-on is off. Set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to turn it on, and
+              register <code>{{ settings.callbackUrl }}</code> as the redirect URI at the provider.
+            </p>
+          }
+        </section>
+        <section aria-labelledby="sso-mapping">
+          <h2 id="sso-mapping">Group mapping</h2>
+          <p class="field-note">
+            Someone in none of these groups is refused. In several, they get the highest role and every customer of
+            those groups.
+          </p>
+          <form class="argus-form" [formGroup]="form" (ngSubmit)="save()">
+            <ul class="mappings" formArrayName="mappings">
+              @for (row of mappings.controls; track row; let i = $index) {
+                <li class="mapping" [formGroupName]="i" data-testid="mapping">
+                  <mat-form-field subscriptSizing="dynamic">
+                    <mat-label>Group</mat-label>
+                    <input matInput formControlName="group" autocomplete="off" />
+                    <mat-error>Name the group as the provider sends it.</mat-error>
+                  </mat-form-field>
+                  <mat-form-field subscriptSizing="dynamic">
+                    <mat-label>Role</mat-label>
+                    <mat-select formControlName="role">
+                      @for (role of roles; track role) {
+                        <mat-option [value]="role">{{ roleLabel(role) }}</mat-option>
+                      }
+                    </mat-select>
+                  </mat-form-field>
+                  @if (row.controls.role.value !== 'ADMIN') {
+                    <mat-form-field subscriptSizing="dynamic">
+                      <mat-label>Customers</mat-label>
+                      <mat-select formControlName="customerIds" multiple>
+                        @for (customer of customers(); track customer.id) {
+                          <mat-option [value]="customer.id">{{ customer.name }}</mat-option>
+                        }
+                      </mat-select>
+                    </mat-form-field>
+                  }
+                  <button
+                    mat-icon-button
+                    type="button"
+                    [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
+                    (click)="remove(i)"
+                  >
+                    <argus-icon name="delete" />
+                  </button>
+                </li>
+              } @empty {
+                <li class="field-note" data-testid="no-mapping">
+                  No group is mapped: nobody can sign in this way yet.
+                </li>
+              }
+            </ul>
+            @if (error(); as message) {
+              <p class="form-error" role="alert">{{ message }}</p>
+            }
+            <div class="form-actions">
+              <button mat-button type="button" class="aside" (click)="add()">
+                <argus-icon matButtonIcon name="add" />
+                Add a group
+              </button>
+              <button mat-flat-button type="submit" [disabled]="busy() || form.pristine">Save mapping</button>
+            </div>
+          </form>
+        </section>
+      }
+    }
+  `,
+  styles: `
+    section {
+      max-width: 960px;
+      margin-bottom: 32px;
+    }
+    .facts {
+      display: grid;
+      grid-template-columns: minmax(8rem, max-content) 1fr;
+      gap: 4px 16px;
+      overflow-wrap: anywhere;
+    }
+    .facts dt {
+      font-weight: 500;
+    }
+    .facts dd {
+      margin: 0;
+    }
+    .mappings {
+      list-style: none;
+      padding: 0;
+      margin: 0 0 8px;
+    }
+    .mapping {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 8px 12px;
+      padding: 8px 0;
+      border-bottom: 1px solid var(--mat-sys-outline-variant);
+    }
+    .mapping mat-form-field {
+      flex: 1 1 12rem;
+      min-width: 0;
+    }
+  `,
+})
+export class SsoPage {
+  private readonly api = inject(SsoApi);
+  private readonly snackBar = inject(MatSnackBar);
+  protected readonly roles = ROLES;
+  protected readonly roleLabel = roleLabel;
+  protected readonly form = new FormGroup({ mappings: new FormArray<MappingRow>([]) });
+  protected readonly mappings = this.form.controls.mappings;
+  protected readonly loadedState = signal<Loaded<SsoSettings>>(LOADING);
+  protected readonly busy = signal(false);
+  protected readonly error = signal<string | null>(null);
+  private readonly fleet = toSignal(inject(CustomersApi).loadFleet());
+  protected readonly customers = () => {
+    const fleet = this.fleet();
+    return fleet?.state === 'ready' ? fleet.value.customers : [];
+  };
+
+  constructor() {
+    loaded(this.api.get()).subscribe((state) => {
+      if (state.state === 'ready') this.show(state.value);
+      this.loadedState.set(state);
+    });
+  }
+
+  protected add(): void {
+    this.mappings.push(mappingRow());
+    this.form.markAsDirty();
+  }
+
+  protected remove(index: number): void {
+    this.mappings.removeAt(index);
+    this.form.markAsDirty();
+  }
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    this.busy.set(true);
+    this.error.set(null);
+    const mappings = this.mappings.getRawValue().map((row) => ({
+      group: row.group.trim(),
+      role: row.role,
+      customerIds: row.role === 'ADMIN' ? [] : row.customerIds,
+    }));
+    this.api.saveMappings({ mappings }).subscribe({
+      next: (saved) => {
+        this.busy.set(false);
+        this.show(saved);
+        this.loadedState.set({ state: 'ready', value: saved });
+        this.snackBar.open('Group mapping saved', undefined, { duration: 4000 });
+      },
+      error: (err: unknown) => {
+        this.busy.set(false);
+        this.error.set(errorMessage(err));
+      },
+    });
+  }
+
+  private show(settings: SsoSettings): void {
+    this.mappings.clear();
+    for (const entry of settings.mappings) this.mappings.push(mappingRow(entry));
+    this.form.markAsPristine();
+  }
+}
