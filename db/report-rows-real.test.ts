@@ -121,7 +121,9 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
     await w.write(request(id, reports));
     await w.close();
     assert.equal(
-      Number((await rows<{ n: string }>('SELECT count(DISTINCT set_id) AS n FROM metrics WHERE system_id = ?', [id]))[0]?.n),
+      Number(
+        (await rows<{ n: string }>('SELECT count(DISTINCT set_id) AS n FROM metrics WHERE system_id = ?', [id]))[0]?.n,
+      ),
       2,
     );
     await refreshNow(knex, 'metrics_5m');
@@ -166,7 +168,14 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
     for (const view of ['metrics_5m', 'metrics_1h']) {
       await refreshNow(knex, view);
       const width = view === 'metrics_5m' ? '5 minutes' : '1 hour';
-      const compared = await rows<{ series: string; n: string; worst_avg: number; min_off: string; max_off: string; count_off: string }>(
+      const compared = await rows<{
+        series: string;
+        n: string;
+        worst_avg: number;
+        min_off: string;
+        max_off: string;
+        count_off: string;
+      }>(
         `WITH rolled AS (
            SELECT r.bucket, r.system_id, u.name, u.instance, r.count, u.avg, u.min, u.max
              FROM ${view} r JOIN metric_series_sets s ON s.id = r.set_id,
@@ -192,7 +201,11 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
       assert.equal(compared.length, 3, view);
       for (const series of compared) {
         assert.ok(Number(series.n) > 0);
-        assert.deepEqual([series.min_off, series.max_off, series.count_off].map(Number), [0, 0, 0], `${view} ${series.series}`);
+        assert.deepEqual(
+          [series.min_off, series.max_off, series.count_off].map(Number),
+          [0, 0, 0],
+          `${view} ${series.series}`,
+        );
         assert.ok(series.worst_avg < 1e-6, `${view} ${series.series}: averages within float4 (${series.worst_avg})`);
       }
     }
@@ -226,7 +239,9 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
       rows('SELECT bucket, set_id, count, avgs, mins, maxs FROM metrics_5m WHERE system_id = ? ORDER BY bucket', [id]);
     const [rawBefore, rollupBefore] = [await samples(), await rollup()];
     assert.equal(rawBefore.length, 480);
-    await knex.raw("SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c");
+    await knex.raw(
+      "SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c",
+    );
     const [materialised] = await rows<{ name: string }>(
       `SELECT format('%I.%I', materialization_hypertable_schema, materialization_hypertable_name) AS name
          FROM timescaledb_information.continuous_aggregates WHERE view_name = 'metrics_5m'`,

@@ -229,7 +229,9 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
 
   it('moves an installation compressed with other settings to the new ones; its compressed chunks stay readable', async () => {
     await knex.raw('TRUNCATE metrics');
-    await knex.raw(`ALTER TABLE metrics SET (timescaledb.compress_segmentby = 'system_id', timescaledb.compress_orderby = 'time DESC')`);
+    await knex.raw(
+      `ALTER TABLE metrics SET (timescaledb.compress_segmentby = 'system_id', timescaledb.compress_orderby = 'time DESC')`,
+    );
     const minutes = (from: Date, to: Date, value: number, instances: string[]) =>
       knex.raw(
         `INSERT INTO metric_samples (time, system_id, name, instance, value)

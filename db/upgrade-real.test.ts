@@ -108,7 +108,9 @@ describe('upgrading per-sample rows to one row per report on the real extension'
     migrations = await previousMigrations();
     await runMigrations(knex, migrations);
     await knex.raw(PREVIOUS_STEP);
-    for (const job of await rows<{ job_id: number }>('SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000'))
+    for (const job of await rows<{ job_id: number }>(
+      'SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000',
+    ))
       await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
     const [customer] = await knex('customers').insert({ name: 'Old' }).returning('id');
     const [system] = await knex('systems')
@@ -158,9 +160,11 @@ describe('upgrading per-sample rows to one row per report on the real extension'
     );
     assert.ok(tables.some((t) => t.hypertable_name === 'metrics_legacy'));
     assert.deepEqual(
-      (await rows<{ column_name: string }>(
-        "SELECT column_name FROM information_schema.columns WHERE table_name = 'metrics' ORDER BY ordinal_position",
-      )).map((c) => c.column_name),
+      (
+        await rows<{ column_name: string }>(
+          "SELECT column_name FROM information_schema.columns WHERE table_name = 'metrics' ORDER BY ordinal_position",
+        )
+      ).map((c) => c.column_name),
       ['time', 'system_id', 'set_id', 'vals'],
     );
 
@@ -168,7 +172,11 @@ describe('upgrading per-sample rows to one row per report on the real extension'
     for (const series of SERIES)
       for (const range of RANGES) {
         const { source, points } = await charts(series.name, series.instance, range);
-        assert.deepEqual({ source, points }, before.get(`${series.name} ${range}`), `${series.name} over ${range / HOUR} h`);
+        assert.deepEqual(
+          { source, points },
+          before.get(`${series.name} ${range}`),
+          `${series.name} over ${range / HOUR} h`,
+        );
       }
 
     // a report after the upgrade: the same lines go on, from the new rows
@@ -201,7 +209,10 @@ describe('upgrading per-sample rows to one row per report on the real extension'
       await knex.raw(`SELECT drop_chunks(?::regclass, older_than => now() + INTERVAL '30 days')`, [view]);
     const dropped = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.equal(dropped.ok, true, dropped.messages.join('\n'));
-    assert.ok(dropped.messages.some((m) => m.startsWith('Dropped metrics_legacy')), dropped.messages.join('\n'));
+    assert.ok(
+      dropped.messages.some((m) => m.startsWith('Dropped metrics_legacy')),
+      dropped.messages.join('\n'),
+    );
     assert.deepEqual(await rows("SELECT relname FROM pg_class WHERE relname LIKE '%legacy%'"), []);
     const chart = await (await chartsOf(knex, systemId, now))('mem.used_pct', '', HOUR);
     assert.deepEqual(

@@ -72,9 +72,7 @@ export async function ensureRollups({ knex, report }: StepContext): Promise<stri
       await knex.raw(`ALTER MATERIALIZED VIEW ${rollup.view} SET (timescaledb.materialized_only = false)`);
       report.info(`${rollup.view} now includes real-time data (materialized_only = false)`);
     }
-    await knex.raw(
-      `CREATE INDEX IF NOT EXISTS ${rollup.view}_system_idx ON ${rollup.view} (system_id, bucket)`,
-    );
+    await knex.raw(`CREATE INDEX IF NOT EXISTS ${rollup.view}_system_idx ON ${rollup.view} (system_id, bucket)`);
   }
   if (created.length) report.info(`Created the rollups ${created.join(', ')}`);
   return created;

@@ -92,7 +92,6 @@ export function mapRow(row: Record<string, unknown>): SystemRow {
   };
 }
 
-
 export function createSystemsRepo(db: Knex) {
   const samples = createSamplesRepo(db);
   function baseQuery(q: Knex = db) {
