@@ -12,7 +12,7 @@ import { seedDemo } from './demo-data.js';
 import { startEmbeddedTimescale, type EmbeddedDb } from './embedded.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
-import { chartsOf, HOUR, rowsOf } from './report-rows-support.js';
+import { chartsOf, HOUR, rowsOf } from '../backend/src/testing/report-rows.js';
 import { setupTimescale } from './timescale.js';
 
 const DAY = 24 * HOUR;

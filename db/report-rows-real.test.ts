@@ -11,7 +11,7 @@ import { pino } from 'pino';
 import { createGroupCommitWriter, type SampleToStore, type WriteRequest } from '../backend/src/ingest/group-commit.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../backend/src/testing/private-postgres.js';
-import { chartsOf, HOUR, jobIds, MINUTE, refreshNow, rowsOf } from './report-rows-support.js';
+import { chartsOf, HOUR, jobIds, MINUTE, refreshNow, rowsOf } from '../backend/src/testing/report-rows.js';
 import { createKnex } from './connection.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';

@@ -16,7 +16,7 @@ import { createGroupCommitWriter } from '../backend/src/ingest/group-commit.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
 import { pickSource } from '../backend/src/systems/service.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../backend/src/testing/private-postgres.js';
-import { chartsOf, HOUR, rowsOf, type Chart } from './report-rows-support.js';
+import { chartsOf, HOUR, rowsOf, type Chart } from '../backend/src/testing/report-rows.js';
 import { createKnex } from './connection.js';
 import { loadRetentionConfig } from './environment.js';
 import { MIGRATIONS_DIR, runMigrations } from './migrate.js';

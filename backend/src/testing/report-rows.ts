@@ -1,12 +1,12 @@
 /** What the real-extension tests of one row per report share: charts through the service, policy jobs. */
 import type { Knex } from 'knex';
-import { createAuditRepo } from '../backend/src/audit/repo.js';
-import { createAuditService } from '../backend/src/audit/service.js';
-import { createMemoryBus } from '../backend/src/bus/memory-bus.js';
-import type { Principal } from '../backend/src/lib/access.js';
-import { FakeClock } from '../backend/src/lib/clock.js';
-import { createSystemsRepo } from '../backend/src/systems/repo.js';
-import { createSystemsService } from '../backend/src/systems/service.js';
+import { createAuditRepo } from '../audit/repo.js';
+import { createAuditService } from '../audit/service.js';
+import { createMemoryBus } from '../bus/memory-bus.js';
+import type { Principal } from '../lib/access.js';
+import { FakeClock } from '../lib/clock.js';
+import { createSystemsRepo } from '../systems/repo.js';
+import { createSystemsService } from '../systems/service.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
