@@ -68,26 +68,28 @@ export function createSamplesRepo(db: Knex) {
       const withLegacy = (await legacy()).raw;
       const result = await rows(
         db,
-        `WITH ${POSITIONS}
+        // the samples first, narrow (MATERIALIZED): re-bucketing then sorts values, not whole rows
+        `WITH ${POSITIONS},
+         samples AS MATERIALIZED (
+           SELECT m.time, ${exact('m.vals[p.k]')} AS value
+             FROM metrics m JOIN positions p ON p.id = m.set_id
+            WHERE m.system_id = ? AND m.time >= ? AND m.time < ?
+           ${
+             withLegacy
+               ? `UNION ALL
+           SELECT time, value FROM metrics_legacy
+            WHERE system_id = ? AND name = ? AND instance = ? AND time >= ? AND time < ?`
+               : ''
+           })
          SELECT ${BIN.replace('%s', 'time')} AS t, avg(value) AS avg, min(value) AS min, max(value) AS max
-           FROM (SELECT m.time, ${exact('m.vals[p.k]')} AS value
-                   FROM metrics m JOIN positions p ON p.id = m.set_id
-                  WHERE m.system_id = ? AND m.time >= ? AND m.time < ?
-                 ${
-                   withLegacy
-                     ? `UNION ALL
-                 SELECT time, value FROM metrics_legacy
-                  WHERE system_id = ? AND name = ? AND instance = ? AND time >= ? AND time < ?`
-                     : ''
-                 }) samples
-          GROUP BY 1 ORDER BY 1`,
+           FROM samples GROUP BY 1 ORDER BY 1`,
         [
           ...positionBindings(q),
-          bucketSeconds,
           q.systemId,
           q.from,
           q.to,
           ...(withLegacy ? [q.systemId, q.name, q.instance, q.from, q.to] : []),
+          bucketSeconds,
         ],
       );
       return result.map(toPoint);
@@ -99,28 +101,29 @@ export function createSamplesRepo(db: Knex) {
       const withLegacy = (await legacy())[table];
       const result = await rows(
         db,
-        `WITH ${POSITIONS}
+        `WITH ${POSITIONS},
+         buckets AS MATERIALIZED (
+           SELECT r.bucket, ${exact('r.avgs[p.k]')} AS avg, ${exact('r.mins[p.k]')} AS min,
+                  ${exact('r.maxs[p.k]')} AS max, r.count
+             FROM ${table} r JOIN positions p ON p.id = r.set_id
+            WHERE r.system_id = ? AND r.bucket >= ? AND r.bucket < ?
+           ${
+             withLegacy
+               ? `UNION ALL
+           SELECT bucket, avg, min, max, count FROM ${table}_legacy
+            WHERE system_id = ? AND name = ? AND instance = ? AND bucket >= ? AND bucket < ?`
+               : ''
+           })
          SELECT ${BIN.replace('%s', 'bucket')} AS t,
                 sum(avg * count) / nullif(sum(count), 0) AS avg, min(min) AS min, max(max) AS max
-           FROM (SELECT r.bucket, ${exact('r.avgs[p.k]')} AS avg, ${exact('r.mins[p.k]')} AS min,
-                        ${exact('r.maxs[p.k]')} AS max, r.count
-                   FROM ${table} r JOIN positions p ON p.id = r.set_id
-                  WHERE r.system_id = ? AND r.bucket >= ? AND r.bucket < ?
-                 ${
-                   withLegacy
-                     ? `UNION ALL
-                 SELECT bucket, avg, min, max, count FROM ${table}_legacy
-                  WHERE system_id = ? AND name = ? AND instance = ? AND bucket >= ? AND bucket < ?`
-                     : ''
-                 }) buckets
-          GROUP BY 1 ORDER BY 1`,
+           FROM buckets GROUP BY 1 ORDER BY 1`,
         [
           ...positionBindings(q),
-          bucketSeconds,
           q.systemId,
           q.from,
           q.to,
           ...(withLegacy ? [q.systemId, q.name, q.instance, q.from, q.to] : []),
+          bucketSeconds,
         ],
       );
       return result.map(toPoint);
