@@ -60,7 +60,17 @@ export function createSamplesRepo(db: Knex) {
     return found;
   }
 
-  const positionBindings = (q: SeriesQuery) => [q.name, q.name, q.instance];
+  // positions, the new rows, the legacy rows (when read), the bucket width: in the order of the SQL
+  const readBindings = (q: SeriesQuery, withLegacy: boolean, bucketSeconds: number) => [
+    q.name,
+    q.name,
+    q.instance,
+    q.systemId,
+    q.from,
+    q.to,
+    ...(withLegacy ? [q.systemId, q.name, q.instance, q.from, q.to] : []),
+    bucketSeconds,
+  ];
 
   return {
     /** Samples in buckets of `bucketSeconds` from raw rows (date_bin: works without TimescaleDB). */
@@ -83,14 +93,7 @@ export function createSamplesRepo(db: Knex) {
            })
          SELECT ${BIN.replace('%s', 'time')} AS t, avg(value) AS avg, min(value) AS min, max(value) AS max
            FROM samples GROUP BY 1 ORDER BY 1`,
-        [
-          ...positionBindings(q),
-          q.systemId,
-          q.from,
-          q.to,
-          ...(withLegacy ? [q.systemId, q.name, q.instance, q.from, q.to] : []),
-          bucketSeconds,
-        ],
+        readBindings(q, withLegacy, bucketSeconds),
       );
       return result.map(toPoint);
     },
@@ -117,14 +120,7 @@ export function createSamplesRepo(db: Knex) {
          SELECT ${BIN.replace('%s', 'bucket')} AS t,
                 sum(avg * count) / nullif(sum(count), 0) AS avg, min(min) AS min, max(max) AS max
            FROM buckets GROUP BY 1 ORDER BY 1`,
-        [
-          ...positionBindings(q),
-          q.systemId,
-          q.from,
-          q.to,
-          ...(withLegacy ? [q.systemId, q.name, q.instance, q.from, q.to] : []),
-          bucketSeconds,
-        ],
+        readBindings(q, withLegacy, bucketSeconds),
       );
       return result.map(toPoint);
     },
