@@ -186,26 +186,33 @@ async function insertOutages(knex: Knex, systemId: number, customerId: number, n
   await knex('alerts').insert([outage(20 + (systemId % 5), 45), outage(35 + (systemId % 7), 130)]);
 }
 
-/** One sample per metric every 5 minutes, as smooth daily waves with noise: generated in SQL, fast on WASM too. */
+/**
+ * One report every 5 minutes (one row: a value per series), as smooth daily waves with noise:
+ * generated in SQL, fast on WASM too.
+ */
 async function insertHistory(knex: Knex, systemId: number, system: DemoSystem, now: Date): Promise<void> {
   await knex.raw(
-    `INSERT INTO metrics (time, system_id, name, instance, value)
-     SELECT t, ?, m.name, m.instance,
-            greatest(0, least(m.cap, m.base + m.swing * sin(extract(epoch FROM t) / 86400 * 2 * pi()) + m.noise * (random() - 0.5)))
+    `WITH series (k, name, instance, base, swing, noise, cap) AS (VALUES
+       (1, 'cpu.usage_pct', '', ?::float8, 15::float8, 10::float8, 100::float8),
+       (2, 'cpu.iowait_pct', '', 2, 1.5, 2, 100),
+       (3, 'mem.used_pct', '', 60, 8, 4, 100),
+       (4, 'swap.used_pct', '', 5, 2, 2, 100),
+       (5, 'load.per_core_5', '', ? / 100.0, 0.2, 0.2, 64),
+       (6, 'disk.used_pct', '/', ?, 0.5, 0.2, 100),
+       (7, 'disk.used_pct', '/var', ? - 15, 1, 0.3, 100),
+       (8, 'net.rx_bps', 'eth0', 2500000, 1500000, 800000, 1e10),
+       (9, 'net.tx_bps', 'eth0', 900000, 600000, 400000, 1e10),
+       (10, 'temp.max_c', 'cpu', 52, 6, 3, 120)),
+     series_set AS (
+       SELECT metric_series_set_id(array_agg(name ORDER BY k), array_agg(instance ORDER BY k)) AS id FROM series)
+     INSERT INTO metrics (time, system_id, set_id, vals)
+     SELECT t, ?, (SELECT id FROM series_set),
+            array_agg(greatest(0, least(m.cap, m.base + m.swing * sin(extract(epoch FROM t) / 86400 * 2 * pi())
+                                              + m.noise * (random() - 0.5)))::real ORDER BY m.k)
      FROM generate_series(?::timestamptz - ?::interval, ?::timestamptz, '5 minutes') AS t
-     CROSS JOIN (VALUES
-       ('cpu.usage_pct', '', ?::float8, 15::float8, 10::float8, 100::float8),
-       ('cpu.iowait_pct', '', 2, 1.5, 2, 100),
-       ('mem.used_pct', '', 60, 8, 4, 100),
-       ('swap.used_pct', '', 5, 2, 2, 100),
-       ('load.per_core_5', '', ? / 100.0, 0.2, 0.2, 64),
-       ('disk.used_pct', '/', ?, 0.5, 0.2, 100),
-       ('disk.used_pct', '/var', ? - 15, 1, 0.3, 100),
-       ('net.rx_bps', 'eth0', 2500000, 1500000, 800000, 1e10),
-       ('net.tx_bps', 'eth0', 900000, 600000, 400000, 1e10),
-       ('temp.max_c', 'cpu', 52, 6, 3, 120)
-     ) AS m(name, instance, base, swing, noise, cap)
+     CROSS JOIN series m
+     GROUP BY t
      ON CONFLICT DO NOTHING`,
-    [systemId, now, `${HISTORY_DAYS} days`, now, system.cpu, system.cpu, system.disk, system.disk],
+    [system.cpu, system.cpu, system.disk, system.disk, systemId, now, `${HISTORY_DAYS} days`, now],
   );
 }

@@ -109,7 +109,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
         .filter((s) => s.segmentby_column_index !== null)
         .map((s) => s.attname)
         .sort(),
-      ['instance', 'name', 'system_id'],
+      ['set_id', 'system_id'],
     );
     assert.deepEqual(
       settings
@@ -146,7 +146,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     // one sample a minute for 3 hours at 10 days, 3 days and 3 hours ago
     for (const agoHours of [240, 72, 3]) {
       await knex.raw(
-        `INSERT INTO metrics (time, system_id, name, instance, value)
+        `INSERT INTO metric_samples (time, system_id, name, instance, value)
          SELECT t, ?, 'cpu.usage_pct', '', extract(minute FROM t)
            FROM generate_series(?::timestamptz, ?::timestamptz - INTERVAL '1 minute', INTERVAL '1 minute') t`,
         [systemId, new Date(now.getTime() - agoHours * HOUR), new Date(now.getTime() - (agoHours - 3) * HOUR)],
@@ -190,7 +190,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
       );
       assert.ok(table, view);
       return rows<{ buckets: string; avg: number }>(
-        `SELECT count(*) AS buckets, avg(avg) AS avg FROM ${table.name} WHERE bucket >= ? AND bucket < ?`,
+        `SELECT count(*) AS buckets, avg(avgs[1]) AS avg FROM ${table.name} WHERE bucket >= ? AND bucket < ?`,
         [new Date(now.getTime() - 3 * HOUR), new Date(now.getTime() - HOUR)],
       );
     };
@@ -227,24 +227,26 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     assert.equal(await range(400 * DAY), '1h');
   });
 
-  it('moves an installation compressed with the old settings to the new ones; its compressed chunks stay readable', async () => {
+  it('moves an installation compressed with other settings to the new ones; its compressed chunks stay readable', async () => {
     await knex.raw('TRUNCATE metrics');
     await knex.raw(
-      `ALTER TABLE metrics SET (timescaledb.compress_segmentby = 'system_id, name', timescaledb.compress_orderby = 'instance, time DESC')`,
+      `ALTER TABLE metrics SET (timescaledb.compress_segmentby = 'system_id', timescaledb.compress_orderby = 'time DESC')`,
     );
-    await knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT t, ?, 'disk.used_pct', i, 50 FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t,
-              unnest(ARRAY['/', '/var']) i`,
-      [systemId, new Date(now.getTime() - 4 * DAY), new Date(now.getTime() - 4 * DAY + 2 * HOUR)],
-    );
+    const minutes = (from: Date, to: Date, value: number, instances: string[]) =>
+      knex.raw(
+        `INSERT INTO metric_samples (time, system_id, name, instance, value)
+         SELECT t, ?, 'disk.used_pct', i, ? FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t,
+                unnest(?::text[]) i`,
+        [systemId, value, from, to, instances],
+      );
+    await minutes(new Date(now.getTime() - 4 * DAY), new Date(now.getTime() - 4 * DAY + 2 * HOUR), 50, ['/', '/var']);
     await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics') c");
     const logged: string[] = [];
     const log = pino({ level: 'info' }, { write: (line: string) => logged.push(line) });
     const outcome = await setupTimescale(knex, loadRetentionConfig({}), log);
     assert.equal(outcome.ok, true, outcome.messages.join('\n'));
     assert.ok(
-      logged.some((line) => line.includes('metrics compression now segments by system_id, name, instance')),
+      logged.some((line) => line.includes('metrics compression now segments by system_id, set_id')),
       logged.join(''),
     );
     const segmentBy = await rows<{ attname: string }>(
@@ -253,19 +255,14 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     );
     assert.deepEqual(
       segmentBy.map((r) => r.attname),
-      ['system_id', 'name', 'instance'],
+      ['system_id', 'set_id'],
     );
-    const [count] = await rows<{ n: string }>("SELECT count(*) AS n FROM metrics WHERE name = 'disk.used_pct'");
-    assert.equal(Number(count?.n), 2 * 121, 'the old compressed chunk reads back whole');
+    const count = () => rows<{ n: string }>("SELECT count(*) AS n FROM metric_samples WHERE name = 'disk.used_pct'");
+    assert.equal(Number((await count())[0]?.n), 2 * 121, 'the old compressed chunk reads back whole');
     // a chunk compressed now takes the new settings, next to the old one
-    await knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT t, ?, 'disk.used_pct', '/', 60 FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t`,
-      [systemId, new Date(now.getTime() - 3 * DAY), new Date(now.getTime() - 3 * DAY + HOUR)],
-    );
+    await minutes(new Date(now.getTime() - 3 * DAY), new Date(now.getTime() - 3 * DAY + HOUR), 60, ['/']);
     await knex.raw("SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks('metrics') c");
-    const [after] = await rows<{ n: string }>("SELECT count(*) AS n FROM metrics WHERE name = 'disk.used_pct'");
-    assert.equal(Number(after?.n), 2 * 121 + 61);
+    assert.equal(Number((await count())[0]?.n), 2 * 121 + 61);
     const again = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.equal(again.ok, true);
   });
@@ -274,9 +271,8 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     // 25 days ago: kept by metrics_5m (30 d), well past its compress_after (refresh window + 1 day)
     const from = new Date(now.getTime() - 25 * DAY);
     await knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT t, ?, 'load.1', '', extract(minute FROM t) FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t
-       ON CONFLICT DO NOTHING`,
+      `INSERT INTO metric_samples (time, system_id, name, instance, value)
+       SELECT t, ?, 'load.1', '', extract(minute FROM t) FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t`,
       [systemId, from, new Date(from.getTime() + 2 * HOUR - 60_000)],
     );
     await knex.raw('CALL refresh_continuous_aggregate(?::regclass, ?::timestamptz, ?::timestamptz)', [
@@ -286,7 +282,8 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     ]);
     const averages = () =>
       rows<{ bucket: Date; avg: number }>(
-        "SELECT bucket, avg FROM metrics_5m WHERE system_id = ? AND name = 'load.1' AND bucket >= ? AND bucket < ? ORDER BY bucket",
+        `SELECT r.bucket, r.avgs[1] AS avg FROM metrics_5m r JOIN metric_series_sets s ON s.id = r.set_id
+          WHERE r.system_id = ? AND s.names = ARRAY['load.1'] AND r.bucket >= ? AND r.bucket < ? ORDER BY r.bucket`,
         [systemId, from, new Date(from.getTime() + 2 * HOUR)],
       );
     const before = await averages();

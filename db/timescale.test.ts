@@ -40,11 +40,11 @@ async function rows<T>(knex: Knex, sql: string, bindings: Knex.RawBinding[] = []
   return ((await knex.raw(sql, bindings)) as { rows: T[] }).rows;
 }
 
-/** One sample a minute for one series, from `fromAgo` to `toAgo` before now. */
+/** One report a minute of one series, from `fromAgo` to `toAgo` before now. */
 async function insertSamples(knex: Knex, fromAgo: string, toAgo: string): Promise<void> {
   await knex.raw(
-    `INSERT INTO metrics (time, system_id, name, instance, value)
-     SELECT t, 1, 'cpu', '', extract(minute FROM t)
+    `INSERT INTO metrics (time, system_id, set_id, vals)
+     SELECT t, 1, metric_series_set_id(ARRAY['cpu'], ARRAY['']), ARRAY[extract(minute FROM t)]::real[]
        FROM generate_series(date_trunc('minute', now() - ?::interval), now() - ?::interval, INTERVAL '1 minute') AS t`,
     [fromAgo, toAgo],
   );
@@ -141,7 +141,7 @@ describe('setupTimescale on TimescaleDB (WASM)', () => {
       ]);
       const indexes = await rows<{ indexname: string }>(
         knex,
-        `SELECT indexname FROM pg_indexes WHERE indexname IN ('metrics_5m_series_idx', 'metrics_1h_series_idx')`,
+        `SELECT indexname FROM pg_indexes WHERE indexname IN ('metrics_5m_system_idx', 'metrics_1h_system_idx')`,
       );
       assert.equal(indexes.length, 2);
     });
@@ -239,8 +239,8 @@ describe('setupTimescale on TimescaleDB (WASM)', () => {
       const outcome = await setupTimescale(knex, retention, capturingLogger().log);
       assert.equal(outcome.ok, true, outcome.messages.join('\n'));
       const old = `WHERE bucket < now() - INTERVAL '3 days'`;
-      const before5m = await rows(knex, `SELECT bucket, count, avg FROM metrics_5m ${old} ORDER BY bucket`);
-      const before1h = await rows(knex, `SELECT bucket, count, avg FROM metrics_1h ${old} ORDER BY bucket`);
+      const before5m = await rows(knex, `SELECT bucket, count, avgs FROM metrics_5m ${old} ORDER BY bucket`);
+      const before1h = await rows(knex, `SELECT bucket, count, avgs FROM metrics_1h ${old} ORDER BY bucket`);
       assert.ok(before5m.length >= 12 * 23 && before1h.length >= 23, 'the backfill materialized the old day');
 
       assert.ok((await embedded.runDueJobs()) >= 6, 'refresh, compression and retention jobs ran');
@@ -255,8 +255,8 @@ describe('setupTimescale on TimescaleDB (WASM)', () => {
         await knex.raw(`CALL run_job(${job.job_id})`);
       }
 
-      assert.deepEqual(await rows(knex, `SELECT bucket, count, avg FROM metrics_5m ${old} ORDER BY bucket`), before5m);
-      assert.deepEqual(await rows(knex, `SELECT bucket, count, avg FROM metrics_1h ${old} ORDER BY bucket`), before1h);
+      assert.deepEqual(await rows(knex, `SELECT bucket, count, avgs FROM metrics_5m ${old} ORDER BY bucket`), before5m);
+      assert.deepEqual(await rows(knex, `SELECT bucket, count, avgs FROM metrics_1h ${old} ORDER BY bucket`), before1h);
       // control: a refresh reaching over the dropped chunks would have deleted them
       await knex.raw(
         `CALL refresh_continuous_aggregate('metrics_5m', now() - INTERVAL '5 days', now() - INTERVAL '1 day')`,

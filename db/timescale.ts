@@ -15,6 +15,7 @@ import {
   ensureRetentionPolicies,
   ensureRollupCompression,
 } from './timescale/policies.js';
+import { dropEmptyLegacy } from './timescale/legacy.js';
 import { backfillRollups, ensureRollups, ROLLUPS } from './timescale/rollups.js';
 
 export { FAILURE_PREFIX } from './timescale/context.js';
@@ -107,6 +108,9 @@ export async function setupTimescale(knex: Knex, retention: RetentionConfig, log
     }
   }
   await part('retention policies', () => ensureRetentionPolicies(context, rollupsReady ? ROLLUPS : []));
+  await part('per-sample rows of before the upgrade', async () => {
+    await dropEmptyLegacy(context);
+  });
 
   outcome.ok = !failed;
   if (outcome.ok) report.info('TimescaleDB storage is set up (hypertable, compression, rollups, policies)');

@@ -67,6 +67,24 @@ SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') AS has_
   SELECT indexrelid::regclass AS index, pg_size_pretty(pg_relation_size(indexrelid)) AS size
     FROM pg_index WHERE indrelid = 'metrics'::regclass ORDER BY pg_relation_size(indexrelid) DESC;
 \endif
+SELECT to_regclass('metric_series_sets') IS NOT NULL AS has_series_sets,
+       to_regclass('metrics_legacy') IS NOT NULL AS has_legacy
+\gset
+\if :has_series_sets
+  \echo '== series sets (metrics holds one row per report: its series set and its values)'
+  SELECT count(*) AS series_sets, max(cardinality(names)) AS most_series,
+         round(avg(cardinality(names)), 1) AS average_series
+    FROM metric_series_sets;
+\endif
+\if :has_legacy
+  \echo '== metrics_legacy (per-sample rows of before one row per report, read by the charts;'
+  \echo '   dropped at a start-up once its retention has emptied it and its rollups)'
+  SELECT pg_size_pretty(CASE WHEN :'has_timescaledb'::boolean AND EXISTS (
+                               SELECT 1 FROM timescaledb_information.hypertables WHERE hypertable_name = 'metrics_legacy')
+                             THEN hypertable_size(to_regclass('metrics_legacy'))
+                             ELSE pg_total_relation_size(to_regclass('metrics_legacy')) END) AS total_size;
+\endif
+
 \if :metrics_is_hypertable
 \elif :has_timescaledb
   \echo 'metrics is not a hypertable: no chunks, compression or retention (see the app log at start,'

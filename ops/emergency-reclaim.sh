@@ -14,10 +14,12 @@
 # `docker compose -p argus -f …`, or docker-compose, as README "Production" starts the stack).
 # Exit status: 0 done, 1 a failure (the message says what failed and what to do), 2 a usage error.
 #
-# metrics a hypertable: drops the chunks that end before now - KEEP_HOURS (rollups keep their rows).
-# metrics a plain table: drops every index but metrics_dedupe_idx, then rebuilds the table with the
-# newest KEEP_HOURS raw plus the hourly averages of what is older (or nothing older, DOWNSAMPLE=0).
-# The next app start converts the now small table into a hypertable.
+# metrics holds one row per report (docs/decisions.md "One row per report").
+# metrics a hypertable: drops the chunks that end before now - KEEP_HOURS (rollups keep their rows),
+# and those of metrics_legacy (per-sample rows of before one row per report) when it is a hypertable.
+# metrics a plain table: drops every index but metrics_dedupe_idx, then refills the table with the
+# newest KEEP_HOURS raw plus, per system and hour, one row of the hourly average of every series it
+# reported (or nothing older, DOWNSAMPLE=0). The next app start converts it into a hypertable.
 #
 # Both record the migration 9000_emergency_reclaim: images built before this script knew it refuse to
 # start against the reclaimed database ("The migration directory is corrupt"), current ones accept it.
@@ -227,6 +229,15 @@ SQL
   echo "metrics is a hypertable."
   echo "Plan: drop the $chunk_count chunk(s) that end before the cutoff ($chunk_size, $chunk_bytes bytes with their compressed data);"
   echo "      newer chunks and the rollups metrics_5m and metrics_1h are kept."
+  step='checking whether metrics_legacy is a hypertable'
+  legacy=$(sql <<'SQL'
+SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables
+                WHERE hypertable_name = 'metrics_legacy' AND hypertable_schema = current_schema());
+SQL
+  )
+  if [ "$legacy" = t ]; then
+    echo "      drop the chunks of metrics_legacy (per-sample rows of before one row per report) that end before the cutoff."
+  fi
 else
   step='listing the redundant indexes of metrics'
   indexes=$(sql <<'SQL'
@@ -253,7 +264,8 @@ SQL
   fi
   echo "      rebuild metrics with the samples at or after the cutoff unchanged"
   if [ "$DOWNSAMPLE" = 1 ]; then
-    echo "      and older samples downsampled to one average per system, metric, instance and hour."
+    echo "      and older samples downsampled to one average per system, metric, instance and hour"
+    echo "      (one row per system and hour)."
   else
     echo "      and older samples discarded (DOWNSAMPLE=0)."
   fi
@@ -289,12 +301,22 @@ if [ "$hypertable" = t ]; then
 SELECT 'Dropped ' || count(*) || ' chunk(s)' FROM drop_chunks('metrics', older_than => TIMESTAMPTZ '$cutoff');
 $record_marker
 SQL
+  if [ "$legacy" = t ]; then
+    step='dropping the chunks of metrics_legacy older than the cutoff'
+    sql <<<"SELECT 'Dropped ' || count(*) || ' chunk(s) of metrics_legacy' FROM drop_chunks('metrics_legacy', older_than => TIMESTAMPTZ '$cutoff');"
+  fi
 else
   if [ "$DOWNSAMPLE" = 1 ]; then
-    older="INSERT INTO metrics_reclaimed (time, system_id, name, instance, value)
-SELECT date_trunc('hour', time), system_id, name, instance, avg(value)
-  FROM metrics WHERE time < TIMESTAMPTZ '$cutoff'
- GROUP BY 1, 2, 3, 4;"
+    # every series a system reported in the hour, averaged, in one row (its series set: sorted)
+    older="INSERT INTO metrics_kept (time, system_id, set_id, vals)
+SELECT hour, system_id, metric_series_set_id(array_agg(name ORDER BY name, instance), array_agg(instance ORDER BY name, instance)),
+       array_agg(value ORDER BY name, instance)::real[]
+  FROM (SELECT date_trunc('hour', m.time) AS hour, m.system_id, u.name, u.instance, avg(u.value) AS value
+          FROM metrics m JOIN metric_series_sets s ON s.id = m.set_id,
+               unnest(s.names, s.instances, m.vals) AS u(name, instance, value)
+         WHERE m.time < TIMESTAMPTZ '$cutoff'
+         GROUP BY 1, 2, 3, 4) hourly
+ GROUP BY hour, system_id;"
   else
     older=''
   fi
@@ -306,21 +328,20 @@ SELECT date_trunc('hour', time), system_id, name, instance, avg(value)
     step="dropping the redundant indexes $indexes"
     sql <<<"BEGIN; $drops COMMIT;"
   fi
-  # One transaction: a failure anywhere leaves metrics as it was. The new table is written before
-  # the old one is dropped, so it needs room for what is kept (small) while the old one still exists.
+  # One transaction: a failure anywhere leaves metrics as it was. What is kept is copied to a
+  # temporary table first, so it needs room for that (small) while the old rows still exist; the
+  # table itself stays (the view metric_samples depends on it), emptied by TRUNCATE and refilled.
   step="rebuilding metrics and recording migration $MARKER"
   remedy="The rebuild is one transaction: metrics is as it was before it. $remedy
-If the database ran out of space: the new table needs room for what is kept while the old one still exists; keep less (KEEP_HOURS below $KEEP_HOURS, or DOWNSAMPLE=0)."
+If the database ran out of space: what is kept needs room while the old rows still exist; keep less (KEEP_HOURS below $KEEP_HOURS, or DOWNSAMPLE=0)."
   sql <<SQL
 BEGIN;
 LOCK TABLE metrics IN ACCESS EXCLUSIVE MODE;
-CREATE TABLE metrics_reclaimed (LIKE metrics INCLUDING ALL EXCLUDING INDEXES);
-INSERT INTO metrics_reclaimed (time, system_id, name, instance, value)
-SELECT time, system_id, name, instance, value FROM metrics WHERE time >= TIMESTAMPTZ '$cutoff';
+CREATE TEMPORARY TABLE metrics_kept ON COMMIT DROP AS
+SELECT time, system_id, set_id, vals FROM metrics WHERE time >= TIMESTAMPTZ '$cutoff';
 $older
-DROP TABLE metrics;
-ALTER TABLE metrics_reclaimed RENAME TO metrics;
-CREATE UNIQUE INDEX metrics_dedupe_idx ON metrics (system_id, name, instance, time);
+TRUNCATE metrics;
+INSERT INTO metrics (time, system_id, set_id, vals) SELECT time, system_id, set_id, vals FROM metrics_kept;
 ANALYZE metrics;
 $record_marker
 COMMIT;

@@ -92,13 +92,12 @@ export async function ensureHypertable({ knex, retention, report }: StepContext)
 }
 
 /**
- * One compressed segment per series (system, metric, instance), ordered by time: a chart query
- * decompresses only its own series, and each segment holds one smooth run of values, which compress
- * best (5.2 B/sample on agent-simulator data against 6.5 with `instance` in the order-by: npm run
- * bench -- compression --real). The dedupe index's columns are all segment-by or order-by columns,
- * as compression requires.
+ * One compressed segment per system and series set, ordered by time: a chart query decompresses
+ * only its system's rows, and each segment holds reports of the same series, whose arrays compress
+ * alike (docs/decisions.md "One row per report"). The dedupe index's columns (system_id, time) are
+ * segment-by and order-by columns, as compression requires.
  */
-export const COMPRESS_SEGMENTBY = ['system_id', 'name', 'instance'];
+export const COMPRESS_SEGMENTBY = ['system_id', 'set_id'];
 export const COMPRESS_ORDERBY = 'time DESC';
 
 const COMPRESSION_SQL = `ALTER TABLE metrics SET (timescaledb.compress,

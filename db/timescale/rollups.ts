@@ -37,18 +37,20 @@ export const BACKFILL_MARKER = 'timescale_backfill_done';
 
 /**
  * Both rollups read `metrics` itself, not one another: the hourly backfill can then use all the raw
- * history a converted table brings (up to METRICS_1H_RETENTION), and its avg is exact, not an
- * average of averages. Real-time (materialized_only = false): charts see the newest samples too.
- * One composite index serves chart queries (series + time range) instead of one per column.
+ * history (up to METRICS_1H_RETENTION), and its avg is exact, not an average of averages.
+ * One row per bucket, system and series set (docs/decisions.md "One row per report"): `count`
+ * reports, and element-wise `avgs`, `mins`, `maxs` (element k: the set's k-th series).
+ * Real-time (materialized_only = false): charts see the newest samples too.
+ * One composite index serves chart queries (system + time range) instead of one per column.
  */
 function createSql(rollup: Rollup): string {
   return `
     CREATE MATERIALIZED VIEW IF NOT EXISTS ${rollup.view}
     WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
-    SELECT time_bucket(INTERVAL '${rollup.width}', time) AS bucket, system_id, name, instance,
-           avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
+    SELECT time_bucket(INTERVAL '${rollup.width}', time) AS bucket, system_id, set_id, count(*) AS count,
+           metrics_avg(vals) AS avgs, metrics_min(vals) AS mins, metrics_max(vals) AS maxs
       FROM metrics
-     GROUP BY bucket, system_id, name, instance
+     GROUP BY bucket, system_id, set_id
     WITH NO DATA`;
 }
 
@@ -70,9 +72,7 @@ export async function ensureRollups({ knex, report }: StepContext): Promise<stri
       await knex.raw(`ALTER MATERIALIZED VIEW ${rollup.view} SET (timescaledb.materialized_only = false)`);
       report.info(`${rollup.view} now includes real-time data (materialized_only = false)`);
     }
-    await knex.raw(
-      `CREATE INDEX IF NOT EXISTS ${rollup.view}_series_idx ON ${rollup.view} (system_id, name, instance, bucket)`,
-    );
+    await knex.raw(`CREATE INDEX IF NOT EXISTS ${rollup.view}_system_idx ON ${rollup.view} (system_id, bucket)`);
   }
   if (created.length) report.info(`Created the rollups ${created.join(', ')}`);
   return created;

@@ -106,7 +106,7 @@ describe('simulated agent against the webhook', () => {
     assert.equal((await agent.send())?.status, 200);
     const system = await h.db.knex('systems').where({ agent_id: 'sim-test-2' }).first();
     const stored = await h.db
-      .knex('metrics')
+      .knex('metric_samples')
       .where({ system_id: system.id, name: 'disk.readonly', instance: '/' })
       .first('value');
     assert.equal(Number(stored?.value), 1);

@@ -215,7 +215,9 @@ async function startOn(database: string, options: ArgusServerOptions) {
     },
     /** Samples stored in `metrics`. */
     async storedSamples(): Promise<number> {
-      const result = await admin.query<{ rows: string }>('SELECT count(*) AS rows FROM metrics');
+      const result = await admin.query<{ rows: string }>(
+        'SELECT coalesce(sum(cardinality(vals)), 0) AS rows FROM metrics',
+      );
       return Number(result.rows[0]?.rows ?? 0);
     },
     async stop() {

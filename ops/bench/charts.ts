@@ -6,7 +6,7 @@
  * - 30 days from `metrics_5m` and 400 days from `metrics_1h` (target p95 ≤ 50 ms)
  *
  * PostgreSQL 15 here has no TimescaleDB: plain tables shaped like the rollups
- * (bucket, system_id, name, instance, avg, min, max, count) stand in for the
+ * (bucket, system_id, set_id, count, avgs, mins, maxs) stand in for the
  * continuous aggregates, and the figures are labelled so. Sizes are printed.
  *
  *   node --import tsx ops/bench/charts.ts [--systems 20] [--metrics 6] [--requests 200]
@@ -34,24 +34,32 @@ async function seed(db: TestDatabase, systems: number, metrics: number): Promise
        FROM generate_series(1, ?) g`,
     [customerId, systems],
   );
-  const series = `SELECT s.id AS system_id, 'bench.m' || m AS name FROM systems s, generate_series(1, ${metrics}) m`;
-  const wave = (t: string) => `50 + 40 * sin(extract(epoch FROM ${t}) / 3600 + system_id + length(name))`;
+  // one row per report of `metrics` series (one series set), rollups shaped like the continuous aggregates
+  const [set] = (
+    (await db.knex.raw(
+      `SELECT metric_series_set_id(array_agg('bench.m' || m ORDER BY m), array_fill(''::text, ARRAY[?::int])) AS id
+         FROM generate_series(1, ?) m`,
+      [metrics, metrics],
+    )) as { rows: { id: number }[] }
+  ).rows;
+  const wave = (t: string, shift = 0) =>
+    `ARRAY(SELECT (50 + 40 * sin(extract(epoch FROM ${t}) / 3600 + s.id + m) + ${shift})::real
+             FROM generate_series(1, ${metrics}) m ORDER BY m)`;
   await db.knex.raw(`
-    INSERT INTO metrics (time, system_id, name, instance, value)
-    SELECT t, system_id, name, '', ${wave('t')}
-      FROM (${series}) s,
-           generate_series(now() - interval '7 days', now(), interval '${RAW_INTERVAL_S} seconds') t`);
+    INSERT INTO metrics (time, system_id, set_id, vals)
+    SELECT t, s.id, ${set?.id ?? 0}, ${wave('t')}
+      FROM systems s, generate_series(now() - interval '7 days', now(), interval '${RAW_INTERVAL_S} seconds') t`);
   for (const [view, width, days] of [
     ['metrics_5m', '5 minutes', 30],
     ['metrics_1h', '1 hour', 400],
   ] as const) {
     await db.knex.raw(`
       CREATE TABLE ${view} AS
-      SELECT b AS bucket, system_id, name, ''::text AS instance,
-             ${wave('b')} AS avg, ${wave('b')} - 5 AS min, ${wave('b')} + 5 AS max, 10::bigint AS count
-        FROM (${series}) s,
+      SELECT b AS bucket, s.id AS system_id, ${set?.id ?? 0} AS set_id, 10::bigint AS count,
+             ${wave('b')} AS avgs, ${wave('b', -5)} AS mins, ${wave('b', 5)} AS maxs
+        FROM systems s,
              generate_series(date_trunc('hour', now()) - interval '${days} days', now(), interval '${width}') b`);
-    await db.knex.raw(`CREATE UNIQUE INDEX ON ${view} (system_id, name, instance, bucket)`);
+    await db.knex.raw(`CREATE UNIQUE INDEX ON ${view} (system_id, bucket, set_id)`);
   }
   await db.knex.raw('ANALYZE');
   const sizes: Record<string, number> = {};

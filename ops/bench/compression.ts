@@ -47,7 +47,7 @@ export async function benchCompression(args: string[]): Promise<void> {
     console.log(
       `compression (WASM TimescaleDB): ${systems} simulated hosts × ${hours} h every 30 s = ${rows} samples ` +
         `(loaded in ${loadSeconds.toFixed(0)} s); uncompressed ${(plain / rows).toFixed(1)} B/sample incl. the dedupe index, ` +
-        `compressed ${(compressed / rows).toFixed(1)} B/sample (segment by system_id, name, instance; ` +
+        `compressed ${(compressed / rows).toFixed(1)} B/sample (segment by system_id, set_id; ` +
         `${(plain / compressed).toFixed(1)}× smaller, compressed in ${compressSeconds.toFixed(0)} s)`,
     );
   } finally {

@@ -30,12 +30,13 @@ function percentile(sorted: number[], p: number): number {
 /** History in `metrics`: every series of the first `systems` systems, every `stepMin` for `hours`. */
 async function seedHistory(knex: Knex, systems: number, hours: number, stepMin: number): Promise<number> {
   const result = await knex.raw(
-    `INSERT INTO metrics (time, system_id, name, instance, value)
-     SELECT now() - make_interval(mins => k * ?), ml.system_id, ml.name, ml.instance, ml.value
-       FROM metric_latest ml, generate_series(1, ?) k
-      WHERE ml.system_id IN (SELECT id FROM systems ORDER BY id LIMIT ?)
+    `INSERT INTO metrics (time, system_id, set_id, vals)
+     SELECT now() - make_interval(mins => k * ?), l.system_id, l.set_id, l.vals
+       FROM (SELECT system_id, metric_series_set_id(names, instances) AS set_id, vals::real[] AS vals
+               FROM system_latest WHERE system_id IN (SELECT id FROM systems ORDER BY id LIMIT ?)) l,
+            generate_series(1, ?) k
      ON CONFLICT DO NOTHING`,
-    [stepMin, Math.floor((hours * 60) / stepMin), systems],
+    [stepMin, systems, Math.floor((hours * 60) / stepMin)],
   );
   return (result as { rowCount: number }).rowCount;
 }

@@ -1,8 +1,8 @@
 /**
  * The ceiling of `bench ingest`: the same kind of rows (the simulator's
- * 60-sample reports) inserted straight into `metrics` with unnest and
- * ON CONFLICT DO NOTHING on a few connections, no HTTP, no validation, nothing
- * else written. What Argus reaches is compared with this.
+ * 60-sample reports) inserted straight into `metrics`, one row per report, with
+ * unnest and ON CONFLICT DO NOTHING on a few connections, no HTTP, no
+ * validation, nothing else written. What Argus reaches is compared with this.
  *
  * `statement: 'argus'` sends Argus's own group-commit statement instead (the
  * repo's storeBatch: samples, latest values, systems' last-seen, the stored
@@ -25,11 +25,12 @@ import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 
+// one row per report: its series set and its values, a slice of the batch's values
 const INSERT = `
-INSERT INTO metrics (time, system_id, name, instance, value)
-SELECT to_timestamp(ms / 1000), system_id, name, instance, value
-FROM unnest($1::int[], $2::text[], $3::text[], $4::float8[], $5::float8[]) AS r(system_id, name, instance, ms, value)
-ON CONFLICT (system_id, name, instance, time) DO NOTHING`;
+INSERT INTO metrics (time, system_id, set_id, vals)
+SELECT to_timestamp(r.ms / 1000), r.system_id, r.set_id, ($5::float8[])[r.first : r.first + r.n - 1]::real[]
+FROM unnest($1::int[], $2::float8[], $3::int[], $4::int[], $6::int[]) AS r(system_id, ms, set_id, first, n)
+ON CONFLICT (system_id, time) DO NOTHING`;
 
 export interface CeilingOptions {
   connections: number;
@@ -136,14 +137,37 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
 
   const pool = new pg.Pool({ connectionString: url, max: options.connections });
   const ids = Array.from({ length: options.systems }, (_, i) => i + 1);
+  const sets = new Map<string, number>();
+  const setOf = async (names: string[], instances: string[]): Promise<number> => {
+    const key = JSON.stringify([names, instances]);
+    let id = sets.get(key);
+    if (id === undefined) {
+      const found = await pool.query<{ id: number }>('SELECT metric_series_set_id($1, $2) AS id', [names, instances]);
+      id = found.rows[0]?.id as number;
+      sets.set(key, id);
+    }
+    return id;
+  };
   return {
     run: (seconds, batchRows) =>
       drive(async (c) => {
         const { reports, metrics: m } = batch(ids, c, batchRows);
-        // the plain insert names system and time with every sample
-        const systemId = m.report.map((position) => reports.systemId[position - 1]);
-        const ms = m.report.map((position) => reports.ms[position - 1]);
-        await pool.query({ name: 'ceiling', text: INSERT, values: [systemId, m.name, m.instance, ms, m.value] });
+        const first: number[] = [];
+        const n: number[] = [];
+        const setIds: number[] = [];
+        for (let r = 0, at = 0; r < reports.systemId.length; r++) {
+          let end = at;
+          while (m.report[end] === r + 1) end++;
+          first.push(at + 1);
+          n.push(end - at);
+          setIds.push(await setOf(m.name.slice(at, end), m.instance.slice(at, end)));
+          at = end;
+        }
+        await pool.query({
+          name: 'ceiling',
+          text: INSERT,
+          values: [reports.systemId, reports.ms, setIds, first, m.value, n],
+        });
         return m.report.length;
       }, seconds),
     close: () => pool.end(),

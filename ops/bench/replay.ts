@@ -244,7 +244,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     const samplesPerReport = new SimulatedHost(1).sample(Date.now()).length;
     // what the database holds, per system, against what each agent made
     const rows = await admin.query<{ agent_id: string; n: string }>(
-      'SELECT s.agent_id, count(m.*) AS n FROM systems s LEFT JOIN metrics m ON m.system_id = s.id GROUP BY s.agent_id',
+      'SELECT s.agent_id, coalesce(sum(cardinality(m.vals)), 0) AS n FROM systems s LEFT JOIN metrics m ON m.system_id = s.id GROUP BY s.agent_id',
     );
     let expected = 0;
     let missing = 0;

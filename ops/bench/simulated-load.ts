@@ -8,10 +8,36 @@ import { SimulatedHost } from '../agent-sim/catalogue.js';
 const INTERVAL_MS = 30_000;
 const BATCH_ROWS = 20_000;
 
-/** `hours` of reports for hosts 1..`systems`, ending a minute ago, into `table` (shaped like metrics). */
+/**
+ * `hours` of reports for hosts 1..`systems`, ending a minute ago: into `metrics` as one row per report,
+ * or into `table`, one row per sample (time, system_id, name, instance, value).
+ */
 export async function loadSimulatedSamples(
   knex: Knex,
   { table = 'metrics', systems, hours }: { table?: string; systems: number; hours: number },
+): Promise<{ rows: number; seriesPerHost: number }> {
+  if (table !== 'metrics') return loadSamples(knex, table, systems, hours);
+  await knex.raw(
+    `CREATE UNLOGGED TABLE simulated_samples (time timestamptz, system_id int, name text, instance text, value float8)`,
+  );
+  const loaded = await loadSamples(knex, 'simulated_samples', systems, hours);
+  // a report's samples in the simulator's order; one series set per distinct order
+  await knex.raw(`
+    INSERT INTO metrics (time, system_id, set_id, vals)
+    SELECT time, system_id, metric_series_set_id(names, instances), vals
+      FROM (SELECT time, system_id, array_agg(name ORDER BY k) AS names, array_agg(instance ORDER BY k) AS instances,
+                   array_agg(value ORDER BY k)::real[] AS vals
+              FROM (SELECT *, row_number() OVER () AS k FROM simulated_samples) s
+             GROUP BY time, system_id) r`);
+  await knex.raw('DROP TABLE simulated_samples');
+  return loaded;
+}
+
+async function loadSamples(
+  knex: Knex,
+  table: string,
+  systems: number,
+  hours: number,
 ): Promise<{ rows: number; seriesPerHost: number }> {
   const end = Date.now() - 60_000;
   const reports = Math.floor((hours * 3_600_000) / INTERVAL_MS);

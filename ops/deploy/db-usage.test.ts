@@ -36,8 +36,8 @@ function section(output: string, title: string): { header: string; first: string
 
 async function insertSamples(knex: Knex, days: number): Promise<void> {
   await knex.raw(
-    `INSERT INTO metrics (time, system_id, name, instance, value)
-     SELECT t, s, 'cpu.usage_pct', '', s
+    `INSERT INTO metrics (time, system_id, set_id, vals)
+     SELECT t, s, metric_series_set_id(ARRAY['cpu.usage_pct'], ARRAY['']), ARRAY[s]::real[]
        FROM generate_series(now() - make_interval(days => ?), now(), INTERVAL '1 minute') AS t,
             generate_series(1, 3) AS s`,
     [days],
@@ -63,7 +63,8 @@ describe('ops/db-usage.sql on plain PostgreSQL', () => {
     assert.match(section(stdout, 'metrics').first, /plain table\s+\|\s+not installed/);
     const plain = section(stdout, 'plain metrics table');
     assert.match(plain.header, /table_size.*index_size.*total_size.*rows_estimate/);
-    assert.match(plain.first, /\|\s+8643\s*$/, 'the row estimate after ANALYZE: 3 series x 2 days of minutes');
+    assert.match(plain.first, /\|\s+8643\s*$/, 'the row estimate after ANALYZE: 3 systems x 2 days of minutes');
+    assert.match(section(stdout, 'series sets').first, /^\s*1\s+\|\s+1\s+\|/, 'one series set of one series');
     assert.match(stdout, /metrics_dedupe_idx/);
     assert.match(stdout, /TimescaleDB is not installed: no hypertable, compression, rollups or policies/);
     assert.doesNotMatch(stdout, /== chunks|== compression|== policies/);

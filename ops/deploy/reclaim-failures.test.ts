@@ -86,8 +86,9 @@ describe('emergency reclaim says what failed and what to do', () => {
     await copyFile(path.join(REPO_ROOT, 'docker-compose.prod.yml'), path.join(dir, 'docker-compose.prod.yml'));
     db = await createTestDatabase();
     await db.knex.raw(`
-      INSERT INTO metrics (time, system_id, name, instance, value)
-      SELECT t, 1, 'cpu.usage_pct', '', 1 FROM generate_series(now() - INTERVAL '3 days', now(), INTERVAL '1 minute') AS t`);
+      INSERT INTO metrics (time, system_id, set_id, vals)
+      SELECT t, 1, metric_series_set_id(ARRAY['cpu.usage_pct'], ARRAY['']), ARRAY[1]::real[]
+        FROM generate_series(now() - INTERVAL '3 days', now(), INTERVAL '1 minute') AS t`);
     await db.knex.raw('CREATE INDEX metrics_time_idx ON metrics (time)');
   });
   after(async () => {

@@ -36,22 +36,24 @@ describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
 
   before(async () => {
     db = await createTestDatabase();
-    // 48 series (8 systems x 3 metrics x 2 instances), one sample every 6 s for 3 days: 2 073 648 rows.
+    // 48 series (8 systems x 3 metrics x 2 instances), a report every 6 s for 3 days: 2 073 648 samples.
     // Whole-number values keep every average exact, whatever order PostgreSQL sums them in.
     await db.knex.raw(`
-      INSERT INTO metrics (time, system_id, name, instance, value)
-      SELECT t, s, n, i, (extract(epoch FROM t)::bigint / 6 + s) % 100
+      WITH series_set AS (
+        SELECT metric_series_set_id(ARRAY['cpu.usage_pct', 'cpu.usage_pct', 'mem.used_pct', 'mem.used_pct', 'load.1', 'load.1'],
+                                    ARRAY['', 'x', '', 'x', '', 'x']) AS id)
+      INSERT INTO metrics (time, system_id, set_id, vals)
+      SELECT t, s, (SELECT id FROM series_set),
+             ARRAY(SELECT ((extract(epoch FROM t)::bigint / 6 + s + k) % 100)::real FROM generate_series(1, 6) k ORDER BY k)
         FROM generate_series(date_trunc('minute', now()) - INTERVAL '3 days', now(), INTERVAL '6 seconds') AS t,
-             generate_series(1, 8) AS s,
-             unnest(ARRAY['cpu.usage_pct', 'mem.used_pct', 'load.1']) AS n,
-             unnest(ARRAY['', 'x']) AS i`);
+             generate_series(1, 8) AS s`);
     await db.knex.raw('CREATE INDEX metrics_time_idx ON metrics (time)');
-    await db.knex.raw('CREATE INDEX metrics_name_idx ON metrics (name, time)');
-    // the original rows, to compare with after the rebuild
-    await db.knex.raw('CREATE TABLE metrics_before AS SELECT * FROM metrics');
+    await db.knex.raw('CREATE INDEX metrics_set_idx ON metrics (set_id, time)');
+    // the original samples, to compare with after the rebuild
+    await db.knex.raw('CREATE TABLE metrics_before AS SELECT * FROM metric_samples');
     await db.knex.raw('ANALYZE metrics');
-    total = Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics')).n);
-    assert.ok(total > 2_000_000, `a few million rows (${total})`);
+    total = Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics_before')).n);
+    assert.ok(total > 2_000_000, `a few million samples (${total})`);
   });
   after(async () => {
     await db?.drop();
@@ -62,12 +64,12 @@ describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
     const result = await reclaim(db.url, []);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     assert.match(result.stdout, /metrics is a plain table/);
-    assert.match(result.stdout, /Plan: drop the redundant indexes: public\.metrics_name_idx public\.metrics_time_idx/);
+    assert.match(result.stdout, /Plan: drop the redundant indexes: public\.metrics_set_idx public\.metrics_time_idx/);
     assert.match(result.stdout, /downsampled to one average per system, metric, instance and hour/);
     assert.match(result.stdout, /Nothing changed\. Run again with --apply/);
     assert.deepEqual(await one(db.knex, `SELECT 'metrics'::regclass::oid AS oid`), oid, 'the same table');
-    assert.equal(Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metrics')).n), total);
-    assert.deepEqual(await indexes(db.knex), ['metrics_dedupe_idx', 'metrics_name_idx', 'metrics_time_idx']);
+    assert.equal(Number((await one<{ n: string }>(db.knex, 'SELECT count(*) AS n FROM metric_samples')).n), total);
+    assert.deepEqual(await indexes(db.knex), ['metrics_dedupe_idx', 'metrics_set_idx', 'metrics_time_idx']);
     assert.equal(await db.knex(MIGRATIONS_TABLE).where({ name: MARKER }).first(), undefined);
   });
 
@@ -81,10 +83,10 @@ describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
     const newest = await one<{ missing: string; extra: string; kept: string }>(
       db.knex,
       `SELECT (SELECT count(*) FROM (SELECT * FROM metrics_before WHERE time >= :cutoff
-                                     EXCEPT ALL SELECT * FROM metrics WHERE time >= :cutoff) d) AS missing,
-              (SELECT count(*) FROM (SELECT * FROM metrics WHERE time >= :cutoff
+                                     EXCEPT ALL SELECT * FROM metric_samples WHERE time >= :cutoff) d) AS missing,
+              (SELECT count(*) FROM (SELECT * FROM metric_samples WHERE time >= :cutoff
                                      EXCEPT ALL SELECT * FROM metrics_before WHERE time >= :cutoff) d) AS extra,
-              (SELECT count(*) FROM metrics WHERE time >= :cutoff) AS kept`.replaceAll(
+              (SELECT count(*) FROM metric_samples WHERE time >= :cutoff) AS kept`.replaceAll(
         ':cutoff',
         `'${cutoff}'::timestamptz`,
       ),
@@ -96,9 +98,9 @@ describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
     const older = await one<{ missing: string; extra: string; rows: string; duplicates: string }>(
       db.knex,
       `WITH expected AS (
-         SELECT date_trunc('hour', time) AS time, system_id, name, instance, avg(value) AS value
+         SELECT date_trunc('hour', time) AS time, system_id, name, instance, avg(value)::real::float8 AS value
            FROM metrics_before WHERE time < :cutoff GROUP BY 1, 2, 3, 4),
-       actual AS (SELECT time, system_id, name, instance, value FROM metrics WHERE time < :cutoff)
+       actual AS (SELECT time, system_id, name, instance, value FROM metric_samples WHERE time < :cutoff)
        SELECT (SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) d) AS missing,
               (SELECT count(*) FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) d) AS extra,
               (SELECT count(*) FROM actual) AS rows,
@@ -125,7 +127,7 @@ describe('emergency reclaim of a plain metrics table (PostgreSQL)', () => {
     const dedupe = await one<{ def: string }>(db.knex, `SELECT pg_get_indexdef('metrics_dedupe_idx'::regclass) AS def`);
     assert.match(
       dedupe.def,
-      /CREATE UNIQUE INDEX metrics_dedupe_idx ON public\.metrics USING btree \(system_id, name, instance, "time"\)/,
+      /CREATE UNIQUE INDEX metrics_dedupe_idx ON public\.metrics USING btree \(system_id, "time"\)/,
     );
     const marker = await db.knex(MIGRATIONS_TABLE).where({ name: MARKER }).first();
     assert.ok(marker, `${MARKER} is recorded`);
@@ -147,7 +149,7 @@ describe('emergency reclaim options and refusals', () => {
   before(async () => {
     db = await createTestDatabase();
     await db.knex.raw(`
-      INSERT INTO metrics (time, system_id, name, instance, value)
+      INSERT INTO metric_samples (time, system_id, name, instance, value)
       SELECT t, 1, 'cpu.usage_pct', '', 1 FROM generate_series(now() - INTERVAL '10 hours', now(), INTERVAL '1 minute') AS t`);
   });
   after(async () => {
@@ -202,9 +204,9 @@ describe('emergency reclaim of a hypertable (WASM TimescaleDB)', () => {
     const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.ok(outcome.hypertable, outcome.messages.join('\n'));
     await knex.raw(`
-      INSERT INTO metrics (time, system_id, name, instance, value)
-      SELECT t, s, 'cpu.usage_pct', '', s FROM generate_series(now() - INTERVAL '5 days', now(), INTERVAL '1 minute') AS t,
-                                               generate_series(1, 2) AS s`);
+      INSERT INTO metrics (time, system_id, set_id, vals)
+      SELECT t, s, metric_series_set_id(ARRAY['cpu.usage_pct'], ARRAY['']), ARRAY[s]::real[]
+        FROM generate_series(now() - INTERVAL '5 days', now(), INTERVAL '1 minute') AS t, generate_series(1, 2) AS s`);
     await knex.raw(`CALL refresh_continuous_aggregate('metrics_1h', NULL, NULL)`);
     await knex.raw(`SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '3 days') AS c`);
   });
@@ -292,8 +294,9 @@ describe('emergency reclaim of compressed chunks (real TimescaleDB 2.28.3)', { t
     const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.ok(outcome.hypertable, outcome.messages.join('\n'));
     await knex.raw(`
-      INSERT INTO metrics (time, system_id, name, instance, value)
-      SELECT t, s, 'cpu.usage_pct', '', random() * 100
+      WITH series_set AS (SELECT metric_series_set_id(ARRAY['cpu.usage_pct'], ARRAY['']) AS id)
+      INSERT INTO metrics (time, system_id, set_id, vals)
+      SELECT t, s, (SELECT id FROM series_set), ARRAY[random() * 100]::real[]
         FROM generate_series(now() - INTERVAL '5 days', now(), INTERVAL '10 seconds') AS t,
              generate_series(1, 20) AS s`);
     await knex.raw(`SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') AS c`);

@@ -241,7 +241,7 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     return Number(
       await psql(
         dir,
-        `SELECT count(*) FROM metrics WHERE system_id = (SELECT id FROM systems WHERE hostname = '${hostname}')`,
+        `SELECT count(*) FROM metric_samples WHERE system_id = (SELECT id FROM systems WHERE hostname = '${hostname}')`,
       ),
     );
   }
@@ -336,8 +336,9 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
   test('ops: emergency-reclaim.sh plans, then applies: old samples go, the newest 48 h stay, the app starts again', async () => {
     await psql(
       dir,
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT now() - interval '5 days' - i * interval '1 minute', (SELECT id FROM systems WHERE hostname = 'outage-host'), 'cpu.usage', '', 1
+      `INSERT INTO metrics (time, system_id, set_id, vals)
+       SELECT now() - interval '5 days' - i * interval '1 minute', (SELECT id FROM systems WHERE hostname = 'outage-host'),
+              metric_series_set_id(ARRAY['cpu.usage'], ARRAY['']), ARRAY[1]::real[]
        FROM generate_series(1, 600) AS i`,
     );
     const recent = "SELECT count(*) FROM metrics WHERE time >= now() - interval '47 hours'";

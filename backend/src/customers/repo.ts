@@ -84,9 +84,13 @@ export function createCustomersRepo(db: Knex) {
     /** Deletes the customer, its clusters and systems (cascade) and its systems' samples. */
     async deleteCustomer(id: number, q: Knex = db): Promise<void> {
       await q.transaction(async (trx) => {
-        await trx('metrics')
-          .whereIn('system_id', trx('systems').select('id').where({ customer_id: id }))
-          .delete();
+        const systems = trx('systems').select('id').where({ customer_id: id });
+        await trx('metrics').whereIn('system_id', systems.clone()).delete();
+        // per-sample rows kept from before one row per report (docs/decisions.md "One row per report")
+        const legacy = (await trx.raw("SELECT to_regclass('metrics_legacy') IS NOT NULL AS found")) as {
+          rows: { found: boolean }[];
+        };
+        if (legacy.rows[0]?.found) await trx('metrics_legacy').whereIn('system_id', systems.clone()).delete();
         await trx('customers').where({ id }).delete();
       });
     },

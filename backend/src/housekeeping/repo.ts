@@ -71,7 +71,10 @@ async function storageJobs(db: Knex): Promise<StorageJobRow[]> {
 export interface DatabaseUsage {
   timescale: boolean;
   databaseBytes: number;
-  /** `metrics` with its indexes (and its chunks and their compressed data on TimescaleDB). */
+  /**
+   * `metrics` with its indexes (and its chunks and their compressed data on TimescaleDB), plus the
+   * per-sample rows kept from before one row per report (`metrics_legacy`) while they exist.
+   */
   metricsBytes: number;
   chunks: number;
   compressedChunks: number;
@@ -91,6 +94,7 @@ async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
         `SELECT EXISTS (SELECT 1 FROM timescaledb_information.hypertables WHERE hypertable_name = 'metrics') AS found`,
       )
     ).found;
+  const legacy = await legacyBytes(db, timescale);
   if (!isHypertable) {
     const { metricsBytes } = await one<{ metricsBytes: string }>(
       `SELECT coalesce(pg_total_relation_size(to_regclass('metrics')), 0) AS "metricsBytes"`,
@@ -98,7 +102,7 @@ async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
     return {
       timescale,
       databaseBytes: Number(databaseBytes),
-      metricsBytes: Number(metricsBytes),
+      metricsBytes: Number(metricsBytes) + legacy,
       chunks: 0,
       compressedChunks: 0,
       compression: null,
@@ -121,7 +125,7 @@ async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
   return {
     timescale,
     databaseBytes: Number(databaseBytes),
-    metricsBytes: Number(usage.metricsBytes),
+    metricsBytes: Number(usage.metricsBytes) + legacy,
     chunks: Number(usage.chunks),
     compressedChunks: Number(usage.compressedChunks),
     compression:
@@ -129,4 +133,16 @@ async function databaseUsage(db: Knex): Promise<DatabaseUsage> {
         ? { beforeBytes: Number(usage.before), afterBytes: Number(usage.after) }
         : null,
   };
+}
+
+/** The per-sample rows kept from before one row per report (docs/decisions.md "One row per report"). */
+async function legacyBytes(db: Knex, timescale: boolean): Promise<number> {
+  const result = (await db.raw(
+    timescale
+      ? `SELECT CASE WHEN EXISTS (SELECT 1 FROM timescaledb_information.hypertables WHERE hypertable_name = 'metrics_legacy')
+                     THEN hypertable_size(to_regclass('metrics_legacy'))
+                     ELSE coalesce(pg_total_relation_size(to_regclass('metrics_legacy')), 0) END AS bytes`
+      : `SELECT coalesce(pg_total_relation_size(to_regclass('metrics_legacy')), 0) AS bytes`,
+  )) as { rows: { bytes: string }[] };
+  return Number(result.rows[0]?.bytes ?? 0);
 }

@@ -39,7 +39,7 @@ describe('group-commit writer', () => {
   }
 
   async function rows(systemIds: number[]): Promise<number> {
-    const [row] = await db.knex('metrics').whereIn('system_id', systemIds).count<{ n: string }[]>('* as n');
+    const [row] = await db.knex('metric_samples').whereIn('system_id', systemIds).count<{ n: string }[]>('* as n');
     return Number(row?.n);
   }
 

@@ -75,31 +75,37 @@ function mapSystem(row: Record<string, unknown>): AgentSystemRow {
   };
 }
 
-// One statement, one round trip, one implicit transaction: the samples, the
-// latest values, the events and the systems' last-seen/status all commit together.
+// One statement, one round trip, one implicit transaction: the reports' rows, the latest values,
+// the events and the systems' last-seen/status all commit together.
 const STORE_BATCH = numbered(`
 WITH reports AS MATERIALIZED (
-  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time
-  FROM unnest(?::int[], ?::float8[]) WITH ORDINALITY AS r(system_id, ms, ord)
+  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n
+  FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(system_id, ms, set_id, first, n, ord)
+),
+samples AS MATERIALIZED (
+  SELECT ?::int[] AS report, ?::text[] AS name, ?::text[] AS instance, ?::float8[] AS value, ?::bool[] AS newest
+),
+-- one row per report: its values are a slice of the batch's values (docs/decisions.md "One row per report")
+inserted AS (
+  INSERT INTO metrics (time, system_id, set_id, vals)
+  SELECT r.time, r.system_id, r.set_id, s.value[r.first : r.first + r.n - 1]::real[]
+  FROM reports r, samples s
+  ON CONFLICT (system_id, time) DO NOTHING
+  RETURNING system_id, time, cardinality(vals) AS n
 ),
 -- a sample names its report by position: system and time travel and are converted once per report
 input AS MATERIALIZED (
-  SELECT r.system_id, s.name, s.instance, r.time, s.value, s.newest
-  FROM unnest(?::int[], ?::text[], ?::text[], ?::float8[], ?::bool[]) AS s(report, name, instance, value, newest)
+  SELECT r.system_id, x.name, x.instance, r.time, x.value
+  FROM samples s, unnest(s.report, s.name, s.instance, s.value, s.newest) AS x(report, name, instance, value, newest)
   JOIN reports r USING (report)
-),
-inserted AS (
-  INSERT INTO metrics (time, system_id, name, instance, value)
-  SELECT time, system_id, name, instance, value FROM input
-  ON CONFLICT (system_id, name, instance, time) DO NOTHING
-  RETURNING system_id, time
+  WHERE x.newest
 ),
 -- the writer marked each series' newest sample of the batch, so a system's arrays hold each
 -- series once, in its report's order; one row per system (db/migrations/0018)
 latest AS (
   INSERT INTO system_latest AS l (system_id, names, instances, times, vals)
   SELECT system_id, array_agg(name), array_agg(instance), array_agg(time), array_agg(value)
-  FROM input WHERE newest GROUP BY system_id
+  FROM input GROUP BY system_id
   ON CONFLICT (system_id) DO UPDATE SET (names, instances, times, vals) = (
     SELECT m.names, m.instances, m.times, m.vals
     FROM system_latest_merge(l.names, l.instances, l.times, l.vals,
@@ -127,11 +133,29 @@ touched AS (
   WHERE s.id = t.id AND old.id = t.id
   RETURNING s.id, old.status AS old_status, s.status AS new_status
 )
-SELECT system_id AS id, (extract(epoch FROM time) * 1000)::float8 AS ms, count(*)::int AS n,
+SELECT system_id AS id, (extract(epoch FROM time) * 1000)::float8 AS ms, n,
        NULL::text AS old_status, NULL::text AS new_status
-FROM inserted GROUP BY system_id, time
+FROM inserted
 UNION ALL
 SELECT id, NULL, NULL, old_status, new_status FROM touched WHERE old_status IS DISTINCT FROM new_status`);
+
+const SERIES_SET_ID = 'SELECT metric_series_set_id(?::text[], ?::text[]) AS id';
+/** Sets known to this process; beyond this many the cache starts over (a set is looked up again). */
+const MAX_CACHED_SETS = 50_000;
+
+/** Where each report's samples are in the batch arrays (they are contiguous, in report order). */
+function reportSlices(arrays: BatchArrays): { first: number[]; n: number[] } {
+  const count = arrays.reports.systemId.length;
+  const first = new Array<number>(count).fill(0);
+  const n = new Array<number>(count).fill(0);
+  const report = arrays.metrics.report;
+  for (let i = 0; i < report.length; i++) {
+    const r = (report[i] as number) - 1;
+    if (n[r] === 0) first[r] = i + 1;
+    n[r] = (n[r] as number) + 1;
+  }
+  return { first, n };
+}
 
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
 
@@ -156,6 +180,30 @@ export function createIngestRepo(db: Knex) {
     } catch (error) {
       for (const lookup of batch) lookup.reject(error);
     }
+  }
+
+  // A report's series set by its names and instances: nearly every report finds its set here.
+  let knownSets = new Map<string, number>();
+
+  async function seriesSetIds(m: BatchArrays['metrics'], slices: { first: number[]; n: number[] }): Promise<number[]> {
+    const ids: number[] = [];
+    for (let r = 0; r < slices.first.length; r++) {
+      const from = (slices.first[r] as number) - 1;
+      const to = from + (slices.n[r] as number);
+      let key = '';
+      for (let i = from; i < to; i++) key += `${m.name[i] as string}\u0000${m.instance[i] as string}\u0001`;
+      let id = knownSets.get(key);
+      if (id === undefined) {
+        const result = (await db.raw(SERIES_SET_ID, [m.name.slice(from, to), m.instance.slice(from, to)])) as {
+          rows: { id: number }[];
+        };
+        id = result.rows[0]?.id as number;
+        if (knownSets.size >= MAX_CACHED_SETS) knownSets = new Map();
+        knownSets.set(key, id);
+      }
+      ids.push(id);
+    }
+    return ids;
   }
 
   return {
@@ -273,9 +321,14 @@ export function createIngestRepo(db: Knex) {
 
     async storeBatch(batch: BatchArrays): Promise<BatchResult> {
       const { reports: r, metrics: m, events: e, systems: s } = batch;
+      const slices = reportSlices(batch);
+      const setIds = await seriesSetIds(m, slices);
       const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
         numberArray(r.systemId),
         numberArray(r.ms),
+        numberArray(setIds),
+        numberArray(slices.first),
+        numberArray(slices.n),
         numberArray(m.report),
         textArray(m.name),
         textArray(m.instance),

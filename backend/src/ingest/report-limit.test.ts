@@ -49,7 +49,10 @@ describe('AGENT_REPORTS_PER_SYSTEM_PER_MINUTE', () => {
       /^Too many reports for this system: more than 700 a minute \(AGENT_REPORTS_PER_SYSTEM_PER_MINUTE\): send them again in \d+ s$/,
     );
     const [system] = await fixture.db.knex('systems').where({ hostname: 'busy-1' }).select('id');
-    const stored = await fixture.db.knex('metrics').where({ system_id: system.id }).count<{ n: string }[]>('* as n');
+    const stored = await fixture.db
+      .knex('metric_samples')
+      .where({ system_id: system.id })
+      .count<{ n: string }[]>('* as n');
     assert.equal(Number(stored[0]?.n), 700, 'nothing of the refused request is stored');
   });
 });

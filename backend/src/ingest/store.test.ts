@@ -210,7 +210,7 @@ describe('POST /api/webhook/metrics: what is stored and answered', () => {
     const statements = await round(-1000);
     assert.ok(statements <= 10, `50 requests in ${statements} statements`);
     const counts = await h.db
-      .knex('metrics')
+      .knex('metric_samples')
       .whereIn(
         'system_id',
         agents.map((a) => a.systemId),

@@ -53,8 +53,8 @@ describe('chart data on TimescaleDB (WASM)', () => {
     // one sample every 5 minutes for 100 days: the value is the sample's minute of the hour,
     // so every full hour averages 27.5 with min 0 and max 55
     await knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT t, ?, 'cpu.usage_pct', '', extract(minute FROM t)
+      `INSERT INTO metrics (time, system_id, set_id, vals)
+       SELECT t, ?, metric_series_set_id(ARRAY['cpu.usage_pct'], ARRAY['']), ARRAY[extract(minute FROM t)]::real[]
          FROM generate_series(?::timestamptz - INTERVAL '100 days', ?::timestamptz - INTERVAL '5 minutes', INTERVAL '5 minutes') t`,
       [systemId, now.toISOString(), now.toISOString()],
     );

@@ -126,9 +126,9 @@ describe('customers, clusters and systems: rights', () => {
 
   it('deletes a system with its samples', async () => {
     const id = await createSystem(db, mine, null, 'temp-01');
-    await db.knex('metrics').insert({ time: new Date(), system_id: id, name: 'cpu.usage_pct', value: 1 });
+    await db.knex('metric_samples').insert({ time: new Date(), system_id: id, name: 'cpu.usage_pct', value: 1 });
     assert.equal((await operator.delete(`/api/systems/${id}`)).status, 204);
-    assert.equal((await db.knex('metrics').where({ system_id: id })).length, 0);
+    assert.equal((await db.knex('metric_samples').where({ system_id: id })).length, 0);
   });
 });
 
@@ -143,7 +143,7 @@ describe('chart data', () => {
     admin = await signedIn(server, db, 'ADMIN');
     system = await createSystem(db, await createCustomer(db.knex), null, 'chart-01');
     await db.knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
+      `INSERT INTO metric_samples (time, system_id, name, instance, value)
        SELECT t, ?, 'cpu.usage_pct', '', extract(minute FROM t)
        FROM generate_series(now() - interval '10 days', now(), interval '1 minute') AS t`,
       [system],

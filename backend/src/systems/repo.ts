@@ -2,6 +2,9 @@
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { transactionOf } from '../lib/transaction.js';
+import { createSamplesRepo } from './samples-repo.js';
+
+export type { Point, SeriesQuery } from './samples-repo.js';
 
 export interface SystemRow {
   id: number;
@@ -89,14 +92,8 @@ export function mapRow(row: Record<string, unknown>): SystemRow {
   };
 }
 
-export interface Point {
-  t: number;
-  avg: number;
-  min: number;
-  max: number;
-}
-
 export function createSystemsRepo(db: Knex) {
+  const samples = createSamplesRepo(db);
   function baseQuery(q: Knex = db) {
     const open = (severity: string) =>
       q.raw(`count(a.id) FILTER (WHERE a.severity = '${severity}')::int AS open_${severity.toLowerCase()}`);
@@ -167,7 +164,7 @@ export function createSystemsRepo(db: Knex) {
 
     async delete(id: number, q: Knex = db): Promise<void> {
       await q.transaction(async (trx) => {
-        await trx('metrics').where({ system_id: id }).delete();
+        await samples.deleteSamples(trx, [id]);
         await trx('systems').where({ id }).delete();
       });
     },
@@ -183,53 +180,10 @@ export function createSystemsRepo(db: Knex) {
       return result.rows[0]?.found != null;
     },
 
-    /** Samples in buckets of `bucketSeconds` from raw rows (date_bin: works without TimescaleDB). */
-    async rawPoints(q: SeriesQuery, bucketSeconds: number): Promise<Point[]> {
-      const result = await db.raw<{ rows: Record<string, unknown>[] }>(
-        `SELECT extract(epoch FROM date_bin(make_interval(secs => ?), time, TIMESTAMPTZ 'epoch')) * 1000 AS t,
-                avg(value) AS avg, min(value) AS min, max(value) AS max
-           FROM metrics
-          WHERE system_id = ? AND name = ? AND instance = ? AND time >= ? AND time < ?
-          GROUP BY 1 ORDER BY 1`,
-        [bucketSeconds, q.systemId, q.name, q.instance, q.from, q.to],
-      );
-      return result.rows.map(toPoint);
-    },
-
-    /** Rollup rows re-bucketed to `bucketSeconds`: averages weighted by their sample counts. */
-    async rollupPoints(view: 'metrics_5m' | 'metrics_1h', q: SeriesQuery, bucketSeconds: number): Promise<Point[]> {
-      const result = await db.raw<{ rows: Record<string, unknown>[] }>(
-        `SELECT extract(epoch FROM date_bin(make_interval(secs => ?), bucket, TIMESTAMPTZ 'epoch')) * 1000 AS t,
-                sum(avg * count) / nullif(sum(count), 0) AS avg, min(min) AS min, max(max) AS max
-           FROM ${view === 'metrics_5m' ? 'metrics_5m' : 'metrics_1h'}
-          WHERE system_id = ? AND name = ? AND instance = ? AND bucket >= ? AND bucket < ?
-          GROUP BY 1 ORDER BY 1`,
-        [bucketSeconds, q.systemId, q.name, q.instance, q.from, q.to],
-      );
-      return result.rows.map(toPoint);
-    },
-
-    /** The series a system reported in the last day, for the chart picker. */
-    async recentSeries(systemId: number, since: Date): Promise<{ name: string; instance: string }[]> {
-      return db('metrics')
-        .distinct('name', 'instance')
-        .where({ system_id: systemId })
-        .where('time', '>=', since)
-        .orderBy(['name', 'instance']);
-    },
+    rawPoints: samples.rawPoints,
+    rollupPoints: samples.rollupPoints,
+    recentSeries: samples.recentSeries,
   };
-}
-
-export interface SeriesQuery {
-  systemId: number;
-  name: string;
-  instance: string;
-  from: Date;
-  to: Date;
-}
-
-function toPoint(row: Record<string, unknown>): Point {
-  return { t: Number(row['t']), avg: Number(row['avg']), min: Number(row['min']), max: Number(row['max']) };
 }
 
 export type SystemsRepo = ReturnType<typeof createSystemsRepo>;

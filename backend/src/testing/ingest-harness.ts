@@ -171,7 +171,7 @@ export async function startIngestHarness(
   }
 
   async function metricCount(systemId?: number): Promise<number> {
-    const query = db.knex('metrics').count<{ n: string }[]>('* as n');
+    const query = db.knex('metric_samples').count<{ n: string }[]>('* as n');
     if (systemId !== undefined) query.where({ system_id: systemId });
     const [row] = await query;
     return Number(row?.n ?? 0);
