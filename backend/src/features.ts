@@ -95,11 +95,8 @@ import { createReportsRepo } from './reports/repo.js';
 import { reportsRoutes } from './reports/routes.js';
 import { createReportsService } from './reports/service.js';
 import { createMonthlyReports } from './reports/monthly.js';
-import { createStatusPagesRepo } from './status-pages/repo.js';
 import { assembleSso } from './sso/assembly.js';
-import { statusPagesRoutes } from './status-pages/routes.js';
-import { createStatusPagesService } from './status-pages/service.js';
-import { createPublicStatusPages, publicStatusPageRoutes } from './status-pages/public-page.js';
+import { assembleStatusPages } from './status-pages/assembly.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -129,7 +126,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
   const limiter = (name: string, points: number, durationSeconds: number, blockDurationSeconds?: number) =>
     createRateLimiter(rateLimitStore, { name, points, durationSeconds, blockDurationSeconds }, log);
 
-  // the audit log (issue 14 item 3): every service that writes records its row in its own transaction
+  // the audit log: every service that writes records its row in its own transaction
   const audit = createAuditService({ repo: createAuditRepo(db), clock });
   const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
   const mailer = createMailer({ smtp, log });
@@ -159,7 +156,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
 
   const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
   const agentUpdates = createAgentUpdates({ db, dist: agentDist, clock, log, audit });
-  // failed enrollment-key checks per client address (contracts.md "Agent protocol")
+  // failed enrollment-key checks per client address (docs/limits.md)
   const enrollmentFailures = limiter('enrollment-address', 20, 10 * 60);
 
   const agentSettings = createAgentSettingsService({
@@ -184,7 +181,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
     metrics: selfMetrics.ingest,
   });
-  // notifications (issue 13): routed to channels by policy, queued in the run or the acknowledgement
+  // notifications: routed to channels by policy, queued in the run or the acknowledgement
   const deliveries = createDeliveriesRepo(db);
   const notifier = createAlertNotifier({
     repo: createNotificationsRepo(db),
@@ -196,7 +193,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     authUrl: config.authUrl,
     allowPrivateWebhooks: config.allowPrivateWebhooks,
   });
-  // the evaluation run (issue 5): only the cron endpoint starts it, never a timer
+  // the evaluation run: only the cron endpoint starts it, never a timer
   const evaluation = createEvaluation({
     db,
     bus: deps.bus,
@@ -216,7 +213,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
   });
 
   const alertRetention = createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit });
-  // availability reports and the monthly report e-mail (issue 16 items 2 and 3)
+  // availability reports and the monthly report e-mail
   const reportsRepo = createReportsRepo(db);
   const reports = createReportsService({ repo: reportsRepo, clock, retention: alertRetention });
   const monthlyReports = createMonthlyReports({
@@ -230,14 +227,15 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
   });
 
   // customer status pages: the public page, cached and limited per address
-  const statusPagesRepo = createStatusPagesRepo(db);
-  const publicStatusPages = createPublicStatusPages({
-    repo: statusPagesRepo,
+  const statusPages = assembleStatusPages({
+    db,
     reports,
     clock,
+    audit,
+    log,
+    publicUrl: config.publicUrl,
     // a whole office behind one address reloading every 30 s stays well inside
     limiter: limiter('status-page', 120, 60),
-    log,
   });
 
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
@@ -249,7 +247,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     sessions,
     tokens,
     users,
-    // spec: threshold not shown; 30 failed bearer attempts per 10 minutes per client address
+    // 30 failed bearer attempts per 10 minutes per client address
     bearerFailures: limiter('bearer', 30, 10 * 60),
     origins,
   });
@@ -268,7 +266,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     }),
     authentication,
     /** GET /status/<slug>: before authentication, so no cookie is read or written. */
-    publicStatusPage: mountRoutes(publicStatusPageRoutes, publicStatusPages),
+    publicStatusPage: statusPages.publicPage,
     /** What the live hub needs (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
     liveServices: { authentication, systems, overview },
     /** The hourly housekeeping sends what is due (main.ts). */
@@ -292,7 +290,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         customersRoutes,
         createCustomersService({ repo: createCustomersRepo(db), bus: deps.bus, publicUrl: config.publicUrl, audit }),
       ),
-      // enrolment figures and an ADMIN's one-hour raise per cluster (issue 15)
+      // enrolment figures and an ADMIN's one-hour raise per cluster
       mountRoutes(
         enrollmentRoutes,
         createEnrollmentService({
@@ -381,17 +379,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       mountRoutes(storageRoutes, createStorageReport({ repo: createHousekeepingRepo(db), clock })),
       mountRoutes(searchRoutes, createSearchRepo(db)),
       mountRoutes(overviewRoutes, { compute: overview.compute, trend: overviewService.trend }),
-      mountRoutes(
-        statusPagesRoutes,
-        createStatusPagesService({
-          repo: statusPagesRepo,
-          scopes: createScopeRepo(db),
-          clock,
-          audit,
-          publicUrl: config.publicUrl,
-          forget: publicStatusPages.forget,
-        }),
-      ),
+      statusPages.routes,
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {

@@ -6,7 +6,7 @@ import { AUTH_URLS, AuthService } from '../../core/auth';
 import { userBody } from '../../core/auth-testing';
 import { provideForTests, settle, typeInto } from '../../testing';
 import { LoginPage } from './login-page';
-import { SSO_OPTIONS_URL } from './sso-button';
+import { SSO_OPTIONS_URL } from './sso-options-api';
 
 describe('LoginPage', () => {
   let fixture: ComponentFixture<LoginPage>;

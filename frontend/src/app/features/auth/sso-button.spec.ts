@@ -3,7 +3,8 @@ import { TestBed } from '@angular/core/testing';
 import { ActivatedRoute, convertToParamMap } from '@angular/router';
 
 import { provideForTests, settle } from '../../testing';
-import { SSO_OPTIONS_URL, SsoButton } from './sso-button';
+import { SsoButton } from './sso-button';
+import { SSO_OPTIONS_URL } from './sso-options-api';
 
 describe('SsoButton', () => {
   let http: HttpTestingController;

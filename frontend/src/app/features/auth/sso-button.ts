@@ -1,15 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { HttpClient } from '@angular/common/http';
 import { MatButtonModule } from '@angular/material/button';
 import { ActivatedRoute } from '@angular/router';
 import { catchError, of } from 'rxjs';
 
-import type { SsoOptions } from '@contracts/sso';
 import { safeReturnUrl } from '../../core/return-url';
-
-export const SSO_OPTIONS_URL = '/api/auth/sso';
-export const SSO_START_URL = '/api/auth/sso/start';
+import { SSO_START_URL, SsoOptionsApi } from './sso-options-api';
 
 /**
  * "Sign in with <provider>" beside the local form, when single sign-on is configured: a plain link,
@@ -60,8 +56,8 @@ export class SsoButton {
   readonly returnUrl = input<string>();
 
   protected readonly options = toSignal(
-    inject(HttpClient)
-      .get<SsoOptions>(SSO_OPTIONS_URL)
+    inject(SsoOptionsApi)
+      .options()
       .pipe(catchError(() => of(null))),
   );
   protected readonly ssoError = computed(() => this.query.get('ssoError'));

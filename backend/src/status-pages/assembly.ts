@@ -1,0 +1,46 @@
+/**
+ * The status pages feature, built once by the composition root: the admins' routes and the public
+ * page, sharing one repository (the public page's cache is dropped when an admin changes a page).
+ */
+import type Router from '@koa/router';
+import type { Knex } from 'knex';
+import { mountRoutes } from '../http/route.js';
+import type { AuditTrail } from '../lib/audit.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { ReportsService } from '../reports/service.js';
+import { createScopeRepo } from '../scopes/repo.js';
+import { createPublicStatusPages, publicStatusPageRoutes } from './public-page.js';
+import { createStatusPagesRepo } from './repo.js';
+import { statusPagesRoutes } from './routes.js';
+import { createStatusPagesService } from './service.js';
+
+export interface StatusPagesAssemblyDeps {
+  db: Knex;
+  reports: Pick<ReportsService, 'daily'>;
+  clock: Clock;
+  audit: AuditTrail;
+  log: Logger;
+  publicUrl: string;
+  /** Per client address on the public page. */
+  limiter: RateLimiter;
+}
+
+export function assembleStatusPages(deps: StatusPagesAssemblyDeps): { routes: Router; publicPage: Router } {
+  const { db, reports, clock, audit, log, publicUrl, limiter } = deps;
+  const repo = createStatusPagesRepo(db);
+  const publicPages = createPublicStatusPages({ repo, reports, clock, limiter, log });
+  const service = createStatusPagesService({
+    repo,
+    scopes: createScopeRepo(db),
+    clock,
+    audit,
+    publicUrl,
+    forget: publicPages.forget,
+  });
+  return {
+    routes: mountRoutes(statusPagesRoutes, service),
+    publicPage: mountRoutes(publicStatusPageRoutes, publicPages),
+  };
+}
