@@ -302,11 +302,11 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
           defaultLimit: config.enrollPerClusterPerHour,
         }),
       ),
-      systemsRoutes(
+      mountRoutes(systemsRoutes, {
         systems,
         clock,
-        createSystemsListing({ repo: createSystemsRepo(db), pages: createSystemsPageRepo(db) }),
-      ),
+        listing: createSystemsListing({ repo: createSystemsRepo(db), pages: createSystemsPageRepo(db) }),
+      }),
       mountRoutes(liveRoutes, undefined),
       mountRoutes(agentRoutes, {
         endpoints: createAgentEndpoints({

@@ -65,6 +65,11 @@ export interface RouteDeclaration<
   params?: P;
   query?: Q;
   body?: B;
+  /**
+   * A body the handler reads from the request stream itself (the agent's gzip report: its own
+   * limit, checked after the credential): documented like `body`, never parsed here.
+   */
+  streamedBody?: z.ZodType;
   /** Headers of the answer, set once the input is read (`Cache-Control: no-store` for secrets). */
   headers?: Record<string, string>;
   /** Middleware between the guard and the input (a rate limit, the Origin of a public write). */
@@ -155,6 +160,10 @@ function handlerOf<Deps>(route: Route<Deps>, deps: Deps): Middleware {
 
 const declared = new WeakMap<Router, readonly RouteDoc[]>();
 
+/** What the document says of a declaration: a streamed body is documented as its body. */
+const documented = (route: Route<never>): RouteDoc =>
+  route.streamedBody ? { ...route, body: route.streamedBody } : route;
+
 /** One feature's routes on a Router of their own: guard, own middleware, input, handler. */
 export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps): Router {
   const router = new Router();
@@ -163,7 +172,7 @@ export function mountRoutes<Deps>(routes: readonly Route<Deps>[], deps: Deps): R
     const guard = ACCESS_KINDS[route.access].guard;
     router[route.method](route.path, ...guard, ...(route.before?.(deps) ?? []), handlerOf(route, deps));
   }
-  declared.set(router, routes);
+  declared.set(router, (routes as readonly Route<never>[]).map(documented));
   return router;
 }
 

@@ -14,6 +14,7 @@ import type { Sessions } from '../auth/sessions.js';
 import { createOidcProvider } from './provider.js';
 import { createSsoRepo } from './repo.js';
 import { ssoRoutes } from './routes.js';
+import { mountRoutes } from '../http/route.js';
 import { createSsoService } from './service.js';
 
 export interface SsoAssemblyDeps {
@@ -42,5 +43,5 @@ export function assembleSso(deps: SsoAssemblyDeps): Router {
     authUrl: deps.authUrl,
   });
   // starts and callbacks per client address: a whole office behind one address stays well inside
-  return ssoRoutes({ sso, sessions, limit: deps.limiter('sso', 60, 10 * 60) });
+  return mountRoutes(ssoRoutes, { sso, sessions, limit: deps.limiter('sso', 60, 10 * 60) });
 }

@@ -2,13 +2,11 @@
  * Single sign-on: /api/auth/sso (the button), /api/auth/sso/start and /api/auth/sso/callback (the
  * browser's round trip through the provider), /api/settings/sso (administrators).
  */
-import Router from '@koa/router';
-import type { Context } from 'koa';
-import { auditActor } from '../http/audit-actor.js';
-import { refusalDoc, type RouteDoc } from '../http/openapi.js';
-import { currentPrincipal, requireCookieSession, requireRole } from '../http/route-guards.js';
+import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
+import { refusalDoc } from '../http/openapi.js';
+import { routeOf } from '../http/route.js';
 import { DomainError, TooMany } from '../lib/errors.js';
-import { parseInput } from '../lib/validate.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { ABSOLUTE_MS, SESSION_COOKIE, type Sessions } from '../auth/sessions.js';
 import { SIGN_IN_WINDOW_MS, type SsoService } from './service.js';
@@ -43,88 +41,31 @@ function redirect(ctx: Context, location: string): void {
   ctx.body = '';
 }
 
-export function ssoRoutes({ sso, sessions, limit }: SsoRoutesDeps): Router {
-  const router = new Router();
-  const admin = requireRole('ADMIN');
-
-  async function limited(ctx: Context) {
+/** Starts and callbacks per client address, counted before the query is read. */
+function limited(limit: RateLimiter): Middleware {
+  return async (ctx, next) => {
     const result = await limit.consume(ctx.state.clientIp);
     if (!result.allowed)
       throw new TooMany(result.retryAfterSeconds, 'Too many single sign-on attempts: try again later');
-  }
-
-  router.get('/api/auth/sso', (ctx) => {
-    ctx.body = sso.options();
-  });
-
-  router.get('/api/auth/sso/start', async (ctx) => {
-    await limited(ctx);
-    const { returnTo } = parseInput(ssoStartQuery, ctx.query);
-    const { location, state } = await sso.begin(returnTo);
-    // Lax: the provider sends the browser back with a top-level GET, which carries Lax cookies
-    ctx.cookies.set(SSO_STATE_COOKIE, state, { ...COOKIE, sameSite: 'lax', maxAge: SIGN_IN_WINDOW_MS });
-    redirect(ctx, location);
-  });
-
-  router.get('/api/auth/sso/callback', async (ctx) => {
-    await limited(ctx);
-    const query = parseInput(ssoCallbackQuery, ctx.query);
-    const browserState = ctx.cookies.get(SSO_STATE_COOKIE, { signed: true });
-    ctx.cookies.set(SSO_STATE_COOKIE, null, COOKIE);
-    try {
-      const result = await sso.complete(
-        { state: query.state, browserState, code: query.code, error: query.error },
-        { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') },
-      );
-      // a signed-in browser that signs in again drops its old session, as a local sign-in does
-      const previous = ctx.state.principal?.sessionId;
-      if (previous) await sessions.end(previous);
-      ctx.cookies.set(SESSION_COOKIE, result.sessionToken, { ...COOKIE, sameSite: 'lax', maxAge: ABSOLUTE_MS });
-      redirect(ctx, result.returnTo);
-    } catch (error) {
-      // a browser arrives here, not a script: the sign-in page says what went wrong
-      if (!(error instanceof SsoRefused) && !(error instanceof DomainError && error.kind === 'unavailable'))
-        throw error;
-      const params = new URLSearchParams({ ssoError: (error as DomainError).message });
-      redirect(ctx, `${SIGN_IN_PAGE}?${params.toString()}`);
-    }
-  });
-
-  router.post('/api/auth/sso/logout', requireCookieSession(), async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const redirect = principal.sessionId ? await sso.signOut(auditActor(ctx), principal.sessionId) : null;
-    ctx.cookies.set(SESSION_COOKIE, null, COOKIE);
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = { redirect };
-  });
-
-  router.get('/api/settings/sso', admin, async (ctx) => {
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = await sso.settings();
-  });
-
-  router.put('/api/settings/sso/group-mappings', admin, async (ctx) => {
-    const { mappings } = parseInput(groupMappingsBody, ctx.request.body);
-    await sso.replaceMappings(auditActor(ctx), mappings);
-    ctx.body = await sso.settings();
-  });
-
-  return router;
+    await next();
+  };
 }
 
+const route = routeOf<SsoRoutesDeps>();
 const AUTH = 'Authentication';
 const SETTINGS = 'Settings';
-/** What sso/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-export const ssoApi: RouteDoc[] = [
-  {
+
+export const ssoRoutes = [
+  route({
     method: 'get',
     path: '/api/auth/sso',
     tag: AUTH,
     access: 'public',
     summary: 'Whether single sign-on is configured, and the name its button shows',
     responses: { 200: { description: 'The button', schema: ssoOptions } },
-  },
-  {
+    handler: ({ sso }) => sso.options(),
+  }),
+  route({
     method: 'get',
     path: '/api/auth/sso/start',
     tag: AUTH,
@@ -133,6 +74,7 @@ export const ssoApi: RouteDoc[] = [
     description:
       'Sets a short-lived cookie holding the `state` the provider must send back. `returnTo`: a path on ' +
       'this site to land on afterwards (anything else is refused).',
+    before: ({ limit }) => [limited(limit)],
     query: ssoStartQuery,
     responses: {
       302: { description: "To the provider's authorization endpoint" },
@@ -141,8 +83,14 @@ export const ssoApi: RouteDoc[] = [
       429: refusalDoc('Too many attempts from this address; with Retry-After'),
       503: refusalDoc('The identity provider cannot be reached'),
     },
-  },
-  {
+    handler: async ({ sso }, { query, ctx }) => {
+      const { location, state } = await sso.begin(query.returnTo);
+      // Lax: the provider sends the browser back with a top-level GET, which carries Lax cookies
+      ctx.cookies.set(SSO_STATE_COOKIE, state, { ...COOKIE, sameSite: 'lax', maxAge: SIGN_IN_WINDOW_MS });
+      redirect(ctx, location);
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/auth/sso/callback',
     tag: AUTH,
@@ -153,6 +101,7 @@ export const ssoApi: RouteDoc[] = [
       'verifies the ID token (signature, issuer, audience, expiry, nonce), applies the group mapping and ' +
       'sets the same session cookie a local sign-in sets. A refusal redirects to the sign-in page with ' +
       '`ssoError` naming the reason.',
+    before: ({ limit }) => [limited(limit)],
     query: ssoCallbackQuery,
     responses: {
       302: { description: 'Signed in: to `returnTo`; refused: to the sign-in page with `ssoError`' },
@@ -160,8 +109,9 @@ export const ssoApi: RouteDoc[] = [
       404: refusalDoc('Single sign-on is not configured'),
       429: refusalDoc('Too many attempts from this address; with Retry-After'),
     },
-  },
-  {
+    handler: ({ sso, sessions }, { query, ctx }) => callback(sso, sessions, query, ctx),
+  }),
+  route({
     method: 'post',
     path: '/api/auth/sso/logout',
     tag: AUTH,
@@ -171,17 +121,25 @@ export const ssoApi: RouteDoc[] = [
       'Ends this browser session as `POST /api/auth/logout` does. `redirect`: for an account linked to the ' +
       "provider, the provider's end-session URL (send the browser there to end the provider's session too, " +
       'then back to /login); null otherwise or when the provider offers none.',
+    headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'Signed out of Argus', schema: ssoSignOut } },
-  },
-  {
+    handler: async ({ sso }, { principal, actor, ctx }) => {
+      const redirect = principal.sessionId ? await sso.signOut(actor, principal.sessionId) : null;
+      ctx.cookies.set(SESSION_COOKIE, null, COOKIE);
+      return { redirect };
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/settings/sso',
     tag: SETTINGS,
     access: 'admin',
     summary: 'The single sign-on configuration (without the client secret) and the group mapping',
+    headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'The settings', schema: ssoSettings } },
-  },
-  {
+    handler: ({ sso }) => sso.settings(),
+  }),
+  route({
     method: 'put',
     path: '/api/settings/sso/group-mappings',
     tag: SETTINGS,
@@ -190,5 +148,35 @@ export const ssoApi: RouteDoc[] = [
     description: 'Applies at each account’s next single sign-on.',
     body: groupMappingsBody,
     responses: { 200: { description: 'The settings with the saved mapping', schema: ssoSettings } },
-  },
+    handler: async ({ sso }, { body, actor }) => {
+      await sso.replaceMappings(actor, body.mappings);
+      return sso.settings();
+    },
+  }),
 ];
+
+async function callback(
+  sso: SsoService,
+  sessions: SsoRoutesDeps['sessions'],
+  query: z.infer<typeof ssoCallbackQuery>,
+  ctx: Context,
+): Promise<void> {
+  const browserState = ctx.cookies.get(SSO_STATE_COOKIE, { signed: true });
+  ctx.cookies.set(SSO_STATE_COOKIE, null, COOKIE);
+  try {
+    const result = await sso.complete(
+      { state: query.state, browserState, code: query.code, error: query.error },
+      { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') },
+    );
+    // a signed-in browser that signs in again drops its old session, as a local sign-in does
+    const previous = ctx.state.principal?.sessionId;
+    if (previous) await sessions.end(previous);
+    ctx.cookies.set(SESSION_COOKIE, result.sessionToken, { ...COOKIE, sameSite: 'lax', maxAge: ABSOLUTE_MS });
+    redirect(ctx, result.returnTo);
+  } catch (error) {
+    // a browser arrives here, not a script: the sign-in page says what went wrong
+    if (!(error instanceof SsoRefused) && !(error instanceof DomainError && error.kind === 'unavailable')) throw error;
+    const params = new URLSearchParams({ ssoError: (error as DomainError).message });
+    redirect(ctx, `${SIGN_IN_PAGE}?${params.toString()}`);
+  }
+}

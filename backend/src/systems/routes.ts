@@ -1,6 +1,4 @@
 /** /api/systems: list, detail, edit, delete, re-enroll (ADMIN) and chart data. */
-import { auditActor } from '../http/audit-actor.js';
-import Router from '@koa/router';
 import { z } from 'zod';
 import {
   chartBatch,
@@ -14,79 +12,34 @@ import {
   systemsPage,
   systemsPageQuery,
   systemsQuery,
-  updateSystemBody as updateSchema,
+  updateSystemBody,
 } from '../../../contracts/systems.js';
-import { idOf } from '../lib/ids.js';
-import { currentPrincipal, requireRole } from '../http/route-guards.js';
+import { idParam, routeOf } from '../http/route.js';
 import type { Clock } from '../lib/clock.js';
-import { parseInput } from '../lib/validate.js';
-import type { SystemsService } from './service.js';
 import type { SystemsListing } from './listing.js';
-import type { RouteDoc } from '../http/openapi.js';
+import type { SystemsService } from './service.js';
 
-export function systemsRoutes(systems: SystemsService, clock: Clock, listing: SystemsListing): Router {
-  const router = new Router();
-
-  router.get('/api/systems', async (ctx) => {
-    ctx.body = await listing.query(currentPrincipal(ctx.state), parseInput(systemsQuery, ctx.query));
-  });
-  // before /:id, which would take "page" for an id
-  router.get('/api/systems/page', async (ctx) => {
-    ctx.body = await listing.query(currentPrincipal(ctx.state), parseInput(systemsPageQuery, ctx.query));
-  });
-  router.get('/api/systems/:id', async (ctx) => {
-    ctx.body = await systems.get(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
-  });
-  router.patch('/api/systems/:id', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const input = parseInput(updateSchema, ctx.request.body);
-    ctx.body = await systems.update(auditActor(ctx), principal, idOf(ctx.params['id'], 'system'), input);
-  });
-  router.delete('/api/systems/:id', async (ctx) => {
-    await systems.remove(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
-    ctx.status = 204;
-  });
-  router.post('/api/systems/:id/re-enroll', requireRole('ADMIN'), async (ctx) => {
-    await systems.reEnroll(auditActor(ctx), currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
-    ctx.status = 204;
-  });
-  router.get('/api/systems/:id/series', async (ctx) => {
-    ctx.body = await systems.series(currentPrincipal(ctx.state), idOf(ctx.params['id'], 'system'));
-  });
-  // the window of a chart request: `to` defaults to now, `from` to an hour before `to`
-  const chartWindow = (q: { from?: string | undefined; to?: string | undefined }) => {
-    const to = q.to ? new Date(q.to) : clock.now();
-    return { from: q.from ? new Date(q.from) : new Date(to.getTime() - 3_600_000), to };
-  };
-  router.get('/api/systems/:id/metrics', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const q = parseInput(metricsQuery, ctx.query);
-    ctx.body = await systems.metrics(principal, {
-      systemId: idOf(ctx.params['id'], 'system'),
-      name: q.name,
-      instance: q.instance,
-      ...chartWindow(q),
-    });
-  });
-  router.get('/api/systems/:id/metrics/batch', async (ctx) => {
-    const principal = currentPrincipal(ctx.state);
-    const q = parseInput(metricsBatchQuery, ctx.query);
-    ctx.body = await systems.metricsBatch(principal, {
-      systemId: idOf(ctx.params['id'], 'system'),
-      series: q.series,
-      ...chartWindow(q),
-    });
-  });
-  return router;
+export interface SystemsDeps {
+  systems: SystemsService;
+  listing: SystemsListing;
+  clock: Clock;
 }
 
-/** What systems/routes.ts serves, for the OpenAPI document (http/openapi.ts). */
-const SYSTEMS = 'Systems';
-export const systemsApi: RouteDoc[] = [
-  {
+const route = routeOf<SystemsDeps>();
+const tag = 'Systems';
+const systemId = { id: idParam('system') };
+
+/** The window of a chart request: `to` defaults to now, `from` to an hour before `to`. */
+function chartWindow(clock: Clock, q: { from?: string | undefined; to?: string | undefined }) {
+  const to = q.to ? new Date(q.to) : clock.now();
+  return { from: q.from ? new Date(q.from) : new Date(to.getTime() - 3_600_000), to };
+}
+
+export const systemsRoutes = [
+  route({
     method: 'get',
     path: '/api/systems',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'List the systems the account may see',
     description:
@@ -94,11 +47,13 @@ export const systemsApi: RouteDoc[] = [
       'apply when given. For large fleets use /api/systems/page.',
     query: systemsQuery,
     responses: { 200: { description: 'The systems with their status and open alerts', schema: z.array(system) } },
-  },
-  {
+    handler: ({ listing }, { principal, query }) => listing.query(principal, query),
+  }),
+  // before /:id, which would take "page" for an id
+  route({
     method: 'get',
     path: '/api/systems/page',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'One page of the systems the account may see: filtered, sorted and paged on the server',
     description:
@@ -108,63 +63,87 @@ export const systemsApi: RouteDoc[] = [
       'meanwhile neither repeat nor skip rows.',
     query: systemsPageQuery,
     responses: { 200: { description: 'One page', schema: systemsPage } },
-  },
-  {
+    handler: ({ listing }, { principal, query }) => listing.query(principal, query),
+  }),
+  route({
     method: 'get',
     path: '/api/systems/:id',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'One system in detail',
+    params: systemId,
     responses: { 200: { description: 'The system', schema: systemDetail } },
-  },
-  {
+    handler: ({ systems }, { principal, params }) => systems.get(principal, params.id),
+  }),
+  // the service checks the grant on the system's customer: 404 unseen, 403 read-only
+  route({
     method: 'patch',
     path: '/api/systems/:id',
-    tag: SYSTEMS,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: 'Rename a system, move it to another customer or cluster, switch its offline alerts',
-    body: updateSchema,
+    params: systemId,
+    body: updateSystemBody,
     responses: { 200: { description: 'Changed', schema: systemDetail } },
-  },
-  {
+    handler: ({ systems }, { actor, principal, params, body }) => systems.update(actor, principal, params.id, body),
+  }),
+  route({
     method: 'delete',
     path: '/api/systems/:id',
-    tag: SYSTEMS,
-    access: 'admin-or-operator',
+    tag,
+    access: 'customer-writer',
     summary: 'Delete a system with its history',
+    params: systemId,
     responses: { 204: { description: 'Deleted' } },
-  },
-  {
+    handler: async ({ systems }, { actor, principal, params }) => {
+      await systems.remove(actor, principal, params.id);
+    },
+  }),
+  route({
     method: 'post',
     path: '/api/systems/:id/re-enroll',
-    tag: SYSTEMS,
+    tag,
     access: 'admin',
     summary: "Forget a system's agent key: its next report must enrol again",
+    params: systemId,
     responses: { 204: { description: 'Done' } },
-  },
-  {
+    handler: async ({ systems }, { actor, principal, params }) => {
+      await systems.reEnroll(actor, principal, params.id);
+    },
+  }),
+  route({
     method: 'get',
     path: '/api/systems/:id/series',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'The series a system reported in the last day',
+    params: systemId,
     responses: { 200: { description: 'Metric names and instances', schema: seriesList } },
-  },
-  {
+    handler: ({ systems }, { principal, params }) => systems.series(principal, params.id),
+  }),
+  route({
     method: 'get',
     path: '/api/systems/:id/metrics',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'Chart data of one series',
     description:
       'Raw rows up to 2 days, 5-minute rollups up to 30 days, hourly rollups up to 400 days (when TimescaleDB is there).',
+    params: systemId,
     query: metricsQuery,
     responses: { 200: { description: 'Buckets of the range', schema: chartData } },
-  },
-  {
+    handler: ({ systems, clock }, { principal, params, query }) =>
+      systems.metrics(principal, {
+        systemId: params.id,
+        name: query.name,
+        instance: query.instance,
+        ...chartWindow(clock, query),
+      }),
+  }),
+  route({
     method: 'get',
     path: '/api/systems/:id/metrics/batch',
-    tag: SYSTEMS,
+    tag,
     access: 'signed-in',
     summary: 'Chart data of several series of one system in one request',
     description:
@@ -172,7 +151,10 @@ export const systemsApi: RouteDoc[] = [
       `(\`?series=cpu.usage_pct&series=disk.used_pct|/var\`); 1 to ${MAX_BATCH_SERIES} series, duplicates answered once. ` +
       'One source and bucket width for all (as /api/systems/:id/metrics picks them); a series without samples ' +
       'in the window has no points.',
+    params: systemId,
     query: metricsBatchQuery,
     responses: { 200: { description: 'The points of each series, in the order asked', schema: chartBatch } },
-  },
+    handler: ({ systems, clock }, { principal, params, query }) =>
+      systems.metricsBatch(principal, { systemId: params.id, series: query.series, ...chartWindow(clock, query) }),
+  }),
 ];
