@@ -41,23 +41,39 @@ describe('e2e: a system page a person can read', () => {
       enrollment: ENROLLMENT_KEY,
       sub: 'e2e-system-page-host',
     });
-    // a day of samples, one a minute, for every series the agent reported; the temperatures stopped
-    // 12 hours ago (shown over 24 h, "no data" over the last hour)
+    // a day of reports, one a minute, with every series the agent reported (one row per report: the
+    // agent's series set and its values); the temperatures stopped 12 hours ago (shown over 24 h,
+    // "no data" over the last hour), so the last 12 hours use the set without them
+    const sets = `
+      WITH latest AS (
+        SELECT s.names, s.instances, m.vals FROM metrics m JOIN metric_series_sets s ON s.id = m.set_id
+         WHERE m.system_id = ? ORDER BY m.time DESC LIMIT 1),
+      series AS (
+        SELECT u.* FROM latest, unnest(latest.names, latest.instances, latest.vals) WITH ORDINALITY
+          AS u(name, instance, value, k))`;
     await db.knex.raw(
-      `INSERT INTO metrics (time, system_id, name, instance, value)
-       SELECT t, s.system_id, s.name, s.instance,
-              CASE WHEN s.name LIKE '%\\_pct' THEN s.value + 5 * sin(extract(epoch FROM t) / 3600) ELSE s.value END
-         FROM (SELECT DISTINCT ON (name, instance) system_id, name, instance, value FROM metrics
-                WHERE system_id = ? ORDER BY name, instance, time DESC) AS s,
-              generate_series(now() - interval '24 hours', now() - interval '2 minutes', interval '1 minute') AS t
-        WHERE s.name <> 'temp.max_c' OR t < now() - interval '12 hours'`,
+      `${sets}
+       INSERT INTO metrics (time, system_id, set_id, vals)
+       SELECT t, ?,
+              metric_series_set_id(
+                ARRAY(SELECT name FROM series WHERE name <> 'temp.max_c' OR t < now() - interval '12 hours' ORDER BY k),
+                ARRAY(SELECT instance FROM series WHERE name <> 'temp.max_c' OR t < now() - interval '12 hours' ORDER BY k)),
+              ARRAY(SELECT (CASE WHEN name LIKE '%\\_pct' THEN value + 5 * sin(extract(epoch FROM t) / 3600) ELSE value END)::real
+                      FROM series WHERE name <> 'temp.max_c' OR t < now() - interval '12 hours' ORDER BY k)
+         FROM generate_series(now() - interval '24 hours', now() - interval '2 minutes', interval '1 minute') AS t`,
+      [seeded.systemId, seeded.systemId],
+    );
+    // the agent's own report (the last 2 minutes) loses its temperatures too
+    const kept = `FROM unnest(s.names, s.instances, m.vals) WITH ORDINALITY AS u(name, instance, value, k)
+                  WHERE name <> 'temp.max_c' ORDER BY k`;
+    await db.knex.raw(
+      `UPDATE metrics m
+          SET set_id = metric_series_set_id(ARRAY(SELECT name ${kept}), ARRAY(SELECT instance ${kept})),
+              vals = ARRAY(SELECT value ${kept})
+         FROM metric_series_sets s
+        WHERE s.id = m.set_id AND m.system_id = ? AND m.time > now() - interval '2 minutes'`,
       [seeded.systemId],
     );
-    await db
-      .knex('metrics')
-      .where({ system_id: seeded.systemId, name: 'temp.max_c' })
-      .andWhere('time', '>', new Date(Date.now() - 12 * 3_600_000))
-      .delete();
     shots = await mkdtemp(path.join(os.tmpdir(), 'argus-system-page-'));
     console.log(`# screenshots in ${shots}`);
     browser = await launchChromium();

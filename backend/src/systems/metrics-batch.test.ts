@@ -40,7 +40,7 @@ describe('chart data of several series in one request', () => {
       ['disk.used_pct', '/srv|backup', '70'],
     ] as const) {
       await db.knex.raw(
-        `INSERT INTO metrics (time, system_id, name, instance, value)
+        `INSERT INTO metric_samples (time, system_id, name, instance, value)
          SELECT t, ?, ?, ?, ${value} FROM generate_series(now() - interval '2 hours', now(), interval '1 minute') AS t`,
         [system, name, instance],
       );
