@@ -128,7 +128,7 @@ describe('config', () => {
     assert.throws(() => loadConfig({ DATABASE_URL: BASE.DATABASE_URL }), { message: 'AUTH_SECRET is not set' });
   });
 
-  it('tolerates missing optional variables with the behaviour of contracts.md', () => {
+  it('tolerates missing optional variables with their documented defaults', () => {
     const config = loadConfig({ ...BASE, AUTH_URL: 'https://argus.example.com' });
     assert.equal(config.webhookSecret, null);
     assert.equal(config.cronSecret, null);

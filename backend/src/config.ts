@@ -1,9 +1,8 @@
 /**
- * Every environment variable of the spec's two tables (application and
- * retention), parsed and validated once. A malformed value throws a
- * ConfigError whose message is the one line start-up prints before exiting 1;
- * a missing optional value gives the spec's behaviour (see
- * shared/design/contracts.md, "Start-up and operations decisions").
+ * Every environment variable of docs/operations.md "Application variables" and "Retention
+ * variables", parsed and validated once. A malformed value throws a ConfigError whose message is
+ * the one line start-up prints before exiting 1; a missing optional value gives its documented
+ * default.
  */
 import {
   ConfigError,
@@ -36,7 +35,7 @@ export interface AppConfig {
   authSecret: string;
   /** Exact public base URL without trailing slash; '' when unset (spec default). */
   authUrl: string;
-  /** PUBLIC_URL, falling back to AUTH_URL (contracts.md "Names"). */
+  /** PUBLIC_URL, falling back to AUTH_URL (docs/protocol.md "Names"). */
   publicUrl: string;
   /** ALLOW_HTTP_PUBLIC_URL=true: the operator accepts a plain-http PUBLIC_URL off loopback in production. */
   allowHttpPublicUrl: boolean;
@@ -51,7 +50,7 @@ export interface AppConfig {
   allowPrivateWebhooks: boolean;
   /** Directory of the built console (index.html and assets). */
   staticDir: string;
-  /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (contracts.md "Agent protocol"). */
+  /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (docs/protocol.md "Agent releases"). */
   agentDistDir: string;
   /** AGENT_ENROLL_PER_CLUSTER_PER_HOUR (default 1000): new systems one cluster may enrol in an hour. */
   enrollPerClusterPerHour: number;

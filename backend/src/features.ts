@@ -277,7 +277,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         login,
         sessions,
         mailer,
-        // spec "Limits": 10 setup attempts per 10 minutes per client address
+        // docs/limits.md "Rate limits": 10 setup attempts per 10 minutes per client address
         setupLimit: limiter('setup', 10, 10 * 60),
         origins,
       }),

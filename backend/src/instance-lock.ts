@@ -1,5 +1,5 @@
 /**
- * Exactly one app instance per database (spec "Deployment units"): a
+ * Exactly one app instance per database (docs/operations.md "Deployment units"): a
  * session-level advisory lock held on a dedicated connection for the app's
  * lifetime. A second instance fails to take it and exits 1.
  */

@@ -1,5 +1,5 @@
 /**
- * Agent settings (spec "Settings edited at runtime", issue 4): key/values per cluster and per
+ * Agent settings (docs/operations.md "Settings edited at runtime"): key/values per cluster and per
  * system, layered (cluster first, system on top). A secret is sealed at rest, write-only in the
  * console API (its value is never returned), and opened only for the ingest answer to the agent
  * of the system it applies to.
@@ -137,7 +137,7 @@ export function createAgentSettingsService({ repo, box, clock, log, bus, audit }
     for (const [key, row] of layered(await repo.layersOfSystem(systemId))) {
       if (!row.secret) settings[key] = row.value;
       else {
-        // spec "Stored secrets": a value that does not open is logged (by the box) and yields null
+        // docs/operations.md "Stored secrets": a value that does not open is logged (by the box) and yields null
         const opened = box.open(row.value, places.agentSetting(row.id));
         if (opened === null) log.warn({ systemId, key, settingId: row.id }, 'Agent secret setting sent as null');
         settings[key] = opened;

@@ -1,6 +1,6 @@
 /**
- * The agent's `config.yaml` (spec "Resources": `webhook_secret`, `webhook_url`;
- * contracts.md adds `enrollment`). Every value is a double-quoted YAML scalar
+ * The agent's `config.yaml` (`webhook_secret`, `webhook_url` and
+ * `enrollment`). Every value is a double-quoted YAML scalar
  * with everything outside printable ASCII escaped, so no secret or URL can
  * break out of its line or be read as another YAML type.
  */

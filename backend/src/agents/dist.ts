@@ -1,5 +1,5 @@
 /**
- * Agent builds in AGENT_DIST_DIR (contracts.md "Agent protocol"). Argus does not
+ * Agent builds in AGENT_DIST_DIR (docs/protocol.md "Agent releases"). Argus does not
  * build the agent; an operator drops releases here:
  *
  *   <AGENT_DIST_DIR>/<MAJOR.MINOR.PATCH>/argus-agent-linux-<arch>

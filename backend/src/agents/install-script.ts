@@ -24,7 +24,7 @@ export function shQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
-// Installers from 2.28.1 write StartLimitIntervalSec=0 (spec "Versioning"): systemd never gives up
+// Installers from 2.28.1 write StartLimitIntervalSec=0: systemd never gives up
 // restarting. It is also a drop-in, which survives a unit file replaced by hand or by a package.
 // `#USER` becomes `User=argus-agent` where the installer could create that system user, else goes;
 // `#GROUPS` then becomes `SupplementaryGroups=systemd-journal` where that group exists: the journal

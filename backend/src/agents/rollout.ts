@@ -1,6 +1,6 @@
 /**
- * Agent updates (contracts.md "Agent protocol", spec "Versioning" and
- * "Agent rollout mode"). The ingest answer asks `offerAfterReport` on every
+ * Agent updates (docs/protocol.md "Agent updates", docs/api.md "Agent settings and agent updates").
+ * The ingest answer asks `offerAfterReport` on every
  * accepted request: it records the version the agent reported in it, then
  * answers the offer. Both steps read memory in the steady state (builds and each
  * system's update columns are cached; one app instance owns them), so an

@@ -1,6 +1,6 @@
 /**
- * The public agent endpoints (spec "Endpoints" `/api/agent/*`, contracts.md
- * "Agent protocol"): the installer, the newest build, the build download and
+ * The public agent endpoints (`/api/agent/*`, docs/protocol.md
+ * "Agent endpoints"): the installer, the newest build, the build download and
  * the agent's config.yaml. Only the config is guarded: it holds WEBHOOK_SECRET,
  * so it needs a cluster's enrollment key or a signed-in account that may write
  * at that cluster's customer. Builds are public (their SHA-256 from the version

@@ -1,13 +1,13 @@
 /**
  * The one shape of an alert outside the database: the REST answers, the bus
- * event of topic `alert` and the live channel's `msg` data (contracts.md
- * "Live channel data") all use it, so a console never sees two spellings.
+ * event of topic `alert` and the live channel's `msg` data (docs/protocol.md
+ * "Live channel") all use it, so a console never sees two spellings.
  */
 import type { Bus } from '../bus/bus.js';
 
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
 export type AlertState = 'open' | 'resolved';
-/** `unacknowledged`: an acknowledgement's `until` passed (issue 13); the alert counts as unacknowledged again. */
+/** `unacknowledged`: an acknowledgement's `until` passed; the alert counts as unacknowledged again. */
 export type AlertTransition = 'raised' | 'resolved' | 'acknowledged' | 'unacknowledged';
 
 export interface AlertJson {

@@ -1,6 +1,6 @@
 /**
- * Alerts as accounts see them, and the acknowledgement (contracts.md "Live
- * channel data", issue 5): ADMIN or an OPERATOR granted the customer
+ * Alerts as accounts see them, and the acknowledgement (docs/rules.md
+ * "Acknowledgement"): ADMIN or an OPERATOR granted the customer
  * acknowledges; the alert stays open, marked with who, when and a note, and the
  * 'acknowledged' transition is published once, after the change is stored.
  */
@@ -36,7 +36,7 @@ export interface AlertsDeps {
   repo: AlertsRepo;
   bus: Bus;
   clock: Clock;
-  /** The `acknowledged` notifications (issue 13); absent, an acknowledgement notifies nobody. */
+  /** The `acknowledged` notifications; absent, an acknowledgement notifies nobody. */
   notifications?: AckNotifications;
   audit: AuditTrail;
 }

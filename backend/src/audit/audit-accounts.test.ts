@@ -1,5 +1,5 @@
 /**
- * The audit log of accounts through the real app (issue 14 item 3): users and grants, own profile and
+ * The audit log of accounts through the real app: users and grants, own profile and
  * password, API tokens (and a token as actor), sign-in success and failure, the second factor.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * GET /api/audit-log (issue 14 item 3): ADMIN sees every row, an OPERATOR its customers' rows, a
+ * GET /api/audit-log: ADMIN sees every row, an OPERATOR its customers' rows, a
  * VIEWER is refused; filters and cursor paging; a change whose transaction fails leaves no row
  * (nor the change); rows past AUDIT_RETENTION are purged by housekeeping.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit log through the real app (issue 14 item 3): one row per action kind with its actor,
+ * The audit log through the real app: one row per action kind with its actor,
  * client address and customer; secrets never in any row; a refused change stores no row.
  */
 import assert from 'node:assert/strict';

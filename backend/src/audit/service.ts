@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 14 item 3): every write through the API or console stores one row in the
+ * The audit log (docs/api.md "Audit log"): every write through the API or console stores one row in the
  * transaction of the change, with its secrets sealed (redact.ts) and, for an update, only the
  * fields that changed. ADMIN reads every row; an OPERATOR the rows of its granted customers.
  */

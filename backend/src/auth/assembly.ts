@@ -1,6 +1,6 @@
 /**
  * The sign-in graph, built once by the composition root: accounts, sessions, API tokens, the second
- * factor and the sign-in itself with its limits (spec "Limits") and the guessing alert. Its own file
+ * factor and the sign-in itself with its limits (docs/limits.md "Rate limits") and the guessing alert. Its own file
  * so app.ts stays a readable list of features.
  */
 import type { Knex } from 'knex';

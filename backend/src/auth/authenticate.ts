@@ -1,5 +1,5 @@
 /**
- * Who is asking (spec "Authentication" 1–2): a bearer token is checked BEFORE
+ * Who is asking (docs/protocol.md "Authentication"): a bearer token is checked BEFORE
  * the cookie, and a request carrying one is answered as that token even when a
  * cookie is present. A bad token is 401 whatever the cookie says. The bearer
  * path is rate-limited per client address on failures (answered 401, as the

@@ -1,5 +1,5 @@
 /**
- * Tells an account's owner that someone is guessing at it (issue 19): one e-mail per hour at most,
+ * Tells an account's owner that someone is guessing at it: one e-mail per hour at most,
  * when the account crosses the password budget (many failures from anywhere) or the second-factor
  * budget (the code step closed). Sent in the background: the sign-in answer never waits for SMTP,
  * and a failure is logged, never answered. Unknown identifiers get nothing (and cost the same).

@@ -1,5 +1,5 @@
 /**
- * Guessing from many addresses (issue 19): failures per account are counted across addresses. Past
+ * Guessing from many addresses: failures per account are counted across addresses. Past
  * IDENTITY_BUDGET each further password failure waits longer, but nobody is locked out; CODE_BUDGET
  * wrong second-factor codes close the code step of that account whatever the address; crossing
  * either budget mails the owner once. Addresses differ by X-Forwarded-For (its last entry counts).

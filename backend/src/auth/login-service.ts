@@ -1,9 +1,9 @@
 /**
- * Sign-in (contracts.md "API shapes", "Security rules"): identifier and
+ * Sign-in (docs/protocol.md "Browser sessions", docs/limits.md "Rate limits"): identifier and
  * password, the same answer and similar work for an unknown account and a
  * wrong password, failures limited per (account, address) and per address with
  * growing delays — so nobody can lock an account for everyone. Guessing from
- * many addresses is slowed per account too (issue 19): past IDENTITY_BUDGET
+ * many addresses is slowed per account too: past IDENTITY_BUDGET
  * failures from anywhere in 15 minutes every further failure waits longer,
  * never refused. And at most VERIFICATIONS_PER_ACCOUNT passwords of one account are checked at a
  * time (verification-slots.ts): delays alone do not bound guesses sent in parallel. Then the second factor: the client sends the same body again

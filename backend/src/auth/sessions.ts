@@ -1,5 +1,5 @@
 /**
- * Browser sessions (contracts.md "Security rules"): a fresh random token at
+ * Browser sessions (docs/protocol.md "Browser sessions"): a fresh random token at
  * every sign-in, stored hashed; idle expiry 7 days, absolute 30 days. The
  * cookie carrying the token is signed with AUTH_SECRET by Koa, so changing
  * AUTH_SECRET signs everybody out.

@@ -1,5 +1,5 @@
 /**
- * /api/notification-channels and /api/notification-policies through the real app (issue 13):
+ * /api/notification-channels and /api/notification-policies through the real app:
  * targets sealed and write-only, validation naming the field, rights per customer, "Send test"
  * against a real receiver, an acknowledgement with an expiry notifying its channels, and the
  * delivery log of an alert.

@@ -1,5 +1,5 @@
 /**
- * Routing policies (issue 13): one global, and one per customer that wants its own. An OPERATOR reads
+ * Routing policies: one global, and one per customer that wants its own. An OPERATOR reads
  * the global one and reads and edits those of customers granted to it; only an ADMIN edits the global.
  * A policy may name global channels and, for a customer's policy, that customer's own.
  */

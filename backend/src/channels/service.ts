@@ -1,5 +1,5 @@
 /**
- * Notification channels (issue 13, docs/api.md "Notification channels and routing"): ADMIN manages
+ * Notification channels (docs/api.md "Notification channels and routing"): ADMIN manages
  * every channel; an OPERATOR the channels of customers granted to it and reads the global ones. A
  * URL target and the signing secret are sealed at rest and never answered.
  */

@@ -1,5 +1,5 @@
 /**
- * One webhook delivery (issue 13, "Webhook contract"): POST JSON with `X-Argus-Event`,
+ * One webhook delivery (docs/api.md "Webhook contract"): POST JSON with `X-Argus-Event`,
  * `X-Argus-Delivery` (the same id on every retry of a delivery), `X-Argus-Timestamp` and, when the
  * channel has a secret, `X-Argus-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`.
  *

@@ -1,5 +1,5 @@
 /**
- * Enrolment at MSP scale in the console (issue 15 item 1): each cluster's refused hosts of the last
+ * Enrolment at MSP scale in the console: each cluster's refused hosts of the last
  * hour and why, and an ADMIN's raise of one cluster's limit for the next hour, which ends by itself.
  * AGENT_ENROLL_PER_CLUSTER_PER_HOUR is 3 throughout; time is a fake clock.
  */

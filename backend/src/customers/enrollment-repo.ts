@@ -1,4 +1,4 @@
-/** SQL of the clusters' enrolment figures and an ADMIN's one-hour raise of a cluster's limit (issue 15). */
+/** SQL of the clusters' enrolment figures and an ADMIN's one-hour raise of a cluster's limit. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { transactionOf } from '../lib/transaction.js';

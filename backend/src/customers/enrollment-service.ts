@@ -1,5 +1,5 @@
 /**
- * Enrolment at MSP scale (issue 15 item 1): what each cluster enrolled and refused in the last hour,
+ * Enrolment at MSP scale: what each cluster enrolled and refused in the last hour,
  * and an ADMIN's raise of one cluster's hourly limit for the next hour. The raise ends by itself: the
  * ingest reads only a raise whose hour has not run out (ingest/repo.ts registerSystem).
  */

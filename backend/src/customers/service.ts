@@ -1,5 +1,5 @@
 /**
- * Customers and clusters (contracts.md "Tenancy and rights"): ADMIN manages
+ * Customers and clusters (docs/api.md "Fleet"): ADMIN manages
  * customers; an OPERATOR manages the clusters of customers granted to it; a
  * VIEWER reads. A customer the account may not see is a 404, never a 403.
  */
@@ -38,7 +38,7 @@ export interface CustomerInput {
   timeZone: string;
 }
 
-// ≥ 128 bits (contracts.md "Agent protocol"): 24 random bytes, 32 base64url characters
+// ≥ 128 bits (docs/protocol.md "Enrolment and the agent key"): 24 random bytes, 32 base64url characters
 const newEnrollmentKey = () => randomToken(24);
 
 const customerView = (row: CustomerRow): CustomerView => ({ ...row, createdAt: row.createdAt.toISOString() });

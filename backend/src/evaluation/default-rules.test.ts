@@ -1,5 +1,5 @@
 /**
- * Table-driven over ALL default rules (contracts.md: 36 alert rules + the
+ * Table-driven over ALL default rules (docs/rules.md "Default rules": 36 alert rules + the
  * event rule): each raises on its trigger data once its `for` has passed (not
  * one run earlier) and a system reporting normal values for the whole catalogue
  * raises nothing, ever — over 7 simulated days of once-a-minute-ish runs.

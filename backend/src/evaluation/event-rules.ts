@@ -1,5 +1,5 @@
 /**
- * Event rules (contracts.md): an agent event of the rule's type — optionally
+ * Event rules (docs/rules.md "Event rules"): an agent event of the rule's type — optionally
  * with a message pattern and a minimum event severity — or a derived event
  * (`reboot`: uptime.s went down) raises an alert that stays open for the rule's
  * hold time after the newest matching event, then resolves by itself.

@@ -1,5 +1,5 @@
 /**
- * Flapping (issue 13 item 5) through the real run: the sixth raise within an hour is notified as
+ * Flapping through the real run: the sixth raise within an hour is notified as
  * `flapping` instead of `raised`, the alert then stays open through further flaps and resolves,
  * notified once, after its condition has been clear for 30 minutes.
  */

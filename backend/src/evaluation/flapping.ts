@@ -1,5 +1,5 @@
 /**
- * Flapping (issue 13 item 5): an alert identity raised more than FLAP_RAISES times within
+ * Flapping (docs/rules.md "Flapping"): an alert identity raised more than FLAP_RAISES times within
  * FLAP_WINDOW becomes one flapping alert: the raise that crosses the line is notified as
  * `flapping` (not `raised`), and the alert then stays open until its condition has been clear for
  * half the window, so the flaps in between notify nobody. Like Nagios' flap detection, but on raises

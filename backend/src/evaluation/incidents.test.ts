@@ -1,5 +1,5 @@
 /**
- * Cluster incidents (issue 13 item 6) through the real run: a site that goes dark is one incident
+ * Cluster incidents through the real run: a site that goes dark is one incident
  * and one notification (webhook and account e-mail), not one per system; it resolves once when the
  * systems are back; a cluster losing less than half, or fewer than 3, raises per-system alerts.
  */

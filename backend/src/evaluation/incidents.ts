@@ -1,5 +1,5 @@
 /**
- * Cluster incidents (issue 13 item 6): when at least half of a cluster's reporting systems, and at
+ * Cluster incidents (docs/rules.md "Incidents and mass outages"): when at least half of a cluster's reporting systems, and at
  * least 3, went offline in this run or the one before, one incident "Site down: <cluster>" groups
  * their offline alerts; further offline alerts of that cluster join it while it is open. The
  * incident is notified once (with its first alert) instead of once per system, and resolved, once,

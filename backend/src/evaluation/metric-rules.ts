@@ -1,5 +1,5 @@
 /**
- * Metric rules with Prometheus-like `for` (contracts.md): each run compares the
+ * Metric rules with Prometheus-like `for` (docs/rules.md "Metric rules"): each run compares the
  * newest sample (not older than 5 minutes); a condition that holds is pending;
  * it raises once pending for `for`; an open alert resolves on the first run where
  * the condition no longer holds, or once its metric has not arrived for 10

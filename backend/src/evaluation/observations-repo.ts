@@ -13,7 +13,7 @@ import type { AgentEvent, AlertRule, LatestSample, Reboot, Severity, SystemInfo,
  * STANDBY (off); a silent system whose flag changed moves between the two. The
  * WHERE is re-checked on each row, so a report committing meanwhile wins.
  */
-/** The longest announced restart Argus waits out (issue 13: a planned disconnect, ≤ 10 minutes). */
+/** The longest announced restart Argus waits out (a planned disconnect, ≤ 10 minutes). */
 export const MAX_RESTART_GRACE_S = 600;
 /** An `agent.restarting` event whose message names no grace. */
 export const DEFAULT_RESTART_GRACE_S = 300;

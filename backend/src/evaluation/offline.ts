@@ -1,5 +1,5 @@
 /**
- * Offline detection (spec "States": System). A reporting system not seen for 2
+ * Offline detection (docs/rules.md "Offline after two minutes"). A reporting system not seen for 2
  * minutes becomes OFFLINE, or STANDBY when its offline alerts are switched off
  * (repo.markSilentSystems does that in one UPDATE, so a report arriving at the
  * same moment wins). Here: which offline-kind rules (`system.offline`) raise or

@@ -55,7 +55,7 @@ function governedBy(rule: PreviewRule, siblings: { id: number; scope: NewScope |
 
 /**
  * The answer lists at most this many (by system name, then instance) and counts them all: a rule that
- * fires on 10,000 systems answered 1.5 MiB and the console drew every one (issue 15 item 4).
+ * fires on 10,000 systems answered 1.5 MiB and the console drew every one.
  */
 export const PREVIEW_LISTED = 100;
 

@@ -1,5 +1,5 @@
 /**
- * `POST` and `GET /api/cron/evaluate-alerts` (spec "Endpoints"), one handler.
+ * `POST` and `GET /api/cron/evaluate-alerts` (docs/protocol.md "Scheduler and health"), one handler.
  * Its own bearer: CRON_SECRET, checked only when set, compared in constant time
  * (SHA-256 of both sides, then timingSafeEqual, so lengths leak nothing). It is
  * mounted before the console's body parser and API-token authentication (like

@@ -1,5 +1,5 @@
 /**
- * Suppression (contracts.md): a maintenance window (one-off or weekly in the
+ * Suppression (docs/rules.md "Suppression: maintenance windows and inactive customers"): a maintenance window (one-off or weekly in the
  * customer's time zone, across a DST change) or an inactive customer: nothing
  * raised, nothing mailed (resolve notices included), nothing sent later to catch
  * up; open alerts stay open and resolve normally.

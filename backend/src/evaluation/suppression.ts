@@ -1,5 +1,5 @@
 /**
- * Suppression (contracts.md): while a maintenance window covers a system (scoped
+ * Suppression (docs/rules.md "Suppression: maintenance windows and inactive customers"): while a maintenance window covers a system (scoped
  * to the system, its cluster or its customer) or its customer is inactive, no
  * alert is raised and no notification is sent for it. Each window is checked
  * once per run, in its customer's time zone.

@@ -104,7 +104,7 @@ export interface NewAlert {
 
 export const SEVERITY_RANK: Record<Severity, number> = { INFO: 1, WARNING: 2, CRITICAL: 3 };
 
-/** The identity of an alert and of a pending condition (contracts.md: rule key, system, instance). */
+/** The identity of an alert and of a pending condition (rule key, system, instance). */
 export function identity(ruleKey: string, systemId: number, instance: string): string {
   return `${ruleKey}\u0000${systemId}\u0000${instance}`;
 }

@@ -1,6 +1,6 @@
 /**
  * GET /api/health (spec endpoint table): database and key-value store, each
- * check bounded to 2 s (contracts.md), so a dead dependency answers 503 fast.
+ * check bounded to 2 s (docs/limits.md "Time limits"), so a dead dependency answers 503 fast.
  */
 import type { Redis } from 'ioredis';
 import type { Clock } from '../lib/clock.js';

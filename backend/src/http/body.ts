@@ -3,7 +3,7 @@
  * parses its own gzip bodies of up to 4 MiB.)
  *
  * JSON is read here rather than by koa-body, so that no input reaches a route as something other
- * than what was sent (issue 14 item 5): bytes that are not UTF-8 are refused instead of becoming
+ * than what was sent: bytes that are not UTF-8 are refused instead of becoming
  * U+FFFD, and every string and key of the body and the query is checked for what PostgreSQL cannot
  * store (NUL) or is not Unicode text (a lone surrogate) and for keys that name JavaScript's object
  * machinery (`__proto__`, `constructor`, `prototype`), and a key given twice in one object

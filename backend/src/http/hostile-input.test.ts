@@ -1,5 +1,5 @@
 /**
- * No 500 for any input (issue 14 item 5), at the body and query edge of every console route: NUL,
+ * No 500 for any input, at the body and query edge of every console route: NUL,
  * lone surrogates, bytes that are not UTF-8 and keys naming JavaScript's object machinery are
  * refused with a 400 naming the field, an oversized body with 413, an encoded one with 415, and a
  * refused request stores nothing.

@@ -1,5 +1,5 @@
 /**
- * GET /api/openapi.json (issue 14 item 1): valid OpenAPI 3.1 by a maintained validator, complete
+ * GET /api/openapi.json: valid OpenAPI 3.1 by a maintained validator, complete
  * (every mounted route documented, nothing documented that is not mounted), public and free of
  * secrets; and a client generated from it alone (openapi-typescript + openapi-fetch) type-checks
  * and, with an API token, lists systems and acknowledges an alert. That every answer of the suite

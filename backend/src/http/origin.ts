@@ -1,5 +1,5 @@
 /**
- * Whose pages may drive this server (contracts.md, hardened in issue 19). A browser write, sign-in,
+ * Whose pages may drive this server (docs/decisions.md "Sign-in hardening"). A browser write, sign-in,
  * setup, the password endpoints and a cookie on the live channel are accepted only when the Origin,
  * where present, is exactly AUTH_URL's origin (scheme, host and port) or one of ALLOWED_ORIGINS.
  * Comparing with the Host the request names instead let DNS rebinding through: a page whose name

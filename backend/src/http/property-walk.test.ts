@@ -1,5 +1,5 @@
 /**
- * No 500 for any input, for every route at once (issue 14 item 5): fast-check walks the OpenAPI
+ * No 500 for any input, for every route at once: fast-check walks the OpenAPI
  * document and sends each route that takes a body or a query hostile values as a signed-in ADMIN —
  * NUL, lone surrogates, bytes that are not UTF-8, `__proto__`/`constructor` keys, 1e309, 2^53+1,
  * huge arrays and strings, deep nesting, wrong types — in place of one field of an otherwise
@@ -23,7 +23,7 @@ const SKIP = ['/api/webhook/metrics', '/api/cron/evaluate-alerts', '/api/auth/lo
 const WRITES_WHEN_REFUSED: Record<string, string[]> = { '/api/auth/login': ['audit_log', 'users'] };
 /**
  * 5xx a route documents: the SMTP test reports the mail server's failure (or that none is saved) as
- * 502; "forgot password" answers 503 while SMTP is not enabled (spec "Error cases").
+ * 502; "forgot password" answers 503 while SMTP is not enabled.
  */
 const DOCUMENTED_5XX: Record<string, number> = { '/api/settings/smtp/test': 502, '/api/auth/password/forgot': 503 };
 /** Touched by every signed-in request (the session's last use). */

@@ -1,5 +1,5 @@
 /**
- * DNS rebinding and foreign origins (issue 19): a page whose name re-resolves to the address Argus
+ * DNS rebinding and foreign origins: a page whose name re-resolves to the address Argus
  * listens on sends its own name as Host and its own origin as Origin. Browser-facing requests are
  * accepted only for AUTH_URL's host and exactly AUTH_URL's origin (or ALLOWED_ORIGINS); a refused
  * request stores nothing. Bearer credentials and /api/health are not browser-facing.

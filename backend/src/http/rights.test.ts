@@ -14,7 +14,7 @@ const WRITE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Routes anyone may call: they authenticate by other means (or are the way in). */
 const PUBLIC = new Set([
   'GET /api/health',
-  // the API's description (issue 14): public, like the docs a script is written from
+  // the API's description: public, like the docs a script is written from
   'GET /api/openapi.json',
   'GET /api/auth/options',
   'GET /api/auth/csrf',
@@ -35,7 +35,7 @@ const PUBLIC = new Set([
   // the scheduler: its own bearer CRON_SECRET (evaluation/routes.ts), checked only when set
   'GET /api/cron/evaluate-alerts',
   'POST /api/cron/evaluate-alerts',
-  // a published customer status page (issue 16 item 4): its unguessable slug is the key
+  // a published customer status page: its unguessable slug is the key
   'GET /status/:slug',
 ]);
 
@@ -86,7 +86,7 @@ describe('rights on every route', () => {
     assert.ok(routes.some((r) => key(r) === 'POST /api/users'));
   });
 
-  it('covers the alerting routes (issue 5): rules, maintenance windows, alerts, alert retention', () => {
+  it('covers the alerting routes: rules, maintenance windows, alerts, alert retention', () => {
     const alerting = [
       'GET /api/alert-rules',
       'POST /api/alert-rules',
@@ -119,7 +119,7 @@ describe('rights on every route', () => {
     assert.ok(alerting.every((route) => !PUBLIC.has(route)));
   });
 
-  it('covers the notification routes (issue 13), and refuses a viewer even reading them', async () => {
+  it('covers the notification routes, and refuses a viewer even reading them', async () => {
     const notifications = [
       'GET /api/notification-channels',
       'POST /api/notification-channels',
@@ -137,7 +137,7 @@ describe('rights on every route', () => {
     await servedAndRefusedToViewers(notifications);
   });
 
-  it('covers the audit log (issue 14 item 3): ADMIN and OPERATOR read it, a viewer is refused', async () => {
+  it('covers the audit log: ADMIN and OPERATOR read it, a viewer is refused', async () => {
     assert.ok(routes.some((route) => key(route) === 'GET /api/audit-log'));
     const client = new Client(server.url);
     assert.equal((await client.get('/api/audit-log', bearer(viewerToken))).status, 403);
@@ -149,7 +149,7 @@ describe('rights on every route', () => {
     }
   });
 
-  it('covers the report routes (issue 16): reports follow customer visibility, the e-mail settings its writers', async () => {
+  it('covers the report routes: reports follow customer visibility, the e-mail settings its writers', async () => {
     const reports = [
       'GET /api/reports/availability',
       'GET /api/customers/:id/monthly-report',
@@ -173,12 +173,12 @@ describe('rights on every route', () => {
     assert.equal((await browser.get(`/api/customers/${id}/monthly-report`)).status, 200);
   });
 
-  it('serves the overview (issue 16) to every signed-in role, viewers included, by token too', async () => {
+  it('serves the overview to every signed-in role, viewers included, by token too', async () => {
     assert.ok(routes.some((r) => key(r) === 'GET /api/overview') && !PUBLIC.has('GET /api/overview'));
     assert.equal((await new Client(server.url).get('/api/overview', bearer(viewerToken))).status, 200);
   });
 
-  it('covers the status page routes (issue 16 item 4): writers only, a viewer refused even the list', async () => {
+  it('covers the status page routes: writers only, a viewer refused even the list', async () => {
     const statusPages = [
       'GET /api/status-pages',
       'POST /api/status-pages',
@@ -218,7 +218,7 @@ describe('rights on every route', () => {
     assert.deepEqual(await db.knex('audit_log').select('*').orderBy('id'), audited);
   });
 
-  it("serves Argus's own metrics to an ADMIN's API token only (self-metrics, issue 14)", async () => {
+  it("serves Argus's own metrics to an ADMIN's API token only (self-metrics)", async () => {
     assert.ok(routes.some((r) => key(r) === 'GET /api/metrics'));
     assert.equal((await new Client(server.url).get('/api/metrics', bearer(viewerToken))).status, 403);
     const admin = await createAccount(db.knex, { role: 'ADMIN' });
@@ -239,7 +239,7 @@ describe('rights on every route', () => {
         r.path.startsWith('/api/settings') ||
         r.path === '/api/storage' ||
         r.path === '/api/metrics' ||
-        // an ADMIN's one-hour raise of a cluster's enrolment limit (issue 15)
+        // an ADMIN's one-hour raise of a cluster's enrolment limit
         r.path === '/api/clusters/:id/enrollment-limit',
     );
     assert.ok(adminOnly.length >= 5);

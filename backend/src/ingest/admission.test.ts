@@ -1,5 +1,5 @@
 /**
- * Admission of replayed batches (issue 15 item 2) through the real webhook, PostgreSQL and Redis:
+ * Admission of replayed batches through the real webhook, PostgreSQL and Redis:
  * while the write path is deep a replayed buffer is answered 429 with Retry-After and stores
  * nothing; a live report is accepted meanwhile; the replay sent again later is stored once.
  * The depth is made by a long group-commit window (a live write waits in its lane for a second);

@@ -1,9 +1,9 @@
 /**
- * Admission of replayed batches (issue 15 item 2): after an outage every agent sends its buffer at
+ * Admission of replayed batches (docs/limits.md "Rate limits"): after an outage every agent sends its buffer at
  * once. While the write path is deep, a batch that carries old reports (a replay) is answered 429
  * with a spread `Retry-After`, so the live reports of the fleet keep their latency; a batch of
  * fresh reports is never refused here. The agent keeps a refused batch and sends it again later
- * (contracts.md "Agent protocol": nothing of a refused request is stored, so nothing is lost and
+ * (docs/protocol.md "Answer to a report": nothing of a refused request is stored, so nothing is lost and
  * nothing is stored twice).
  *
  * Depth is counted here, not read from the group-commit writer: samples admitted and not yet

@@ -1,6 +1,6 @@
 /**
  * The agent's request body: JSON, optionally gzip-compressed, at most 4 MiB
- * after decompression (contracts.md). Decompressed bytes are counted as they
+ * after decompression (docs/limits.md "Request sizes"). Decompressed bytes are counted as they
  * stream, so a gzip bomb costs at most the limit, never the whole expansion.
  * The app's own body parser must not run before this (it would read the stream
  * with its 256 KB limit): the ingest router is mounted in front of it.

@@ -1,5 +1,5 @@
 /**
- * The per-cluster enrolment limit is a variable (issue 15 item 1): with
+ * The per-cluster enrolment limit is a variable: with
  * AGENT_ENROLL_PER_CLUSTER_PER_HOUR=3, three hosts enrol and the fourth is answered 429 with
  * Retry-After and a message naming the limit; nothing of it is stored.
  */

@@ -174,7 +174,7 @@ export function createIngest(deps: IngestDeps): IngestFeature {
     rawRetentionMs: deps.rawRetentionMs,
     metrics,
     limits: {
-      // contracts.md: failed agent authentication per client address; accepted reports per system
+      // docs/limits.md "Rate limits": failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),
       reportsPerSystem: limiter(
         'agent-reports',

@@ -1,5 +1,5 @@
 /**
- * The rules of the agent webhook (contracts.md "Agent protocol"): who an agent
+ * The rules of the agent webhook (docs/protocol.md "Agent protocol"): who an agent
  * is (its `sub`, bound to its system by the agent key `ak`), enrolment of new
  * systems with a cluster's enrollment key, the limits, the time window, and
  * what is stored and published. Knows no Koa; routes.ts renders its answers.
@@ -87,7 +87,7 @@ export interface IngestServiceDeps {
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
-/** contracts.md "Limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
+/** docs/limits.md "Rate limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
 export const DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE = 600;
 
 /** JSON with object keys sorted at every level: equal settings always hash alike. */

@@ -1,7 +1,6 @@
 /**
- * Access: who is asking, as read from the database on EVERY request (contracts.md
- * "Tenancy and rights"): a withdrawn grant or a changed role applies to the
- * very next request, for cookies and tokens alike.
+ * Access: who is asking, as read from the database on EVERY request: a withdrawn grant or a
+ * changed role applies to the very next request, for cookies and tokens alike.
  */
 export type Role = 'ADMIN' | 'OPERATOR' | 'VIEWER';
 

@@ -1,5 +1,5 @@
 /**
- * What every feature needs to write the audit log (issue 14 item 3) without knowing the audit
+ * What every feature needs to write the audit log without knowing the audit
  * feature: who acted, what they did, and the one call that stores it. The audit feature
  * (backend/src/audit/) implements `AuditTrail`; the composition root hands it to each service.
  */

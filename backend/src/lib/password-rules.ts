@@ -1,5 +1,5 @@
 /**
- * The password rule (contracts.md "API shapes"): at least 12 characters, at most
+ * The password rule (docs/limits.md "Request sizes"): at least 12 characters, at most
  * 72 bytes of UTF-8, not the account's e-mail address or username. The 72-byte
  * cap is bcrypt's input limit: a longer password is refused, never truncated
  * silently (bcrypt would ignore everything after byte 72).

@@ -1,6 +1,6 @@
 /**
  * ioredis clients that fail fast: no request may wait on a dead Redis
- * (pitfalls.md, contracts.md "Security rules"). Commands on a disconnected
+ * (the limits fail open, docs/limits.md "Rate limits"). Commands on a disconnected
  * client reject at once; the client keeps reconnecting in the background.
  */
 import { Redis } from 'ioredis';

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (spec "Stored secrets", contracts.md "Security rules"):
+ * Secrets at rest (docs/operations.md "Stored secrets"):
  * AES-256-GCM, random 96-bit IV per value, a key derived with HKDF-SHA256
  * from SETTINGS_ENCRYPTION_KEY (or AUTH_SECRET when unset), associated data
  * binding each ciphertext to its place (table/column/row), and a prefix naming

@@ -1,5 +1,5 @@
 /**
- * What features tell Argus's own Prometheus metrics (`GET /api/metrics`, issue 14). Features get
+ * What features tell Argus's own Prometheus metrics (`GET /api/metrics`). Features get
  * these small interfaces at assembly (app.ts) and never import prom-client: backend/src/self-metrics/
  * turns the calls into counters and histograms. Tests that build a feature alone get the no-ops.
  */

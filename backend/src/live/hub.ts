@@ -47,7 +47,7 @@ import {
 import type { LiveChange } from '../../../contracts/live.js';
 
 export const PING_INTERVAL_MS = 25_000;
-/** contracts.md "Security rules": client frames are small. */
+/** docs/limits.md "Request sizes": client frames are small. */
 export const MAX_PAYLOAD = 64 * 1024;
 const MAX_SUBSCRIPTIONS = 100;
 const CHANGES = 'changes';

@@ -1,5 +1,5 @@
 /**
- * The live hub at 1,000 dashboards (issue 15 item 5): a ping round re-reads the rights of EVERY open
+ * The live hub at 1,000 dashboards: a ping round re-reads the rights of EVERY open
  * connection with one query (it was ~3 per connection), and recomputes no snapshot when nothing
  * changed; a change that reached no bus event (a lost one) still reaches the dashboards at the next ping.
  */

@@ -1,6 +1,6 @@
 /**
- * Frames of `/api/live` (spec "`/api/live` messages", contracts.md "Live
- * channel data"): JSON text frames whose `t` names the type. Client frames are
+ * Frames of `/api/live` (docs/protocol.md "Live channel"): JSON
+ * text frames whose `t` names the type. Client frames are
  * parsed here; anything malformed becomes an `error` frame, never a close.
  */
 export const LIVE_PATH = '/api/live';

@@ -1,5 +1,5 @@
 /**
- * The replay buffer behind `after` (contracts.md "Live channel data"): the
+ * The replay buffer behind `after` (docs/protocol.md "Live channel"): the
  * messages of the last 10 minutes of this server run, bounded in total bytes,
  * oldest out first. It holds serialised data, so a replay costs no JSON work.
  */

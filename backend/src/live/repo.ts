@@ -1,7 +1,7 @@
 /**
  * SQL the live channel needs beyond other features' services: the open-alert counts of
  * `alerts.counts`, the rights of every open connection in one statement per ping round, and the
- * fingerprint that tells the ping whether any snapshot can have changed (issue 15 item 5).
+ * fingerprint that tells the ping whether any snapshot can have changed.
  */
 import type { Knex } from 'knex';
 import type { AlertCounts } from '../../../contracts/live.js';

@@ -1,5 +1,5 @@
 /**
- * Re-reads an open connection's rights (contracts.md "Live channel data"): at
+ * Re-reads an open connection's rights (docs/protocol.md "Live channel"): at
  * every ping and on every `rights` bus event. A session or token that stopped
  * working (signed out, revoked, expired, account disabled or deleted) → 4401;
  * a changed role or grant → 4000 (the client reconnects and gets what it may
@@ -13,7 +13,7 @@ export const CLOSE_RIGHTS_CHANGED = 4000;
 export const CLOSE_SIGNED_OUT = 4401;
 export const CLOSE_GOING_AWAY = 1001;
 
-/** The rights of many connections at once: one query for a whole ping round (issue 15 item 5). */
+/** The rights of many connections at once: one query for a whole ping round (docs/decisions.md "Live hub at 1,000 dashboards"). */
 export interface CredentialChecks {
   rightsNow(query: RightsQuery): Promise<RightsNow>;
 }

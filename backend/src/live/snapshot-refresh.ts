@@ -1,5 +1,5 @@
 /**
- * The ping's safety net for snapshots (issue 15 item 5): last seen moves without a status change,
+ * The ping's safety net for snapshots: last seen moves without a status change,
  * and an event lost while Redis was away must still reach open dashboards. Recomputing every
  * audience's snapshots at every ping cost a systems-list query per audience each 25 s even when
  * nothing had changed; one fingerprint query per ping now decides which snapshots to recompute.

@@ -1,5 +1,5 @@
 /**
- * The heartbeat of the hub (ping every 25 s, spec "Limits"). Injected so tests
+ * The heartbeat of the hub (ping every 25 s, docs/limits.md "Time limits"). Injected so tests
  * drive it by hand instead of waiting 50 seconds for a dead peer.
  */
 export interface Ticker {

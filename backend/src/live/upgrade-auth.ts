@@ -1,6 +1,6 @@
 /**
- * Who opens `/api/live` (spec "Authentication" 3, contracts.md "Live channel
- * data"): the app's own authentication middleware runs on a Koa context built
+ * Who opens `/api/live` (docs/protocol.md "Live channel"): the app's
+ * own authentication middleware runs on a Koa context built
  * from the upgrade request, so bearer-first, the bearer failure limit, signed
  * session cookies and rights read from the database are exactly as on HTTP.
  * Then the Origin rule: a cookie needs our Origin (the host the browser

@@ -1,6 +1,6 @@
 /**
- * Outgoing e-mail through the SMTP settings edited at runtime (spec "Settings
- * edited at runtime"). Implemented by createMailer (mail/smtp-mailer.ts).
+ * Outgoing e-mail through the SMTP settings edited at runtime (docs/operations.md
+ * "Settings edited at runtime"). Implemented by createMailer (mail/smtp-mailer.ts).
  */
 export interface OutgoingMail {
   to: string;

@@ -1,5 +1,5 @@
 /**
- * Maintenance windows (contracts.md "Suppression"): scoped to a customer,
+ * Maintenance windows (docs/rules.md "Suppression: maintenance windows and inactive customers"): scoped to a customer,
  * cluster or system; the customer is derived from the scope and checked.
  * ADMIN or an OPERATOR granted the customer writes; a VIEWER reads; a window
  * of a customer the account may not see is a 404.

@@ -1,5 +1,5 @@
 /**
- * Sends the channel outbox (issue 13): after each evaluation run (and after an acknowledgement),
+ * Sends the channel outbox: after each evaluation run (and after an acknowledgement),
  * outside any transaction. Channels are served side by side, each one's deliveries in order, so a
  * target that hangs for its 10 s costs only its own queue; three failures in a row end that
  * channel's turn until the next pass. A 5xx, 429, timeout or network error is retried after 30 s,

@@ -86,7 +86,7 @@ export interface Attempt {
   error: string | null;
 }
 
-/** `attempt_log` with one more try at its end (the log of every attempt, issue 13 item 7). */
+/** `attempt_log` with one more try at its end (the log of every attempt). */
 export function appendAttempt(db: Knex, attempt: { at: Date; status: number | null; error: string | null }) {
   return db.raw(
     `attempt_log || jsonb_build_array(jsonb_build_object('at', ?::text, 'status', ?::int, 'error', ?::text))`,

@@ -1,5 +1,5 @@
 /**
- * Alert e-mails (contracts.md "Notifications"): to every active account that may
+ * Alert e-mails (docs/rules.md "Notifications"): to every active account that may
  * see the system and whose minimum severity allows it, on raise and on resolve,
  * with the link from AUTH_URL; a failed send is retried by later runs at most 3
  * times and never fails a run.

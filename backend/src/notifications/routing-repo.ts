@@ -1,5 +1,5 @@
 /**
- * SQL of routing (issue 13): which channels an alert's event goes to, the channel outbox
+ * SQL of routing: which channels an alert's event goes to, the channel outbox
  * (`channel_deliveries`), and what repeat, escalation and acknowledgement expiry find due. Runs
  * inside the caller's transaction (the evaluation run, an acknowledgement), so a notification is
  * queued exactly when the change that causes it commits.

@@ -1,5 +1,5 @@
 /**
- * Routing, repeat, escalation, retries and suppression of channel notifications (issue 13), through
+ * Routing, repeat, escalation, retries and suppression of channel notifications, through
  * the real evaluation run, real HTTP receivers on 127.0.0.1 (allowed as ARGUS_ALLOW_PRIVATE_WEBHOOKS
  * does), a real SMTP sink and a fake clock.
  */

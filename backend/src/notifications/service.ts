@@ -1,9 +1,9 @@
 /**
- * Queues and sends what an alert's events notify (issue 13): routing picks the channels of the
+ * Queues and sends what an alert's events notify : routing picks the channels of the
  * customer's policy (routing-repo.ts); the channel "accounts who may see it" becomes the account
  * e-mails below, every other channel a row of the channel outbox (channel-sender.ts).
  *
- * The account e-mails (contracts.md "Notifications"): after the run's transaction committed and outside its lock,
+ * The account e-mails (docs/rules.md "Notifications"): after the run's transaction committed and outside its lock,
  * one pass at a time in this process, through the mailer's short (10 s) SMTP
  * timeouts. A failed send is logged and retried by the passes of later runs, at
  * most 3 retries (4 attempts); it never fails a run. Nothing is sent for a

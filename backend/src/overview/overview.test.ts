@@ -1,5 +1,5 @@
 /**
- * GET /api/overview and the live snapshot `overview` (issue 16 item 1): the aggregates per customer
+ * GET /api/overview and the live snapshot `overview`: the aggregates per customer
  * and for the fleet, alert-minutes over the last 24 h on a fake clock, what a viewer sees, and the
  * snapshot re-pushed after a change. Real server, PostgreSQL, Redis and `ws` client.
  */

@@ -1,7 +1,7 @@
 /**
  * One computation of the overview for both ways in at open. The console asks GET /api/overview and
  * subscribes to the live snapshot `overview` at the same moment, so the server computed the whole
- * fleet twice, the two computations slowing each other (issue 16 item 1: ≤ 1 s at 10,000 systems).
+ * fleet twice, the two computations slowing each other (≤ 1 s at 10,000 systems).
  * HTTP always computes afresh (an API client reads its own writes) and leaves its computation
  * here; the live snapshot may take one for the same visible set that is running or finished within
  * `maxAgeMs`, unless the overview may have changed since it started: the live hub's invalidation of

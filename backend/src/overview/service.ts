@@ -1,5 +1,5 @@
 /**
- * The overview (issue 16 item 1): per customer the systems by status, open alerts by severity,
+ * The overview: per customer the systems by status, open alerts by severity,
  * systems in maintenance and the worst offenders of the last 24 h; fleet totals; open incidents.
  * Computed for a visible set (an account's customers, or null for ADMIN), so the HTTP route and
  * the live snapshot `overview` (one computation per audience) answer the same.

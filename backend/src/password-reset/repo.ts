@@ -1,7 +1,7 @@
 /**
  * SQL of password resets (e-mailed links and ops/reset-password.ts). Reset
  * tokens are stored as SHA-256 hashes; a password change ends every session and
- * trusted device of the account in the same transaction (contracts.md).
+ * trusted device of the account in the same transaction.
  */
 import type { Knex } from 'knex';
 
@@ -57,7 +57,7 @@ async function findAccountBy(db: Db, column: 'email' | 'username', value: string
   return row ? mapAccount(row) : null;
 }
 
-/** Case-insensitive, like every sign-in identifier (spec "Resources"). */
+/** Case-insensitive, like every sign-in identifier . */
 export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | null> {
   return findAccountBy(db, 'email', email);
 }

@@ -1,5 +1,5 @@
 /**
- * Password reset by e-mailed link (contracts.md "Security rules": 256-bit
+ * Password reset by e-mailed link (docs/limits.md "Rate limits": 256-bit
  * random, stored hashed, single use, 1 hour, a newer one supersedes; a reset
  * ends all sessions and trusted devices and does not touch the second factor).
  *

@@ -1,5 +1,5 @@
 /**
- * The monthly report e-mail (issue 16 item 3): per customer, opt-in, to the listed addresses, with
+ * The monthly report e-mail: per customer, opt-in, to the listed addresses, with
  * last month's PDF attached. The hourly housekeeping calls `sendDue`; a customer's mail goes out at
  * the first run on the 1st of the month in the customer's zone (a run missed by downtime catches up
  * until the 3rd), once: the month's row in `report_deliveries` is claimed before sending and keeps

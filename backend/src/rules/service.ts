@@ -1,5 +1,5 @@
 /**
- * Alert rules and event rules (contracts.md "Alert rules"). A rule without a
+ * Alert rules and event rules (docs/rules.md "Metric rules"). A rule without a
  * scope is global and written by ADMIN only; a scoped override (same key, at a
  * customer, cluster or system) is written by ADMIN or an OPERATOR granted the
  * scope's customer. Everyone reads the global rules and the overrides of the

@@ -1,5 +1,5 @@
 /**
- * The second factor at sign-in (spec "Authentication" 1, contracts.md): a
+ * The second factor at sign-in (docs/api.md "Second factor (session cookie only)"): a
  * TOTP code when an authenticator is enrolled; otherwise an e-mailed 6-digit
  * code when SMTP is enabled; otherwise none. A trusted device skips it.
  * TOTP: ±1 step, each step usable once. E-mailed codes: 10 minutes, single

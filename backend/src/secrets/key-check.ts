@@ -1,6 +1,6 @@
 /**
- * The start-up check of the key that seals stored secrets (contracts.md
- * "Security rules every feature keeps"). A check value in app_settings is sealed
+ * The start-up check of the key that seals stored secrets (docs/operations.md
+ * "Stored secrets"). A check value in app_settings is sealed
  * once; at every start:
  *   - absent: create it ('created');
  *   - opens: fine ('ok'), and when it was sealed under the AUTH_SECRET fallback

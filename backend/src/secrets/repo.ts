@@ -1,6 +1,6 @@
 /**
  * SQL of the key check: the check value, and every stored secret the key covers
- * (spec "Stored secrets"), read under row locks so a re-encryption rewrites
+ * (docs/operations.md "Stored secrets"), read under row locks so a re-encryption rewrites
  * exactly what it read.
  */
 import type { Knex } from 'knex';

@@ -1,5 +1,5 @@
 /**
- * Argus's own metrics (issue 14 item 4), in a prom-client Registry of this app's own: never the
+ * Argus's own metrics, in a prom-client Registry of this app's own: never the
  * global default registry, so two apps in one process (tests) count apart. Features are handed the
  * small interfaces of lib/self-metrics.ts; what is a level rather than an event (database pool,
  * outboxes) is read when Prometheus scrapes.

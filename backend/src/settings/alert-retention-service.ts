@@ -1,5 +1,5 @@
 /**
- * Alert retention (spec "Settings edited at runtime"): resolved alerts older
+ * Alert retention (docs/rules.md "Alert retention"): resolved alerts older
  * than `retentionDays` are deleted by the hourly housekeeping; 0 keeps them;
  * open alerts are never deleted. Default 90 days.
  */

@@ -1,5 +1,5 @@
 /**
- * SMTP settings edited at runtime (spec "Settings edited at runtime"): read from
+ * SMTP settings edited at runtime (docs/operations.md "Settings edited at runtime"): read from
  * the database on every use, so a change applies to the next mail without a
  * restart. The password is sealed at rest and never leaves this service except
  * to the mail transport.

@@ -1,5 +1,5 @@
 /**
- * GET /status/<slug> over the real server (issue 16 item 4): the page shows the chosen display names,
+ * GET /status/<slug> over the real server: the page shows the chosen display names,
  * states, incidents, maintenance and 90 daily bars, and nothing it should not (system names,
  * hostnames, addresses, alert texts, incident titles, window names, other customers); no cookie is
  * set even for a signed-in browser; noindex; 30 s of cache on both sides (a second hit within 30 s

@@ -1,5 +1,5 @@
 /**
- * What a public status page shows (issue 16 item 4), computed from the page's items and the
+ * What a public status page shows, computed from the page's items and the
  * customer's systems, incidents, maintenance windows and daily availability. Only display names
  * chosen by the page's editor leave this module: never a system's own name, hostname, address,
  * alert text, incident title (it names the cluster) or maintenance window name.

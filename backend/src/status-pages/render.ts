@@ -1,5 +1,5 @@
 /**
- * The public status page as HTML (issue 16 item 4): server-rendered, no script, one inline style
+ * The public status page as HTML: server-rendered, no script, one inline style
  * sheet allowed by its hash in the page's Content-Security-Policy. Everything written into the page
  * is escaped; the colours meet WCAG AA in the light and the dark scheme, and every colour comes with
  * words (a state's name, a bar's summary).

@@ -1,5 +1,5 @@
 /**
- * Managing customer status pages (issue 16 item 4): ADMIN, or an OPERATOR granted the customer,
+ * Managing customer status pages: ADMIN, or an OPERATOR granted the customer,
  * publishes, edits, rotates and revokes; a page of a customer the account may not see is a 404.
  * Every change is audited in its own transaction; the slug (a capability) never goes into the log.
  */

@@ -1,5 +1,5 @@
 /**
- * /api/status-pages over the real server (issue 16 item 4): who may publish, edit, rotate and
+ * /api/status-pages over the real server: who may publish, edit, rotate and
  * revoke, for which customer; input refused with the field named and nothing stored; every change
  * audited without the slug.
  */

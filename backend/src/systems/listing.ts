@@ -1,5 +1,5 @@
 /**
- * GET /api/systems at 10,000 systems (issue 15 item 4): filters, sort and keyset pages on the server.
+ * GET /api/systems at 10,000 systems: filters, sort and keyset pages on the server.
  * Without `limit` the answer stays the whole (filtered) array that existing callers read.
  */
 import { systemStatus, type SystemsPage, type SystemsQuery } from '../../../contracts/systems.js';

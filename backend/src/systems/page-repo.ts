@@ -1,5 +1,5 @@
 /**
- * SQL of one page of the systems list (issue 15: the console at 10,000 systems): filtered, sorted and
+ * SQL of one page of the systems list (the console at 10,000 systems): filtered, sorted and
  * cut on the server, with keyset paging. A cursor carries the sort key of the page's last row, so
  * the next page starts right after it however many rows were added or removed in between.
  */

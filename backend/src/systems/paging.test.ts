@@ -1,5 +1,5 @@
 /**
- * GET /api/systems at 10,000 systems (issue 15 item 4): filtering, sorting and keyset paging on the
+ * GET /api/systems at 10,000 systems: filtering, sorting and keyset paging on the
  * server; without `limit` the whole array that existing callers read.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Systems as the console and automation see them (contracts.md "API shapes"),
+ * Systems as the console and automation see them (docs/api.md "Fleet"),
  * filtered by what the account may see, and their chart data: raw, 5-minute or
  * 1-hour rollups picked by range (≤ 2 d raw, ≤ 30 d 5m, else 1h), at most
  * ~1000 points, working from raw rows when TimescaleDB is absent.
@@ -34,7 +34,7 @@ export interface SystemDetail extends SystemView {
   arch: string | null;
   cores: number | null;
   offlineAlerts: boolean;
-  /** Set when an offered agent build failed (contracts.md "update-failure guard"); cleared by "retry update". */
+  /** Set when an offered agent build failed (docs/protocol.md "Agent updates"); cleared by "retry update". */
   updateFailedVersion: string | null;
 }
 
@@ -63,7 +63,7 @@ const detail = (row: SystemRow): SystemDetail => ({
   updateFailedVersion: row.updateFailedVersion,
 });
 
-/** Chart source by range (contracts.md); the bucket keeps the answer near MAX_POINTS. */
+/** Chart source by range; the bucket keeps the answer near MAX_POINTS. */
 export function pickSource(rangeMs: number, rollups: boolean): { source: ChartSource; bucketSeconds: number } {
   const source = !rollups || rangeMs <= 2 * DAY ? 'raw' : rangeMs <= 30 * DAY ? '5m' : '1h';
   const floor = source === 'raw' ? 1 : source === '5m' ? 300 : 3600;

@@ -1,4 +1,4 @@
-/** Notification channels and policies written straight to the database for run-level tests (issue 13). */
+/** Notification channels and policies written straight to the database for run-level tests. */
 import type { Knex } from 'knex';
 import type { SecretBox } from '../lib/secret-box.js';
 import { places } from '../secrets/places.js';

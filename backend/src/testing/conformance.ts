@@ -1,5 +1,5 @@
 /**
- * Every test server checks its own answers against the OpenAPI document (issue 14 item 1): for a
+ * Every test server checks its own answers against the OpenAPI document: for a
  * documented route, the status must be documented, a JSON answer must match the documented schema,
  * and a request body the route accepted (2xx) must match the documented request schema. A mismatch
  * turns the answer into a 500 naming it, so the test that made the request fails and says why.

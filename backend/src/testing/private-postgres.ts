@@ -79,8 +79,8 @@ async function requireTimescale(bin: string): Promise<void> {
   const files = await readdir(lib).catch(() => [] as string[]);
   if (!files.some((file) => /^timescaledb-\d/.test(file))) {
     throw new Error(
-      `TimescaleDB is not installed for this PostgreSQL (${lib}): run ../shared/vendor/timescaledb/install.sh ` +
-        'as root (ops/test/prepare-machine.sh does), or install the timescaledb package for this PostgreSQL major',
+      `TimescaleDB is not installed for this PostgreSQL (${lib}): run ops/test/prepare-machine.sh as root ` +
+        '(it installs the TimescaleDB build vendored beside the repository), or install the timescaledb package for this PostgreSQL major',
     );
   }
 }

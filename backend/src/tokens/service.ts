@@ -1,5 +1,5 @@
 /**
- * Personal API tokens (spec "API token", contracts.md): `argus_` + 43 base62
+ * Personal API tokens (docs/protocol.md "API tokens"): `argus_` + 43 base62
  * characters (≥ 256 bits), shown once, only a hash stored; status derived from
  * revoked / expired; revoked and expired tokens stay listed.
  */
@@ -84,7 +84,7 @@ export function createTokensService({
           await repo.revoke(id, clock.now(), trx);
           await audit.record(trx, actor, { action: 'token.revoke', targetType: 'token', targetId: id });
         });
-        // open live sockets of this token close with 4401 at once (spec "API token": takes effect at once)
+        // open live sockets of this token close with 4401 at once (docs/protocol.md "API tokens": takes effect at once)
         await bus?.publish('rights', { userId });
       }
       return view((await repo.findOwned(userId, id)) as TokenRow);

@@ -90,7 +90,7 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
     if (missing.length) throw new Invalid(`customerIds: no customer ${missing.join(', ')}`, { field: 'customerIds' });
   }
 
-  /** Rights changed: open live connections re-check (contracts.md "Live channel data"). */
+  /** Rights changed: open live connections re-check (docs/protocol.md "Live channel"). */
   async function rightsChanged(userId: number) {
     await bus.publish('rights', { userId });
     await accountChanged(userId);
