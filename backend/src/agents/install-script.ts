@@ -1,6 +1,7 @@
 /**
  * The installer behind `printf 'Argus-Enrollment-Key: %s\n' '<key>' | curl -fsSL -H @- '<base>/api/agent/install.sh' | sh`
- * (docs/decisions.md "The agent on its host"; `installCommand` in contracts/agents.ts). Plain POSIX sh (dash, busybox ash): no
+ * (docs/decisions.md "The agent on its host: root owns what root runs or reads; the enrolment key out of
+ * URLs"; `installCommand` in contracts/agents.ts). Plain POSIX sh (dash, busybox ash): no
  * bashisms, no jq. The script served is a small wrapper that pipes the installer proper (a quoted
  * here-document) into `sh` as root, or into `sudo sh` when run by another account: the same command
  * works in a root shell without sudo. Everything runs inside `main`, so a download cut short runs
