@@ -1,5 +1,5 @@
 /**
- * The on-disk buffer of reports not yet accepted (issue 12 item 4). Every report is appended here
+ * The on-disk buffer of reports not yet accepted. Every report is appended here
  * before it is sent and taken off only after the server's 200, so nothing is lost while the server
  * is away or across a restart of the agent.
  *

@@ -1,5 +1,5 @@
 /**
- * Events the agent sends once each (issue 12 item 2). A reboot: the kernel's boot id changed since
+ * Events the agent sends once each. A reboot: the kernel's boot id changed since
  * the last report the buffer took (kept in `<state_dir>/boot.json`); the event rides on the first
  * report after it and is remembered as sent only once that report is in the buffer, so a crash in
  * between sends it again rather than never. OOM kills and failed services come from the journal

@@ -1,5 +1,5 @@
 /**
- * OOM kills and failed services as events, each sent once (issue 12 item 2), from the systemd
+ * OOM kills and failed services as events, each sent once, from the systemd
  * journal where `journalctl` runs and may read it (root, or the `systemd-journal` / `adm` group):
  * - `mem.oom_kill` (WARNING): the kernel's "Out of memory: Killed process 1234 (java)" and its
  *   cgroup twin, kernel messages at priority err;

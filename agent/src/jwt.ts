@@ -1,4 +1,4 @@
-/** The agent's token (contracts.md "Agent protocol"): HS256 over WEBHOOK_SECRET, 5 minutes, `ak` once enrolled. */
+/** The agent's token (docs/protocol.md "Agent token (JWT)"): HS256 over WEBHOOK_SECRET, 5 minutes, `ak` once enrolled. */
 import { createHmac } from 'node:crypto';
 
 const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');

@@ -1,6 +1,6 @@
 /**
  * The service loop (`argus-agent run`): every interval, one report into the buffer, then the buffer
- * drained oldest first, up to 500 a request, each request with a fresh token (issue 12 items 3–4).
+ * drained oldest first, up to 500 a request, each request with a fresh token.
  * 200 takes the batch off the buffer and applies the settings of the answer; 413 halves the batch;
  * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
  * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).

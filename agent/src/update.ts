@@ -1,9 +1,9 @@
 /**
- * Self-update (issue 12 item 5; contracts.md "Agent protocol"): an ingest answer's `update`
+ * Self-update (docs/protocol.md "Agent updates"): an ingest answer's `update`
  * ({version, url, sha256}) is downloaded beside the running executable, checked against its sha256,
  * asked for its `--version`, then renamed over the executable, and the agent restarts into it.
  *
- * The update-loop guard (spec "Versioning": release 2.27.0 reported an older version than the one it
+ * The update-loop guard (release 2.27.0 reported an older version than the one it
  * was offered, so it was installed again and again): every install is recorded in the state directory
  * (`update.json`) before the swap; a version installed and not reported afterwards is never installed
  * again in a row. The server keeps its own guard (three reports of another version → update_failed).

@@ -1,5 +1,5 @@
 /**
- * The metrics an admin asks for through agent settings (issue 12 item 2), and those that need the
+ * The metrics an admin asks for through agent settings, and those that need the
  * host's own tools:
  * - `services` (e.g. "nginx, postgresql"): service.active{unit} from one `systemctl is-active a b…`;
  * - services.failed: the count of `systemctl list-units --state=failed`, wherever systemd runs;
