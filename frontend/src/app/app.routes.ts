@@ -37,7 +37,7 @@ export const routes: Routes = [
     canActivateChild: [signedInGuard],
     children: [
       {
-        // the home page after sign-in: the fleet at a glance (issue 16)
+        // the home page after sign-in: the fleet at a glance
         path: '',
         pathMatch: 'full',
         title: 'Overview',
@@ -81,7 +81,7 @@ export const routes: Routes = [
         loadComponent: () => import('./features/maintenance/maintenance-page').then((m) => m.MaintenancePage),
       },
       {
-        // issue 16: the e-mailed monthly report links here with ?customer=&from=&to=
+        // the e-mailed monthly report links here with ?customer=&from=&to=
         path: 'reports/availability',
         title: 'Availability',
         loadComponent: () => import('./features/reports/availability-page').then((m) => m.AvailabilityPage),
@@ -159,7 +159,7 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/audit-log-page').then((m) => m.AuditLogPage),
       },
       {
-        // customers' public status pages (issue 16 item 4); the pages themselves are the server's /status/<slug>
+        // customers' public status pages; the pages themselves are the server's /status/<slug>
         path: 'settings/status-pages',
         title: 'Public status pages',
         canActivate: [writerGuard],

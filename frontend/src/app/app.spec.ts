@@ -124,7 +124,7 @@ describe('App shell', () => {
       ['API', '/reference/api'],
     ]);
 
-    // every area exists now (issue 5 built alerts, rules and maintenance)
+    // every area exists now: alerts, rules and maintenance included
     const comingSoon = fixture.debugElement.query(By.css('mat-nav-list')).queryAll(By.directive(MatTooltip));
     expect(comingSoon.length).toBe(0);
     for (const entry of comingSoon) {

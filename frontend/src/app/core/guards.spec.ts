@@ -128,7 +128,7 @@ describe('route guards', () => {
     });
   });
 
-  describe('sign-in and setup pages (spec "Pages")', () => {
+  describe('sign-in and setup pages', () => {
     it('/login redirects to /setup while no account exists', async () => {
       const navigation = harness.navigateByUrl('/login');
       await answerOptions(true);

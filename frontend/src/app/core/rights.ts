@@ -1,7 +1,7 @@
 import { User } from './auth';
 
 /**
- * Whether the account may change things at a customer (contracts.md "Tenancy and rights"): an ADMIN
+ * Whether the account may change things at a customer (docs/api.md "Fleet"): an ADMIN
  * everywhere, an OPERATOR at the customers granted to it, a VIEWER nowhere. The server decides; this
  * only keeps the console from offering what it would refuse.
  */

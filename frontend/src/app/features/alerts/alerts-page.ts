@@ -148,7 +148,7 @@ export class AlertsPage {
 
   /**
    * The System filter is typed, not picked from every system: the server offers the first matches (of
-   * the chosen customer), once the field is used (issue 15: 10,000 options took 15 s to open).
+   * the chosen customer), once the field is used (10,000 options took 15 s to open).
    */
   private readonly systemsApi = inject(SystemsApi);
   protected readonly systemText = signal('');

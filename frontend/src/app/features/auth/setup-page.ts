@@ -13,7 +13,7 @@ import { AuthCard } from './auth-card';
 import { Submission } from '../../ui/submission';
 
 /**
- * Creates the first administrator (spec "First account"); only reachable while no account exists.
+ * Creates the first administrator; only reachable while no account exists.
  * The new administrator is signed in directly.
  */
 @Component({

@@ -18,7 +18,7 @@ export function refusalReasons(refused: ClusterEnrollment['refusedLastHour']): s
 }
 
 /**
- * A cluster's enrolments in the last hour (issue 15): new systems against the limit, the hosts refused
+ * A cluster's enrolments in the last hour: new systems against the limit, the hosts refused
  * and why; for an ADMIN, the raise of the limit for the next hour.
  */
 @Component({

@@ -11,7 +11,7 @@ import { ConfirmThen } from '../../ui/confirm-dialog';
 import { Notify } from '../../ui/notify';
 
 /**
- * The one-line installer for a cluster (contracts.md "Agent protocol": install.sh fetches the agent, its
+ * The one-line installer for a cluster (docs/protocol.md "Enrolment and the agent key": install.sh fetches the agent, its
  * config and the systemd unit). The server sends it built from PUBLIC_URL; this is the fallback from the
  * console's own origin for an answer without it. The key travels in a header that curl reads from the
  * pipe (`printf` is a shell builtin): never in a URL or on a command line. The script asks for sudo

@@ -12,7 +12,7 @@ import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/cus
 import { CustomersPage } from './customers-page';
 import { AGENT_VERSION_URL, ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
 
-/** prod (cluster 100) at its limit of 3, with two hosts refused: the figures of issue 15. */
+/** prod (cluster 100) at its limit of 3, with two hosts refused. */
 function atLimit(overrides: Partial<ClusterEnrollment> = {}): ClusterEnrollment {
   return {
     clusterId: 100,

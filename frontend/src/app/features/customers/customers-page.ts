@@ -70,7 +70,7 @@ export class CustomersPage {
   private readonly enrollment = toSignal(this.enrollmentApi.enrollment$, { initialValue: LOADING });
   /** The architectures with an agent build (null until known): the install commands say when there is none. */
   protected readonly agentBuilds = toSignal(this.enrollmentApi.agentBuilds(), { initialValue: null });
-  /** Each cluster's enrolments of the last hour (issue 15), by cluster id; empty until they arrive. */
+  /** Each cluster's enrolments of the last hour, by cluster id; empty until they arrive. */
   protected readonly enrollmentByCluster = computed(() => {
     const state = this.enrollment();
     return new Map(state.state === 'ready' ? state.value.map((entry) => [entry.clusterId, entry]) : []);

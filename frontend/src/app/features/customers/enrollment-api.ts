@@ -13,7 +13,7 @@ export const AGENT_VERSION_URL = '/api/agent/version';
 export const AGENT_ARCHES = ['x86_64', 'aarch64'] as const;
 export const enrollmentLimitUrl = (clusterId: number) => `/api/clusters/${clusterId}/enrollment-limit`;
 
-/** Each visible cluster's enrolments of the last hour, and an ADMIN's one-hour raise of its limit (issue 15). */
+/** Each visible cluster's enrolments of the last hour, and an ADMIN's one-hour raise of its limit. */
 @Injectable({ providedIn: 'root' })
 export class EnrollmentApi {
   private readonly http = inject(HttpClient);

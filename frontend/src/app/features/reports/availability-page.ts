@@ -33,7 +33,7 @@ const idParam = (value: string | undefined): number | null =>
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
- * Availability of a customer's systems over days of the customer's calendar (issue 16): a table per
+ * Availability of a customer's systems over days of the customer's calendar: a table per
  * system with a timeline bar, the clusters and the total, CSV and PDF downloads, and for the
  * customer's writers the monthly report e-mail. The range lives in the address (?customer=&from=&to=),
  * which the monthly e-mail links to.

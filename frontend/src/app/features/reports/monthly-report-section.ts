@@ -17,7 +17,7 @@ export const recipientsOf = (text: string): string[] =>
     .filter(Boolean);
 
 /**
- * The customer's monthly report e-mail (issue 16 item 3), for its writers: on or off, the addresses,
+ * The customer's monthly report e-mail, for its writers: on or off, the addresses,
  * and the last months sent. Sent on the 1st in the customer's zone with last month's PDF.
  */
 @Component({

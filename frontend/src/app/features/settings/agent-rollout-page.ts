@@ -28,7 +28,7 @@ export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; descri
   },
 ];
 
-/** How new agent builds reach the fleet (spec "Agent rollout mode"). */
+/** How new agent builds reach the fleet (docs/protocol.md "Agent updates"). */
 @Component({
   selector: 'argus-agent-rollout-page',
   changeDetection: ChangeDetectionStrategy.OnPush,

@@ -10,7 +10,7 @@ import { Notify } from '../../ui/notify';
 import { Submission } from '../../ui/submission';
 import { LoadState } from '../../ui/load-state';
 
-/** How long resolved alerts are kept (spec "Settings edited at runtime"): administrators only. */
+/** How long resolved alerts are kept (docs/rules.md "Alert retention"): administrators only. */
 @Component({
   selector: 'argus-alert-retention-page',
   changeDetection: ChangeDetectionStrategy.OnPush,

@@ -26,7 +26,7 @@ const DEFAULT_PORT = (encryption: Encryption) => ENCRYPTIONS.find((e) => e.value
 
 type TestResult = { ok: true; to: string } | { ok: false; message: string };
 
-/** SMTP for password resets, sign-in codes and alert e-mails (spec "Settings edited at runtime"). */
+/** SMTP for password resets, sign-in codes and alert e-mails (docs/operations.md "Settings edited at runtime"). */
 @Component({
   selector: 'argus-smtp-page',
   changeDetection: ChangeDetectionStrategy.OnPush,

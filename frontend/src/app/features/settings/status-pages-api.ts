@@ -10,7 +10,7 @@ export type { StatusPage, StatusPageChanges, StatusPageCreate };
 
 export const STATUS_PAGES_URL = '/api/status-pages';
 
-/** A customer's published status pages (issue 16 item 4): only its writers see and change them. */
+/** A customer's published status pages: only its writers see and change them. */
 @Injectable({ providedIn: 'root' })
 export class StatusPagesApi {
   private readonly http = inject(HttpClient);

@@ -14,7 +14,7 @@ import { Notify } from '../../ui/notify';
 import { LoadState } from '../../ui/load-state';
 
 /**
- * Settings → Status pages (issue 16 item 4): a customer's read-only page at /status/<slug> that its
+ * Settings → Status pages: a customer's read-only page at /status/<slug> that its
  * own people open without an account. The address is the key: copy it, rotate it, revoke it.
  */
 @Component({

@@ -39,7 +39,7 @@ export interface FleetFilter {
 export type FleetSort = 'customer' | Figure;
 
 /**
- * The systems page's rows at any fleet size (issue 15 item 4). The first answer of GET /api/systems/page
+ * The systems page's rows at any fleet size. The first answer of GET /api/systems/page
  * decides how the page follows the fleet:
  * - **whole** (no next page): the rows follow the live `systems.list` snapshot (coalesced), the page
  *   filters in the browser, and no request is made while the snapshots flow;

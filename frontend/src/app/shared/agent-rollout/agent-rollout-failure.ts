@@ -8,7 +8,7 @@ import { Notify } from '../../ui/notify';
 import { Submission } from '../../ui/submission';
 
 /**
- * The update-failure guard on a system page (contracts.md "Agent protocol"): an agent offered a build that
+ * The update-failure guard on a system page (docs/protocol.md "Agent updates"): an agent offered a build that
  * kept reporting another version is not offered it again until an administrator retries.
  */
 @Component({

@@ -20,7 +20,7 @@ import { LoadState } from '../../ui/load-state';
 export const SECRET_MASK = '••• set';
 
 /**
- * The key/value settings agents get with every answer to their reports (spec "Agent settings"), for one
+ * The key/value settings agents get with every answer to their reports (docs/api.md "Agent settings and agent updates"), for one
  * cluster or one system; on a system also what is in effect there (its cluster's, with its own on top).
  * Accounts that may write at the customer add, change and delete; everyone else reads.
  */

@@ -3,7 +3,7 @@ import { ChangeDetectionStrategy, Component, computed, input } from '@angular/co
 import { Icon, IconName } from '../../ui/icon';
 import { SystemStatus } from './systems-api';
 
-/** What each status is called in the console (issue 4: PENDING "Never reported", STANDBY "Powered off"). */
+/** What each status is called in the console (PENDING "Never reported", STANDBY "Powered off"). */
 export const STATUS_LABELS: Record<SystemStatus, string> = {
   CRITICAL: 'Critical',
   OFFLINE: 'Offline',
