@@ -1,7 +1,7 @@
 /**
  * Knex instances for the app and for the start-up scripts. The statement
  * timeout belongs to the app's pool only: migrations, the TimescaleDB step and
- * reclaim may legitimately run for minutes (contracts.md).
+ * reclaim may legitimately run for minutes.
  */
 import knexFactory, { type Knex } from 'knex';
 import type { Logger } from './logger.js';

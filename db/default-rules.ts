@@ -1,6 +1,6 @@
 /**
- * The 36 default alert rules and the default event rule of contracts.md
- * ("Alert rules (36 seeded) and evaluation"). Seeded once per instance.
+ * The 36 default alert rules and the default event rule of docs/rules.md
+ * ("Default rules"). Seeded once per instance.
  */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
 export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';

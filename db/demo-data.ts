@@ -141,7 +141,7 @@ export async function seedDemo(knex: Knex, now: Date): Promise<{ customers: numb
 }
 
 /**
- * A published status page of the first customer (issue 16 item 4): its clusters under public names,
+ * A published status page of the first customer: its clusters under public names,
  * so "a published status page opens in a private window" works in the demo. The slug is random, as
  * the API makes it; the demo prints the address.
  */
@@ -167,7 +167,7 @@ async function publishStatusPage(knex: Knex, customerId: number, clusterIds: num
 
 const DAY_MS = 86_400_000;
 
-/** Two resolved outages of the last weeks (offline alerts), for the availability report (issue 16). */
+/** Two resolved outages of the last weeks (offline alerts), for the availability report. */
 async function insertOutages(knex: Knex, systemId: number, customerId: number, now: Date): Promise<void> {
   const outage = (daysAgo: number, minutes: number) => {
     const startedAt = new Date(now.getTime() - daysAgo * DAY_MS);

@@ -1,5 +1,5 @@
 /**
- * Start-up steps 1–3 (spec "Start-up sequence"): apply pending migrations as
+ * Start-up steps 1–3 (docs/operations.md "Start-up sequence"): apply pending migrations as
  * one transaction, seed the default rules once, configure TimescaleDB
  * (idempotent, non-fatal). Exits 1 on a failed migration so the server never
  * starts on a half-migrated schema.

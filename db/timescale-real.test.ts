@@ -1,5 +1,5 @@
 /**
- * The TimescaleDB step on the real extension (issue 20): TimescaleDB 2.28.3 preloaded in a private
+ * The TimescaleDB step on the real extension (docs/decisions.md "Storage on the real TimescaleDB"): TimescaleDB 2.28.3 preloaded in a private
  * PostgreSQL 15 cluster (the vendored build prepare-machine installs; without it the cluster refuses
  * to start and says what to install). What the step creates, its re-run, each policy run with
  * `CALL run_job` (the background scheduler's own runs fail on 15.20: housekeeping notices, see

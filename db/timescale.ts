@@ -1,5 +1,5 @@
 /**
- * Start-up step 3 (spec "Start-up sequence"): configure the time-series storage on every boot.
+ * Start-up step 3 (docs/operations.md "Start-up sequence"): configure the time-series storage on every boot.
  * Idempotent; raw SQL; never throws: a failure is logged as one line and the app still starts.
  * Order matters on the first run: the rollups are backfilled before the retention policy exists, so a
  * converted table's old raw history reaches metrics_1h before the policy drops it.

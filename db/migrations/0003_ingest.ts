@@ -1,6 +1,6 @@
 /**
  * Ingest: the newest value of every (system, metric, instance), so evaluation
- * reads one small table instead of scanning history (contracts.md "Alert rules":
+ * reads one small table instead of scanning history (docs/rules.md "The evaluation run":
  * "no sample history scan per run"), and the events agents send with their
  * reports (event rules read them).
  */

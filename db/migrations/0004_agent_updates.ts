@@ -1,5 +1,5 @@
 /**
- * Agent updates (contracts.md "Agent protocol": rollout and the update-failure
+ * Agent updates (docs/protocol.md "Agent updates": rollout and the update-failure
  * guard). The columns are the update service's own: `systems.agent_version`
  * stays what ingest writes for the console.
  *

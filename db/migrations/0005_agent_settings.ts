@@ -1,5 +1,5 @@
 /**
- * Agent settings (spec "Settings edited at runtime": per cluster and per system,
+ * Agent settings (docs/operations.md "Settings edited at runtime": per cluster and per system,
  * layered cluster first, system on top; secrets encrypted at rest).
  *
  * - The scope is one cluster or one system. It is held in two foreign keys so

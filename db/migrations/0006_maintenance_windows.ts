@@ -1,5 +1,5 @@
 /**
- * Maintenance windows (contracts.md "Suppression"): while one covers a system,
+ * Maintenance windows (docs/rules.md "Suppression: maintenance windows and inactive customers"): while one covers a system,
  * no alert is raised and no notification sent for it.
  *
  * - scope: the whole customer, one cluster or one system (scope_id is that row's id;

@@ -1,7 +1,7 @@
 /**
  * What the evaluation run (POST /api/cron/evaluate-alerts) keeps between runs,
- * so it never scans metric history and a restart changes nothing (contracts.md
- * "Alert rules … and evaluation"):
+ * so it never scans metric history and a restart changes nothing (docs/rules.md
+ * "The evaluation run"):
  *
  * - alert_pending: a metric condition that holds but has not held for its rule's
  *   `for` yet (Prometheus "pending"); `since` is the first run that saw it hold.

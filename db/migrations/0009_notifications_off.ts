@@ -1,5 +1,5 @@
 /**
- * An account can switch alert e-mails off (contracts.md "Notifications": "every
+ * An account can switch alert e-mails off (docs/rules.md "Notifications": "every
  * account that may see the system and has notifications on"): the minimum
  * severity gains 'NONE', above every alert severity, so no transition reaches it.
  */

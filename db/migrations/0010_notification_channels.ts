@@ -1,5 +1,5 @@
 /**
- * Notification channels and routing (issue 13, docs/api.md "Notification channels and routing"):
+ * Notification channels and routing (docs/api.md "Notification channels and routing"):
  *
  * - notification_channels: where notifications go. A URL target (webhook, Slack, Teams, Discord,
  *   ntfy) holds a token, so it is sealed (place `notification_channels:target:<id>`), as is the

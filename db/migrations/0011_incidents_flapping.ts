@@ -1,5 +1,5 @@
 /**
- * Cluster incidents (issue 13): when at least half of a cluster's systems (3 or more) go offline in
+ * Cluster incidents: when at least half of a cluster's systems (3 or more) go offline in
  * one run or two consecutive runs, one incident "Site down: <cluster>" groups their offline alerts
  * and notifies once instead of once per system; it resolves when they have all returned.
  *

@@ -1,5 +1,5 @@
 /**
- * The delivery log keeps every attempt (issue 13 item 7: "every notification attempt … stored with
+ * The delivery log keeps every attempt (docs/rules.md "Notifications": "every notification attempt … stored with
  * the alert"): besides the latest status, an `attempt_log` of `{at, status, error}` per try, for
  * channel deliveries and account e-mails alike.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit log (issue 14 item 3): one row per write through the API or console, written in the
+ * The audit log: one row per write through the API or console, written in the
  * same transaction as the change. `actor_name` and `customer_id` are copies, not references: a row
  * outlives the account and the customer it names.
  */

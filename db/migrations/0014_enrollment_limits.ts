@@ -1,5 +1,5 @@
 /**
- * Enrolment at MSP scale (issue 15 item 1): an ADMIN's one-hour raise of a cluster's enrolment limit,
+ * Enrolment at MSP scale: an ADMIN's one-hour raise of a cluster's enrolment limit,
  * and the hosts whose enrolment a cluster refused (what the console shows per cluster).
  *
  * A refusal row is one per (cluster, agent): a host that retries every 30 s stays one row, so the

@@ -1,5 +1,5 @@
 /**
- * Availability reports (issue 16 items 2 and 3).
+ * Availability reports.
  *
  * - `customer_inactive_periods`: when each customer was inactive. Alerting is suppressed while a
  *   customer is inactive, so availability must leave those periods out, and `customers.active` alone

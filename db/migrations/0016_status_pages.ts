@@ -1,5 +1,5 @@
 /**
- * Customer status pages (issue 16 item 4): a read-only page at /status/<slug>, without sign-in.
+ * Customer status pages: a read-only page at /status/<slug>, without sign-in.
  *
  * - `status_pages`: one published page of a customer. The slug is a capability (24 characters of
  *   base64url, 144 random bits): the console shows it to the customer's writers, so it is kept, but

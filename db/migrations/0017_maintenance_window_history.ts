@@ -1,5 +1,5 @@
 /**
- * Maintenance windows keep their history (issue 16 item 2): availability reports leave out the
+ * Maintenance windows keep their history: availability reports leave out the
  * windows as they were defined at each moment, so editing or deleting a window today does not change
  * last month's figures or an already-mailed report.
  *

@@ -1,5 +1,5 @@
 /**
- * The newest values of a system in one row of arrays (issue 15 item 3), instead of one row per
+ * The newest values of a system in one row of arrays, instead of one row per
  * (system, metric, instance). Every stored report updated ~60 rows of `metric_latest`; it now
  * updates one row per system, which cut the ingest statement by a quarter (docs/decisions.md).
  *

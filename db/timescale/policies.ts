@@ -1,5 +1,5 @@
 /**
- * Compression, refresh and retention policies with if-not-exists semantics (spec "Start-up sequence"):
+ * Compression, refresh and retention policies with if-not-exists semantics (docs/operations.md "Start-up sequence"):
  * an existing policy is never rewritten when a variable changes; the operator is told how to replace it.
  */
 import { query, type StepContext } from './context.js';
