@@ -1,5 +1,5 @@
 /**
- * `npm run reset-password -- [options] [account]` (spec "Operational scripts"):
+ * `npm run reset-password -- [options] [account]` (docs/operations.md "Operational scripts"):
  * sets an account's password from the server's shell. Needs only DATABASE_URL.
  *
  *   --list           accounts with role and authenticator status (no secrets)
@@ -71,7 +71,7 @@ function parseArgs(argv: string[]): Options {
 
 function bcryptCost(env: NodeJS.ProcessEnv): number {
   const raw = env['BCRYPT_COST']?.trim();
-  if (!raw) return 11; // the app's cost (contracts.md); BCRYPT_COST lowers it for tests only
+  if (!raw) return 11; // the app's cost; BCRYPT_COST lowers it for tests only
   const cost = Number(raw);
   if (!/^\d+$/.test(raw) || cost < 4 || cost > 31) throw new Refusal('BCRYPT_COST must be a whole number from 4 to 31');
   return cost;

@@ -4,7 +4,7 @@ import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/sr
 import { SimulatedAgent } from './agent.js';
 import { SimulatedHost } from './catalogue.js';
 
-// contracts.md "Metric catalogue"
+// docs/protocol.md "Metric catalogue"
 const CATALOGUE = `cpu.usage_pct cpu.iowait_pct cpu.steal_pct load.1 load.5 load.15 load.per_core_5 mem.used_pct
   mem.oom_kills swap.used_pct disk.used_pct disk.inodes_used_pct disk.readonly disk.io_util_pct disk.smart_ok
   raid.degraded net.rx_bps net.tx_bps net.errors_ps net.drops_ps net.up conntrack.used_pct services.failed

@@ -1,5 +1,5 @@
 /**
- * One simulated agent, speaking the protocol of contracts.md ("Agent protocol")
+ * One simulated agent, speaking the protocol of docs/protocol.md ("Agent protocol")
  * as the real one does: a short-lived HS256 JWT (reused until shortly before its
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,

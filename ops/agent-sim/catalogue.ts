@@ -1,6 +1,6 @@
 /**
- * A simulated host: the metric catalogue of contracts.md ("what the default
- * rules read") with values that drift like a real machine's (a mean-reverting
+ * A simulated host: the metric catalogue of docs/protocol.md ("Metric catalogue": what the default
+ * rules read) with values that drift like a real machine's (a mean-reverting
  * random walk per series), 60 samples per report. Faults bend the values:
  * a disk filling up, a CPU spike.
  */

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- agent [seconds]` (issue 12 item 8): the footprint of the built x86_64 agent as a
+ * `npm run bench -- agent [seconds]`: the footprint of the built x86_64 agent as a
  * service. It runs `argus-agent run` at the shortest interval (5 s) against a local sink that
  * answers as Argus does, once over http and once over https (the usual production case: node:https
  * and TLS loaded), and reads the process's CPU time and resident memory from /proc.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- charts` (issue 4 item 8): p50/p95 of GET /api/systems/:id/metrics
+ * `npm run bench -- charts`: p50/p95 of GET /api/systems/:id/metrics
  * through the real HTTP stack for the three chart sources:
  * - 2 days from raw `metrics` (the longest range charted from raw) and 7 days from raw
  *   with the rollups absent (the no-TimescaleDB path) (target p95 ≤ 100 ms)

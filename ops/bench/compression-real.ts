@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- compression --real` (issue 20 item 4): bytes per sample on the real TimescaleDB
+ * `npm run bench -- compression --real`: bytes per sample on the real TimescaleDB
  * 2.28.3 (a private PostgreSQL 15 cluster with the vendored build, as the real-extension tier
  * starts), for agent-simulator data, before and after compression, per lever: the settings the
  * step applies today, `instance` in segment-by, and values rounded to the precision a metric has.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- compression` (issue 4 item 8): bytes per stored sample in
+ * `npm run bench -- compression`: bytes per stored sample in
  * `metrics` before and after TimescaleDB compression (segmented by system and
  * metric, as db/timescale.ts configures it), on the WASM TimescaleDB build.
  * Samples come from the agent simulator's hosts (the full catalogue, drifting

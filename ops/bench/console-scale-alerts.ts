@@ -1,6 +1,6 @@
 /**
  * The second half of `npm run bench -- console-scale`: the alerts page and the rule preview at the
- * same fleet (issue 15 item 4). Adds open alerts on half the systems and resolved ones, a CPU value
+ * same fleet. Adds open alerts on half the systems and resolved ones, a CPU value
  * for every system, and a rule that fires on all of them, then prints:
  * - GET /api/alerts?state=open (one page) and the rule's preview (GET /api/alert-rules/:id/preview),
  *   server time as the client sees it, and the answer's size;

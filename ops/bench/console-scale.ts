@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- console-scale [--systems 10000] [--seconds 60] [--changes-per-minute 200]`: the
- * console at MSP scale (issue 15 item 4), in Debian Chromium with playwright-core, against the built
+ * console at MSP scale, in Debian Chromium with playwright-core, against the built
  * console (`ng build` first) on a real server with its real PostgreSQL and Redis. Seeds N systems
  * (20 customers × 5 clusters), then prints:
  * - first render of /systems: from navigation to the first system row on screen (median of 3 loads);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- evaluate` (issue 5 item 10): the evaluation run over 10,000
+ * `npm run bench -- evaluate`: the evaluation run over 10,000
  * systems with the full metric catalogue (the agent simulator's generator,
  * ops/agent-sim/catalogue.ts) and the 36 + 1 default rules, in a throwaway
  * database. Prints p50/max of the run (the service's run: one transaction, the

@@ -1,5 +1,5 @@
 /**
- * `bench ingest` (issue 15 item 3): the real server (`npm start`'s process,
+ * `bench ingest`: the real server (`npm start`'s process,
  * production mode, ops/bench/argus-server.ts) and the ceiling, measured in the
  * same run and alternately, so a slow spell of this shared machine lowers both.
  * Each round: Argus saturated (every agent sends again as soon as it is

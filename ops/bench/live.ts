@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- live` (issue 6 item 6): N dashboards (default 1,000) hold
+ * `npm run bench -- live`: N dashboards (default 1,000) hold
  * `/api/live` open, subscribed to `alert` and `systems.list`, spread over a few
  * accounts (several audiences). Each round inserts an open alert and publishes
  * its transition on the bus, as the evaluation run does; the bench times the

@@ -1,5 +1,5 @@
 /**
- * `bench replay` (issue 15 item 2): N simulated agents (ops/agent-sim, thousands per process) report
+ * `bench replay`: N simulated agents (ops/agent-sim, thousands per process) report
  * every 30 s to the real server (what `npm start` runs, in production mode: bench/argus-server.ts,
  * on a fresh database). Argus is away for 30 minutes, then every
  * agent replays its buffer while the fleet's live reports keep coming. Prints what was lost (samples

@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- status-page [--systems 500] [--pages 10] [--hits 1000]`: the public status page
- * (issue 16 item 4) of one customer with `--systems` systems in 10 clusters and 90 days of alerts
+ * of one customer with `--systems` systems in 10 clusters and 90 days of alerts
  * (about one outage per system every 9 days). Prints the first, uncached answer of `--pages` pages
  * (each listing the 10 clusters and 20 systems: 90 daily bars each), and `--hits` requests at once
  * for one page from as many client addresses (so the per-address limit does not answer them): the

@@ -147,7 +147,7 @@ describe('npm run demo', () => {
       await waitFor(() => demo.output().includes('Argus demo is running'), 10_000);
       await waitFor(() => demo.output().includes('Simulating 10 agents'), 20_000);
       assert.match(demo.output(), new RegExp(`open http://127\\.0\\.0\\.1:${port}`));
-      // the seeded customer status page (issue 16 item 4) opens without signing in, and sets no cookie
+      // the seeded customer status page opens without signing in, and sets no cookie
       const statusPath = /status page.*?(\/status\/[A-Za-z0-9_-]{24})/.exec(demo.output())?.[1];
       assert.ok(statusPath, 'the demo prints the status page address');
       const statusPage = await fetch(`http://127.0.0.1:${port}${statusPath}`);

@@ -219,7 +219,7 @@ async function buildAgentIfMissing(log: ReturnType<typeof createLogger>): Promis
 const THIS_MACHINE = 'This machine';
 
 /**
- * The real argus-agent for the machine the demo runs on (issue 12 item 9), run from source by node
+ * The real argus-agent for the machine the demo runs on, run from source by node
  * with tsx's loader like the server, so the demo needs no single-executable build: its own cluster
  * "This machine", a config.yaml as the installer writes it, its state under .demo/agent/.
  */

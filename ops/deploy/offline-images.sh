@@ -25,7 +25,7 @@
 # Usage: ops/deploy/offline-images.sh [--print-env]
 #   --print-env  print the variables that point the Dockerfile and compose file at the stand-ins
 # Needs: root, debootstrap, a Docker engine (DOCKER_HOST), npm, xz, the vendored TimescaleDB
-# (../shared/vendor/timescaledb beside the repository, or TIMESCALEDB_VENDOR_DIR).
+# (a build kept in a folder beside the repository, path below, or TIMESCALEDB_VENDOR_DIR).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)

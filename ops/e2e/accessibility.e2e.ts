@@ -101,7 +101,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     ['the rules page', '/rules', (p) => p.getByText('cpu.high').first().waitFor()],
     ['the maintenance page', '/maintenance', (p) => p.getByText('Sunday patching').first().waitFor()],
     ['the customers page', '/customers', (p) => p.getByText('Acme').first().waitFor()],
-    // issue 16: the table with its timeline bars, the downloads and the monthly e-mail form (an admin writes)
+    // the table with its timeline bars, the downloads and the monthly e-mail form (an admin writes)
     [
       'the availability report page',
       '/reports/availability',
@@ -128,7 +128,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor(),
     ],
     ['the status pages settings', '/settings/status-pages', (p) => p.getByTestId('status-page').first().waitFor()],
-    // issue 16 item 4: the public page is the server's HTML, not the console's; judged the same way
+    // the public page is the server's HTML, not the console's; judged the same way
     ['a published status page', () => statusPath, (p) => p.getByRole('heading', { name: 'Web shop' }).waitFor()],
     ['the not-found page', '/no-such-page', (p) => p.getByRole('heading').first().waitFor()],
   ];

@@ -1,5 +1,5 @@
 /**
- * End to end, the live channel saying what changed (issue 18): an open console on the systems page
+ * End to end, the live channel saying what changed (docs/decisions.md "Live changes"): an open console on the systems page
  * follows its snapshots without a single HTTP request while an agent reports (last seen moves), and a
  * rule or maintenance window that a second administrator changes appears on the first one's open page
  * within 2 s. Built console, real server in production mode behind nginx with TLS, Debian Chromium.

@@ -1,5 +1,5 @@
 /**
- * End to end, the layout guard (issue 16 item 5): every console page of the built console, with data,
+ * End to end, the layout guard: every console page of the built console, with data,
  * at a phone's 390 px and a desktop's 1440 px, light and dark, must not overflow sideways: the
  * document does not scroll horizontally, and no visible element reaches past the viewport's left or
  * right edge (that also catches a table cut off inside its own scroll box, the complaint that started

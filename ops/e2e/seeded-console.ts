@@ -58,7 +58,7 @@ export async function seedConsole(
   assert.equal(run.status, 200);
   const systemId = ((await knex('systems').first('id')) as { id: number }).id;
   const alertId = ((await knex('alerts').first('id')) as { id: number }).id;
-  // a cluster incident on the alerts page and the alert page (issue 13)
+  // a cluster incident on the alerts page and the alert page
   const cluster = (await knex('clusters').first('id', 'customer_id')) as { id: number; customer_id: number };
   const [incident] = await knex('incidents')
     .insert({
@@ -70,7 +70,7 @@ export async function seedConsole(
     .returning<{ id: string }[]>('id');
   // and flapping, for the chip's contrast
   await knex('alerts').where({ id: alertId }).update({ incident_id: incident?.id, flapping_since: new Date() });
-  // a published status page of the cluster (issue 16 item 4), for its settings page and the public one
+  // a published status page of the cluster, for its settings page and the public one
   const [page] = await knex('status_pages')
     .insert({
       customer_id: cluster.customer_id,

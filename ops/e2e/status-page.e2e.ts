@@ -1,5 +1,5 @@
 /**
- * End to end, a customer status page (issue 16 item 4): an operator publishes one in the console
+ * End to end, a customer status page: an operator publishes one in the console
  * (Settings → Status pages), and the address it shows opens in a fresh browser context, like a
  * private window: no sign-in, no cookie, no script of the console, only the public names, and axe
  * finds nothing in the light or dark scheme. Then the address is rotated and the old one is gone.

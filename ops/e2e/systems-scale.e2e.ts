@@ -1,5 +1,5 @@
 /**
- * End to end, the systems page on a fleet larger than one page (issue 15 item 4): the page loads
+ * End to end, the systems page on a fleet larger than one page: the page loads
  * further pages as the user scrolls the console's content (not the window: the shell scrolls inside
  * its sidenav content, which the virtual scroll must follow), filters on the server, and shows a
  * status change of a row it holds from the live `changes` message. Built console, real server,

@@ -47,7 +47,7 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
 
-# The agent's aarch64 build runs under qemu's user-mode emulation (issue 12): qemu-user-static and
+# The agent's aarch64 build runs under qemu's user-mode emulation: qemu-user-static and
 # Debian's arm64 C and C++ runtimes (multiarch), which the Node runtime inside it links against
 if [ ! -x /usr/bin/qemu-aarch64-static ] || [ ! -e /lib/ld-linux-aarch64.so.1 ]; then
   if can_install && ! dpkg --print-foreign-architectures | grep -qx arm64; then
@@ -73,7 +73,7 @@ if ! port_open 5432; then
 fi
 
 # The real TimescaleDB for the storage tests: private clusters preload it (the shared server does not).
-# The vendored build beside the repository (../shared/vendor/timescaledb) installs its files for
+# The TimescaleDB build vendored in a folder beside the repository (its install.sh, below) installs its files for
 # this PostgreSQL 15; without it the tests that need it fail saying what to install.
 pg_lib=$(find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name lib 2>/dev/null | sort -V | tail -n 1)
 vendored="$(cd "$(dirname "$0")/../.." && pwd)/../shared/vendor/timescaledb/install.sh"
