@@ -1,5 +1,5 @@
 /**
- * The agent's report body (contracts.md "Agent protocol"): the one schema the server validates with
+ * The agent's report body (docs/protocol.md "Report format"): the one schema the server validates with
  * and the agent (agent/) builds its reports against, so the two cannot drift. Malformed input is a
  * 400 naming the field (e.g. `reports.3.metrics.0.value`); nothing of such a
  * request is stored. Every string is free of control characters: they would

@@ -1,4 +1,4 @@
-/** The agent side of the API: ingest answers, builds, rollout, agent settings (contracts.md "Agent protocol"). */
+/** The agent side of the API: ingest answers, builds, rollout, agent settings (docs/protocol.md "Agent protocol"). */
 import { z } from 'zod';
 import { id, instant } from './common.js';
 

@@ -67,7 +67,7 @@ export const raiseEnrollmentLimitBody = z
 export type RaiseEnrollmentLimit = z.infer<typeof raiseEnrollmentLimitBody>;
 
 /**
- * A cluster's enrolments in the last hour (issue 15): its limit now, an ADMIN's running raise, the
+ * A cluster's enrolments in the last hour: its limit now, an ADMIN's running raise, the
  * new systems it took and the hosts it refused, by reason (`hourlyLimit`: the limit was reached;
  * `otherCustomer`: a host enrolled elsewhere presented this cluster's key).
  */

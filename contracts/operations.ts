@@ -1,4 +1,4 @@
-/** What monitors and the scheduler read: health and the evaluation run's summary (spec "Endpoints"). */
+/** What monitors and the scheduler read: health and the evaluation run's summary (docs/protocol.md "Scheduler and health"). */
 import { z } from 'zod';
 import { instant } from './common.js';
 

@@ -1,5 +1,5 @@
 /**
- * Availability reports (issue 16 items 2 and 3; docs/api.md "Reports"): the report over a range of
+ * Availability reports (docs/api.md "Reports"): the report over a range of
  * a customer's local calendar, and the customer's monthly report e-mail.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * Alert rules, event rules and the rule preview as the API answers them, and the rule request
- * bodies the routes parse (docs/api.md "Rules").
+ * bodies the routes parse (docs/api.md "Alerts, rules, maintenance").
  */
 import { z } from 'zod';
 import { id, instant, severity, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
@@ -83,7 +83,7 @@ export const rulePreview = z
   .meta({ id: 'RulePreview' });
 export type RulePreview = z.infer<typeof rulePreview>;
 
-// --- the request bodies of /api/alert-rules and /api/event-rules (contracts.md "Alert rules") ---
+// --- the request bodies of /api/alert-rules and /api/event-rules (docs/rules.md "Metric rules") ---
 // The inferred types are the services' input types.
 
 /** The scope of a rule or a maintenance window in a request body: a customer, a cluster or a system, or null for everything. */

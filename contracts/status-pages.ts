@@ -1,5 +1,5 @@
 /**
- * Customer status pages (issue 16 item 4; docs/decisions.md "Status pages"): a read-only page at
+ * Customer status pages (docs/decisions.md "Status pages"): a read-only page at
  * /status/<slug> that a customer opens without an account. The console manages them at
  * /api/status-pages; the public page itself is HTML, not part of the JSON API.
  */

@@ -1,4 +1,4 @@
-/** Systems: /api/systems and their chart data (docs/api.md "Systems"). */
+/** Systems: /api/systems and their chart data (docs/api.md "Fleet"). */
 import { z } from 'zod';
 import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 import { MAX_BATCH_SERIES } from './metric-catalogue.js';
@@ -115,7 +115,7 @@ export const chartBatch = z
   .meta({ id: 'ChartBatch' });
 export type ChartBatch = z.infer<typeof chartBatch>;
 
-/** How GET /api/systems sorts a page (issue 15: the console at 10,000 systems sorts on the server). */
+/** How GET /api/systems sorts a page (the console at 10,000 systems sorts on the server). */
 export const systemSort = z.enum(['name', 'status', 'lastSeen', 'customer', 'cpu', 'memory', 'disk']);
 export type SystemSort = z.infer<typeof systemSort>;
 
