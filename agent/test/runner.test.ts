@@ -83,7 +83,10 @@ describe('argus-agent run', () => {
     const stored = async () => {
       const system = await db('systems').first();
       if (!system) return [] as string[];
-      const rows = await db('metrics').where({ system_id: system.id, name: 'uptime.s' }).orderBy('time').select('time');
+      const rows = await db('metric_samples')
+        .where({ system_id: system.id, name: 'uptime.s' })
+        .orderBy('time')
+        .select('time');
       return rows.map((row: { time: Date }) => row.time.toISOString());
     };
 
@@ -113,9 +116,9 @@ describe('argus-agent run', () => {
     assert.deepEqual(times, [...made].slice(0, times.length), 'every report made arrived, in order');
     assert.ok(times.length >= cutAt + 5);
     assert.ok(logs.some((line) => /answers again/.test(line)));
-    const buffered = await db('metrics').where({ name: 'agent.buffered_reports' }).max('value as max').first();
+    const buffered = await db('metric_samples').where({ name: 'agent.buffered_reports' }).max('value as max').first();
     assert.ok(Number(buffered?.['max']) >= 3, 'agent.buffered_reports told the server how much had waited');
-    const backup = await db('metrics').where({ name: 'backup.age_h', instance: 'nightly' }).first();
+    const backup = await db('metric_samples').where({ name: 'backup.age_h', instance: 'nightly' }).first();
     assert.ok(backup, "the console's agent setting reached the agent, which reports the backup marker's age");
     const kept = await loadSettings(dir);
     assert.equal(kept.settings['backup.nightly'], join(dir, 'nightly.done'), 'kept for the next start');
