@@ -166,7 +166,7 @@ describe('e2e: a system page a person can read', () => {
     await page.getByTestId('no-data').waitFor();
     await page.waitForLoadState('networkidle');
     assert.deepEqual(apiRequests, [`GET /api/systems/${seeded.systemId}/metrics/batch`]);
-    assert.equal(await page.getByTestId('no-data').textContent(), 'No data for Temperature in the last 1 h.');
+    assert.equal((await page.getByTestId('no-data').textContent())?.trim(), 'No data for Temperature in the last 1 h.');
     assert.equal(await chart('Temperature').count(), 0);
   });
 
