@@ -214,6 +214,14 @@ describe('App shell', () => {
     const dialogs = () => document.querySelectorAll('mat-dialog-container').length;
     const press = (key: string, init: KeyboardEventInit = {}, target: EventTarget = document.body) =>
       target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true, ...init }));
+    // the search loads on first use (a lazy chunk): wait for its dialog rather than one turn
+    const dialogOpened = async () => {
+      for (let tries = 0; tries < 100 && dialogs() === 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await settle(fixture);
+      }
+      return dialogs();
+    };
 
     const field = document.createElement('input');
     document.body.appendChild(field);
@@ -223,14 +231,12 @@ describe('App shell', () => {
     field.remove();
 
     press('k', { ctrlKey: true });
-    await settle(fixture);
-    expect(dialogs()).toBe(1);
+    expect(await dialogOpened()).toBe(1);
     TestBed.inject(MatDialog).closeAll();
     await settle(fixture);
 
     press('/');
-    await settle(fixture);
-    expect(dialogs()).toBe(1);
+    expect(await dialogOpened()).toBe(1);
     TestBed.inject(MatDialog).closeAll();
     expect(fixture.nativeElement.querySelector('.search-button').getAttribute('aria-keyshortcuts')).toBe('Control+K /');
   });
