@@ -18,7 +18,7 @@ const BACKEND_FLOORS = [
   { name: 'runs and sign-in', folders: ['evaluation', 'auth', 'reports'] },
   {
     name: 'workflows',
-    folders: ['rules', 'maintenance', 'notifications', 'second-factor', 'password-reset', 'settings'],
+    folders: ['rules', 'maintenance', 'notifications', 'second-factor', 'password-reset', 'settings', 'checks'],
   },
   {
     name: 'entities',

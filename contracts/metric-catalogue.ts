@@ -140,6 +140,14 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = {
   'net.up': flag('Link up', 'is up', 'is down', 0, 'Interface'),
   'service.active': flag('Service active', 'is active', 'is not active', 0, 'Service'),
   'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot', 1),
+  // network checks (recorded by the checks' runner, never by an agent)
+  'check.response_ms': { label: 'Response time', unit: 'ms', kind: 'milliseconds', chart: 'Response time' },
+  'check.packet_loss_pct': percent('Packet loss', 'Packet loss'),
+  'check.status_code': { label: 'HTTP status', unit: '', kind: 'count', chart: 'HTTP status' },
+  'check.up': flag('Last attempt', 'succeeded', 'failed', 0),
+  'check.down': flag('Check', 'is down', 'is up', 1),
+  'check.slow': flag('Response time', 'is above the limit', 'is within the limit', 1),
+  'check.cert_valid': flag('Certificate', 'verifies', 'does not verify', 0, 'Host'),
 };
 
 /**

@@ -105,3 +105,13 @@ export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [
     holdSeconds: 30 * MIN,
   },
 ];
+
+/**
+ * The default rules of network checks (docs/rules.md "Default rules"), seeded once by
+ * ensureCheckRules, apart from the 36 above (they read series only checks record). A check's
+ * certificate is `cert.days_left` like the agent's, so `cert.expiring` and `cert.critical` apply.
+ */
+export const DEFAULT_CHECK_RULES: readonly DefaultAlertRule[] = [
+  rule('check.down', 'Check down', 'check.down', '==', 1, 0, 'CRITICAL', { countsAsDowntime: true }),
+  rule('check.slow', 'Check slow', 'check.slow', '==', 1, 2 * MIN, 'WARNING'),
+];

@@ -37,6 +37,8 @@ export interface AppAssembly {
   live(options?: LiveOptions): LiveHub;
   /** The monthly report e-mail, for the hourly housekeeping. */
   monthlyReports: { sendDue(): Promise<number> };
+  /** The network checks run from the server. */
+  checkRunner: { start(): void };
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -89,6 +91,7 @@ export function createApp(deps: AppDeps): AppAssembly {
     liveServices,
     monthlyReports,
     publicStatusPage,
+    checkRunner,
   } = features(deps, origins, selfMetrics);
   app.use(publicStatusPage.routes()).use(publicStatusPage.allowedMethods());
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
@@ -119,5 +122,5 @@ export function createApp(deps: AppDeps): AppAssembly {
       },
       options,
     );
-  return { app, shutdown, live, monthlyReports };
+  return { app, shutdown, live, monthlyReports, checkRunner };
 }

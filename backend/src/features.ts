@@ -97,6 +97,7 @@ import { createReportsService } from './reports/service.js';
 import { createMonthlyReports } from './reports/monthly.js';
 import { assembleSso } from './sso/assembly.js';
 import { assembleStatusPages } from './status-pages/assembly.js';
+import { assembleChecks } from './checks/assembly.js';
 
 export interface AppDeps {
   config: AppConfig;
@@ -238,6 +239,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     limiter: limiter('status-page', 120, 60),
   });
 
+  // network checks: their routes, and the runner main.ts starts
+  const checks = assembleChecks({ db, box: deps.box, clock, audit, log, allowPrivate: config.allowPrivateChecks });
   const rules = createRulesService({ repo: createRulesRepo(db), scopes: createScopeRepo(db), bus: deps.bus, audit });
   const systems = createSystemsService({ repo: createSystemsRepo(db), bus: deps.bus, clock, audit });
   // the live snapshot shares GET /api/overview's computation at open (overview/recent.ts)
@@ -271,6 +274,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     liveServices: { authentication, systems, overview },
     /** The hourly housekeeping sends what is due (main.ts). */
     monthlyReports,
+    checkRunner: checks.runner,
     routers: [
       mountRoutes(authRoutes, {
         users,
@@ -380,9 +384,11 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       mountRoutes(searchRoutes, createSearchRepo(db)),
       mountRoutes(overviewRoutes, { compute: overview.compute, trend: overviewService.trend }),
       statusPages.routes,
+      checks.routes,
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {
+      await checks.runner.stop();
       await ingest.close();
       await resets.settled();
       await evaluation.settled();

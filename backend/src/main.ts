@@ -109,6 +109,7 @@ export async function startServer(
     shutdown: shutdownFeatures,
     live: buildLiveHub,
     monthlyReports,
+    checkRunner,
   } = createApp({
     config,
     box,
@@ -137,6 +138,7 @@ export async function startServer(
     agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   housekeeping.start();
+  checkRunner.start();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
   const live = buildLiveHub(options.live);

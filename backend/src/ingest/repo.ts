@@ -254,7 +254,7 @@ export function createIngestRepo(db: Knex) {
         const limit = Math.max(input.maxPerHour, (raise?.hourly_limit as number | undefined) ?? 0);
         const since = new Date(input.now.getTime() - 3600_000);
         const recent = await trx('systems')
-          .where({ cluster_id: input.cluster.id })
+          .where({ cluster_id: input.cluster.id, kind: 'agent' }) // a network check enrols nothing
           .where('created_at', '>', since)
           .select(trx.raw('count(*)::int AS n'), trx.raw('min(created_at) AS oldest'))
           .first();
