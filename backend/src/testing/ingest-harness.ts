@@ -20,7 +20,7 @@ import { createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
-import { createIngest, type IngestDeps, type IngestFeature } from '../ingest/routes.js';
+import { assembleIngest, type IngestDeps, type IngestFeature } from '../ingest/assembly.js';
 
 export const SECRET = 'ingest-test-webhook-secret-0123456789abcdef';
 export const PATH = '/api/webhook/metrics';
@@ -69,7 +69,7 @@ export async function startIngestHarness(
   };
   const redis: Redis = createRedisClient(SHARED_REDIS_URL, logs.log);
   await waitUntilReady(redis, 2000);
-  const feature: IngestFeature = createIngest({
+  const feature: IngestFeature = assembleIngest({
     db: db.knex,
     bus,
     clock,
