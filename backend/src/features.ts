@@ -141,75 +141,70 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   });
   // prettier-ignore
   return {
-    auth, sso, passwordReset, settings, agents, agentSettingsModule, ingest, notifications, rules, evaluation,
-    maintenance, alerts, channels, reports, statusPages, customers, systems, overview, search, housekeeping,
-    health, metrics, live, auditLog,
+    auditLog, settings, auth, sso, passwordReset, agents, agentSettings: agentSettingsModule, ingest,
+    notifications, rules, evaluation, maintenance, alerts, channels, reports, statusPages, customers, systems,
+    overview, search, housekeeping, health, metrics, live,
   };
 }
 
 /** The feature graph, as app.ts mounts it: what goes before authentication, then the routers in order. */
 export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMetricsRegistry) {
-  // prettier-ignore
-  const {
-    auth, sso, passwordReset, settings, agents, agentSettingsModule, ingest, notifications, rules, evaluation,
-    maintenance, alerts, channels, reports, statusPages, customers, systems, overview, search, housekeeping,
-    health, metrics, live, auditLog,
-  } = assembleFeatures(deps, origins, selfMetrics);
+  const f = assembleFeatures(deps, origins, selfMetrics);
   return {
     // health answers before authentication: a monitor with a stale token still sees it
-    health: health.routes,
+    health: f.health.routes,
     // agents sign their own JWT and send gzip bodies up to 4 MiB: the webhook sits before the
     // console's body parser and bearer-token authentication
-    agentIngest: ingest.router,
+    agentIngest: f.ingest.router,
     // the scheduler's bearer is CRON_SECRET, not an API token: also before authentication
-    cronEvaluation: evaluation.cronRoutes,
+    cronEvaluation: f.evaluation.cronRoutes,
     // a scraper's bearer may be METRICS_TOKEN, no API token: it runs the authentication itself
-    selfMetricsRoute: metrics.routes,
-    authentication: auth.authentication,
+    selfMetricsRoute: f.metrics.routes,
+    authentication: f.auth.authentication,
     /** GET /status/<slug>: before authentication, so no cookie is read or written. */
-    publicStatusPage: statusPages.publicPage,
+    publicStatusPage: f.statusPages.publicPage,
     /** The `/api/live` hub on the app (the WebSocket upgrade is not a Koa route; see live/assembly.ts). */
-    liveHub: live.hub,
+    liveHub: f.live.hub,
     /** The hourly housekeeping: main.ts starts and stops it. */
-    housekeeping: housekeeping.housekeeping,
+    housekeeping: f.housekeeping.housekeeping,
     routers: [
-      auth.routes,
+      f.auth.routes,
       // single sign-on with an OpenID provider configured by OIDC_* (sso/)
-      sso,
-      auth.usersRoutes,
-      auth.tokensRoutes,
-      auth.secondFactorRoutes,
-      customers.routes,
-      customers.enrollmentRoutes,
-      systems.routes,
-      live.routes,
-      agents.routes,
-      agents.rolloutRoutes,
-      passwordReset.routes,
-      settings.smtpRoutes,
+      f.sso,
+      f.auth.usersRoutes,
+      f.auth.tokensRoutes,
+      f.auth.secondFactorRoutes,
+      f.customers.routes,
+      f.customers.enrollmentRoutes,
+      f.systems.routes,
+      f.live.routes,
+      f.agents.routes,
+      f.agents.rolloutRoutes,
+      f.passwordReset.routes,
+      f.settings.smtpRoutes,
       // alerting management: rules, maintenance windows, alerts, alert retention
       // the preview first: POST /api/alert-rules/preview would otherwise meet the rules' /:id
-      evaluation.previewRoutes,
-      rules.routes,
-      maintenance.routes,
-      alerts.routes,
-      alerts.incidentsRoutes,
-      notifications.deliveryLogRoutes(alerts.alerts),
-      channels.routes,
-      settings.alertRetentionRoutes,
-      reports.routes,
-      agentSettingsModule.routes,
-      auditLog.routes,
-      housekeeping.storageRoutes,
-      search.routes,
-      overview.routes,
-      statusPages.routes,
+      f.evaluation.previewRoutes,
+      f.rules.routes,
+      f.maintenance.routes,
+      f.alerts.routes,
+      f.alerts.incidentsRoutes,
+      f.notifications.deliveryLogRoutes(f.alerts.alerts),
+      f.channels.routes,
+      f.settings.alertRetentionRoutes,
+      f.reports.routes,
+      f.agentSettings.routes,
+      f.auditLog.routes,
+      f.housekeeping.storageRoutes,
+      f.search.routes,
+      f.overview.routes,
+      f.statusPages.routes,
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {
-      await ingest.close();
-      await passwordReset.settled();
-      await evaluation.settled();
+      await f.ingest.close();
+      await f.passwordReset.settled();
+      await f.evaluation.settled();
     },
   };
 }
