@@ -185,6 +185,8 @@ export function createSystemsRepo(db: Knex) {
 
     rawPoints: samples.rawPoints,
     rollupPoints: samples.rollupPoints,
+    rawBatch: samples.rawBatch,
+    rollupBatch: samples.rollupBatch,
     recentSeries: samples.recentSeries,
   };
 }
