@@ -9,11 +9,12 @@ import type { AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
 import { checksPolicy } from './policy.js';
 import { createChecksRepo } from './repo.js';
 import { checksRoutes } from './routes.js';
 import { createCheckRunner, type CheckRunner } from './runner.js';
-import { createChecksService } from './service.js';
+import { createChecksService, TRY_LIMIT } from './service.js';
 
 export interface ChecksAssemblyDeps {
   db: Knex;
@@ -21,6 +22,7 @@ export interface ChecksAssemblyDeps {
   clock: Clock;
   audit: AuditTrail;
   log: Logger;
+  limiter: LimiterFactory;
   /** ARGUS_ALLOW_PRIVATE_CHECKS: server-run checks may reach internal addresses. */
   allowPrivate: boolean;
 }
@@ -37,6 +39,7 @@ export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runn
     clock,
     audit,
     policy,
+    tryLimit: deps.limiter(TRY_LIMIT.name, TRY_LIMIT.points, TRY_LIMIT.durationSeconds),
     changed: () => {
       runner.reload().catch((error: unknown) => log.warn({ err: error }, 'Checks runner could not reload'));
     },

@@ -171,4 +171,14 @@ describe('/api/checks', () => {
     );
     assert.equal((await viewer.post('/api/checks/try', { customerId: mine, settings: shop().settings })).status, 403);
   });
+
+  it('"Try it now" is limited per account: 30 in 10 minutes, then 429 with Retry-After', async () => {
+    const client = await signedInAs(fixture.server.url, fixture.db.knex, 'OPERATOR', [mine]);
+    const body = { customerId: mine, settings: { type: 'tcp', host: '169.254.169.254', port: 80 } };
+    for (let i = 0; i < 30; i++) assert.equal((await client.post('/api/checks/try', body)).status, 200);
+    const refused = await client.post('/api/checks/try', body);
+    assert.equal(refused.status, 429);
+    assert.match(refused.body.error, /at most 30 in 10 minutes/);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  });
 });

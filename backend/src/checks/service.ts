@@ -15,9 +15,10 @@ import type {
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
-import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
+import { Forbidden, Invalid, NotFound, TooMany } from '../lib/errors.js';
 import type { OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
+import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { headersToSend, openSecretHeaders, sealSecretHeaders, withoutSecretValues } from './headers.js';
 import { runProbe } from './probe.js';
 import type { CheckFields, CheckRow, ChecksRepo } from './repo.js';
@@ -31,7 +32,12 @@ export interface ChecksServiceDeps {
   policy: OutboundPolicy;
   /** Tells the runner a check changed (it reads the checks again). */
   changed(id: number): void;
+  /** "Try it now" runs per account (TRY_LIMIT); none: unlimited (run-level tests). */
+  tryLimit?: RateLimiter;
 }
+
+/** "Try it now" is an outbound request of the caller's choosing: a person's pace, not a scanner's. */
+export const TRY_LIMIT = { name: 'check-try-account', points: 30, durationSeconds: 600, window: '10 minutes' } as const;
 
 /** The settings as answered: a secret header's value is null, every header says whether it is secret. */
 function answeredSettings(settings: Record<string, unknown>): Check['settings'] {
@@ -273,6 +279,12 @@ export function createChecksService(deps: ChecksServiceDeps) {
     async tryNow(principal: Principal, body: CheckTryBody): Promise<CheckResult> {
       mayWrite(principal, body.customerId);
       validate(body.settings);
+      const allowed = await deps.tryLimit?.consume(String(principal.userId));
+      if (allowed && !allowed.allowed)
+        throw new TooMany(
+          allowed.retryAfterSeconds,
+          `Too many checks tried from this account (at most ${TRY_LIMIT.points} in ${TRY_LIMIT.window}): try again later`,
+        );
       const headers = headersToSend(body.settings, secretValues(body.settings, {}));
       const result = await runProbe(
         { settings: body.settings, headers, timeoutMs: body.timeoutSeconds * 1000, maxResponseMs: body.maxResponseMs },
