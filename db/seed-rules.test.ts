@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../backend/src/testing/database.js';
 import { DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from './default-rules.js';
-import { RULES_SEEDED_MARKER, ensureDefaultRules } from './seed-rules.js';
+import { RULES_SEEDED_MARKER, ensureCheckRules, ensureDefaultRules } from './seed-rules.js';
 
 async function count(db: TestDatabase, table: string): Promise<number> {
   const [row] = await db.knex(table).count<{ count: string }[]>({ count: '*' });
@@ -74,5 +74,32 @@ describe('default rule seeding', () => {
     const updates = await db.knex('alert_rules').where({ key: 'updates.security' }).first();
     assert.equal(updates.for_seconds, 7 * 86400);
     assert.equal(updates.severity, 'INFO');
+  });
+
+  it("seeds the network checks' rules once, on an instance seeded before them too; a deleted one stays deleted", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await ensureDefaultRules(fresh.knex);
+      // an admin's own global check.slow before the upgrade is left as it is
+      await fresh.knex('alert_rules').insert({
+        key: 'check.slow',
+        name: 'Mine',
+        kind: 'metric',
+        severity: 'INFO',
+        metric: 'check.slow',
+        operator: '==',
+        threshold: 1,
+        for_seconds: 0,
+      });
+      assert.equal(await ensureCheckRules(fresh.knex), 1);
+      const down = await fresh.knex('alert_rules').where({ key: 'check.down' }).first();
+      assert.deepEqual([down.severity, down.counts_as_downtime, down.threshold], ['CRITICAL', true, 1]);
+      assert.equal((await fresh.knex('alert_rules').where({ key: 'check.slow' }).first()).name, 'Mine');
+      await fresh.knex('alert_rules').where({ key: 'check.down' }).delete();
+      assert.equal(await ensureCheckRules(fresh.knex), 0);
+      assert.equal(await fresh.knex('alert_rules').where({ key: 'check.down' }).first(), undefined);
+    } finally {
+      await fresh.drop();
+    }
   });
 });
