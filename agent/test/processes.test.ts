@@ -14,6 +14,11 @@ import { localHost } from '../src/host.js';
 import { globMatcher, processesCollector } from '../src/collectors/processes.js';
 import type { Sample } from '../src/sample.js';
 
+const until = async (check: () => Promise<boolean>) => {
+  for (let tries = 0; tries < 50 && !(await check()); tries += 1) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(await check());
+};
+
 describe('processes from /proc', () => {
   const busyName = `argus-busy-${randomBytes(2).toString('hex')}`;
   let dir: string;
@@ -58,6 +63,22 @@ describe('processes from /proc', () => {
     assert.equal(of('processes.count', 'argus-no-such-process'), 0, 'a watched pattern at 0 is sent as 0');
     assert.equal(of('processes.rss_bytes', 'argus-no-such-process'), 0);
     assert.ok(!samples.some((s) => s.instance?.includes('SECRET')), 'no argument leaves the host');
+  });
+
+  it('matches a name longer than the 15 characters the kernel keeps by its program', async () => {
+    const long = `argus-long-name-${randomBytes(3).toString('hex')}`;
+    await symlink('/bin/sh', join(dir, long));
+    const child = spawn(join(dir, long), ['-c', 'sleep 30'], { stdio: 'ignore' });
+    try {
+      const collect = processesCollector(
+        localHost(),
+        () => ({ processes: long, 'processes.top': '0' }),
+        () => 0,
+      );
+      await until(async () => (await collect()).find((s) => s.name === 'processes.count')?.value === 1);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('names the top lines by their command line only when processes.args is on', async () => {

@@ -87,6 +87,7 @@ export function containersCollector(options: ContainerOptions) {
   let eventsSince: number | null = null;
   let saidWhy = '';
   let saidCapped = false;
+  let socketInUse = '';
 
   /** Applies the engine's events; false when the engine does not give them (a proxy may refuse). */
   async function readEvents(socket: string, until: number, signal: AbortSignal): Promise<boolean> {
@@ -162,6 +163,13 @@ export function containersCollector(options: ContainerOptions) {
     const settings = containerSettings(options.settings());
     if (settings.off) return [];
     const socket = settings.socket;
+    if (socket !== socketInUse) {
+      // another socket (the settings changed): what was said of the last one does not carry over
+      tracked.clear();
+      eventsSince = null;
+      saidWhy = '';
+      socketInUse = socket;
+    }
     const signal = AbortSignal.timeout(BUDGET_MS);
     const until = now();
     let list: ListEntry[];

@@ -6,8 +6,9 @@
  *   server keeps every distinct set of series a report ever had;
  * - watched patterns, agent setting `processes` ("nginx, postgres*, /usr/bin/java *app.jar"):
  *   processes.count, processes.cpu_pct and processes.rss_bytes per pattern, so "nginx: 0 processes"
- *   can raise an alert. A pattern (glob: * and ?) matches the process name, or, when it holds a "/" or
- *   a space, the command line, which is read on the host only.
+ *   can raise an alert. A pattern (glob: * and ?) matches the process name (or its program's name
+ *   where the kernel cut the name at 15 characters), or, when it holds a "/" or a space, the command
+ *   line, which is read on the host only.
  * No argument leaves the host unless `processes.args` is "on": then a top line is named by its
  * command line (arguments can hold secrets, so it is off unless asked for).
  * CPU is a share of one CPU, as top shows it, over the time since the last look.
@@ -18,6 +19,8 @@ import { sample, type Sample } from '../sample.js';
 /** Clock ticks a second (USER_HZ): 100 on every Linux architecture the agent is built for. */
 const TICKS = 100;
 const MAX_TOP = 20;
+/** The longest process name the kernel keeps (TASK_COMM_LEN less its NUL). */
+const COMM_LENGTH = 15;
 
 interface Proc {
   pid: string;
@@ -88,6 +91,15 @@ export function processesCollector(host: Host, settings: () => Record<string, un
     ((await host.read(`/proc/${pid}/cmdline`)) ?? '').replace(/\0+$/, '').replace(/\0/g, ' ');
   const uid = async (pid: string) => /^Uid:\s+(\d+)/m.exec((await host.read(`/proc/${pid}/status`)) ?? '')?.[1] ?? '?';
 
+  /** The kernel cuts a process name to 15 characters: such a name is also tried as its program's whole name. */
+  async function matches(p: Proc, matcher: RegExp, onCommandLine: boolean): Promise<boolean> {
+    if (onCommandLine) return matcher.test(await cmdline(p.pid));
+    if (matcher.test(p.name)) return true;
+    if (p.name.length < COMM_LENGTH) return false;
+    const program = (await cmdline(p.pid)).split(' ')[0] ?? '';
+    return matcher.test(program.slice(program.lastIndexOf('/') + 1));
+  }
+
   return async (): Promise<Sample[]> => {
     const { top, patterns, args } = processSettings(settings());
     const procs: Proc[] = [];
@@ -111,7 +123,7 @@ export function processesCollector(host: Host, settings: () => Record<string, un
       const matcher = globMatcher(pattern);
       const onCommandLine = /[/ ]/.test(pattern);
       const matching: Proc[] = [];
-      for (const p of procs) if (matcher.test(onCommandLine ? await cmdline(p.pid) : p.name)) matching.push(p);
+      for (const p of procs) if (await matches(p, matcher, onCommandLine)) matching.push(p);
       samples.push(sample('processes.count', matching.length, pattern));
       if (last)
         samples.push(
