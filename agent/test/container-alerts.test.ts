@@ -80,8 +80,6 @@ describe('container and process alerts, from the engine to the evaluation', () =
       ...[TINY_IMAGE, 'sh', '-c', ': > /tmp/ok; sleep 5; rm /tmp/ok; sleep 600'],
     );
     await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
-    // crashes once; started again, it stays up (its file system keeps the marker)
-    await run('crash', TINY_IMAGE, 'sh', '-c', 'test -f /tmp/ran && sleep 600; : > /tmp/ran; sleep 5; exit 2');
     await run('stopped', TINY_IMAGE, 'sleep', '600');
     await run('removed', TINY_IMAGE, 'sleep', '600');
   });
@@ -134,12 +132,24 @@ describe('container and process alerts, from the engine to the evaluation', () =
       return keys;
     };
     try {
+      // started once the agent reads the engine (its settings came with the first answer): the agent
+      // follows it from its start, and it crashes once; started again, it stays up (its file system
+      // keeps the marker)
+      await waitFor(
+        'the agent reading the engine',
+        async () => !!(await fixture.db.knex('metric_samples').where({ name: 'container.running' }).first()),
+        60_000,
+      );
+      await docker(
+        ...['run', '-d', '--name', name('crash'), TINY_IMAGE, 'sh', '-c'],
+        'test -f /tmp/ran && sleep 600; : > /tmp/ran; sleep 3; exit 2',
+      );
       let stopped = false;
       await waitFor(
         'the container and process alerts',
         async () => {
           const open = await evaluate();
-          if (!stopped && open.size > 0) {
+          if (!stopped && open.has('container.unhealthy health')) {
             await docker('stop', '-t', '1', name('stopped'));
             await docker('rm', '-f', name('removed'));
             stopped = true;

@@ -81,6 +81,17 @@ function why(error: unknown, socket: string): string {
   return `the container engine at ${socket} did not answer (${error instanceof Error ? error.message : code})`;
 }
 
+const newTracked = (): Tracked => ({
+  inspection: null,
+  inspectedState: '',
+  changed: true,
+  stopRequested: false,
+  diedOnItsOwn: false,
+  seenRunning: false,
+  restartHistory: [],
+  look: null,
+});
+
 export function containersCollector(options: ContainerOptions) {
   const now = options.now ?? Date.now;
   const tracked = new Map<string, Tracked>();
@@ -108,11 +119,14 @@ export function containersCollector(options: ContainerOptions) {
       }
       const id = event.Actor?.ID ?? event.id;
       const action = (event.Action ?? event.status ?? '').split(':')[0];
+      // one started since the last list is followed from its start (it may have died already)
+      if (id && action === 'start' && !tracked.has(id)) tracked.set(id, newTracked());
       const container = id ? tracked.get(id) : undefined;
       if (!id || !container) continue;
       container.changed = true;
       if (action === 'kill' || action === 'stop') container.stopRequested = true;
-      else if (action === 'start') Object.assign(container, { stopRequested: false, diedOnItsOwn: false });
+      else if (action === 'start')
+        Object.assign(container, { stopRequested: false, diedOnItsOwn: false, seenRunning: true });
       else if (action === 'die' && !container.stopRequested) container.diedOnItsOwn = true;
       else if (action === 'destroy') tracked.delete(id);
     }
@@ -203,16 +217,7 @@ export function containersCollector(options: ContainerOptions) {
     const entries = shown.map((entry) => {
       let container = tracked.get(entry.Id);
       if (!container) {
-        container = {
-          inspection: null,
-          inspectedState: '',
-          changed: true,
-          stopRequested: false,
-          diedOnItsOwn: false,
-          seenRunning: false,
-          restartHistory: [],
-          look: null,
-        };
+        container = newTracked();
         tracked.set(entry.Id, container);
       }
       return { entry, container };
