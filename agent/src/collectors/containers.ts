@@ -118,12 +118,13 @@ export function containersCollector(options: ContainerOptions) {
         continue;
       }
       const id = event.Actor?.ID ?? event.id;
-      const action = (event.Action ?? event.status ?? '').split(':')[0];
+      const action = (event.Action ?? event.status ?? '').split(':')[0] ?? '';
       // one started since the last list is followed from its start (it may have died already)
       if (id && action === 'start' && !tracked.has(id)) tracked.set(id, newTracked());
       const container = id ? tracked.get(id) : undefined;
       if (!id || !container) continue;
-      container.changed = true;
+      // a healthcheck's own runs (exec_create, exec_start, exec_die) change nothing an inspection shows
+      if (!action.startsWith('exec_')) container.changed = true;
       if (action === 'kill' || action === 'stop') container.stopRequested = true;
       else if (action === 'start')
         Object.assign(container, { stopRequested: false, diedOnItsOwn: false, seenRunning: true });
