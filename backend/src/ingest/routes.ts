@@ -117,7 +117,7 @@ export const ingestRoutes = [
 
 export interface IngestDeps {
   db: Knex;
-  bus: Pick<Bus, 'publish'>;
+  bus: Pick<Bus, 'publish' | 'listens'>;
   clock: Clock;
   log: Logger;
   webhookSecret: string | null;

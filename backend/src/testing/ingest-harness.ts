@@ -182,6 +182,7 @@ export async function startIngestHarness(
     clock,
     logs,
     feature,
+    bus,
     published,
     url: `http://127.0.0.1:${port}`,
     token,
