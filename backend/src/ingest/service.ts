@@ -7,7 +7,7 @@
 import type { Bus } from '../bus/bus.js';
 import { TooMany } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
-import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
+import { equalDigests, randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
 import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
@@ -315,7 +315,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     async identify(claims: AgentClaims, clientIp: string): Promise<VerifiedAgent> {
       const system = await repo.findSystemByAgentId(claims.sub);
       if (!system?.agentKeyHash) return { claims, system, needsEnrollment: true };
-      if (!claims.ak || !safeEqual(sha256(claims.ak), system.agentKeyHash)) return refuse(clientIp, unauthorized());
+      if (!claims.akHash || !equalDigests(claims.akHash, system.agentKeyHash)) return refuse(clientIp, unauthorized());
       return { claims, system, needsEnrollment: false };
     },
 
