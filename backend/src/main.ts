@@ -135,6 +135,11 @@ export async function startServer(
     auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
     monthlyReports,
     agentEventRetentionMs: config.retention.rawRetention.ms,
+    sampleRetention: {
+      rawMs: config.retention.rawRetention.ms,
+      rollup5mMs: config.retention.rollup5mRetention.ms,
+      rollup1hMs: config.retention.rollup1hRetention.ms,
+    },
   });
   housekeeping.start();
   const server = http.createServer(app.callback());
