@@ -30,6 +30,7 @@ const ruleRow = (r: DefaultAlertRule) => ({
   absolute: r.absolute ?? false,
   for_seconds: r.forSeconds,
   counts_as_downtime: r.countsAsDowntime ?? false,
+  enabled: r.enabled ?? true,
 });
 
 export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
