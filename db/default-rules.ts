@@ -1,6 +1,6 @@
 /**
- * The 36 default alert rules and the default event rule of docs/rules.md
- * ("Default rules"). Seeded once per instance.
+ * The 38 default alert rules (36 on the newest value, 2 forecasts) and the default event rule of
+ * docs/rules.md ("Default rules"). Seeded once per instance.
  */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
 export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
@@ -8,7 +8,7 @@ export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
 export interface DefaultAlertRule {
   key: string;
   name: string;
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   severity: Severity;
   metric: string | null;
   operator: Operator | null;
@@ -18,6 +18,8 @@ export interface DefaultAlertRule {
   forSeconds: number;
   /** Its alerts count as downtime in availability reports (the service is really unavailable). */
   countsAsDowntime?: boolean;
+  /** Forecast rules: how far ahead the projected threshold may lie. */
+  horizonSeconds?: number;
 }
 
 export interface DefaultEventRule {
@@ -30,6 +32,7 @@ export interface DefaultEventRule {
 }
 
 const MIN = 60;
+const HOUR = 3600;
 const DAY = 86_400;
 
 function rule(
@@ -92,6 +95,15 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   rule('cert.expiring', 'Certificate expiring', 'cert.days_left', '<', 14, 0, 'WARNING'),
   rule('cert.critical', 'Certificate about to expire', 'cert.days_left', '<', 3, 0, 'CRITICAL'),
   rule('backup.stale', 'Backup stale', 'backup.age_h', '>', 26, 0, 'WARNING'),
+  // a disk that fills up days ahead, on the trend of the last day (docs/rules.md "Forecast rules")
+  rule('disk.forecast', 'Disk full within 3 days', 'disk.used_pct', '>=', 100, 0, 'WARNING', {
+    kind: 'forecast',
+    horizonSeconds: 72 * HOUR,
+  }),
+  rule('disk.forecast_critical', 'Disk full within a day', 'disk.used_pct', '>=', 100, 0, 'CRITICAL', {
+    kind: 'forecast',
+    horizonSeconds: 24 * HOUR,
+  }),
 ];
 
 export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [

@@ -18,23 +18,23 @@ describe('default rule seeding', () => {
     await db.drop();
   });
 
-  it('defines 36 alert rules and 1 event rule with unique keys', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 36);
+  it('defines 38 alert rules and 1 event rule with unique keys', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 38);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 36);
+    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 38);
     assert.equal(DEFAULT_EVENT_RULES[0]?.key, 'system.rebooted');
   });
 
   it('seeds once, records the marker, and keeps deleted rules deleted', async () => {
-    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 36, eventRules: 1 });
-    assert.equal(await count(db, 'alert_rules'), 36);
+    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 38, eventRules: 1 });
+    assert.equal(await count(db, 'alert_rules'), 38);
     assert.equal(await count(db, 'event_rules'), 1);
     assert.ok(await db.knex('app_settings').where({ key: RULES_SEEDED_MARKER }).first());
 
     await db.knex('alert_rules').whereIn('key', ['cpu.high', 'disk.high']).delete();
     await db.knex('event_rules').delete();
     assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 0, eventRules: 0 });
-    assert.equal(await count(db, 'alert_rules'), 34);
+    assert.equal(await count(db, 'alert_rules'), 36);
     assert.equal(await count(db, 'event_rules'), 0);
   });
 
@@ -42,8 +42,8 @@ describe('default rule seeding', () => {
     const fresh = await createTestDatabase();
     try {
       const results = await Promise.all([1, 2, 3, 4].map(() => ensureDefaultRules(fresh.knex)));
-      assert.equal(results.filter((r) => r.alertRules === 36).length, 1);
-      assert.equal(await count(fresh, 'alert_rules'), 36);
+      assert.equal(results.filter((r) => r.alertRules === 38).length, 1);
+      assert.equal(await count(fresh, 'alert_rules'), 38);
     } finally {
       await fresh.drop();
     }

@@ -1,6 +1,6 @@
 /**
- * Table-driven over ALL default rules (docs/rules.md "Default rules": 36 alert rules + the
- * event rule): each raises on its trigger data once its `for` has passed (not
+ * Table-driven over ALL default rules (docs/rules.md "Default rules": 38 alert rules + the
+ * event rule; the two forecasts are in forecasts.test.ts): each raises on its trigger data once its `for` has passed (not
  * one run earlier) and a system reporting normal values for the whole catalogue
  * raises nothing, ever — over 7 simulated days of once-a-minute-ish runs.
  */
@@ -67,10 +67,11 @@ describe('the default rules, table-driven', () => {
     await h.close();
   });
 
-  it('covers all 36 default alert rules and the default event rule', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 36);
+  it('covers all 38 default alert rules and the default event rule', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 38);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    const covered = new Set([...CASES.map((c) => c.key), 'system.offline']); // offline: evaluation.test.ts
+    // offline: evaluation.test.ts; the forecasts read history: forecasts.test.ts
+    const covered = new Set([...CASES.map((c) => c.key), 'system.offline', 'disk.forecast', 'disk.forecast_critical']);
     assert.deepEqual([...covered].sort(), DEFAULT_ALERT_RULES.map((r) => r.key).sort());
     for (const c of CASES) assert.equal(DEFAULT_ALERT_RULES.find((r) => r.key === c.key)?.metric, c.metric, c.key);
   });

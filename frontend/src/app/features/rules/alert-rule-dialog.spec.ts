@@ -22,6 +22,7 @@ const cpuHigh: AlertRule = {
   threshold: 85,
   absolute: false,
   forSeconds: 600,
+  horizonSeconds: null,
   enabled: true,
   countsAsDowntime: false,
   scope: null,
@@ -83,6 +84,7 @@ describe('AlertRuleDialog', () => {
           instance: '',
           value: 97,
           sampledAt: '',
+          projectedAt: null,
         },
       ],
     });

@@ -13,6 +13,7 @@ describe('PreviewList', () => {
     instance: '',
     value: 97,
     sampledAt: '2026-11-26T09:00:00.000Z',
+    projectedAt: null,
   });
 
   function render(preview: Preview): HTMLElement {

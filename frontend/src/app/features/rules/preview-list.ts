@@ -1,3 +1,4 @@
+import { DatePipe, DecimalPipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
 import { Preview } from '../../shared/rules/rules-api';
@@ -9,6 +10,7 @@ import { Preview } from '../../shared/rules/rules-api';
 @Component({
   selector: 'argus-preview-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [DatePipe, DecimalPipe],
   template: `
     @let p = preview();
     <p class="note">{{ p.note }}</p>
@@ -20,7 +22,14 @@ import { Preview } from '../../shared/rules/rules-api';
         @for (s of p.systems; track s.systemId + s.instance) {
           <li data-testid="preview-system">
             {{ s.systemName }}{{ s.instance ? ' ' + s.instance : '' }} ({{ s.customerName }}):
-            {{ s.value ?? 'silent' }}
+            @if (s.projectedAt) {
+              <span data-testid="preview-projected"
+                >reaches it around {{ s.projectedAt | date: 'EEE d MMM, HH:mm' }} (now about
+                {{ s.value | number: '1.0-1' }})</span
+              >
+            } @else {
+              {{ s.value ?? 'silent' }}
+            }
           </li>
         }
       </ul>
