@@ -35,18 +35,26 @@ export type FitFilter = { systemIds: readonly number[] } | { customerIds: readon
 
 const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-/** The hourly points of the metric's series: weighted rollup rows, or raw rows averaged by the hour. */
+/**
+ * The hourly points of the metric's series: the rollup's rows as they are (one per hour and series
+ * set; an hour whose set changed counts twice, which moves a line by nothing that matters), or the
+ * raw rows averaged by the hour. The rows are read once (MATERIALIZED), then split by position:
+ * joined the other way round, each position re-read them all.
+ */
 function pointsSql(rollup: boolean): string {
   return rollup
-    ? `SELECT r.system_id, p.instance, r.bucket, sum(r.avgs[p.k]::float8 * r.count) / sum(r.count) AS value
-         FROM metrics_1h r JOIN positions p ON p.id = r.set_id
-        WHERE r.system_id IN (SELECT id FROM chosen) AND r.bucket >= ? AND r.bucket < ?
-        GROUP BY 1, 2, 3`
-    : `SELECT m.system_id, p.instance, date_bin(INTERVAL '1 hour', m.time, TIMESTAMPTZ 'epoch') AS bucket,
-              avg(m.vals[p.k]::float8) AS value
-         FROM metrics m JOIN positions p ON p.id = m.set_id
-        WHERE m.system_id IN (SELECT id FROM chosen) AND m.time >= ? AND m.time < ?
-        GROUP BY 1, 2, 3`;
+    ? `picked AS MATERIALIZED (
+         SELECT system_id, set_id, bucket, avgs AS vals FROM metrics_1h
+          WHERE system_id IN (SELECT id FROM chosen) AND bucket >= ? AND bucket < ?),
+       points AS (
+         SELECT r.system_id, p.instance, r.bucket, r.vals[p.k]::float8 AS value
+           FROM picked r JOIN positions p ON p.id = r.set_id)`
+    : `picked AS MATERIALIZED (
+         SELECT system_id, set_id, date_bin(INTERVAL '1 hour', time, TIMESTAMPTZ 'epoch') AS bucket, vals FROM metrics
+          WHERE system_id IN (SELECT id FROM chosen) AND time >= ? AND time < ?),
+       points AS (
+         SELECT r.system_id, p.instance, r.bucket, avg(r.vals[p.k]::float8) AS value
+           FROM picked r JOIN positions p ON p.id = r.set_id GROUP BY 1, 2, 3)`;
 }
 
 function chosenSql(filter: FitFilter): { sql: string; bindings: Knex.RawBinding[] } {
@@ -86,7 +94,7 @@ export async function fitLines(
        SELECT s.id, u.k::int AS k, u.instance
          FROM metric_series_sets s, unnest(s.names, s.instances) WITH ORDINALITY AS u(name, instance, k)
         WHERE s.names @> ARRAY[?::text] AND u.name = ?),
-     points AS (${pointsSql(await rollupExists(q))}),
+     ${pointsSql(await rollupExists(q))},
      placed AS (
        SELECT system_id, instance, value,
               extract(epoch FROM bucket + INTERVAL '30 minutes' - ?::timestamptz) / 3600 AS x
@@ -182,22 +190,48 @@ export async function storeLines(
   );
 }
 
+/** What a stored line is checked against: a forecast rule's metric, direction, threshold and horizon. */
+export interface LineTarget {
+  metric: string;
+  /** 1: rises to the threshold; -1: falls to it. */
+  direction: 1 | -1;
+  threshold: number;
+  horizonHours: number;
+}
+
 /**
- * The stored lines of these metrics that could fire: enough hours of data and a slope. A line left
- * out cannot fire, so an open alert on it resolves.
+ * The stored lines with enough hours that reach some rule's threshold within its horizon from
+ * `now` (a superset of what fires: scopes, globs and flatness are decided by the caller). A line
+ * left out cannot fire, so an open alert on it resolves.
  */
 export async function loadLines(
   trx: Knex,
-  metrics: readonly string[],
+  targets: readonly LineTarget[],
+  now: Date,
   minBuckets: number,
   part: number | null,
 ): Promise<FittedLine[]> {
+  if (!targets.length) return [];
   const result = await trx.raw(
     `SELECT f.system_id, f.metric, f.instance, f.through, f.level, f.slope_per_h, f.buckets
        FROM forecast_fits f
-      WHERE f.metric = ANY(?::text[]) AND f.buckets >= ? AND f.slope_per_h <> 0
-        AND (?::int IS NULL OR f.system_id IN (SELECT id FROM systems WHERE customer_id = ?))`,
-    [[...metrics], minBuckets, part, part],
+      WHERE f.buckets >= ?
+        AND (?::int IS NULL OR f.system_id IN (SELECT id FROM systems WHERE customer_id = ?))
+        AND EXISTS (
+          SELECT 1 FROM unnest(?::text[], ?::float8[], ?::float8[], ?::float8[]) AS t(metric, dir, threshold, horizon)
+           WHERE t.metric = f.metric AND t.dir * f.slope_per_h > 0
+             AND t.dir * (t.threshold - f.level
+                          - f.slope_per_h * (extract(epoch FROM ?::timestamptz - f.through) / 3600 + t.horizon)) <= 1e-9)`,
+    [
+      minBuckets,
+      part,
+      part,
+      targets.map((t) => t.metric),
+      targets.map((t) => t.direction),
+      targets.map((t) => t.threshold),
+      targets.map((t) => t.horizonHours),
+      now,
+    ],
   );
   return rows<Record<string, unknown>>(result).map((row) => ({
     systemId: row['system_id'] as number,

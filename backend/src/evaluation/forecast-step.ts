@@ -6,7 +6,7 @@
  * run reads every system's history at once.
  */
 import type { Knex } from 'knex';
-import { decideForecasts, minBuckets, type ForecastDecision } from './forecasts.js';
+import { decideForecasts, directionOf, minBuckets, type ForecastDecision } from './forecasts.js';
 import { dueForRefit, fitLines, HOUR_MS, loadForecastSettings, loadLines, storeLines } from './forecast-repo.js';
 import { loadCustomers } from './repo.js';
 import type { RuleBook } from './rule-book.js';
@@ -26,14 +26,10 @@ export interface ForecastStepInput {
 }
 
 export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise<ForecastDecision> {
-  const metrics = [
-    ...new Set(
-      input.rules
-        .allEnabled()
-        .filter((rule) => rule.kind === 'forecast' && rule.metric !== null)
-        .map((rule) => rule.metric as string),
-    ),
-  ];
+  const forecasts = input.rules
+    .allEnabled()
+    .filter((rule) => rule.kind === 'forecast' && rule.metric !== null && rule.threshold !== null);
+  const metrics = [...new Set(forecasts.map((rule) => rule.metric as string))];
   if (!metrics.length && !input.open.length) return { raise: [], resolve: [] };
   const settings = await loadForecastSettings(trx);
   const through = new Date(Math.floor(input.now.getTime() / HOUR_MS) * HOUR_MS);
@@ -43,7 +39,13 @@ export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise
     const lines = await fitLines(trx, metric, through, settings.windowHours, { systemIds: due });
     await storeLines(trx, metric, due, through, settings.windowHours, lines);
   }
-  const lines = metrics.length ? await loadLines(trx, metrics, minBuckets(settings), input.part) : [];
+  const targets = forecasts.map((rule) => ({
+    metric: rule.metric as string,
+    direction: directionOf(rule),
+    threshold: rule.threshold as number,
+    horizonHours: (rule.horizonSeconds ?? 0) / 3600,
+  }));
+  const lines = await loadLines(trx, targets, input.now, minBuckets(settings), input.part);
   const zones = new Map((await loadCustomers(trx)).map((c) => [c.id, c.timeZone]));
   return decideForecasts({ ...input, lines, settings, timeZoneOf: (id) => zones.get(id) ?? 'UTC' });
 }

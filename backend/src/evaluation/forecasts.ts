@@ -28,13 +28,17 @@ export interface ForecastRule {
 export const minBuckets = (settings: ForecastSettings) =>
   Math.max(2, Math.ceil(settings.windowHours * settings.minShare));
 
+/** 1 for a rule that rises to its threshold (>=), -1 for one that falls to it (<=). */
+export const directionOf = (rule: Pick<ForecastRule, 'operator'>): 1 | -1 =>
+  rule.operator === '<=' || rule.operator === '<' ? -1 : 1;
+
 /**
  * When `line` reaches the rule's threshold (now when it is there already), or null when it cannot
  * say: too few hours, or a series that shrinks or stays flat (falling rules: rises or stays flat).
  */
 export function projectedAt(rule: ForecastRule, line: FittedLine, now: Date, settings: ForecastSettings): Date | null {
   if (line.buckets < minBuckets(settings) || rule.threshold === null) return null;
-  const direction = rule.operator === '<=' || rule.operator === '<' ? -1 : 1;
+  const direction = directionOf(rule);
   const slope = line.slopePerH * direction;
   const flat = FLAT_SHARE * Math.max(Math.abs(rule.threshold), 1);
   if (slope * settings.windowHours <= flat) return null;
@@ -58,7 +62,7 @@ export function forecastAlertText(rule: ForecastRule, instance: string, at: Date
   const metric = rule.metric ?? '';
   const info = metricInfo(metric);
   const on = instance ? ` ${info.preposition ?? 'on'} ${instance}` : '';
-  const verb = rule.operator === '<=' || rule.operator === '<' ? 'falls to' : 'reaches';
+  const verb = directionOf(rule) === -1 ? 'falls to' : 'reaches';
   const limit = formatMetricValue(metric, rule.threshold ?? 0);
   const seconds = (at.getTime() - now.getTime()) / 1000;
   if (seconds < 60) return `${info.label}${on} ${verb} ${limit} now`;

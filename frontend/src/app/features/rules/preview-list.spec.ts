@@ -47,4 +47,16 @@ describe('PreviewList', () => {
     const none = render({ evaluatedAt: '', note: '', total: 0, systems: [] });
     expect(text(none.querySelector('[data-testid="preview-empty"]'))).toBe('No system would fire now.');
   });
+
+  it('says when a forecast would reach the threshold instead of the newest value', () => {
+    const page = render({
+      evaluatedAt: '',
+      note: '',
+      total: 1,
+      systems: [{ ...system(1), instance: '/data', value: 49.9, projectedAt: '2026-11-25T14:07:30.000Z' }],
+    });
+    expect(text(page.querySelector('[data-testid="preview-system"]'))).toMatch(
+      /^host-001 \/data \(Acme\): reaches it around \w{3} 2[56] Nov, \d\d:\d\d$/,
+    );
+  });
 });
