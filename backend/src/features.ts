@@ -27,6 +27,7 @@ import { passwordResetRoutes } from './password-reset/routes.js';
 import { createPasswordResetService } from './password-reset/service.js';
 import { smtpSettingsRoutes } from './settings/smtp-routes.js';
 import { alertRetentionRoutes } from './settings/alert-retention-routes.js';
+import { forecastSettingsRouter } from './settings/forecast-settings-routes.js';
 import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
 import { createAlertRetentionService } from './settings/alert-retention-service.js';
 import { createAlertsRepo } from './alerts/repo.js';
@@ -373,6 +374,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         policies: createPoliciesService({ repo: channelsRepo, bus: deps.bus, audit }),
       }),
       mountRoutes(alertRetentionRoutes, alertRetention),
+      forecastSettingsRouter({ db, audit }),
       mountRoutes(reportsRoutes, { reports, monthly: monthlyReports }),
       mountRoutes(agentSettingsRoutes, agentSettings),
       mountRoutes(auditRoutes, audit),

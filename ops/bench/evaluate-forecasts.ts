@@ -46,8 +46,8 @@ async function hourlyRollup(knex: Knex): Promise<void> {
       SELECT date_bin(INTERVAL '1 hour', time, TIMESTAMPTZ 'epoch') AS bucket, system_id, set_id, count(*) AS count,
              metrics_avg(vals) AS avgs, metrics_min(vals) AS mins, metrics_max(vals) AS maxs
         FROM metrics GROUP BY 1, 2, 3;
-    CREATE INDEX metrics_1h_system_idx ON metrics_1h (system_id, bucket);
-    VACUUM ANALYZE metrics_1h`);
+    CREATE INDEX metrics_1h_system_idx ON metrics_1h (system_id, bucket)`);
+  await knex.raw('VACUUM ANALYZE metrics_1h');
 }
 
 async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {

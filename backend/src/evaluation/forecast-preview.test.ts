@@ -121,4 +121,21 @@ describe('forecast rules through the API', () => {
     assert.equal(shorter.status, 200);
     assert.deepEqual(listed(await admin.get(`/api/alert-rules/${created.body.id}/preview`)), []);
   });
+
+  it('lets an administrator shorten the window: a fresh system then has enough hours to be forecast', async () => {
+    const warning = (await db('alert_rules').where({ key: 'disk.forecast' }).first('id')).id;
+    assert.deepEqual((await admin.get('/api/settings/forecasts')).body, { windowHours: 24, minShare: 0.75 });
+    assert.equal((await viewer.get('/api/settings/forecasts')).status, 403);
+    const bad = await admin.put('/api/settings/forecasts', { windowHours: 2, minShare: 0.5 });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details.field, 'windowHours');
+
+    const saved = await admin.put('/api/settings/forecasts', { windowHours: 6, minShare: 0.5 });
+    assert.equal(saved.status, 200);
+    assert.deepEqual(saved.body, { windowHours: 6, minShare: 0.5 });
+    // 5 of the last 6 hours at 5 % an hour from 60 %: 85 % now, 100 % in about 3 hours
+    const names = listed(await admin.get(`/api/alert-rules/${warning}/preview`)).map((line) => line.split(' ')[0]);
+    assert.deepEqual(names, ['fresh-01/', 'fast-01/', 'other-01/', 'slow-01/data']);
+    await admin.put('/api/settings/forecasts', { windowHours: 24, minShare: 0.75 });
+  });
 });

@@ -5,18 +5,12 @@
  * (at most a few weeks of hourly points), so a fit costs the same whatever history is stored.
  */
 import type { Knex } from 'knex';
+import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../contracts/settings.js';
 
 export const HOUR_MS = 3_600_000;
 const SETTINGS_KEY = 'forecasts';
 
-export interface ForecastSettings {
-  /** The hours of the hourly rollup a line is fitted over. */
-  windowHours: number;
-  /** The share of those hours that must hold data before a forecast may fire. */
-  minShare: number;
-}
-
-export const DEFAULT_FORECAST_SETTINGS: ForecastSettings = { windowHours: 24, minShare: 0.75 };
+export type { ForecastSettings };
 
 /** A series' line: its value at `through` (the window's end) and its slope per hour. */
 export interface FittedLine {
@@ -116,19 +110,11 @@ export async function fitLines(
   }));
 }
 
-/** The settings, or their defaults. */
+/** The settings (written by settings/forecast-settings.ts), or their defaults; in the run's transaction. */
 export async function loadForecastSettings(q: Knex): Promise<ForecastSettings> {
   const row = (await q('app_settings').where({ key: SETTINGS_KEY }).first('value')) as
     { value: Partial<ForecastSettings> } | undefined;
-  return { ...DEFAULT_FORECAST_SETTINGS, ...row?.value };
-}
-
-export async function saveForecastSettings(q: Knex, settings: ForecastSettings): Promise<void> {
-  await q.raw(
-    `INSERT INTO app_settings (key, value) VALUES (?, ?::jsonb)
-     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-    [SETTINGS_KEY, JSON.stringify(settings)],
-  );
+  return { ...FORECAST_DEFAULTS, ...row?.value };
 }
 
 /**
