@@ -4,7 +4,7 @@
  * with 26 hours of hourly history per system (one report an hour: as many rows as the hourly
  * rollup holds; without TimescaleDB the fit bins the raw rows, here the same count). 1 % of the
  * systems fill a disk by 1 % an hour. Prints p50/max of the runs while every system is due for
- * its first line (at most 500 refitted per run), of the steady runs once all are fitted, and the
+ * its first line (at most 200 refitted per run), of the steady runs once all are fitted, and the
  * time of one fit over the whole fleet. The hourly rollup is a plain table shaped like the
  * continuous aggregate; `--raw` leaves it out (the fit then bins the raw rows by the hour). Figures
  * only.
@@ -96,7 +96,7 @@ export async function benchForecasts(argv: string[]): Promise<void> {
     }
     const lines = Number((await knex('forecast_fits').count<{ n: string }[]>({ n: '*' }))[0]?.n);
     console.log(
-      `runs while the fleet's first lines are fitted (${catchUp.length} runs, 500 systems each): ${summary(catchUp)}; ` +
+      `runs while the fleet's first lines are fitted (${catchUp.length} runs, 200 systems each): ${summary(catchUp)}; ` +
         `${lines} lines stored, ${raised} alerts raised`,
     );
 

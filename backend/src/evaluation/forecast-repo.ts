@@ -199,23 +199,24 @@ export async function loadLines(
 ): Promise<FittedLine[]> {
   if (!targets.length) return [];
   const result = await trx.raw(
-    `SELECT f.system_id, f.metric, f.instance, f.through, f.level, f.slope_per_h, f.buckets
+    // a join on the few targets, not a subquery per line: 100,000 lines each unnesting the targets took ~0.5 s
+    `SELECT DISTINCT f.system_id, f.metric, f.instance, f.through, f.level, f.slope_per_h, f.buckets
        FROM forecast_fits f
+       JOIN unnest(?::text[], ?::float8[], ?::float8[], ?::float8[]) AS t(metric, dir, threshold, horizon)
+         ON t.metric = f.metric
       WHERE f.buckets >= ?
         AND (?::int IS NULL OR f.system_id IN (SELECT id FROM systems WHERE customer_id = ?))
-        AND EXISTS (
-          SELECT 1 FROM unnest(?::text[], ?::float8[], ?::float8[], ?::float8[]) AS t(metric, dir, threshold, horizon)
-           WHERE t.metric = f.metric AND t.dir * f.slope_per_h > 0
-             AND t.dir * (t.threshold - f.level
-                          - f.slope_per_h * (extract(epoch FROM ?::timestamptz - f.through) / 3600 + t.horizon)) <= 1e-9)`,
+        AND t.dir * f.slope_per_h > 0
+        AND t.dir * (t.threshold - f.level
+                     - f.slope_per_h * (extract(epoch FROM ?::timestamptz - f.through) / 3600 + t.horizon)) <= 1e-9`,
     [
-      minBuckets,
-      part,
-      part,
       targets.map((t) => t.metric),
       targets.map((t) => t.direction),
       targets.map((t) => t.threshold),
       targets.map((t) => t.horizonHours),
+      minBuckets,
+      part,
+      part,
       now,
     ],
   );
