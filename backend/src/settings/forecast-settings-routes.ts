@@ -1,6 +1,6 @@
 /**
  * /api/settings/forecasts (administrators only): `{windowHours, minShare}`. Mounted by
- * `forecastSettingsRouter`, which builds its repo and service: the composition root adds one line.
+ * `forecastSettingsRouter`, which builds its repo and service: the settings assembly adds one line.
  */
 import type { Knex } from 'knex';
 import { mountRoutes, routeOf } from '../http/route.js';
