@@ -37,6 +37,7 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
           for_seconds: r.forSeconds,
           counts_as_downtime: r.countsAsDowntime ?? false,
           enabled: r.enabled ?? true,
+          horizon_seconds: r.horizonSeconds ?? null,
         })),
       );
       await trx('event_rules').insert(
