@@ -60,9 +60,9 @@ export class AvailabilityPage {
   private readonly router = inject(Router);
   private readonly auth = inject(AuthService);
 
-  readonly customerParam = input<string | undefined>(undefined, { alias: 'customer' });
-  readonly fromParam = input<string | undefined>(undefined, { alias: 'from' });
-  readonly toParam = input<string | undefined>(undefined, { alias: 'to' });
+  readonly customer = input<string | undefined>();
+  readonly from = input<string | undefined>();
+  readonly to = input<string | undefined>();
 
   private readonly fleet = toSignal(loaded(this.customersApi.customers()), {
     initialValue: LOADING as Loaded<Customer[]>,
@@ -72,13 +72,13 @@ export class AvailabilityPage {
     return f.state === 'ready' ? [...f.value].sort((a, b) => a.name.localeCompare(b.name)) : [];
   });
   protected readonly customerId = linkedSignal<number | null>(
-    () => idParam(this.customerParam()) ?? this.customers()[0]?.id ?? null,
+    () => idParam(this.customer()) ?? this.customers()[0]?.id ?? null,
   );
-  protected readonly customer = computed(() => this.customers().find((c) => c.id === this.customerId()) ?? null);
-  private readonly today = computed(() => todayIn(this.customer()?.timeZone ?? 'UTC'));
+  protected readonly chosenCustomer = computed(() => this.customers().find((c) => c.id === this.customerId()) ?? null);
+  private readonly today = computed(() => todayIn(this.chosenCustomer()?.timeZone ?? 'UTC'));
   protected readonly range = linkedSignal(() => {
-    const from = this.fromParam();
-    const to = this.toParam();
+    const from = this.from();
+    const to = this.to();
     return from && to && DATE.test(from) && DATE.test(to) ? { from, to } : presetRange('this-month', this.today());
   });
   protected readonly preset = computed<RangePreset>(() => {
