@@ -7,7 +7,7 @@ import { userBody } from './auth-testing';
 import { LiveService } from './live';
 import { backoffMs, CLOSE_GOING_AWAY, CLOSE_RIGHTS_CHANGED, CLOSE_SIGNED_OUT, LIVE_SOCKET } from './live-socket';
 import { fakeSockets, FakeSocket } from './live-testing';
-import { provideForTests } from '../testing';
+import { provideForTests } from '@console/testing';
 
 describe('LiveService', () => {
   let sockets: FakeSocket[];

@@ -6,13 +6,13 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatTableModule } from '@angular/material/table';
 import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { Loaded, LOADING } from '../../core/loaded';
-import { Icon } from '../../ui/icon';
+import { Loaded, LOADING } from '@console/core/loaded';
+import { Icon } from '@console/ui/icon';
 import { TokenDialog } from './token-dialog';
 import { ApiToken, TokensApi, TokenStatus } from './tokens-api';
-import { CardTable } from '../../ui/card-table';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { LoadState } from '@console/ui/load-state';
 
 const STATUS_CHIP: Record<TokenStatus, string> = {
   active: 'chip chip--ok',

@@ -9,20 +9,27 @@ import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { catchError, debounceTime, filter, map, of, switchMap } from 'rxjs';
 
-import { AuthService, Severity } from '../../core/auth';
-import { loaded, LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { injectNow } from '../../ui/time-ago';
-import { byName, CustomersApi } from '../../shared/customers/customers-api';
-import { SystemsApi, SystemSummary } from '../../shared/systems/systems-api';
+import { AuthService, Severity } from '@console/core/auth';
+import { loaded, LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { injectNow } from '@console/ui/time-ago';
+import { byName, CustomersApi } from '@console/shared/customers/customers-api';
+import { SystemsApi, SystemSummary } from '@console/shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
-import { AlertSummary } from '../../shared/alerts/alert-row';
-import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
+import { AlertSummary } from '@console/shared/alerts/alert-row';
+import {
+  Alert,
+  AlertFilter,
+  AlertsApi,
+  AlertState,
+  PAGE_SIZE,
+  SEVERITY_LABELS,
+} from '@console/shared/alerts/alerts-api';
+import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api';
 import { OpenIncidents } from './open-incidents';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;

@@ -4,11 +4,11 @@ import { ChangeDetectionStrategy, Component, computed, inject, input } from '@an
 import { MatButtonModule } from '@angular/material/button';
 import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { Icon } from '../../ui/icon';
-import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
+import { Icon } from '@console/ui/icon';
+import { Cluster, CustomersApi } from '@console/shared/customers/customers-api';
 import { AGENT_ARCHES } from './enrollment-api';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { Notify } from '../../ui/notify';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { Notify } from '@console/ui/notify';
 
 /**
  * The one-line installer for a cluster (docs/protocol.md "Enrolment and the agent key": install.sh fetches the agent, its

@@ -2,13 +2,13 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { AGENT_SETTINGS_URL } from '../../shared/agent-settings/agent-settings-api';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-settings-api';
 import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
-import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { CustomersPage } from './customers-page';
 import { AGENT_VERSION_URL, ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
 

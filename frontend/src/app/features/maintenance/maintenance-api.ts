@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { MaintenanceWindow, WindowFields } from '@contracts/maintenance';
 
 // the JSON of /api/maintenance-windows, from the schemas the server answers and reads with (contracts/maintenance.ts)

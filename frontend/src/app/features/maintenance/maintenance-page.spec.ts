@@ -1,11 +1,11 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { MaintenanceWindow, WINDOWS_URL } from './maintenance-api';
 import { MaintenancePage } from './maintenance-page';
 

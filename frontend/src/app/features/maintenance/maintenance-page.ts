@@ -2,18 +2,18 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Icon } from '@console/ui/icon';
+import { RowActions } from '@console/ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { LoadState } from '@console/ui/load-state';
 
 /** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
 @Component({

@@ -9,13 +9,13 @@ import { merge } from 'rxjs';
 
 import { wallClock, zonedInstant } from '@contracts/zoned-time';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { ScopeType } from '../../shared/rules/rules-api';
-import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { ScopeType } from '@console/shared/rules/rules-api';
+import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface WindowDialogData {
   window?: MaintenanceWindow;

@@ -2,13 +2,13 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { HEALTH_URL } from '../../core/health';
-import { healthBody } from '../../core/health-testing';
-import { LIVE_SOCKET } from '../../core/live-socket';
-import { fakeSockets, FakeSocket } from '../../core/live-testing';
-import { provideForTests } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { HEALTH_URL } from '@console/core/health';
+import { healthBody } from '@console/core/health-testing';
+import { LIVE_SOCKET } from '@console/core/live-socket';
+import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { provideForTests } from '@console/testing';
 import { Overview, OverviewCustomer, OVERVIEW_URL, TREND_URL } from './overview-api';
 import { OverviewPage } from './overview-page';
 

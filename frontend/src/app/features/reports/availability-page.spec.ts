@@ -1,10 +1,10 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { buttonByText, nextRequest, provideForTests, settle } from '@console/testing';
 import { AvailabilityPage } from './availability-page';
 import { recipientsOf } from './monthly-report-section';
 import { AVAILABILITY_URL, AvailabilityReport, monthlyReportUrl, presetRange, todayIn } from './reports-api';

@@ -7,12 +7,12 @@ import { MatSelectModule } from '@angular/material/select';
 import { Router } from '@angular/router';
 import { of, startWith, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { loaded, LOADING, Loaded } from '../../core/loaded';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { Customer, CustomersApi } from '../../shared/customers/customers-api';
-import { OFFLINE_RULE_KEY } from '../../shared/rules/rules-api';
+import { AuthService } from '@console/core/auth';
+import { loaded, LOADING, Loaded } from '@console/core/loaded';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { Customer, CustomersApi } from '@console/shared/customers/customers-api';
+import { OFFLINE_RULE_KEY } from '@console/shared/rules/rules-api';
 import { MonthlyReportSection } from './monthly-report-section';
 import {
   AvailabilityReport,
@@ -26,7 +26,7 @@ import {
   todayIn,
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
-import { LoadState } from '../../ui/load-state';
+import { LoadState } from '@console/ui/load-state';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;

@@ -2,13 +2,13 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, typeInto } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
-import { ALERT_RULES_URL, AlertRule } from '../../shared/rules/rules-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
+import { ALERT_RULES_URL, AlertRule } from '@console/shared/rules/rules-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 
 const cpuHigh: AlertRule = {
   id: 1,

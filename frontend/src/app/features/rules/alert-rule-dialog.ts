@@ -5,8 +5,8 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { Severity } from '../../core/auth';
+import { errorMessage } from '@console/core/api-error';
+import { Severity } from '@console/core/auth';
 import {
   AlertRule,
   AlertRuleFields,
@@ -15,11 +15,11 @@ import {
   Operator,
   OPERATORS,
   Preview,
-} from '../../shared/rules/rules-api';
+} from '@console/shared/rules/rules-api';
 import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 

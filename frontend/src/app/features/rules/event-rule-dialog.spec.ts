@@ -2,12 +2,12 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { EVENT_RULES_URL, EventRule } from '../../shared/rules/rules-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { EVENT_RULES_URL, EventRule } from '@console/shared/rules/rules-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { EventRuleDialog, EventRuleDialogData } from './event-rule-dialog';
 
 const reboot: EventRule = {

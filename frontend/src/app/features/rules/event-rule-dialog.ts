@@ -4,11 +4,11 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { Severity } from '../../core/auth';
-import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
+import { Severity } from '@console/core/auth';
+import { EventRule, EventRuleFields } from '@console/shared/rules/rules-api';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export type EventRuleDialogData = RuleDialogData<EventRule>;
 

@@ -6,10 +6,10 @@ import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { startWith, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { NewScope } from '../../shared/rules/rules-api';
-import { ScopeChoice, ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { NewScope } from '@console/shared/rules/rules-api';
+import { ScopeChoice, ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 
 export interface RuleScopeControls {
   key: FormControl<string>;

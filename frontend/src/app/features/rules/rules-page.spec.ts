@@ -1,10 +1,10 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
-import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from '../../shared/rules/rules-api';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, settle } from '@console/testing';
+import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from '@console/shared/rules/rules-api';
 import { RulesPage } from './rules-page';
 
 function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {

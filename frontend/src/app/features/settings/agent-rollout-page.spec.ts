@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, provideForTests, settle } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, provideForTests, settle } from '@console/testing';
 import {
   AGENT_ROLLOUT_URL,
   AGENT_ROLLOUTS_URL,
@@ -11,8 +11,8 @@ import {
   resumeRolloutUrl,
   retryUpdateUrl,
   RolloutMode,
-} from '../../shared/agent-rollout/agent-rollout-api';
-import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
+} from '@console/shared/agent-rollout/agent-rollout-api';
+import { AgentRolloutFailure } from '@console/shared/agent-rollout/agent-rollout-failure';
 import { AgentRolloutPage } from './agent-rollout-page';
 
 describe('AgentRolloutPage', () => {

@@ -5,10 +5,10 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { AgentRollout, AgentRolloutApi } from '../../shared/agent-rollout/agent-rollout-api';
-import { CardTable } from '../../ui/card-table';
-import { Notify } from '../../ui/notify';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { AgentRollout, AgentRolloutApi } from '@console/shared/agent-rollout/agent-rollout-api';
+import { CardTable } from '@console/ui/card-table';
+import { Notify } from '@console/ui/notify';
 
 export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
   canary: 'Waiting for the canary',

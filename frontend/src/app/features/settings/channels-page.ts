@@ -3,25 +3,25 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { errorMessage } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { errorMessage } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Icon } from '@console/ui/icon';
+import { RowActions } from '@console/ui/row-actions';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import {
   Channel,
   CHANNEL_TYPE_LABELS,
   ChannelTestResult,
   NotificationsApi,
-} from '../../shared/notifications/notifications-api';
+} from '@console/shared/notifications/notifications-api';
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { LoadState } from '@console/ui/load-state';
 
 /**
  * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The

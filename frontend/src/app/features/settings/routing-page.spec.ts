@@ -1,18 +1,18 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import {
   CHANNELS_URL,
   customerPolicyUrl,
   GLOBAL_POLICY_URL,
   Policy,
   POLICIES_URL,
-} from '../../shared/notifications/notifications-api';
-import { channelBody, policyBody } from '../../shared/notifications/notifications-testing';
+} from '@console/shared/notifications/notifications-api';
+import { channelBody, policyBody } from '@console/shared/notifications/notifications-testing';
 import { RoutingPage } from './routing-page';
 
 const channels = [

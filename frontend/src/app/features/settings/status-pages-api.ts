@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { Refreshing, refreshing } from '@console/core/refresh';
 import type { StatusPage, StatusPageChanges, StatusPageCreate } from '@contracts/status-pages';
 
 // the JSON of /api/status-pages (contracts/status-pages.ts)

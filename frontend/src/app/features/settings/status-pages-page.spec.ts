@@ -2,11 +2,11 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
+import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '@console/testing';
 import { StatusPage, STATUS_PAGES_URL } from './status-pages-api';
 import { StatusPagesPage } from './status-pages-page';
 

@@ -3,15 +3,15 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { Icon } from '../../ui/icon';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { Icon } from '@console/ui/icon';
 import { StatusPageDialog, StatusPageDialogData } from './status-page-dialog';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /**
  * Settings → Status pages: a customer's read-only page at /status/<slug> that its

@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { injectNow, TimeAgo } from '../../ui/time-ago';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { LoadState } from '@console/ui/load-state';
 
 const STATE_LABELS: Record<StorageJobState, string> = {
   ok: 'OK',

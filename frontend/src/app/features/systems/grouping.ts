@@ -1,5 +1,5 @@
-import { byName } from '../../shared/customers/customers-api';
-import { SystemStatus, SystemSummary } from '../../shared/systems/systems-api';
+import { byName } from '@console/shared/customers/customers-api';
+import { SystemStatus, SystemSummary } from '@console/shared/systems/systems-api';
 
 export interface ClusterGroup {
   /** null for the customer's systems without a cluster. */

@@ -2,9 +2,9 @@ import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs';
 
-import { Loaded, loaded } from '../../core/loaded';
-import { CustomersApi } from '../../shared/customers/customers-api';
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Loaded, loaded } from '@console/core/loaded';
+import { CustomersApi } from '@console/shared/customers/customers-api';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
 import type { Customer as FleetCustomer } from '@contracts/fleet';
 

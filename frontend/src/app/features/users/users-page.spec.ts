@@ -2,10 +2,10 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { AUTH_URLS, AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { AUTH_URLS, AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { UserRow, USERS_URL } from './users-api';
 import { UsersPage } from './users-page';
 

@@ -4,16 +4,16 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatTableModule } from '@angular/material/table';
 import { Router } from '@angular/router';
 
-import { AuthService, roleLabel } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { Icon } from '../../ui/icon';
+import { AuthService, roleLabel } from '@console/core/auth';
+import { Loaded, LOADING } from '@console/core/loaded';
+import { Icon } from '@console/ui/icon';
 import { UserDialog, UserDialogData } from './user-dialog';
 import { UserRow, UsersApi } from './users-api';
-import { CardTable } from '../../ui/card-table';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { LoadState } from '../../ui/load-state';
-import { RowActions } from '../../ui/row-actions';
+import { CardTable } from '@console/ui/card-table';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { LoadState } from '@console/ui/load-state';
+import { RowActions } from '@console/ui/row-actions';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({

@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, Subject, tap } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { AgentSetting, AgentSettingChanges, AgentSettingsListing, NewAgentSetting } from '@contracts/agents';
 
 // the JSON of /api/agent-settings, from the schemas the server answers and reads with (contracts/agents.ts)

@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '@console/testing';
 import { AgentSetting, AGENT_SETTINGS_URL, AgentSettingsListing, SettingScope } from './agent-settings-api';
 import { AgentSettingsEditor, SECRET_MASK } from './agent-settings-editor';
 

@@ -2,8 +2,8 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
-import { Loaded, loaded } from '../../core/loaded';
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Loaded, loaded } from '@console/core/loaded';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { Cluster, Customer, CustomerFields as CustomerChanges } from '@contracts/fleet';
 
 // the JSON of /api/customers and /api/clusters, from the schemas the server answers with (contracts/fleet.ts)

@@ -2,8 +2,8 @@ import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, NEVER, Observable, Subject, tap } from 'rxjs';
 
-import { Severity } from '../../core/auth';
-import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Severity } from '@console/core/auth';
+import { onChangeOf, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { DeliveryLogEntry } from '@contracts/alerts';
 import type { ChannelTestResult, ChannelType, NotificationChannel, NotificationPolicy } from '@contracts/channels';
 

@@ -2,8 +2,8 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, interval, map, merge, NEVER, Observable, Subject, tap } from 'rxjs';
 
-import { LiveService } from '../../core/live';
-import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
+import { LiveService } from '@console/core/live';
+import { onChangeOf, Refreshing, refreshing } from '@console/core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
 import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
