@@ -3,7 +3,7 @@ import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { AuthService, User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto, renderForTests } from '@console/testing';
 import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { AlertsPage, SYSTEM_OPTIONS } from './alerts-page';
@@ -25,10 +25,7 @@ describe('AlertsPage', () => {
 
   /** The page for `user` with these open incidents; answers the alerts request itself. */
   async function render(user: User, incidents: Incident[] = []): Promise<TestRequest> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(AlertsPage);
+    ({ fixture, http } = renderForTests(AlertsPage, user));
     await settle(fixture);
     http
       .expectOne(CUSTOMERS_URL)

@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '@console/core/auth';
+import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, settle, typeInto, renderForTests } from '@console/testing';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { MaintenanceWindow, WINDOWS_URL } from './maintenance-api';
@@ -33,10 +33,7 @@ describe('MaintenancePage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, windows: MaintenanceWindow[]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(MaintenancePage);
+    ({ fixture, http } = renderForTests(MaintenancePage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: WINDOWS_URL })).flush(windows);
     await settle(fixture);

@@ -163,12 +163,11 @@ export class RulesPage {
   }
 
   private confirmDelete(rule: { key: string; scope: RuleScope | null }, remove: () => Observable<void>): void {
-    this.confirmThen.run({
-      title: `Delete ${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}?`,
+    this.confirmThen.delete({
+      name: `${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}`,
       message: rule.scope
         ? 'The global rule applies there again.'
         : 'The rule stops being evaluated everywhere; its overrides stay. Default rules are not seeded again.',
-      confirm: 'Delete',
       action: remove,
       done: 'Rule deleted',
     });

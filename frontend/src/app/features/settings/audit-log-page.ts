@@ -13,7 +13,7 @@ import { errorMessage } from '@console/core/api-error';
 import { loaded, LOADING } from '@console/core/loaded';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
-import { CardTable } from '@console/ui/card-table';
+import { Table } from '@console/ui/table';
 
 const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', token: 'API token', system: 'System' };
 
@@ -26,7 +26,7 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
   selector: 'argus-audit-log-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    CardTable,
+    Table,
     DatePipe,
     MatButtonModule,
     MatFormFieldModule,

@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '@console/core/auth';
+import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { Channel, CHANNELS_URL } from '@console/shared/notifications/notifications-api';
 import { channelBody } from '@console/shared/notifications/notifications-testing';
@@ -36,10 +36,7 @@ describe('ChannelsPage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, channels: Channel[]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(ChannelsPage);
+    ({ fixture, http } = renderForTests(ChannelsPage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);
     await settle(fixture);

@@ -12,6 +12,7 @@ import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /**
  * Settings → Status pages: a customer's read-only page at /status/<slug> that its
@@ -20,21 +21,13 @@ import { LoadState } from '@console/ui/load-state';
 @Component({
   selector: 'argus-status-pages-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, LoadState, MatButtonModule],
+  imports: [PageHeader, Icon, LoadState, MatButtonModule],
   template: `
-    <header class="page-header page-header--actions">
-      <div>
-        <h1>Public status pages</h1>
-        <p>
-          A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of
-          the systems and clusters you choose, under the names you give them. Anyone with the address can open it,
-          without signing in.
-        </p>
-      </div>
-      <button mat-flat-button type="button" (click)="create()">
-        <argus-icon matButtonIcon name="add" />New status page
-      </button>
-    </header>
+    <argus-page-header heading="Public status pages" add="New status page" (added)="create()">
+      A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of the
+      systems and clusters you choose, under the names you give them. Anyone with the address can open it, without
+      signing in.
+    </argus-page-header>
     @let state = pages();
     <argus-load-state [state]="state" label="Loading status pages" />
     @if (state.state === 'ready') {

@@ -4,7 +4,7 @@ import { Router } from '@angular/router';
 
 import { AUTH_URLS, AuthService } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, overlayText, settle, typeInto, renderForTests } from '@console/testing';
 import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { UserRow, USERS_URL } from './users-api';
 import { UsersPage } from './users-page';
@@ -52,10 +52,7 @@ describe('UsersPage', () => {
   });
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody({ id: 1 }));
-    fixture = TestBed.createComponent(UsersPage);
+    ({ fixture, http } = renderForTests(UsersPage, userBody({ id: 1 })));
     await settle(fixture);
     await answerList([ada, grace, alan]);
   });

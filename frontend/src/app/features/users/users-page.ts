@@ -14,12 +14,13 @@ import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { LoadState } from '@console/ui/load-state';
 import { RowActions } from '@console/ui/row-actions';
+import { PageHeader } from '@console/ui/page-header';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
+  imports: [PageHeader, CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
@@ -45,12 +46,11 @@ export class UsersPage {
   protected remove(user: UserRow): void {
     const self = user.id === this.auth.user()?.id;
     // A 409 ("The last active administrator cannot be deleted…") shows in the server's words.
-    this.confirmThen.run({
-      title: `Delete ${user.name}?`,
+    this.confirmThen.delete({
+      name: user.name,
       message: self
         ? 'This is your own account: you will be signed out at once. This cannot be undone.'
         : `${user.email} can no longer sign in, and their API tokens stop working. This cannot be undone.`,
-      confirm: 'Delete',
       action: () => this.usersApi.remove(user.id),
       done: `${user.name} deleted`,
     });

@@ -62,12 +62,11 @@ export class AgentSettingsEditor {
   }
 
   protected remove(setting: AgentSetting): void {
-    this.confirmThen.run({
-      title: `Delete ${setting.key}?`,
+    this.confirmThen.delete({
+      name: setting.key,
       message: this.isSystem()
         ? 'The agent of this system gets its cluster’s value for this key again, if the cluster has one.'
         : 'Agents of this cluster stop getting this key, except systems that set it themselves.',
-      confirm: 'Delete',
       action: () => this.api.remove(setting.id),
       done: `${setting.key} deleted`,
     });
