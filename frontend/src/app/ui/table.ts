@@ -27,7 +27,7 @@ import { CardTable } from './card-table';
           }
           @if (actions(); as hidden) {
             <th scope="col">
-              <span class="cdk-visually-hidden">{{ hidden }}</span>
+              <span class="sr-only">{{ hidden }}</span>
             </th>
           }
         </tr>

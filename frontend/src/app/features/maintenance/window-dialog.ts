@@ -39,13 +39,6 @@ export function zonedInput(local: string, timeZone: string): string {
   imports: [FORM_DIALOG, MatButtonToggleModule, MatChipsModule, MatSelectModule],
   templateUrl: './window-dialog.html',
   styles: `
-    .row {
-      display: flex;
-      gap: 12px;
-    }
-    .row > * {
-      flex: 1;
-    }
     .kind {
       margin-bottom: 12px;
     }

@@ -29,15 +29,6 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
   templateUrl: './alert-rule-dialog.html',
-  styles: `
-    .row {
-      display: flex;
-      gap: 12px;
-    }
-    .row > * {
-      flex: 1;
-    }
-  `,
 })
 export class AlertRuleDialog extends RuleDialog<AlertRule> {
   protected readonly isAdmin = this.auth.isAdmin;

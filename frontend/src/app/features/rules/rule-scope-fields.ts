@@ -57,7 +57,7 @@ export function chosenScope(controls: RuleScopeControls): NewScope | undefined {
       <mat-hint>An override uses the key of the rule it replaces.</mat-hint>
       <mat-error>{{ c.key.getError('server') ?? '1–64 of a-z, 0-9, “_”, “.” and “-”.' }}</mat-error>
     </mat-form-field>
-    <div class="row">
+    <div class="form-row">
       <mat-form-field>
         <mat-label>Applies to</mat-label>
         <mat-select [formControl]="c.scopeType" data-testid="scope-type">
@@ -84,14 +84,6 @@ export function chosenScope(controls: RuleScopeControls): NewScope | undefined {
   styles: `
     :host {
       display: contents;
-    }
-    .row {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0 12px;
-    }
-    .row > * {
-      flex: 1 1 200px;
     }
   `,
 })

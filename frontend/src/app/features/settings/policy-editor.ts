@@ -67,14 +67,6 @@ export function channelLabel(channel: Channel, inCustomerPolicy: boolean): strin
     .route button {
       margin-top: 8px;
     }
-    .row {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0 12px;
-    }
-    .row > * {
-      flex: 1 1 220px;
-    }
   `,
 })
 export class PolicyEditor {

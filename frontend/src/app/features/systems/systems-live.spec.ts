@@ -4,10 +4,8 @@ import { Observable, Subscription } from 'rxjs';
 
 import { AuthService } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { LIVE_SOCKET } from '@console/core/live-socket';
-import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { configureLiveForTests, FakeSocket } from '@console/core/live-testing';
 import { Refreshing } from '@console/core/refresh';
-import { provideForTests } from '@console/testing';
 import { SYSTEM_LAST_SEEN_MS, systemUrl, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
 import { systemDetailBody } from '@console/shared/systems/systems-testing';
 
@@ -18,11 +16,7 @@ describe('SystemsApi on the live channel', () => {
   const subscriptions: Subscription[] = [];
 
   beforeEach(() => {
-    const fake = fakeSockets();
-    sockets = fake.sockets;
-    TestBed.configureTestingModule({
-      providers: [...provideForTests(), { provide: LIVE_SOCKET, useValue: fake.factory }],
-    });
+    sockets = configureLiveForTests();
     TestBed.inject(AuthService).updateUser(userBody());
     TestBed.tick();
     api = TestBed.inject(SystemsApi);

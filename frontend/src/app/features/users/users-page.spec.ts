@@ -9,20 +9,9 @@ import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { UserRow, USERS_URL } from './users-api';
 import { UsersPage } from './users-page';
 
+/** An account as the list shows it: Ada, an administrator with two-factor sign-in. */
 function row(overrides: Partial<UserRow> = {}): UserRow {
-  return {
-    id: 1,
-    email: 'ada@example.com',
-    username: 'ada',
-    name: 'Ada Lovelace',
-    role: 'ADMIN',
-    disabled: false,
-    totpEnabled: true,
-    notifyMinSeverity: 'WARNING',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    customerIds: [],
-    ...overrides,
-  };
+  return userBody({ totpEnabled: true, ...overrides });
 }
 
 const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
