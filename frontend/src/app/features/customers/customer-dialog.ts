@@ -30,10 +30,7 @@ const MAX_SHOWN = 80;
   imports: [FORM_DIALOG, MatAutocompleteModule, MatSlideToggleModule],
   templateUrl: './customer-dialog.html',
   styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-    .toggle .field-note {
+    .form-toggle .field-note {
       margin: 4px 0 0;
     }
   `,

@@ -68,7 +68,7 @@ describe('MaintenancePage', () => {
     await settle(fixture);
     const dialog = document.querySelector('mat-dialog-container') as HTMLElement;
 
-    typeInto(dialog.querySelector('input[formcontrolname="name"]'), 'Patch night');
+    typeInto(dialog.querySelector('input[name="name"]'), 'Patch night');
     (dialog.querySelector('[data-testid="scope-id"] .mat-mdc-select-trigger') as HTMLElement).click();
     await settle(fixture);
     const options = Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim());

@@ -16,6 +16,7 @@ import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
 import { Submission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export interface WindowDialogData {
   window?: MaintenanceWindow;
@@ -36,7 +37,7 @@ export function zonedInput(local: string, timeZone: string): string {
 @Component({
   selector: 'argus-window-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatButtonToggleModule, MatChipsModule, MatSelectModule],
+  imports: [FORM_DIALOG, NameField, MatButtonToggleModule, MatChipsModule, MatSelectModule],
   templateUrl: './window-dialog.html',
   styles: `
     .kind {

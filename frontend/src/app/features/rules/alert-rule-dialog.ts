@@ -20,6 +20,7 @@ import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
@@ -27,7 +28,7 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 @Component({
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
   templateUrl: './alert-rule-dialog.html',
 })
 export class AlertRuleDialog extends RuleDialog<AlertRule> {

@@ -22,6 +22,7 @@ import {
 } from '@console/shared/notifications/notifications-api';
 import { Submission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export interface ChannelDialogData {
   /** The channel to edit; absent to create one. */
@@ -45,13 +46,8 @@ const URL_LABELS: Record<Exclude<ChannelType, 'email'>, string> = {
 @Component({
   selector: 'argus-channel-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule],
   templateUrl: './channel-dialog.html',
-  styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-  `,
 })
 export class ChannelDialog {
   private readonly api = inject(NotificationsApi);

@@ -116,7 +116,7 @@ describe('ChannelsPage', () => {
       'All customers',
     );
     expect(await options('customer')).toEqual(['All customers', 'Acme', 'Globex']);
-    typeInto(dialog().querySelector('input[formcontrolname="name"]'), 'Pager');
+    typeInto(dialog().querySelector('input[name="name"]'), 'Pager');
     typeInto(dialog().querySelector('input[formcontrolname="target"]'), 'https://pager.example/hook');
     typeInto(dialog().querySelector('input[formcontrolname="secret"]'), 's3cret');
     await pick('min-severity', 'Critical');
@@ -146,7 +146,7 @@ describe('ChannelsPage', () => {
     await pick('type', 'E-mail');
     expect(dialog().querySelector('[data-testid="target-hint"]')?.textContent).toContain('"accounts"');
     expect(dialog().querySelector('input[formcontrolname="secret"]')).withContext('no signing for e-mail').toBeNull();
-    typeInto(dialog().querySelector('input[formcontrolname="name"]'), 'Team');
+    typeInto(dialog().querySelector('input[name="name"]'), 'Team');
     typeInto(dialog().querySelector('input[formcontrolname="target"]'), 'team@example, nope');
     await pick('customer', 'Acme');
     buttonByText('Create channel', dialog()).click();

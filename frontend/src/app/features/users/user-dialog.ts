@@ -39,10 +39,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
   imports: [FORM_DIALOG, IdentityFields, MatSelectModule, MatSlideToggleModule, NewPasswordFields],
   templateUrl: './user-dialog.html',
   styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-    .toggle .field-note {
+    .form-toggle .field-note {
       margin: 4px 0 0;
     }
   `,
