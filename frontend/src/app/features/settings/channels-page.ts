@@ -1,7 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { MatButtonModule } from '@angular/material/button';
-import { MatTooltipModule } from '@angular/material/tooltip';
 
 import { errorMessage } from '@console/core/api-error';
 import { AuthService } from '@console/core/auth';
@@ -10,7 +8,6 @@ import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
-import { Icon } from '@console/ui/icon';
 import { RowActions } from '@console/ui/row-actions';
 import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import {
@@ -23,6 +20,7 @@ import { ChannelDialog, ChannelDialogData } from './channel-dialog';
 import { Table } from '@console/ui/table';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
+import { IconButton } from '@console/ui/icon-button';
 
 /**
  * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The
@@ -41,7 +39,7 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 @Component({
   selector: 'argus-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, Table, Icon, LoadState, MatButtonModule, MatTooltipModule, RowActions],
+  imports: [IconButton, LoadState, PageHeader, RowActions, Table],
   template: `
     <argus-page-header heading="Notification channels" [add]="mayCreate() ? 'New channel' : null" (added)="create()">
       Where alert events are sent. Routing decides which channels an alert of each severity goes to.
@@ -76,16 +74,13 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
                 <td class="actions">
                   <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
                     @if (mayWrite(c)) {
-                      <button
-                        mat-icon-button
-                        type="button"
-                        matTooltip="Send test"
-                        [attr.aria-label]="'Send test to ' + c.name"
+                      <argus-icon-button
+                        icon="send"
+                        tooltip="Send test"
+                        [label]="'Send test to ' + c.name"
                         [disabled]="testing() === c.id"
-                        (click)="test(c)"
-                      >
-                        <argus-icon name="send" />
-                      </button>
+                        (pressed)="test(c)"
+                      />
                     }
                   </argus-row-actions>
                 </td>
