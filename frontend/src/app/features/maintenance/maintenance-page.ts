@@ -8,7 +8,6 @@ import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
-import { Icon } from '@console/ui/icon';
 import { RowActions } from '@console/ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
@@ -20,7 +19,7 @@ import { PageHeader } from '@console/ui/page-header';
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, Table, Icon, LoadState, MatButtonModule, RowActions],
+  imports: [PageHeader, Table, LoadState, MatButtonModule, RowActions],
   template: `
     <argus-page-header heading="Maintenance" [add]="mayCreate() ? 'New window' : null" (added)="create()">
       While a window covers a system, no alert is raised and nothing is sent for it; open alerts still resolve.

@@ -6,7 +6,6 @@ import { Router } from '@angular/router';
 
 import { AuthService, roleLabel } from '@console/core/auth';
 import { Loaded, LOADING } from '@console/core/loaded';
-import { Icon } from '@console/ui/icon';
 import { UserDialog, UserDialogData } from './user-dialog';
 import { UserRow, UsersApi } from './users-api';
 import { CardTable } from '@console/ui/card-table';
@@ -20,7 +19,7 @@ import { PageHeader } from '@console/ui/page-header';
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
+  imports: [PageHeader, CardTable, LoadState, MatButtonModule, MatTableModule, RowActions],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
