@@ -1,5 +1,5 @@
 /**
- * The 36 default alert rules and the default event rule of docs/rules.md
+ * The 42 default alert rules and the default event rule of docs/rules.md
  * ("Default rules"). Seeded once per instance.
  */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
@@ -18,6 +18,8 @@ export interface DefaultAlertRule {
   forSeconds: number;
   /** Its alerts count as downtime in availability reports (the service is really unavailable). */
   countsAsDowntime?: boolean;
+  /** Seeded switched off (noisy where nobody chose it): an admin turns it on, or an override per glob. */
+  enabled?: boolean;
 }
 
 export interface DefaultEventRule {
@@ -44,6 +46,24 @@ function rule(
 ): DefaultAlertRule {
   return { key, name, kind: 'metric', severity, metric, operator, threshold, forSeconds, ...extra };
 }
+
+/**
+ * Containers and watched processes (added to existing installations by migration 0025, which keeps
+ * its own copy of these rows). CPU and memory of a container's limit are off: many containers run
+ * at their limit on purpose; an override per container glob turns them on where it matters.
+ */
+export const CONTAINER_AND_PROCESS_RULES: readonly DefaultAlertRule[] = [
+  rule('container.exited', 'Container exited unexpectedly', 'container.exited_unexpectedly', '==', 1, 0, 'CRITICAL'),
+  rule('container.unhealthy', 'Container unhealthy', 'container.healthy', '==', 0, MIN, 'WARNING'),
+  rule('container.crash_loop', 'Container restarting in a loop', 'container.restarts_recent', '>=', 3, 0, 'CRITICAL'),
+  rule('container.cpu', 'Container CPU at its limit', 'container.cpu_pct', '>', 90, 10 * MIN, 'WARNING', {
+    enabled: false,
+  }),
+  rule('container.memory', 'Container memory near its limit', 'container.mem_pct', '>', 90, 5 * MIN, 'WARNING', {
+    enabled: false,
+  }),
+  rule('process.not_running', 'Process not running', 'processes.count', '==', 0, 2 * MIN, 'CRITICAL'),
+];
 
 export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   {
@@ -92,6 +112,7 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   rule('cert.expiring', 'Certificate expiring', 'cert.days_left', '<', 14, 0, 'WARNING'),
   rule('cert.critical', 'Certificate about to expire', 'cert.days_left', '<', 3, 0, 'CRITICAL'),
   rule('backup.stale', 'Backup stale', 'backup.age_h', '>', 26, 0, 'WARNING'),
+  ...CONTAINER_AND_PROCESS_RULES,
 ];
 
 export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- evaluate`: the evaluation run over 10,000
  * systems with the full metric catalogue (the agent simulator's generator,
- * ops/agent-sim/catalogue.ts) and the 36 + 1 default rules, in a throwaway
+ * ops/agent-sim/catalogue.ts) and the 42 + 1 default rules, in a throwaway
  * database. Prints p50/max of the run (the service's run: one transaction, the
  * same code the endpoint calls) with no history, then again after metric history
  * was added to `metrics` (the cost must not depend on it), and EXPLAIN of every
