@@ -5,8 +5,8 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { Severity } from '../../core/auth';
+import { errorMessage } from '@console/core/api-error';
+import { Severity } from '@console/core/auth';
 import {
   AlertRule,
   AlertRuleFields,
@@ -16,11 +16,12 @@ import {
   Operator,
   OPERATORS,
   Preview,
-} from '../../shared/rules/rules-api';
+} from '@console/shared/rules/rules-api';
 import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
@@ -28,17 +29,8 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 @Component({
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
   templateUrl: './alert-rule-dialog.html',
-  styles: `
-    .row {
-      display: flex;
-      gap: 12px;
-    }
-    .row > * {
-      flex: 1;
-    }
-  `,
 })
 export class AlertRuleDialog extends RuleDialog<AlertRule> {
   protected readonly isAdmin = this.auth.isAdmin;

@@ -1,7 +1,7 @@
 import { TestBed } from '@angular/core/testing';
 
-import { provideForTests } from '../../testing';
-import { Preview, PreviewSystem } from '../../shared/rules/rules-api';
+import { provideForTests } from '@console/testing';
+import { Preview, PreviewSystem } from '@console/shared/rules/rules-api';
 import { PreviewList } from './preview-list';
 
 describe('PreviewList', () => {

@@ -1,7 +1,7 @@
 import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { Preview } from '../../shared/rules/rules-api';
+import { Preview } from '@console/shared/rules/rules-api';
 
 /**
  * A rule preview's answer, on the rules page and in the rule editor: the note, how many would fire, and
