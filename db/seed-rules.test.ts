@@ -19,23 +19,23 @@ describe('default rule seeding', () => {
     await db.drop();
   });
 
-  it('defines 42 alert rules and 1 event rule with unique keys', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 42);
+  it('defines 44 alert rules and 1 event rule with unique keys', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 44);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 42);
+    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 44);
     assert.equal(DEFAULT_EVENT_RULES[0]?.key, 'system.rebooted');
   });
 
   it('seeds once, records the marker, and keeps deleted rules deleted', async () => {
-    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 42, eventRules: 1 });
-    assert.equal(await count(db, 'alert_rules'), 42);
+    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 44, eventRules: 1 });
+    assert.equal(await count(db, 'alert_rules'), 44);
     assert.equal(await count(db, 'event_rules'), 1);
     assert.ok(await db.knex('app_settings').where({ key: RULES_SEEDED_MARKER }).first());
 
     await db.knex('alert_rules').whereIn('key', ['cpu.high', 'disk.high']).delete();
     await db.knex('event_rules').delete();
     assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 0, eventRules: 0 });
-    assert.equal(await count(db, 'alert_rules'), 40);
+    assert.equal(await count(db, 'alert_rules'), 42);
     assert.equal(await count(db, 'event_rules'), 0);
   });
 
@@ -43,8 +43,8 @@ describe('default rule seeding', () => {
     const fresh = await createTestDatabase();
     try {
       const results = await Promise.all([1, 2, 3, 4].map(() => ensureDefaultRules(fresh.knex)));
-      assert.equal(results.filter((r) => r.alertRules === 42).length, 1);
-      assert.equal(await count(fresh, 'alert_rules'), 42);
+      assert.equal(results.filter((r) => r.alertRules === 44).length, 1);
+      assert.equal(await count(fresh, 'alert_rules'), 44);
     } finally {
       await fresh.drop();
     }
@@ -118,9 +118,9 @@ describe('migration 0025: container and process rules for installations seeded b
           rule.key,
         );
       }
-      assert.equal(await count(older, 'alert_rules'), 42);
+      assert.equal(await count(older, 'alert_rules'), 44);
       await containerRules.down(older.knex);
-      assert.equal(await count(older, 'alert_rules'), 36);
+      assert.equal(await count(older, 'alert_rules'), 38);
     } finally {
       await older.drop();
     }
@@ -131,7 +131,7 @@ describe('migration 0025: container and process rules for installations seeded b
     try {
       await containerRules.up(fresh.knex);
       assert.equal(await count(fresh, 'alert_rules'), 0);
-      assert.deepEqual(await ensureDefaultRules(fresh.knex), { alertRules: 42, eventRules: 1 });
+      assert.deepEqual(await ensureDefaultRules(fresh.knex), { alertRules: 44, eventRules: 1 });
     } finally {
       await fresh.drop();
     }

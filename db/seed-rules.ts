@@ -31,6 +31,7 @@ const ruleRow = (r: DefaultAlertRule) => ({
   for_seconds: r.forSeconds,
   counts_as_downtime: r.countsAsDowntime ?? false,
   enabled: r.enabled ?? true,
+  horizon_seconds: r.horizonSeconds ?? null,
 });
 
 export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {

@@ -202,6 +202,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       f.notifications.deliveryLogRoutes(f.alerts.alerts),
       f.channels.routes,
       f.settings.alertRetentionRoutes,
+      f.settings.forecastRoutes,
       f.reports.routes,
       f.agentSettings.routes,
       f.auditLog.routes,
