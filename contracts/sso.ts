@@ -37,6 +37,15 @@ export const groupMapping = z
   .meta({ id: 'SsoGroupMapping' });
 export type GroupMappingEntry = z.infer<typeof groupMapping>;
 
+export const localSignInBody = z
+  .object({
+    /** true: only break-glass administrators may sign in with a password. */
+    restricted: z.boolean(),
+  })
+  .strict()
+  .meta({ id: 'SsoLocalSignIn' });
+export type LocalSignInRequest = z.input<typeof localSignInBody>;
+
 export const groupMappingsBody = z
   .object({ mappings: z.array(groupMapping).max(500) })
   .meta({ id: 'SsoGroupMappings' });
@@ -54,8 +63,12 @@ export const ssoSettings = z
     buttonName: z.string().nullable(),
     linkVerifiedEmail: z.boolean(),
     createUsers: z.boolean(),
+    /** Password sign-in refused to all but break-glass administrators (only while single sign-on is configured). */
+    localSignInRestricted: z.boolean(),
     /** The redirect URI to register at the provider. */
     callbackUrl: z.string(),
+    /** `environment`: set by OIDC_GROUP_MAP (read-only here); `console`: edited in Settings. */
+    mappingSource: z.enum(['console', 'environment']),
     mappings: z.array(groupMapping),
   })
   .meta({ id: 'SsoSettings' });

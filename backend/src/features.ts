@@ -152,6 +152,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     authUrl: config.authUrl,
     limiter,
     failureDelayMs: deps.loginFailureDelayMs ?? 250,
+    singleSignOn: config.sso !== null,
   });
 
   const agentDist = createAgentDist({ dir: config.agentDistDir, publicUrl: config.publicUrl, clock, log });
@@ -282,7 +283,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
         origins,
       }),
       // single sign-on with an OpenID provider configured by OIDC_* (sso/)
-      assembleSso({ ...deps, config: config.sso, authUrl: config.authUrl, sessions, audit, limiter }),
+      assembleSso({ ...deps, config: config.sso, authUrl: config.authUrl, sessions, users, audit, limiter }),
       mountRoutes(usersRoutes, users),
       mountRoutes(tokensRoutes, tokens),
       mountRoutes(secondFactorRoutes, { secondFactor, users }),

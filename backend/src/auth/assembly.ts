@@ -39,11 +39,20 @@ export interface SignInDeps {
   limiter(name: string, points: number, durationSeconds: number, blockDurationSeconds?: number): RateLimiter;
   /** Base of the growing delay after failed sign-ins (tests make it tiny). */
   failureDelayMs: number;
+  /** Whether single sign-on is configured: only then can password sign-in be refused. */
+  singleSignOn?: boolean;
 }
 
 export function assembleSignIn(deps: SignInDeps) {
   const { db, clock, log, bus, audit, mailer, limiter } = deps;
-  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus, audit });
+  const users = createUsersService({
+    db,
+    repo: createUsersRepo(db),
+    hasher: deps.hasher,
+    bus,
+    audit,
+    singleSignOn: deps.singleSignOn ?? false,
+  });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: deps.authSecret, bus });
   const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus, audit });
   const secondFactor = createSecondFactorService({

@@ -82,6 +82,17 @@ export function createSsoRepo(db: Knex) {
       if (grants.length) await trx('sso_group_customers').insert(grants);
     },
 
+    /** Customers by name, any case (OIDC_GROUP_MAP names them): lower-cased name → ids. */
+    async customerIdsByName(names: string[], trx: Knex = db): Promise<Map<string, number[]>> {
+      const found = new Map<string, number[]>();
+      if (names.length === 0) return found;
+      const rows: { id: number; name: string }[] = await trx('customers')
+        .whereRaw('lower(name) = ANY(?)', [names.map((name) => name.toLowerCase())])
+        .select('id', trx.raw('lower(name) as name'));
+      for (const row of rows) found.set(row.name, [...(found.get(row.name) ?? []), row.id]);
+      return found;
+    },
+
     async existingCustomerIds(ids: number[], trx: Knex = db): Promise<number[]> {
       if (ids.length === 0) return [];
       return trx('customers').whereIn('id', ids).pluck('id');
@@ -115,6 +126,8 @@ export function createSsoRepo(db: Knex) {
           name: account.name,
           role: account.role,
           password_hash: account.passwordHash,
+          // the hash is of a value nobody holds: no password of its own (no reset link, no break-glass)
+          local_password: false,
           oidc_issuer: account.issuer,
           oidc_subject: account.subject,
         })
@@ -133,11 +146,13 @@ export function createSsoRepo(db: Knex) {
     },
 
     /** Linked accounts with the groups of their last sign-in, their role and grants. */
-    async listLinked(trx: Knex): Promise<{ id: number; role: Role; groups: string[]; customerIds: number[] }[]> {
+    async listLinked(
+      trx: Knex,
+    ): Promise<{ id: number; role: Role; disabled: boolean; groups: string[]; customerIds: number[] }[]> {
       return trx('users as u')
         .whereNotNull('u.oidc_issuer')
         .whereNotNull('u.oidc_groups')
-        .select('u.id', 'u.role', 'u.oidc_groups as groups')
+        .select('u.id', 'u.role', 'u.disabled', 'u.oidc_groups as groups')
         .select(
           trx.raw(
             'coalesce((SELECT array_agg(g.customer_id ORDER BY g.customer_id) FROM user_customer_grants g ' +

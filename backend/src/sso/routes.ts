@@ -13,6 +13,7 @@ import { SIGN_IN_WINDOW_MS, type SsoService } from './service.js';
 import { SsoRefused } from './provider.js';
 import {
   groupMappingsBody,
+  localSignInBody,
   ssoCallbackQuery,
   ssoOptions,
   ssoSettings,
@@ -145,11 +146,36 @@ export const ssoRoutes = [
     tag: SETTINGS,
     access: 'admin',
     summary: 'Replace the group mapping: provider group → role and customers',
-    description: 'Applies at each account’s next single sign-on.',
+    description:
+      'Applies at once to every linked account, from the groups of its last sign-in. Refused when no ' +
+      'administrator could sign in afterwards.',
     body: groupMappingsBody,
-    responses: { 200: { description: 'The settings with the saved mapping', schema: ssoSettings } },
+    responses: {
+      200: { description: 'The settings with the saved mapping', schema: ssoSettings },
+      409: refusalDoc('No administrator could sign in with this mapping, or OIDC_GROUP_MAP sets the mapping'),
+    },
     handler: async ({ sso }, { body, actor }) => {
       await sso.replaceMappings(actor, body.mappings);
+      return sso.settings();
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/api/settings/sso/local-sign-in',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Refuse password sign-in to all but break-glass administrators, or allow it again',
+    description:
+      'Break-glass administrators (the first one, from /setup, and those marked so under Users) can always ' +
+      'sign in with their password, even when the identity provider is down. Open sessions stay.',
+    body: localSignInBody,
+    responses: {
+      200: { description: 'The settings', schema: ssoSettings },
+      400: refusalDoc('Single sign-on is not configured'),
+      409: refusalDoc('No enabled administrator with a password is break-glass'),
+    },
+    handler: async ({ sso }, { body, actor }) => {
+      await sso.setLocalSignIn(actor, body.restricted);
       return sso.settings();
     },
   }),

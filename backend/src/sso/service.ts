@@ -12,9 +12,10 @@ import type { Role } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
-import { Invalid, NotFound } from '../lib/errors.js';
+import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { Sessions } from '../auth/sessions.js';
+import type { LocalSignIn } from '../users/local-sign-in.js';
 import { SsoRefused, type IdTokenClaims, type OidcProvider } from './provider.js';
 import type { GroupMapping, LinkedAccount, SsoRepo } from './repo.js';
 import { sameSitePath } from './return-path.js';
@@ -25,11 +26,17 @@ export const SIGN_IN_WINDOW_MS = 10 * 60_000;
 /** Groups kept per account for re-applying a changed mapping (a provider may list hundreds). */
 const MAX_GROUPS = 1000;
 
+export const NO_ADMIN_LEFT =
+  'This mapping would leave no administrator who can sign in: keep a group mapped to Admin that an ' +
+  'administrator is in, or keep an administrator who signs in with a password';
+
 export interface SsoDeps {
   config: SsoConfig | null;
   provider: OidcProvider | null;
   repo: SsoRepo;
   sessions: Sessions;
+  /** Password sign-in beside this one: the setting refusing it, and who may still use it. */
+  localSignIn: LocalSignIn;
   hasher: PasswordHasher;
   audit: AuditTrail;
   bus: Pick<Bus, 'publish'>;
@@ -65,6 +72,21 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 export function createSsoService(deps: SsoDeps) {
   const { repo, sessions, audit, clock } = deps;
   const redirectUri = `${deps.authUrl}/api/auth/sso/callback`;
+  const fixedMap = deps.config?.groupMap ?? null;
+
+  /** The mapping in force: OIDC_GROUP_MAP's (its customers by name, as they are now) or the console's. */
+  async function mappingsInForce(): Promise<GroupMapping[]> {
+    if (!fixedMap) return repo.listMappings();
+    const ids = await repo.customerIdsByName([...new Set(fixedMap.flatMap((entry) => entry.customers))]);
+    return fixedMap.map((entry) => ({
+      group: entry.group,
+      role: entry.role,
+      // a name no customer has grants nothing (yet): the settings page shows what was found
+      customerIds: [...new Set(entry.customers.flatMap((name) => ids.get(name.toLowerCase()) ?? []))].sort(
+        (a, b) => a - b,
+      ),
+    }));
+  }
 
   function configured(): { config: SsoConfig; provider: OidcProvider } {
     if (!deps.config || !deps.provider) throw new NotFound('Single sign-on is not configured');
@@ -119,11 +141,16 @@ export function createSsoService(deps: SsoDeps) {
     return { account: { id, email, role, disabled: false, oidcIssuer: claims.iss }, how: 'created' };
   }
 
-  /** The ids of the linked accounts whose rights the mapping changed (or that it signed out). */
+  /**
+   * The ids of the linked accounts whose rights the mapping changed (or that it signed out). Refuses a
+   * mapping after which no administrator could sign in, through the provider or with a password.
+   */
   async function reapply(mappings: GroupMapping[], trx: Knex.Transaction): Promise<number[]> {
     const touched: number[] = [];
+    let ssoAdmins = 0;
     for (const account of await repo.listLinked(trx)) {
       const rights = rightsFromGroups(account.groups, mappings);
+      if (!account.disabled && !('missing' in rights) && rights.role === 'ADMIN') ssoAdmins += 1;
       if ('missing' in rights) {
         await repo.endSessions(account.id, trx);
         touched.push(account.id);
@@ -132,11 +159,13 @@ export function createSsoService(deps: SsoDeps) {
         touched.push(account.id);
       }
     }
+    // counted after the writes above: a linked administrator demoted by this mapping no longer counts
+    if (ssoAdmins === 0 && (await deps.localSignIn.localAdmins(trx)) === 0) throw new Conflict(NO_ADMIN_LEFT);
     return touched;
   }
 
   async function signIn(config: SsoConfig, claims: IdTokenClaims, meta: RequestMeta) {
-    const mappings = await repo.listMappings();
+    const mappings = await mappingsInForce();
     const rights = rightsFromGroups(groupsIn(claims, config.groupsClaim), mappings);
     if ('missing' in rights) throw new SsoRefused(rights.missing, 'sso_no_group');
     let changed = false;
@@ -253,9 +282,16 @@ export function createSsoService(deps: SsoDeps) {
         buttonName: config?.buttonName ?? null,
         linkVerifiedEmail: config?.linkVerifiedEmail ?? false,
         createUsers: config?.createUsers ?? false,
+        localSignInRestricted: await deps.localSignIn.setting(),
         callbackUrl: redirectUri,
-        mappings: await repo.listMappings(),
+        mappingSource: fixedMap ? ('environment' as const) : ('console' as const),
+        mappings: await mappingsInForce(),
       };
+    },
+
+    /** Refuses password sign-in to all but break-glass administrators, or allows it again. */
+    setLocalSignIn(actor: AuditActor, restricted: boolean): Promise<void> {
+      return deps.localSignIn.setRestricted(actor, restricted);
     },
 
     /**
@@ -264,6 +300,7 @@ export function createSsoService(deps: SsoDeps) {
      * an account left in no mapped group is signed out everywhere.
      */
     async replaceMappings(actor: AuditActor, mappings: GroupMapping[]): Promise<GroupMapping[]> {
+      if (fixedMap) throw new Conflict('The group mapping is set by OIDC_GROUP_MAP: change it there and restart Argus');
       const groups = mappings.map((m) => m.group);
       const twice = groups.find((group, index) => groups.indexOf(group) !== index);
       if (twice !== undefined)

@@ -31,7 +31,7 @@ export class RedirectBrowser {
   /** One request, no redirect followed; cookies kept (an expired or empty one dropped). */
   async fetch(
     url: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Step> {
     const jar = this.jar(url);
     const headers: Record<string, string> = { ...init.headers };
@@ -40,6 +40,10 @@ export class RedirectBrowser {
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
+    }
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
     }
     const response = await fetch(url, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {

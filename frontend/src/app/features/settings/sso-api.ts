@@ -2,13 +2,14 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import type { GroupMappingEntry, GroupMappingsRequest, SsoSettings } from '@contracts/sso';
+import type { GroupMappingEntry, GroupMappingsRequest, LocalSignInRequest, SsoSettings } from '@contracts/sso';
 
 // the JSON of /api/settings/sso (contracts/sso.ts): never the client secret
 export type { GroupMappingEntry, SsoSettings };
 
 export const SSO_SETTINGS_URL = '/api/settings/sso';
 export const SSO_MAPPINGS_URL = '/api/settings/sso/group-mappings';
+export const SSO_LOCAL_SIGN_IN_URL = '/api/settings/sso/local-sign-in';
 
 /** Single sign-on: the configuration (from variables, read-only) and the group mapping (ADMIN). */
 @Injectable({ providedIn: 'root' })
@@ -21,5 +22,10 @@ export class SsoApi {
 
   saveMappings(body: GroupMappingsRequest): Observable<SsoSettings> {
     return this.http.put<SsoSettings>(SSO_MAPPINGS_URL, body);
+  }
+
+  /** Password sign-in for break-glass administrators only, or for everyone again. */
+  setLocalSignIn(body: LocalSignInRequest): Observable<SsoSettings> {
+    return this.http.put<SsoSettings>(SSO_LOCAL_SIGN_IN_URL, body);
   }
 }

@@ -3,7 +3,7 @@ import { TestBed } from '@angular/core/testing';
 
 import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
 import { CUSTOMERS_URL, CLUSTERS_URL } from '../../shared/customers/customers-api';
-import { SSO_MAPPINGS_URL, SSO_SETTINGS_URL, SsoSettings } from './sso-api';
+import { SSO_LOCAL_SIGN_IN_URL, SSO_MAPPINGS_URL, SSO_SETTINGS_URL, SsoSettings } from './sso-api';
 import { SsoPage } from './sso-page';
 
 const SETTINGS: SsoSettings = {
@@ -16,6 +16,8 @@ const SETTINGS: SsoSettings = {
   buttonName: 'Example',
   linkVerifiedEmail: false,
   createUsers: true,
+  localSignInRestricted: false,
+  mappingSource: 'console',
   callbackUrl: 'https://argus.example.com/api/auth/sso/callback',
   mappings: [{ group: 'argus-admins', role: 'ADMIN', customerIds: [] }],
 };
@@ -62,6 +64,50 @@ describe('SsoPage', () => {
     put.flush({ ...SETTINGS, mappings: put.request.body.mappings });
     await settle(fixture);
     expect(page.querySelectorAll('[data-testid="mapping"]').length).toBe(2);
+  });
+
+  it("shows the API's refusal of a mapping on the form's error line, and keeps the form", async () => {
+    const { fixture, page } = await render(SETTINGS);
+    page.querySelector<HTMLButtonElement>('button[aria-label="Remove the mapping of argus-admins"]')?.click();
+    await settle(fixture);
+    buttonByText('Save mapping', page).click();
+    (await nextRequest(http, { method: 'PUT', url: SSO_MAPPINGS_URL })).flush(
+      { error: 'This mapping would leave no administrator who can sign in', code: 'conflict' },
+      { status: 409, statusText: 'Conflict' },
+    );
+    await settle(fixture);
+    expect(page.querySelector('[role="alert"]')?.textContent).toContain('no administrator who can sign in');
+    expect(buttonByText('Save mapping', page).disabled).toBeFalse();
+  });
+
+  it('restricts password sign-in to break-glass administrators, and turns the toggle back when refused', async () => {
+    const { fixture, page } = await render(SETTINGS);
+    const toggle = () => page.querySelector<HTMLButtonElement>('[data-testid="local-sign-in"] button');
+    toggle()?.click();
+    await settle(fixture);
+    const put = await nextRequest(http, { method: 'PUT', url: SSO_LOCAL_SIGN_IN_URL });
+    expect(put.request.body).toEqual({ restricted: true });
+    put.flush({ ...SETTINGS, localSignInRestricted: true });
+    await settle(fixture);
+    expect(toggle()?.getAttribute('aria-checked')).toBe('true');
+
+    toggle()?.click();
+    await settle(fixture);
+    (await nextRequest(http, { method: 'PUT', url: SSO_LOCAL_SIGN_IN_URL })).flush(
+      { error: 'No enabled administrator with a password is marked break-glass', code: 'conflict' },
+      { status: 409, statusText: 'Conflict' },
+    );
+    await settle(fixture);
+    expect(toggle()?.getAttribute('aria-checked')).toBe('true');
+    expect(page.querySelector('[role="alert"]')?.textContent).toContain('break-glass');
+  });
+
+  it('shows the mapping of OIDC_GROUP_MAP without a way to change it', async () => {
+    const { page } = await render({ ...SETTINGS, mappingSource: 'environment' });
+    expect(page.querySelector('[data-testid="mapping-fixed"]')?.textContent).toContain('OIDC_GROUP_MAP');
+    expect(page.querySelector<HTMLInputElement>('input[formcontrolname="group"]')?.disabled).toBeTrue();
+    expect(page.querySelector('button[aria-label^="Remove the mapping"]')).toBeNull();
+    expect(page.querySelector<HTMLElement>('.form-actions')?.hidden).toBeTrue();
   });
 
   it('says how to turn it on when the variables are not set', async () => {

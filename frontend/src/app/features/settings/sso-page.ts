@@ -1,4 +1,4 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, signal, viewChild } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
@@ -6,13 +6,14 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
-import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatSlideToggle, MatSlideToggleModule } from '@angular/material/slide-toggle';
 
-import { errorMessage } from '../../core/api-error';
 import { Role, ROLES, roleLabel } from '../../core/auth';
 import { Loaded, loaded, LOADING } from '../../core/loaded';
 import { CustomersApi } from '../../shared/customers/customers-api';
 import { Icon } from '../../ui/icon';
+import { Notify } from '../../ui/notify';
+import { Submission } from '../../ui/submission';
 import { GroupMappingEntry, SsoApi, SsoSettings } from './sso-api';
 
 type MappingRow = FormGroup<{
@@ -47,6 +48,7 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
     MatInputModule,
     MatProgressBarModule,
     MatSelectModule,
+    MatSlideToggleModule,
     ReactiveFormsModule,
   ],
   template: `
@@ -95,8 +97,32 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
             </p>
           }
         </section>
+        <section aria-labelledby="sso-local">
+          <h2 id="sso-local">Password sign-in</h2>
+          <mat-slide-toggle
+            data-testid="local-sign-in"
+            [checked]="settings.localSignInRestricted"
+            [disabled]="!settings.configured || localSaving.busy()"
+            (change)="restrictLocal($event.checked)"
+          >
+            Only break-glass administrators sign in with a password
+          </mat-slide-toggle>
+          <p class="field-note">
+            Everyone else signs in with the identity provider. Break-glass administrators (the first one, and those
+            marked so under Users) can always sign in with their password, even while the provider is down.
+          </p>
+          @if (localSaving.error(); as message) {
+            <p class="form-error" role="alert">{{ message }}</p>
+          }
+        </section>
         <section aria-labelledby="sso-mapping">
           <h2 id="sso-mapping">Group mapping</h2>
+          @if (settings.mappingSource === 'environment') {
+            <p class="field-note" data-testid="mapping-fixed">
+              Set by the OIDC_GROUP_MAP environment variable: change it there and restart Argus. Customers named there
+              that do not exist grant nothing.
+            </p>
+          }
           <p class="field-note">
             Someone in none of these groups is refused. In several, they get the highest role and every customer of
             those groups.
@@ -128,14 +154,16 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
                       </mat-select>
                     </mat-form-field>
                   }
-                  <button
-                    mat-icon-button
-                    type="button"
-                    [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
-                    (click)="remove(i)"
-                  >
-                    <argus-icon name="delete" />
-                  </button>
+                  @if (row.enabled) {
+                    <button
+                      mat-icon-button
+                      type="button"
+                      [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
+                      (click)="remove(i)"
+                    >
+                      <argus-icon name="delete" />
+                    </button>
+                  }
                 </li>
               } @empty {
                 <li class="field-note" data-testid="no-mapping">
@@ -143,15 +171,17 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
                 </li>
               }
             </ul>
-            @if (error(); as message) {
+            @if (submission.error(); as message) {
               <p class="form-error" role="alert">{{ message }}</p>
             }
-            <div class="form-actions">
+            <div class="form-actions" [hidden]="form.disabled">
               <button mat-button type="button" class="aside" (click)="add()">
                 <argus-icon matButtonIcon name="add" />
                 Add a group
               </button>
-              <button mat-flat-button type="submit" [disabled]="busy() || form.pristine">Save mapping</button>
+              <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">
+                Save mapping
+              </button>
             </div>
           </form>
         </section>
@@ -196,14 +226,15 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
 })
 export class SsoPage {
   private readonly api = inject(SsoApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   protected readonly roles = ROLES;
   protected readonly roleLabel = roleLabel;
   protected readonly form = new FormGroup({ mappings: new FormArray<MappingRow>([]) });
   protected readonly mappings = this.form.controls.mappings;
   protected readonly loadedState = signal<Loaded<SsoSettings>>(LOADING);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
+  protected readonly localSaving = new Submission();
+  private readonly localToggle = viewChild(MatSlideToggle);
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet());
   protected readonly customers = () => {
     const fleet = this.fleet();
@@ -228,34 +259,46 @@ export class SsoPage {
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
+    if (!this.submission.ready()) return;
     const mappings = this.mappings.getRawValue().map((row) => ({
       group: row.group.trim(),
       role: row.role,
       customerIds: row.role === 'ADMIN' ? [] : row.customerIds,
     }));
-    this.api.saveMappings({ mappings }).subscribe({
-      next: (saved) => {
-        this.busy.set(false);
-        this.show(saved);
-        this.loadedState.set({ state: 'ready', value: saved });
-        this.snackBar.open('Group mapping saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.saveMappings({ mappings }), (saved) => {
+      this.show(saved);
+      this.loadedState.set({ state: 'ready', value: saved });
+      this.notify.done('Group mapping saved');
     });
+  }
+
+  protected restrictLocal(restricted: boolean): void {
+    this.localSaving.run(
+      this.api.setLocalSignIn({ restricted }),
+      (saved) => {
+        this.loadedState.set({ state: 'ready', value: saved });
+        this.notify.done(
+          restricted
+            ? 'Password sign-in is now for break-glass administrators only'
+            : 'Password sign-in is open to everyone again',
+        );
+      },
+      {
+        // refused: the toggle goes back to what the server holds, the error line says why
+        refused: () => {
+          const toggle = this.localToggle();
+          if (toggle) toggle.checked = !restricted;
+          return false;
+        },
+      },
+    );
   }
 
   private show(settings: SsoSettings): void {
     this.mappings.clear();
     for (const entry of settings.mappings) this.mappings.push(mappingRow(entry));
+    // OIDC_GROUP_MAP's mapping is shown, never edited here
+    if (settings.mappingSource === 'environment') this.form.disable();
     this.form.markAsPristine();
   }
 }

@@ -8,18 +8,19 @@ import { AuthService, roleLabel } from '../../core/auth';
 import { Loaded, LOADING } from '../../core/loaded';
 import { Icon } from '../../ui/icon';
 import { UserDialog, UserDialogData } from './user-dialog';
-import { UserRow, UsersApi } from './users-api';
+import { User, UserRow, UsersApi } from './users-api';
 import { CardTable } from '../../ui/card-table';
 import { ConfirmThen } from '../../ui/confirm-dialog';
 import { FormDialog } from '../../ui/form-dialog';
 import { LoadState } from '../../ui/load-state';
 import { RowActions } from '../../ui/row-actions';
+import { injectNow, TimeAgo } from '../../ui/time-ago';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
+  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions, TimeAgo],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
@@ -31,8 +32,25 @@ export class UsersPage {
   protected readonly auth = inject(AuthService);
 
   protected readonly users = toSignal(this.usersApi.users$, { initialValue: LOADING as Loaded<UserRow[]> });
-  protected readonly columns = ['name', 'email', 'username', 'role', 'twoFactor', 'status', 'customers', 'actions'];
+  protected readonly columns = [
+    'name',
+    'email',
+    'username',
+    'role',
+    'twoFactor',
+    'status',
+    'customers',
+    'source',
+    'lastSignIn',
+    'actions',
+  ];
   protected readonly roleLabel = roleLabel;
+  protected readonly sources: Record<UserRow['source'], string> = {
+    local: 'Local',
+    sso: 'SSO',
+    both: 'Local + SSO',
+  };
+  protected readonly now = injectNow(60_000);
 
   protected add(): void {
     this.openDialog({}, (user) => `${user.name} added`);
@@ -56,8 +74,8 @@ export class UsersPage {
     });
   }
 
-  private openDialog(data: UserDialogData, done: (user: UserRow) => string): void {
-    this.formDialog.open(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' }, done, (user: UserRow) => {
+  private openDialog(data: UserDialogData, done: (user: User) => string): void {
+    this.formDialog.open(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' }, done, (user: User) => {
       if (user.id === this.auth.user()?.id) this.ownAccountChanged();
     });
   }
