@@ -11,7 +11,6 @@ const BACKEND_FLOORS = [
   { name: 'process entry', folders: ['main.ts'] },
   { name: 'composition root', folders: ['app.ts'] },
   { name: 'feature graph', folders: ['features.ts'] },
-  { name: 'API description', folders: ['api-docs.ts'] },
   { name: 'live channel', folders: ['live'] },
   { name: 'views', folders: ['overview', 'status-pages'] },
   { name: 'single sign-on', folders: ['sso'] },
@@ -156,7 +155,7 @@ module.exports = {
       name: 'feature-graph-only-in-the-composition-root',
       severity: 'error',
       comment:
-        'backend/src/features.ts is the half of the composition root that builds the features: only app.ts and tests import it.',
+        'backend/src/features.ts is the half of the composition root that lists the feature assemblies: only app.ts and tests import it.',
       from: { pathNot: [`^backend/src/app\\.ts$`, ...TEST_SUPPORT] },
       to: { path: '^backend/src/features\\.ts$' },
     },

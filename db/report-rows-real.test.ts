@@ -10,9 +10,18 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { createGroupCommitWriter, type SampleToStore, type WriteRequest } from '../backend/src/ingest/group-commit.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
-import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../backend/src/testing/private-postgres.js';
-import { chartsOf, HOUR, jobIds, MINUTE, refreshNow, rowsOf } from '../backend/src/testing/report-rows.js';
-import { createKnex } from './connection.js';
+import {
+  chartsOf,
+  HOUR,
+  jobIds,
+  MINUTE,
+  refreshNow,
+  rowsOf,
+  startRealTimescale,
+  stopRealTimescale,
+  unscheduleJobs,
+  type RealTimescale,
+} from '../backend/src/testing/report-rows.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
@@ -20,28 +29,24 @@ import { setupTimescale } from './timescale.js';
 const SILENT = pino({ level: 'silent' });
 
 describe('one row per report on the real extension', { timeout: 300_000 }, () => {
-  let cluster: PrivatePostgres;
+  let real: RealTimescale | undefined;
   let knex: Knex;
   let customerId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const rows = <T>(sql: string, bindings: Knex.RawBinding[] = []) => rowsOf<T>(knex, sql, bindings);
 
   before(async () => {
-    cluster = await startPrivatePostgres({ timescale: true });
-    await createDatabase(cluster, 'argus');
-    knex = createKnex({ url: cluster.url('argus'), poolMax: 2 });
+    real = await startRealTimescale();
+    knex = real.knex;
     await runMigrations(knex);
     const first = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.equal(first.ok, true, first.messages.join('\n'));
     // from here the policies run only when a test calls them
-    for (const id of await jobIds(knex)) await knex.raw('SELECT alter_job(?, scheduled => false)', [id]);
+    await unscheduleJobs(knex, await jobIds(knex));
     const [customer] = await knex('customers').insert({ name: 'Rows' }).returning('id');
     customerId = (customer as { id: number }).id;
   });
-  after(async () => {
-    await knex?.destroy();
-    await cluster?.destroy();
-  });
+  after(() => stopRealTimescale(real));
 
   const system = async (name: string): Promise<number> => {
     const [row] = await knex('systems').insert({ customer_id: customerId, name }).returning('id');

@@ -15,10 +15,14 @@ import { createMemoryBus } from '../backend/src/bus/memory-bus.js';
 import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
 import type { Principal } from '../backend/src/lib/access.js';
 import { FakeClock } from '../backend/src/lib/clock.js';
+import {
+  startRealTimescale,
+  stopRealTimescale,
+  unscheduleJobs,
+  type RealTimescale,
+} from '../backend/src/testing/report-rows.js';
 import { createSystemsRepo } from '../backend/src/systems/repo.js';
 import { createSystemsService } from '../backend/src/systems/service.js';
-import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../backend/src/testing/private-postgres.js';
-import { createKnex } from './connection.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
@@ -35,7 +39,7 @@ interface Job {
 }
 
 describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () => {
-  let cluster: PrivatePostgres;
+  let real: RealTimescale | undefined;
   let knex: Knex;
   let systemId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
@@ -62,9 +66,8 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     );
 
   before(async () => {
-    cluster = await startPrivatePostgres({ timescale: true });
-    await createDatabase(cluster, 'argus');
-    knex = createKnex({ url: cluster.url('argus'), poolMax: 2 });
+    real = await startRealTimescale();
+    knex = real.knex;
     await runMigrations(knex);
     const [customer] = await knex('customers').insert({ name: 'Real' }).returning('id');
     const [system] = await knex('systems')
@@ -72,10 +75,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
       .returning('id');
     systemId = (system as { id: number }).id;
   });
-  after(async () => {
-    await knex?.destroy();
-    await cluster?.destroy();
-  });
+  after(() => stopRealTimescale(real));
 
   it('makes metrics a compressed hypertable with two rollups and five policies, and a re-run changes nothing', async () => {
     const first = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
@@ -142,7 +142,10 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
   it('compresses old chunks, drops expired ones and refreshes both rollups when each policy runs', async () => {
     // the background scheduler would race the run_job calls below: from here the jobs run only when
     // the test calls them
-    for (const job of await jobs()) await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
+    await unscheduleJobs(
+      knex,
+      (await jobs()).map((job) => job.job_id),
+    );
     // one sample a minute for 3 hours at 10 days, 3 days and 3 hours ago
     for (const agoHours of [240, 72, 3]) {
       await knex.raw(

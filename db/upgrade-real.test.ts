@@ -15,9 +15,16 @@ import { pino } from 'pino';
 import { createGroupCommitWriter } from '../backend/src/ingest/group-commit.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
 import { pickSource } from '../backend/src/systems/service.js';
-import { createDatabase, startPrivatePostgres, type PrivatePostgres } from '../backend/src/testing/private-postgres.js';
-import { chartsOf, HOUR, rowsOf, type Chart } from '../backend/src/testing/report-rows.js';
-import { createKnex } from './connection.js';
+import {
+  chartsOf,
+  HOUR,
+  rowsOf,
+  startRealTimescale,
+  stopRealTimescale,
+  unscheduleJobs,
+  type Chart,
+  type RealTimescale,
+} from '../backend/src/testing/report-rows.js';
 import { loadRetentionConfig } from './environment.js';
 import { MIGRATIONS_DIR, runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
@@ -94,7 +101,7 @@ async function previousMigrations(): Promise<string> {
 }
 
 describe('upgrading per-sample rows to one row per report on the real extension', { timeout: 300_000 }, () => {
-  let cluster: PrivatePostgres;
+  let real: RealTimescale | undefined;
   let knex: Knex;
   let migrations: string;
   let systemId: number;
@@ -102,16 +109,16 @@ describe('upgrading per-sample rows to one row per report on the real extension'
   const rows = <T>(sql: string, bindings: Knex.RawBinding[] = []) => rowsOf<T>(knex, sql, bindings);
 
   before(async () => {
-    cluster = await startPrivatePostgres({ timescale: true });
-    await createDatabase(cluster, 'argus');
-    knex = createKnex({ url: cluster.url('argus'), poolMax: 2 });
+    real = await startRealTimescale();
+    knex = real.knex;
     migrations = await previousMigrations();
     await runMigrations(knex, migrations);
     await knex.raw(PREVIOUS_STEP);
-    for (const job of await rows<{ job_id: number }>(
-      'SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000',
-    ))
-      await knex.raw('SELECT alter_job(?, scheduled => false)', [job.job_id]);
+    const jobs = await rows<{ job_id: number }>('SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000');
+    await unscheduleJobs(
+      knex,
+      jobs.map((job) => job.job_id),
+    );
     const [customer] = await knex('customers').insert({ name: 'Old' }).returning('id');
     const [system] = await knex('systems')
       .insert({ customer_id: (customer as { id: number }).id, name: 'old-01' })
@@ -137,8 +144,7 @@ describe('upgrading per-sample rows to one row per report on the real extension'
     await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c");
   });
   after(async () => {
-    await knex?.destroy();
-    await cluster?.destroy();
+    await stopRealTimescale(real);
     if (migrations) await rm(migrations, { recursive: true, force: true });
   });
 

@@ -1,18 +1,14 @@
 /**
  * The composition root: the HTTP pipeline. Mounts, behind the middleware and in order, what
- * features.ts builds from `AppDeps` (repos → services → routers). Only main.ts and tests import it;
+ * features.ts builds from `AppDeps` (one assembly per feature). Only main.ts and tests import it;
  * nothing here is imported by a feature.
  */
 import Koa from 'koa';
-import { createHealthRepo } from './health/repo.js';
-import { healthRoutes } from './health/routes.js';
-import { createHealthService } from './health/service.js';
-import { assembleLiveHub, type LiveOptions } from './live/assembly.js';
+import type { LiveOptions } from './live/assembly.js';
 import type { LiveHub } from './live/hub.js';
 import { API_VERSION, buildOpenApi } from './http/openapi.js';
 import { openApiRoutes } from './http/openapi-route.js';
-import { mountRoutes } from './http/route.js';
-import { describedRoutes } from './api-docs.js';
+import { declaredRoutes, mountRoutes } from './http/route.js';
 import { parseBodies } from './http/body.js';
 import { clientAddress } from './http/client-ip.js';
 import { errorMiddleware } from './http/error-middleware.js';
@@ -26,6 +22,7 @@ import { serveConsole } from './http/static.js';
 import { httpMetrics } from './self-metrics/http-metrics.js';
 import { createSelfMetrics } from './self-metrics/registry.js';
 import { features, type AppDeps } from './features.js';
+import type { Housekeeping } from './housekeeping/service.js';
 
 export type { AppDeps } from './features.js';
 
@@ -35,8 +32,8 @@ export interface AppAssembly {
   shutdown(): Promise<void>;
   /** Builds the `/api/live` hub on the same services (main.ts attaches it to the HTTP server). */
   live(options?: LiveOptions): LiveHub;
-  /** The monthly report e-mail, for the hourly housekeeping. */
-  monthlyReports: { sendDue(): Promise<number> };
+  /** The hourly housekeeping, on the app's own audit and alert retention services (main.ts runs it). */
+  housekeeping: Housekeeping;
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -61,35 +58,27 @@ export function createApp(deps: AppDeps): AppAssembly {
     await next();
   });
 
-  // health answers before authentication: a monitor with a stale token still sees it
-  const health = mountRoutes(
-    healthRoutes,
-    createHealthService({
-      repo: createHealthRepo(deps.db),
-      redis: deps.redis,
-      clock: deps.clock,
-      ...(deps.troubledStorageJobs ? { troubledStorageJobs: deps.troubledStorageJobs } : {}),
-    }),
-  );
-  app.use(health.routes()).use(health.allowedMethods());
-  let documentText: string | undefined;
-  const apiDocument = mountRoutes(
-    openApiRoutes,
-    () => (documentText ??= JSON.stringify(buildOpenApi(describedRoutes(app), API_VERSION))),
-  );
-  app.use(apiDocument.routes()).use(apiDocument.allowedMethods());
-
   const {
+    health,
     agentIngest,
     cronEvaluation,
     selfMetricsRoute,
     authentication,
     routers,
     shutdown,
-    liveServices,
-    monthlyReports,
+    liveHub,
+    housekeeping,
     publicStatusPage,
   } = features(deps, origins, selfMetrics);
+  // health answers before authentication: a monitor with a stale token still sees it
+  app.use(health.routes()).use(health.allowedMethods());
+  let documentText: string | undefined;
+  const apiDocument = mountRoutes(
+    openApiRoutes,
+    () => (documentText ??= JSON.stringify(buildOpenApi(declaredRoutes(app), API_VERSION))),
+  );
+  app.use(apiDocument.routes()).use(apiDocument.allowedMethods());
+
   app.use(publicStatusPage.routes()).use(publicStatusPage.allowedMethods());
   app.use(agentIngest.routes()).use(agentIngest.allowedMethods());
   app.use(cronEvaluation.routes()).use(cronEvaluation.allowedMethods());
@@ -105,19 +94,5 @@ export function createApp(deps: AppDeps): AppAssembly {
     ctx.status = 404;
     ctx.body = 'Not found';
   });
-  const live = (options?: LiveOptions) =>
-    assembleLiveHub(
-      {
-        ...liveServices,
-        app,
-        origins,
-        db: deps.db,
-        bus: deps.bus,
-        clock: deps.clock,
-        log: deps.log,
-        metrics: selfMetrics.live,
-      },
-      options,
-    );
-  return { app, shutdown, live, monthlyReports };
+  return { app, shutdown, live: (options?: LiveOptions) => liveHub(app, options), housekeeping };
 }

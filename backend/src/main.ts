@@ -4,8 +4,6 @@
  * HTTP server (`/api/live` upgrades). SIGTERM/SIGINT: live sockets close with
  * 1001, stop accepting, finish requests in flight, close everything, exit 0.
  */
-import { createAuditRepo } from './audit/repo.js';
-import { createAuditService } from './audit/service.js';
 import http from 'node:http';
 import type { Redis } from 'ioredis';
 import type Koa from 'koa';
@@ -15,10 +13,6 @@ import type { Bus } from './bus/bus.js';
 import { createMemoryBus } from './bus/memory-bus.js';
 import { createRedisBus } from './bus/redis-bus.js';
 import { ConfigError, loadConfig, type AppConfig } from './config.js';
-import { createHousekeepingRepo } from './housekeeping/repo.js';
-import { createHousekeeping } from './housekeeping/service.js';
-import { createAlertRetentionRepo } from './settings/alert-retention-repo.js';
-import { createAlertRetentionService } from './settings/alert-retention-service.js';
 import { createApp } from './app.js';
 import { ANOTHER_INSTANCE_MESSAGE, acquireInstanceLock, type InstanceLock } from './instance-lock.js';
 import { systemClock, type Clock } from './lib/clock.js';
@@ -103,12 +97,11 @@ export async function startServer(
   await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
-  const audit = createAuditService({ repo: createAuditRepo(db), clock: options.clock ?? systemClock });
   const {
     app,
     shutdown: shutdownFeatures,
     live: buildLiveHub,
-    monthlyReports,
+    housekeeping,
   } = createApp({
     config,
     box,
@@ -120,21 +113,7 @@ export async function startServer(
     clock: options.clock ?? systemClock,
     hasher,
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
-    troubledStorageJobs: () => housekeeping.troubledStorageJobs(),
     ...(options.outermost ? { outermost: options.outermost } : {}),
-  });
-  const housekeeping = createHousekeeping({
-    repo: createHousekeepingRepo(db),
-    clock: options.clock ?? systemClock,
-    log,
-    alertRetention: createAlertRetentionService({
-      repo: createAlertRetentionRepo(db),
-      clock: options.clock ?? systemClock,
-      audit,
-    }),
-    auditRetention: { purge: () => audit.purge(config.auditRetention.ms) },
-    monthlyReports,
-    agentEventRetentionMs: config.retention.rawRetention.ms,
   });
   housekeeping.start();
   const server = http.createServer(app.callback());

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SignJWT } from 'jose';
+import { signAgentToken } from '../testing/agent-token.js';
 import { FakeClock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
@@ -48,13 +48,7 @@ describe('agent settings in the answer to the agent', () => {
     const id = (row as { id: number }).id;
     /** Reports once and returns the settings of the answer. */
     async function settings(): Promise<Record<string, unknown>> {
-      const iat = Math.floor(clock.now().getTime() / 1000);
-      const token = await new SignJWT({ ak })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(sub)
-        .setIssuedAt(iat)
-        .setExpirationTime(iat + 300)
-        .sign(new TextEncoder().encode(SECRET));
+      const token = await signAgentToken(sub, { secret: SECRET, ak, now: clock.now() });
       const body = {
         agent: { version: '2.28.1', hostname: sub },
         reports: [

@@ -1,7 +1,7 @@
 /**
  * The sign-in graph, built once by the composition root: accounts, sessions, API tokens, the second
- * factor and the sign-in itself with its limits (docs/limits.md "Rate limits") and the guessing alert. Its own file
- * so app.ts stays a readable list of features.
+ * factor and the sign-in itself with its limits (docs/limits.md "Rate limits") and the guessing alert;
+ * the authentication in front of every signed-in route, and the routes of all of these.
  */
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
@@ -11,20 +11,27 @@ import type { Logger } from '../lib/logger.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { RateLimiter } from '../ratelimit/rate-limiter.js';
+import type { OriginRule } from '../http/origin.js';
+import { mountRoutes } from '../http/route.js';
+import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
+import { secondFactorRoutes } from '../second-factor/routes.js';
 import { createSecondFactorRepo } from '../second-factor/repo.js';
 import { createSecondFactorService } from '../second-factor/service.js';
 import { createTokensRepo } from '../tokens/repo.js';
+import { tokensRoutes } from '../tokens/routes.js';
 import { createTokensService } from '../tokens/service.js';
 import { createUsersRepo } from '../users/repo.js';
+import { usersRoutes } from '../users/routes.js';
 import { createUsersService } from '../users/service.js';
+import { authenticate } from './authenticate.js';
 import { createGuessingAlert } from './guessing-alert.js';
 import { CODE_BUDGET, createLoginService, VERIFICATIONS_PER_ACCOUNT } from './login-service.js';
 import { createVerificationSlots } from './verification-slots.js';
 import { createSessionRepo } from './session-repo.js';
+import { authRoutes } from './routes.js';
 import { createSessions } from './sessions.js';
 
-export interface SignInDeps {
+export interface AuthAssemblyDeps {
   db: Knex;
   clock: Clock;
   log: Logger;
@@ -35,15 +42,46 @@ export interface SignInDeps {
   audit: AuditTrail;
   authSecret: string;
   authUrl: string;
-  /** A named limit of `points` per `durationSeconds` (blocked for `blockDurationSeconds`). */
-  limiter(name: string, points: number, durationSeconds: number, blockDurationSeconds?: number): RateLimiter;
+  limiter: LimiterFactory;
   /** Base of the growing delay after failed sign-ins (tests make it tiny). */
   failureDelayMs: number;
+  /** The one Origin rule of every browser-facing check. */
+  origins: OriginRule;
   /** Whether single sign-on is configured: only then can password sign-in be refused. */
   singleSignOn?: boolean;
 }
 
-export function assembleSignIn(deps: SignInDeps) {
+export function assembleAuth(deps: AuthAssemblyDeps) {
+  const { users, sessions, tokens, secondFactor, login } = signIn(deps);
+  const { limiter, origins } = deps;
+  const authentication = authenticate({
+    sessions,
+    tokens,
+    users,
+    // 30 failed bearer attempts per 10 minutes per client address
+    bearerFailures: limiter('bearer', 30, 10 * 60),
+    origins,
+  });
+  return {
+    users,
+    sessions,
+    authentication,
+    routes: mountRoutes(authRoutes, {
+      users,
+      login,
+      sessions,
+      mailer: deps.mailer,
+      // docs/limits.md "Rate limits": 10 setup attempts per 10 minutes per client address
+      setupLimit: limiter('setup', 10, 10 * 60),
+      origins,
+    }),
+    usersRoutes: mountRoutes(usersRoutes, users),
+    tokensRoutes: mountRoutes(tokensRoutes, tokens),
+    secondFactorRoutes: mountRoutes(secondFactorRoutes, { secondFactor, users }),
+  };
+}
+
+function signIn(deps: AuthAssemblyDeps) {
   const { db, clock, log, bus, audit, mailer, limiter } = deps;
   const users = createUsersService({
     db,

@@ -62,7 +62,7 @@ export interface ChannelsDeps {
   testLimits: { perAccount: RateLimiter; perChannel: RateLimiter };
 }
 
-/** The limits of "Send test" (features.ts builds their limiters): a few per channel, more per account. */
+/** The limits of "Send test" (assembly.ts builds their limiters): a few per channel, more per account. */
 export const CHANNEL_TEST_LIMITS = {
   perAccount: { name: 'channel-test-account', points: 20, durationSeconds: 3600, window: 'an hour' },
   perChannel: { name: 'channel-test-channel', points: 5, durationSeconds: 300, window: '5 minutes' },

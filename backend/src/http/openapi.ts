@@ -2,7 +2,7 @@
  * The API's own description: every route's declaration (http/route.ts) points at the very zod
  * schemas its input is parsed with (contracts/), and this module turns the declarations the app
  * mounted into one OpenAPI 3.1 document with zod-openapi. A `RouteDoc` is the documented half of a
- * declaration; a router not declared with http/route.ts would list its own by hand (api-docs.ts).
+ * declaration: every router is declared with http/route.ts, so nothing is documented by hand.
  */
 import { z } from 'zod';
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';

@@ -5,22 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SignJWT } from 'jose';
+import { signAgentToken } from '../testing/agent-token.js';
 import { createAccount } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { Client } from '../testing/http.js';
 
 const SECRET = 'wiring-test-webhook-secret-0123456789abcdef';
 
-async function agentToken(sub: string, ak?: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ ...(ak ? { ak } : {}) })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(SECRET));
-}
+const agentToken = (sub: string, ak?: string) => signAgentToken(sub, { secret: SECRET, ak });
 
 describe('agent webhook in the app', () => {
   const t = useTestServer({ WEBHOOK_SECRET: SECRET });

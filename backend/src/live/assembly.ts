@@ -1,7 +1,8 @@
 /**
- * Builds the hub from the app's services (called by createApp's `live`
- * factory): authentication and rights exactly as HTTP has them, snapshots from
- * the systems service and the live repo, all filtered by the same visibility rule.
+ * The live channel, built once by the composition root: `GET /api/live`'s declaration, and the hub
+ * built from the app's services when main.ts attaches it to the HTTP server: authentication and
+ * rights exactly as HTTP has them, snapshots from the systems service and the live repo, all
+ * filtered by the same visibility rule.
  */
 import type Koa from 'koa';
 import type { Knex } from 'knex';
@@ -10,6 +11,7 @@ import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFound } from '../lib/errors.js';
 import type { OriginRule } from '../http/origin.js';
+import { mountRoutes } from '../http/route.js';
 import type { Logger } from '../lib/logger.js';
 import type { LiveMetrics } from '../lib/self-metrics.js';
 import type { SharedOverviews } from '../overview/recent.js';
@@ -19,6 +21,7 @@ import { createLiveHub, type LiveHub } from './hub.js';
 import type { SnapshotTopic } from './protocol.js';
 import type { ReplayLimits } from './replay.js';
 import { createLiveRepo } from './repo.js';
+import { liveRoutes } from './routes.js';
 import type { Visible } from '../lib/access.js';
 import type { Ticker } from './ticker.js';
 import { createUpgradeAuth } from './upgrade-auth.js';
@@ -84,4 +87,12 @@ export function assembleLiveHub(deps: LiveAssemblyDeps, options: LiveOptions = {
     },
     ...options,
   });
+}
+
+/** The upgrade is no Koa route: the declaration documents it, the hub (built on the app) serves it. */
+export function assembleLive(deps: Omit<LiveAssemblyDeps, 'app'>) {
+  return {
+    routes: mountRoutes(liveRoutes, undefined),
+    hub: (app: Koa, options?: LiveOptions) => assembleLiveHub({ ...deps, app }, options),
+  };
 }

@@ -11,7 +11,7 @@ import { bearer } from '../testing/http.js';
 import { waitFor } from '../testing/net.js';
 import { LiveClient, quietFor } from '../testing/live-client.js';
 import { alertEvent, barrier, cookieHeader, liveFixtures } from '../testing/live-fixtures.js';
-import { SignJWT } from 'jose';
+import { signAgentToken } from '../testing/agent-token.js';
 import { alertCounts, liveReport } from '../../../contracts/live.js';
 
 const SECRET = 'live-test-webhook-secret-0123456789abcdef';
@@ -133,13 +133,7 @@ describe('live channel', () => {
       const customer = await createCustomer(t.db.knex, 'Live Ingest');
       const enrollment = `enroll-${Math.random().toString(36).slice(2)}-0123456789abcdef`;
       await t.db.knex('clusters').insert({ customer_id: customer, name: 'prod', enrollment_key: enrollment });
-      const now = Math.floor(Date.now() / 1000);
-      const jwt = await new SignJWT({})
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('live-machine-1')
-        .setIssuedAt(now)
-        .setExpirationTime(now + 300)
-        .sign(new TextEncoder().encode(SECRET));
+      const jwt = await signAgentToken('live-machine-1', { secret: SECRET });
       const post = (token: string, ts: Date, value: number) =>
         fetch(`${t.server.url}/api/webhook/metrics`, {
           method: 'POST',
@@ -152,12 +146,7 @@ describe('live channel', () => {
       const enrolled = await post(jwt, new Date(Date.now() - 1000), 0);
       assert.equal(enrolled.status, 200);
       const { agentKey } = (await enrolled.json()) as { agentKey: string };
-      const bound = await new SignJWT({ ak: agentKey })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject('live-machine-1')
-        .setIssuedAt(now)
-        .setExpirationTime(now + 300)
-        .sign(new TextEncoder().encode(SECRET));
+      const bound = await signAgentToken('live-machine-1', { secret: SECRET, ak: agentKey });
       const row = await t.db.knex('systems').where({ agent_id: 'live-machine-1' }).first('id');
       const operator = await signedIn('OPERATOR', [customer]);
       const live = await LiveClient.open(t.server.url, {

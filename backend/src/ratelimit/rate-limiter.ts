@@ -38,6 +38,20 @@ export interface RateLimiter {
   peek(key: string): Promise<RateLimitResult>;
 }
 
+/** A named limit of `points` per `durationSeconds` (blocked for `blockDurationSeconds`), on the app's store. */
+export type LimiterFactory = (
+  name: string,
+  points: number,
+  durationSeconds: number,
+  blockDurationSeconds?: number,
+) => RateLimiter;
+
+/** The one factory the composition root hands to every feature that limits something. */
+export function limiterFactory(store: RateLimitStore, log: Logger): LimiterFactory {
+  return (name, points, durationSeconds, blockDurationSeconds) =>
+    createRateLimiter(store, { name, points, durationSeconds, blockDurationSeconds }, log);
+}
+
 export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, log: Logger): RateLimiter {
   const options = {
     points: rule.points,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SignJWT } from 'jose';
+import { signAgentToken } from '../testing/agent-token.js';
 import type { Knex } from 'knex';
 import { createAccount, createCustomer } from '../testing/accounts.js';
 import { startTestServer, testConfig, useTestServer } from '../testing/app.js';
@@ -16,15 +16,7 @@ import { Exposition } from '../testing/prometheus-text.js';
 const WEBHOOK_SECRET = 'self-metrics-webhook-secret-0123456789abcdef';
 const METRICS_TOKEN = 'self-metrics-scraper-token-0123456789abcdef';
 
-async function agentToken(sub: string, ak?: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ ...(ak ? { ak } : {}) })
-    .setProtectedHeader({ alg: 'HS256' })
-    .setSubject(sub)
-    .setIssuedAt(now)
-    .setExpirationTime(now + 300)
-    .sign(new TextEncoder().encode(WEBHOOK_SECRET));
-}
+const agentToken = (sub: string, ak?: string) => signAgentToken(sub, { secret: WEBHOOK_SECRET, ak });
 
 describe('GET /api/metrics', () => {
   const t = useTestServer({ WEBHOOK_SECRET, METRICS_TOKEN });

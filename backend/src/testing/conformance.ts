@@ -9,8 +9,8 @@ import type Koa from 'koa';
 import type { Middleware } from 'koa';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { describedRoutes } from '../api-docs.js';
 import { buildOpenApi, openApiPath, type OpenApiDocument } from '../http/openapi.js';
+import { declaredRoutes } from '../http/route.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
@@ -68,7 +68,7 @@ function violationsOf(document: OpenApiDocument) {
  * declarations), built on its first answer.
  */
 export function createAnswerCheck(
-  documentOf: (app: Koa) => OpenApiDocument = (app) => buildOpenApi(describedRoutes(app), '0'),
+  documentOf: (app: Koa) => OpenApiDocument = (app) => buildOpenApi(declaredRoutes(app), '0'),
 ) {
   let violation: ReturnType<typeof violationsOf> | undefined;
   const middleware: Middleware = async (ctx, next) => {

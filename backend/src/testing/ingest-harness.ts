@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
-import { SignJWT } from 'jose';
+import { signAgentToken, type AgentTokenOptions } from './agent-token.js';
 import type { Redis } from 'ioredis';
 import { createMemoryBus } from '../bus/memory-bus.js';
 import { parseBodies } from '../http/body.js';
@@ -20,7 +20,7 @@ import { createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
-import { createIngest, type IngestDeps, type IngestFeature } from '../ingest/routes.js';
+import { assembleIngest, type IngestDeps, type IngestFeature } from '../ingest/assembly.js';
 
 export const SECRET = 'ingest-test-webhook-secret-0123456789abcdef';
 export const PATH = '/api/webhook/metrics';
@@ -42,14 +42,7 @@ export interface PostOptions {
   chunked?: boolean;
 }
 
-export interface TokenOptions {
-  ak?: string;
-  iatOffsetS?: number;
-  lifetimeS?: number;
-  secret?: string;
-  alg?: string;
-  omit?: ('exp' | 'iat' | 'sub')[];
-}
+export type TokenOptions = Partial<AgentTokenOptions>;
 
 let agentCounter = 0;
 
@@ -69,7 +62,7 @@ export async function startIngestHarness(
   };
   const redis: Redis = createRedisClient(SHARED_REDIS_URL, logs.log);
   await waitUntilReady(redis, 2000);
-  const feature: IngestFeature = createIngest({
+  const feature: IngestFeature = assembleIngest({
     db: db.knex,
     bus,
     clock,
@@ -92,14 +85,8 @@ export async function startIngestHarness(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
-  async function token(sub: string, options: TokenOptions = {}): Promise<string> {
-    const iat = Math.floor(clock.now().getTime() / 1000) + (options.iatOffsetS ?? 0);
-    const claims: Record<string, unknown> = { sub, iat, exp: iat + (options.lifetimeS ?? 300) };
-    if (options.ak) claims['ak'] = options.ak;
-    for (const name of options.omit ?? []) delete claims[name];
-    return new SignJWT(claims)
-      .setProtectedHeader({ alg: options.alg ?? 'HS256' })
-      .sign(new TextEncoder().encode(options.secret ?? SECRET));
+  function token(sub: string, options: TokenOptions = {}): Promise<string> {
+    return signAgentToken(sub, { now: clock.now(), ...options, secret: options.secret ?? SECRET });
   }
 
   function post(body: unknown, options: PostOptions = {}): Promise<Reply> {

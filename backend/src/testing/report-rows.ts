@@ -1,5 +1,6 @@
-/** What the real-extension tests of one row per report share: charts through the service, policy jobs. */
+/** What the real-extension tests share: a private cluster, charts through the service, policy jobs. */
 import type { Knex } from 'knex';
+import { createKnex } from '../../../db/connection.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -7,6 +8,7 @@ import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from '../systems/repo.js';
 import { createSystemsService } from '../systems/service.js';
+import { createDatabase, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -65,4 +67,26 @@ export async function refreshNow(knex: Knex, view: string): Promise<void> {
   );
   if (!job) throw new Error(`no refresh policy on ${view}`);
   await knex.raw('CALL run_job(?)', [job.job_id]);
+}
+
+export interface RealTimescale {
+  cluster: PrivatePostgres;
+  knex: Knex;
+}
+
+/** A private cluster with the real extension and an empty `argus` database, for the real-tier tests. */
+export async function startRealTimescale(): Promise<RealTimescale> {
+  const cluster = await startPrivatePostgres({ timescale: true });
+  await createDatabase(cluster, 'argus');
+  return { cluster, knex: createKnex({ url: cluster.url('argus'), poolMax: 2 }) };
+}
+
+export async function stopRealTimescale(real: RealTimescale | undefined): Promise<void> {
+  await real?.knex.destroy();
+  await real?.cluster.destroy();
+}
+
+/** Takes the given jobs off the background scheduler: from then on they run only when a test calls them. */
+export async function unscheduleJobs(knex: Knex, ids: number[]): Promise<void> {
+  for (const id of ids) await knex.raw('SELECT alter_job(?, scheduled => false)', [id]);
 }

@@ -1,0 +1,45 @@
+/**
+ * The evaluation run and the rule preview beside its RuleBook, built once by the composition root.
+ * Only the cron endpoint starts a run, never a timer.
+ */
+import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
+import { mountRoutes } from '../http/route.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { EvaluationMetrics } from '../lib/self-metrics.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { AlertNotifier } from '../notifications/service.js';
+import type { RulesService } from '../rules/service.js';
+import { createPreviewRepo } from './preview-repo.js';
+import { rulePreviewRoutes } from './preview-routes.js';
+import { createRulePreview } from './preview.js';
+import { evaluationRoutes } from './routes.js';
+import { createEvaluation, currentSuppression } from './service.js';
+
+export interface EvaluationAssemblyDeps {
+  db: Knex;
+  bus: Bus;
+  clock: Clock;
+  log: Logger;
+  mailer: Mailer;
+  notifier: AlertNotifier;
+  rules: RulesService;
+  cronSecret: string | null;
+  metrics: EvaluationMetrics;
+}
+
+export function assembleEvaluation(deps: EvaluationAssemblyDeps) {
+  const { db, bus, clock, log, mailer, notifier, metrics } = deps;
+  const evaluation = createEvaluation({ db, bus, clock, log, mailer, notifier, metrics });
+  const preview = createRulePreview({ repo: createPreviewRepo(db), clock });
+  return {
+    /** The suppression in force now (maintenance, inactive customers): acknowledgements notify under it. */
+    suppressionNow: () => currentSuppression(db, clock.now()),
+    /** The scheduler's bearer is CRON_SECRET, not an API token: mounted before authentication. */
+    cronRoutes: mountRoutes(evaluationRoutes, { evaluation, cronSecret: deps.cronSecret, log }),
+    previewRoutes: mountRoutes(rulePreviewRoutes, { rules: deps.rules, preview }),
+    /** Waits for a run in progress before the pool closes. */
+    settled: () => evaluation.settled(),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The settings edited at runtime, built once by the composition root: the SMTP settings with the
+ * mailer that reads them, and the alert retention (reports and housekeeping share the one service).
+ */
+import type { Knex } from 'knex';
+import { mountRoutes } from '../http/route.js';
+import type { AuditTrail } from '../lib/audit.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import { createMailer } from '../mail/smtp-mailer.js';
+import { createAlertRetentionRepo } from './alert-retention-repo.js';
+import { alertRetentionRoutes } from './alert-retention-routes.js';
+import { createAlertRetentionService } from './alert-retention-service.js';
+import { smtpSettingsRoutes } from './smtp-routes.js';
+import { createSmtpSettingsService } from './smtp-service.js';
+
+export interface SettingsAssemblyDeps {
+  db: Knex;
+  box: SecretBox;
+  clock: Clock;
+  log: Logger;
+  audit: AuditTrail;
+}
+
+export function assembleSettings(deps: SettingsAssemblyDeps) {
+  const { db, clock, audit } = deps;
+  const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
+  const mailer = createMailer({ smtp, log: deps.log });
+  const alertRetention = createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit });
+  return {
+    mailer,
+    alertRetention,
+    smtpRoutes: mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
+    alertRetentionRoutes: mountRoutes(alertRetentionRoutes, alertRetention),
+  };
+}
