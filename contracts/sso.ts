@@ -3,7 +3,7 @@
  * (/api/auth/sso/*), and Settings → Single sign-on (/api/settings/sso) — docs/api.md "Single sign-on".
  */
 import { z } from 'zod';
-import { id, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
+import { id, instant, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 /** Whether the sign-in page shows "Sign in with <name>". */
 export const ssoOptions = z.object({ enabled: z.boolean(), name: z.string().nullable() }).meta({ id: 'SsoOptions' });
@@ -36,6 +36,25 @@ export const groupMapping = z
   })
   .meta({ id: 'SsoGroupMapping' });
 export type GroupMappingEntry = z.infer<typeof groupMapping>;
+
+/** The latest "Test sign-in" of this administrator: what the provider sent, and what the mapping makes of it. */
+export const ssoTestResult = z
+  .object({
+    at: instant,
+    /** The ID token's claims (never the token); null when the provider or the token check refused. */
+    claims: z.record(z.string(), z.unknown()).nullable(),
+    /** The groups found in the groups claim. */
+    groups: z.array(z.string()),
+    /** The role the mapping gives; null: this person would be refused (`refused` says why). */
+    role: role.nullable(),
+    customerIds: z.array(id),
+    refused: z.string().nullable(),
+  })
+  .meta({ id: 'SsoTestResult' });
+export type SsoTestResult = z.infer<typeof ssoTestResult>;
+
+export const ssoTest = z.object({ result: ssoTestResult.nullable() }).meta({ id: 'SsoTest' });
+export type SsoTest = z.infer<typeof ssoTest>;
 
 export const localSignInBody = z
   .object({

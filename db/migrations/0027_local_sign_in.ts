@@ -10,6 +10,8 @@
  *   one from the start.
  * - `users.last_sign_in_at` (0023): from now on set by local sign-ins too.
  * - The setting itself is the `local_sign_in` row of `app_settings` (`{"restricted": true}`).
+ * - `sso_sign_ins.test_by`: a "Test sign-in" under way, by this administrator: its callback signs
+ *   nobody in, it shows the claims received.
  */
 import type { Knex } from 'knex';
 
@@ -18,6 +20,7 @@ export async function up(knex: Knex): Promise<void> {
     ALTER TABLE users
       ADD COLUMN local_password boolean NOT NULL DEFAULT true,
       ADD COLUMN break_glass boolean NOT NULL DEFAULT false;
+    ALTER TABLE sso_sign_ins ADD COLUMN test_by integer REFERENCES users (id) ON DELETE CASCADE;
     UPDATE users SET local_password = false
       WHERE oidc_issuer IS NOT NULL
         AND id::text IN (SELECT target_id FROM audit_log
@@ -30,6 +33,7 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.raw(`
     DELETE FROM app_settings WHERE key = 'local_sign_in';
+    ALTER TABLE sso_sign_ins DROP COLUMN test_by;
     ALTER TABLE users DROP COLUMN break_glass, DROP COLUMN local_password;
   `);
 }

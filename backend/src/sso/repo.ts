@@ -6,6 +6,8 @@ export interface PendingSignIn {
   nonce: string;
   codeVerifier: string;
   returnTo: string;
+  /** A test sign-in by this administrator: nobody is signed in. */
+  testBy: number | null;
 }
 
 export interface GroupMapping {
@@ -38,6 +40,7 @@ export function createSsoRepo(db: Knex) {
         nonce: pending.nonce,
         code_verifier: pending.codeVerifier,
         return_to: pending.returnTo,
+        test_by: pending.testBy,
         expires_at: expiresAt,
       });
     },
@@ -47,14 +50,11 @@ export function createSsoRepo(db: Knex) {
       const [row] = await db('sso_sign_ins')
         .where({ state_hash: stateHash })
         .delete()
-        .returning<{ nonce: string; code_verifier: string; return_to: string; expires_at: Date }[]>([
-          'nonce',
-          'code_verifier',
-          'return_to',
-          'expires_at',
-        ]);
+        .returning<
+          { nonce: string; code_verifier: string; return_to: string; test_by: number | null; expires_at: Date }[]
+        >(['nonce', 'code_verifier', 'return_to', 'test_by', 'expires_at']);
       if (!row || row.expires_at < now) return null;
-      return { nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to };
+      return { nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to, testBy: row.test_by };
     },
 
     async listMappings(trx: Knex = db): Promise<GroupMapping[]> {

@@ -19,6 +19,7 @@ import {
   ssoSettings,
   ssoSignOut,
   ssoStartQuery,
+  ssoTest,
 } from '../../../contracts/sso.js';
 
 /** The browser's half of a sign-in under way: the `state` it must bring back from the provider. */
@@ -160,6 +161,40 @@ export const ssoRoutes = [
     },
   }),
   route({
+    method: 'get',
+    path: '/api/settings/sso/test/start',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Start a test sign-in: the provider asks who signs in, and nobody is signed in afterwards',
+    description:
+      'Redirects the browser to the provider (asking for a sign-in whatever its session there); the callback ' +
+      'keeps the claims received and what the mapping makes of them for this administrator, then returns to ' +
+      'Settings → Single sign-on. Needs this browser session at the callback.',
+    before: ({ limit }) => [limited(limit)],
+    responses: {
+      302: { description: "To the provider's authorization endpoint" },
+      404: refusalDoc('Single sign-on is not configured'),
+      429: refusalDoc('Too many attempts from this address; with Retry-After'),
+      503: refusalDoc('The identity provider cannot be reached'),
+    },
+    handler: async ({ sso }, { principal, ctx }) => {
+      const { location, state } = await sso.begin(undefined, principal.userId);
+      ctx.cookies.set(SSO_STATE_COOKIE, state, { ...COOKIE, sameSite: 'lax', maxAge: SIGN_IN_WINDOW_MS });
+      redirect(ctx, location);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/settings/sso/test',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: "This administrator's latest test sign-in: the claims received (no token) and the rights they map to",
+    description: 'Kept ten minutes; `result` null when there is none.',
+    headers: { 'Cache-Control': 'no-store' },
+    responses: { 200: { description: 'The latest test', schema: ssoTest } },
+    handler: ({ sso }, { principal }) => ({ result: sso.testResult(principal.userId) }),
+  }),
+  route({
     method: 'put',
     path: '/api/settings/sso/local-sign-in',
     tag: SETTINGS,
@@ -190,10 +225,14 @@ async function callback(
   const browserState = ctx.cookies.get(SSO_STATE_COOKIE, { signed: true });
   ctx.cookies.set(SSO_STATE_COOKIE, null, COOKIE);
   try {
+    const principal = ctx.state.principal;
     const result = await sso.complete(
       { state: query.state, browserState, code: query.code, error: query.error },
       { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') },
+      principal?.sessionId ? principal.userId : null,
     );
+    // a test sign-in changes no session: back to the settings page, which shows what came
+    if (result.kind === 'test') return redirect(ctx, result.returnTo);
     // a signed-in browser that signs in again drops its old session, as a local sign-in does
     const previous = ctx.state.principal?.sessionId;
     if (previous) await sessions.end(previous);

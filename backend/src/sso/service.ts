@@ -12,7 +12,7 @@ import type { Role } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
-import { Conflict, Invalid, NotFound } from '../lib/errors.js';
+import { Conflict, DomainError, Invalid, NotFound } from '../lib/errors.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { Sessions } from '../auth/sessions.js';
 import type { LocalSignIn } from '../users/local-sign-in.js';
@@ -20,6 +20,7 @@ import { SsoRefused, type IdTokenClaims, type OidcProvider } from './provider.js
 import type { GroupMapping, LinkedAccount, SsoRepo } from './repo.js';
 import { sameSitePath } from './return-path.js';
 import { rightsFromGroups } from './mapping.js';
+import { createTestResults, TEST_PAGE } from './test-sign-in.js';
 
 /** Time from the redirect to the provider to its callback. */
 export const SIGN_IN_WINDOW_MS = 10 * 60_000;
@@ -73,6 +74,7 @@ export function createSsoService(deps: SsoDeps) {
   const { repo, sessions, audit, clock } = deps;
   const redirectUri = `${deps.authUrl}/api/auth/sso/callback`;
   const fixedMap = deps.config?.groupMap ?? null;
+  const tests = createTestResults(clock);
 
   /** The mapping in force: OIDC_GROUP_MAP's (its customers by name, as they are now) or the console's. */
   async function mappingsInForce(): Promise<GroupMapping[]> {
@@ -203,17 +205,23 @@ export function createSsoService(deps: SsoDeps) {
       return { enabled: deps.config !== null, name: deps.config?.buttonName ?? null };
     },
 
-    /** Starts a sign-in: the provider's URL to send the browser to, and the state it must bring back. */
-    async begin(returnTo: string | undefined): Promise<{ location: string; state: string }> {
+    /**
+     * Starts a sign-in: the provider's URL to send the browser to, and the state it must bring back.
+     * `testBy`: a test sign-in by this administrator, who comes back to the settings page.
+     */
+    async begin(
+      returnTo: string | undefined,
+      testBy: number | null = null,
+    ): Promise<{ location: string; state: string }> {
       const { provider } = configured();
-      const path = sameSitePath(returnTo);
+      const path = testBy === null ? sameSitePath(returnTo) : TEST_PAGE;
       const state = randomToken(32);
       const nonce = randomToken(32);
       const codeVerifier = randomToken(32);
       const now = clock.now();
       await repo.insertPending(
         sha256(state),
-        { nonce, codeVerifier, returnTo: path },
+        { nonce, codeVerifier, returnTo: path, testBy },
         new Date(now.getTime() + SIGN_IN_WINDOW_MS),
         now,
       );
@@ -222,17 +230,28 @@ export function createSsoService(deps: SsoDeps) {
         nonce,
         codeChallenge: challengeOf(codeVerifier),
         redirectUri,
+        // a test may be of someone else's account: the provider asks who, whatever its own session
+        ...(testBy === null ? {} : { prompt: 'login' }),
       });
       return { location, state };
     },
 
-    /** The provider's callback: a session token and where to go, or an SsoRefused saying why not. */
+    /**
+     * The provider's callback: a session token and where to go, or an SsoRefused saying why not. A
+     * test sign-in keeps what came back for the administrator who started it (`signedInAs`, this
+     * browser's account) and signs nobody in.
+     */
     async complete(
       input: CallbackInput,
       meta: RequestMeta,
-    ): Promise<{ sessionToken: string; sessionId: string; returnTo: string }> {
+      signedInAs: number | null = null,
+    ): Promise<
+      | { kind: 'signed-in'; sessionToken: string; sessionId: string; returnTo: string }
+      | { kind: 'test'; returnTo: string }
+    > {
       const { config, provider } = configured();
       let name: string | null = null;
+      let testBy: number | null = null;
       try {
         // the state must be the one this browser was given (no sign-in forced on someone else's browser)
         if (!input.state || !input.browserState || !safeEqual(input.state, input.browserState)) {
@@ -241,19 +260,35 @@ export function createSsoService(deps: SsoDeps) {
         const pending = await repo.takePending(sha256(input.state), clock.now());
         if (!pending)
           throw new SsoRefused('This sign-in has expired or was already used: start again', 'sso_state_used');
+        if (pending.testBy !== null && pending.testBy !== signedInAs)
+          throw new SsoRefused('This test sign-in was started by another account', 'sso_state_mismatch');
+        testBy = pending.testBy;
         if (input.error)
           throw new SsoRefused(`The identity provider refused the sign-in (${input.error.slice(0, 60)})`);
         if (!input.code) throw new SsoRefused('The identity provider sent no code', 'sso_no_code');
         const idToken = await provider.exchange(input.code, pending.codeVerifier, redirectUri);
         const claims = await provider.verifyIdToken(idToken, pending.nonce);
+        if (testBy !== null) {
+          const groups = groupsIn(claims, config.groupsClaim);
+          tests.record(testBy, claims, groups, rightsFromGroups(groups, await mappingsInForce()));
+          return { kind: 'test', returnTo: pending.returnTo };
+        }
         name = text(claims.email);
         const session = await signIn(config, claims, meta);
-        return { sessionToken: session.token, sessionId: session.id, returnTo: pending.returnTo };
+        return { kind: 'signed-in', sessionToken: session.token, sessionId: session.id, returnTo: pending.returnTo };
       } catch (error) {
+        // a refused test is its result: the administrator reads why on the settings page
+        if (testBy !== null && error instanceof DomainError) {
+          tests.refused(testBy, error.message);
+          return { kind: 'test', returnTo: TEST_PAGE };
+        }
         if (error instanceof SsoRefused) return refuse(meta.ip, name, error);
         throw error;
       }
     },
+
+    /** The latest test sign-in of this administrator, while it is kept. */
+    testResult: (userId: number) => tests.latest(userId),
 
     /**
      * Ends an account's Argus session (as a local sign-out does, with its audit row) and, for an

@@ -79,6 +79,13 @@ export class RedirectBrowser {
       }
       const action = /<form[^>]*action="([^"]+)"/.exec(step.text)?.[1];
       const prompt = /name="prompt" value="([a-z]+)"/.exec(step.text)?.[1];
+      if (step.status === 200 && action && !prompt && /document\.forms\[0\]\.submit\(\)/.test(step.text)) {
+        // a page that submits itself (the provider resuming a sign-in over its own session): its hidden fields
+        const fields = [...step.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)];
+        const form = Object.fromEntries(fields.map((field) => [field[1] as string, field[2] as string]));
+        next = { url: new URL(action.replace(/&amp;/g, '&'), step.url).toString(), method: 'POST', form };
+        continue;
+      }
       if (step.status !== 200 || !action || !prompt) {
         throw new Error(`${step.url} answered ${step.status}: ${step.text.slice(0, 300)}`);
       }

@@ -3,7 +3,15 @@ import { TestBed } from '@angular/core/testing';
 
 import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
 import { CUSTOMERS_URL, CLUSTERS_URL } from '../../shared/customers/customers-api';
-import { SSO_LOCAL_SIGN_IN_URL, SSO_MAPPINGS_URL, SSO_SETTINGS_URL, SsoSettings } from './sso-api';
+import {
+  SSO_LOCAL_SIGN_IN_URL,
+  SSO_MAPPINGS_URL,
+  SSO_SETTINGS_URL,
+  SSO_TEST_START_URL,
+  SSO_TEST_URL,
+  SsoSettings,
+  SsoTestResult,
+} from './sso-api';
 import { SsoPage } from './sso-page';
 
 const SETTINGS: SsoSettings = {
@@ -26,7 +34,7 @@ describe('SsoPage', () => {
   let http: HttpTestingController;
   afterEach(() => http?.verify());
 
-  async function render(settings: SsoSettings) {
+  async function render(settings: SsoSettings, test: SsoTestResult | null = null) {
     TestBed.configureTestingModule({ providers: provideForTests() });
     http = TestBed.inject(HttpTestingController);
     const fixture = TestBed.createComponent(SsoPage);
@@ -34,6 +42,7 @@ describe('SsoPage', () => {
     (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([]);
     (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
     (await nextRequest(http, { method: 'GET', url: SSO_SETTINGS_URL })).flush(settings);
+    if (settings.configured) (await nextRequest(http, { method: 'GET', url: SSO_TEST_URL })).flush({ result: test });
     await settle(fixture);
     return { fixture, page: fixture.nativeElement as HTMLElement };
   }
@@ -108,6 +117,36 @@ describe('SsoPage', () => {
     expect(page.querySelector<HTMLInputElement>('input[formcontrolname="group"]')?.disabled).toBeTrue();
     expect(page.querySelector('button[aria-label^="Remove the mapping"]')).toBeNull();
     expect(page.querySelector<HTMLElement>('.form-actions')?.hidden).toBeTrue();
+  });
+
+  it('offers a test sign-in, and shows the claims of the latest one with what the mapping makes of them', async () => {
+    const { page } = await render(SETTINGS, {
+      at: '2026-11-28T18:00:00.000Z',
+      claims: { sub: 'olga', email: 'olga@example.com', groups: ['argus-admins'] },
+      groups: ['argus-admins'],
+      role: 'ADMIN',
+      customerIds: [],
+      refused: null,
+    });
+    expect(page.querySelector('a[href="' + SSO_TEST_START_URL + '"]')?.textContent).toContain('Test sign-in');
+    const result = page.querySelector('[data-testid="sso-test-result"]')?.textContent ?? '';
+    expect(result).toContain('Would sign in as Admin');
+    expect(result).toContain('olga@example.com');
+    expect(result).toContain('Groups: argus-admins');
+  });
+
+  it('says why the tested person would be refused', async () => {
+    const { page } = await render(SETTINGS, {
+      at: '2026-11-28T18:00:00.000Z',
+      claims: { sub: 'mallory' },
+      groups: [],
+      role: null,
+      customerIds: [],
+      refused: 'You are not in the group "argus-admins", which Argus needs',
+    });
+    expect(page.querySelector('[data-testid="sso-test-result"] [role="alert"]')?.textContent).toContain(
+      'Would be refused: You are not in the group',
+    );
   });
 
   it('says how to turn it on when the variables are not set', async () => {

@@ -1,4 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject, signal, viewChild } from '@angular/core';
+import { JsonPipe } from '@angular/common';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
@@ -14,7 +15,7 @@ import { CustomersApi } from '../../shared/customers/customers-api';
 import { Icon } from '../../ui/icon';
 import { Notify } from '../../ui/notify';
 import { Submission } from '../../ui/submission';
-import { GroupMappingEntry, SsoApi, SsoSettings } from './sso-api';
+import { GroupMappingEntry, SSO_TEST_START_URL, SsoApi, SsoSettings, SsoTestResult } from './sso-api';
 
 type MappingRow = FormGroup<{
   group: FormControl<string>;
@@ -43,6 +44,7 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     Icon,
+    JsonPipe,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
@@ -97,6 +99,34 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
             </p>
           }
         </section>
+        @if (settings.configured) {
+          <section aria-labelledby="sso-test">
+            <h2 id="sso-test">Test sign-in</h2>
+            <p class="field-note">
+              Sign in at the provider as anyone (yourself or a test account) to see the claims Argus receives and what
+              the mapping makes of them. Nobody is signed in here; you stay who you are.
+            </p>
+            <a mat-stroked-button [href]="testStartUrl">Test sign-in</a>
+            @if (test(); as result) {
+              <div class="test-result" data-testid="sso-test-result">
+                @if (result.role) {
+                  <p>
+                    Would sign in as <strong>{{ roleLabel(result.role) }}</strong>
+                    @if (result.role !== 'ADMIN') {
+                      with {{ customerNames(result.customerIds) }}
+                    }
+                  </p>
+                } @else {
+                  <p class="form-error" role="alert">Would be refused: {{ result.refused }}</p>
+                }
+                @if (result.claims) {
+                  <p>Groups: {{ result.groups.length ? result.groups.join(', ') : 'none' }}</p>
+                  <pre class="claims" aria-label="Claims received">{{ result.claims | json }}</pre>
+                }
+              </div>
+            }
+          </section>
+        }
         <section aria-labelledby="sso-local">
           <h2 id="sso-local">Password sign-in</h2>
           <mat-slide-toggle
@@ -218,6 +248,12 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
       padding: 8px 0;
       border-bottom: 1px solid var(--mat-sys-outline-variant);
     }
+    .claims {
+      overflow: auto;
+      max-height: 24rem;
+      padding: 8px;
+      background: var(--mat-sys-surface-container);
+    }
     .mapping mat-form-field {
       flex: 1 1 12rem;
       min-width: 0;
@@ -241,11 +277,25 @@ export class SsoPage {
     return fleet?.state === 'ready' ? fleet.value.customers : [];
   };
 
+  protected readonly testStartUrl = SSO_TEST_START_URL;
+  /** The latest test sign-in of this administrator (kept a few minutes by the server). */
+  protected readonly test = signal<SsoTestResult | null>(null);
+
   constructor() {
     loaded(this.api.get()).subscribe((state) => {
       if (state.state === 'ready') this.show(state.value);
       this.loadedState.set(state);
+      // back from a test sign-in (or not): the result, if there is one
+      if (state.state === 'ready' && state.value.configured) {
+        this.api.testResult().subscribe({ next: ({ result }) => this.test.set(result), error: () => undefined });
+      }
     });
+  }
+
+  protected customerNames(ids: number[]): string {
+    if (ids.length === 0) return 'no customer';
+    const names = new Map(this.customers().map((customer) => [customer.id, customer.name]));
+    return ids.map((id) => names.get(id) ?? `customer ${id}`).join(', ');
   }
 
   protected add(): void {

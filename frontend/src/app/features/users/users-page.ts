@@ -45,12 +45,17 @@ export class UsersPage {
     'actions',
   ];
   protected readonly roleLabel = roleLabel;
-  protected readonly sources: Record<UserRow['source'], string> = {
+  private readonly sources: Record<UserRow['source'], string> = {
     local: 'Local',
     sso: 'SSO',
     both: 'Local + SSO',
   };
   protected readonly now = injectNow(60_000);
+
+  /** How the account signs in: with a password, through the identity provider, or both. */
+  protected sourceLabel(user: UserRow): string {
+    return this.sources[user.source];
+  }
 
   protected add(): void {
     this.openDialog({}, (user) => `${user.name} added`);
