@@ -12,6 +12,8 @@ export type MetricKind =
   | 'count'
   | 'rate'
   | 'bits_per_second'
+  | 'bytes'
+  | 'bytes_per_second'
   | 'seconds'
   | 'milliseconds'
   | 'hours'
@@ -39,6 +41,8 @@ export interface MetricInfo {
    * which of the two is the problem.
    */
   flag?: { on: string; off: string; problem: 0 | 1 };
+  /** Said of an instance whose value is 0, instead of "… is 0" ("No process runs that matches"). */
+  zero?: string;
 }
 
 const percent = (label: string, chart: string, instance?: string): MetricInfo => ({
@@ -47,6 +51,12 @@ const percent = (label: string, chart: string, instance?: string): MetricInfo =>
   kind: 'percent',
   chart,
   instance,
+});
+const bitsPerSecond = (label: string): MetricInfo => ({
+  label,
+  unit: 'bit/s',
+  kind: 'bits_per_second',
+  chart: 'Container network traffic',
 });
 const count = (label: string): MetricInfo => ({ label, unit: '', kind: 'count', chart: 'Counts' });
 const STATUS = 'Status';
@@ -58,6 +68,91 @@ const flag = (label: string, on: string, off: string, problem: 0 | 1, instance?:
   instance,
   flag: { on, off, problem },
 });
+
+const CONTAINER = 'Container';
+const bytes = (label: string, chart: string, instance: string, preposition = 'of'): MetricInfo => ({
+  label,
+  unit: 'B',
+  kind: 'bytes',
+  chart,
+  instance,
+  preposition,
+});
+const bytesPerSecond = (label: string, chart: string): MetricInfo => ({
+  label,
+  unit: 'B/s',
+  kind: 'bytes_per_second',
+  chart,
+  instance: CONTAINER,
+  preposition: 'of',
+});
+
+/** Containers (instance: the container's name) and processes (a process name and user, or a watched pattern). */
+const CONTAINER_AND_PROCESS_METRICS: Readonly<Record<string, MetricInfo>> = {
+  'container.cpu_pct': {
+    ...percent('Container CPU, share of its limit', 'Container CPU', CONTAINER),
+    preposition: 'of',
+  },
+  'container.mem_pct': {
+    ...percent('Container memory, share of its limit', 'Container memory', CONTAINER),
+    preposition: 'of',
+  },
+  'container.mem_used_bytes': bytes('Container memory used', 'Container memory bytes', CONTAINER),
+  'container.mem_limit_bytes': bytes('Container memory limit', 'Container memory bytes', CONTAINER),
+  'container.net_rx_bps': { ...bitsPerSecond('Container received'), instance: CONTAINER, preposition: 'by' },
+  'container.net_tx_bps': { ...bitsPerSecond('Container sent'), instance: CONTAINER, preposition: 'by' },
+  'container.disk_read_bytes_ps': bytesPerSecond('Container disk reads', 'Container disk activity'),
+  'container.disk_write_bytes_ps': bytesPerSecond('Container disk writes', 'Container disk activity'),
+  'container.restarts': {
+    label: 'Container restarts',
+    unit: '',
+    kind: 'count',
+    chart: 'Container restarts',
+    instance: CONTAINER,
+    preposition: 'of',
+  },
+  'container.restarts_recent': {
+    label: 'Recent container restarts',
+    unit: '',
+    kind: 'count',
+    chart: 'Container restarts',
+    instance: CONTAINER,
+    preposition: 'of',
+  },
+  'container.uptime_s': {
+    label: 'Container up for',
+    unit: 's',
+    kind: 'seconds',
+    chart: 'Container uptime',
+    instance: CONTAINER,
+    preposition: 'of',
+  },
+  'container.running': flag('Container running', 'is running', 'is not running', 0, CONTAINER),
+  'container.healthy': flag('Container healthy', 'is healthy', 'is unhealthy', 0, CONTAINER),
+  'container.exited_unexpectedly': flag(
+    'Container exited unexpectedly',
+    'stopped on its own while it was running',
+    'did not stop on its own',
+    1,
+    CONTAINER,
+  ),
+  'process.cpu_pct': { ...percent('Process CPU, share of one CPU', 'Top processes CPU', 'Process'), preposition: 'of' },
+  'process.rss_bytes': bytes('Process memory (RSS)', 'Top processes memory', 'Process'),
+  'processes.count': {
+    label: 'Processes running',
+    unit: '',
+    kind: 'count',
+    chart: 'Watched processes',
+    instance: 'Pattern',
+    preposition: 'matching',
+    zero: 'No process runs that matches',
+  },
+  'processes.cpu_pct': {
+    ...percent('Watched processes CPU, share of one CPU', 'Watched processes CPU', 'Pattern'),
+    preposition: 'matching',
+  },
+  'processes.rss_bytes': bytes('Watched processes memory (RSS)', 'Watched processes memory', 'Pattern', 'matching'),
+};
 
 // In the order a system page shows the charts: what an operator looks at first comes first.
 export const METRICS: Readonly<Record<string, MetricInfo>> = {
@@ -140,6 +235,7 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = {
   'net.up': flag('Link up', 'is up', 'is down', 0, 'Interface'),
   'service.active': flag('Service active', 'is active', 'is not active', 0, 'Service'),
   'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot', 1),
+  ...CONTAINER_AND_PROCESS_METRICS,
 };
 
 /**
@@ -155,6 +251,18 @@ export function metricInfo(name: string): MetricInfo {
 
 const number = (value: number, digits: number) =>
   value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: 0 });
+
+/** Bytes in binary steps, as memory limits are set ("64 MiB"); `suffix` "/s" for a rate. */
+function bytesText(value: number, suffix = ''): string {
+  const steps = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let step = 0;
+  let scaled = value;
+  while (Math.abs(scaled) >= 1024 && step < steps.length - 1) {
+    scaled /= 1024;
+    step += 1;
+  }
+  return `${number(scaled, scaled < 10 ? 1 : 0)} ${steps[step]}${suffix}`;
+}
 
 function bits(value: number): string {
   const steps = ['bit/s', 'kbit/s', 'Mbit/s', 'Gbit/s', 'Tbit/s'];
@@ -194,6 +302,10 @@ export function formatMetricValue(name: string, value: number): string {
       return `${number(value, 1)} %`;
     case 'bits_per_second':
       return bits(value);
+    case 'bytes':
+      return bytesText(value);
+    case 'bytes_per_second':
+      return bytesText(value, '/s');
     case 'seconds':
       return durationText(value);
     case 'days':
@@ -223,6 +335,10 @@ export function axisValue(name: string, value: number): string {
   switch (info.kind) {
     case 'bits_per_second':
       return bits(value).replace(/\.0 /, ' ');
+    case 'bytes':
+      return bytesText(value).replace(/\.0 /, ' ');
+    case 'bytes_per_second':
+      return bytesText(value, '/s').replace(/\.0 /, ' ');
     case 'seconds':
       return durationText(value);
     case 'percent':
@@ -271,6 +387,7 @@ export function metricAlertText(c: MetricCondition): string {
     const subject = where || (c.metric === 'system.reboot_required' ? 'The system' : info.label);
     return `${subject} ${c.value === 1 ? info.flag.on : info.flag.off}`;
   }
+  if (info.zero && c.value === 0 && c.instance) return `${info.zero} ${c.instance}`;
   const on = c.instance ? ` ${info.preposition ?? 'on'} ${c.instance}` : '';
   const limit = c.absolute
     ? `beyond ±${formatMetricValue(c.metric, c.threshold)}`

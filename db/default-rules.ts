@@ -1,5 +1,5 @@
 /**
- * The 36 default alert rules and the default event rule of docs/rules.md
+ * The 44 default alert rules (42 on the newest value, 2 forecasts) and the default event rule of docs/rules.md
  * ("Default rules"). Seeded once per instance.
  */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
@@ -8,7 +8,7 @@ export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
 export interface DefaultAlertRule {
   key: string;
   name: string;
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   severity: Severity;
   metric: string | null;
   operator: Operator | null;
@@ -18,6 +18,10 @@ export interface DefaultAlertRule {
   forSeconds: number;
   /** Its alerts count as downtime in availability reports (the service is really unavailable). */
   countsAsDowntime?: boolean;
+  /** Seeded switched off (noisy where nobody chose it): an admin turns it on, or an override per glob. */
+  enabled?: boolean;
+  /** Forecast rules: how far ahead the projected threshold may lie. */
+  horizonSeconds?: number;
 }
 
 export interface DefaultEventRule {
@@ -30,6 +34,7 @@ export interface DefaultEventRule {
 }
 
 const MIN = 60;
+const HOUR = 3600;
 const DAY = 86_400;
 
 function rule(
@@ -44,6 +49,24 @@ function rule(
 ): DefaultAlertRule {
   return { key, name, kind: 'metric', severity, metric, operator, threshold, forSeconds, ...extra };
 }
+
+/**
+ * Containers and watched processes (added to existing installations by migration 0025, which keeps
+ * its own copy of these rows). CPU and memory of a container's limit are off: many containers run
+ * at their limit on purpose; an override per container glob turns them on where it matters.
+ */
+export const CONTAINER_AND_PROCESS_RULES: readonly DefaultAlertRule[] = [
+  rule('container.exited', 'Container exited unexpectedly', 'container.exited_unexpectedly', '==', 1, 0, 'CRITICAL'),
+  rule('container.unhealthy', 'Container unhealthy', 'container.healthy', '==', 0, MIN, 'WARNING'),
+  rule('container.crash_loop', 'Container restarting in a loop', 'container.restarts_recent', '>=', 3, 0, 'CRITICAL'),
+  rule('container.cpu', 'Container CPU at its limit', 'container.cpu_pct', '>', 90, 10 * MIN, 'WARNING', {
+    enabled: false,
+  }),
+  rule('container.memory', 'Container memory near its limit', 'container.mem_pct', '>', 90, 5 * MIN, 'WARNING', {
+    enabled: false,
+  }),
+  rule('process.not_running', 'Process not running', 'processes.count', '==', 0, 2 * MIN, 'CRITICAL'),
+];
 
 export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   {
@@ -92,6 +115,16 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   rule('cert.expiring', 'Certificate expiring', 'cert.days_left', '<', 14, 0, 'WARNING'),
   rule('cert.critical', 'Certificate about to expire', 'cert.days_left', '<', 3, 0, 'CRITICAL'),
   rule('backup.stale', 'Backup stale', 'backup.age_h', '>', 26, 0, 'WARNING'),
+  ...CONTAINER_AND_PROCESS_RULES,
+  // a disk that fills up days ahead, on the trend of the last day (docs/rules.md "Forecast rules")
+  rule('disk.forecast', 'Disk full within 3 days', 'disk.used_pct', '>=', 100, 0, 'WARNING', {
+    kind: 'forecast',
+    horizonSeconds: 72 * HOUR,
+  }),
+  rule('disk.forecast_critical', 'Disk full within a day', 'disk.used_pct', '>=', 100, 0, 'CRITICAL', {
+    kind: 'forecast',
+    horizonSeconds: 24 * HOUR,
+  }),
 ];
 
 export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [

@@ -36,6 +36,8 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
           absolute: r.absolute ?? false,
           for_seconds: r.forSeconds,
           counts_as_downtime: r.countsAsDowntime ?? false,
+          enabled: r.enabled ?? true,
+          horizon_seconds: r.horizonSeconds ?? null,
         })),
       );
       await trx('event_rules').insert(

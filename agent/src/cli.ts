@@ -136,7 +136,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           config,
           identity: await loadIdentity(config.stateDir, host),
           facts: await hostFacts(host),
-          collector: createCollector(host, { settings: () => settings.current }),
+          collector: createCollector(host, { settings: () => settings.current, log }),
           settings,
           settingsRev: saved.rev,
           boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { atMostEvery } from './collectors/cadence.js';
 import { clockCollector } from './collectors/clock.js';
 import { configuredCollector } from './collectors/configured.js';
+import { containersCollector } from './collectors/containers.js';
 import { cpuCollector, cpuCount } from './collectors/cpu.js';
 import { diskIoCollector } from './collectors/diskio.js';
 import { disksCollector } from './collectors/disks.js';
@@ -11,6 +12,7 @@ import { kernelCollector } from './collectors/kernel.js';
 import { loadCollector } from './collectors/load.js';
 import { memoryCollector } from './collectors/memory.js';
 import { networkCollector } from './collectors/network.js';
+import { processesCollector } from './collectors/processes.js';
 import { smartCollector } from './collectors/smart.js';
 import { updatesCollector } from './collectors/updates.js';
 import type { Host } from './host.js';
@@ -44,6 +46,8 @@ export interface CollectorOptions {
    * service waits 2 s at most, so a slow apt-get's count comes with a later report.
    */
   waitForHostTools?: boolean;
+  /** The agent's log: what a collector cannot see, said once (a container engine that does not answer). */
+  log?: (line: string) => void;
 }
 
 const SERVICE_FIRST_WAIT_MS = 2000;
@@ -53,6 +57,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
   const run = options.runTool ?? realRunTool;
   const firstWaitMs = options.waitForHostTools ? Infinity : SERVICE_FIRST_WAIT_MS;
   const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
+  const settings = options.settings ?? (() => ({}));
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
     memoryCollector(host),
@@ -61,7 +66,9 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     diskIoCollector(host, clock),
     networkCollector(host, clock),
     kernelCollector(host),
-    configuredCollector(options.settings ?? (() => ({})), run),
+    configuredCollector(settings, run),
+    processesCollector(host, settings, clock),
+    containersCollector({ settings, log: options.log ?? (() => undefined), hostCpus: cores }),
     atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
     atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
     atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),

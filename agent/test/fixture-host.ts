@@ -44,7 +44,14 @@ export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } 
 export async function collectTwoLooks(name: string, options: CollectorOptions = {}): Promise<Sample[]> {
   const host = fixtureHost(loadFixture(name));
   let now = 0;
-  const collector = createCollector(host, { primeMs: 0, clock: () => now, ...options });
+  // the recorded host has no container engine: none of the machine the test runs on either
+  const settings = options.settings ?? (() => ({}));
+  const collector = createCollector(host, {
+    primeMs: 0,
+    clock: () => now,
+    ...options,
+    settings: () => ({ 'containers.socket': 'off', ...settings() }),
+  });
   const originalRead = host.read;
   let looks = 0;
   host.read = async (path) => {

@@ -128,6 +128,11 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     monthlyReports: reports.monthly,
     auditRetentionMs: config.auditRetention.ms,
     agentEventRetentionMs: config.retention.rawRetention.ms,
+    sampleRetention: {
+      rawMs: config.retention.rawRetention.ms,
+      rollup5mMs: config.retention.rollup5mRetention.ms,
+      rollup1hMs: config.retention.rollup1hRetention.ms,
+    },
   });
   const troubledStorageJobs = () => housekeeping.housekeeping.troubledStorageJobs();
   const health = assembleHealth({ ...core, redis: deps.redis, troubledStorageJobs });
@@ -194,6 +199,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       f.notifications.deliveryLogRoutes(f.alerts.alerts),
       f.channels.routes,
       f.settings.alertRetentionRoutes,
+      f.settings.forecastRoutes,
       f.reports.routes,
       f.agentSettings.routes,
       f.auditLog.routes,

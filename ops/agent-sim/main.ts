@@ -7,7 +7,8 @@
  * The secret comes from --secret or WEBHOOK_SECRET. `--url` may be the base URL
  * or the full webhook URL. `--faults F` gives a fraction F of the agents a fault
  * each (disk-fill, cpu-spike, offline for 5 minutes, clock skew, replayed
- * buffer), changing every 10 minutes. One status line every interval.
+ * buffer), changing every 10 minutes, the first ones 10 minutes after the start. One status line every
+ * interval, naming the faults in effect.
  * `--fleet F.json` simulates given hosts instead of N numbered ones: a JSON array of
  * `{sub, hostname, enrollment}` (the demo keeps its sample fleet reporting this way).
  * `--keys F.json` keeps the agent keys the server gives (`{sub: agentKey}`, mode 0600) and starts
@@ -21,6 +22,8 @@ import { isMain } from '../../db/is-main.js';
 import { SimulatedAgent, type AgentFault } from './agent.js';
 
 const FAULTS: AgentFault[] = ['disk-fill', 'cpu-spike', 'offline', 'clock-skew', 'replay'];
+/** How long a fault lasts, and how long after the start the first ones come. */
+const FAULT_PERIOD_MS = 10 * 60_000;
 
 export interface FleetHost {
   sub: string;
@@ -135,8 +138,9 @@ export async function runSimulator(argv: string[]): Promise<void> {
       agent.setFault(fault ?? null);
     }
   };
-  assignFaults();
-  const faultTimer = faultShare > 0 ? setInterval(assignFaults, 10 * 60_000) : null;
+  // none at the start: a (re)started fleet comes up healthy, so a refusal (a skewed clock's 401) or an
+  // agent silent in the first minutes is never mistaken for the start's doing
+  const faultTimer = faultShare > 0 ? setInterval(assignFaults, FAULT_PERIOD_MS) : null;
 
   const timers = agents.map((agent, i) =>
     setTimeout(
@@ -162,9 +166,11 @@ export async function runSimulator(argv: string[]): Promise<void> {
   const status = setInterval(() => {
     const statuses = [...counts].map(([code, n]) => `${code || 'error'}:${n}`).join(' ');
     const buffered = agents.reduce((sum, a) => sum + a.buffered, 0);
-    const faulty = agents.filter((a) => a.fault).length;
+    // by kind: a skewed clock's reports are refused (401) and an offline agent's sends fail (error) by design
+    const faults = agents.flatMap((a) => (a.fault ? [a.fault] : [])).sort();
     console.log(
-      `${new Date().toISOString()} stored ${reports} reports; answers ${statuses}; buffered ${buffered}; faulty ${faulty}`,
+      `${new Date().toISOString()} stored ${reports} reports; answers ${statuses}; buffered ${buffered}; ` +
+        `faults ${faults.length ? faults.join(', ') : 'none'}`,
     );
   }, intervalMs);
 

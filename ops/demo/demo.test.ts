@@ -128,8 +128,10 @@ describe('npm run demo', () => {
       ARGUS_DEMO_DIR: demoDir,
       STATIC_DIR: consoleDir,
       PORT: String(port),
-      // no random faults: an agent sent offline by one would raise an alert whatever the restart did
-      ARGUS_DEMO_FAULTS: '0',
+      // every agent gets a fault, but only ten minutes in: a (re)started fleet comes up healthy, so its
+      // agents enrol, report on and raise no alert (faults at the start had a skewed clock's agent refused
+      // with 401 and an offline one silent, as if the restart had broken them)
+      ARGUS_DEMO_FAULTS: '1',
     });
     try {
       let health: Record<string, unknown> = {};
@@ -191,10 +193,13 @@ describe('npm run demo', () => {
     assert.equal((await stat(keysFile)).mode & 0o077, 0, 'readable by the owner only');
     const [lost, ...kept] = Object.keys(keys) as [string, ...string[]];
     await writeFile(keysFile, JSON.stringify(Object.fromEntries(kept.map((sub) => [sub, keys[sub]]))));
-    const output = await runDemoOnce(async (url, startedAt) => {
+    const output = await runDemoOnce(async (url, startedAt, demoOutput) => {
       await agentBuildServed(url);
       await fleetReportsOn(url, demoDir, startedAt);
+      // the simulator's status line: every answer a 200, no fault yet
+      await waitFor(() => /answers 200:\d+; buffered \d+; faults none/.test(demoOutput()), 45_000, 500);
     });
+    assert.doesNotMatch(output, /answers [^;]*\b(401|error):/, 'no report refused or failed after the restart');
     const after = JSON.parse(await readFile(keysFile, 'utf8')) as Record<string, string>;
     for (const sub of kept) assert.equal(after[sub], keys[sub], `${sub} reported with its kept key`);
     assert.ok(after[lost] && after[lost] !== keys[lost], `${lost} enrolled again, with a new key`);

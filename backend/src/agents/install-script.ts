@@ -169,12 +169,31 @@ create_user() {
   AGENT_GROUP=$(id -gn "$AGENT_USER")
 }
 
+# docker_group: with --docker, the group that owns the container engine's socket, which the agent's
+# account joins (SupplementaryGroups): reading the socket is root-equivalent, so only when asked.
+docker_group() {
+  DOCKER_GROUP=
+  [ "$DOCKER" = yes ] && [ -n "$RUN_AS" ] || return 0
+  socket=$ROOT/var/run/docker.sock
+  if [ ! -S "$socket" ]; then
+    say "no Docker socket at /var/run/docker.sock: the agent reads no containers until the agent setting containers.socket names one"
+    return 0
+  fi
+  DOCKER_GROUP=$(stat -c %G "$socket" 2>/dev/null || true)
+  if [ -z "$DOCKER_GROUP" ] || [ "$DOCKER_GROUP" = root ]; then
+    say "the Docker socket belongs to root's group: the agent cannot read it without running as root"
+    DOCKER_GROUP=
+  fi
+}
+
 main() {
   SYSTEMD=yes
+  DOCKER=no
   for argument in "$@"; do
     case "$argument" in
       --no-systemd) SYSTEMD=no ;;
-      *) fail "unknown option: $argument (the only one is --no-systemd)" ;;
+      --docker) DOCKER=yes ;;
+      *) fail "unknown option: $argument (the options are --no-systemd and --docker)" ;;
     esac
   done
   [ "$(id -u)" = 0 ] || fail "run this as root (for example with sudo)"
@@ -212,6 +231,7 @@ main() {
   grep -q '^webhook_secret:' "$TMP_DIR/config.yaml" || fail "unexpected configuration from the server"
 
   create_user
+  docker_group
   CONF_MODE=0600
   CONF_DIR_MODE=0700
   if [ -n "$RUN_AS" ]; then
@@ -245,9 +265,10 @@ UNIT
   groups_edit='/^#GROUPS$/d'
   if [ -n "$RUN_AS" ]; then
     user_edit="s/^#USER\\$/User=$RUN_AS/"
-    if grep -q '^systemd-journal:' /etc/group 2>/dev/null; then
-      groups_edit='s/^#GROUPS$/SupplementaryGroups=systemd-journal/'
-    fi
+    groups=
+    if grep -q '^systemd-journal:' /etc/group 2>/dev/null; then groups=systemd-journal; fi
+    if [ -n "$DOCKER_GROUP" ]; then groups="\${groups:+$groups }$DOCKER_GROUP"; fi
+    if [ -n "$groups" ]; then groups_edit="s/^#GROUPS\\$/SupplementaryGroups=$groups/"; fi
   fi
   sed -e "$user_edit" -e "$groups_edit" "$TMP_DIR/argus-agent.service" >"$TMP_DIR/unit"
   own_dir "$UNIT_DIR" 0755 root
@@ -282,7 +303,9 @@ const WRAPPER = `#!/bin/sh
 # root start step once their sha256 matches the server's. Run it again to update. In a container
 # without systemd, end the command with:
 #   | sh -s -- --no-systemd
-# which installs the same and runs the agent in the foreground.
+# which installs the same and runs the agent in the foreground. To let the agent read the Docker
+# engine's containers, add --docker (its account joins the socket's group: that is root-equivalent;
+# a read-only socket proxy named in the agent setting containers.socket is the safer way).
 set -eu
 
 installer() {

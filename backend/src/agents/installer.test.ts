@@ -208,6 +208,17 @@ describe('the installer run by dash against a real Argus', () => {
     assert.equal(existsSync(path.join(dir, 'systemctl.log')), false, 'systemctl never called');
   });
 
+  it('takes --docker (the agent running as root here: no group to join), and names both options for an unknown one', async () => {
+    const { root, install } = await sandbox('curl');
+    const result = await install(KEY, ['--docker']);
+    assert.equal(result.code, 0, result.stderr);
+    const unit = await readFile(path.join(root, 'etc/systemd/system/argus-agent.service'), 'utf8');
+    assert.doesNotMatch(unit, /SupplementaryGroups|#GROUPS/);
+    const refused = await install(KEY, ['--dockr']);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /unknown option: --dockr \(the options are --no-systemd and --docker\)/);
+  });
+
   it('changes nothing on the host when the server refuses the key', async () => {
     const { root, install } = await sandbox('curl');
     const result = await install('enrollZ_0123456789abcdefghijklmn');

@@ -32,6 +32,25 @@ describe('alert texts in words', () => {
     );
   });
 
+  it('names containers and watched processes in words', () => {
+    assert.equal(
+      metricAlertMessage(ruleOf('container.exited'), 'web', 1),
+      'Container web stopped on its own while it was running',
+    );
+    assert.equal(metricAlertMessage(ruleOf('container.unhealthy'), 'web', 0), 'Container web is unhealthy');
+    assert.equal(
+      metricAlertMessage(ruleOf('container.crash_loop'), 'web', 5),
+      'Recent container restarts of web is 5 (at or above 3)',
+    );
+    assert.equal(
+      metricAlertMessage(ruleOf('container.memory'), 'db-1', 93.44),
+      'Container memory, share of its limit of db-1 is 93.4 % (above 90 %)',
+    );
+    assert.equal(metricAlertMessage(ruleOf('process.not_running'), 'nginx', 0), 'No process runs that matches nginx');
+    assert.equal(formatMetricValue('container.mem_limit_bytes', 64 * 1024 * 1024), '64 MiB');
+    assert.equal(formatMetricValue('container.disk_read_bytes_ps', 1536), '1.5 KiB/s');
+  });
+
   it('knows every metric the default rules read', () => {
     for (const rule of DEFAULT_ALERT_RULES) if (rule.metric) assert.ok(METRICS[rule.metric], rule.metric);
   });

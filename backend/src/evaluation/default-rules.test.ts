@@ -1,8 +1,10 @@
 /**
- * Table-driven over ALL default rules (docs/rules.md "Default rules": 36 alert rules + the
+ * Table-driven over ALL default rules (docs/rules.md "Default rules": 44 alert rules + the
  * event rule): each raises on its trigger data once its `for` has passed (not
  * one run earlier) and a system reporting normal values for the whole catalogue
- * raises nothing, ever — over 7 simulated days of once-a-minute-ish runs.
+ * raises nothing, ever — over 7 simulated days of once-a-minute-ish runs. The two rules seeded
+ * switched off (container CPU and memory of the limit) raise nothing until an override for a
+ * container glob turns them on, and then only for the containers it names.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -54,7 +56,12 @@ const CASES: Case[] = [
   { key: 'cert.expiring', metric: 'cert.days_left', instance: 'www.example.com', trigger: 10, normal: 60 },
   { key: 'cert.critical', metric: 'cert.days_left', instance: 'www.example.com', trigger: 1, normal: 60 },
   { key: 'backup.stale', metric: 'backup.age_h', instance: 'nightly', trigger: 30, normal: 5 },
+  { key: 'container.exited', metric: 'container.exited_unexpectedly', instance: 'web', trigger: 1, normal: 0 },
+  { key: 'container.unhealthy', metric: 'container.healthy', instance: 'web', trigger: 0, normal: 1 },
+  { key: 'container.crash_loop', metric: 'container.restarts_recent', instance: 'web', trigger: 4, normal: 0 },
+  { key: 'process.not_running', metric: 'processes.count', instance: 'nginx', trigger: 0, normal: 3 },
 ];
+const SWITCHED_OFF = ['container.cpu', 'container.memory'];
 
 const forOf = (key: string) => (DEFAULT_ALERT_RULES.find((r) => r.key === key)?.forSeconds ?? NaN) * 1000;
 
@@ -67,10 +74,18 @@ describe('the default rules, table-driven', () => {
     await h.close();
   });
 
-  it('covers all 36 default alert rules and the default event rule', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 36);
+  it('covers all 44 default alert rules and the default event rule', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 44);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    const covered = new Set([...CASES.map((c) => c.key), 'system.offline']); // offline: evaluation.test.ts
+    // offline: evaluation.test.ts; the switched-off ones: the last test here; the forecasts read
+    // history: forecasts.test.ts
+    const covered = new Set([
+      ...CASES.map((c) => c.key),
+      'system.offline',
+      'disk.forecast',
+      'disk.forecast_critical',
+      ...SWITCHED_OFF,
+    ]);
     assert.deepEqual([...covered].sort(), DEFAULT_ALERT_RULES.map((r) => r.key).sort());
     for (const c of CASES) assert.equal(DEFAULT_ALERT_RULES.find((r) => r.key === c.key)?.metric, c.metric, c.key);
   });
@@ -120,5 +135,38 @@ describe('the default rules, table-driven', () => {
       const alert = severities.find((a) => a.rule_key === c.key && a.instance === (c.instance ?? ''));
       assert.equal(alert?.severity, DEFAULT_ALERT_RULES.find((r) => r.key === c.key)?.severity, c.key);
     }
+  });
+
+  it('raises container CPU and memory of the limit only where an override for a container glob turns them on', async () => {
+    const host = await h.system({ name: 'containers' });
+    const samples = [
+      { name: 'container.cpu_pct', instance: 'db-1', value: 97 },
+      { name: 'container.cpu_pct', instance: 'web', value: 99 },
+      { name: 'container.mem_pct', instance: 'db-1', value: 95 },
+    ];
+    const start = h.clock.now().getTime();
+    const runAt = async (minutes: number) => {
+      h.clock.set(new Date(start + minutes * MINUTE));
+      await h.reportMany([{ systemId: host.id, samples }]);
+      await h.run();
+      return (await h.openAlerts(host.id)).map((a) => `${a.rule_key} ${a.instance}`).sort();
+    };
+    assert.deepEqual(await runAt(0), []);
+    assert.deepEqual(await runAt(11), [], 'switched off by default: nothing after their `for`');
+    const global = await h.knex('alert_rules').where({ key: 'container.cpu' }).whereNull('scope_type').first();
+    for (const key of SWITCHED_OFF) {
+      const rule = await h.knex('alert_rules').where({ key }).whereNull('scope_type').first();
+      const { id: _id, created_at: _c, updated_at: _u, ...fields } = rule;
+      await h.knex('alert_rules').insert({
+        ...fields,
+        enabled: true,
+        instance_glob: 'db-*',
+        scope_type: 'system',
+        scope_id: host.id,
+      });
+    }
+    assert.equal(global.enabled, false);
+    await runAt(12);
+    assert.deepEqual(await runAt(23), ['container.cpu db-1', 'container.memory db-1'], 'db-* only, not web');
   });
 });

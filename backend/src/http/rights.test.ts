@@ -110,6 +110,8 @@ describe('rights on every route', () => {
       'POST /api/alerts/:id/ack',
       'GET /api/settings/alerts',
       'PUT /api/settings/alerts',
+      'GET /api/settings/forecasts',
+      'PUT /api/settings/forecasts',
     ];
     const served = new Set(routes.map(key));
     assert.deepEqual(

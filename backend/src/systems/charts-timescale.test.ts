@@ -1,8 +1,9 @@
 /**
  * Chart source selection with TimescaleDB (the WASM build): the rollups exist,
  * so a week comes from metrics_5m and a quarter from metrics_1h, and their
- * numbers agree with the raw samples they summarise. (Without TimescaleDB the
- * same service reads raw rows: fleet.test.ts.)
+ * numbers agree with the raw samples they summarise; the batched read of several
+ * series answers what each series' own read answers, at every source. (Without
+ * TimescaleDB the same service reads raw rows: fleet.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -28,6 +29,7 @@ describe('chart data on TimescaleDB (WASM)', () => {
   let embedded: EmbeddedDb;
   let knex: Knex;
   let systemId: number;
+  let mixedId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const admin: Principal = {
     userId: 1,
@@ -58,6 +60,39 @@ describe('chart data on TimescaleDB (WASM)', () => {
          FROM generate_series(?::timestamptz - INTERVAL '100 days', ?::timestamptz - INTERVAL '5 minutes', INTERVAL '5 minutes') t`,
       [systemId, now.toISOString(), now.toISOString()],
     );
+
+    // a second host whose series change position halfway (a disk mounted: a new set), 60 days of
+    // reports every 10 minutes, and per-sample rollup rows kept from before the upgrade
+    const [mixed] = await knex('systems')
+      .insert({ customer_id: (customer as { id: number }).id, name: 's2' })
+      .returning('id');
+    mixedId = (mixed as { id: number }).id;
+    await knex.raw(
+      `INSERT INTO metrics (time, system_id, set_id, vals)
+       SELECT t, ?,
+              CASE WHEN t < ?::timestamptz - INTERVAL '30 days'
+                THEN metric_series_set_id(ARRAY['cpu.usage_pct', 'disk.used_pct'], ARRAY['', '/'])
+                ELSE metric_series_set_id(ARRAY['disk.used_pct', 'disk.used_pct', 'cpu.usage_pct'], ARRAY['/', '/srv', ''])
+              END,
+              CASE WHEN t < ?::timestamptz - INTERVAL '30 days'
+                THEN ARRAY[extract(minute FROM t), extract(hour FROM t)]
+                ELSE ARRAY[extract(hour FROM t), 40 + extract(minute FROM t) / 10, extract(minute FROM t) + 0.1]
+              END::real[]
+         FROM generate_series(?::timestamptz - INTERVAL '60 days', ?::timestamptz - INTERVAL '1 minute', INTERVAL '10 minutes') t`,
+      [mixedId, now.toISOString(), now.toISOString(), now.toISOString(), now.toISOString()],
+    );
+    for (const [table, width] of [
+      ['metrics_5m_legacy', '5 minutes'],
+      ['metrics_1h_legacy', '1 hour'],
+    ] as const) {
+      await knex.raw(`CREATE TABLE ${table} (bucket timestamptz NOT NULL, system_id integer NOT NULL, name text NOT NULL,
+                        instance text NOT NULL, avg float8, min float8, max float8, count bigint)`);
+      await knex.raw(
+        `INSERT INTO ${table} SELECT b, ?, 'cpu.usage_pct', '', 33.5, 20, 47, 6
+           FROM generate_series(?::timestamptz - INTERVAL '70 days', ?::timestamptz - INTERVAL '5 days', INTERVAL '${width}') b`,
+        [mixedId, now.toISOString(), now.toISOString()],
+      );
+    }
   });
 
   after(async () => {
@@ -103,5 +138,33 @@ describe('chart data on TimescaleDB (WASM)', () => {
       assert.equal(min, 0);
       assert.equal(max, 55);
     }
+  });
+
+  it('answers a batch of series as each series alone, from raw rows and from both rollups', async () => {
+    const series = [
+      { name: 'disk.used_pct', instance: '/srv' },
+      { name: 'cpu.usage_pct', instance: '' },
+      { name: 'load.1', instance: '' },
+      { name: 'disk.used_pct', instance: '/' },
+    ];
+    const sources = new Set<string>();
+    for (const rangeMs of [6 * HOUR, 2 * DAY, 7 * DAY, 45 * DAY, 90 * DAY]) {
+      const window = { from: new Date(now.getTime() - rangeMs), to: now };
+      const batch = await service().metricsBatch(admin, { systemId: mixedId, series, ...window });
+      sources.add(batch.source);
+      assert.deepEqual(
+        batch.series.map((s) => `${s.name} ${s.instance}`),
+        series.map((s) => `${s.name} ${s.instance}`),
+      );
+      for (const [i, { name, instance }] of series.entries()) {
+        const alone = await service().metrics(admin, { systemId: mixedId, name, instance, ...window });
+        assert.equal(alone.source, batch.source);
+        assert.equal(alone.bucketSeconds, batch.bucketSeconds);
+        assert.deepEqual(batch.series[i]!.points, alone.points, `${name} ${instance} over ${rangeMs / HOUR} h`);
+      }
+      assert.deepEqual(batch.series[2]!.points, [], 'a series never reported has no points');
+      assert.ok(batch.series[1]!.points.length > 30, `cpu over ${rangeMs / HOUR} h: ${batch.series[1]!.points.length}`);
+    }
+    assert.deepEqual([...sources].sort(), ['1h', '5m', 'raw']);
   });
 });

@@ -34,6 +34,16 @@ describe('chart data of several series in one request', () => {
     viewer = await signedInAs(server.url, db.knex, 'VIEWER', [mine]);
     system = await createSystem(db, mine, 'batch-01');
     hidden = await createSystem(db, await createCustomer(db.knex, 'Theirs'), 'batch-02');
+    // per-sample rows kept from before the upgrade, older than the report rows
+    await db.knex.raw(`CREATE TABLE metrics_legacy (time timestamptz NOT NULL, system_id integer NOT NULL,
+                         name text NOT NULL, instance text NOT NULL DEFAULT '', value double precision NOT NULL)`);
+    await db.knex.raw(
+      `INSERT INTO metrics_legacy (time, system_id, name, instance, value)
+       SELECT t, ?, s.name, s.instance, s.value + extract(minute FROM t)
+         FROM generate_series(now() - interval '4 hours', now() - interval '121 minutes', interval '1 minute') AS t,
+              (VALUES ('cpu.usage_pct', '', 0.25), ('disk.used_pct', '/var', 10.5)) AS s(name, instance, value)`,
+      [system],
+    );
     for (const [name, instance, value] of [
       ['cpu.usage_pct', '', 'extract(minute FROM t)'],
       ['disk.used_pct', '/var', '50'],
@@ -71,6 +81,28 @@ describe('chart data of several series in one request', () => {
       'the instance is all after the first |',
     );
     assert.deepEqual(answer.body.series[3].points, [], 'a series without samples has no points');
+  });
+
+  it('answers each series as its own request does, over the rows kept from before the upgrade too', async () => {
+    const series = ['disk.used_pct|/srv|backup', 'mem.used_pct', 'disk.used_pct|/var', 'cpu.usage_pct'];
+    const longer = `from=${new Date(to.getTime() - 5 * 3_600_000).toISOString()}&to=${to.toISOString()}`;
+    for (const extra of [window, longer]) {
+      const answer = await viewer.get(batch(system, series, extra));
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      for (const [i, key] of series.entries()) {
+        const [name, ...instance] = key.split('|');
+        const query = `name=${name}&instance=${encodeURIComponent(instance.join('|'))}&${extra}`;
+        const single = await viewer.get(`/api/systems/${system}/metrics?${query}`);
+        assert.equal(single.status, 200, JSON.stringify(single.body));
+        assert.equal(answer.body.bucketSeconds, single.body.bucketSeconds);
+        assert.deepEqual(answer.body.series[i].points, single.body.points, `${key} (${extra})`);
+      }
+    }
+    const cpu = (await viewer.get(batch(system, ['cpu.usage_pct'], longer))).body.series[0].points as number[][];
+    assert.ok(
+      cpu.some((p) => p[0]! < to.getTime() - 2.1 * 3_600_000),
+      'the kept rows are read beside the report rows',
+    );
   });
 
   it('answers a series asked twice once', async () => {

@@ -182,6 +182,8 @@ export function createSystemsRepo(db: Knex) {
 
     rawPoints: samples.rawPoints,
     rollupPoints: samples.rollupPoints,
+    rawBatch: samples.rawBatch,
+    rollupBatch: samples.rollupBatch,
     recentSeries: samples.recentSeries,
   };
 }

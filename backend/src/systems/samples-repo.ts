@@ -24,6 +24,24 @@ export interface Point {
 
 export type RollupView = 'metrics_5m' | 'metrics_1h';
 
+/** Several series of one system over one window: each row is read once for all of them. */
+export interface BatchQuery {
+  systemId: number;
+  series: readonly { name: string; instance: string }[];
+  from: Date;
+  to: Date;
+}
+
+// The series asked (i: 1-based, in the order asked), and per set holding any of them the positions
+// to read and whose they are; sets are few, so MATERIALIZED keeps the planner from re-deriving them per row.
+const WANTED = `wanted AS (
+  SELECT w.name, w.instance, w.i::int AS i FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS w(name, instance, i)),
+ sets AS MATERIALIZED (
+  SELECT s.id, array_agg(w.i ORDER BY u.k) AS series, array_agg(u.k::int ORDER BY u.k) AS ks
+    FROM metric_series_sets s, unnest(s.names, s.instances) WITH ORDINALITY AS u(name, instance, k), wanted w
+   WHERE s.names && ?::text[] AND u.name = w.name AND u.instance = w.instance
+   GROUP BY s.id)`;
+
 // Every set holding the series, and the series' 1-based position in it.
 const POSITIONS = `positions AS (
   SELECT s.id, u.k::int AS k
@@ -34,6 +52,13 @@ const POSITIONS = `positions AS (
 const exact = (element: string) => `${element}::text::float8`;
 
 const BIN = `extract(epoch FROM date_bin(make_interval(secs => ?), %s, TIMESTAMPTZ 'epoch')) * 1000`;
+
+/** The rows of a batch (`i`, then the point) as one list of points per series asked. */
+function bySeries(result: Record<string, unknown>[], count: number): Point[][] {
+  const lists: Point[][] = Array.from({ length: count }, () => []);
+  for (const row of result) lists[Number(row['i']) - 1]?.push(toPoint(row));
+  return lists;
+}
 
 function toPoint(row: Record<string, unknown>): Point {
   return { t: Number(row['t']), avg: Number(row['avg']), min: Number(row['min']), max: Number(row['max']) };
@@ -72,7 +97,78 @@ export function createSamplesRepo(db: Knex) {
     bucketSeconds,
   ];
 
+  // the series asked, the sets' filter, the new rows, the legacy rows (when read), the bucket width
+  const batchBindings = (q: BatchQuery, withLegacy: boolean, bucketSeconds: number) => {
+    const names = q.series.map((s) => s.name);
+    return [
+      names,
+      q.series.map((s) => s.instance),
+      [...new Set(names)],
+      q.systemId,
+      q.from,
+      q.to,
+      ...(withLegacy ? [q.systemId, q.from, q.to] : []),
+      bucketSeconds,
+    ];
+  };
+
   return {
+    /**
+     * `rawPoints` of every series asked, in one statement: each report row in the window is read once
+     * and the positions asked are taken out of it (one list of points per series, in the order asked).
+     */
+    async rawBatch(q: BatchQuery, bucketSeconds: number): Promise<Point[][]> {
+      const withLegacy = (await legacy()).raw;
+      const result = await rows(
+        db,
+        `WITH ${WANTED},
+         samples AS MATERIALIZED (
+           SELECT m.time, x.i, ${exact('m.vals[x.k]')} AS value
+             FROM metrics m JOIN sets s ON s.id = m.set_id, unnest(s.series, s.ks) AS x(i, k)
+            WHERE m.system_id = ? AND m.time >= ? AND m.time < ?
+           ${
+             withLegacy
+               ? `UNION ALL
+           SELECT l.time, w.i, l.value
+             FROM metrics_legacy l JOIN wanted w ON w.name = l.name AND w.instance = l.instance
+            WHERE l.system_id = ? AND l.time >= ? AND l.time < ?`
+               : ''
+           })
+         SELECT i, ${BIN.replace('%s', 'time')} AS t, avg(value) AS avg, min(value) AS min, max(value) AS max
+           FROM samples GROUP BY 1, 2 ORDER BY 1, 2`,
+        batchBindings(q, withLegacy, bucketSeconds),
+      );
+      return bySeries(result, q.series.length);
+    },
+
+    /** `rollupPoints` of every series asked, in one statement (each rollup row read once). */
+    async rollupBatch(view: RollupView, q: BatchQuery, bucketSeconds: number): Promise<Point[][]> {
+      const table = view === 'metrics_5m' ? 'metrics_5m' : 'metrics_1h';
+      const withLegacy = (await legacy())[table];
+      const result = await rows(
+        db,
+        `WITH ${WANTED},
+         buckets AS MATERIALIZED (
+           SELECT r.bucket, x.i, ${exact('r.avgs[x.k]')} AS avg, ${exact('r.mins[x.k]')} AS min,
+                  ${exact('r.maxs[x.k]')} AS max, r.count
+             FROM ${table} r JOIN sets s ON s.id = r.set_id, unnest(s.series, s.ks) AS x(i, k)
+            WHERE r.system_id = ? AND r.bucket >= ? AND r.bucket < ?
+           ${
+             withLegacy
+               ? `UNION ALL
+           SELECT l.bucket, w.i, l.avg, l.min, l.max, l.count
+             FROM ${table}_legacy l JOIN wanted w ON w.name = l.name AND w.instance = l.instance
+            WHERE l.system_id = ? AND l.bucket >= ? AND l.bucket < ?`
+               : ''
+           })
+         SELECT i, ${BIN.replace('%s', 'bucket')} AS t,
+                sum(avg * count) / nullif(sum(count), 0) AS avg, min(min) AS min, max(max) AS max
+           FROM buckets GROUP BY 1, 2 ORDER BY 1, 2`,
+        batchBindings(q, withLegacy, bucketSeconds),
+      );
+      return bySeries(result, q.series.length);
+    },
+
     /** Samples in buckets of `bucketSeconds` from raw rows (date_bin: works without TimescaleDB). */
     async rawPoints(q: SeriesQuery, bucketSeconds: number): Promise<Point[]> {
       const withLegacy = (await legacy()).raw;

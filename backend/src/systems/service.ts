@@ -222,24 +222,27 @@ export function createSystemsService({
 
     /**
      * Several series of one system over one window, for a chart page in one request: the same rights,
-     * source and buckets as `metrics`, the series read side by side (each the single-series read).
+     * source and buckets as `metrics`, every series read by one statement (each row once).
      */
     async metricsBatch(principal: Principal, q: BatchQuery) {
       await visibleSystem(principal, q.systemId);
       const { source, bucketSeconds } = await chartSource(q);
-      const unique = [...new Map(q.series.map((s) => [`${s.name}\n${s.instance}`, s])).values()];
-      const series = await Promise.all(
-        unique.map(async ({ name, instance }) => ({
+      const series = [...new Map(q.series.map((s) => [`${s.name}\n${s.instance}`, s])).values()];
+      // one statement: a statement per series read every row once per series (2 s for a page on the demo)
+      const batch = { systemId: q.systemId, series, from: q.from, to: q.to };
+      const points =
+        source === 'raw'
+          ? await repo.rawBatch(batch, bucketSeconds)
+          : await repo.rollupBatch(source === '5m' ? 'metrics_5m' : 'metrics_1h', batch, bucketSeconds);
+      return {
+        source,
+        bucketSeconds,
+        series: series.map(({ name, instance }, i) => ({
           name,
           instance,
-          points: await readPoints(
-            { systemId: q.systemId, name, instance, from: q.from, to: q.to },
-            source,
-            bucketSeconds,
-          ),
+          points: (points[i] ?? []).map((p): ChartPoint => [p.t, p.avg, p.min, p.max]),
         })),
-      );
-      return { source, bucketSeconds, series };
+      };
     },
   };
 }

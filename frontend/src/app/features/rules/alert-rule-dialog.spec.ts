@@ -22,6 +22,7 @@ const cpuHigh: AlertRule = {
   threshold: 85,
   absolute: false,
   forSeconds: 600,
+  horizonSeconds: null,
   enabled: true,
   countsAsDowntime: false,
   scope: null,
@@ -83,6 +84,7 @@ describe('AlertRuleDialog', () => {
           instance: '',
           value: 97,
           sampledAt: '',
+          projectedAt: null,
         },
       ],
     });
@@ -93,6 +95,7 @@ describe('AlertRuleDialog', () => {
     const post = await nextRequest(http, { method: 'POST', url: ALERT_RULES_URL });
     expect(post.request.body).toEqual({
       key: 'cpu.high',
+      kind: 'metric',
       scope: { type: 'customer', id: 10 },
       name: 'CPU high',
       severity: 'WARNING',
@@ -102,12 +105,51 @@ describe('AlertRuleDialog', () => {
       threshold: 95,
       absolute: false,
       forSeconds: 600,
+      horizonSeconds: null,
       enabled: true,
       countsAsDowntime: false,
     });
     post.flush({ ...cpuHigh, id: 2, threshold: 95 });
     await turn();
     expect(closed).toHaveBeenCalledWith(jasmine.objectContaining({ id: 2 }));
+  });
+
+  it('overrides a forecast with its own horizon, as a forecast', async () => {
+    const diskForecast: AlertRule = {
+      ...cpuHigh,
+      key: 'disk.forecast',
+      name: 'Disk full within 3 days',
+      kind: 'forecast',
+      metric: 'disk.used_pct',
+      operator: '>=',
+      threshold: 100,
+      forSeconds: 0,
+      horizonSeconds: 259_200,
+    };
+    await open({ overrideOf: diskForecast });
+    (dialog().querySelector('[data-testid="scope-id"] .mat-mdc-select-trigger') as HTMLElement).click();
+    await turn();
+    (document.querySelector('mat-option') as HTMLElement).click();
+    await turn();
+    expect(dialog().querySelector('input[formcontrolname="forSeconds"]')).toBeNull();
+    typeInto(dialog().querySelector('[data-testid="horizon-hours"]'), '48');
+    await turn();
+
+    buttonByText('Create rule', dialog()).click();
+    const post = await nextRequest(http, { method: 'POST', url: ALERT_RULES_URL });
+    expect(post.request.body).toEqual(
+      jasmine.objectContaining({
+        key: 'disk.forecast',
+        kind: 'forecast',
+        operator: '>=',
+        threshold: 100,
+        forSeconds: 0,
+        horizonSeconds: 172_800,
+        absolute: false,
+      }),
+    );
+    post.flush({ ...diskForecast, id: 3, horizonSeconds: 172_800 });
+    await turn();
   });
 
   it('asks for no metric on the offline rule', async () => {

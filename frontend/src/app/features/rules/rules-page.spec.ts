@@ -20,6 +20,7 @@ function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {
     threshold: 85,
     absolute: false,
     forSeconds: 600,
+    horizonSeconds: null,
     enabled: true,
     countsAsDowntime: false,
     scope: null,
@@ -134,6 +135,7 @@ describe('RulesPage', () => {
           instance: '',
           value: 97,
           sampledAt: '',
+          projectedAt: null,
         },
       ],
     });

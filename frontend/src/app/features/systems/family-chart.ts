@@ -61,6 +61,12 @@ export class FamilyChart {
   protected readonly summary = computed(() => `${this.group().key} over the last ${this.rangeLabel()}`);
 }
 
+/** Whether the data answers every series of the chart (with points or without). */
+export function seriesAnswered(group: ChartGroup, data: ChartsData): boolean {
+  const asked = new Set(data.series.map((s) => `${s.name}\n${s.instance}`));
+  return group.series.every((key) => asked.has(`${key.name}\n${key.instance}`));
+}
+
 /** The series of `group` that have points in `data`'s window, in the group's order. */
 export function seriesWithData(group: ChartGroup, data: ChartsData): SeriesData[] {
   const byKey = new Map(data.series.map((s) => [`${s.name}\n${s.instance}`, s]));

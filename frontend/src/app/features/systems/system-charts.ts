@@ -2,11 +2,11 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { concat, of, scan, switchMap } from 'rxjs';
+import { catchError, concat, EMPTY, endWith, map, Observable, of, scan, switchMap } from 'rxjs';
 
 import { LOADING } from '../../core/loaded';
 import { Refreshing } from '../../core/refresh';
-import { FamilyChart, seriesWithData } from './family-chart';
+import { FamilyChart, seriesAnswered, seriesWithData } from './family-chart';
 import {
   ChartGroup,
   ChartRange,
@@ -30,6 +30,12 @@ interface ChartsView {
 
 const FIRST_LOAD: ChartsView = { data: null, loading: true, error: null, stale: null };
 
+/**
+ * The charts a page opens with on a screen (the status strip and two rows of two): asked for first, so
+ * they are drawn before the rest of the page's series are read and drawn.
+ */
+export const FIRST_SCREEN_CHARTS = 5;
+
 function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
   switch (state.state) {
     case 'loading':
@@ -43,8 +49,8 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
 
 /**
  * A system's charts: a range picker, the series it reported in the last day grouped into charts by
- * the metric catalogue, all loaded in one request per range; charts without data in the range are
- * named in one line instead of drawn empty.
+ * the metric catalogue, loaded in one request per range (on opening, the first screen's charts in one
+ * request before the rest); charts without data in the range are named in one line instead of drawn empty.
  */
 @Component({
   selector: 'argus-system-charts',
@@ -182,21 +188,41 @@ export class SystemCharts {
     { equal: sameCharts },
   );
 
+  /** The system whose charts were asked for already (its next requests are not an opening). */
+  private opened: number | null = null;
+
   /** Every series of the page in one request per range (and again when the series reported change). */
   private readonly request = computed(() => ({
     id: this.systemId(),
     series: this.groups().flatMap((g) => g.series),
+    first: this.groups()
+      .slice(0, FIRST_SCREEN_CHARTS)
+      .flatMap((g) => g.series),
     range: this.range(),
   }));
   protected readonly charts = toSignal(
     toObservable(this.request).pipe(
-      switchMap(({ id, series, range }) =>
-        series.length ? concat(of(LOADING), this.api.charts$(id, series, range)) : of(LOADING),
-      ),
+      switchMap(({ id, series, first, range }) => {
+        if (!series.length) return of(LOADING);
+        const all$ = this.api.charts$(id, series, range);
+        // on opening, the first screen's charts first; a range change keeps the charts on screen meanwhile
+        const opening = this.opened !== id && first.length < series.length;
+        this.opened = id;
+        return opening ? concat(of(LOADING), this.firstScreen$(id, first, range), all$) : concat(of(LOADING), all$);
+      }),
       scan(nextView, FIRST_LOAD),
     ),
     { initialValue: FIRST_LOAD },
   );
+
+  /** The first screen's charts, still loading the rest; a failure shows nothing (the whole request follows). */
+  private firstScreen$(id: number, series: SeriesKey[], range: ChartRange): Observable<Refreshing<ChartsData>> {
+    return this.api.chartsOnce$(id, series, range).pipe(
+      map((value): Refreshing<ChartsData> => ({ state: 'ready', value })),
+      endWith(LOADING),
+      catchError(() => EMPTY),
+    );
+  }
 
   private readonly withData = computed(() => {
     const data = this.charts().data;
@@ -204,12 +230,13 @@ export class SystemCharts {
   });
   /** The charts with data in the range. */
   protected readonly shown = computed(() => this.groups().filter((g) => this.withData().has(g)));
-  /** The charts without: named in one line. */
-  protected readonly empty = computed(() =>
-    this.groups()
-      .filter((g) => !this.withData().has(g))
-      .map((g) => g.key),
-  );
+  /** The charts without (of those answered: the first screen's come before the rest): named in one line. */
+  protected readonly empty = computed(() => {
+    const data = this.charts().data;
+    return this.groups()
+      .filter((g) => !this.withData().has(g) && !!data && seriesAnswered(g, data))
+      .map((g) => g.key);
+  });
 
   protected readonly source = computed(() => {
     const data = this.charts().data;

@@ -85,27 +85,30 @@ export class SystemsApi {
    * reload, and between reloads every report the agent sends is appended live (`system:<id>`).
    */
   charts$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<Refreshing<ChartsData>> {
-    const loads$ = refreshing(() => {
-      const window = rangeWindow(range, Date.now());
-      const requests = chunks(series, MAX_BATCH_SERIES).map((part) =>
-        this.http.get<ChartAnswer>(`${systemUrl(id)}/metrics/batch`, {
-          params: {
-            series: part.map((key) => (key.instance ? `${key.name}|${key.instance}` : key.name)),
-            from: new Date(window.from).toISOString(),
-            to: new Date(window.to).toISOString(),
-          },
-        }),
-      );
-      return forkJoin(requests).pipe(
-        map((answers): ChartsData => ({
-          ...window,
-          source: answers[0]?.source ?? 'raw',
-          bucketSeconds: answers[0]?.bucketSeconds ?? 1,
-          series: answers.flatMap((answer) => answer.series),
-        })),
-      );
-    }, NEVER);
+    const loads$ = refreshing(() => this.chartsOnce$(id, series, range), NEVER);
     return withLiveTail(loads$, this.live.messages<LiveReport>(`system:${id}`));
+  }
+
+  /** The samples of `series` over the last `range`, once: no reload, no live tail. */
+  chartsOnce$(id: number, series: readonly SeriesKey[], range: ChartRange): Observable<ChartsData> {
+    const window = rangeWindow(range, Date.now());
+    const requests = chunks(series, MAX_BATCH_SERIES).map((part) =>
+      this.http.get<ChartAnswer>(`${systemUrl(id)}/metrics/batch`, {
+        params: {
+          series: part.map((key) => (key.instance ? `${key.name}|${key.instance}` : key.name)),
+          from: new Date(window.from).toISOString(),
+          to: new Date(window.to).toISOString(),
+        },
+      }),
+    );
+    return forkJoin(requests).pipe(
+      map((answers): ChartsData => ({
+        ...window,
+        source: answers[0]?.source ?? 'raw',
+        bucketSeconds: answers[0]?.bucketSeconds ?? 1,
+        series: answers.flatMap((answer) => answer.series),
+      })),
+    );
   }
 
   update(id: number, changes: SystemChanges): Observable<SystemDetail> {

@@ -1,0 +1,246 @@
+/**
+ * Containers of a Docker engine (or Podman's Docker-compatible API) over its unix socket: agent
+ * setting `containers.socket` (default /var/run/docker.sock; "off" turns it off). Per container,
+ * its name as the instance: container.running, .healthy (with a healthcheck), .restarts (the
+ * engine's count), .restarts_recent (within `containers.restart_window` minutes, default 10),
+ * .uptime_s, .exited_unexpectedly, and for running ones CPU (share of its limit), memory used, its
+ * limit and the share, network and block I/O rates.
+ *
+ * One collection: the engine's events since the last one (one request: who died, who was stopped or
+ * killed by a request, who was removed), the list (`/containers/json?all=1`, one request), an
+ * inspection only of containers the events or the list say changed, and one-shot stats of each
+ * running container — the Docker API has no stats for all containers at once — at most
+ * STATS_AT_ONCE at a time, all within BUDGET_MS; what is not in by then waits for the next
+ * collection. An engine that does not answer leaves every container series out, said once in the log.
+ */
+import { sample, type Sample } from '../sample.js';
+import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
+import {
+  figures,
+  healthOf,
+  lookOf,
+  nameOf,
+  type Inspection,
+  type ListEntry,
+  type Look,
+  type Stats,
+} from './container-figures.js';
+
+export const DEFAULT_SOCKET = '/var/run/docker.sock';
+const REQUEST_MS = 3000;
+const BUDGET_MS = 8000;
+const STATS_AT_ONCE = 4;
+/** 2,000 metrics a report at most: 120 containers × 12 series leave room for the host's own. */
+export const MAX_CONTAINERS = 120;
+const MINUTE = 60_000;
+
+interface Tracked {
+  inspection: Inspection | null;
+  inspectedState: string;
+  /** An event since the last inspection: inspect again. */
+  changed: boolean;
+  /** A stop or kill was asked for since it last started (`docker stop`, `docker kill`, compose down). */
+  stopRequested: boolean;
+  /** It died since it last started, and nobody asked it to. */
+  diedOnItsOwn: boolean;
+  seenRunning: boolean;
+  restartHistory: { at: number; count: number }[];
+  look: Look | null;
+}
+
+interface EngineEvent {
+  Type?: string;
+  Action?: string;
+  status?: string;
+  id?: string;
+  Actor?: { ID?: string };
+}
+
+export interface ContainerOptions {
+  settings: () => Record<string, unknown>;
+  log: (line: string) => void;
+  now?: () => number;
+  hostCpus?: () => Promise<number>;
+}
+
+export function containerSettings(settings: Record<string, unknown>) {
+  const socket = typeof settings['containers.socket'] === 'string' ? settings['containers.socket'].trim() : '';
+  const window = Number(settings['containers.restart_window']);
+  return {
+    socket: socket || DEFAULT_SOCKET,
+    off: socket === 'off',
+    windowMs: (Number.isFinite(window) && window >= 1 && window <= 1440 ? window : 10) * MINUTE,
+  };
+}
+
+function why(error: unknown, socket: string): string {
+  const code = error instanceof EngineError ? error.code : 'ERROR';
+  if (code === 'ENOENT') return `no container engine socket at ${socket}`;
+  if (code === 'EACCES') return `may not open ${socket} (install with --docker, or point containers.socket at a proxy)`;
+  if (code === 'ECONNREFUSED') return `the container engine at ${socket} refuses connections`;
+  return `the container engine at ${socket} did not answer (${error instanceof Error ? error.message : code})`;
+}
+
+const newTracked = (): Tracked => ({
+  inspection: null,
+  inspectedState: '',
+  changed: true,
+  stopRequested: false,
+  diedOnItsOwn: false,
+  seenRunning: false,
+  restartHistory: [],
+  look: null,
+});
+
+export function containersCollector(options: ContainerOptions) {
+  const now = options.now ?? Date.now;
+  const tracked = new Map<string, Tracked>();
+  let eventsSince: number | null = null;
+  let saidWhy = '';
+  let saidCapped = false;
+  let socketInUse = '';
+
+  /** Applies the engine's events; false when the engine does not give them (a proxy may refuse). */
+  async function readEvents(socket: string, until: number, signal: AbortSignal): Promise<boolean> {
+    const since = eventsSince;
+    eventsSince = until;
+    if (since === null) return false;
+    const filters = encodeURIComponent(JSON.stringify({ type: ['container'] }));
+    const path = `/events?since=${(since / 1000).toFixed(3)}&until=${(until / 1000).toFixed(3)}&filters=${filters}`;
+    const text = await engineGet({ socketPath: socket, path, timeoutMs: REQUEST_MS, signal }).catch(() => null);
+    if (text === null) return false;
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      let event: EngineEvent;
+      try {
+        event = JSON.parse(line) as EngineEvent;
+      } catch {
+        continue;
+      }
+      const id = event.Actor?.ID ?? event.id;
+      const action = (event.Action ?? event.status ?? '').split(':')[0] ?? '';
+      // one started since the last list is followed from its start (it may have died already)
+      if (id && action === 'start' && !tracked.has(id)) tracked.set(id, newTracked());
+      const container = id ? tracked.get(id) : undefined;
+      if (!id || !container) continue;
+      // a healthcheck's own runs (exec_create, exec_start, exec_die) change nothing an inspection shows
+      if (!action.startsWith('exec_')) container.changed = true;
+      if (action === 'kill' || action === 'stop') container.stopRequested = true;
+      else if (action === 'start')
+        Object.assign(container, { stopRequested: false, diedOnItsOwn: false, seenRunning: true });
+      else if (action === 'die' && !container.stopRequested) container.diedOnItsOwn = true;
+      else if (action === 'destroy') tracked.delete(id);
+    }
+    return true;
+  }
+
+  function restartsRecent(container: Tracked, count: number, at: number, windowMs: number): number {
+    const history = container.restartHistory;
+    const newest = history[history.length - 1];
+    if (newest && count < newest.count) history.length = 0; // a started container counts from 0 again
+    if (!newest || newest.count !== count || history.length === 0) history.push({ at, count });
+    // the count at the window's start: the newest entry at or before it, else the oldest seen
+    while (history.length > 1 && (history[1] as { at: number }).at <= at - windowMs) history.shift();
+    return count - (history[0] as { count: number }).count;
+  }
+
+  function seriesOf(entry: ListEntry, container: Tracked, stats: Samples, withEvents: boolean, settings: Settings) {
+    const name = nameOf(entry);
+    const at = now();
+    const running = entry.State === 'running';
+    const samples: Sample[] = [sample('container.running', running ? 1 : 0, name)];
+    if (running) container.seenRunning = true;
+    const state = container.inspection?.State;
+    const health = running ? healthOf(entry, container.inspection) : null;
+    if (health) samples.push(sample('container.healthy', health === 'healthy' ? 1 : 0, name));
+    const count = container.inspection?.RestartCount;
+    if (typeof count === 'number') {
+      samples.push(sample('container.restarts', count, name));
+      samples.push(sample('container.restarts_recent', restartsRecent(container, count, at, settings.windowMs), name));
+    }
+    const started = Date.parse(state?.StartedAt ?? '');
+    if (running && started > 0)
+      samples.push(sample('container.uptime_s', Math.max(0, Math.floor((at - started) / 1000)), name));
+    // without the engine's events, a non-zero exit (or the OOM killer) of one seen running stands for "on its own"
+    const ended = entry.State === 'exited' || entry.State === 'dead';
+    const onItsOwn = withEvents
+      ? container.diedOnItsOwn
+      : container.seenRunning && (state?.OOMKilled === true || (state?.ExitCode ?? 0) !== 0);
+    samples.push(sample('container.exited_unexpectedly', ended && onItsOwn ? 1 : 0, name));
+    samples.push(...(stats.get(entry.Id) ?? []));
+    return samples;
+  }
+
+  type Settings = ReturnType<typeof containerSettings>;
+  type Samples = Map<string, Sample[]>;
+
+  return async (): Promise<Sample[]> => {
+    const settings = containerSettings(options.settings());
+    if (settings.off) return [];
+    const socket = settings.socket;
+    if (socket !== socketInUse) {
+      // another socket (the settings changed): what was said of the last one does not carry over
+      tracked.clear();
+      eventsSince = null;
+      saidWhy = '';
+      socketInUse = socket;
+    }
+    const signal = AbortSignal.timeout(BUDGET_MS);
+    const until = now();
+    let list: ListEntry[];
+    let withEvents: boolean;
+    try {
+      withEvents = await readEvents(socket, until, signal);
+      list = await engineJson<ListEntry[]>({
+        socketPath: socket,
+        path: '/containers/json?all=1',
+        timeoutMs: REQUEST_MS,
+        signal,
+      });
+    } catch (error) {
+      const reason = why(error, socket);
+      if (reason !== saidWhy) options.log(`containers: ${reason}; container series left out`);
+      saidWhy = reason;
+      eventsSince = null;
+      return [];
+    }
+    if (saidWhy) options.log(`containers: the engine at ${socket} answers again`);
+    saidWhy = '';
+    if (list.length > MAX_CONTAINERS && !saidCapped) {
+      options.log(`containers: ${list.length} containers, series of the first ${MAX_CONTAINERS} by name only`);
+      saidCapped = true;
+    }
+    const shown = [...list].sort((a, b) => nameOf(a).localeCompare(nameOf(b))).slice(0, MAX_CONTAINERS);
+    const present = new Set(list.map((entry) => entry.Id));
+    for (const id of tracked.keys()) if (!present.has(id)) tracked.delete(id); // removed: forgotten
+
+    const get = async <T>(path: string) => engineJson<T>({ socketPath: socket, path, timeoutMs: REQUEST_MS, signal });
+    const entries = shown.map((entry) => {
+      let container = tracked.get(entry.Id);
+      if (!container) {
+        container = newTracked();
+        tracked.set(entry.Id, container);
+      }
+      return { entry, container };
+    });
+    const stale = entries.filter(
+      ({ entry, container }) => !withEvents || container.changed || container.inspectedState !== entry.State,
+    );
+    await boundedEach(stale, STATS_AT_ONCE, signal, async ({ entry, container }) => {
+      container.inspection = await get<Inspection>(`/containers/${entry.Id}/json`);
+      container.inspectedState = entry.State ?? '';
+      container.changed = false;
+    });
+    const cpus = (await options.hostCpus?.()) || 1;
+    const stats: Samples = new Map();
+    const running = entries.filter(({ entry }) => entry.State === 'running');
+    await boundedEach(running, STATS_AT_ONCE, signal, async ({ entry, container }) => {
+      const answer = await get<Stats>(`/containers/${entry.Id}/stats?stream=false&one-shot=true`);
+      const look = lookOf(answer, now(), cpus);
+      if (!look) return;
+      stats.set(entry.Id, figures(nameOf(entry), answer, look, container.look, container.inspection));
+      container.look = look;
+    });
+    return entries.flatMap(({ entry, container }) => seriesOf(entry, container, stats, withEvents, settings));
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * Processes, from /proc only:
+ * - the top `processes.top` (default 5) by CPU and by memory: process.cpu_pct and process.rss_bytes
+ *   per "name (user)". Processes of one name and user are summed (nginx's workers are one line),
+ *   and the instance carries no pid: a pid in it would make a new series every report, and the
+ *   server keeps every distinct set of series a report ever had;
+ * - watched patterns, agent setting `processes` ("nginx, postgres*, /usr/bin/java *app.jar"):
+ *   processes.count, processes.cpu_pct and processes.rss_bytes per pattern, so "nginx: 0 processes"
+ *   can raise an alert. A pattern (glob: * and ?) matches the process name (or its program's name
+ *   where the kernel cut the name at 15 characters), or, when it holds a "/" or a space, the command
+ *   line, which is read on the host only.
+ * No argument leaves the host unless `processes.args` is "on": then a top line is named by its
+ * command line (arguments can hold secrets, so it is off unless asked for).
+ * CPU is a share of one CPU, as top shows it, over the time since the last look.
+ */
+import { type Host } from '../host.js';
+import { sample, type Sample } from '../sample.js';
+
+/** Clock ticks a second (USER_HZ): 100 on every Linux architecture the agent is built for. */
+const TICKS = 100;
+const MAX_TOP = 20;
+/** The longest process name the kernel keeps (TASK_COMM_LEN less its NUL). */
+const COMM_LENGTH = 15;
+
+interface Proc {
+  pid: string;
+  name: string;
+  ticks: number;
+  rssPages: number;
+}
+
+export function processSettings(settings: Record<string, unknown>) {
+  const top = Number(settings['processes.top'] ?? 5);
+  const patterns =
+    typeof settings['processes'] === 'string'
+      ? settings['processes']
+          .split(',')
+          .map((p) => p.trim())
+          .filter((p) => p && p.length <= 128)
+      : [];
+  return {
+    top: Number.isInteger(top) && top >= 0 && top <= MAX_TOP ? top : 5,
+    patterns,
+    args: settings['processes.args'] === 'on' || settings['processes.args'] === 'true',
+  };
+}
+
+/** pid, comm and the fields after it: state (3) … utime (14), stime (15) … rss (24). */
+export function parseStat(pid: string, stat: string): Proc | null {
+  const close = stat.lastIndexOf(')');
+  if (close < 0) return null;
+  const name = stat.slice(stat.indexOf('(') + 1, close);
+  const rest = stat.slice(close + 2).split(' ');
+  const [utime, stime, rss] = [rest[11], rest[12], rest[21]].map(Number);
+  if (![utime, stime, rss].every((n) => Number.isFinite(n))) return null;
+  return { pid, name, ticks: (utime as number) + (stime as number), rssPages: rss as number };
+}
+
+export function globMatcher(pattern: string): RegExp {
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
+  return new RegExp(`^${body}$`);
+}
+
+const users = (passwd: string) =>
+  new Map(
+    passwd
+      .split('\n')
+      .map((line) => line.split(':'))
+      .filter((f) => f.length > 2)
+      .map((f) => [f[2] as string, f[0] as string]),
+  );
+
+export function processesCollector(host: Host, settings: () => Record<string, unknown>, clock: () => number) {
+  let before: { at: number; ticks: Map<string, number> } | null = null;
+  let pageSize: number | null = null;
+
+  /** Bytes a page: the agent's own RSS in kB (status) over its pages (stat). */
+  async function pageBytes(): Promise<number> {
+    if (pageSize) return pageSize;
+    const kb = Number(/VmRSS:\s+(\d+)/.exec((await host.read('/proc/self/status')) ?? '')?.[1]);
+    const pages = parseStat('self', (await host.read('/proc/self/stat')) ?? '')?.rssPages ?? 0;
+    const guess = kb > 0 && pages > 0 ? (kb * 1024) / pages : 4096;
+    pageSize = [4096, 16384, 65536].reduce((a, b) => (Math.abs(b - guess) < Math.abs(a - guess) ? b : a));
+    return pageSize;
+  }
+
+  const cmdline = async (pid: string) =>
+    ((await host.read(`/proc/${pid}/cmdline`)) ?? '').replace(/\0+$/, '').replace(/\0/g, ' ');
+  const uid = async (pid: string) => /^Uid:\s+(\d+)/m.exec((await host.read(`/proc/${pid}/status`)) ?? '')?.[1] ?? '?';
+
+  /** The kernel cuts a process name to 15 characters: such a name is also tried as its program's whole name. */
+  async function matches(p: Proc, matcher: RegExp, onCommandLine: boolean): Promise<boolean> {
+    if (onCommandLine) return matcher.test(await cmdline(p.pid));
+    if (matcher.test(p.name)) return true;
+    if (p.name.length < COMM_LENGTH) return false;
+    const program = (await cmdline(p.pid)).split(' ')[0] ?? '';
+    return matcher.test(program.slice(program.lastIndexOf('/') + 1));
+  }
+
+  return async (): Promise<Sample[]> => {
+    const { top, patterns, args } = processSettings(settings());
+    const procs: Proc[] = [];
+    for (const pid of await host.list('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      const text = await host.read(`/proc/${pid}/stat`);
+      const proc = text ? parseStat(pid, text) : null;
+      if (proc) procs.push(proc);
+    }
+    const at = clock();
+    const ticks = new Map(procs.map((p) => [p.pid, p.ticks]));
+    const last = before;
+    before = { at, ticks };
+    const page = await pageBytes();
+    const seconds = last ? (at - last.at) / 1000 : 0;
+    // share of one CPU since the last look; a process new since then counts from its start
+    const cpuOf = (p: Proc) => (seconds > 0 ? (100 * (p.ticks - (last?.ticks.get(p.pid) ?? 0))) / TICKS / seconds : 0);
+    const samples: Sample[] = [];
+
+    for (const pattern of patterns) {
+      const matcher = globMatcher(pattern);
+      const onCommandLine = /[/ ]/.test(pattern);
+      const matching: Proc[] = [];
+      for (const p of procs) if (await matches(p, matcher, onCommandLine)) matching.push(p);
+      samples.push(sample('processes.count', matching.length, pattern));
+      if (last)
+        samples.push(
+          sample(
+            'processes.cpu_pct',
+            matching.reduce((s, p) => s + cpuOf(p), 0),
+            pattern,
+          ),
+        );
+      samples.push(
+        sample(
+          'processes.rss_bytes',
+          matching.reduce((s, p) => s + p.rssPages * page, 0),
+          pattern,
+        ),
+      );
+    }
+    if (top === 0) return samples;
+
+    // group by name, take the candidates of both lists, then split them by user (status read only for those)
+    const rank = async (key: (p: Proc) => number) => {
+      const byName = new Map<string, Proc[]>();
+      for (const p of procs) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+      const sum = (list: Proc[]) => list.reduce((s, p) => s + key(p), 0);
+      const candidates = [...byName.values()].sort((a, b) => sum(b) - sum(a)).slice(0, top);
+      const groups = new Map<string, Proc[]>();
+      for (const p of candidates.flat()) {
+        const label = args ? (await cmdline(p.pid)) || p.name : p.name;
+        const user = (await userNames()).get(await uid(p.pid)) ?? 'unknown';
+        const instance = `${label.slice(0, 96)} (${user.slice(0, 28)})`.replace(/[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/gu, '?');
+        groups.set(instance, [...(groups.get(instance) ?? []), p]);
+      }
+      return [...groups.entries()]
+        .filter(([, list]) => sum(list) > 0)
+        .sort((a, b) => sum(b[1]) - sum(a[1]))
+        .slice(0, top);
+    };
+    let passwd: Map<string, string> | null = null;
+    const userNames = async () => (passwd ??= users((await host.read('/etc/passwd')) ?? ''));
+    const shown = new Map<string, Proc[]>([...(last ? await rank(cpuOf) : []), ...(await rank((p) => p.rssPages))]);
+    for (const [instance, list] of shown) {
+      if (last)
+        samples.push(
+          sample(
+            'process.cpu_pct',
+            list.reduce((s, p) => s + cpuOf(p), 0),
+            instance,
+          ),
+        );
+      samples.push(
+        sample(
+          'process.rss_bytes',
+          list.reduce((s, p) => s + p.rssPages * page, 0),
+          instance,
+        ),
+      );
+    }
+    return samples;
+  };
+}

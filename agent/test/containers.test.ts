@@ -1,0 +1,133 @@
+/**
+ * The containers collector against the real Docker engine the suites use: containers started here
+ * from a local image (one turning unhealthy, one restarting in a loop, one exiting on its own, one
+ * stopped by the test, one busy under CPU and memory limits), read through the engine's socket and
+ * through a second path to it (as a Podman socket would be named); then an engine that is missing,
+ * refusing or silent: no container series, one line in the log, and the collection within its budget.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { containersCollector } from '../src/collectors/containers.js';
+import type { Sample } from '../src/sample.js';
+import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from './container-engine.js';
+
+const prefix = `argus-ct-${randomBytes(3).toString('hex')}`;
+const name = (role: string) => `${prefix}-${role}`;
+const value = (samples: Sample[], metric: string, role: string) =>
+  samples.find((s) => s.name === metric && s.instance === name(role))?.value;
+
+describe('containers from the Docker engine', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'argus-containers-'));
+    await ensureTinyImage();
+    const run = (role: string, ...args: string[]) => docker('run', '-d', '--name', name(role), ...args);
+    await run(
+      'health',
+      ...['--health-cmd', 'test -f /tmp/ok', '--health-interval', '1s', '--health-retries', '1'],
+      ...[TINY_IMAGE, 'sh', '-c', ': > /tmp/ok; sleep 6; rm /tmp/ok; sleep 600'],
+    );
+    await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
+    await run('crash', TINY_IMAGE, 'sh', '-c', 'sleep 4; exit 2');
+    await run('stopped', TINY_IMAGE, 'sleep', '600');
+    await run('busy', '--cpus', '0.5', '--memory', '64m', TINY_IMAGE, 'sh', '-c', 'while :; do :; done');
+  });
+  after(async () => {
+    const ids = await docker('ps', '-aq', '--filter', `name=${prefix}`);
+    if (ids) await docker('rm', '-f', ...ids.split('\n'));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('reads state, health, restarts, exits and figures, and tells a requested stop from a crash', async () => {
+    const logs: string[] = [];
+    const collect = containersCollector({
+      settings: () => ({ 'containers.socket': ENGINE_SOCKET, 'containers.restart_window': '5' }),
+      log: (line) => logs.push(line),
+      hostCpus: async () => 2,
+    });
+    const seen = { healthy: false, unhealthy: false, loop: false, crash: false, stopped: false };
+    let samples: Sample[] = [];
+    let stopAsked = false;
+    const deadline = Date.now() + 60_000;
+    while (Object.values(seen).includes(false) && Date.now() < deadline) {
+      const started = performance.now();
+      samples = await collect();
+      assert.ok(performance.now() - started < 9000, 'a collection stays within its budget');
+      if (!stopAsked && value(samples, 'container.running', 'stopped') === 1) {
+        await docker('stop', '-t', '1', name('stopped'));
+        stopAsked = true;
+      }
+      seen.healthy ||= value(samples, 'container.healthy', 'health') === 1;
+      seen.unhealthy ||= seen.healthy && value(samples, 'container.healthy', 'health') === 0;
+      seen.loop ||= (value(samples, 'container.restarts_recent', 'loop') ?? 0) >= 3;
+      seen.crash ||= value(samples, 'container.exited_unexpectedly', 'crash') === 1;
+      seen.stopped ||= stopAsked && value(samples, 'container.running', 'stopped') === 0;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    assert.deepEqual(seen, { healthy: true, unhealthy: true, loop: true, crash: true, stopped: true });
+    assert.equal(value(samples, 'container.exited_unexpectedly', 'stopped'), 0, 'stopped on request: no crash');
+    assert.equal(value(samples, 'container.running', 'crash'), 0);
+    assert.ok((value(samples, 'container.restarts', 'loop') ?? 0) >= 3, 'the engine’s own restart count');
+    assert.equal(value(samples, 'container.mem_limit_bytes', 'busy'), 64 * 1024 * 1024);
+    // a share of its limit (0.5 CPU); how much of it the loop gets depends on this shared machine's load
+    const cpu = value(samples, 'container.cpu_pct', 'busy') ?? -1;
+    assert.ok(cpu > 5 && cpu <= 115, `a busy loop under --cpus 0.5: ${cpu} % of its limit`);
+    assert.ok((value(samples, 'container.uptime_s', 'busy') ?? -1) >= 1);
+    for (const metric of ['container.net_rx_bps', 'container.disk_read_bytes_ps', 'container.mem_pct'])
+      assert.notEqual(value(samples, metric, 'busy'), undefined, metric);
+    assert.equal(value(samples, 'container.cpu_pct', 'crash'), undefined, 'no figures for a container not running');
+    assert.deepEqual(logs, []);
+
+    // removed on purpose: forgotten at once, its series are no longer sent
+    await docker('rm', '-f', name('crash'));
+    samples = await collect();
+    assert.equal(value(samples, 'container.running', 'crash'), undefined);
+    assert.equal(value(samples, 'container.running', 'busy'), 1);
+  });
+
+  it('reads the engine through another socket path (a Podman socket is set the same way)', async () => {
+    const path = join(dir, 'podman.sock');
+    await symlink(ENGINE_SOCKET, path);
+    const collect = containersCollector({ settings: () => ({ 'containers.socket': path }), log: () => undefined });
+    assert.equal(value(await collect(), 'container.running', 'busy'), 1);
+    assert.deepEqual(
+      await containersCollector({ settings: () => ({ 'containers.socket': 'off' }), log: assert.fail })(),
+      [],
+    );
+  });
+
+  it('leaves the series out and says so once when the socket is missing, refuses, or never answers', async () => {
+    const file = join(dir, 'not-a-socket');
+    await writeFile(file, '');
+    const silentPath = join(dir, 'silent.sock');
+    const silent = net.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(silentPath, resolve));
+    try {
+      for (const [socket, says] of [
+        [join(dir, 'missing.sock'), /no container engine socket at .*missing\.sock/],
+        [file, /refuses connections/],
+        [silentPath, /did not answer/],
+      ] as const) {
+        const logs: string[] = [];
+        const collect = containersCollector({
+          settings: () => ({ 'containers.socket': socket }),
+          log: (l) => logs.push(l),
+        });
+        for (let i = 0; i < 2; i += 1) {
+          const started = performance.now();
+          assert.deepEqual(await collect(), []);
+          assert.ok(performance.now() - started < 9000);
+        }
+        assert.equal(logs.length, 1, logs.join('\n'));
+        assert.match(logs[0] as string, says);
+      }
+    } finally {
+      silent.close();
+    }
+  });
+});
