@@ -46,6 +46,8 @@ export const updateUserBody = z
     disabled: z.boolean().optional(),
     customerIds: customerIds.optional(),
     password: accountPassword.optional(),
+    /** An administrator who may always sign in with a password, even when password sign-in is refused. */
+    breakGlass: z.boolean().optional(),
   })
   .strict()
   .meta({ id: 'UpdateUser' });
@@ -89,6 +91,19 @@ export const user = z
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof user>;
+
+/** An account in the users list: also how it signs in, and when it last did. */
+export const userListItem = user
+  .extend({
+    /** `local`: a password; `sso`: the identity provider only (no password of its own); `both`. */
+    source: z.enum(['local', 'sso', 'both']),
+    /** May always sign in with a password, even when password sign-in is refused to others. */
+    breakGlass: z.boolean(),
+    /** The last sign-in, with a password or through the provider; null: never since this was recorded. */
+    lastSignInAt: instant.nullable(),
+  })
+  .meta({ id: 'UserListItem' });
+export type UserListItem = z.infer<typeof userListItem>;
 
 /** The answer of the routes that create or change one account. */
 export const userAnswer = z.object({ user }).meta({ id: 'UserAnswer' });

@@ -3,7 +3,7 @@
  * (/api/auth/sso/*), and Settings → Single sign-on (/api/settings/sso) — docs/api.md "Single sign-on".
  */
 import { z } from 'zod';
-import { id, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
+import { id, instant, role, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 /** Whether the sign-in page shows "Sign in with <name>". */
 export const ssoOptions = z.object({ enabled: z.boolean(), name: z.string().nullable() }).meta({ id: 'SsoOptions' });
@@ -37,6 +37,34 @@ export const groupMapping = z
   .meta({ id: 'SsoGroupMapping' });
 export type GroupMappingEntry = z.infer<typeof groupMapping>;
 
+/** The latest "Test sign-in" of this administrator: what the provider sent, and what the mapping makes of it. */
+export const ssoTestResult = z
+  .object({
+    at: instant,
+    /** The ID token's claims (never the token); null when the provider or the token check refused. */
+    claims: z.record(z.string(), z.unknown()).nullable(),
+    /** The groups found in the groups claim. */
+    groups: z.array(z.string()),
+    /** The role the mapping gives; null: this person would be refused (`refused` says why). */
+    role: role.nullable(),
+    customerIds: z.array(id),
+    refused: z.string().nullable(),
+  })
+  .meta({ id: 'SsoTestResult' });
+export type SsoTestResult = z.infer<typeof ssoTestResult>;
+
+export const ssoTest = z.object({ result: ssoTestResult.nullable() }).meta({ id: 'SsoTest' });
+export type SsoTest = z.infer<typeof ssoTest>;
+
+export const localSignInBody = z
+  .object({
+    /** true: only break-glass administrators may sign in with a password. */
+    restricted: z.boolean(),
+  })
+  .strict()
+  .meta({ id: 'SsoLocalSignIn' });
+export type LocalSignInRequest = z.input<typeof localSignInBody>;
+
 export const groupMappingsBody = z
   .object({ mappings: z.array(groupMapping).max(500) })
   .meta({ id: 'SsoGroupMappings' });
@@ -54,8 +82,12 @@ export const ssoSettings = z
     buttonName: z.string().nullable(),
     linkVerifiedEmail: z.boolean(),
     createUsers: z.boolean(),
+    /** Password sign-in refused to all but break-glass administrators (only while single sign-on is configured). */
+    localSignInRestricted: z.boolean(),
     /** The redirect URI to register at the provider. */
     callbackUrl: z.string(),
+    /** `environment`: set by OIDC_GROUP_MAP (read-only here); `console`: edited in Settings. */
+    mappingSource: z.enum(['console', 'environment']),
     mappings: z.array(groupMapping),
   })
   .meta({ id: 'SsoSettings' });

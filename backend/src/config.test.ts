@@ -218,4 +218,24 @@ describe('single sign-on variables (OIDC_*)', () => {
       'no secret in the message',
     );
   });
+
+  it('reads the group mapping of OIDC_GROUP_MAP, and refuses one it cannot read', () => {
+    assert.equal(loadConfig({ ...BASE, ...OIDC }).sso?.groupMap, null);
+    const map = loadConfig({
+      ...BASE,
+      ...OIDC,
+      OIDC_GROUP_MAP: ' argus-admins=ADMIN:Acme ; acme-ops=operator:Acme, Acme East;CN=View,OU=Groups=VIEWER:Globex; ',
+    }).sso?.groupMap;
+    assert.deepEqual(map, [
+      { group: 'argus-admins', role: 'ADMIN', customers: [] },
+      { group: 'acme-ops', role: 'OPERATOR', customers: ['Acme', 'Acme East'] },
+      { group: 'CN=View,OU=Groups', role: 'VIEWER', customers: ['Globex'] },
+    ]);
+    assert.match(
+      configError({ ...OIDC, OIDC_GROUP_MAP: 'admins=ROOT' }),
+      /OIDC_GROUP_MAP: "admins=ROOT" is not group=ROLE/,
+    );
+    assert.match(configError({ ...OIDC, OIDC_GROUP_MAP: 'ops' }), /OIDC_GROUP_MAP/);
+    assert.match(configError({ ...OIDC, OIDC_GROUP_MAP: 'a=ADMIN;a=VIEWER' }), /"a" is listed twice/);
+  });
 });

@@ -89,6 +89,51 @@ export interface SsoConfig {
   linkVerifiedEmail: boolean;
   /** OIDC_CREATE_USERS (default true): a mapped user without an account gets one at first sign-in. */
   createUsers: boolean;
+  /**
+   * OIDC_GROUP_MAP (automated installs): the group mapping, in place of the one edited in the
+   * console; customers by name. null: the console's.
+   */
+  groupMap: GroupMapEntry[] | null;
+}
+
+/** One provider group of OIDC_GROUP_MAP: its role and the customers (by name) it grants. */
+export interface GroupMapEntry {
+  group: string;
+  role: 'ADMIN' | 'OPERATOR' | 'VIEWER';
+  customers: string[];
+}
+
+const GROUP_MAP_ENTRY = /^(.+)=\s*(ADMIN|OPERATOR|VIEWER)\s*(?::(.*))?$/i;
+
+/**
+ * `group=ROLE[:customer,customer]; …` — the last `=ROLE` of an entry ends its group, so a group
+ * named like a directory entry (`CN=Ops,OU=Groups`) fits; entries are separated by `;`.
+ */
+function groupMap(env: Env): GroupMapEntry[] | null {
+  const raw = value(env, 'OIDC_GROUP_MAP');
+  if (raw === undefined) return null;
+  const seen = new Set<string>();
+  return raw
+    .split(';')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const match = GROUP_MAP_ENTRY.exec(entry);
+      const group = match?.[1]?.trim();
+      if (!match || !group || group.length > 200) {
+        throw new ConfigError(
+          `OIDC_GROUP_MAP: "${entry}" is not group=ROLE or group=ROLE:customer,customer (ROLE: ADMIN, OPERATOR, VIEWER)`,
+        );
+      }
+      if (seen.has(group)) throw new ConfigError(`OIDC_GROUP_MAP: the group "${group}" is listed twice`);
+      seen.add(group);
+      const role = (match[2] as string).toUpperCase() as GroupMapEntry['role'];
+      const customers = (match[3] ?? '')
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      return { group, role, customers: role === 'ADMIN' ? [] : customers };
+    });
 }
 
 /** A database interval, as the retention variables take it ("400 days", "13 months"). */
@@ -257,6 +302,7 @@ function ssoConfig(env: Env, authUrl: string | undefined): SsoConfig | null {
     buttonName: value(env, 'OIDC_BUTTON_NAME') ?? 'single sign-on',
     linkVerifiedEmail: flag(env, 'OIDC_LINK_VERIFIED_EMAIL'),
     createUsers: value(env, 'OIDC_CREATE_USERS') === undefined ? true : flag(env, 'OIDC_CREATE_USERS'),
+    groupMap: groupMap(env),
   };
 }
 

@@ -78,9 +78,11 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   const settings = assembleSettings(shared);
   const { mailer } = settings;
   const failureDelayMs = deps.loginFailureDelayMs ?? 250;
-  const auth = assembleAuth({ ...shared, mailer, origins, authSecret: config.authSecret, authUrl, failureDelayMs });
+  const singleSignOn = config.sso !== null;
+  const authSecret = config.authSecret;
+  const auth = assembleAuth({ ...shared, mailer, origins, authSecret, authUrl, failureDelayMs, singleSignOn });
   const { authentication } = auth;
-  const sso = assembleSso({ ...shared, config: config.sso, authUrl, sessions: auth.sessions });
+  const sso = assembleSso({ ...shared, config: config.sso, authUrl, sessions: auth.sessions, users: auth.users });
   const passwordReset = assemblePasswordReset({ ...shared, mailer, authUrl, origins });
   const webhookSecret = config.webhookSecret;
   const agents = assembleAgents({ ...shared, distDir: config.agentDistDir, publicUrl, webhookSecret });

@@ -19,13 +19,18 @@ export interface ProductionConsole {
   stop(): Promise<void>;
 }
 
+/**
+ * `env`: more variables, or a function of nginx's origin giving them (an identity provider must know
+ * the callback URL, which is on that origin, before the app starts with the provider's issuer).
+ */
 export async function startProductionConsole(
   databaseUrl: string,
-  env: Record<string, string> = {},
+  more: Record<string, string> | ((origin: string) => Promise<Record<string, string>>) = {},
 ): Promise<ProductionConsole> {
   // nginx needs the app's port and the app needs nginx's origin (AUTH_URL): the app's port is chosen first
   const appPort = await freePort();
   const proxy = await startTlsProxy({ appPort });
+  const env = typeof more === 'function' ? await more(proxy.origin) : more;
   const server = await startTestServer(
     testConfig(databaseUrl, {
       NODE_ENV: 'production',

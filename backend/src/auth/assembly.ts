@@ -47,6 +47,8 @@ export interface AuthAssemblyDeps {
   failureDelayMs: number;
   /** The one Origin rule of every browser-facing check. */
   origins: OriginRule;
+  /** Whether single sign-on is configured: only then can password sign-in be refused. */
+  singleSignOn?: boolean;
 }
 
 export function assembleAuth(deps: AuthAssemblyDeps) {
@@ -81,7 +83,14 @@ export function assembleAuth(deps: AuthAssemblyDeps) {
 
 function signIn(deps: AuthAssemblyDeps) {
   const { db, clock, log, bus, audit, mailer, limiter } = deps;
-  const users = createUsersService({ db, repo: createUsersRepo(db), hasher: deps.hasher, bus, audit });
+  const users = createUsersService({
+    db,
+    repo: createUsersRepo(db),
+    hasher: deps.hasher,
+    bus,
+    audit,
+    singleSignOn: deps.singleSignOn ?? false,
+  });
   const sessions = createSessions({ repo: createSessionRepo(db), clock, authSecret: deps.authSecret, bus });
   const tokens = createTokensService({ repo: createTokensRepo(db), clock, bus, audit });
   const secondFactor = createSecondFactorService({

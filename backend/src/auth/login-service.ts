@@ -14,8 +14,9 @@
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
-import { TooMany, Unauthenticated } from '../lib/errors.js';
+import { Forbidden, TooMany, Unauthenticated } from '../lib/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
+import { LOCAL_SIGN_IN_OFF } from '../users/local-sign-in.js';
 import type { UserView, UsersService } from '../users/service.js';
 import type { GuessingAlert } from './guessing-alert.js';
 import type { Sessions } from './sessions.js';
@@ -144,6 +145,19 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
     const user = await users.verifyCredentials(input.identifier.trim(), input.password);
     if (!user) return fail(identity, meta.ip, { message: INVALID_SIGN_IN, code: 'invalid_sign_in', fromHere });
     await refund(accountKey, meta.ip);
+    // only someone holding the password learns that password sign-in is off for this account
+    if (!(await users.localSignIn.allows(user))) {
+      await audit.recordAlone(
+        { type: 'user', id: user.id, name: user.email, address: meta.ip },
+        {
+          action: 'auth.sign_in_failed',
+          targetType: 'user',
+          targetId: user.id,
+          after: { reason: 'local_sign_in_off' },
+        },
+      );
+      throw new Forbidden(LOCAL_SIGN_IN_OFF, 'local_sign_in_off');
+    }
 
     const factor = await secondFactor.requirement(user, meta.trustedDevice);
     if (factor) {
@@ -165,13 +179,14 @@ export function createLoginService({ users, sessions, secondFactor, limits, gues
     }
 
     await limits.perAccount.reset(accountKey);
-    const session = await sessions.start(user.id, meta, (trx) =>
-      audit.record(
+    const session = await sessions.start(user.id, meta, async (trx) => {
+      await users.recordSignIn(user.id, trx);
+      await audit.record(
         trx,
         { type: 'user', id: user.id, name: user.email, address: meta.ip },
         { action: 'auth.sign_in', targetType: 'user', targetId: user.id, after: factor ? { factor } : null },
-      ),
-    );
+      );
+    });
     return {
       kind: 'signed-in',
       user: await users.userView(user.id),

@@ -107,6 +107,9 @@ export const authRoutes = [
     responses: {
       200: { description: 'Signed in, or a second factor is due', schema: loginAnswer },
       401: refusalDoc('The identifier, password or code is not right'),
+      403: refusalDoc(
+        'Password sign-in is refused to this account (single sign-on only; break-glass administrators are exempt)',
+      ),
       429: refusalDoc(
         'Too many failures (per account and address, per address), too many wrong codes, or more than ' +
           'three sign-ins of one account being checked at once; with Retry-After',

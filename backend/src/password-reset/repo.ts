@@ -14,6 +14,8 @@ export interface AccountRow {
   role: string;
   disabled: boolean;
   totpEnrolled: boolean;
+  /** false: created by single sign-on, no password of its own (no reset link is sent). */
+  localPassword: boolean;
 }
 
 interface UserRecord {
@@ -23,6 +25,7 @@ interface UserRecord {
   role: string;
   disabled: boolean;
   totp_enrolled: boolean;
+  local_password: boolean;
 }
 
 function mapAccount(row: UserRecord): AccountRow {
@@ -33,6 +36,7 @@ function mapAccount(row: UserRecord): AccountRow {
     role: row.role,
     disabled: row.disabled,
     totpEnrolled: row.totp_enrolled,
+    localPassword: row.local_password,
   };
 }
 
@@ -43,6 +47,7 @@ function accounts(db: Db) {
     'username',
     'role',
     'disabled',
+    'local_password',
     db.raw('totp_secret IS NOT NULL AS totp_enrolled'),
   );
 }
@@ -125,6 +130,8 @@ export async function setPasswordAndEndSessions(
     .where({ id: userId })
     .update({
       password_hash: passwordHash,
+      // a password set here is one someone chose: the account may sign in with it
+      local_password: true,
       updated_at: now,
       ...(options.clearSecondFactor ? { totp_secret: null, totp_pending_secret: null, totp_last_step: null } : {}),
     });

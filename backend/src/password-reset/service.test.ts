@@ -127,6 +127,29 @@ describe('password reset service', () => {
     assert.equal((await db.knex('password_reset_tokens').count<{ count: string }[]>('* as count'))[0]?.count, '0');
   });
 
+  it('sends nothing to an account single sign-on created (no password of its own), as for an unknown address', async () => {
+    await enableMail();
+    const id = await insertUser('sso@example.com', {
+      local_password: false,
+      oidc_issuer: 'https://idp.example.com',
+      oidc_subject: 'sso-user',
+    });
+    const linked = await insertUser('linked@example.com', {
+      oidc_issuer: 'https://idp.example.com',
+      oidc_subject: 'linked-user',
+    });
+    const count = sink.mails.length;
+    const resets = service();
+    // the same call returns the same way for both: nothing in the answer tells them apart
+    assert.equal(await resets.requestReset('sso@example.com'), await resets.requestReset('nobody@example.com'));
+    await resets.settled();
+    assert.equal(sink.mails.length, count);
+    assert.equal((await db.knex('password_reset_tokens').where({ user_id: id })).length, 0);
+    // an account linked to the provider that also has a password of its own still gets its link
+    await tokenFromMail('linked@example.com');
+    assert.equal((await db.knex('password_reset_tokens').where({ user_id: linked })).length, 1);
+  });
+
   it('logs a failed send instead of reporting it', async () => {
     await enableMail({ port: 1 });
     await insertUser('ada@example.com');

@@ -5,7 +5,9 @@
  *
  * The forgot request answers the same whatever the address: the account lookup
  * and the SMTP conversation run after the answer, so neither the body nor the
- * timing tells whether an account exists or whether the mail went out.
+ * timing tells whether an account exists or whether the mail went out. An account
+ * single sign-on created has no password of its own: it gets no link, and the
+ * asker the same answer as for an unknown address.
  */
 import type { Knex } from 'knex';
 import type { AuditTrail } from '../lib/audit.js';
@@ -46,6 +48,13 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
     const account = await findAccountByEmail(db, email);
     if (!account || account.disabled) {
       log.info('Password reset asked for an address with no enabled account; nothing sent');
+      return;
+    }
+    if (!account.localPassword) {
+      log.info(
+        { userId: account.id },
+        'Password reset asked for an account that signs in through the provider only; nothing sent',
+      );
       return;
     }
     const token = randomToken(32);

@@ -11,6 +11,7 @@ import type { Clock } from '../lib/clock.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import type { Sessions } from '../auth/sessions.js';
+import type { UsersService } from '../users/service.js';
 import { createOidcProvider } from './provider.js';
 import { createSsoRepo } from './repo.js';
 import { ssoRoutes } from './routes.js';
@@ -22,6 +23,7 @@ export interface SsoAssemblyDeps {
   authUrl: string;
   db: Knex;
   sessions: Sessions;
+  users: Pick<UsersService, 'localSignIn'>;
   hasher: PasswordHasher;
   audit: AuditTrail;
   bus: Bus;
@@ -36,6 +38,7 @@ export function assembleSso(deps: SsoAssemblyDeps): Router {
     provider: config ? createOidcProvider(config) : null,
     repo: createSsoRepo(deps.db),
     sessions,
+    localSignIn: deps.users.localSignIn,
     hasher: deps.hasher,
     audit: deps.audit,
     bus: deps.bus,

@@ -28,6 +28,7 @@ describe('ID token verification against a real provider', () => {
       buttonName: 'Test',
       linkVerifiedEmail: false,
       createUsers: true,
+      groupMap: null,
     };
     verifier = createOidcProvider(config, { keysCooldownMs: 0 });
   });

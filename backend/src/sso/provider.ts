@@ -94,6 +94,8 @@ export function createOidcProvider(config: SsoConfig, options: ProviderOptions =
       nonce: string;
       codeChallenge: string;
       redirectUri: string;
+      /** `login`: the provider asks who signs in even with a session of its own (a test sign-in). */
+      prompt?: string;
     }): Promise<string> {
       const { document } = await metadata();
       const url = new URL(document.authorization_endpoint);
@@ -106,6 +108,7 @@ export function createOidcProvider(config: SsoConfig, options: ProviderOptions =
         nonce: params.nonce,
         code_challenge: params.codeChallenge,
         code_challenge_method: 'S256',
+        ...(params.prompt ? { prompt: params.prompt } : {}),
       }).toString();
       return url.toString();
     },

@@ -6,6 +6,8 @@ export interface PendingSignIn {
   nonce: string;
   codeVerifier: string;
   returnTo: string;
+  /** A test sign-in by this administrator: nobody is signed in. */
+  testBy: number | null;
 }
 
 export interface GroupMapping {
@@ -38,6 +40,7 @@ export function createSsoRepo(db: Knex) {
         nonce: pending.nonce,
         code_verifier: pending.codeVerifier,
         return_to: pending.returnTo,
+        test_by: pending.testBy,
         expires_at: expiresAt,
       });
     },
@@ -47,14 +50,11 @@ export function createSsoRepo(db: Knex) {
       const [row] = await db('sso_sign_ins')
         .where({ state_hash: stateHash })
         .delete()
-        .returning<{ nonce: string; code_verifier: string; return_to: string; expires_at: Date }[]>([
-          'nonce',
-          'code_verifier',
-          'return_to',
-          'expires_at',
-        ]);
+        .returning<
+          { nonce: string; code_verifier: string; return_to: string; test_by: number | null; expires_at: Date }[]
+        >(['nonce', 'code_verifier', 'return_to', 'test_by', 'expires_at']);
       if (!row || row.expires_at < now) return null;
-      return { nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to };
+      return { nonce: row.nonce, codeVerifier: row.code_verifier, returnTo: row.return_to, testBy: row.test_by };
     },
 
     async listMappings(trx: Knex = db): Promise<GroupMapping[]> {
@@ -80,6 +80,17 @@ export function createSsoRepo(db: Knex) {
         m.customerIds.map((customerId) => ({ group_name: m.group, customer_id: customerId })),
       );
       if (grants.length) await trx('sso_group_customers').insert(grants);
+    },
+
+    /** Customers by name, any case (OIDC_GROUP_MAP names them): lower-cased name → ids. */
+    async customerIdsByName(names: string[], trx: Knex = db): Promise<Map<string, number[]>> {
+      const found = new Map<string, number[]>();
+      if (names.length === 0) return found;
+      const rows: { id: number; name: string }[] = await trx('customers')
+        .whereRaw('lower(name) = ANY(?)', [names.map((name) => name.toLowerCase())])
+        .select('id', trx.raw('lower(name) as name'));
+      for (const row of rows) found.set(row.name, [...(found.get(row.name) ?? []), row.id]);
+      return found;
     },
 
     async existingCustomerIds(ids: number[], trx: Knex = db): Promise<number[]> {
@@ -115,6 +126,8 @@ export function createSsoRepo(db: Knex) {
           name: account.name,
           role: account.role,
           password_hash: account.passwordHash,
+          // the hash is of a value nobody holds: no password of its own (no reset link, no break-glass)
+          local_password: false,
           oidc_issuer: account.issuer,
           oidc_subject: account.subject,
         })
@@ -133,11 +146,13 @@ export function createSsoRepo(db: Knex) {
     },
 
     /** Linked accounts with the groups of their last sign-in, their role and grants. */
-    async listLinked(trx: Knex): Promise<{ id: number; role: Role; groups: string[]; customerIds: number[] }[]> {
+    async listLinked(
+      trx: Knex,
+    ): Promise<{ id: number; role: Role; disabled: boolean; groups: string[]; customerIds: number[] }[]> {
       return trx('users as u')
         .whereNotNull('u.oidc_issuer')
         .whereNotNull('u.oidc_groups')
-        .select('u.id', 'u.role', 'u.oidc_groups as groups')
+        .select('u.id', 'u.role', 'u.disabled', 'u.oidc_groups as groups')
         .select(
           trx.raw(
             'coalesce((SELECT array_agg(g.customer_id ORDER BY g.customer_id) FROM user_customer_grants g ' +

@@ -13,11 +13,13 @@ import { SIGN_IN_WINDOW_MS, type SsoService } from './service.js';
 import { SsoRefused } from './provider.js';
 import {
   groupMappingsBody,
+  localSignInBody,
   ssoCallbackQuery,
   ssoOptions,
   ssoSettings,
   ssoSignOut,
   ssoStartQuery,
+  ssoTest,
 } from '../../../contracts/sso.js';
 
 /** The browser's half of a sign-in under way: the `state` it must bring back from the provider. */
@@ -145,11 +147,70 @@ export const ssoRoutes = [
     tag: SETTINGS,
     access: 'admin',
     summary: 'Replace the group mapping: provider group → role and customers',
-    description: 'Applies at each account’s next single sign-on.',
+    description:
+      'Applies at once to every linked account, from the groups of its last sign-in. Refused when no ' +
+      'administrator could sign in afterwards.',
     body: groupMappingsBody,
-    responses: { 200: { description: 'The settings with the saved mapping', schema: ssoSettings } },
+    responses: {
+      200: { description: 'The settings with the saved mapping', schema: ssoSettings },
+      409: refusalDoc('No administrator could sign in with this mapping, or OIDC_GROUP_MAP sets the mapping'),
+    },
     handler: async ({ sso }, { body, actor }) => {
       await sso.replaceMappings(actor, body.mappings);
+      return sso.settings();
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/settings/sso/test/start',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Start a test sign-in: the provider asks who signs in, and nobody is signed in afterwards',
+    description:
+      'Redirects the browser to the provider (asking for a sign-in whatever its session there); the callback ' +
+      'keeps the claims received and what the mapping makes of them for this administrator, then returns to ' +
+      'Settings → Single sign-on. Needs this browser session at the callback.',
+    before: ({ limit }) => [limited(limit)],
+    responses: {
+      302: { description: "To the provider's authorization endpoint" },
+      404: refusalDoc('Single sign-on is not configured'),
+      429: refusalDoc('Too many attempts from this address; with Retry-After'),
+      503: refusalDoc('The identity provider cannot be reached'),
+    },
+    handler: async ({ sso }, { principal, ctx }) => {
+      const { location, state } = await sso.begin(undefined, principal.userId);
+      ctx.cookies.set(SSO_STATE_COOKIE, state, { ...COOKIE, sameSite: 'lax', maxAge: SIGN_IN_WINDOW_MS });
+      redirect(ctx, location);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/api/settings/sso/test',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: "This administrator's latest test sign-in: the claims received (no token) and the rights they map to",
+    description: 'Kept ten minutes; `result` null when there is none.',
+    headers: { 'Cache-Control': 'no-store' },
+    responses: { 200: { description: 'The latest test', schema: ssoTest } },
+    handler: ({ sso }, { principal }) => ({ result: sso.testResult(principal.userId) }),
+  }),
+  route({
+    method: 'put',
+    path: '/api/settings/sso/local-sign-in',
+    tag: SETTINGS,
+    access: 'admin',
+    summary: 'Refuse password sign-in to all but break-glass administrators, or allow it again',
+    description:
+      'Break-glass administrators (the first one, from /setup, and those marked so under Users) can always ' +
+      'sign in with their password, even when the identity provider is down. Open sessions stay.',
+    body: localSignInBody,
+    responses: {
+      200: { description: 'The settings', schema: ssoSettings },
+      400: refusalDoc('Single sign-on is not configured'),
+      409: refusalDoc('No enabled administrator with a password is break-glass'),
+    },
+    handler: async ({ sso }, { body, actor }) => {
+      await sso.setLocalSignIn(actor, body.restricted);
       return sso.settings();
     },
   }),
@@ -164,10 +225,14 @@ async function callback(
   const browserState = ctx.cookies.get(SSO_STATE_COOKIE, { signed: true });
   ctx.cookies.set(SSO_STATE_COOKIE, null, COOKIE);
   try {
+    const principal = ctx.state.principal;
     const result = await sso.complete(
       { state: query.state, browserState, code: query.code, error: query.error },
       { ip: ctx.state.clientIp, userAgent: ctx.get('user-agent') },
+      principal?.sessionId ? principal.userId : null,
     );
+    // a test sign-in changes no session: back to the settings page, which shows what came
+    if (result.kind === 'test') return redirect(ctx, result.returnTo);
     // a signed-in browser that signs in again drops its old session, as a local sign-in does
     const previous = ctx.state.principal?.sessionId;
     if (previous) await sessions.end(previous);

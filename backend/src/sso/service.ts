@@ -12,24 +12,32 @@ import type { Role } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
-import { Invalid, NotFound } from '../lib/errors.js';
+import { Conflict, DomainError, Invalid, NotFound } from '../lib/errors.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { Sessions } from '../auth/sessions.js';
+import type { LocalSignIn } from '../users/local-sign-in.js';
 import { SsoRefused, type IdTokenClaims, type OidcProvider } from './provider.js';
 import type { GroupMapping, LinkedAccount, SsoRepo } from './repo.js';
 import { sameSitePath } from './return-path.js';
 import { rightsFromGroups } from './mapping.js';
+import { createTestResults, TEST_PAGE } from './test-sign-in.js';
 
 /** Time from the redirect to the provider to its callback. */
 export const SIGN_IN_WINDOW_MS = 10 * 60_000;
 /** Groups kept per account for re-applying a changed mapping (a provider may list hundreds). */
 const MAX_GROUPS = 1000;
 
+export const NO_ADMIN_LEFT =
+  'This mapping would leave no administrator who can sign in: keep a group mapped to Admin that an ' +
+  'administrator is in, or keep an administrator who signs in with a password';
+
 export interface SsoDeps {
   config: SsoConfig | null;
   provider: OidcProvider | null;
   repo: SsoRepo;
   sessions: Sessions;
+  /** Password sign-in beside this one: the setting refusing it, and who may still use it. */
+  localSignIn: LocalSignIn;
   hasher: PasswordHasher;
   audit: AuditTrail;
   bus: Pick<Bus, 'publish'>;
@@ -65,6 +73,22 @@ const text = (value: unknown) => (typeof value === 'string' && value.trim() !== 
 export function createSsoService(deps: SsoDeps) {
   const { repo, sessions, audit, clock } = deps;
   const redirectUri = `${deps.authUrl}/api/auth/sso/callback`;
+  const fixedMap = deps.config?.groupMap ?? null;
+  const tests = createTestResults(clock);
+
+  /** The mapping in force: OIDC_GROUP_MAP's (its customers by name, as they are now) or the console's. */
+  async function mappingsInForce(): Promise<GroupMapping[]> {
+    if (!fixedMap) return repo.listMappings();
+    const ids = await repo.customerIdsByName([...new Set(fixedMap.flatMap((entry) => entry.customers))]);
+    return fixedMap.map((entry) => ({
+      group: entry.group,
+      role: entry.role,
+      // a name no customer has grants nothing (yet): the settings page shows what was found
+      customerIds: [...new Set(entry.customers.flatMap((name) => ids.get(name.toLowerCase()) ?? []))].sort(
+        (a, b) => a - b,
+      ),
+    }));
+  }
 
   function configured(): { config: SsoConfig; provider: OidcProvider } {
     if (!deps.config || !deps.provider) throw new NotFound('Single sign-on is not configured');
@@ -119,11 +143,16 @@ export function createSsoService(deps: SsoDeps) {
     return { account: { id, email, role, disabled: false, oidcIssuer: claims.iss }, how: 'created' };
   }
 
-  /** The ids of the linked accounts whose rights the mapping changed (or that it signed out). */
+  /**
+   * The ids of the linked accounts whose rights the mapping changed (or that it signed out). Refuses a
+   * mapping after which no administrator could sign in, through the provider or with a password.
+   */
   async function reapply(mappings: GroupMapping[], trx: Knex.Transaction): Promise<number[]> {
     const touched: number[] = [];
+    let ssoAdmins = 0;
     for (const account of await repo.listLinked(trx)) {
       const rights = rightsFromGroups(account.groups, mappings);
+      if (!account.disabled && !('missing' in rights) && rights.role === 'ADMIN') ssoAdmins += 1;
       if ('missing' in rights) {
         await repo.endSessions(account.id, trx);
         touched.push(account.id);
@@ -132,11 +161,13 @@ export function createSsoService(deps: SsoDeps) {
         touched.push(account.id);
       }
     }
+    // counted after the writes above: a linked administrator demoted by this mapping no longer counts
+    if (ssoAdmins === 0 && (await deps.localSignIn.localAdmins(trx)) === 0) throw new Conflict(NO_ADMIN_LEFT);
     return touched;
   }
 
   async function signIn(config: SsoConfig, claims: IdTokenClaims, meta: RequestMeta) {
-    const mappings = await repo.listMappings();
+    const mappings = await mappingsInForce();
     const rights = rightsFromGroups(groupsIn(claims, config.groupsClaim), mappings);
     if ('missing' in rights) throw new SsoRefused(rights.missing, 'sso_no_group');
     let changed = false;
@@ -174,17 +205,23 @@ export function createSsoService(deps: SsoDeps) {
       return { enabled: deps.config !== null, name: deps.config?.buttonName ?? null };
     },
 
-    /** Starts a sign-in: the provider's URL to send the browser to, and the state it must bring back. */
-    async begin(returnTo: string | undefined): Promise<{ location: string; state: string }> {
+    /**
+     * Starts a sign-in: the provider's URL to send the browser to, and the state it must bring back.
+     * `testBy`: a test sign-in by this administrator, who comes back to the settings page.
+     */
+    async begin(
+      returnTo: string | undefined,
+      testBy: number | null = null,
+    ): Promise<{ location: string; state: string }> {
       const { provider } = configured();
-      const path = sameSitePath(returnTo);
+      const path = testBy === null ? sameSitePath(returnTo) : TEST_PAGE;
       const state = randomToken(32);
       const nonce = randomToken(32);
       const codeVerifier = randomToken(32);
       const now = clock.now();
       await repo.insertPending(
         sha256(state),
-        { nonce, codeVerifier, returnTo: path },
+        { nonce, codeVerifier, returnTo: path, testBy },
         new Date(now.getTime() + SIGN_IN_WINDOW_MS),
         now,
       );
@@ -193,17 +230,28 @@ export function createSsoService(deps: SsoDeps) {
         nonce,
         codeChallenge: challengeOf(codeVerifier),
         redirectUri,
+        // a test may be of someone else's account: the provider asks who, whatever its own session
+        ...(testBy === null ? {} : { prompt: 'login' }),
       });
       return { location, state };
     },
 
-    /** The provider's callback: a session token and where to go, or an SsoRefused saying why not. */
+    /**
+     * The provider's callback: a session token and where to go, or an SsoRefused saying why not. A
+     * test sign-in keeps what came back for the administrator who started it (`signedInAs`, this
+     * browser's account) and signs nobody in.
+     */
     async complete(
       input: CallbackInput,
       meta: RequestMeta,
-    ): Promise<{ sessionToken: string; sessionId: string; returnTo: string }> {
+      signedInAs: number | null = null,
+    ): Promise<
+      | { kind: 'signed-in'; sessionToken: string; sessionId: string; returnTo: string }
+      | { kind: 'test'; returnTo: string }
+    > {
       const { config, provider } = configured();
       let name: string | null = null;
+      let testBy: number | null = null;
       try {
         // the state must be the one this browser was given (no sign-in forced on someone else's browser)
         if (!input.state || !input.browserState || !safeEqual(input.state, input.browserState)) {
@@ -212,19 +260,35 @@ export function createSsoService(deps: SsoDeps) {
         const pending = await repo.takePending(sha256(input.state), clock.now());
         if (!pending)
           throw new SsoRefused('This sign-in has expired or was already used: start again', 'sso_state_used');
+        if (pending.testBy !== null && pending.testBy !== signedInAs)
+          throw new SsoRefused('This test sign-in was started by another account', 'sso_state_mismatch');
+        testBy = pending.testBy;
         if (input.error)
           throw new SsoRefused(`The identity provider refused the sign-in (${input.error.slice(0, 60)})`);
         if (!input.code) throw new SsoRefused('The identity provider sent no code', 'sso_no_code');
         const idToken = await provider.exchange(input.code, pending.codeVerifier, redirectUri);
         const claims = await provider.verifyIdToken(idToken, pending.nonce);
+        if (testBy !== null) {
+          const groups = groupsIn(claims, config.groupsClaim);
+          tests.record(testBy, claims, groups, rightsFromGroups(groups, await mappingsInForce()));
+          return { kind: 'test', returnTo: pending.returnTo };
+        }
         name = text(claims.email);
         const session = await signIn(config, claims, meta);
-        return { sessionToken: session.token, sessionId: session.id, returnTo: pending.returnTo };
+        return { kind: 'signed-in', sessionToken: session.token, sessionId: session.id, returnTo: pending.returnTo };
       } catch (error) {
+        // a refused test is its result: the administrator reads why on the settings page
+        if (testBy !== null && error instanceof DomainError) {
+          tests.refused(testBy, error.message);
+          return { kind: 'test', returnTo: TEST_PAGE };
+        }
         if (error instanceof SsoRefused) return refuse(meta.ip, name, error);
         throw error;
       }
     },
+
+    /** The latest test sign-in of this administrator, while it is kept. */
+    testResult: (userId: number) => tests.latest(userId),
 
     /**
      * Ends an account's Argus session (as a local sign-out does, with its audit row) and, for an
@@ -253,9 +317,16 @@ export function createSsoService(deps: SsoDeps) {
         buttonName: config?.buttonName ?? null,
         linkVerifiedEmail: config?.linkVerifiedEmail ?? false,
         createUsers: config?.createUsers ?? false,
+        localSignInRestricted: await deps.localSignIn.setting(),
         callbackUrl: redirectUri,
-        mappings: await repo.listMappings(),
+        mappingSource: fixedMap ? ('environment' as const) : ('console' as const),
+        mappings: await mappingsInForce(),
       };
+    },
+
+    /** Refuses password sign-in to all but break-glass administrators, or allows it again. */
+    setLocalSignIn(actor: AuditActor, restricted: boolean): Promise<void> {
+      return deps.localSignIn.setRestricted(actor, restricted);
     },
 
     /**
@@ -264,6 +335,7 @@ export function createSsoService(deps: SsoDeps) {
      * an account left in no mapped group is signed out everywhere.
      */
     async replaceMappings(actor: AuditActor, mappings: GroupMapping[]): Promise<GroupMapping[]> {
+      if (fixedMap) throw new Conflict('The group mapping is set by OIDC_GROUP_MAP: change it there and restart Argus');
       const groups = mappings.map((m) => m.group);
       const twice = groups.find((group, index) => groups.indexOf(group) !== index);
       if (twice !== undefined)

@@ -31,7 +31,7 @@ export class RedirectBrowser {
   /** One request, no redirect followed; cookies kept (an expired or empty one dropped). */
   async fetch(
     url: string,
-    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Step> {
     const jar = this.jar(url);
     const headers: Record<string, string> = { ...init.headers };
@@ -40,6 +40,10 @@ export class RedirectBrowser {
     if (init.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       body = new URLSearchParams(init.form).toString();
+    }
+    if (init.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(init.json);
     }
     const response = await fetch(url, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
     for (const line of response.headers.getSetCookie()) {
@@ -75,6 +79,13 @@ export class RedirectBrowser {
       }
       const action = /<form[^>]*action="([^"]+)"/.exec(step.text)?.[1];
       const prompt = /name="prompt" value="([a-z]+)"/.exec(step.text)?.[1];
+      if (step.status === 200 && action && !prompt && /document\.forms\[0\]\.submit\(\)/.test(step.text)) {
+        // a page that submits itself (the provider resuming a sign-in over its own session): its hidden fields
+        const fields = [...step.text.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)];
+        const form = Object.fromEntries(fields.map((field) => [field[1] as string, field[2] as string]));
+        next = { url: new URL(action.replace(/&amp;/g, '&'), step.url).toString(), method: 'POST', form };
+        continue;
+      }
       if (step.status !== 200 || !action || !prompt) {
         throw new Error(`${step.url} answered ${step.status}: ${step.text.slice(0, 300)}`);
       }

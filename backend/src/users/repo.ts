@@ -13,6 +13,13 @@ export interface UserRow {
   disabled: boolean;
   notifyMinSeverity: 'INFO' | 'WARNING' | 'CRITICAL' | 'NONE';
   createdAt: Date;
+  /** A password someone chose (false: created by single sign-on, its hash opens nothing). */
+  localPassword: boolean;
+  /** An administrator who may always sign in with a password. */
+  breakGlass: boolean;
+  /** Linked to an identity at the OpenID provider. */
+  sso: boolean;
+  lastSignInAt: Date | null;
 }
 
 export interface UserWithGrants extends UserRow {
@@ -30,6 +37,10 @@ const COLUMNS = [
   'disabled',
   'notify_min_severity',
   'created_at',
+  'local_password',
+  'break_glass',
+  'oidc_issuer',
+  'last_sign_in_at',
 ];
 
 function mapRow(row: Record<string, unknown>): UserRow {
@@ -44,6 +55,10 @@ function mapRow(row: Record<string, unknown>): UserRow {
     disabled: row['disabled'] as boolean,
     notifyMinSeverity: row['notify_min_severity'] as UserRow['notifyMinSeverity'],
     createdAt: row['created_at'] as Date,
+    localPassword: row['local_password'] as boolean,
+    breakGlass: row['break_glass'] as boolean,
+    sso: row['oidc_issuer'] !== null,
+    lastSignInAt: (row['last_sign_in_at'] as Date | null) ?? null,
   };
 }
 
@@ -53,6 +68,7 @@ export interface NewUser {
   name: string;
   role: Role;
   passwordHash: string;
+  breakGlass?: boolean;
 }
 
 export interface UserChanges {
@@ -63,6 +79,7 @@ export interface UserChanges {
   disabled?: boolean;
   passwordHash?: string;
   notifyMinSeverity?: UserRow['notifyMinSeverity'];
+  breakGlass?: boolean;
 }
 
 function toColumns(changes: UserChanges): Record<string, unknown> {
@@ -72,7 +89,10 @@ function toColumns(changes: UserChanges): Record<string, unknown> {
   if (changes.name !== undefined) columns['name'] = changes.name;
   if (changes.role !== undefined) columns['role'] = changes.role;
   if (changes.disabled !== undefined) columns['disabled'] = changes.disabled;
-  if (changes.passwordHash !== undefined) columns['password_hash'] = changes.passwordHash;
+  // a password an administrator sets is one someone chose: the account may use it
+  if (changes.passwordHash !== undefined)
+    Object.assign(columns, { password_hash: changes.passwordHash, local_password: true });
+  if (changes.breakGlass !== undefined) columns['break_glass'] = changes.breakGlass;
   if (changes.notifyMinSeverity !== undefined) columns['notify_min_severity'] = changes.notifyMinSeverity;
   return columns;
 }
@@ -144,6 +164,7 @@ export function createUsersRepo(db: Knex) {
           name: user.name,
           role: user.role,
           password_hash: user.passwordHash,
+          break_glass: user.breakGlass ?? false,
         })
         .returning<{ id: number }[]>('id');
       if (!row) throw new Error('insert into users returned no id');
@@ -174,6 +195,31 @@ export function createUsersRepo(db: Knex) {
     async existingCustomerIds(ids: number[], trx: Knex = db): Promise<number[]> {
       if (ids.length === 0) return [];
       return trx('customers').whereIn('id', ids).pluck('id');
+    },
+
+    /** Enabled administrators with a password of their own, all of them or only break-glass ones. */
+    async countLocalAdmins(breakGlassOnly: boolean, trx: Knex = db): Promise<number> {
+      const query = trx('users').where({ role: 'ADMIN', disabled: false, local_password: true });
+      if (breakGlassOnly) query.where({ break_glass: true });
+      const [row] = await query.count<{ count: string }[]>({ count: '*' });
+      return Number(row?.count ?? 0);
+    },
+
+    async recordSignIn(id: number, trx: Knex = db): Promise<void> {
+      await trx('users').where({ id }).update({ last_sign_in_at: trx.fn.now() });
+    },
+
+    /** The `local_sign_in` setting: whether password sign-in is refused to all but break-glass admins. */
+    async localSignInRestricted(trx: Knex = db): Promise<boolean> {
+      const row = await trx('app_settings').where({ key: 'local_sign_in' }).first('value');
+      return (row?.value as { restricted?: unknown } | undefined)?.restricted === true;
+    },
+
+    async setLocalSignInRestricted(restricted: boolean, trx: Knex = db): Promise<void> {
+      await trx('app_settings')
+        .insert({ key: 'local_sign_in', value: JSON.stringify({ restricted }), updated_at: trx.fn.now() })
+        .onConflict('key')
+        .merge();
     },
 
     async countOtherActiveAdmins(exceptId: number, trx: Knex = db): Promise<number> {

@@ -8,8 +8,8 @@ import {
   passwordChangeBody,
   profileBody,
   updateUserBody,
-  user,
   userAnswer,
+  userListItem,
 } from '../../../contracts/accounts.js';
 
 const route = routeOf<UsersService>();
@@ -17,7 +17,10 @@ const USERS = 'Users';
 const ACCOUNT = 'Account';
 const userId = { id: idParam('user') };
 const taken = refusalDoc('Another account uses this e-mail address or username');
-const lastAdmin = refusalDoc('The last active administrator cannot be deleted, disabled or demoted');
+const lastAdmin = refusalDoc(
+  'The last active administrator cannot be deleted, disabled or demoted (nor the last break-glass one while ' +
+    'password sign-in is refused)',
+);
 
 export const usersRoutes = [
   route({
@@ -25,8 +28,8 @@ export const usersRoutes = [
     path: '/api/users',
     tag: USERS,
     access: 'admin',
-    summary: 'List every account with its customer grants',
-    responses: { 200: { description: 'The accounts', schema: z.array(user) } },
+    summary: 'List every account with its customer grants, how it signs in and when it last did',
+    responses: { 200: { description: 'The accounts', schema: z.array(userListItem) } },
     handler: (users) => users.list(),
   }),
   route({
@@ -44,14 +47,17 @@ export const usersRoutes = [
     path: '/api/users/:id',
     tag: USERS,
     access: 'admin',
-    summary: 'Change an account: fields, role, grants, disabled, a new password',
-    description: 'Disabling an account or setting its password ends its browser sessions.',
+    summary: 'Change an account: fields, role, grants, disabled, a new password, break-glass',
+    description:
+      'Disabling an account or setting its password ends its browser sessions. `breakGlass` (administrators ' +
+      'with a password only): may always sign in with a password, even when password sign-in is refused.',
     params: userId,
     body: updateUserBody,
     responses: {
       200: { description: 'Changed', schema: userAnswer },
       409: refusalDoc(
-        'Another account uses this e-mail address or username, or this would remove the last active administrator',
+        'Another account uses this e-mail address or username, or this would remove the last active administrator ' +
+          'or the last break-glass one while password sign-in is refused',
       ),
     },
     handler: async (users, { actor, params, body }) => ({ user: await users.update(actor, params.id, body) }),

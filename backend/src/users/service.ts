@@ -12,8 +12,9 @@ import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import { validatePassword } from '../lib/password-rules.js';
+import { createLocalSignIn } from './local-sign-in.js';
 import type { UserChanges, UserRow, UsersRepo } from './repo.js';
-import type { User } from '../../../contracts/accounts.js';
+import type { User, UserListItem } from '../../../contracts/accounts.js';
 
 export const ALREADY_SET_UP = 'Already set up';
 export const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
@@ -34,6 +35,8 @@ export interface UsersDeps {
   hasher: PasswordHasher;
   bus: Bus;
   audit: AuditTrail;
+  /** Whether single sign-on is configured: only then can password sign-in be refused (local-sign-in.ts). */
+  singleSignOn?: boolean;
 }
 
 /** What the audit log keeps of an account (never its password hash or TOTP secret). */
@@ -64,12 +67,43 @@ function view(user: UserRow, customerIds: number[]): UserView {
   };
 }
 
+/** The users list also says how each account signs in, and when it last did. */
+function listItem(user: UserRow, customerIds: number[]): UserListItem {
+  const source = !user.sso ? 'local' : user.localPassword ? 'both' : 'sso';
+  return {
+    ...view(user, customerIds),
+    source,
+    breakGlass: user.breakGlass,
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+  };
+}
+
+/** Break-glass is for administrators with a password of their own. */
+function breakGlassAfter(
+  current: UserRow,
+  input: { role?: Role | undefined; breakGlass?: boolean | undefined; password?: string | undefined },
+): boolean | undefined {
+  const role = input.role ?? current.role;
+  if (input.breakGlass === true) {
+    if (role !== 'ADMIN')
+      throw new Invalid('breakGlass: only an administrator can be break-glass', { field: 'breakGlass' });
+    if (!current.localPassword && input.password === undefined) {
+      throw new Invalid('breakGlass: this account has no password of its own: set one first', { field: 'breakGlass' });
+    }
+    return true;
+  }
+  // demoted, an account stops being break-glass
+  if (role !== 'ADMIN' && current.breakGlass) return false;
+  return input.breakGlass;
+}
+
 function checkPassword(password: string, account: { email: string; username?: string | null | undefined }) {
   const problem = validatePassword(password, { email: account.email, username: account.username ?? null });
   if (problem) throw new Invalid(`password: ${problem}`, { field: 'password' });
 }
 
-export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) {
+export function createUsersService({ db, repo, hasher, bus, audit, singleSignOn = false }: UsersDeps) {
+  const localSignIn = createLocalSignIn({ db, repo, audit, singleSignOn });
   // a hash of the configured cost: verifying against it costs what a real account costs
   let dummyHash: Promise<string> | null = null;
 
@@ -109,6 +143,10 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
 
   return {
     userView,
+    localSignIn,
+
+    /** A sign-in's time, in the sign-in's transaction (the users list shows it). */
+    recordSignIn: (userId: number, trx: Knex) => repo.recordSignIn(userId, trx),
 
     /** Where to tell an account's owner about sign-in trouble: its id and address, or null. */
     async contactOf(identifier: string): Promise<{ id: number; email: string } | null> {
@@ -129,7 +167,15 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
         await repo.lockAccounts(trx);
         if (await repo.anyUserExists(trx)) throw new Conflict(ALREADY_SET_UP);
         const id = await repo.insert(
-          { email: input.email, username: input.username ?? null, name: input.name, role: 'ADMIN', passwordHash },
+          // the first administrator can always sign in with a password (break-glass)
+          {
+            email: input.email,
+            username: input.username ?? null,
+            name: input.name,
+            role: 'ADMIN',
+            passwordHash,
+            breakGlass: true,
+          },
           trx,
         );
         const created = await userView(id, trx);
@@ -142,8 +188,8 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
       });
     },
 
-    async list(): Promise<UserView[]> {
-      return (await repo.listWithGrants()).map((user) => view(user, user.customerIds));
+    async list(): Promise<UserListItem[]> {
+      return (await repo.listWithGrants()).map((user) => listItem(user, user.customerIds));
     },
 
     async create(actor: AuditActor, input: NewAccount & { role: Role; customerIds: number[] }): Promise<UserView> {
@@ -173,7 +219,11 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
     async update(
       actor: AuditActor,
       id: number,
-      input: Omit<UserChanges, 'passwordHash'> & { customerIds?: number[] | undefined; password?: string | undefined },
+      input: Omit<UserChanges, 'passwordHash' | 'breakGlass'> & {
+        customerIds?: number[] | undefined;
+        password?: string | undefined;
+        breakGlass?: boolean | undefined;
+      },
     ): Promise<UserView> {
       const current = await repo.findById(id);
       if (!current) throw new NotFound('No such user');
@@ -181,6 +231,7 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
       const email = input.email ?? current.email;
       const username = input.username === undefined ? current.username : input.username;
       if (input.password !== undefined) checkPassword(input.password, { email, username });
+      const breakGlass = breakGlassAfter(current, input);
       const passwordHash = input.password !== undefined ? await hasher.hash(input.password) : undefined;
       const result = await db.transaction(async (trx) => {
         await repo.lockAccounts(trx);
@@ -191,9 +242,10 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
         if (removesAdmin && (await repo.countOtherActiveAdmins(id, trx)) === 0) throw new Conflict(LAST_ADMIN);
         await assertUnique(input.email, input.username, id, trx);
         if (input.customerIds) await assertCustomersExist(input.customerIds, trx);
-        const { customerIds, password: _password, ...changes } = input;
-        await repo.update(id, { ...changes, ...(passwordHash ? { passwordHash } : {}) }, trx);
+        const { customerIds, password: _password, breakGlass: _breakGlass, ...changes } = input;
+        await repo.update(id, { ...changes, ...(passwordHash ? { passwordHash } : {}), breakGlass }, trx);
         if (customerIds) await repo.replaceGrants(id, customerIds, trx);
+        await localSignIn.keepBreakGlass(trx);
         // a disabled account, or one whose password an admin reset, is signed out everywhere
         if (input.disabled === true || passwordHash) await repo.endBrowserSessions(id, {}, trx);
         const after = await userView(id, trx);
@@ -201,8 +253,12 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
           action: 'user.update',
           targetType: 'user',
           targetId: id,
-          before: accountFacts(view(current, currentGrants)),
-          after: { ...accountFacts(after), ...(passwordHash ? PASSWORD_SET : {}) },
+          before: { ...accountFacts(view(current, currentGrants)), breakGlass: current.breakGlass },
+          after: {
+            ...accountFacts(after),
+            breakGlass: breakGlass ?? current.breakGlass,
+            ...(passwordHash ? PASSWORD_SET : {}),
+          },
         });
         return after;
       });
@@ -220,6 +276,7 @@ export function createUsersService({ db, repo, hasher, bus, audit }: UsersDeps) 
         }
         const before = accountFacts(view(current, await repo.findCustomerIds(id, trx)));
         await repo.delete(id, trx);
+        await localSignIn.keepBreakGlass(trx);
         await audit.record(trx, actor, { action: 'user.delete', targetType: 'user', targetId: id, before });
       });
       await rightsChanged(id);

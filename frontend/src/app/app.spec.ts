@@ -1,5 +1,5 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { Component } from '@angular/core';
+import { Component, Provider } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 import { MatTooltip } from '@angular/material/tooltip';
@@ -7,7 +7,7 @@ import { By } from '@angular/platform-browser';
 import { Router } from '@angular/router';
 
 import { App } from './app';
-import { AUTH_URLS, AuthService, User } from './core/auth';
+import { AUTH_URLS, AuthService, LEAVE_CONSOLE, User } from './core/auth';
 import { userBody } from './core/auth-testing';
 import { BARE_LAYOUT } from './core/layout';
 import { buttonByText, overlayText, provideForTests, settle } from './testing';
@@ -16,12 +16,15 @@ import { buttonByText, overlayText, provideForTests, settle } from './testing';
 class Blank {}
 
 describe('App shell', () => {
-  async function render(user: User | null, url = '/') {
+  async function render(user: User | null, url = '/', extra: Provider[] = []) {
     TestBed.configureTestingModule({
-      providers: provideForTests([
-        { path: 'login', component: Blank, data: BARE_LAYOUT },
-        { path: '**', component: Blank },
-      ]),
+      providers: [
+        ...provideForTests([
+          { path: 'login', component: Blank, data: BARE_LAYOUT },
+          { path: '**', component: Blank },
+        ]),
+        ...extra,
+      ],
     });
     if (user) TestBed.inject(AuthService).updateUser(user);
     const fixture = TestBed.createComponent(App);
@@ -207,6 +210,26 @@ describe('App shell', () => {
     expect(TestBed.inject(AuthService).user()).toBeNull();
     expect(navigate).toHaveBeenCalledWith('/login');
     expect(fixture.nativeElement.querySelector('.user-button')).toBeNull();
+  });
+
+  it("signs an account of the identity provider out there too: the browser goes to the provider's page", async () => {
+    const left: string[] = [];
+    const fixture = await render(userBody(), '/', [
+      { provide: LEAVE_CONSOLE, useValue: (url: string) => left.push(url) },
+    ]);
+    const http = TestBed.inject(HttpTestingController);
+    const navigate = spyOn(TestBed.inject(Router), 'navigateByUrl').and.resolveTo(true);
+    fixture.nativeElement.querySelector('.user-button').click();
+    await settle(fixture);
+    buttonByText('Sign out').click();
+    const provider =
+      'https://idp.example.com/logout?client_id=argus&post_logout_redirect_uri=https%3A%2F%2Fargus%2Flogin';
+    http.expectOne({ method: 'POST', url: AUTH_URLS.logout }).flush({ redirect: provider });
+    await settle(fixture);
+
+    expect(TestBed.inject(AuthService).user()).toBeNull();
+    expect(left).toEqual([provider]);
+    expect(navigate).not.toHaveBeenCalled();
   });
 
   it('opens the quick search with Ctrl+K, or "/" outside a text field, on the console pages', async () => {

@@ -13,7 +13,7 @@ import { MatTooltipModule } from '@angular/material/tooltip';
 import { NavigationEnd, Router, RouterLink, RouterLinkActive, RouterOutlet } from '@angular/router';
 import { filter, map } from 'rxjs';
 
-import { AuthService, roleLabel } from './core/auth';
+import { AuthService, LEAVE_CONSOLE, roleLabel } from './core/auth';
 import { isBareLayout } from './core/layout';
 import { LiveService } from './core/live';
 import { THEME_CHOICES, ThemeService } from './core/theme';
@@ -49,6 +49,7 @@ type OpenAlertCounts = AlertCounts;
 export class App {
   private readonly router = inject(Router);
   protected readonly auth = inject(AuthService);
+  private readonly leave = inject(LEAVE_CONSOLE);
   protected readonly roleLabel = roleLabel;
 
   private readonly dialog = inject(MatDialog);
@@ -96,8 +97,12 @@ export class App {
   /** Navigation only for a signed-in user on an app page; the sign-in pages stand alone. */
   protected readonly showNav = computed(() => this.auth.user() !== null && !this.bare());
 
+  /** Signs out of Argus and, for an account of the identity provider, of the provider too (its page, then /login). */
   protected signOut(): void {
-    this.auth.logout().subscribe(() => void this.router.navigateByUrl('/login'));
+    this.auth.logout().subscribe((provider) => {
+      if (provider) this.leave(provider);
+      else void this.router.navigateByUrl('/login');
+    });
   }
 
   /** The search (autocomplete, forms) loads on first use: it is not needed for the first paint. */

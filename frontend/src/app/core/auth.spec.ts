@@ -65,6 +65,21 @@ describe('AuthService', () => {
     expect(auth.user()).toBeNull();
   });
 
+  it("answers the identity provider's sign-out page, and follows nothing but a web address", async () => {
+    auth.updateUser(userBody());
+    const provider = firstValueFrom(auth.logout());
+    http.expectOne(AUTH_URLS.logout).flush({ redirect: 'https://idp.example.com/end-session?client_id=argus' });
+    expect(await provider).toBe('https://idp.example.com/end-session?client_id=argus');
+    expect(auth.user()).toBeNull();
+
+    const local = firstValueFrom(auth.logout());
+    http.expectOne(AUTH_URLS.logout).flush({ redirect: null });
+    expect(await local).toBeNull();
+    const odd = firstValueFrom(auth.logout());
+    http.expectOne(AUTH_URLS.logout).flush({ redirect: 'javascript:alert(1)' });
+    expect(await odd).toBeNull();
+  });
+
   it('forgets the account on sign-out even when the server does not answer', async () => {
     auth.updateUser(userBody());
     const done = firstValueFrom(auth.logout());

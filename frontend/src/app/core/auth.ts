@@ -1,5 +1,5 @@
 import { HttpClient, HttpErrorResponse } from '@angular/common/http';
-import { computed, inject, Injectable, signal } from '@angular/core';
+import { computed, inject, Injectable, InjectionToken, signal } from '@angular/core';
 import { catchError, map, Observable, of, shareReplay, switchMap, tap, throwError } from 'rxjs';
 
 import { CSRF_URL, CsrfToken } from './csrf-interceptor';
@@ -13,6 +13,7 @@ import type {
   SecondFactor,
   SetupRequest,
 } from '@contracts/auth';
+import type { SsoSignOut } from '@contracts/sso';
 import type { Role, Severity } from '@contracts/common';
 
 // the JSON of /api/auth/* and /api/setup, from the schemas the server answers and reads with (contracts/)
@@ -36,7 +37,9 @@ export const AUTH_URLS = {
   me: '/api/auth/me',
   csrf: CSRF_URL,
   login: '/api/auth/login',
-  logout: '/api/auth/logout',
+  // ends the Argus session as /api/auth/logout does, and names the provider's sign-out page for an
+  // account of the identity provider (RP-initiated logout)
+  logout: '/api/auth/sso/logout',
   forgot: '/api/auth/password/forgot',
   reset: '/api/auth/password/reset',
   setup: '/api/setup',
@@ -45,6 +48,17 @@ export const AUTH_URLS = {
 /** Paths that answer 401 as part of their normal work (not a lapsed session). */
 export function isAuthEndpoint(path: string): boolean {
   return path.startsWith('/api/auth/') || path === AUTH_URLS.setup;
+}
+
+/** Sends the browser to a page outside the console (the identity provider's sign-out); specs give a double. */
+export const LEAVE_CONSOLE = new InjectionToken<(url: string) => void>('leave the console', {
+  providedIn: 'root',
+  factory: () => (url: string) => window.location.assign(url),
+});
+
+/** Only a web address is followed: anything else the answer held would be no provider's page. */
+function webAddress(value: string | null | undefined): string | null {
+  return value && /^https?:\/\//i.test(value) ? value : null;
 }
 
 @Injectable({ providedIn: 'root' })
@@ -108,11 +122,14 @@ export class AuthService {
     );
   }
 
-  /** Ends the session on the server; the console forgets it even when that request fails. */
-  logout(): Observable<void> {
-    return this.http.post<void>(AUTH_URLS.logout, null).pipe(
-      catchError(() => of(undefined)),
-      map(() => undefined),
+  /**
+   * Ends the session on the server; the console forgets it even when that request fails. The answer:
+   * the identity provider's sign-out page to send the browser to (its session ends too), or null.
+   */
+  logout(): Observable<string | null> {
+    return this.http.post<SsoSignOut | null>(AUTH_URLS.logout, null).pipe(
+      catchError(() => of(null)),
+      map((answer) => webAddress(answer?.redirect)),
       tap(() => this.sessionEnded()),
     );
   }

@@ -2,7 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { ActivatedRoute, convertToParamMap } from '@angular/router';
 
-import { provideForTests, settle } from '../../testing';
+import { provideForTests, settle } from '@console/testing';
 import { SsoButton } from './sso-button';
 import { SSO_OPTIONS_URL } from './sso-options-api';
 

@@ -4,7 +4,7 @@ import { MatButtonModule } from '@angular/material/button';
 import { ActivatedRoute } from '@angular/router';
 import { catchError, of } from 'rxjs';
 
-import { safeReturnUrl } from '../../core/return-url';
+import { safeReturnUrl } from '@console/core/return-url';
 import { SSO_START_URL, SsoOptionsApi } from './sso-options-api';
 
 /**

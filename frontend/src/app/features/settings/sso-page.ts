@@ -1,4 +1,5 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject, signal, viewChild } from '@angular/core';
+import { JsonPipe } from '@angular/common';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
@@ -6,14 +7,15 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
-import { MatSnackBar } from '@angular/material/snack-bar';
+import { MatSlideToggle, MatSlideToggleModule } from '@angular/material/slide-toggle';
 
-import { errorMessage } from '../../core/api-error';
-import { Role, ROLES, roleLabel } from '../../core/auth';
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { CustomersApi } from '../../shared/customers/customers-api';
-import { Icon } from '../../ui/icon';
-import { GroupMappingEntry, SsoApi, SsoSettings } from './sso-api';
+import { Role, ROLES, roleLabel } from '@console/core/auth';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { CustomersApi } from '@console/shared/customers/customers-api';
+import { Icon } from '@console/ui/icon';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
+import { GroupMappingEntry, SSO_TEST_START_URL, SsoApi, SsoSettings, SsoTestResult } from './sso-api';
 
 type MappingRow = FormGroup<{
   group: FormControl<string>;
@@ -42,11 +44,13 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     Icon,
+    JsonPipe,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
     MatProgressBarModule,
     MatSelectModule,
+    MatSlideToggleModule,
     ReactiveFormsModule,
   ],
   template: `
@@ -95,8 +99,60 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
             </p>
           }
         </section>
+        @if (settings.configured) {
+          <section aria-labelledby="sso-test">
+            <h2 id="sso-test">Test sign-in</h2>
+            <p class="field-note">
+              Sign in at the provider as anyone (yourself or a test account) to see the claims Argus receives and what
+              the mapping makes of them. Nobody is signed in here; you stay who you are.
+            </p>
+            <a mat-stroked-button [href]="testStartUrl">Test sign-in</a>
+            @if (test(); as result) {
+              <div class="test-result" data-testid="sso-test-result">
+                @if (result.role) {
+                  <p>
+                    Would sign in as <strong>{{ roleLabel(result.role) }}</strong>
+                    @if (result.role !== 'ADMIN') {
+                      with {{ customerNames(result.customerIds) }}
+                    }
+                  </p>
+                } @else {
+                  <p class="form-error" role="alert">Would be refused: {{ result.refused }}</p>
+                }
+                @if (result.claims) {
+                  <p>Groups: {{ result.groups.length ? result.groups.join(', ') : 'none' }}</p>
+                  <pre class="claims" aria-label="Claims received">{{ result.claims | json }}</pre>
+                }
+              </div>
+            }
+          </section>
+        }
+        <section aria-labelledby="sso-local">
+          <h2 id="sso-local">Password sign-in</h2>
+          <mat-slide-toggle
+            data-testid="local-sign-in"
+            [checked]="settings.localSignInRestricted"
+            [disabled]="!settings.configured || localSaving.busy()"
+            (change)="restrictLocal($event.checked)"
+          >
+            Only break-glass administrators sign in with a password
+          </mat-slide-toggle>
+          <p class="field-note">
+            Everyone else signs in with the identity provider. Break-glass administrators (the first one, and those
+            marked so under Users) can always sign in with their password, even while the provider is down.
+          </p>
+          @if (localSaving.error(); as message) {
+            <p class="form-error" role="alert">{{ message }}</p>
+          }
+        </section>
         <section aria-labelledby="sso-mapping">
           <h2 id="sso-mapping">Group mapping</h2>
+          @if (settings.mappingSource === 'environment') {
+            <p class="field-note" data-testid="mapping-fixed">
+              Set by the OIDC_GROUP_MAP environment variable: change it there and restart Argus. Customers named there
+              that do not exist grant nothing.
+            </p>
+          }
           <p class="field-note">
             Someone in none of these groups is refused. In several, they get the highest role and every customer of
             those groups.
@@ -128,14 +184,16 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
                       </mat-select>
                     </mat-form-field>
                   }
-                  <button
-                    mat-icon-button
-                    type="button"
-                    [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
-                    (click)="remove(i)"
-                  >
-                    <argus-icon name="delete" />
-                  </button>
+                  @if (row.enabled) {
+                    <button
+                      mat-icon-button
+                      type="button"
+                      [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
+                      (click)="remove(i)"
+                    >
+                      <argus-icon name="delete" />
+                    </button>
+                  }
                 </li>
               } @empty {
                 <li class="field-note" data-testid="no-mapping">
@@ -143,15 +201,17 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
                 </li>
               }
             </ul>
-            @if (error(); as message) {
+            @if (submission.error(); as message) {
               <p class="form-error" role="alert">{{ message }}</p>
             }
-            <div class="form-actions">
+            <div class="form-actions" [hidden]="form.disabled">
               <button mat-button type="button" class="aside" (click)="add()">
                 <argus-icon matButtonIcon name="add" />
                 Add a group
               </button>
-              <button mat-flat-button type="submit" [disabled]="busy() || form.pristine">Save mapping</button>
+              <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">
+                Save mapping
+              </button>
             </div>
           </form>
         </section>
@@ -188,6 +248,12 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
       padding: 8px 0;
       border-bottom: 1px solid var(--mat-sys-outline-variant);
     }
+    .claims {
+      overflow: auto;
+      max-height: 24rem;
+      padding: 8px;
+      background: var(--mat-sys-surface-container);
+    }
     .mapping mat-form-field {
       flex: 1 1 12rem;
       min-width: 0;
@@ -196,25 +262,40 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
 })
 export class SsoPage {
   private readonly api = inject(SsoApi);
-  private readonly snackBar = inject(MatSnackBar);
+  private readonly notify = inject(Notify);
   protected readonly roles = ROLES;
   protected readonly roleLabel = roleLabel;
   protected readonly form = new FormGroup({ mappings: new FormArray<MappingRow>([]) });
   protected readonly mappings = this.form.controls.mappings;
   protected readonly loadedState = signal<Loaded<SsoSettings>>(LOADING);
-  protected readonly busy = signal(false);
-  protected readonly error = signal<string | null>(null);
+  protected readonly submission = new Submission(this.form);
+  protected readonly localSaving = new Submission();
+  private readonly localToggle = viewChild(MatSlideToggle);
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet());
   protected readonly customers = () => {
     const fleet = this.fleet();
     return fleet?.state === 'ready' ? fleet.value.customers : [];
   };
 
+  protected readonly testStartUrl = SSO_TEST_START_URL;
+  /** The latest test sign-in of this administrator (kept a few minutes by the server). */
+  protected readonly test = signal<SsoTestResult | null>(null);
+
   constructor() {
     loaded(this.api.get()).subscribe((state) => {
       if (state.state === 'ready') this.show(state.value);
       this.loadedState.set(state);
+      // back from a test sign-in (or not): the result, if there is one
+      if (state.state === 'ready' && state.value.configured) {
+        this.api.testResult().subscribe({ next: ({ result }) => this.test.set(result), error: () => undefined });
+      }
     });
+  }
+
+  protected customerNames(ids: number[]): string {
+    if (ids.length === 0) return 'no customer';
+    const names = new Map(this.customers().map((customer) => [customer.id, customer.name]));
+    return ids.map((id) => names.get(id) ?? `customer ${id}`).join(', ');
   }
 
   protected add(): void {
@@ -228,34 +309,46 @@ export class SsoPage {
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    this.busy.set(true);
-    this.error.set(null);
+    if (!this.submission.ready()) return;
     const mappings = this.mappings.getRawValue().map((row) => ({
       group: row.group.trim(),
       role: row.role,
       customerIds: row.role === 'ADMIN' ? [] : row.customerIds,
     }));
-    this.api.saveMappings({ mappings }).subscribe({
-      next: (saved) => {
-        this.busy.set(false);
-        this.show(saved);
-        this.loadedState.set({ state: 'ready', value: saved });
-        this.snackBar.open('Group mapping saved', undefined, { duration: 4000 });
-      },
-      error: (err: unknown) => {
-        this.busy.set(false);
-        this.error.set(errorMessage(err));
-      },
+    this.submission.run(this.api.saveMappings({ mappings }), (saved) => {
+      this.show(saved);
+      this.loadedState.set({ state: 'ready', value: saved });
+      this.notify.done('Group mapping saved');
     });
+  }
+
+  protected restrictLocal(restricted: boolean): void {
+    this.localSaving.run(
+      this.api.setLocalSignIn({ restricted }),
+      (saved) => {
+        this.loadedState.set({ state: 'ready', value: saved });
+        this.notify.done(
+          restricted
+            ? 'Password sign-in is now for break-glass administrators only'
+            : 'Password sign-in is open to everyone again',
+        );
+      },
+      {
+        // refused: the toggle goes back to what the server holds, the error line says why
+        refused: () => {
+          const toggle = this.localToggle();
+          if (toggle) toggle.checked = !restricted;
+          return false;
+        },
+      },
+    );
   }
 
   private show(settings: SsoSettings): void {
     this.mappings.clear();
     for (const entry of settings.mappings) this.mappings.push(mappingRow(entry));
+    // OIDC_GROUP_MAP's mapping is shown, never edited here
+    if (settings.mappingSource === 'environment') this.form.disable();
     this.form.markAsPristine();
   }
 }

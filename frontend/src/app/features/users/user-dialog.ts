@@ -12,7 +12,7 @@ import { Loaded, LOADING } from '@console/core/loaded';
 import { passwordGroup, passwordLength } from '@console/core/password-rules';
 import { identityControls, IdentityFields } from '@console/ui/identity-fields';
 import { NewPasswordFields } from '@console/ui/new-password-fields';
-import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
+import { Customer, User, UserChanges, UserRow, UsersApi } from './users-api';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
@@ -47,7 +47,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 export class UserDialog {
   private readonly users = inject(UsersApi);
   private readonly notify = inject(Notify);
-  private readonly dialogRef = inject<MatDialogRef<UserDialog, UserRow>>(MatDialogRef);
+  private readonly dialogRef = inject<MatDialogRef<UserDialog, User>>(MatDialogRef);
   protected readonly original = inject<UserDialogData>(MAT_DIALOG_DATA).user ?? null;
 
   protected readonly roles = ROLES;
@@ -59,6 +59,7 @@ export class UserDialog {
       ...identityControls(this.original ?? {}),
       role: [this.original?.role ?? ('VIEWER' as Role)],
       disabled: [this.original?.disabled ?? false],
+      breakGlass: [this.original?.breakGlass ?? false],
       customerIds: [this.original?.customerIds ?? ([] as number[])],
       // Required for a new account; when editing, empty keeps the current password.
       password: ['', this.original ? passwordLength : [Validators.required, passwordLength]],
@@ -98,7 +99,7 @@ export class UserDialog {
     return true;
   }
 
-  private create(): Observable<UserRow> {
+  private create(): Observable<User> {
     const { name, email, username, role, customerIds, password } = this.form.getRawValue();
     return this.users.create({
       name: name.trim(),
@@ -111,7 +112,7 @@ export class UserDialog {
   }
 
   /** Only the fields that changed; null when nothing did. */
-  private update(original: UserRow): Observable<UserRow> | null {
+  private update(original: UserRow): Observable<User> | null {
     const value = this.form.getRawValue();
     const changes: UserChanges = {};
     if (value.name.trim() !== original.name) changes.name = value.name.trim();
@@ -119,6 +120,7 @@ export class UserDialog {
     if (value.username.trim() !== (original.username ?? '')) changes.username = value.username.trim() || null;
     if (value.role !== original.role) changes.role = value.role;
     if (value.disabled !== original.disabled) changes.disabled = value.disabled;
+    if (value.role === 'ADMIN' && value.breakGlass !== original.breakGlass) changes.breakGlass = value.breakGlass;
     if (this.grantable() && !sameSet(value.customerIds, original.customerIds)) changes.customerIds = value.customerIds;
     if (value.password) changes.password = value.password;
     return Object.keys(changes).length ? this.users.update(original.id, changes) : null;

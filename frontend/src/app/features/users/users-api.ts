@@ -5,12 +5,14 @@ import { catchError, map, Observable, of, tap, throwError } from 'rxjs';
 import { Loaded, loaded } from '@console/core/loaded';
 import { CustomersApi } from '@console/shared/customers/customers-api';
 import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
-import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
+import type { NewUser, User, UserAnswer, UserChanges, UserListItem } from '@contracts/accounts';
 import type { Customer as FleetCustomer } from '@contracts/fleet';
 
 // the JSON of /api/users, from the schemas the server answers and reads with (contracts/accounts.ts)
-/** One account as GET /api/users lists it. */
-export type UserRow = User;
+/** One account as GET /api/users lists it: also how it signs in and when it last did. */
+export type UserRow = UserListItem;
+/** One account as a create or a change answers it. */
+export type { User };
 
 /** The name a grant shows; the fleet's customer carries more than the dialog needs. */
 export type Customer = Pick<FleetCustomer, 'id' | 'name'>;
@@ -47,14 +49,14 @@ export class UsersApi {
       ),
   );
 
-  create(user: NewUser): Observable<UserRow> {
+  create(user: NewUser): Observable<User> {
     return this.http.post<UserAnswer>(USERS_URL, user).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),
     );
   }
 
-  update(id: number, changes: UserChanges): Observable<UserRow> {
+  update(id: number, changes: UserChanges): Observable<User> {
     return this.http.patch<UserAnswer>(this.url(id), changes).pipe(
       map((answer) => answer.user),
       tap(() => this.reload$.next()),

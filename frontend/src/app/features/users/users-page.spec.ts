@@ -11,7 +11,7 @@ import { UsersPage } from './users-page';
 
 /** An account as the list shows it: Ada, an administrator with two-factor sign-in. */
 function row(overrides: Partial<UserRow> = {}): UserRow {
-  return userBody({ totpEnabled: true, ...overrides });
+  return { ...userBody({ totpEnabled: true }), source: 'local', breakGlass: false, lastSignInAt: null, ...overrides };
 }
 
 const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
@@ -20,7 +20,7 @@ describe('UsersPage', () => {
   let fixture: ComponentFixture<UsersPage>;
   let http: HttpTestingController;
 
-  const ada = row();
+  const ada = row({ breakGlass: true });
   const grace = row({
     id: 2,
     email: 'grace@example.com',
@@ -29,6 +29,8 @@ describe('UsersPage', () => {
     role: 'OPERATOR',
     totpEnabled: false,
     customerIds: [11, 12],
+    source: 'sso',
+    lastSignInAt: new Date(Date.now() - 3 * 3_600_000).toISOString(),
   });
   const alan = row({
     id: 3,
@@ -38,6 +40,7 @@ describe('UsersPage', () => {
     role: 'VIEWER',
     disabled: true,
     totpEnabled: false,
+    source: 'both',
   });
 
   beforeEach(async () => {
@@ -70,6 +73,17 @@ describe('UsersPage', () => {
       ['Ada Lovelace (you)', 'ada@example.com', 'ada', 'Admin', 'On', 'Active', 'All'],
       ['Grace Hopper', 'grace@example.com', '—', 'Operator', 'Off', 'Active', '2'],
       ['Alan Turing', 'alan@example.com', 'alan', 'Viewer', 'Off', 'Disabled', '0'],
+    ]);
+  });
+
+  it('says how each account signs in, which are break-glass, and when each last signed in', async () => {
+    const cells = Array.from(page().querySelectorAll('tr[mat-row]'), (tr) =>
+      Array.from(tr.querySelectorAll('td'), (td) => td.textContent?.trim().replace(/\s+/g, ' ')).slice(7, 9),
+    );
+    expect(cells).toEqual([
+      ['Local Break-glass', 'Never'],
+      ['SSO', '3 h ago'],
+      ['Local + SSO', 'Never'],
     ]);
   });
 
@@ -186,6 +200,30 @@ describe('UsersPage', () => {
 
       expect(TestBed.inject(AuthService).isAdmin()).toBeFalse();
       expect(navigate).toHaveBeenCalledWith('/');
+    });
+
+    it('marks an administrator break-glass or not, and offers it to administrators only', async () => {
+      await openEdit('Ada Lovelace');
+      http.expectOne(CUSTOMERS_URL).flush([]);
+      await settle(fixture);
+      const toggle = () =>
+        dialog().querySelector<HTMLButtonElement>('mat-slide-toggle[formcontrolname="breakGlass"] button');
+      expect(toggle()?.getAttribute('aria-checked')).toBe('true');
+      await click(toggle());
+      await click(buttonByText('Save', dialog()));
+
+      const patch = http.expectOne({ method: 'PATCH', url: `${USERS_URL}/1` });
+      expect(patch.request.body).toEqual({ breakGlass: false });
+      patch.flush({ user: ada });
+      await answerList([{ ...ada, breakGlass: false }, grace, alan]);
+      http.expectOne(AUTH_URLS.me).flush({ user: userBody({ id: 1 }) });
+      http.expectOne(AUTH_URLS.csrf).flush({ csrfToken: 't' });
+      await settle(fixture);
+
+      await openEdit('Grace Hopper');
+      http.expectOne(CUSTOMERS_URL).flush([]);
+      await settle(fixture);
+      expect(toggle()).toBeNull();
     });
 
     it('sends nothing when nothing changed', async () => {

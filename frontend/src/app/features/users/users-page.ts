@@ -7,19 +7,21 @@ import { Router } from '@angular/router';
 import { AuthService, roleLabel } from '@console/core/auth';
 import { Loaded, LOADING } from '@console/core/loaded';
 import { UserDialog, UserDialogData } from './user-dialog';
-import { UserRow, UsersApi } from './users-api';
+import { User, UserRow, UsersApi } from './users-api';
 import { CardTable } from '@console/ui/card-table';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { LoadState } from '@console/ui/load-state';
 import { RowActions } from '@console/ui/row-actions';
 import { PageHeader } from '@console/ui/page-header';
+import { Icon } from '@console/ui/icon';
+import { injectNow, TimeAgo } from '@console/ui/time-ago';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, CardTable, LoadState, MatButtonModule, MatTableModule, RowActions],
+  imports: [PageHeader, CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions, TimeAgo],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
@@ -31,8 +33,30 @@ export class UsersPage {
   protected readonly auth = inject(AuthService);
 
   protected readonly users = toSignal(this.usersApi.users$, { initialValue: LOADING as Loaded<UserRow[]> });
-  protected readonly columns = ['name', 'email', 'username', 'role', 'twoFactor', 'status', 'customers', 'actions'];
+  protected readonly columns = [
+    'name',
+    'email',
+    'username',
+    'role',
+    'twoFactor',
+    'status',
+    'customers',
+    'source',
+    'lastSignIn',
+    'actions',
+  ];
   protected readonly roleLabel = roleLabel;
+  private readonly sources: Record<UserRow['source'], string> = {
+    local: 'Local',
+    sso: 'SSO',
+    both: 'Local + SSO',
+  };
+  protected readonly now = injectNow(60_000);
+
+  /** How the account signs in: with a password, through the identity provider, or both. */
+  protected sourceLabel(user: UserRow): string {
+    return this.sources[user.source];
+  }
 
   protected add(): void {
     this.openDialog({}, (user) => `${user.name} added`);
@@ -55,8 +79,8 @@ export class UsersPage {
     });
   }
 
-  private openDialog(data: UserDialogData, done: (user: UserRow) => string): void {
-    this.formDialog.open(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' }, done, (user: UserRow) => {
+  private openDialog(data: UserDialogData, done: (user: User) => string): void {
+    this.formDialog.open(UserDialog, { data, width: '520px', autoFocus: 'first-tabbable' }, done, (user: User) => {
       if (user.id === this.auth.user()?.id) this.ownAccountChanged();
     });
   }
