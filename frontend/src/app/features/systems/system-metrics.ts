@@ -38,7 +38,7 @@ export type MetricsTab = 'host' | 'containers' | 'processes';
         @if (hasContainers()) {
           <mat-tab label="Containers">
             <ng-template matTabContent>
-              <argus-system-containers [systemId]="systemId()" [series]="all()" [initial]="container()" />
+              <argus-system-containers [systemId]="systemId()" [series]="all()" [initial]="container() ?? null" />
             </ng-template>
           </mat-tab>
         }
