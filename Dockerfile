@@ -27,6 +27,9 @@ COPY package.json package-lock.json ./
 COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY agent/package.json agent/
+# iputils ping for the network checks' ping type: it opens an ICMP datagram socket, which the
+# container's net.ipv4.ping_group_range admits for the unprivileged user (docker-compose.prod.yml)
+RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping && rm -rf /var/lib/apt/lists/*
 # only the backend workspace runs here: the console is already compiled into dist/frontend
 RUN npm ci --omit=dev --workspace=backend --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist/server dist/server

@@ -32,7 +32,7 @@ export type Alert = z.infer<typeof alert>;
 
 export const alertDetail = alert
   .extend({
-    ruleKind: z.enum(['metric', 'offline', 'event']),
+    ruleKind: z.enum(['metric', 'offline', 'event', 'forecast']),
     systemName: z.string(),
     customerName: z.string(),
     /** The customer's IANA zone: the console shows the alert's times (and those in its text) in it. */

@@ -3,6 +3,7 @@
  * label, its unit and its kind, and what its instance is ("Filesystem /srv"). The one place that
  * turns metric names into words: alert texts (backend), rules, charts and lists (console) read it.
  */
+import { CHECK_METRICS } from './check-metrics.js';
 import type { Operator } from './rules.js';
 
 /** How a value is read and formatted. flag: 0 or 1 with a phrase for each. */
@@ -235,6 +236,7 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = {
   'net.up': flag('Link up', 'is up', 'is down', 0, 'Interface'),
   'service.active': flag('Service active', 'is active', 'is not active', 0, 'Service'),
   'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot', 1),
+  ...CHECK_METRICS,
   ...CONTAINER_AND_PROCESS_METRICS,
 };
 

@@ -37,13 +37,16 @@ const ruleBase = {
 export const alertRule = z
   .object({
     ...ruleBase,
-    kind: z.enum(['metric', 'offline']),
+    /** metric: the newest value against the threshold; forecast: the trend reaches it within `horizonSeconds`. */
+    kind: z.enum(['metric', 'offline', 'forecast']),
     metric: z.string().nullable(),
     instanceGlob: z.string().nullable(),
     operator: operator.nullable(),
     threshold: z.number().nullable(),
     absolute: z.boolean(),
     forSeconds: z.number().int(),
+    /** Forecast rules: how far ahead the projected crossing may lie (null for the other kinds). */
+    horizonSeconds: z.number().int().nullable(),
     /** Its alerts count as downtime in availability reports (the offline rule always does). */
     countsAsDowntime: z.boolean(),
   })
@@ -77,6 +80,8 @@ export const rulePreview = z
         instance: z.string(),
         value: z.number().nullable(),
         sampledAt: instant,
+        /** Forecast rules: when the trend reaches the threshold (null for the other kinds). */
+        projectedAt: instant.nullable(),
       }),
     ),
   })
@@ -125,6 +130,12 @@ const seconds = z
   .int('must be a whole number of seconds')
   .min(0, 'must not be negative')
   .max(30 * 86_400, 'must be at most 30 days');
+// a forecast looks at least an hour (one bucket of the hourly rollup) and at most 30 days ahead
+const horizonSeconds = z
+  .number({ error: 'must be a whole number of seconds' })
+  .int('must be a whole number of seconds')
+  .min(3600, 'must be at least one hour')
+  .max(30 * 86_400, 'must be at most 30 days');
 
 const immutable = (what: string) => z.undefined({ error: `cannot be changed; ${what}` }).optional();
 
@@ -139,11 +150,15 @@ const alertRuleFields = {
   forSeconds: seconds,
   enabled: z.boolean({ error: 'must be true or false' }),
   countsAsDowntime: z.boolean({ error: 'must be true or false' }),
+  horizonSeconds: horizonSeconds.nullable(),
 };
 
 export const createAlertRuleSchema = z.object({
   key: ruleKey,
+  // the offline rule is the one with the key system.offline; any other is a metric or forecast rule
+  kind: z.enum(['metric', 'forecast'], { error: 'must be metric or forecast' }).default('metric'),
   ...alertRuleFields,
+  horizonSeconds: alertRuleFields.horizonSeconds.default(null),
   metric: alertRuleFields.metric.default(null),
   instanceGlob: instanceGlob.default(null),
   operator: alertRuleFields.operator.default(null),
@@ -160,6 +175,7 @@ export const updateAlertRuleSchema = z
   .object({
     ...alertRuleFields,
     key: immutable('create a rule with the new key'),
+    kind: immutable('create a rule of the other kind'),
     scope: immutable('create an override at the other scope'),
   })
   .partial()
@@ -168,7 +184,7 @@ export const updateAlertRuleSchema = z
 export type AlertRuleInput = z.infer<typeof createAlertRuleSchema>;
 export type AlertRuleChanges = z.infer<typeof updateAlertRuleSchema>;
 /** What the console's rule form sends: every field but the key and the scope, which a change cannot touch. */
-export type AlertRuleFields = Required<Omit<z.input<typeof updateAlertRuleSchema>, 'key' | 'scope'>>;
+export type AlertRuleFields = Required<Omit<z.input<typeof updateAlertRuleSchema>, 'key' | 'kind' | 'scope'>>;
 export type NewAlertRule = z.input<typeof createAlertRuleSchema>;
 
 const eventRuleFields = {

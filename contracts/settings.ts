@@ -1,5 +1,5 @@
 /**
- * Settings edited at runtime (ADMIN): SMTP (/api/settings/smtp), alert retention
+ * Settings edited at runtime (ADMIN): SMTP (/api/settings/smtp), forecasts (/api/settings/forecasts), alert retention
  * (/api/settings/alerts) and the storage panel (/api/storage) — docs/api.md "Settings". The SMTP
  * password is write-only.
  */
@@ -85,6 +85,24 @@ export const alertRetention = z
   .object({ retentionDays: z.number().int().min(0).max(3650) })
   .meta({ id: 'AlertRetention' });
 export type AlertRetention = z.infer<typeof alertRetention>;
+
+const HOURS = 'must be a whole number of hours from 6 to 720';
+const SHARE = 'must be a share from 0.1 to 1';
+/** Forecast rules: the window of hourly points a trend is fitted over, and the share of it that must hold data. */
+export const forecastSettingsBody = z
+  .object({
+    windowHours: z.number({ error: HOURS }).int(HOURS).min(6, HOURS).max(720, HOURS),
+    minShare: z.number({ error: SHARE }).min(0.1, SHARE).max(1, SHARE),
+  })
+  .strict()
+  .meta({ id: 'ForecastSettingsChange', example: { windowHours: 24, minShare: 0.75 } });
+
+export const forecastSettings = z
+  .object({ windowHours: z.number().int().min(6).max(720), minShare: z.number().min(0.1).max(1) })
+  .meta({ id: 'ForecastSettings' });
+export type ForecastSettings = z.infer<typeof forecastSettings>;
+/** The settings until an administrator changes them: the last day, 18 of its 24 hours. */
+export const FORECAST_DEFAULTS: ForecastSettings = { windowHours: 24, minShare: 0.75 };
 
 const bytes = z.number().int().min(0);
 

@@ -1,5 +1,5 @@
 /**
- * The 42 default alert rules and the default event rule of docs/rules.md
+ * The 44 default alert rules (42 on the newest value, 2 forecasts) and the default event rule of docs/rules.md
  * ("Default rules"). Seeded once per instance.
  */
 export type Severity = 'INFO' | 'WARNING' | 'CRITICAL';
@@ -8,7 +8,7 @@ export type Operator = '>' | '>=' | '<' | '<=' | '==' | '!=';
 export interface DefaultAlertRule {
   key: string;
   name: string;
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   severity: Severity;
   metric: string | null;
   operator: Operator | null;
@@ -20,6 +20,8 @@ export interface DefaultAlertRule {
   countsAsDowntime?: boolean;
   /** Seeded switched off (noisy where nobody chose it): an admin turns it on, or an override per glob. */
   enabled?: boolean;
+  /** Forecast rules: how far ahead the projected threshold may lie. */
+  horizonSeconds?: number;
 }
 
 export interface DefaultEventRule {
@@ -32,6 +34,7 @@ export interface DefaultEventRule {
 }
 
 const MIN = 60;
+const HOUR = 3600;
 const DAY = 86_400;
 
 function rule(
@@ -113,6 +116,15 @@ export const DEFAULT_ALERT_RULES: readonly DefaultAlertRule[] = [
   rule('cert.critical', 'Certificate about to expire', 'cert.days_left', '<', 3, 0, 'CRITICAL'),
   rule('backup.stale', 'Backup stale', 'backup.age_h', '>', 26, 0, 'WARNING'),
   ...CONTAINER_AND_PROCESS_RULES,
+  // a disk that fills up days ahead, on the trend of the last day (docs/rules.md "Forecast rules")
+  rule('disk.forecast', 'Disk full within 3 days', 'disk.used_pct', '>=', 100, 0, 'WARNING', {
+    kind: 'forecast',
+    horizonSeconds: 72 * HOUR,
+  }),
+  rule('disk.forecast_critical', 'Disk full within a day', 'disk.used_pct', '>=', 100, 0, 'CRITICAL', {
+    kind: 'forecast',
+    horizonSeconds: 24 * HOUR,
+  }),
 ];
 
 export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [
@@ -125,4 +137,14 @@ export const DEFAULT_EVENT_RULES: readonly DefaultEventRule[] = [
     derived: 'reboot',
     holdSeconds: 30 * MIN,
   },
+];
+
+/**
+ * The default rules of network checks (docs/rules.md "Default rules"), seeded once by
+ * ensureCheckRules, apart from the rules above (they read series only checks record). A check's
+ * certificate is `cert.days_left` like the agent's, so `cert.expiring` and `cert.critical` apply.
+ */
+export const DEFAULT_CHECK_RULES: readonly DefaultAlertRule[] = [
+  rule('check.down', 'Check down', 'check.down', '==', 1, 0, 'CRITICAL', { countsAsDowntime: true }),
+  rule('check.slow', 'Check slow', 'check.slow', '==', 1, 2 * MIN, 'WARNING'),
 ];

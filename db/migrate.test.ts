@@ -125,7 +125,10 @@ describe('db/migrate', () => {
       assert.equal(result.code, 0, result.output);
       assert.match(result.output, /TimescaleDB setup failed \(app will still start\): /);
       const [row] = await db.knex('alert_rules').count<{ count: string }[]>({ count: '*' });
-      assert.equal(Number(row?.count), 36);
+      // the 44 default rules and the network checks' two
+      assert.equal(Number(row?.count), 46);
+      const checkRules = await db.knex('alert_rules').whereIn('key', ['check.down', 'check.slow']).pluck('key');
+      assert.deepEqual(checkRules.sort(), ['check.down', 'check.slow']);
       const again = await runScript('db/migrate.ts', [], { DATABASE_URL: db.url });
       assert.equal(again.code, 0, again.output);
       assert.match(again.output, /Schema is up to date/);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../backend/src/testing/database.js';
 import { CONTAINER_AND_PROCESS_RULES, DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from './default-rules.js';
 import * as containerRules from './migrations/0025_container_process_rules.js';
-import { RULES_SEEDED_MARKER, ensureDefaultRules } from './seed-rules.js';
+import { RULES_SEEDED_MARKER, ensureCheckRules, ensureDefaultRules } from './seed-rules.js';
 
 async function count(db: TestDatabase, table: string): Promise<number> {
   const [row] = await db.knex(table).count<{ count: string }[]>({ count: '*' });
@@ -19,23 +19,23 @@ describe('default rule seeding', () => {
     await db.drop();
   });
 
-  it('defines 42 alert rules and 1 event rule with unique keys', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 42);
+  it('defines 44 alert rules and 1 event rule with unique keys', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 44);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 42);
+    assert.equal(new Set(DEFAULT_ALERT_RULES.map((r) => r.key)).size, 44);
     assert.equal(DEFAULT_EVENT_RULES[0]?.key, 'system.rebooted');
   });
 
   it('seeds once, records the marker, and keeps deleted rules deleted', async () => {
-    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 42, eventRules: 1 });
-    assert.equal(await count(db, 'alert_rules'), 42);
+    assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 44, eventRules: 1 });
+    assert.equal(await count(db, 'alert_rules'), 44);
     assert.equal(await count(db, 'event_rules'), 1);
     assert.ok(await db.knex('app_settings').where({ key: RULES_SEEDED_MARKER }).first());
 
     await db.knex('alert_rules').whereIn('key', ['cpu.high', 'disk.high']).delete();
     await db.knex('event_rules').delete();
     assert.deepEqual(await ensureDefaultRules(db.knex), { alertRules: 0, eventRules: 0 });
-    assert.equal(await count(db, 'alert_rules'), 40);
+    assert.equal(await count(db, 'alert_rules'), 42);
     assert.equal(await count(db, 'event_rules'), 0);
   });
 
@@ -43,8 +43,8 @@ describe('default rule seeding', () => {
     const fresh = await createTestDatabase();
     try {
       const results = await Promise.all([1, 2, 3, 4].map(() => ensureDefaultRules(fresh.knex)));
-      assert.equal(results.filter((r) => r.alertRules === 42).length, 1);
-      assert.equal(await count(fresh, 'alert_rules'), 42);
+      assert.equal(results.filter((r) => r.alertRules === 44).length, 1);
+      assert.equal(await count(fresh, 'alert_rules'), 44);
     } finally {
       await fresh.drop();
     }
@@ -118,9 +118,9 @@ describe('migration 0025: container and process rules for installations seeded b
           rule.key,
         );
       }
-      assert.equal(await count(older, 'alert_rules'), 42);
+      assert.equal(await count(older, 'alert_rules'), 44);
       await containerRules.down(older.knex);
-      assert.equal(await count(older, 'alert_rules'), 36);
+      assert.equal(await count(older, 'alert_rules'), 38);
     } finally {
       await older.drop();
     }
@@ -131,7 +131,36 @@ describe('migration 0025: container and process rules for installations seeded b
     try {
       await containerRules.up(fresh.knex);
       assert.equal(await count(fresh, 'alert_rules'), 0);
-      assert.deepEqual(await ensureDefaultRules(fresh.knex), { alertRules: 42, eventRules: 1 });
+      assert.deepEqual(await ensureDefaultRules(fresh.knex), { alertRules: 44, eventRules: 1 });
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe("the network checks' default rules", () => {
+  it("seeds the network checks' rules once, on an instance seeded before them too; a deleted one stays deleted", async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await ensureDefaultRules(fresh.knex);
+      // an admin's own global check.slow before the upgrade is left as it is
+      await fresh.knex('alert_rules').insert({
+        key: 'check.slow',
+        name: 'Mine',
+        kind: 'metric',
+        severity: 'INFO',
+        metric: 'check.slow',
+        operator: '==',
+        threshold: 1,
+        for_seconds: 0,
+      });
+      assert.equal(await ensureCheckRules(fresh.knex), 1);
+      const down = await fresh.knex('alert_rules').where({ key: 'check.down' }).first();
+      assert.deepEqual([down.severity, down.counts_as_downtime, down.threshold], ['CRITICAL', true, 1]);
+      assert.equal((await fresh.knex('alert_rules').where({ key: 'check.slow' }).first()).name, 'Mine');
+      await fresh.knex('alert_rules').where({ key: 'check.down' }).delete();
+      assert.equal(await ensureCheckRules(fresh.knex), 0);
+      assert.equal(await fresh.knex('alert_rules').where({ key: 'check.down' }).first(), undefined);
     } finally {
       await fresh.drop();
     }

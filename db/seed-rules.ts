@@ -3,7 +3,12 @@
  * none. The marker in app_settings keeps rules an admin deleted deleted.
  */
 import type { Knex } from 'knex';
-import { DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from './default-rules.js';
+import {
+  DEFAULT_ALERT_RULES,
+  DEFAULT_CHECK_RULES,
+  DEFAULT_EVENT_RULES,
+  type DefaultAlertRule,
+} from './default-rules.js';
 
 export const RULES_SEEDED_MARKER = 'default_rules_seeded';
 // any constant shared by all Argus processes; guards two concurrent start-ups
@@ -13,6 +18,21 @@ export interface SeedResult {
   alertRules: number;
   eventRules: number;
 }
+
+const ruleRow = (r: DefaultAlertRule) => ({
+  key: r.key,
+  name: r.name,
+  kind: r.kind,
+  severity: r.severity,
+  metric: r.metric,
+  operator: r.operator,
+  threshold: r.threshold,
+  absolute: r.absolute ?? false,
+  for_seconds: r.forSeconds,
+  counts_as_downtime: r.countsAsDowntime ?? false,
+  enabled: r.enabled ?? true,
+  horizon_seconds: r.horizonSeconds ?? null,
+});
 
 export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
   return knex.transaction(async (trx) => {
@@ -24,21 +44,7 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
     const anyEventRule = await trx('event_rules').first('id');
     const result: SeedResult = { alertRules: 0, eventRules: 0 };
     if (!anyAlertRule && !anyEventRule) {
-      await trx('alert_rules').insert(
-        DEFAULT_ALERT_RULES.map((r) => ({
-          key: r.key,
-          name: r.name,
-          kind: r.kind,
-          severity: r.severity,
-          metric: r.metric,
-          operator: r.operator,
-          threshold: r.threshold,
-          absolute: r.absolute ?? false,
-          for_seconds: r.forSeconds,
-          counts_as_downtime: r.countsAsDowntime ?? false,
-          enabled: r.enabled ?? true,
-        })),
-      );
+      await trx('alert_rules').insert(DEFAULT_ALERT_RULES.map(ruleRow));
       await trx('event_rules').insert(
         DEFAULT_EVENT_RULES.map((r) => ({
           key: r.key,
@@ -57,5 +63,28 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
       value: JSON.stringify({ at: new Date().toISOString(), ...result }),
     });
     return result;
+  });
+}
+
+export const CHECK_RULES_SEEDED_MARKER = 'check_rules_seeded';
+
+/**
+ * The network checks' default rules, once per instance (new and upgraded alike): a key that already
+ * has a global rule is left as it is, and the marker keeps a rule an admin deleted deleted.
+ */
+export async function ensureCheckRules(knex: Knex): Promise<number> {
+  return knex.transaction(async (trx) => {
+    await trx.raw('SELECT pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
+    if (await trx('app_settings').where({ key: CHECK_RULES_SEEDED_MARKER }).first()) return 0;
+    const taken = new Set(
+      (await trx('alert_rules').whereNull('scope_type').select<{ key: string }[]>('key')).map((r) => r.key),
+    );
+    const rows = DEFAULT_CHECK_RULES.filter((r) => !taken.has(r.key)).map(ruleRow);
+    if (rows.length) await trx('alert_rules').insert(rows);
+    await trx('app_settings').insert({
+      key: CHECK_RULES_SEEDED_MARKER,
+      value: JSON.stringify({ at: new Date().toISOString(), alertRules: rows.length }),
+    });
+    return rows.length;
   });
 }

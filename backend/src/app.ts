@@ -34,6 +34,8 @@ export interface AppAssembly {
   live(options?: LiveOptions): LiveHub;
   /** The hourly housekeeping, on the app's own audit and alert retention services (main.ts runs it). */
   housekeeping: Housekeeping;
+  /** The network checks run from the server (main.ts starts it). */
+  checkRunner: { start(): void };
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -68,6 +70,7 @@ export function createApp(deps: AppDeps): AppAssembly {
     shutdown,
     liveHub,
     housekeeping,
+    checkRunner,
     publicStatusPage,
   } = features(deps, origins, selfMetrics);
   // health answers before authentication: a monitor with a stale token still sees it
@@ -94,5 +97,5 @@ export function createApp(deps: AppDeps): AppAssembly {
     ctx.status = 404;
     ctx.body = 'Not found';
   });
-  return { app, shutdown, live: (options?: LiveOptions) => liveHub(app, options), housekeeping };
+  return { app, shutdown, live: (options?: LiveOptions) => liveHub(app, options), housekeeping, checkRunner };
 }

@@ -48,6 +48,8 @@ export interface AppConfig {
   metricsToken: string | null;
   /** ARGUS_ALLOW_PRIVATE_WEBHOOKS=true: channels may reach loopback, private and link-local addresses. */
   allowPrivateWebhooks: boolean;
+  /** ARGUS_ALLOW_PRIVATE_CHECKS=true: network checks run from the server may reach them too. */
+  allowPrivateChecks: boolean;
   /** Directory of the built console (index.html and assets). */
   staticDir: string;
   /** Agent builds: <version>/argus-agent-linux-<arch> and manifest.json (docs/protocol.md "Agent releases"). */
@@ -271,6 +273,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const cronSecret = value(env, 'CRON_SECRET');
   const nodeEnv = value(env, 'NODE_ENV') ?? 'production';
   const allowPrivateWebhooks = flag(env, 'ARGUS_ALLOW_PRIVATE_WEBHOOKS');
+  const allowPrivateChecks = flag(env, 'ARGUS_ALLOW_PRIVATE_CHECKS');
 
   const warnings: string[] = [];
   if (authUrl === undefined) {
@@ -325,6 +328,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     cronSecret: cronSecret ?? null,
     metricsToken: metricsToken(env),
     allowPrivateWebhooks,
+    allowPrivateChecks,
     staticDir: value(env, 'STATIC_DIR') ?? 'dist/frontend/browser',
     bcryptCost: bcryptCost(env, nodeEnv === 'production'),
     agentDistDir: value(env, 'AGENT_DIST_DIR') ?? 'agent-dist',

@@ -16,6 +16,7 @@ import { assembleAudit } from './audit/assembly.js';
 import { assembleAuth } from './auth/assembly.js';
 import type { Bus } from './bus/bus.js';
 import { assembleChannels } from './channels/assembly.js';
+import { assembleChecks } from './checks/assembly.js';
 import type { AppConfig } from './config.js';
 import { assembleCustomers } from './customers/assembly.js';
 import { assembleEvaluation } from './evaluation/assembly.js';
@@ -118,6 +119,8 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     enrollPerClusterPerHour: config.enrollPerClusterPerHour,
   });
   const systems = assembleSystems(shared);
+  // network checks: their routes, and the runner main.ts starts
+  const checks = assembleChecks({ ...shared, allowPrivate: config.allowPrivateChecks });
   const overview = assembleOverview(core);
   const search = assembleSearch(core);
   const housekeeping = assembleHousekeeping({
@@ -126,6 +129,11 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     monthlyReports: reports.monthly,
     auditRetentionMs: config.auditRetention.ms,
     agentEventRetentionMs: config.retention.rawRetention.ms,
+    sampleRetention: {
+      rawMs: config.retention.rawRetention.ms,
+      rollup5mMs: config.retention.rollup5mRetention.ms,
+      rollup1hMs: config.retention.rollup1hRetention.ms,
+    },
   });
   const troubledStorageJobs = () => housekeeping.housekeeping.troubledStorageJobs();
   const health = assembleHealth({ ...core, redis: deps.redis, troubledStorageJobs });
@@ -143,7 +151,7 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   return {
     auditLog, settings, auth, sso, passwordReset, agents, agentSettings: agentSettingsModule, ingest,
     notifications, rules, evaluation, maintenance, alerts, channels, reports, statusPages, customers, systems,
-    overview, search, housekeeping, health, metrics, live,
+    overview, search, housekeeping, health, metrics, live, checks,
   };
 }
 
@@ -167,6 +175,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     liveHub: f.live.hub,
     /** The hourly housekeeping: main.ts starts and stops it. */
     housekeeping: f.housekeeping.housekeeping,
+    /** The network checks run from the server: main.ts starts it. */
+    checkRunner: f.checks.runner,
     routers: [
       f.auth.routes,
       // single sign-on with an OpenID provider configured by OIDC_* (sso/)
@@ -192,6 +202,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       f.notifications.deliveryLogRoutes(f.alerts.alerts),
       f.channels.routes,
       f.settings.alertRetentionRoutes,
+      f.settings.forecastRoutes,
       f.reports.routes,
       f.agentSettings.routes,
       f.auditLog.routes,
@@ -199,9 +210,11 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       f.search.routes,
       f.overview.routes,
       f.statusPages.routes,
+      f.checks.routes,
     ] satisfies Router[],
     /** Stores what agents sent and lets reset mails finish before the pool closes. */
     shutdown: async () => {
+      await f.checks.runner.stop();
       await f.ingest.close();
       await f.passwordReset.settled();
       await f.evaluation.settled();

@@ -102,6 +102,7 @@ export async function startServer(
     shutdown: shutdownFeatures,
     live: buildLiveHub,
     housekeeping,
+    checkRunner,
   } = createApp({
     config,
     box,
@@ -116,6 +117,7 @@ export async function startServer(
     ...(options.outermost ? { outermost: options.outermost } : {}),
   });
   housekeeping.start();
+  checkRunner.start();
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000; // longer than common proxy idle timeouts
   const live = buildLiveHub(options.live);

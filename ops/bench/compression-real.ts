@@ -1,13 +1,16 @@
 /**
  * `npm run bench -- compression --real`: bytes per sample on the real TimescaleDB
  * 2.28.3 (a private PostgreSQL 15 cluster with the vendored build, as the real-extension tier
- * starts), for agent-simulator data, before and after compression, per lever: the settings the
- * step applies today, `instance` in segment-by, and values rounded to the precision a metric has.
+ * starts), for agent-simulator data stored as the app stores it (one row per report, its values a
+ * real[] in the order of its series set), before and after compression, per lever: the settings the
+ * step applies today, other segment-by and order-by choices, and values rounded to the precision a
+ * metric has before they are stored.
  *
  *   node --import tsx ops/bench/run.ts compression --real [--systems 10] [--hours 24]
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { COMPRESS_ORDERBY, COMPRESS_SEGMENTBY } from '../../db/timescale/hypertable.js';
 import { startRealTimescale } from './real-timescale.js';
 import { loadSimulatedSamples } from './simulated-load.js';
 
@@ -15,35 +18,38 @@ interface Lever {
   name: string;
   segmentBy: string;
   orderBy: string;
-  /** SQL over `value` for what is stored. */
-  value: string;
+  /** SQL over a staged row `r` (time, system_id, set_id, vals) and its set `s` (names): what is stored as vals. */
+  vals: string;
 }
+
+/** Byte, count and rate series: whole numbers carry all their precision. */
+const WHOLE = `'(bytes|_bps|count|\\.s$|errors|drops|procs|fds|inodes)'`;
 
 const LEVERS: Lever[] = [
   {
-    name: 'today (segment by system_id, name; order by instance, time DESC)',
-    segmentBy: 'system_id, name',
-    orderBy: 'instance, time DESC',
-    value: 'value',
+    name: `today (segment by ${COMPRESS_SEGMENTBY.join(', ')}; order by ${COMPRESS_ORDERBY})`,
+    segmentBy: COMPRESS_SEGMENTBY.join(', '),
+    orderBy: COMPRESS_ORDERBY,
+    vals: 'r.vals',
   },
   {
-    name: 'segment by system_id, name, instance; order by time DESC',
-    segmentBy: 'system_id, name, instance',
-    orderBy: 'time DESC',
-    value: 'value',
+    name: 'segment by system_id; order by set_id, time DESC (fewer, longer segments)',
+    segmentBy: 'system_id',
+    orderBy: 'set_id, time DESC',
+    vals: 'r.vals',
   },
   {
-    name: '… and values rounded to 1 decimal (the precision a percentage or load has)',
-    segmentBy: 'system_id, name, instance',
-    orderBy: 'time DESC',
-    value: 'round(value::numeric, 1)::float8',
+    name: 'today, values rounded to 1 decimal (the precision a percentage or load has)',
+    segmentBy: COMPRESS_SEGMENTBY.join(', '),
+    orderBy: COMPRESS_ORDERBY,
+    vals: `ARRAY(SELECT round(v::numeric, 1)::real FROM unnest(r.vals) AS u(v))`,
   },
   {
-    name: '… and whole numbers for byte, count and rate series (rounded to 0 decimals)',
-    segmentBy: 'system_id, name, instance',
-    orderBy: 'time DESC',
-    value: `CASE WHEN name ~ '(bytes|_bps|count|\\.s$|errors|drops|procs|fds|inodes)' THEN round(value)::float8
-                 ELSE round(value::numeric, 1)::float8 END`,
+    name: '… and whole numbers for byte, count and rate series',
+    segmentBy: COMPRESS_SEGMENTBY.join(', '),
+    orderBy: COMPRESS_ORDERBY,
+    vals: `ARRAY(SELECT CASE WHEN n ~ ${WHOLE} THEN round(v::numeric)::real ELSE round(v::numeric, 1)::real END
+                   FROM unnest(r.vals, s.names) WITH ORDINALITY AS u(v, n, k) ORDER BY k)`,
   },
 ];
 
@@ -61,11 +67,15 @@ export async function benchCompressionReal(args: string[]): Promise<void> {
   const { knex, close } = await startRealTimescale();
   try {
     const started = performance.now();
-    await knex.raw('CREATE UNLOGGED TABLE staging (LIKE metrics)');
-    const { rows } = await loadSimulatedSamples(knex, { table: 'staging', systems, hours });
+    const { rows } = await loadSimulatedSamples(knex, { systems, hours });
+    // the reports as stored; each lever refills metrics from here
+    await knex.raw('CREATE UNLOGGED TABLE staging AS SELECT time, system_id, set_id, vals FROM metrics');
+    const reports = Number(
+      ((await knex.raw('SELECT count(*) AS n FROM staging')) as { rows: { n: string }[] }).rows[0]?.n,
+    );
     console.log(
-      `compression (real TimescaleDB 2.28.3): ${systems} simulated hosts × ${hours} h every 30 s = ${rows} samples ` +
-        `(generated in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      `compression (real TimescaleDB 2.28.3): ${systems} simulated hosts × ${hours} h every 30 s = ` +
+        `${reports} reports, ${rows} samples (generated in ${((performance.now() - started) / 1000).toFixed(0)} s)`,
     );
     const size = async () =>
       Number(
@@ -78,8 +88,9 @@ export async function benchCompressionReal(args: string[]): Promise<void> {
         `ALTER TABLE metrics SET (timescaledb.compress_segmentby = '${lever.segmentBy}', timescaledb.compress_orderby = '${lever.orderBy}')`,
       );
       await knex.raw(
-        `INSERT INTO metrics (time, system_id, name, instance, value)
-         SELECT time, system_id, name, instance, ${lever.value} FROM staging`,
+        `INSERT INTO metrics (time, system_id, set_id, vals)
+         SELECT r.time, r.system_id, r.set_id, ${lever.vals}
+           FROM staging r JOIN metric_series_sets s ON s.id = r.set_id`,
       );
       await knex.raw('VACUUM ANALYZE metrics');
       const plain = await size();

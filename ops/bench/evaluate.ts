@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- evaluate`: the evaluation run over 10,000
  * systems with the full metric catalogue (the agent simulator's generator,
- * ops/agent-sim/catalogue.ts) and the 42 + 1 default rules, in a throwaway
+ * ops/agent-sim/catalogue.ts) and the 44 + 1 default rules, in a throwaway
  * database. Prints p50/max of the run (the service's run: one transaction, the
  * same code the endpoint calls) with no history, then again after metric history
  * was added to `metrics` (the cost must not depend on it), and EXPLAIN of every
@@ -11,7 +11,8 @@
  *     [--history-hours 1] [--history-step-min 5] [--day-systems 1000] [--day-step-min 15]
  *
  * `--mass-outage [--systems 20000]`: the whole fleet goes silent at once and comes back
- * (ops/bench/evaluate-outage.ts).
+ * (ops/bench/evaluate-outage.ts). `--forecasts`: forecast rules over 10,000 systems × 10 disks
+ * (ops/bench/evaluate-forecasts.ts).
  */
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
@@ -101,6 +102,10 @@ async function explainRun(url: string, captured: CapturedQuery[]): Promise<void>
 export async function benchEvaluate(argv: string[]): Promise<void> {
   if (argv.includes('--mass-outage')) {
     await (await import('./evaluate-outage.js')).benchMassOutage(argv.filter((a) => a !== '--mass-outage'));
+    return;
+  }
+  if (argv.includes('--forecasts')) {
+    await (await import('./evaluate-forecasts.js')).benchForecasts(argv.filter((a) => a !== '--forecasts'));
     return;
   }
   const { values } = parseArgs({

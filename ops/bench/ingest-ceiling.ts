@@ -21,6 +21,7 @@
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
 import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
+import type { SampleToStore } from '../../backend/src/ingest/types.js';
 import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
@@ -54,14 +55,15 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
 
   function batch(ids: number[], connection: number, batchRows: number): BatchArrays {
     const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [] },
-      metrics: { report: [], name: [], instance: [], value: [], newest: [] },
+      reports: { systemId: [], ms: [], samples: [] },
+      values: [],
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(),
     };
     const inBatch = new Set<number>();
-    while (arrays.metrics.report.length < batchRows) {
+    const samples = arrays.reports.samples as SampleToStore[][];
+    while (arrays.values.length < batchRows) {
       const index = (nextOf[connection] as number) % options.systems;
       nextOf[connection] = (nextOf[connection] as number) + options.connections;
       const system = ids[index] as number;
@@ -70,15 +72,11 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
       inBatch.add(system);
       const ms = (clock.get(system) ?? base) + 1;
       clock.set(system, ms);
-      const position = arrays.reports.systemId.push(system);
+      arrays.reports.systemId.push(system);
       arrays.reports.ms.push(ms);
-      for (const sample of (hosts[index] as SimulatedHost).sample(ms)) {
-        arrays.metrics.report.push(position);
-        arrays.metrics.name.push(sample.name);
-        arrays.metrics.instance.push(sample.instance ?? '');
-        arrays.metrics.value.push(sample.value);
-        arrays.metrics.newest.push(true);
-      }
+      const report = (hosts[index] as SimulatedHost).sample(ms);
+      samples.push(report);
+      for (const sample of report) arrays.values.push(sample.value);
       const s = arrays.systems;
       s.id.push(system);
       s.seenMs.push(Date.now());
@@ -129,7 +127,7 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
         drive(async (c) => {
           const arrays = batch(ids, c, batchRows);
           await repo.storeBatch(arrays);
-          return arrays.metrics.report.length;
+          return arrays.values.length;
         }, seconds),
       close: () => knex.destroy(),
     };
@@ -151,24 +149,28 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
   return {
     run: (seconds, batchRows) =>
       drive(async (c) => {
-        const { reports, metrics: m } = batch(ids, c, batchRows);
+        const { reports, values } = batch(ids, c, batchRows);
         const first: number[] = [];
         const n: number[] = [];
         const setIds: number[] = [];
-        for (let r = 0, at = 0; r < reports.systemId.length; r++) {
-          let end = at;
-          while (m.report[end] === r + 1) end++;
+        let at = 0;
+        for (const samples of reports.samples) {
           first.push(at + 1);
-          n.push(end - at);
-          setIds.push(await setOf(m.name.slice(at, end), m.instance.slice(at, end)));
-          at = end;
+          n.push(samples.length);
+          at += samples.length;
+          setIds.push(
+            await setOf(
+              samples.map((sample) => sample.name),
+              samples.map((sample) => sample.instance ?? ''),
+            ),
+          );
         }
         await pool.query({
           name: 'ceiling',
           text: INSERT,
-          values: [reports.systemId, reports.ms, setIds, first, m.value, n],
+          values: [reports.systemId, reports.ms, setIds, first, values, n],
         });
-        return m.report.length;
+        return values.length;
       }, seconds),
     close: () => pool.end(),
   };

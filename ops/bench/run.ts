@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- ingest|charts|compression|live|live-console|console-scale|evaluate|overview|status-page|replay]`: prints figures, passes or fails nothing. Runs against the
+ * `npm run bench [-- ingest|charts|compression|live|live-console|console-scale|evaluate|overview|status-page|replay|checks]`: prints figures, passes or fails nothing. Runs against the
  * real PostgreSQL and Redis of this machine, in a throwaway database.
  * - health: requests/s and latency percentiles of GET /api/health at a fixed concurrency
  * - metrics insert: rows/s of multi-row inserts into `metrics` (the group-commit path's floor)
@@ -91,4 +91,5 @@ else if (which === 'live-console') await (await import('./live-console.js')).ben
 else if (which === 'replay') await (await import('./replay.js')).benchReplay(rest);
 else if (which === 'overview') await (await import('./overview.js')).benchOverview(rest);
 else if (which === 'status-page') await (await import('./status-page.js')).benchStatusPage(rest);
+else if (which === 'checks') await (await import('./checks.js')).benchChecks(rest);
 else await benchBasics();

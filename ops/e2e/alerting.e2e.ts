@@ -29,7 +29,7 @@ describe('alerting in a browser', () => {
   before(async () => {
     db = await createTestDatabase();
     app = await startProductionConsole(db.url, { WEBHOOK_SECRET, CRON_SECRET });
-    // what start-up step 2 does: the 42 default rules and the event rule
+    // what start-up step 2 does: the 44 default rules and the event rule
     await ensureDefaultRules(db.knex);
     const customerId = await createCustomer(db.knex, 'Acme');
     await db.knex('clusters').insert({ customer_id: customerId, name: 'web', enrollment_key: ENROLLMENT_KEY });

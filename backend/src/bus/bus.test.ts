@@ -38,12 +38,15 @@ async function contractOf(name: string, makeBus: () => Promise<Bus>) {
       }
     });
 
-    it('stops delivering after unsubscribe', async () => {
+    it('knows who listens, and stops delivering after unsubscribe', async () => {
       const bus = await makeBus();
       try {
         const seen: unknown[] = [];
         const off = await bus.subscribe('t', (event) => seen.push(event));
+        assert.equal(bus.listens('t'), true);
+        assert.equal(bus.listens('other'), false);
         await off();
+        assert.equal(bus.listens('t'), false, 'nobody listens after unsubscribe');
         await bus.publish('t', { n: 1 });
         await new Promise((resolve) => setTimeout(resolve, 100));
         assert.deepEqual(seen, []);

@@ -10,5 +10,11 @@ export interface Bus {
   publish(topic: string, event: unknown): Promise<boolean>;
   /** Resolves once the subscription is registered; returns the function that ends it. */
   subscribe(topic: string, handler: BusHandler): Promise<() => Promise<void>>;
+  /**
+   * Whether a subscriber of this process listens to `topic`: a publisher whose event is costly to
+   * build (a report's values) asks first. Argus runs one instance (instance-lock.ts) and its live
+   * hub subscribes in the same process, so nobody elsewhere is left out.
+   */
+  listens(topic: string): boolean;
   close(): Promise<void>;
 }

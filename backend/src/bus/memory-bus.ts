@@ -18,6 +18,7 @@ export function createMemoryBus(): Bus {
         emitter.off(topic, handler);
       });
     },
+    listens: (topic) => emitter.listenerCount(topic) > 0,
     async close() {
       emitter.removeAllListeners();
     },

@@ -77,6 +77,7 @@ export function createRedisBus({ publisher, subscriber, prefix, log }: RedisBusO
         }
       };
     },
+    listens: (topic) => handlers.has(prefix + topic),
     async close() {
       handlers.clear();
       subscriber.removeAllListeners('message');

@@ -40,9 +40,10 @@ export function createEnrollmentRepo(db: Knex) {
           'r.hourly_limit',
           'r.expires_at',
           'r.raised_by',
-          db.raw('(SELECT count(*)::int FROM systems s WHERE s.cluster_id = c.id AND s.created_at > ?) AS enrolled', [
-            since,
-          ]),
+          db.raw(
+            "(SELECT count(*)::int FROM systems s WHERE s.cluster_id = c.id AND s.kind = 'agent' AND s.created_at > ?) AS enrolled",
+            [since],
+          ),
           db.raw(
             `(SELECT json_build_object(
                 'hosts', count(*)::int,

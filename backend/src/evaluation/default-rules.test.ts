@@ -1,5 +1,5 @@
 /**
- * Table-driven over ALL default rules (docs/rules.md "Default rules": 42 alert rules + the
+ * Table-driven over ALL default rules (docs/rules.md "Default rules": 44 alert rules + the
  * event rule): each raises on its trigger data once its `for` has passed (not
  * one run earlier) and a system reporting normal values for the whole catalogue
  * raises nothing, ever — over 7 simulated days of once-a-minute-ish runs. The two rules seeded
@@ -74,11 +74,18 @@ describe('the default rules, table-driven', () => {
     await h.close();
   });
 
-  it('covers all 42 default alert rules and the default event rule', () => {
-    assert.equal(DEFAULT_ALERT_RULES.length, 42);
+  it('covers all 44 default alert rules and the default event rule', () => {
+    assert.equal(DEFAULT_ALERT_RULES.length, 44);
     assert.equal(DEFAULT_EVENT_RULES.length, 1);
-    // offline: evaluation.test.ts; the switched-off ones: the last test here
-    const covered = new Set([...CASES.map((c) => c.key), 'system.offline', ...SWITCHED_OFF]);
+    // offline: evaluation.test.ts; the switched-off ones: the last test here; the forecasts read
+    // history: forecasts.test.ts
+    const covered = new Set([
+      ...CASES.map((c) => c.key),
+      'system.offline',
+      'disk.forecast',
+      'disk.forecast_critical',
+      ...SWITCHED_OFF,
+    ]);
     assert.deepEqual([...covered].sort(), DEFAULT_ALERT_RULES.map((r) => r.key).sort());
     for (const c of CASES) assert.equal(DEFAULT_ALERT_RULES.find((r) => r.key === c.key)?.metric, c.metric, c.key);
   });

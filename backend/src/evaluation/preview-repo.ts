@@ -1,6 +1,10 @@
-/** SQL of the rule preview: the latest values (system_latest) and silent systems, never `metrics`. */
+/**
+ * SQL of the rule preview: the latest values (system_latest) and silent systems; for a forecast
+ * rule, the lines fitted now over the window of the hourly rollup (forecast-repo.ts).
+ */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
+import { fitLines, loadForecastSettings, type FittedLine, type ForecastSettings } from './forecast-repo.js';
 
 export interface PreviewCandidate {
   systemId: number;
@@ -11,6 +15,8 @@ export interface PreviewCandidate {
   instance: string;
   value: number | null;
   time: Date;
+  /** Forecast rules: the series' line. */
+  line?: FittedLine;
 }
 
 const mapCandidate = (row: Record<string, unknown>): PreviewCandidate => ({
@@ -46,6 +52,20 @@ export function createPreviewRepo(db: Knex) {
         .where('ml.time', '>=', since)
         .orderBy(['s.name', 'ml.instance']);
       return rows.map(mapCandidate);
+    },
+    forecastSettings: (): Promise<ForecastSettings> => loadForecastSettings(db),
+    /** The lines of `metric`'s series over the `windowHours` before `through`, of the systems one may see. */
+    async forecastLines(metric: string, through: Date, windowHours: number, visible: Visible) {
+      const lines = await fitLines(db, metric, through, windowHours, { customerIds: visible ? [...visible] : null });
+      const bySystem = new Map<number, Record<string, unknown>>();
+      const ids = [...new Set(lines.map((l) => l.systemId))];
+      for (const row of await systems(visible).whereIn('s.id', ids)) bySystem.set(row.system_id as number, row);
+      return lines.flatMap((line): PreviewCandidate[] => {
+        const row = bySystem.get(line.systemId);
+        return row
+          ? [{ ...mapCandidate({ ...row, instance: line.instance, value: line.level, time: through }), line }]
+          : [];
+      });
     },
     /** Systems that have reported once and not since `before` (the offline rule's condition). */
     async silentSystems(before: Date, visible: Visible): Promise<PreviewCandidate[]> {

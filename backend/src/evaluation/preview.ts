@@ -6,9 +6,11 @@
  * system governed by a more specific override of the same key is left out:
  * there the override decides, not this rule.
  */
-import { visibleTo, type Principal } from '../lib/access.js';
+import { visibleTo, type Principal, type Visible } from '../lib/access.js';
 import { conditionHolds, instanceMatches } from '../rules/condition.js';
 import type { Operator } from '../../../contracts/rules.js';
+import { HOUR_MS } from './forecast-repo.js';
+import { projectedAt } from './forecasts.js';
 import { FRESH_MS } from './metric-rules.js';
 import { OFFLINE_AFTER_MS } from './offline.js';
 import { RuleBook } from './rule-book.js';
@@ -21,12 +23,13 @@ export interface PreviewRule {
   /** Saved rules have an id; an unsaved one from the editor has none. */
   id: number | null;
   key: string;
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   metric: string | null;
   instanceGlob: string | null;
   operator: Operator | null;
   threshold: number | null;
   absolute: boolean;
+  horizonSeconds: number | null;
   scope: NewScope | RuleScope | null;
 }
 
@@ -61,6 +64,23 @@ export const PREVIEW_LISTED = 100;
 
 export const PREVIEW_NOTE =
   'The condition on the newest sample only: "for", maintenance windows and inactive customers are not considered.';
+export const FORECAST_NOTE =
+  'The trend of the hourly rollup up to the last whole hour, carried to now: maintenance windows and inactive customers are not considered.';
+
+/** The forecast rule's firing systems, soonest first, each with when it reaches the threshold. */
+async function forecastFiring(repo: PreviewRepo, rule: PreviewRule, now: Date, visible: Visible) {
+  const settings = await repo.forecastSettings();
+  const through = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
+  const lines = await repo.forecastLines(rule.metric as string, through, settings.windowHours, visible);
+  const horizonMs = (rule.horizonSeconds ?? 0) * 1000;
+  return lines
+    .filter((c) => instanceMatches(rule.instanceGlob, c.instance))
+    .flatMap((c) => {
+      const at = c.line ? projectedAt(rule, c.line, now, settings) : null;
+      return at && at.getTime() - now.getTime() <= horizonMs ? [{ ...c, projectedAt: at }] : [];
+    })
+    .sort((a, b) => a.projectedAt.getTime() - b.projectedAt.getTime());
+}
 
 export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: Clock }) {
   return {
@@ -68,23 +88,27 @@ export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: C
     async preview(principal: Principal, rule: PreviewRule, siblings: { id: number; scope: NewScope | null }[]) {
       const now = clock.now();
       const visible = visibleTo(principal);
-      const candidates =
-        rule.kind === 'offline'
-          ? await repo.silentSystems(new Date(now.getTime() - OFFLINE_AFTER_MS), visible)
-          : await repo.latestValues(rule.metric as string, new Date(now.getTime() - FRESH_MS), visible);
       const governs = governedBy(rule, siblings);
-      const holds = (c: PreviewCandidate) =>
-        rule.kind === 'offline' ||
-        (instanceMatches(rule.instanceGlob, c.instance) &&
-          c.value !== null &&
-          conditionHolds(
-            { operator: rule.operator as Operator, threshold: rule.threshold as number, absolute: rule.absolute },
-            c.value,
-          ));
-      const firing = candidates.filter((c) => governs(c) && holds(c));
+      let firing: (PreviewCandidate & { projectedAt?: Date })[];
+      if (rule.kind === 'forecast') firing = (await forecastFiring(repo, rule, now, visible)).filter(governs);
+      else {
+        const candidates =
+          rule.kind === 'offline'
+            ? await repo.silentSystems(new Date(now.getTime() - OFFLINE_AFTER_MS), visible)
+            : await repo.latestValues(rule.metric as string, new Date(now.getTime() - FRESH_MS), visible);
+        const holds = (c: PreviewCandidate) =>
+          rule.kind === 'offline' ||
+          (instanceMatches(rule.instanceGlob, c.instance) &&
+            c.value !== null &&
+            conditionHolds(
+              { operator: rule.operator as Operator, threshold: rule.threshold as number, absolute: rule.absolute },
+              c.value,
+            ));
+        firing = candidates.filter((c) => governs(c) && holds(c));
+      }
       return {
         evaluatedAt: now.toISOString(),
-        note: PREVIEW_NOTE,
+        note: rule.kind === 'forecast' ? FORECAST_NOTE : PREVIEW_NOTE,
         total: firing.length,
         systems: firing.slice(0, PREVIEW_LISTED).map((c) => ({
           systemId: c.systemId,
@@ -94,6 +118,7 @@ export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: C
           instance: c.instance,
           value: c.value,
           sampledAt: c.time.toISOString(),
+          projectedAt: c.projectedAt ? c.projectedAt.toISOString() : null,
         })),
       };
     },

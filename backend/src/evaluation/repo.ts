@@ -67,6 +67,7 @@ export async function loadAlertRules(trx: Knex): Promise<AlertRule[]> {
     threshold: r.threshold,
     absolute: r.absolute,
     forSeconds: r.for_seconds,
+    horizonSeconds: r.horizon_seconds,
   }));
 }
 

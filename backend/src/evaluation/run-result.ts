@@ -1,6 +1,7 @@
 /** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
 import type { AlertRow, AlertTransition } from '../alerts/alert-json.js';
 import type { Suppression } from './suppression.js';
+import { REPORTING, type SystemInfo, type SystemStatus } from './types.js';
 
 export interface ClusterCounts {
   systems: number;
@@ -57,4 +58,31 @@ function mergeParts(parts: readonly Committed[], failedCustomers: number[], now:
     suppressed: parts[0]?.suppressed ?? (() => true),
     incidentCustomers: [...new Set(parts.flatMap((p) => p.incidentCustomers))],
   };
+}
+
+/** How many rules the run evaluated (on systems that have reported) and each cluster's counts. */
+export function runFigures(input: {
+  systems: ReadonlyMap<number, SystemInfo>;
+  clusterIds: readonly number[];
+  stillOpen: readonly AlertRow[];
+  rulesOf: (system: SystemInfo) => number;
+}): { evaluated: number; clusters: Record<string, ClusterCounts> } {
+  const { systems } = input;
+  let evaluated = 0;
+  const clusters: Record<string, ClusterCounts> = {};
+  for (const id of input.clusterIds) clusters[String(id)] = { systems: 0, online: 0, offline: 0, openAlerts: 0 };
+  for (const system of systems.values()) {
+    if (system.status !== 'PENDING') evaluated += input.rulesOf(system);
+    const counts = system.clusterId === null ? undefined : clusters[String(system.clusterId)];
+    if (!counts) continue;
+    counts.systems += 1;
+    if ((REPORTING as readonly SystemStatus[]).includes(system.status)) counts.online += 1;
+    else if (system.status === 'OFFLINE' || system.status === 'STANDBY') counts.offline += 1;
+  }
+  for (const alert of input.stillOpen) {
+    const clusterId = systems.get(alert.system_id)?.clusterId;
+    const counts = clusterId === null || clusterId === undefined ? undefined : clusters[String(clusterId)];
+    if (counts) counts.openAlerts += 1;
+  }
+  return { evaluated, clusters };
 }

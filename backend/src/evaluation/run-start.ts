@@ -14,6 +14,7 @@ export function splitByKind(open: readonly OpenAlert[]) {
     metric: open.filter((a) => a.rule_kind === 'metric'),
     offline: open.filter((a) => a.rule_kind === 'offline'),
     event: open.filter((a) => a.rule_kind === 'event'),
+    forecast: open.filter((a) => a.rule_kind === 'forecast'),
   };
 }
 

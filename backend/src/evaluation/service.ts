@@ -25,6 +25,7 @@ import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
 import { flappingRaises, holdFlapping, markFlapping } from './flapping.js';
+import { forecastStep } from './forecast-step.js';
 import { prepareIncidents, raiseInIncidents, settleIncidents } from './incidents.js';
 import { inIncident, type IncidentChange } from './incidents-repo.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
@@ -33,17 +34,9 @@ import * as observations from './observations-repo.js';
 import * as repo from './repo.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
 import { RuleBook } from './rule-book.js';
-import { mergeParts, type ClusterCounts, type Committed, type RunResult } from './run-result.js';
+import { mergeParts, runFigures, type Committed, type RunResult } from './run-result.js';
 import { buildSuppression, type Suppression } from './suppression.js';
-import {
-  identity,
-  REPORTING,
-  SEVERITY_RANK,
-  type NewAlert,
-  type PendingCondition,
-  type SystemInfo,
-  type SystemStatus,
-} from './types.js';
+import { identity, REPORTING, SEVERITY_RANK, type NewAlert, type PendingCondition, type SystemInfo } from './types.js';
 
 /** Agent events are looked at for this long after they arrived (then forgotten by the seen-list). */
 const EVENT_WINDOW_MS = 10 * 60_000;
@@ -124,6 +117,14 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     openSeries,
     suppressed,
   });
+  const forecasts = await forecastStep(trx, {
+    now,
+    systems,
+    rules: alertRules,
+    open: openByKind.forecast,
+    suppressed,
+    part,
+  });
   const events = decideEvents({
     now,
     systems,
@@ -135,7 +136,7 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   });
 
   // 4. writes
-  const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...events.raise];
+  const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...forecasts.raise, ...events.raise];
   const flapping = new Set(
     [...(await flappingRaises(trx, toRaise, now))].map((i) => {
       const a = toRaise[i] as NewAlert;
@@ -163,7 +164,11 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   const resolveIds = await holdFlapping(
     trx,
     open,
-    [...new Set([...offline.resolve, ...metric.resolve, ...events.resolve].map((r) => Number(r.alert.id)))],
+    [
+      ...new Set(
+        [...offline.resolve, ...metric.resolve, ...forecasts.resolve, ...events.resolve].map((r) => Number(r.alert.id)),
+      ),
+    ],
     now,
   );
   const resolved = await repo.resolveAlerts(trx, resolveIds, now);
@@ -238,23 +243,12 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   );
 
   // 8. figures
-  let evaluated = 0;
-  const clusters: Record<string, ClusterCounts> = {};
-  for (const id of clusterIds) clusters[String(id)] = { systems: 0, online: 0, offline: 0, openAlerts: 0 };
-  for (const system of systems.values()) {
-    if (system.status !== 'PENDING')
-      evaluated += alertRules.effectiveFor(system).length + eventRules.effectiveFor(system).length;
-    const counts = system.clusterId === null ? undefined : clusters[String(system.clusterId)];
-    if (!counts) continue;
-    counts.systems += 1;
-    if ((REPORTING as readonly SystemStatus[]).includes(system.status)) counts.online += 1;
-    else if (system.status === 'OFFLINE' || system.status === 'STANDBY') counts.offline += 1;
-  }
-  for (const alert of stillOpen) {
-    const clusterId = systems.get(alert.system_id)?.clusterId;
-    const counts = clusterId === null || clusterId === undefined ? undefined : clusters[String(clusterId)];
-    if (counts) counts.openAlerts += 1;
-  }
+  const { evaluated, clusters } = runFigures({
+    systems,
+    clusterIds,
+    stillOpen,
+    rulesOf: (system) => alertRules.effectiveFor(system).length + eventRules.effectiveFor(system).length,
+  });
 
   return {
     result: {

@@ -19,13 +19,15 @@ export interface ScopedRule {
 }
 
 export interface AlertRule extends ScopedRule {
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   metric: string | null;
   instanceGlob: string | null;
   operator: Operator | null;
   threshold: number | null;
   absolute: boolean;
   forSeconds: number;
+  /** Forecast rules: how far ahead the projected crossing may lie. */
+  horizonSeconds: number | null;
 }
 
 export interface EventRule extends ScopedRule {
@@ -58,7 +60,7 @@ export interface LatestSample {
 }
 
 export interface OpenAlert extends AlertRow {
-  rule_kind: 'metric' | 'offline' | 'event';
+  rule_kind: 'metric' | 'offline' | 'event' | 'forecast';
   /** Event alerts: until when their hold keeps them open. */
   hold_until: Date | null;
 }
@@ -91,7 +93,7 @@ export interface Reboot {
 /** An alert the run decided to raise. */
 export interface NewAlert {
   ruleKey: string;
-  ruleKind: 'metric' | 'offline' | 'event';
+  ruleKind: 'metric' | 'offline' | 'event' | 'forecast';
   systemId: number;
   customerId: number;
   instance: string;

@@ -8,7 +8,12 @@ import { mountRoutes } from '../http/route.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { createHousekeepingRepo } from './repo.js';
-import { createHousekeeping, type AlertRetentionPurge, type MonthlyReportSender } from './service.js';
+import {
+  createHousekeeping,
+  type AlertRetentionPurge,
+  type MonthlyReportSender,
+  type SampleRetention,
+} from './service.js';
 import { createStorageReport } from './storage-report.js';
 import { storageRoutes } from './storage-routes.js';
 
@@ -23,6 +28,8 @@ export interface HousekeepingAssemblyDeps {
   auditRetentionMs: number;
   /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION). */
   agentEventRetentionMs: number;
+  /** When the per-sample tables from before one row per report are past retention. */
+  sampleRetention: SampleRetention;
 }
 
 export function assembleHousekeeping(deps: HousekeepingAssemblyDeps) {
@@ -36,6 +43,7 @@ export function assembleHousekeeping(deps: HousekeepingAssemblyDeps) {
     auditRetention: { purge: () => audit.purge(deps.auditRetentionMs) },
     monthlyReports: deps.monthlyReports,
     agentEventRetentionMs: deps.agentEventRetentionMs,
+    sampleRetention: deps.sampleRetention,
   });
   return { housekeeping, storageRoutes: mountRoutes(storageRoutes, createStorageReport({ repo, clock })) };
 }

@@ -18,6 +18,27 @@ export function createHousekeepingRepo(db: Knex) {
     storageJobs: () => storageJobs(db),
     databaseUsage: () => databaseUsage(db),
 
+    legacyTables: () => legacyTables(db),
+
+    /**
+     * Drops the per-sample rows kept from before one row per report, with their rollups (on
+     * TimescaleDB the continuous aggregates depend on `metrics_legacy` and go with it).
+     */
+    async dropLegacyTables(): Promise<void> {
+      await db.transaction(async (trx) => {
+        await trx.raw('DROP TABLE IF EXISTS metrics_legacy CASCADE');
+        for (const view of ['metrics_5m_legacy', 'metrics_1h_legacy']) {
+          const [kind] = (
+            (await trx.raw('SELECT relkind FROM pg_class WHERE oid = to_regclass(?)', [view])) as {
+              rows: { relkind: string }[];
+            }
+          ).rows;
+          if (kind?.relkind === 'r') await trx.raw(`DROP TABLE ${view} CASCADE`);
+          else if (kind) await trx.raw(`DROP ${kind.relkind === 'm' ? 'MATERIALIZED ' : ''}VIEW ${view} CASCADE`);
+        }
+      });
+    },
+
     /** Deletes agent events received before `before` (evaluation reads only the last minutes). */
     async deleteAgentEventsBefore(before: Date): Promise<number> {
       return db('agent_events').where('received_at', '<', before).delete();
@@ -145,4 +166,32 @@ async function legacyBytes(db: Knex, timescale: boolean): Promise<number> {
       : `SELECT coalesce(pg_total_relation_size(to_regclass('metrics_legacy')), 0) AS bytes`,
   )) as { rows: { bytes: string }[] };
   return Number(result.rows[0]?.bytes ?? 0);
+}
+
+/** A per-sample relation kept from before one row per report, and the time of its newest row (null: empty). */
+export interface LegacyTable {
+  relation: 'metrics_legacy' | 'metrics_5m_legacy' | 'metrics_1h_legacy';
+  newest: Date | null;
+}
+
+const LEGACY_TIME_COLUMNS = { metrics_legacy: 'time', metrics_5m_legacy: 'bucket', metrics_1h_legacy: 'bucket' };
+
+/** The legacy relations that exist, with their newest row; and whether TimescaleDB is there (it keeps their policies). */
+async function legacyTables(db: Knex): Promise<{ timescale: boolean; tables: LegacyTable[] }> {
+  const found = (await db.raw(
+    `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'timescaledb') AS timescale,
+            to_regclass('metrics_legacy') IS NOT NULL AS metrics_legacy,
+            to_regclass('metrics_5m_legacy') IS NOT NULL AS metrics_5m_legacy,
+            to_regclass('metrics_1h_legacy') IS NOT NULL AS metrics_1h_legacy`,
+  )) as { rows: Record<string, boolean>[] };
+  const row = found.rows[0] ?? {};
+  const tables: LegacyTable[] = [];
+  for (const [relation, column] of Object.entries(LEGACY_TIME_COLUMNS) as [LegacyTable['relation'], string][]) {
+    if (!row[relation]) continue;
+    const newest = (await db.raw(`SELECT max(${column}) AS newest FROM ${relation}`)) as {
+      rows: { newest: Date | null }[];
+    };
+    tables.push({ relation, newest: newest.rows[0]?.newest ?? null });
+  }
+  return { timescale: row['timescale'] === true, tables };
 }

@@ -6,12 +6,13 @@
  * (they are history of the same age). Then it checks TimescaleDB's policy jobs: their scheduler can
  * fail every run (seen on PostgreSQL 15.20 with 2.28.3), and then compression and retention stop
  * silently until the disk is full. A job that failed its last run or has not succeeded within twice
- * its schedule is logged once per change of state. A failed step is logged and retried next hour;
- * one step failing never skips the other.
+ * its schedule is logged once per change of state. The per-sample tables kept from before one row
+ * per report (`metrics_legacy` and its rollups) are dropped once nothing in them is still kept by
+ * retention. A failed step is logged and retried next hour; one step failing never skips the other.
  */
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
-import type { HousekeepingRepo, StorageJobRow } from './repo.js';
+import type { HousekeepingRepo, LegacyTable, StorageJobRow } from './repo.js';
 
 export const HOUSEKEEPING_INTERVAL_MS = 3_600_000;
 export const HOUSEKEEPING_FIRST_RUN_MS = 60_000;
@@ -31,6 +32,34 @@ export function storageJobState(job: StorageJobRow, now: Date): StorageJobState 
   const reference = job.lastSuccessAt ?? job.nextStartAt;
   if (reference && now.getTime() - new Date(reference).getTime() > allowanceMs) return 'late';
   return job.lastRunStatus === null && job.lastSuccessAt === null ? 'never' : 'ok';
+}
+
+/** METRICS_RAW_RETENTION, METRICS_5M_RETENTION and METRICS_1H_RETENTION in ms. */
+export interface SampleRetention {
+  rawMs: number;
+  rollup5mMs: number;
+  rollup1hMs: number;
+}
+
+/**
+ * Whether every legacy relation is empty or holds only rows past its retention, so no chart reads
+ * them any more. Without TimescaleDB `metrics_legacy` has no rollups beside it and the charts read
+ * it at every range, so it counts as past only after the longest retention.
+ */
+export function legacyPastRetention(
+  tables: LegacyTable[],
+  timescale: boolean,
+  retention: SampleRetention,
+  now: Date,
+): boolean {
+  const keptFor: Record<LegacyTable['relation'], number> = {
+    metrics_legacy: timescale ? retention.rawMs : Math.max(retention.rawMs, retention.rollup5mMs, retention.rollup1hMs),
+    metrics_5m_legacy: retention.rollup5mMs,
+    metrics_1h_legacy: retention.rollup1hMs,
+  };
+  return tables.every(
+    ({ relation, newest }) => newest === null || now.getTime() - new Date(newest).getTime() > keptFor[relation],
+  );
 }
 
 /** The alert retention's own service (settings/alert-retention-service.ts) deletes what it no longer keeps. */
@@ -56,6 +85,7 @@ export function createHousekeeping({
   auditRetention,
   monthlyReports,
   agentEventRetentionMs,
+  sampleRetention,
   firstRunMs,
 }: {
   repo: HousekeepingRepo;
@@ -66,6 +96,8 @@ export function createHousekeeping({
   monthlyReports?: MonthlyReportSender;
   /** Agent events are kept as long as raw samples (METRICS_RAW_RETENTION); absent: kept. */
   agentEventRetentionMs?: number;
+  /** When the legacy per-sample tables are past retention (absent: they are left alone). */
+  sampleRetention?: SampleRetention;
   /** Tests: the first run sooner than HOUSEKEEPING_FIRST_RUN_MS. */
   firstRunMs?: number;
 }) {
@@ -93,6 +125,16 @@ export function createHousekeeping({
             : 'Storage job late: it has not succeeded within twice its schedule',
         );
     }
+  }
+
+  async function dropLegacyPastRetention(retention: SampleRetention): Promise<void> {
+    const { timescale, tables } = await repo.legacyTables();
+    if (tables.length === 0 || !legacyPastRetention(tables, timescale, retention, clock.now())) return;
+    await repo.dropLegacyTables();
+    log.info(
+      { tables: tables.map((t) => t.relation) },
+      'Dropped the per-sample tables from before one row per report: nothing in them is kept any more',
+    );
   }
 
   async function runOnce(): Promise<void> {
@@ -132,6 +174,13 @@ export function createHousekeeping({
         if (sent > 0) log.info({ sent }, 'Sent monthly reports');
       } catch (error) {
         log.warn({ err: { message: (error as Error).message } }, 'Monthly reports failed; retrying next hour');
+      }
+    }
+    if (sampleRetention) {
+      try {
+        await dropLegacyPastRetention(sampleRetention);
+      } catch (error) {
+        log.warn({ err: { message: (error as Error).message } }, 'Legacy table cleanup failed; retrying next hour');
       }
     }
     try {

@@ -110,6 +110,8 @@ describe('rights on every route', () => {
       'POST /api/alerts/:id/ack',
       'GET /api/settings/alerts',
       'PUT /api/settings/alerts',
+      'GET /api/settings/forecasts',
+      'PUT /api/settings/forecasts',
     ];
     const served = new Set(routes.map(key));
     assert.deepEqual(
@@ -191,6 +193,36 @@ describe('rights on every route', () => {
     const browser = new Client(server.url);
     await browser.signIn(operator.email, operator.password);
     assert.equal((await browser.get('/api/status-pages')).status, 200);
+  });
+
+  it('covers the network check routes: viewers of the customer read, its writers write', async () => {
+    const checks = [
+      'GET /api/checks',
+      'POST /api/checks',
+      'POST /api/checks/try',
+      'GET /api/checks/:id',
+      'PATCH /api/checks/:id',
+      'DELETE /api/checks/:id',
+    ];
+    const served = new Set(routes.map(key));
+    assert.deepEqual(
+      checks.filter((route) => !served.has(route)),
+      [],
+    );
+    assert.ok(checks.every((route) => !PUBLIC.has(route)));
+    const [row] = await db.knex('customers').insert({ name: 'Checked' }).returning<{ id: number }[]>('id');
+    const id = (row as { id: number }).id;
+    const body = { customerId: id, name: 'Port', settings: { type: 'tcp', host: 'example.com', port: 443 } };
+    const client = new Client(server.url);
+    // a viewer's token writes nothing; without a grant it sees no check of the customer
+    assert.equal((await client.post('/api/checks', body, bearer(viewerToken))).status, 403);
+    assert.deepEqual((await client.get(`/api/checks?customer=${id}`, bearer(viewerToken))).body, []);
+    const operator = await createAccount(db.knex, { role: 'OPERATOR', customerIds: [id] });
+    const browser = new Client(server.url);
+    await browser.signIn(operator.email, operator.password);
+    const created = await browser.post('/api/checks', body);
+    assert.equal(created.status, 201);
+    assert.equal((await client.get(`/api/checks/${created.body.id}`, bearer(viewerToken))).status, 404);
   });
 
   it('answers 401 on every non-public route without credentials', async () => {

@@ -10,6 +10,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import { createRateLimiter, type RateLimitStore } from '../ratelimit/rate-limiter.js';
+import { withLocalLease } from '../ratelimit/leased.js';
 import { createAdmission, type Admission, type AdmissionOptions } from './admission.js';
 import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWriter } from './group-commit.js';
 import { createAgentTokenVerifier } from './jwt.js';
@@ -26,7 +27,7 @@ import {
 
 export interface IngestDeps {
   db: Knex;
-  bus: Pick<Bus, 'publish'>;
+  bus: Pick<Bus, 'publish' | 'listens'>;
   clock: Clock;
   log: Logger;
   webhookSecret: string | null;
@@ -71,6 +72,7 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
   });
   const limiter = (name: string, points: number, durationSeconds: number) =>
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
+  const reportsPerMinute = deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE;
   const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
   metrics.watchPending(() => admission.pending());
   const serviceDeps: IngestServiceDeps = {
@@ -85,10 +87,10 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
     limits: {
       // docs/limits.md "Rate limits": failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),
-      reportsPerSystem: limiter(
-        'agent-reports',
-        deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
-        60,
+      // taken on every request: a tenth of it leased to this process at a time (leased.ts)
+      reportsPerSystem: withLocalLease(
+        limiter('agent-reports', reportsPerMinute, 60),
+        Math.floor(reportsPerMinute / 10),
       ),
     },
     ...(deps.maxNewSystemsPerClusterPerHour !== undefined

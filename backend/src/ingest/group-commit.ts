@@ -14,7 +14,7 @@ import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
 import { Unavailable } from '../lib/errors.js';
 import type { BatchArrays, BatchResult, IngestRepo } from './repo.js';
-import type { ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
+import type { ReportToStore, SampleToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
 export type { EventToStore, ReportToStore, SampleToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
@@ -75,31 +75,6 @@ export interface GroupCommitOptions {
 function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('22') || code.startsWith('23'));
-}
-
-/**
- * Only the newest sample of each series goes to system_latest. A report names a
- * series once (validated) and (system, ts) is unique in a batch, so a system with
- * one report has nothing to pick; for the others the newest ts per series wins.
- */
-function markNewest(arrays: BatchArrays, reportsOf: Map<number, number>): void {
-  const { metrics, reports } = arrays;
-  const newestAt = new Map<string, number>();
-  const msOf = (i: number) => reports.ms[(metrics.report[i] as number) - 1] as number;
-  for (let i = 0; i < metrics.report.length; i++) {
-    const systemId = reports.systemId[(metrics.report[i] as number) - 1] as number;
-    if ((reportsOf.get(systemId) ?? 0) < 2) continue;
-    const key = `${systemId}\u0000${metrics.name[i]}\u0000${metrics.instance[i]}`;
-    const seen = newestAt.get(key);
-    if (seen === undefined) {
-      newestAt.set(key, i);
-    } else if (msOf(i) > msOf(seen)) {
-      metrics.newest[seen] = false;
-      newestAt.set(key, i);
-    } else {
-      metrics.newest[i] = false;
-    }
-  }
 }
 
 export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommitWriter {
@@ -182,16 +157,15 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   async function store(batch: Entry[]): Promise<{ owners: Map<string, ReportToStore>; result: BatchResult }> {
     const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [] },
-      metrics: { report: [], name: [], instance: [], value: [], newest: [] },
+      reports: { systemId: [], ms: [], samples: [] },
+      values: [],
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(0),
     };
     const owners = new Map<string, ReportToStore>();
     const touches = new Map<number, SystemTouch>();
-    // systems with more than one report in this batch: their series' newest samples are picked below
-    const reportsOf = new Map<number, number>();
+    const samples = arrays.reports.samples as SampleToStore[][];
     for (const entry of batch) {
       const { systemId, reports, touch } = entry.request;
       touches.set(systemId, touch);
@@ -201,16 +175,11 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         if (owners.has(key)) continue; // the same report twice in this batch: the first copy counts
         owners.set(key, report);
         if (report.metrics.length) {
-          reportsOf.set(systemId, (reportsOf.get(systemId) ?? 0) + 1);
-          const position = arrays.reports.systemId.push(systemId);
+          // the series' newest samples go to system_latest: the statement picks them (repo.ts)
+          arrays.reports.systemId.push(systemId);
           arrays.reports.ms.push(report.ms);
-          for (const sample of report.metrics) {
-            arrays.metrics.report.push(position);
-            arrays.metrics.name.push(sample.name);
-            arrays.metrics.instance.push(sample.instance ?? '');
-            arrays.metrics.value.push(sample.value);
-            arrays.metrics.newest.push(true);
-          }
+          samples.push(report.metrics);
+          for (const sample of report.metrics) arrays.values.push(sample.value);
         }
         for (const event of report.events) {
           arrays.events.systemId.push(systemId);
@@ -221,7 +190,6 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         }
       }
     }
-    markNewest(arrays, reportsOf);
     for (const [id, touch] of touches) {
       const s = arrays.systems;
       s.id.push(id);
@@ -238,10 +206,10 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     const result = await options.repo.storeBatch(arrays).finally(() => {
       const ms = performance.now() - started;
       stats.statementMs += ms;
-      options.observe?.(batch.length, arrays.metrics.report.length, ms / 1000);
+      options.observe?.(batch.length, arrays.values.length, ms / 1000);
     });
     stats.requests += batch.length;
-    stats.rows += arrays.metrics.report.length;
+    stats.rows += arrays.values.length;
     stats.largestBatch = Math.max(stats.largestBatch, batch.length);
     return { owners, result };
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SignJWT } from 'jose';
 import { FakeClock } from '../lib/clock.js';
+import { sha256 } from '../lib/crypto.js';
 import { createAgentTokenVerifier } from './jwt.js';
 
 const SECRET = 'jwt-unit-test-secret-0123456789abcdef';
@@ -11,17 +12,19 @@ async function sign(claims: Record<string, unknown>): Promise<string> {
 }
 
 describe('agent token verifier', () => {
-  it('returns sub and ak of a valid token', async () => {
+  it('returns sub, ak and the hash of ak of a valid token', async () => {
     const clock = new FakeClock(new Date('2026-11-21T10:00:00Z'));
     const verifier = createAgentTokenVerifier({ secret: SECRET, clock });
     const iat = clock.now().getTime() / 1000;
     assert.deepEqual(await verifier.verify(await sign({ sub: 'm1', ak: 'k', iat, exp: iat + 300 })), {
       sub: 'm1',
       ak: 'k',
+      akHash: sha256('k'),
       iat,
       exp: iat + 300,
     });
-    assert.equal((await verifier.verify(await sign({ sub: 'm2', iat, exp: iat + 300 })))?.ak, null);
+    const withoutKey = await verifier.verify(await sign({ sub: 'm2', iat, exp: iat + 300 }));
+    assert.deepEqual([withoutKey?.ak, withoutKey?.akHash], [null, null]);
   });
 
   it('refuses a sub that is not a printable string', async () => {

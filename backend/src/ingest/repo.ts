@@ -1,6 +1,6 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
-import { boolArray, numberArray, numbered, preparedQuery, textArray } from './pg.js';
+import { numberArray, numbered, preparedQuery, textArray } from './pg.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
 
@@ -27,19 +27,22 @@ export type Registration =
 /** Why a cluster refused a host's enrolment (what the console counts per cluster). */
 export type EnrollmentRefusalReason = 'hourly-limit' | 'other-customer';
 
+/** A sample as the writer hands it over (types.ts's SampleToStore, which imports from here). */
+interface SampleToStore {
+  name: string;
+  instance?: string | undefined;
+  value: number;
+}
+
 /** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
 export interface BatchArrays {
-  /** One entry per report: its system and time are sent once, not with each of its samples. */
-  reports: { systemId: number[]; ms: number[] };
-  metrics: {
-    /** The sample's report: its 1-based position in `reports`. */
-    report: number[];
-    name: string[];
-    instance: string[];
-    value: number[];
-    /** The newest sample of its (system, name, instance) in this batch: it goes to system_latest. */
-    newest: boolean[];
-  };
+  /**
+   * One entry per report with samples: its system and time, and its samples (their names and
+   * instances find the report's series set; only the values travel to the database).
+   */
+  reports: { systemId: number[]; ms: number[]; samples: readonly SampleToStore[][] };
+  /** Every report's values, report after report in `reports` order. */
+  values: number[];
   events: { systemId: number[]; ms: number[]; type: string[]; severity: string[]; message: string[] };
   systems: {
     id: number[];
@@ -82,9 +85,7 @@ WITH reports AS MATERIALIZED (
   SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n
   FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(system_id, ms, set_id, first, n, ord)
 ),
-samples AS MATERIALIZED (
-  SELECT ?::int[] AS report, ?::text[] AS name, ?::text[] AS instance, ?::float8[] AS value, ?::bool[] AS newest
-),
+samples AS MATERIALIZED (SELECT ?::float8[] AS value),
 -- one row per report: its values are a slice of the batch's values (docs/decisions.md "One row per report")
 inserted AS (
   INSERT INTO metrics (time, system_id, set_id, vals)
@@ -93,18 +94,23 @@ inserted AS (
   ON CONFLICT (system_id, time) DO NOTHING
   RETURNING system_id, time, cardinality(vals) AS n
 ),
--- a sample names its report by position: system and time travel and are converted once per report
+-- each series' newest sample of the batch, named by the report's series set (the names and
+-- instances never travel with the values)
 input AS MATERIALIZED (
-  SELECT r.system_id, x.name, x.instance, r.time, x.value
-  FROM samples s, unnest(s.report, s.name, s.instance, s.value, s.newest) AS x(report, name, instance, value, newest)
-  JOIN reports r USING (report)
-  WHERE x.newest
+  SELECT DISTINCT ON (r.system_id, x.name, x.instance) r.system_id, x.name, x.instance, r.time, x.value, r.report, x.k
+  FROM reports r
+  JOIN metric_series_sets ss ON ss.id = r.set_id
+  CROSS JOIN samples s
+  CROSS JOIN LATERAL unnest(ss.names, ss.instances, s.value[r.first : r.first + r.n - 1])
+    WITH ORDINALITY AS x(name, instance, value, k)
+  ORDER BY r.system_id, x.name, x.instance, r.time DESC
 ),
--- the writer marked each series' newest sample of the batch, so a system's arrays hold each
--- series once, in its report's order; one row per system (db/migrations/0018)
+-- a system's arrays hold each series once, in its reports' order (the merge's fast path compares
+-- them with the stored ones); one row per system (db/migrations/0018)
 latest AS (
   INSERT INTO system_latest AS l (system_id, names, instances, times, vals)
-  SELECT system_id, array_agg(name), array_agg(instance), array_agg(time), array_agg(value)
+  SELECT system_id, array_agg(name ORDER BY report, k), array_agg(instance ORDER BY report, k),
+         array_agg(time ORDER BY report, k), array_agg(value ORDER BY report, k)
   FROM input GROUP BY system_id
   ON CONFLICT (system_id) DO UPDATE SET (names, instances, times, vals) = (
     SELECT m.names, m.instances, m.times, m.vals
@@ -143,16 +149,15 @@ const SERIES_SET_ID = 'SELECT metric_series_set_id(?::text[], ?::text[]) AS id';
 /** Sets known to this process; beyond this many the cache starts over (a set is looked up again). */
 const MAX_CACHED_SETS = 50_000;
 
-/** Where each report's samples are in the batch arrays (they are contiguous, in report order). */
+/** Where each report's values are in the batch's values (contiguous, in report order; 1-based). */
 function reportSlices(arrays: BatchArrays): { first: number[]; n: number[] } {
-  const count = arrays.reports.systemId.length;
-  const first = new Array<number>(count).fill(0);
-  const n = new Array<number>(count).fill(0);
-  const report = arrays.metrics.report;
-  for (let i = 0; i < report.length; i++) {
-    const r = (report[i] as number) - 1;
-    if (n[r] === 0) first[r] = i + 1;
-    n[r] = (n[r] as number) + 1;
+  const first: number[] = [];
+  const n: number[] = [];
+  let next = 1;
+  for (const samples of arrays.reports.samples) {
+    first.push(next);
+    n.push(samples.length);
+    next += samples.length;
   }
   return { first, n };
 }
@@ -185,18 +190,17 @@ export function createIngestRepo(db: Knex) {
   // A report's series set by its names and instances: nearly every report finds its set here.
   let knownSets = new Map<string, number>();
 
-  async function seriesSetIds(m: BatchArrays['metrics'], slices: { first: number[]; n: number[] }): Promise<number[]> {
+  async function seriesSetIds(reports: readonly SampleToStore[][]): Promise<number[]> {
     const ids: number[] = [];
-    for (let r = 0; r < slices.first.length; r++) {
-      const from = (slices.first[r] as number) - 1;
-      const to = from + (slices.n[r] as number);
+    for (const samples of reports) {
       let key = '';
-      for (let i = from; i < to; i++) key += `${m.name[i] as string}\u0000${m.instance[i] as string}\u0001`;
+      for (const sample of samples) key += `${sample.name}\u0000${sample.instance ?? ''}\u0001`;
       let id = knownSets.get(key);
       if (id === undefined) {
-        const result = (await db.raw(SERIES_SET_ID, [m.name.slice(from, to), m.instance.slice(from, to)])) as {
-          rows: { id: number }[];
-        };
+        const result = (await db.raw(SERIES_SET_ID, [
+          samples.map((sample) => sample.name),
+          samples.map((sample) => sample.instance ?? ''),
+        ])) as { rows: { id: number }[] };
         id = result.rows[0]?.id as number;
         if (knownSets.size >= MAX_CACHED_SETS) knownSets = new Map();
         knownSets.set(key, id);
@@ -254,7 +258,7 @@ export function createIngestRepo(db: Knex) {
         const limit = Math.max(input.maxPerHour, (raise?.hourly_limit as number | undefined) ?? 0);
         const since = new Date(input.now.getTime() - 3600_000);
         const recent = await trx('systems')
-          .where({ cluster_id: input.cluster.id })
+          .where({ cluster_id: input.cluster.id, kind: 'agent' }) // a network check enrols nothing
           .where('created_at', '>', since)
           .select(trx.raw('count(*)::int AS n'), trx.raw('min(created_at) AS oldest'))
           .first();
@@ -320,20 +324,16 @@ export function createIngestRepo(db: Knex) {
     },
 
     async storeBatch(batch: BatchArrays): Promise<BatchResult> {
-      const { reports: r, metrics: m, events: e, systems: s } = batch;
+      const { reports: r, events: e, systems: s } = batch;
       const slices = reportSlices(batch);
-      const setIds = await seriesSetIds(m, slices);
+      const setIds = await seriesSetIds(r.samples);
       const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
         numberArray(r.systemId),
         numberArray(r.ms),
         numberArray(setIds),
         numberArray(slices.first),
         numberArray(slices.n),
-        numberArray(m.report),
-        textArray(m.name),
-        textArray(m.instance),
-        numberArray(m.value),
-        boolArray(m.newest),
+        numberArray(batch.values),
         batch.receivedAt,
         numberArray(e.systemId),
         numberArray(e.ms),

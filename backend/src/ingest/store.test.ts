@@ -107,9 +107,10 @@ describe('POST /api/webhook/metrics: what is stored and answered', () => {
     }
   });
 
-  it('publishes the newest stored report on system:<id>, nothing for duplicates', async () => {
+  it('publishes the newest stored report on system:<id> while it is followed, nothing for duplicates', async () => {
     const agent = await h.boundAgent();
     const topic = `system:${agent.systemId}`;
+    const off = await h.bus.subscribe(topic, () => undefined);
     const older = {
       ts: new Date(h.clock.now().getTime() - 2000).toISOString(),
       metrics: [{ name: 'cpu.usage_pct', value: 1 }],
@@ -137,6 +138,22 @@ describe('POST /api/webhook/metrics: what is stored and answered', () => {
     );
     await h.post({ reports: [older, newer] }, { token: await agent.token() });
     assert.equal(h.published.filter((p) => p.topic === topic).length, 1);
+    await off();
+  });
+
+  it('publishes no report of a system nobody follows', async () => {
+    const agent = await h.boundAgent();
+    const topic = `system:${agent.systemId}`;
+    const reply = await h.post({ reports: [h.report(-1000)] }, { token: await agent.token() });
+    assert.equal(reply.body.accepted, 1);
+    assert.equal(h.published.filter((p) => p.topic === topic).length, 0);
+    // followed from now on: the next report goes out
+    const off = await h.bus.subscribe(topic, () => undefined);
+    await h.post({ reports: [h.report(-500)] }, { token: await agent.token() });
+    assert.equal(h.published.filter((p) => p.topic === topic).length, 1);
+    await off();
+    await h.post({ reports: [h.report(-250)] }, { token: await agent.token() });
+    assert.equal(h.published.filter((p) => p.topic === topic).length, 1, 'unfollowed again: not published');
   });
 
   it('keeps the newest value per metric and instance in metric_latest, whatever the arrival order', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { randomBase62, randomDigits, randomToken, safeEqual, sha256 } from './crypto.js';
+import { equalDigests, randomBase62, randomDigits, randomToken, safeEqual, sha256 } from './crypto.js';
 
 describe('crypto helpers', () => {
   it('makes base62 strings of the asked length with enough entropy to never repeat', () => {
@@ -35,5 +35,13 @@ describe('crypto helpers', () => {
     assert.equal(safeEqual('secret', 'secreT'), false);
     assert.equal(safeEqual('secret', 'secret-longer'), false);
     assert.equal(safeEqual('', ''), true);
+  });
+
+  it('compares digests, refusing another one or another length without throwing', () => {
+    const digest = sha256('agent key');
+    assert.equal(equalDigests(digest, sha256('agent key')), true);
+    assert.equal(equalDigests(digest, sha256('agent keY')), false);
+    assert.equal(equalDigests(digest, digest.slice(1)), false);
+    assert.equal(equalDigests(digest, `${digest.slice(1)}ā`), false);
   });
 });

@@ -38,3 +38,13 @@ export function safeEqual(a: string, b: string): boolean {
   const right = createHash('sha256').update(b, 'utf8').digest();
   return timingSafeEqual(left, right) && a.length === b.length;
 }
+
+/**
+ * Constant-time equality of two hex digests (e.g. stored SHA-256 hashes): their length is public,
+ * so no hashing first as in safeEqual (two hashes less on every agent request).
+ */
+export function equalDigests(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}

@@ -25,6 +25,8 @@ export interface OutboundPolicy {
   allowPrivate: boolean;
   /** The server's own addresses; read from its interfaces at every check when not given. */
   ownAddresses?: () => Iterable<string>;
+  /** Blocks (CIDR) refused even with `allowPrivate`: a caller's own `never` on top of the table's. */
+  alwaysRefused?: readonly { block: string; name: string }[];
 }
 
 export interface Refusal {
@@ -115,5 +117,11 @@ export function addressRefusal(text: string, policy: OutboundPolicy): Refusal | 
     });
   const outer = refusalOf(address, own);
   if (outer) refusals.push({ reason: `${address.toString()} is ${outer.what}`, never: outer.never });
+  for (const candidate of inner ? [address, inner] : [address])
+    for (const entry of policy.alwaysRefused ?? []) {
+      const range = ipaddr.parseCIDR(entry.block);
+      if (candidate.kind() === range[0].kind() && candidate.match(range))
+        refusals.unshift({ reason: `${address.toString()} is ${entry.name}`, never: true });
+    }
   return refusals.find((r) => r.never) ?? (policy.allowPrivate ? null : (refusals[0] ?? null));
 }

@@ -72,7 +72,7 @@ export function createOverviewRepo(db: Knex) {
                   count(s.id) FILTER (WHERE s.customer_id = ANY(?::int[])
                                          OR s.cluster_id = ANY(?::int[])
                                          OR s.id = ANY(?::int[]))::int AS in_maintenance
-             FROM customers c LEFT JOIN systems s ON s.customer_id = c.id
+             FROM customers c LEFT JOIN systems s ON s.customer_id = c.id AND s.kind = 'agent'
             WHERE ?
             GROUP BY c.id
          ), open_alerts AS (

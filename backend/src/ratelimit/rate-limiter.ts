@@ -24,6 +24,8 @@ export interface RateLimitResult {
   consumed: number;
   remaining: number;
   retryAfterSeconds: number;
+  /** Milliseconds until the key's window ends (0 when not known: a store failing open). */
+  resetsInMs: number;
 }
 
 export interface RateLimiter {
@@ -75,7 +77,13 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
       try {
         const res = await limiter.consume(key, points);
         failingOpen = false;
-        return { allowed: true, consumed: res.consumedPoints, remaining: res.remainingPoints, retryAfterSeconds: 0 };
+        return {
+          allowed: true,
+          consumed: res.consumedPoints,
+          remaining: res.remainingPoints,
+          retryAfterSeconds: 0,
+          resetsInMs: res.msBeforeNext,
+        };
       } catch (error) {
         if (error instanceof RateLimiterRes) {
           return {
@@ -83,6 +91,7 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
             consumed: error.consumedPoints,
             remaining: 0,
             retryAfterSeconds: Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+            resetsInMs: error.msBeforeNext,
           };
         }
         if (!failingOpen)
@@ -91,7 +100,7 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
             'Rate limiter store failed: failing open',
           );
         failingOpen = true;
-        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0 };
+        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0, resetsInMs: 0 };
       }
     },
     async peek(key) {
@@ -104,12 +113,19 @@ export function createRateLimiter(store: RateLimitStore, rule: RateLimitRule, lo
             consumed: res.consumedPoints,
             remaining: 0,
             retryAfterSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+            resetsInMs: res.msBeforeNext,
           };
         }
         const consumed = res?.consumedPoints ?? 0;
-        return { allowed: true, consumed, remaining: rule.points - consumed, retryAfterSeconds: 0 };
+        return {
+          allowed: true,
+          consumed,
+          remaining: rule.points - consumed,
+          retryAfterSeconds: 0,
+          resetsInMs: res?.msBeforeNext ?? 0,
+        };
       } catch {
-        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0 };
+        return { allowed: true, consumed: 0, remaining: rule.points, retryAfterSeconds: 0, resetsInMs: 0 };
       }
     },
     async refund(key, points = 1) {

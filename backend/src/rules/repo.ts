@@ -25,13 +25,14 @@ interface RuleBase {
 }
 
 export interface AlertRuleRow extends RuleBase {
-  kind: 'metric' | 'offline';
+  kind: 'metric' | 'offline' | 'forecast';
   metric: string | null;
   instanceGlob: string | null;
   operator: Operator | null;
   threshold: number | null;
   absolute: boolean;
   forSeconds: number;
+  horizonSeconds: number | null;
   countsAsDowntime: boolean;
 }
 
@@ -73,6 +74,7 @@ const mapAlertRule = (row: Record<string, unknown>): AlertRuleRow => ({
   threshold: (row['threshold'] as number | null) ?? null,
   absolute: row['absolute'] as boolean,
   forSeconds: row['for_seconds'] as number,
+  horizonSeconds: (row['horizon_seconds'] as number | null) ?? null,
   countsAsDowntime: row['counts_as_downtime'] as boolean,
 });
 
@@ -97,6 +99,7 @@ const ALERT_COLUMNS: Record<string, string> = {
   threshold: 'threshold',
   absolute: 'absolute',
   forSeconds: 'for_seconds',
+  horizonSeconds: 'horizon_seconds',
   enabled: 'enabled',
   countsAsDowntime: 'counts_as_downtime',
 };

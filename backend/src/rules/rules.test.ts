@@ -68,10 +68,10 @@ describe('/api/alert-rules and /api/event-rules', () => {
     stranger = await signedIn('OPERATOR', [theirs]);
   });
 
-  it('lists the 42 default alert rules and the default event rule to every role', async () => {
+  it('lists the 44 default alert rules and the default event rule to every role', async () => {
     for (const client of [admin, operator, viewer]) {
       const rules = (await client.get('/api/alert-rules')).body;
-      assert.equal(rules.length, 42);
+      assert.equal(rules.length, 44);
       const offline = rules.find((r: { key: string }) => r.key === 'system.offline');
       assert.equal(offline.kind, 'offline');
       assert.equal(offline.metric, null);
@@ -193,7 +193,7 @@ describe('/api/alert-rules and /api/event-rules', () => {
     );
     assert.equal(atCustomer.threshold, 95);
     assert.equal((await viewer.patch(`/api/alert-rules/${atCustomer.id}`, { threshold: 1 })).status, 403);
-    assert.equal((await stranger.get('/api/alert-rules')).body.length, 42, 'overrides of Mine are invisible');
+    assert.equal((await stranger.get('/api/alert-rules')).body.length, 44, 'overrides of Mine are invisible');
     assert.equal((await stranger.get(`/api/alert-rules/${atCustomer.id}`)).status, 404);
     assert.equal((await stranger.patch(`/api/alert-rules/${atCustomer.id}`, { threshold: 1 })).status, 404);
     assert.equal((await stranger.delete(`/api/alert-rules/${atCustomer.id}`)).status, 404);
@@ -309,6 +309,7 @@ describe('/api/alert-rules and /api/event-rules', () => {
           instance: '',
           value: 97,
           sampledAt: undefined,
+          projectedAt: null,
         },
       );
     });

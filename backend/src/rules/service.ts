@@ -40,23 +40,49 @@ function json<R extends RuleLike>(row: R) {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
-function checkAlertRuleShape(key: string, rule: Partial<AlertRuleInput>): 'metric' | 'offline' {
+type AlertRuleKind = 'metric' | 'offline' | 'forecast';
+
+/** The fields a rule of `kind` must not have, with the reason a refusal names. */
+function refuseFields(rule: Partial<AlertRuleInput>, fields: readonly (keyof AlertRuleInput)[], why: string): void {
+  for (const field of fields) {
+    if (rule[field] !== null && rule[field] !== undefined) throw new Invalid(`${field}: ${why}`, { field });
+  }
+}
+
+/**
+ * Checks a rule's fields for its kind: the offline rule (by its key), a rule on the newest value
+ * (metric), or a forecast ("reaches the threshold within the horizon", rising with >= or falling
+ * with <=). Returns the kind.
+ */
+function checkAlertRuleShape(key: string, rule: Partial<AlertRuleInput>, kind: 'metric' | 'forecast' = 'metric') {
   if (key === OFFLINE_RULE_KEY) {
     // offline is "not seen for 2 minutes": it reads no metric and has no threshold or wait of its own
-    for (const field of ['metric', 'operator', 'threshold', 'instanceGlob'] as const) {
-      if (rule[field] !== null && rule[field] !== undefined) {
-        throw new Invalid(`${field}: the offline rule has no ${field}`, { field });
-      }
-    }
+    refuseFields(
+      rule,
+      ['metric', 'operator', 'threshold', 'instanceGlob', 'horizonSeconds'],
+      'the offline rule has none',
+    );
     if (rule.countsAsDowntime === false) {
       throw new Invalid('countsAsDowntime: a system offline is always down', { field: 'countsAsDowntime' });
     }
-    return 'offline';
+    return 'offline' satisfies AlertRuleKind;
   }
-  for (const field of ['metric', 'operator', 'threshold'] as const) {
+  const required =
+    kind === 'forecast'
+      ? (['metric', 'threshold', 'horizonSeconds'] as const)
+      : (['metric', 'operator', 'threshold'] as const);
+  for (const field of required) {
     if (rule[field] === null || rule[field] === undefined) throw new Invalid(`${field}: is required`, { field });
   }
-  return 'metric';
+  if (kind === 'metric') {
+    refuseFields(rule, ['horizonSeconds'], 'only a forecast rule has a horizon');
+    return kind;
+  }
+  if (rule.operator && rule.operator !== '>=' && rule.operator !== '<=') {
+    throw new Invalid('operator: a forecast rises to (>=) or falls to (<=) its threshold', { field: 'operator' });
+  }
+  if (rule.absolute) throw new Invalid('absolute: a forecast follows the value itself', { field: 'absolute' });
+  return kind;
 }
 
 function checkEventRuleShape(rule: Partial<EventRuleInput>): void {
@@ -197,19 +223,21 @@ export function createRulesService({
       /** The rule as the account may see it (for the preview). */
       find: alert.visible,
       /** Checks an unsaved rule as a save would and names its kind (the preview of the editor). */
-      shapeOf: (input: AlertRuleInput) => checkAlertRuleShape(input.key, input),
+      shapeOf: (input: AlertRuleInput) => checkAlertRuleShape(input.key, input, input.kind),
       async create(actor: AuditActor, principal: Principal, input: AlertRuleInput) {
-        const { key, scope, countsAsDowntime, ...fields } = input;
-        const kind = checkAlertRuleShape(key, input);
+        const { key, scope, countsAsDowntime, kind: asked, ...fields } = input;
+        const kind = checkAlertRuleShape(key, input, asked);
+        // a forecast without an operator rises to its threshold
+        if (kind === 'forecast') fields.operator ??= '>=';
         // an override counts as downtime as the rule it overrides, unless it says otherwise
         const counts = countsAsDowntime ?? (await inheritedCountsAsDowntime(key));
         return alert.create(actor, principal, key, { ...fields, kind, countsAsDowntime: counts }, scope);
       },
       async update(actor: AuditActor, principal: Principal, id: number, changes: AlertRuleChanges) {
         const current = await alert.visible(principal, id);
-        const { key: _key, scope: _scope, ...fields } = changes;
+        const { key: _key, kind: _kind, scope: _scope, ...fields } = changes;
         if (current.kind === 'offline') checkAlertRuleShape(OFFLINE_RULE_KEY, fields);
-        else checkAlertRuleShape(current.key, { ...current, ...fields });
+        else checkAlertRuleShape(current.key, { ...current, ...fields, kind: current.kind }, current.kind);
         return alert.update(actor, principal, current, fields);
       },
     },

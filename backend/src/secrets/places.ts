@@ -14,4 +14,6 @@ export const places = {
   /** A notification channel's URL (it holds the token) and signing secret (migration 0010, backend/src/channels). */
   channelTarget: (channelId: number) => `notification_channels:target:${channelId}`,
   channelSecret: (channelId: number) => `notification_channels:secret:${channelId}`,
+  /** A network check's secret header values, one sealed JSON object (migration 0024, backend/src/checks). */
+  checkHeaders: (checkId: number) => `checks:sealed_headers:${checkId}`,
 } as const;

@@ -12,7 +12,8 @@ export type SecretCell =
   | { kind: 'smtp_password' }
   | { kind: 'user'; column: 'totp_secret' | 'totp_pending_secret'; id: number }
   | { kind: 'agent_setting'; id: number }
-  | { kind: 'channel'; column: 'target' | 'secret'; id: number };
+  | { kind: 'channel'; column: 'target' | 'secret'; id: number }
+  | { kind: 'check_headers'; id: number };
 
 export interface StoredSecret {
   cell: SecretCell;
@@ -106,6 +107,18 @@ export async function lockStoredSecrets(trx: Knex.Transaction): Promise<StoredSe
         });
     }
   }
+  if (await tableExists(trx, 'checks')) {
+    const checks = await trx('checks')
+      .whereNotNull('sealed_headers')
+      .forUpdate()
+      .select<{ id: number; sealed_headers: string }[]>('id', 'sealed_headers');
+    for (const check of checks)
+      secrets.push({
+        cell: { kind: 'check_headers', id: check.id },
+        place: places.checkHeaders(check.id),
+        sealed: check.sealed_headers,
+      });
+  }
   return secrets;
 }
 
@@ -131,6 +144,9 @@ export async function updateStoredSecret(trx: Knex.Transaction, cell: SecretCell
       await trx('notification_channels')
         .where({ id: cell.id })
         .update({ [cell.column]: sealed });
+      return;
+    case 'check_headers':
+      await trx('checks').where({ id: cell.id }).update({ sealed_headers: sealed });
       return;
   }
 }

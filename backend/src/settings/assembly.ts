@@ -1,6 +1,7 @@
 /**
  * The settings edited at runtime, built once by the composition root: the SMTP settings with the
- * mailer that reads them, and the alert retention (reports and housekeeping share the one service).
+ * mailer that reads them, the alert retention (reports and housekeeping share the one service) and
+ * the forecast settings.
  */
 import type { Knex } from 'knex';
 import { mountRoutes } from '../http/route.js';
@@ -12,6 +13,7 @@ import { createMailer } from '../mail/smtp-mailer.js';
 import { createAlertRetentionRepo } from './alert-retention-repo.js';
 import { alertRetentionRoutes } from './alert-retention-routes.js';
 import { createAlertRetentionService } from './alert-retention-service.js';
+import { forecastSettingsRouter } from './forecast-settings-routes.js';
 import { smtpSettingsRoutes } from './smtp-routes.js';
 import { createSmtpSettingsService } from './smtp-service.js';
 
@@ -33,5 +35,6 @@ export function assembleSettings(deps: SettingsAssemblyDeps) {
     alertRetention,
     smtpRoutes: mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
     alertRetentionRoutes: mountRoutes(alertRetentionRoutes, alertRetention),
+    forecastRoutes: forecastSettingsRouter({ db, audit }),
   };
 }

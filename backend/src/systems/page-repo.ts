@@ -68,6 +68,7 @@ function applyFilter(query: Knex.QueryBuilder, visible: Visible, filter: SystemF
 export function createSystemsPageRepo(db: Knex) {
   const fleet = () =>
     db('systems as s')
+      .where('s.kind', 'agent') // not the network checks' rows
       .join('customers as c', 'c.id', 's.customer_id')
       .leftJoin('clusters as k', 'k.id', 's.cluster_id');
 

@@ -118,7 +118,10 @@ export function createSystemsRepo(db: Knex) {
     transaction: transactionOf(db),
 
     async list(visible: Visible): Promise<SystemRow[]> {
-      const query = baseQuery().orderByRaw('lower(c.name), lower(k.name) NULLS FIRST, lower(s.name)');
+      // network checks have system rows of their own (kind 'check'): listed on their own page
+      const query = baseQuery()
+        .where('s.kind', 'agent')
+        .orderByRaw('lower(c.name), lower(k.name) NULLS FIRST, lower(s.name)');
       if (visible) query.whereIn('s.customer_id', [...visible]);
       return (await query).map(mapRow);
     },

@@ -169,6 +169,7 @@ export async function startIngestHarness(
     clock,
     logs,
     feature,
+    bus,
     published,
     url: `http://127.0.0.1:${port}`,
     token,

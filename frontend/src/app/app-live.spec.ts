@@ -5,9 +5,8 @@ import { Router } from '@angular/router';
 import { App } from './app';
 import { AuthService } from './core/auth';
 import { userBody } from './core/auth-testing';
-import { LIVE_SOCKET } from './core/live-socket';
-import { fakeSockets, FakeSocket } from './core/live-testing';
-import { provideForTests, settle } from './testing';
+import { configureLiveForTests, FakeSocket } from './core/live-testing';
+import { settle } from './testing';
 
 @Component({ template: '' })
 class Blank {}
@@ -16,14 +15,7 @@ describe('App shell and the live channel', () => {
   let sockets: FakeSocket[];
 
   async function render() {
-    const fake = fakeSockets();
-    sockets = fake.sockets;
-    TestBed.configureTestingModule({
-      providers: [
-        ...provideForTests([{ path: '**', component: Blank }]),
-        { provide: LIVE_SOCKET, useValue: fake.factory },
-      ],
-    });
+    sockets = configureLiveForTests([{ path: '**', component: Blank }]);
     TestBed.inject(AuthService).updateUser(userBody());
     const fixture = TestBed.createComponent(App);
     await TestBed.inject(Router).navigateByUrl('/systems');

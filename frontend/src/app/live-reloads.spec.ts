@@ -5,8 +5,7 @@ import { Observable, Subscription } from 'rxjs';
 import { AuthService } from './core/auth';
 import { userBody } from './core/auth-testing';
 import { LiveService } from './core/live';
-import { LIVE_SOCKET } from './core/live-socket';
-import { fakeSockets, FakeSocket } from './core/live-testing';
+import { configureLiveForTests, FakeSocket } from './core/live-testing';
 import { LIVE_REFRESH_MIN_MS, LiveTopic } from './core/refresh';
 import { MaintenanceApi, WINDOWS_URL } from './features/maintenance/maintenance-api';
 import { UsersApi, USERS_URL } from './features/users/users-api';
@@ -21,7 +20,6 @@ import {
 } from './shared/notifications/notifications-api';
 import { incidentUrl, IncidentsApi, INCIDENTS_URL } from './shared/incidents/incidents-api';
 import { ALERT_RULES_URL, EVENT_RULES_URL, RulesApi } from './shared/rules/rules-api';
-import { provideForTests } from './testing';
 
 /** Each data service reloads on the `changes` topics of what it shows, and on no other. */
 describe('what each console data service reloads on', () => {
@@ -31,11 +29,7 @@ describe('what each console data service reloads on', () => {
 
   beforeEach(() => {
     jasmine.clock().install();
-    const fake = fakeSockets();
-    sockets = fake.sockets;
-    TestBed.configureTestingModule({
-      providers: [...provideForTests(), { provide: LIVE_SOCKET, useValue: fake.factory }],
-    });
+    sockets = configureLiveForTests();
     TestBed.inject(AuthService).updateUser(userBody());
     TestBed.tick();
     TestBed.inject(LiveService); // the shell creates it in the app (its open-alerts counter)

@@ -1,10 +1,13 @@
 import { provideHttpClient, withInterceptors } from '@angular/common/http';
 import { HttpTestingController, provideHttpClientTesting, TestRequest } from '@angular/common/http/testing';
-import { EnvironmentProviders, Provider, provideZonelessChangeDetection } from '@angular/core';
-import { ComponentFixture } from '@angular/core/testing';
+import { EnvironmentProviders, Provider, provideZonelessChangeDetection, Type } from '@angular/core';
+import { ComponentType } from '@angular/cdk/portal';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { MATERIAL_ANIMATIONS } from '@angular/material/core';
+import { MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { provideRouter, Routes, withComponentInputBinding } from '@angular/router';
 
+import { AuthService, User } from './core/auth';
 import { csrfInterceptor } from './core/csrf-interceptor';
 import { sessionInterceptor } from './core/session-interceptor';
 
@@ -61,4 +64,41 @@ export function buttonByText(label: string, root: ParentNode = document): HTMLBu
   );
   if (!button) throw new Error(`No button "${label}"`);
   return button;
+}
+
+/** A few event-loop turns: what a dialog or an overlay needs to open, close or take a click. */
+export function turn(ms = 20): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The open dialog's container (dialogs live in the overlay, outside any fixture). */
+export function dialogElement(): HTMLElement {
+  const container = document.querySelector<HTMLElement>('mat-dialog-container');
+  if (!container) throw new Error('No dialog is open');
+  return container;
+}
+
+/** Opens `component` as a dialog with `data`, for an account like `user`; returns it and the testing backend. */
+export async function openDialogForTests<C, D, R = unknown>(
+  component: ComponentType<C>,
+  data: D,
+  user: User,
+): Promise<{ ref: MatDialogRef<C, R>; http: HttpTestingController }> {
+  TestBed.configureTestingModule({ providers: provideForTests() });
+  const http = TestBed.inject(HttpTestingController);
+  TestBed.inject(AuthService).updateUser(user);
+  const ref = TestBed.inject(MatDialog).open<C, D, R>(component, { data });
+  await turn();
+  return { ref, http };
+}
+
+/** Creates `component` for an account like `user` (none: signed out); returns its fixture and the testing backend. */
+export function renderForTests<C>(
+  component: Type<C>,
+  user?: User,
+): { fixture: ComponentFixture<C>; http: HttpTestingController } {
+  TestBed.configureTestingModule({ providers: provideForTests() });
+  const http = TestBed.inject(HttpTestingController);
+  if (user) TestBed.inject(AuthService).updateUser(user);
+  return { fixture: TestBed.createComponent(component), http };
 }

@@ -3,7 +3,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { firstValueFrom } from 'rxjs';
 
-import { provideForTests } from '../testing';
+import { provideForTests } from '@console/testing';
 import { AUTH_URLS, AuthService } from './auth';
 import { userBody } from './auth-testing';
 

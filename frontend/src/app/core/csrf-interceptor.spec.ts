@@ -2,7 +2,7 @@ import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { provideForTests } from '../testing';
+import { provideForTests } from '@console/testing';
 import { AUTH_URLS, AuthService } from './auth';
 import { userBody } from './auth-testing';
 import { CSRF_HEADER } from './csrf-interceptor';

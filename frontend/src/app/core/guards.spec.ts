@@ -4,7 +4,7 @@ import { TestBed } from '@angular/core/testing';
 import { Router, Routes } from '@angular/router';
 import { RouterTestingHarness } from '@angular/router/testing';
 
-import { nextRequest, provideForTests } from '../testing';
+import { nextRequest, provideForTests } from '@console/testing';
 import { AUTH_URLS, User } from './auth';
 import { userBody } from './auth-testing';
 import { adminGuard, loginPageGuard, setupPageGuard, signedInGuard, writerGuard } from './guards';

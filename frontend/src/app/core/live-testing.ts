@@ -1,4 +1,8 @@
-import { LiveSocket, SOCKET_OPEN } from './live-socket';
+import { TestBed } from '@angular/core/testing';
+import { Routes } from '@angular/router';
+
+import { provideForTests } from '@console/testing';
+import { LIVE_SOCKET, LiveSocket, SOCKET_OPEN } from './live-socket';
 
 /** A test double of the browser's WebSocket: records what the console sends, lets a spec play the server. */
 export class FakeSocket implements LiveSocket {
@@ -54,4 +58,13 @@ export function fakeSockets(): { sockets: FakeSocket[]; factory: (url: string) =
       return socket;
     },
   };
+}
+
+/** Configures the app's test providers (with `routes`) over fake sockets; returns the sockets the console opens. */
+export function configureLiveForTests(routes: Routes = []): FakeSocket[] {
+  const fake = fakeSockets();
+  TestBed.configureTestingModule({
+    providers: [...provideForTests(routes), { provide: LIVE_SOCKET, useValue: fake.factory }],
+  });
+  return fake.sockets;
 }

@@ -5,9 +5,8 @@ import { Subscription } from 'rxjs';
 import { AuthService } from './auth';
 import { userBody } from './auth-testing';
 import { LiveService } from './live';
-import { backoffMs, CLOSE_GOING_AWAY, CLOSE_RIGHTS_CHANGED, CLOSE_SIGNED_OUT, LIVE_SOCKET } from './live-socket';
-import { fakeSockets, FakeSocket } from './live-testing';
-import { provideForTests } from '../testing';
+import { backoffMs, CLOSE_GOING_AWAY, CLOSE_RIGHTS_CHANGED, CLOSE_SIGNED_OUT } from './live-socket';
+import { configureLiveForTests, FakeSocket } from './live-testing';
 
 describe('LiveService', () => {
   let sockets: FakeSocket[];
@@ -17,11 +16,7 @@ describe('LiveService', () => {
 
   beforeEach(() => {
     jasmine.clock().install();
-    const fake = fakeSockets();
-    sockets = fake.sockets;
-    TestBed.configureTestingModule({
-      providers: [...provideForTests([]), { provide: LIVE_SOCKET, useValue: fake.factory }],
-    });
+    sockets = configureLiveForTests([]);
     auth = TestBed.inject(AuthService);
     auth.updateUser(userBody());
     live = TestBed.inject(LiveService);

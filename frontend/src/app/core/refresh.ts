@@ -10,7 +10,9 @@ import {
   ReplaySubject,
   scan,
   startWith,
+  Subject,
   switchMap,
+  tap,
   throttleTime,
 } from 'rxjs';
 
@@ -116,6 +118,21 @@ export function refreshing<T>(
       LOADING as Refreshing<T>,
     ),
   );
+}
+
+/**
+ * The changes a data service makes itself: pass it as `refreshing`'s `reload$`, and send each write
+ * through `after` (a DELETE, whose answer has no body, through `deleted`), so what it lists is read
+ * again once the server answered.
+ */
+export class Changes extends Subject<void> {
+  after<T>(request: Observable<T>): Observable<T> {
+    return request.pipe(tap(() => this.next()));
+  }
+
+  deleted(request: Observable<unknown>): Observable<void> {
+    return this.after(request.pipe(map(() => undefined)));
+  }
 }
 
 /** A stream that starts with the HTTP answer and then follows a live source of the same value. */

@@ -4,7 +4,7 @@ import { Component } from '@angular/core';
 import { TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { provideForTests } from '../testing';
+import { provideForTests } from '@console/testing';
 import { AUTH_URLS, AuthService } from './auth';
 import { userBody } from './auth-testing';
 

@@ -1,7 +1,7 @@
 import { Component, signal } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { provideForTests, settle } from '../testing';
+import { provideForTests, settle } from '@console/testing';
 import { CardTable } from './card-table';
 
 /** A table like the pages': a named column, one whose header is only read out, and rows that come later. */

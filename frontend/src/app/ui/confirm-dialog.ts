@@ -55,11 +55,20 @@ export interface ConfirmedAction<T> extends ConfirmOptions {
   then?: (value: T) => void;
 }
 
+/** A deletion: what the title names, what follows from it, the request, and what to say once done. */
+export type Deletion<T> = Omit<ConfirmedAction<T>, 'title' | 'confirm'> & { name: string };
+
 /** The console's one confirm → run → snack bar sequence (delete, revoke, replace a key); a refusal shows in the snack bar. */
 @Injectable({ providedIn: 'root' })
 export class ConfirmThen {
   private readonly dialog = inject(MatDialog);
   private readonly notify = inject(Notify);
+
+  /** Deletes `name`'s thing once confirmed: the dialog asks "Delete <name>?" and its button says Delete. */
+  delete<T>(deletion: Deletion<T>): void {
+    const { name, ...rest } = deletion;
+    this.run({ ...rest, title: `Delete ${name}?`, confirm: 'Delete' });
+  }
 
   run<T>(confirmed: ConfirmedAction<T>): void {
     const { action, done, then, ...options } = confirmed;

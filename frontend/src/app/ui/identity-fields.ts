@@ -3,7 +3,7 @@ import { FormControl, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { USERNAME_RULE, usernameValidator } from '../core/validators';
+import { USERNAME_RULE, usernameValidator } from '@console/core/validators';
 
 export interface IdentityControls {
   name: FormControl<string>;

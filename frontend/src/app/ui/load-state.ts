@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 
-import { Loaded } from '../core/loaded';
-import { Refreshing } from '../core/refresh';
+import { Loaded } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
 
 /**
  * What a page shows before and around its data: a progress bar (named by `label`) while loading, the

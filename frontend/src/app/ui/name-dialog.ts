@@ -2,8 +2,8 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
 import { filter, map, Observable } from 'rxjs';
-import { Submission } from '../ui/submission';
-import { FORM_DIALOG } from '../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** Wrapped, so that an empty answer (204) still tells "saved" apart from "cancelled". */
 interface Saved<T> {

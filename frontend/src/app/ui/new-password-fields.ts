@@ -5,7 +5,7 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { startWith, switchMap } from 'rxjs';
 
-import { GroupErrorMatcher } from '../core/password-rules';
+import { GroupErrorMatcher } from '@console/core/password-rules';
 import { PasswordRules } from './password-rules';
 
 let nextId = 0;

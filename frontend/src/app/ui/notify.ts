@@ -1,7 +1,7 @@
 import { Injectable, inject } from '@angular/core';
 import { MatSnackBar } from '@angular/material/snack-bar';
 
-import { errorMessage } from '../core/api-error';
+import { errorMessage } from '@console/core/api-error';
 
 /**
  * How long a snack bar stays, by what it says: "done" is read at a glance; a longer notice (what

@@ -1,6 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { charCount, matchesIdentity, PASSWORD_MAX_BYTES, PASSWORD_MIN_CHARS, utf8Bytes } from '../core/password-rules';
+import {
+  charCount,
+  matchesIdentity,
+  PASSWORD_MAX_BYTES,
+  PASSWORD_MIN_CHARS,
+  utf8Bytes,
+} from '@console/core/password-rules';
 import { Icon, IconName } from './icon';
 
 type RuleState = 'ok' | 'bad' | 'open';

@@ -1,7 +1,7 @@
 import { Component, signal } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { provideForTests, settle } from '../testing';
+import { provideForTests, settle } from '@console/testing';
 import { RowActions } from './row-actions';
 
 /** A host like the tables that use it: a row label, a right, and something projected between the buttons. */

@@ -1,8 +1,6 @@
 import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
-import { MatButtonModule } from '@angular/material/button';
-import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { Icon } from './icon';
+import { IconButton } from './icon-button';
 
 /**
  * The Edit and Delete icon buttons of a table row or card, labelled with the item so a screen reader (and the
@@ -12,30 +10,19 @@ import { Icon } from './icon';
 @Component({
   selector: 'argus-row-actions',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatTooltipModule],
+  imports: [IconButton],
   template: `
     @if (allowed()) {
-      <button
-        mat-icon-button
-        type="button"
-        [matTooltip]="editVerb()"
-        [attr.aria-label]="editVerb() + ' ' + label()"
-        (click)="edit.emit()"
-      >
-        <argus-icon name="edit" />
-      </button>
+      <argus-icon-button
+        icon="edit"
+        [tooltip]="editVerb()"
+        [label]="editVerb() + ' ' + label()"
+        (pressed)="edit.emit()"
+      />
     }
     <ng-content />
     @if (allowed()) {
-      <button
-        mat-icon-button
-        type="button"
-        matTooltip="Delete"
-        [attr.aria-label]="'Delete ' + label()"
-        (click)="delete.emit()"
-      >
-        <argus-icon name="delete" />
-      </button>
+      <argus-icon-button icon="delete" tooltip="Delete" [label]="'Delete ' + label()" (pressed)="delete.emit()" />
     }
   `,
   // No box of its own: the buttons lay out as children of the host's cell or flex row, as before.

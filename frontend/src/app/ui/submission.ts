@@ -2,7 +2,7 @@ import { signal } from '@angular/core';
 import { FormGroup } from '@angular/forms';
 import { Observable } from 'rxjs';
 
-import { applyFieldError, errorMessage } from '../core/api-error';
+import { applyFieldError, errorMessage } from '@console/core/api-error';
 
 export interface SubmitOptions {
   /** The form goes away on success (a dialog closes, the page moves on): it stays busy until then. */

@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { map, Observable, tap } from 'rxjs';
 
-import { AuthService, User } from '../../core/auth';
+import { AuthService, User } from '@console/core/auth';
 import type { PasswordChange, ProfileChanges, UserAnswer } from '@contracts/accounts';
 
 // PATCH /api/account: only what changed; `username: null` removes it (contracts/accounts.ts)

@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, provideForTests, settle, typeInto } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, provideForTests, settle, typeInto } from '@console/testing';
 import { ACCOUNT_PASSWORD_URL, ACCOUNT_URL } from './account-api';
 import { AccountPage } from './account-page';
 

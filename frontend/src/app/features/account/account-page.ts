@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { MatTabsModule } from '@angular/material/tabs';
 
-import { AuthService, roleLabel } from '../../core/auth';
+import { AuthService, roleLabel } from '@console/core/auth';
 import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { TokensSection } from './tokens-section';

@@ -4,12 +4,12 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { AuthService } from '../../core/auth';
-import { passwordGroup, passwordLength } from '../../core/password-rules';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { AuthService } from '@console/core/auth';
+import { passwordGroup, passwordLength } from '@console/core/password-rules';
+import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { AccountApi } from './account-api';
-import { Notify, NOTICE_MS } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify, NOTICE_MS } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 /** Change the own password; the server then ends the account's other sessions. */
 @Component({

@@ -4,11 +4,11 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatSelectModule } from '@angular/material/select';
 
-import { AuthService, NotifyLevel, User } from '../../core/auth';
-import { identityControls, IdentityFields } from '../../ui/identity-fields';
+import { AuthService, NotifyLevel, User } from '@console/core/auth';
+import { identityControls, IdentityFields } from '@console/ui/identity-fields';
 import { AccountApi, ProfileChanges } from './account-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
   { value: 'INFO', label: 'Info and above (everything)' },

@@ -4,10 +4,10 @@ import { FormBuilder, Validators } from '@angular/forms';
 import { provideNativeDateAdapter } from '@angular/material/core';
 import { MatDatepickerModule } from '@angular/material/datepicker';
 
-import { Icon } from '../../ui/icon';
+import { Icon } from '@console/ui/icon';
 import { CreatedToken, TokensApi } from './tokens-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** A token chosen to expire "on 31 Dec" works through that whole day, in the user's time zone. */
 export function endOfDay(day: Date): string {

@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { BehaviorSubject, Observable, switchMap, tap } from 'rxjs';
 
-import { Loaded, loaded } from '../../core/loaded';
+import { Loaded, loaded } from '@console/core/loaded';
 
 import type { ApiToken, NewApiToken, NewApiTokenRequest } from '@contracts/accounts';
 

@@ -2,8 +2,8 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { CSRF_HEADER } from '../../core/csrf-interceptor';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { CSRF_HEADER } from '@console/core/csrf-interceptor';
+import { buttonByText, overlayText, provideForTests, settle, typeInto } from '@console/testing';
 import { ApiToken, TOKENS_URL } from './tokens-api';
 import { TokensSection } from './tokens-section';
 

@@ -4,15 +4,15 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 import { MatTableModule } from '@angular/material/table';
-import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { Loaded, LOADING } from '../../core/loaded';
-import { Icon } from '../../ui/icon';
+import { Loaded, LOADING } from '@console/core/loaded';
+import { Icon } from '@console/ui/icon';
 import { TokenDialog } from './token-dialog';
 import { ApiToken, TokensApi, TokenStatus } from './tokens-api';
-import { CardTable } from '../../ui/card-table';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { LoadState } from '@console/ui/load-state';
+import { IconButton } from '@console/ui/icon-button';
 
 const STATUS_CHIP: Record<TokenStatus, string> = {
   active: 'chip chip--ok',
@@ -24,7 +24,7 @@ const STATUS_CHIP: Record<TokenStatus, string> = {
 @Component({
   selector: 'argus-tokens-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, DatePipe, Icon, LoadState, MatButtonModule, MatTableModule, MatTooltipModule],
+  imports: [CardTable, DatePipe, Icon, IconButton, LoadState, MatButtonModule, MatTableModule],
   templateUrl: './tokens-section.html',
   styleUrl: './tokens-section.scss',
 })

@@ -2,11 +2,11 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { FormBuilder, Validators } from '@angular/forms';
 import { MatDialogRef } from '@angular/material/dialog';
 
-import { applyFieldError, errorStatus } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
+import { applyFieldError, errorStatus } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
 import { TotpApi } from './totp-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /**
  * Asks for the password before removing the authenticator: a session left open on a shared computer

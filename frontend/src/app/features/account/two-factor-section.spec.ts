@@ -2,9 +2,9 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AUTH_URLS, AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { AUTH_URLS, AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, overlayText, provideForTests, settle, typeInto } from '@console/testing';
 import { TOTP_URLS, TotpEnrolment } from './totp-api';
 import { groupSecret, TwoFactorSection } from './two-factor-section';
 

@@ -17,13 +17,13 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { catchError, filter, Observable, of, switchMap } from 'rxjs';
 
-import { errorStatus } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { sixDigits } from '../../core/validators';
-import { Icon } from '../../ui/icon';
+import { errorStatus } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { sixDigits } from '@console/core/validators';
+import { Icon } from '@console/ui/icon';
 import { TotpApi, TotpEnrolment } from './totp-api';
 import { TotpDisableDialog } from './totp-disable-dialog';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 
 /** "JBSW Y3DP EHPK 3PXP": a secret is easier to type from groups of four. */
 export function groupSecret(secret: string): string {

@@ -4,9 +4,9 @@ import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dial
 import { MatSelectModule } from '@angular/material/select';
 import { Observable } from 'rxjs';
 
-import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Alert, AlertsApi } from '@console/shared/alerts/alerts-api';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** How long an acknowledgement may last (docs/api.md: `until` at most 30 days ahead); null: until it resolves. */
 export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[] = [

@@ -1,15 +1,15 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { Refreshing } from '../../core/refresh';
-import { absoluteTime, shortTime } from '../../ui/time-ago';
-import { LoadState } from '../../ui/load-state';
-import { Alert } from '../../shared/alerts/alerts-api';
+import { Refreshing } from '@console/core/refresh';
+import { absoluteTime, shortTime } from '@console/ui/time-ago';
+import { LoadState } from '@console/ui/load-state';
+import { Alert } from '@console/shared/alerts/alerts-api';
 import {
   CHANNEL_TYPE_LABELS,
   DeliveryEvent,
   DeliveryLogEntry,
   DeliveryStatus,
-} from '../../shared/notifications/notifications-api';
+} from '@console/shared/notifications/notifications-api';
 
 export interface TimelineEntry {
   at: string;

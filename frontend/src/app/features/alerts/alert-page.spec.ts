@@ -2,17 +2,17 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { RouterTestingHarness } from '@angular/router/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests } from '../../testing';
-import { shortTime } from '../../ui/time-ago';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests } from '@console/testing';
+import { shortTime } from '@console/ui/time-ago';
 import { AlertPage } from './alert-page';
-import { Alert, ALERTS_URL } from '../../shared/alerts/alerts-api';
-import { alertBody } from '../../shared/alerts/alerts-testing';
-import { alertNotificationsUrl, DeliveryLogEntry } from '../../shared/notifications/notifications-api';
-import { deliveryBody } from '../../shared/notifications/notifications-testing';
-import { incidentUrl } from '../../shared/incidents/incidents-api';
-import { incidentAlertBody, incidentBody } from '../../shared/incidents/incidents-testing';
+import { Alert, ALERTS_URL } from '@console/shared/alerts/alerts-api';
+import { alertBody } from '@console/shared/alerts/alerts-testing';
+import { alertNotificationsUrl, DeliveryLogEntry } from '@console/shared/notifications/notifications-api';
+import { deliveryBody } from '@console/shared/notifications/notifications-testing';
+import { incidentUrl } from '@console/shared/incidents/incidents-api';
+import { incidentAlertBody, incidentBody } from '@console/shared/incidents/incidents-testing';
 
 describe('AlertPage', () => {
   let http: HttpTestingController;

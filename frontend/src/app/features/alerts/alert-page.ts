@@ -5,20 +5,20 @@ import { MatDialog } from '@angular/material/dialog';
 import { RouterLink } from '@angular/router';
 import { filter, of, Subject, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { injectNow, shortTime } from '../../ui/time-ago';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { injectNow, shortTime } from '@console/ui/time-ago';
 import { openAckDialog } from './ack-dialog';
 import { AlertNotifications } from './alert-notifications';
-import { AlertSummary } from '../../shared/alerts/alert-row';
-import { Alert, AlertsApi } from '../../shared/alerts/alerts-api';
-import { DeliveryLogEntry, NotificationsApi } from '../../shared/notifications/notifications-api';
-import { Incident, IncidentsApi, incidentSystems, systemsText } from '../../shared/incidents/incidents-api';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { AlertSummary } from '@console/shared/alerts/alert-row';
+import { Alert, AlertsApi } from '@console/shared/alerts/alerts-api';
+import { DeliveryLogEntry, NotificationsApi } from '@console/shared/notifications/notifications-api';
+import { Incident, IncidentsApi, incidentSystems, systemsText } from '@console/shared/incidents/incidents-api';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /** One alert, the target of the e-mail link `{AUTH_URL}/alerts/<id>`. */
 @Component({

@@ -1,18 +1,18 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { ALERTS_URL } from '../../shared/alerts/alerts-api';
+import { AuthService, User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto, renderForTests } from '@console/testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { AlertsPage, SYSTEM_OPTIONS } from './alerts-page';
-import { SYSTEMS_PAGE_URL } from '../../shared/systems/systems-api';
-import { pageBody, systemBody } from '../../shared/systems/systems-testing';
-import { alertBody } from '../../shared/alerts/alerts-testing';
-import { shortTime } from '../../ui/time-ago';
-import { Incident, INCIDENTS_URL } from '../../shared/incidents/incidents-api';
-import { incidentAlertBody, incidentBody } from '../../shared/incidents/incidents-testing';
+import { SYSTEMS_PAGE_URL } from '@console/shared/systems/systems-api';
+import { pageBody, systemBody } from '@console/shared/systems/systems-testing';
+import { alertBody } from '@console/shared/alerts/alerts-testing';
+import { shortTime } from '@console/ui/time-ago';
+import { Incident, INCIDENTS_URL } from '@console/shared/incidents/incidents-api';
+import { incidentAlertBody, incidentBody } from '@console/shared/incidents/incidents-testing';
 
 describe('AlertsPage', () => {
   let fixture: ComponentFixture<AlertsPage>;
@@ -25,10 +25,7 @@ describe('AlertsPage', () => {
 
   /** The page for `user` with these open incidents; answers the alerts request itself. */
   async function render(user: User, incidents: Incident[] = []): Promise<TestRequest> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(AlertsPage);
+    ({ fixture, http } = renderForTests(AlertsPage, user));
     await settle(fixture);
     http
       .expectOne(CUSTOMERS_URL)

@@ -9,20 +9,27 @@ import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { catchError, debounceTime, filter, map, of, switchMap } from 'rxjs';
 
-import { AuthService, Severity } from '../../core/auth';
-import { loaded, LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { injectNow } from '../../ui/time-ago';
-import { byName, CustomersApi } from '../../shared/customers/customers-api';
-import { SystemsApi, SystemSummary } from '../../shared/systems/systems-api';
+import { AuthService, Severity } from '@console/core/auth';
+import { loaded, LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { injectNow } from '@console/ui/time-ago';
+import { byName, CustomersApi } from '@console/shared/customers/customers-api';
+import { SystemsApi, SystemSummary } from '@console/shared/systems/systems-api';
 import { openAckDialog } from './ack-dialog';
-import { AlertSummary } from '../../shared/alerts/alert-row';
-import { Alert, AlertFilter, AlertsApi, AlertState, PAGE_SIZE, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { Incident, IncidentsApi } from '../../shared/incidents/incidents-api';
+import { AlertSummary } from '@console/shared/alerts/alert-row';
+import {
+  Alert,
+  AlertFilter,
+  AlertsApi,
+  AlertState,
+  PAGE_SIZE,
+  SEVERITY_LABELS,
+} from '@console/shared/alerts/alerts-api';
+import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api';
 import { OpenIncidents } from './open-incidents';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -93,20 +100,20 @@ export class AlertsPage {
   protected readonly severityLabels = SEVERITY_LABELS;
 
   /** `?customer=` and `?system=` (the system page links here with its id) preset the filters. */
-  readonly customerParam = input<string | undefined>(undefined, { alias: 'customer' });
-  readonly systemParam = input<string | undefined>(undefined, { alias: 'system' });
+  readonly customer = input<string | undefined>();
+  readonly system = input<string | undefined>();
 
   protected readonly state = signal<AlertState>('open');
-  protected readonly customer = linkedSignal(() => idParam(this.customerParam()));
-  protected readonly system = linkedSignal(() => idParam(this.systemParam()));
+  protected readonly customerFilter = linkedSignal(() => idParam(this.customer()));
+  protected readonly systemFilter = linkedSignal(() => idParam(this.system()));
   protected readonly severity = signal<Severity | null>(null);
   /** Keyset paging: the id the shown page starts below; null = the newest. */
   protected readonly before = signal<number | null>(null);
 
   private readonly query = computed<AlertFilter>(() => ({
     state: this.state(),
-    customer: this.customer(),
-    system: this.system(),
+    customer: this.customerFilter(),
+    system: this.systemFilter(),
     severity: this.severity(),
     limit: PAGE_SIZE,
     ...(this.before() === null ? {} : { before: this.before() as number }),
@@ -131,7 +138,7 @@ export class AlertsPage {
   /** The open cluster incidents (of the customer filter), whatever the other filters say. */
   private readonly incidentsApi = inject(IncidentsApi);
   protected readonly incidents = toSignal(
-    toObservable(this.customer).pipe(
+    toObservable(this.customerFilter).pipe(
       switchMap((customer) => this.incidentsApi.incidents$({ state: 'open', customer })),
     ),
     { initialValue: LOADING as Refreshing<Incident[]> },
@@ -155,7 +162,7 @@ export class AlertsPage {
   private readonly systemFieldUsed = signal(false);
   protected readonly systemOptions = toSignal(
     toObservable(
-      computed(() => ({ q: this.systemText().trim(), customer: this.customer(), used: this.systemFieldUsed() })),
+      computed(() => ({ q: this.systemText().trim(), customer: this.customerFilter(), used: this.systemFieldUsed() })),
     ).pipe(
       debounceTime(TYPING_PAUSE_MS),
       switchMap(({ q, customer, used }) =>
@@ -179,7 +186,7 @@ export class AlertsPage {
   private readonly knownNames = new Map<number, string>();
   /** The chosen system's name in the field (a ?system= preset is looked up once). */
   protected readonly systemLabel = toSignal(
-    toObservable(this.system).pipe(
+    toObservable(this.systemFilter).pipe(
       switchMap((id) => {
         if (id === null) return of('');
         const known = this.knownNames.get(id);
@@ -200,7 +207,7 @@ export class AlertsPage {
 
   protected typeSystem(text: string): void {
     this.systemText.set(text);
-    if (text.trim() === '' && this.system() !== null) this.setSystem(null);
+    if (text.trim() === '' && this.systemFilter() !== null) this.setSystem(null);
   }
 
   protected pickSystem(system: SystemSummary | null): void {
@@ -219,13 +226,13 @@ export class AlertsPage {
   }
 
   protected setCustomer(customer: number | null): void {
-    this.customer.set(customer);
-    this.system.set(null);
+    this.customerFilter.set(customer);
+    this.systemFilter.set(null);
     this.before.set(null);
   }
 
   protected setSystem(system: number | null): void {
-    this.system.set(system);
+    this.systemFilter.set(system);
     this.before.set(null);
   }
 

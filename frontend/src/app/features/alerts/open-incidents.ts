@@ -1,9 +1,9 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 
-import { Refreshing } from '../../core/refresh';
-import { Incident, incidentSystems, systemsText } from '../../shared/incidents/incidents-api';
-import { TimeAgo } from '../../ui/time-ago';
+import { Refreshing } from '@console/core/refresh';
+import { Incident, incidentSystems, systemsText } from '@console/shared/incidents/incidents-api';
+import { TimeAgo } from '@console/ui/time-ago';
 
 /**
  * The open cluster incidents above the alerts: title, customer, since when, how many systems, and the

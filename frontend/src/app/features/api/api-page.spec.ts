@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '../../testing';
+import { nextRequest, provideForTests, settle } from '@console/testing';
 import { ApiPage } from './api-page';
 import { OPENAPI_URL } from './openapi-api';
 import { SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLES } from './swagger-ui-loader';

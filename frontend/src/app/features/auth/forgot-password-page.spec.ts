@@ -1,8 +1,8 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AUTH_URLS } from '../../core/auth';
-import { provideForTests, settle, typeInto } from '../../testing';
+import { AUTH_URLS } from '@console/core/auth';
+import { provideForTests, settle, typeInto } from '@console/testing';
 import { ForgotPasswordPage } from './forgot-password-page';
 
 describe('ForgotPasswordPage', () => {

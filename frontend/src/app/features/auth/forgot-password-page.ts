@@ -5,9 +5,9 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { RouterLink } from '@angular/router';
 
-import { AuthService } from '../../core/auth';
+import { AuthService } from '@console/core/auth';
 import { AuthCard } from './auth-card';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 
 /** Asks for a reset link. The answer never says whether the account exists (docs/api.md: 202 always). */
 @Component({

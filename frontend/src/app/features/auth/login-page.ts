@@ -19,13 +19,13 @@ import { MatInputModule } from '@angular/material/input';
 import { Router, RouterLink } from '@angular/router';
 import { catchError, of } from 'rxjs';
 
-import { errorCode, errorStatus } from '../../core/api-error';
-import { AuthService, Credentials, SecondFactor } from '../../core/auth';
-import { safeReturnUrl } from '../../core/return-url';
-import { sixDigits } from '../../core/validators';
-import { Icon } from '../../ui/icon';
+import { errorCode, errorStatus } from '@console/core/api-error';
+import { AuthService, Credentials, SecondFactor } from '@console/core/auth';
+import { safeReturnUrl } from '@console/core/return-url';
+import { sixDigits } from '@console/core/validators';
+import { Icon } from '@console/ui/icon';
 import { AuthCard } from './auth-card';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 import { SsoButton } from './sso-button';
 
 /** Messages other pages leave for this one (`/login?notice=…`). */

@@ -2,8 +2,8 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { AUTH_URLS } from '../../core/auth';
-import { provideForTests, settle, typeInto } from '../../testing';
+import { AUTH_URLS } from '@console/core/auth';
+import { provideForTests, settle, typeInto } from '@console/testing';
 import { ResetPasswordPage } from './reset-password-page';
 
 describe('ResetPasswordPage', () => {

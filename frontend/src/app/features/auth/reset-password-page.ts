@@ -3,12 +3,12 @@ import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 
-import { errorCode } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { passwordGroup, passwordLength } from '../../core/password-rules';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { errorCode } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { passwordGroup, passwordLength } from '@console/core/password-rules';
+import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { AuthCard } from './auth-card';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 
 /** The page the reset e-mail links to (`/reset-password?token=…`). */
 @Component({

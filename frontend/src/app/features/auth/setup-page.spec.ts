@@ -2,9 +2,9 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { AUTH_URLS } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { provideForTests, settle, typeInto } from '../../testing';
+import { AUTH_URLS } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { provideForTests, settle, typeInto } from '@console/testing';
 import { SetupPage } from './setup-page';
 
 describe('SetupPage', () => {

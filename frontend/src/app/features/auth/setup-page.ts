@@ -4,13 +4,13 @@ import { FormBuilder, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { Router, RouterLink } from '@angular/router';
 
-import { errorStatus } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { passwordGroup, passwordLength } from '../../core/password-rules';
-import { identityControls, IdentityFields } from '../../ui/identity-fields';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { errorStatus } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { passwordGroup, passwordLength } from '@console/core/password-rules';
+import { identityControls, IdentityFields } from '@console/ui/identity-fields';
+import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { AuthCard } from './auth-card';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 
 /**
  * Creates the first administrator; only reachable while no account exists.

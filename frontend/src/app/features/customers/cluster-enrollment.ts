@@ -2,13 +2,13 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { DOCUMENT } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
-import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { Icon } from '../../ui/icon';
-import { Cluster, CustomersApi } from '../../shared/customers/customers-api';
+import { Icon } from '@console/ui/icon';
+import { Cluster, CustomersApi } from '@console/shared/customers/customers-api';
 import { AGENT_ARCHES } from './enrollment-api';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { Notify } from '../../ui/notify';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { Notify } from '@console/ui/notify';
+import { IconButton } from '@console/ui/icon-button';
 
 /**
  * The one-line installer for a cluster (docs/protocol.md "Enrolment and the agent key": install.sh fetches the agent, its
@@ -26,35 +26,29 @@ export function installCommand(origin: string, key: string): string {
 @Component({
   selector: 'argus-cluster-enrollment',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatTooltipModule],
+  imports: [Icon, IconButton, MatButtonModule],
   template: `
     <div class="line">
       <span class="label" [id]="'key-' + cluster().id">Enrollment key</span>
       <code class="value" [attr.aria-labelledby]="'key-' + cluster().id" data-testid="enrollment-key">{{ key() }}</code>
-      <button
-        mat-icon-button
-        type="button"
-        matTooltip="Copy key"
-        [attr.aria-label]="'Copy the enrollment key of ' + cluster().name"
-        (click)="copy(key(), 'Enrollment key copied')"
-      >
-        <argus-icon name="copy" />
-      </button>
+      <argus-icon-button
+        icon="copy"
+        tooltip="Copy key"
+        [label]="'Copy the enrollment key of ' + cluster().name"
+        (pressed)="copy(key(), 'Enrollment key copied')"
+      />
     </div>
     <div class="line">
       <span class="label" [id]="'command-' + cluster().id">Install command</span>
       <code class="value" [attr.aria-labelledby]="'command-' + cluster().id" data-testid="install-command">{{
         command()
       }}</code>
-      <button
-        mat-icon-button
-        type="button"
-        matTooltip="Copy command"
-        [attr.aria-label]="'Copy the install command of ' + cluster().name"
-        (click)="copy(command(), 'Install command copied')"
-      >
-        <argus-icon name="copy" />
-      </button>
+      <argus-icon-button
+        icon="copy"
+        tooltip="Copy command"
+        [label]="'Copy the install command of ' + cluster().name"
+        (pressed)="copy(command(), 'Install command copied')"
+      />
     </div>
     @if (agentBuilds(); as builds) {
       @if (builds.length === 0) {

@@ -6,9 +6,9 @@ import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { Customer, CustomerFields, CustomersApi } from '../../shared/customers/customers-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Customer, CustomerFields, CustomersApi } from '@console/shared/customers/customers-api';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface CustomerDialogData {
   /** The customer to edit; absent to create one. */
@@ -30,10 +30,7 @@ const MAX_SHOWN = 80;
   imports: [FORM_DIALOG, MatAutocompleteModule, MatSlideToggleModule],
   templateUrl: './customer-dialog.html',
   styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-    .toggle .field-note {
+    .form-toggle .field-note {
       margin: 4px 0 0;
     }
   `,

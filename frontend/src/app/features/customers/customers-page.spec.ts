@@ -2,13 +2,13 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { AGENT_SETTINGS_URL } from '../../shared/agent-settings/agent-settings-api';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-settings-api';
 import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
-import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { CustomersPage } from './customers-page';
 import { AGENT_VERSION_URL, ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
 
@@ -56,10 +56,7 @@ describe('CustomersPage', () => {
     enrollment: ClusterEnrollment[] = [],
     builds: readonly string[] = ['x86_64', 'aarch64'],
   ): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(CustomersPage);
+    ({ fixture, http } = renderForTests(CustomersPage, user));
     await settle(fixture);
     await answer(customers, clusters);
     http.expectOne({ method: 'GET', url: ENROLLMENT_URL }).flush(enrollment);

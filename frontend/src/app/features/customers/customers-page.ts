@@ -3,24 +3,25 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
 
-import { AuthService } from '../../core/auth';
-import { revealFragment } from '../../core/fragment';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
-import { askName } from '../../ui/name-dialog';
-import { AgentSettingsEditor } from '../../shared/agent-settings/agent-settings-editor';
+import { AuthService } from '@console/core/auth';
+import { revealFragment } from '@console/core/fragment';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { RowActions } from '@console/ui/row-actions';
+import { askName } from '@console/ui/name-dialog';
+import { AgentSettingsEditor } from '@console/shared/agent-settings/agent-settings-editor';
 import { ClusterEnrollment } from './cluster-enrollment';
 import { ClusterEnrollmentFigures } from './cluster-enrollment-figures';
 import { EnrollmentApi } from './enrollment-api';
 import { CustomerDialog, CustomerDialogData } from './customer-dialog';
-import { byName, Cluster, Customer, CustomersApi, Fleet } from '../../shared/customers/customers-api';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { byName, Cluster, Customer, CustomersApi, Fleet } from '@console/shared/customers/customers-api';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 interface CustomerView {
   customer: Customer;
@@ -34,6 +35,7 @@ interface CustomerView {
   selector: 'argus-customers-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     AgentSettingsEditor,
     ClusterEnrollment,
     ClusterEnrollmentFigures,
@@ -100,10 +102,9 @@ export class CustomersPage {
 
   protected deleteCustomer({ customer, clusters }: CustomerView): void {
     const what = clusters.length === 1 ? '1 cluster' : `${clusters.length} clusters`;
-    this.confirmThen.run({
-      title: `Delete ${customer.name}?`,
+    this.confirmThen.delete({
+      name: customer.name,
       message: `Its ${what}, all its systems and their whole history are deleted with it. This cannot be undone.`,
-      confirm: 'Delete',
       action: () => this.api.deleteCustomer(customer.id),
       done: `${customer.name} deleted`,
     });
@@ -130,12 +131,11 @@ export class CustomersPage {
   }
 
   protected deleteCluster(cluster: Cluster): void {
-    this.confirmThen.run({
-      title: `Delete the cluster ${cluster.name}?`,
+    this.confirmThen.delete({
+      name: `the cluster ${cluster.name}`,
       message:
         'Its systems stay, without a cluster, and keep reporting. Its enrollment key stops working, so its ' +
         'install command enrolls no more hosts.',
-      confirm: 'Delete',
       action: () => this.api.deleteCluster(cluster.id),
       done: `Cluster ${cluster.name} deleted`,
     });

@@ -1,8 +1,8 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { catchError, forkJoin, map, Observable, of, Subject, tap } from 'rxjs';
+import { catchError, forkJoin, map, Observable, of } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { ClusterEnrollment } from '@contracts/fleet';
 
 export type { ClusterEnrollment };
@@ -17,7 +17,7 @@ export const enrollmentLimitUrl = (clusterId: number) => `/api/clusters/${cluste
 @Injectable({ providedIn: 'root' })
 export class EnrollmentApi {
   private readonly http = inject(HttpClient);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   /** Fetched again on a raise made here, on a change of customers or clusters, and on the refresh timers. */
   readonly enrollment$: Observable<Refreshing<ClusterEnrollment[]>> = refreshing(
@@ -43,8 +43,6 @@ export class EnrollmentApi {
 
   /** The cluster takes up to `limit` new systems an hour, for the next hour. */
   raise(clusterId: number, limit: number): Observable<ClusterEnrollment> {
-    return this.http
-      .post<ClusterEnrollment>(enrollmentLimitUrl(clusterId), { limit })
-      .pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<ClusterEnrollment>(enrollmentLimitUrl(clusterId), { limit }));
   }
 }

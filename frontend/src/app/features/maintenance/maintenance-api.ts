@@ -1,8 +1,8 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { map, Observable, Subject, tap } from 'rxjs';
+import { Observable } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { MaintenanceWindow, WindowFields } from '@contracts/maintenance';
 
 // the JSON of /api/maintenance-windows, from the schemas the server answers and reads with (contracts/maintenance.ts)
@@ -15,7 +15,7 @@ export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 @Injectable({ providedIn: 'root' })
 export class MaintenanceApi {
   private readonly http = inject(HttpClient);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   readonly windows$: Observable<Refreshing<MaintenanceWindow[]>> = refreshing(
     () => this.http.get<MaintenanceWindow[]>(WINDOWS_URL),
@@ -24,18 +24,15 @@ export class MaintenanceApi {
   );
 
   create(fields: WindowFields): Observable<MaintenanceWindow> {
-    return this.http.post<MaintenanceWindow>(WINDOWS_URL, fields).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<MaintenanceWindow>(WINDOWS_URL, fields));
   }
 
   update(id: number, fields: WindowFields): Observable<MaintenanceWindow> {
-    return this.http.patch<MaintenanceWindow>(`${WINDOWS_URL}/${id}`, fields).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<MaintenanceWindow>(`${WINDOWS_URL}/${id}`, fields));
   }
 
   remove(id: number): Observable<void> {
-    return this.http.delete<void>(`${WINDOWS_URL}/${id}`).pipe(
-      map(() => undefined),
-      tap(() => this.changed$.next()),
-    );
+    return this.changed$.deleted(this.http.delete(`${WINDOWS_URL}/${id}`));
   }
 }
 

@@ -1,11 +1,11 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, settle, typeInto, renderForTests } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { MaintenanceWindow, WINDOWS_URL } from './maintenance-api';
 import { MaintenancePage } from './maintenance-page';
 
@@ -33,10 +33,7 @@ describe('MaintenancePage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, windows: MaintenanceWindow[]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(MaintenancePage);
+    ({ fixture, http } = renderForTests(MaintenancePage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: WINDOWS_URL })).flush(windows);
     await settle(fixture);
@@ -71,7 +68,7 @@ describe('MaintenancePage', () => {
     await settle(fixture);
     const dialog = document.querySelector('mat-dialog-container') as HTMLElement;
 
-    typeInto(dialog.querySelector('input[formcontrolname="name"]'), 'Patch night');
+    typeInto(dialog.querySelector('input[name="name"]'), 'Patch night');
     (dialog.querySelector('[data-testid="scope-id"] .mat-mdc-select-trigger') as HTMLElement).click();
     await settle(fixture);
     const options = Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim());

@@ -2,72 +2,53 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { RowActions } from '@console/ui/row-actions';
 import { MaintenanceApi, MaintenanceWindow, scheduleText } from './maintenance-api';
 import { WindowDialog, WindowDialogData } from './window-dialog';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { Table } from '@console/ui/table';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /** Maintenance windows: while one covers a system, it raises no alerts and sends no notifications. */
 @Component({
   selector: 'argus-maintenance-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, LoadState, MatButtonModule, RowActions],
+  imports: [PageHeader, Table, LoadState, MatButtonModule, RowActions],
   template: `
-    <header class="page-header page-header--actions">
-      <div>
-        <h1>Maintenance</h1>
-        <p>While a window covers a system, no alert is raised and nothing is sent for it; open alerts still resolve.</p>
-      </div>
-      @if (mayCreate()) {
-        <button mat-flat-button type="button" (click)="create()">
-          <argus-icon matButtonIcon name="add" />New window
-        </button>
-      }
-    </header>
+    <argus-page-header heading="Maintenance" [add]="mayCreate() ? 'New window' : null" (added)="create()">
+      While a window covers a system, no alert is raised and nothing is sent for it; open alerts still resolve.
+    </argus-page-header>
     @let state = windows();
     <argus-load-state [state]="state" label="Loading maintenance windows" />
     @if (state.state === 'ready') {
       @if (state.value.length === 0) {
         <p data-testid="empty">No maintenance windows.</p>
       } @else {
-        <div class="table-scroll">
-          <table argusCardTable class="argus-table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Applies to</th>
-                <th>Schedule</th>
-                <th>Now</th>
-                <th><span class="sr-only">Actions</span></th>
+        <argus-table ruled [columns]="['Name', 'Applies to', 'Schedule', 'Now']" actions="Actions">
+          <tbody>
+            @for (w of state.value; track w.id) {
+              <tr data-testid="window">
+                <td>{{ w.name }}</td>
+                <td>{{ scopeLabel(w) }}</td>
+                <td data-testid="schedule">{{ schedule(w) }}</td>
+                <td>
+                  @if (w.activeNow) {
+                    <span class="chip chip--warn" data-testid="active">In maintenance</span>
+                  }
+                </td>
+                <td class="actions">
+                  <argus-row-actions [label]="w.name" [allowed]="mayWrite(w)" (edit)="edit(w)" (delete)="remove(w)" />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              @for (w of state.value; track w.id) {
-                <tr data-testid="window">
-                  <td>{{ w.name }}</td>
-                  <td>{{ scopeLabel(w) }}</td>
-                  <td data-testid="schedule">{{ schedule(w) }}</td>
-                  <td>
-                    @if (w.activeNow) {
-                      <span class="chip chip--warn" data-testid="active">In maintenance</span>
-                    }
-                  </td>
-                  <td class="actions">
-                    <argus-row-actions [label]="w.name" [allowed]="mayWrite(w)" (edit)="edit(w)" (delete)="remove(w)" />
-                  </td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        </div>
+            }
+          </tbody>
+        </argus-table>
       }
     }
   `,
@@ -109,10 +90,9 @@ export class MaintenancePage {
   }
 
   protected remove(w: MaintenanceWindow): void {
-    this.confirmThen.run({
-      title: `Delete ${w.name}?`,
+    this.confirmThen.delete({
+      name: w.name,
       message: 'Alerts are raised again for what it covered.',
-      confirm: 'Delete',
       action: () => this.api.remove(w.id),
       done: 'Window deleted',
     });

@@ -9,13 +9,14 @@ import { merge } from 'rxjs';
 
 import { wallClock, zonedInstant } from '@contracts/zoned-time';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { ScopeType } from '../../shared/rules/rules-api';
-import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { ScopeType } from '@console/shared/rules/rules-api';
+import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export interface WindowDialogData {
   window?: MaintenanceWindow;
@@ -36,16 +37,9 @@ export function zonedInput(local: string, timeZone: string): string {
 @Component({
   selector: 'argus-window-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatButtonToggleModule, MatChipsModule, MatSelectModule],
+  imports: [FORM_DIALOG, NameField, MatButtonToggleModule, MatChipsModule, MatSelectModule],
   templateUrl: './window-dialog.html',
   styles: `
-    .row {
-      display: flex;
-      gap: 12px;
-    }
-    .row > * {
-      flex: 1;
-    }
     .kind {
       margin-bottom: 12px;
     }

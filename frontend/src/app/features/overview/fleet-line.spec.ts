@@ -1,14 +1,5 @@
 import { fleetLine } from './fleet-line';
-
-const byStatus = (partial: Record<string, number> = {}) => ({
-  PENDING: 0,
-  ONLINE: 0,
-  WARNING: 0,
-  CRITICAL: 0,
-  OFFLINE: 0,
-  STANDBY: 0,
-  ...partial,
-});
+import { statusCounts } from './overview-testing';
 
 function totals(status: Record<string, number>, alerts = { critical: 0, warning: 0, info: 0 }) {
   const systems = Object.values(status).reduce((a, b) => a + b, 0);
@@ -16,7 +7,7 @@ function totals(status: Record<string, number>, alerts = { critical: 0, warning:
     totals: {
       customers: 1,
       systems,
-      byStatus: byStatus(status),
+      byStatus: statusCounts(status),
       openAlerts: alerts,
       inMaintenance: 0,
       openIncidents: 0,

@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { provideForTests, settle } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { provideForTests, settle } from '@console/testing';
 import { FleetTrend, summarize } from './fleet-trend';
 import { FleetTrend as Trend, TREND_URL } from './overview-api';
 

@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
 import { FleetTrend as Trend, OverviewApi } from './overview-api';
 
 type Point = Trend['points'][number];

@@ -2,8 +2,8 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import { LiveService } from '../../core/live';
-import { followLive, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { LiveService } from '@console/core/live';
+import { followLive, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { FleetTrend, Overview } from '@contracts/overview';
 
 export type { FleetTrend, Overview, OverviewCustomer, OverviewIncident, WorstOffender } from '@contracts/overview';

@@ -2,32 +2,23 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, DeferBlockBehavior, DeferBlockState, TestBed } from '@angular/core/testing';
 import { provideRouter } from '@angular/router';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { HEALTH_URL } from '../../core/health';
-import { healthBody } from '../../core/health-testing';
-import { LIVE_SOCKET } from '../../core/live-socket';
-import { fakeSockets, FakeSocket } from '../../core/live-testing';
-import { provideForTests } from '../../testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { HEALTH_URL } from '@console/core/health';
+import { healthBody } from '@console/core/health-testing';
+import { LIVE_SOCKET } from '@console/core/live-socket';
+import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { provideForTests } from '@console/testing';
 import { Overview, OverviewCustomer, OVERVIEW_URL, TREND_URL } from './overview-api';
 import { OverviewPage } from './overview-page';
-
-const statuses = (partial: Partial<Overview['totals']['byStatus']> = {}) => ({
-  PENDING: 0,
-  ONLINE: 0,
-  WARNING: 0,
-  CRITICAL: 0,
-  OFFLINE: 0,
-  STANDBY: 0,
-  ...partial,
-});
+import { statusCounts } from './overview-testing';
 
 function overviewBody(critical = 1): Overview {
   return {
     totals: {
       customers: 2,
       systems: 3,
-      byStatus: statuses({ ONLINE: 2, CRITICAL: 1 }),
+      byStatus: statusCounts({ ONLINE: 2, CRITICAL: 1 }),
       openAlerts: { critical, warning: 2, info: 0 },
       inMaintenance: 1,
       openIncidents: 1,
@@ -38,7 +29,7 @@ function overviewBody(critical = 1): Overview {
         name: 'Acme',
         active: true,
         systems: 2,
-        byStatus: statuses({ ONLINE: 1, CRITICAL: 1 }),
+        byStatus: statusCounts({ ONLINE: 1, CRITICAL: 1 }),
         openAlerts: { critical, warning: 2, info: 0 },
         inMaintenance: 1,
         worstOffenders: [{ systemId: 42, systemName: 'web-02', status: 'CRITICAL', alertMinutes: 120 }],
@@ -48,7 +39,7 @@ function overviewBody(critical = 1): Overview {
         name: 'Globex',
         active: false,
         systems: 1,
-        byStatus: statuses({ ONLINE: 1 }),
+        byStatus: statusCounts({ ONLINE: 1 }),
         openAlerts: { critical: 0, warning: 0, info: 0 },
         inMaintenance: 0,
         worstOffenders: [],
@@ -214,7 +205,7 @@ describe('OverviewPage', () => {
 
   it('says in its first line that systems are down while Argus itself is fine', () => {
     const body = overviewBody(10);
-    body.totals = { ...body.totals, systems: 11, byStatus: statuses({ ONLINE: 1, OFFLINE: 10 }) };
+    body.totals = { ...body.totals, systems: 11, byStatus: statusCounts({ ONLINE: 1, OFFLINE: 10 }) };
     load(body);
     const line = page().querySelector('[data-testid="fleet-line"]');
     expect(line?.textContent).toContain('10 of 11 systems offline');

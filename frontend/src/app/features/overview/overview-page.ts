@@ -5,12 +5,12 @@ import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 import { catchError, map, Observable, of, switchMap, timer } from 'rxjs';
 
-import { HealthService } from '../../core/health';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { Icon } from '../../ui/icon';
-import { STATUS_LABELS, STATUSES, StatusBadge } from '../../shared/systems/status-badge';
-import { SystemStatus } from '../../shared/systems/systems-api';
+import { HealthService } from '@console/core/health';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { Icon } from '@console/ui/icon';
+import { STATUS_LABELS, STATUSES, StatusBadge } from '@console/shared/systems/status-badge';
+import { SystemStatus } from '@console/shared/systems/systems-api';
 import { fleetLine } from './fleet-line';
 import { FleetTrend } from './fleet-trend';
 import { Overview, OverviewApi, OverviewCustomer } from './overview-api';

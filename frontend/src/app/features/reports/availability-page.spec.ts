@@ -1,10 +1,10 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { buttonByText, nextRequest, settle, renderForTests } from '@console/testing';
 import { AvailabilityPage } from './availability-page';
 import { recipientsOf } from './monthly-report-section';
 import { AVAILABILITY_URL, AvailabilityReport, monthlyReportUrl, presetRange, todayIn } from './reports-api';
@@ -61,10 +61,7 @@ describe('AvailabilityPage', () => {
   const page = (): HTMLElement => fixture.nativeElement;
 
   async function render(user: User, params: Record<string, string> = {}): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(AvailabilityPage);
+    ({ fixture, http } = renderForTests(AvailabilityPage, user));
     for (const [name, value] of Object.entries(params)) fixture.componentRef.setInput(name, value);
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush(customers);

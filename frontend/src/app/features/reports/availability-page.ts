@@ -7,12 +7,12 @@ import { MatSelectModule } from '@angular/material/select';
 import { Router } from '@angular/router';
 import { of, startWith, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { loaded, LOADING, Loaded } from '../../core/loaded';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { Customer, CustomersApi } from '../../shared/customers/customers-api';
-import { OFFLINE_RULE_KEY } from '../../shared/rules/rules-api';
+import { AuthService } from '@console/core/auth';
+import { loaded, LOADING, Loaded } from '@console/core/loaded';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { Customer, CustomersApi } from '@console/shared/customers/customers-api';
+import { OFFLINE_RULE_KEY } from '@console/shared/rules/rules-api';
 import { MonthlyReportSection } from './monthly-report-section';
 import {
   AvailabilityReport,
@@ -26,7 +26,7 @@ import {
   todayIn,
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
-import { LoadState } from '../../ui/load-state';
+import { LoadState } from '@console/ui/load-state';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -60,9 +60,9 @@ export class AvailabilityPage {
   private readonly router = inject(Router);
   private readonly auth = inject(AuthService);
 
-  readonly customerParam = input<string | undefined>(undefined, { alias: 'customer' });
-  readonly fromParam = input<string | undefined>(undefined, { alias: 'from' });
-  readonly toParam = input<string | undefined>(undefined, { alias: 'to' });
+  readonly customer = input<string | undefined>();
+  readonly from = input<string | undefined>();
+  readonly to = input<string | undefined>();
 
   private readonly fleet = toSignal(loaded(this.customersApi.customers()), {
     initialValue: LOADING as Loaded<Customer[]>,
@@ -72,13 +72,13 @@ export class AvailabilityPage {
     return f.state === 'ready' ? [...f.value].sort((a, b) => a.name.localeCompare(b.name)) : [];
   });
   protected readonly customerId = linkedSignal<number | null>(
-    () => idParam(this.customerParam()) ?? this.customers()[0]?.id ?? null,
+    () => idParam(this.customer()) ?? this.customers()[0]?.id ?? null,
   );
-  protected readonly customer = computed(() => this.customers().find((c) => c.id === this.customerId()) ?? null);
-  private readonly today = computed(() => todayIn(this.customer()?.timeZone ?? 'UTC'));
+  protected readonly chosenCustomer = computed(() => this.customers().find((c) => c.id === this.customerId()) ?? null);
+  private readonly today = computed(() => todayIn(this.chosenCustomer()?.timeZone ?? 'UTC'));
   protected readonly range = linkedSignal(() => {
-    const from = this.fromParam();
-    const to = this.toParam();
+    const from = this.from();
+    const to = this.to();
     return from && to && DATE.test(from) && DATE.test(to) ? { from, to } : presetRange('this-month', this.today());
   });
   protected readonly preset = computed<RangePreset>(() => {

@@ -6,8 +6,8 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
 import { MonthlyReportSettings, ReportsApi } from './reports-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 /** Addresses as typed: one per line or separated by commas, semicolons or spaces. */
 export const recipientsOf = (text: string): string[] =>

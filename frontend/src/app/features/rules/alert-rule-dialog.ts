@@ -5,21 +5,23 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { Severity } from '../../core/auth';
+import { errorMessage } from '@console/core/api-error';
+import { Severity } from '@console/core/auth';
 import {
   AlertRule,
   AlertRuleFields,
+  NewRuleKind,
   NewScope,
   OFFLINE_RULE_KEY,
   Operator,
   OPERATORS,
   Preview,
-} from '../../shared/rules/rules-api';
+} from '@console/shared/rules/rules-api';
 import { PreviewList } from './preview-list';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 
@@ -27,26 +29,28 @@ export type AlertRuleDialogData = RuleDialogData<AlertRule>;
 @Component({
   selector: 'argus-alert-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule, PreviewList, RuleScopeFields],
   templateUrl: './alert-rule-dialog.html',
-  styles: `
-    .row {
-      display: flex;
-      gap: 12px;
-    }
-    .row > * {
-      flex: 1;
-    }
-  `,
 })
 export class AlertRuleDialog extends RuleDialog<AlertRule> {
   protected readonly isAdmin = this.auth.isAdmin;
   protected readonly operators = OPERATORS;
+  /** A forecast rises to (>=) or falls to (<=) its threshold. */
+  protected readonly forecastOperators: readonly Operator[] = ['>=', '<='];
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
     ...ruleScopeControls(this.base?.key ?? '', this.scopeChoices, this.keyFixed),
     name: [this.base?.name ?? '', [Validators.required, Validators.maxLength(200)]],
     severity: (this.base?.severity ?? 'WARNING') as Severity,
+    // an edited rule keeps its kind: the server refuses to change it
+    kind: {
+      value: (this.base?.kind === 'forecast' ? 'forecast' : 'metric') as NewRuleKind,
+      disabled: Boolean(this.editing),
+    },
+    horizonHours: [
+      this.base?.horizonSeconds ? this.base.horizonSeconds / 3600 : 72,
+      [Validators.required, Validators.min(1), Validators.max(720)],
+    ],
     metric: [this.base?.metric ?? '', Validators.pattern(/^[a-z0-9_.]{1,64}$/)],
     instanceGlob: [this.base?.instanceGlob ?? '', Validators.maxLength(128)],
     operator: (this.base?.operator ?? '>') as Operator,
@@ -59,6 +63,10 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
   });
   private readonly key = toSignal(this.form.controls.key.valueChanges, { initialValue: this.form.controls.key.value });
   protected readonly offline = computed(() => this.key() === OFFLINE_RULE_KEY);
+  private readonly kind = toSignal(this.form.controls.kind.valueChanges, {
+    initialValue: this.form.controls.kind.value,
+  });
+  protected readonly forecast = computed(() => !this.offline() && this.kind() === 'forecast');
 
   protected readonly preview = signal<Preview | null>(null);
   protected readonly previewError = signal<string | null>(null);
@@ -71,14 +79,14 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
     }
     const request: Observable<AlertRule> = this.editing
       ? this.api.updateAlertRule(this.editing.id, this.fields())
-      : this.api.createAlertRule(this.form.getRawValue().key, scope, this.fields());
+      : this.api.createAlertRule(this.form.getRawValue().key, scope, this.fields(), this.form.getRawValue().kind);
     this.send(request, this.form);
   }
 
   protected runPreview(): void {
     this.previewError.set(null);
     const scope = this.editing?.scope ? { type: this.editing.scope.type, id: this.editing.scope.id } : this.scope();
-    this.api.previewDraft(this.form.getRawValue().key, scope, this.fields()).subscribe({
+    this.api.previewDraft(this.form.getRawValue().key, scope, this.fields(), this.form.getRawValue().kind).subscribe({
       next: (preview) => this.preview.set(preview),
       error: (err: unknown) => this.previewError.set(errorMessage(err)),
     });
@@ -93,6 +101,7 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
   private fields(): AlertRuleFields {
     const v = this.form.getRawValue();
     const offline = this.offline();
+    const forecast = this.forecast();
     return {
       name: v.name.trim(),
       severity: v.severity,
@@ -100,8 +109,10 @@ export class AlertRuleDialog extends RuleDialog<AlertRule> {
       instanceGlob: offline ? null : v.instanceGlob.trim() || null,
       operator: offline ? null : v.operator,
       threshold: offline || v.threshold === null ? null : Number(v.threshold),
-      absolute: offline ? false : v.absolute,
-      forSeconds: Number(v.forSeconds),
+      absolute: offline || forecast ? false : v.absolute,
+      // a forecast's window smooths bursts already: it waits for nothing more
+      forSeconds: forecast ? 0 : Number(v.forSeconds),
+      horizonSeconds: forecast ? Math.round(Number(v.horizonHours) * 3600) : null,
       enabled: v.enabled,
       // a system offline is always down: the server refuses false for the offline rule
       countsAsDowntime: offline || v.countsAsDowntime,

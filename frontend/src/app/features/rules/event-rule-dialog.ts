@@ -4,11 +4,12 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { Severity } from '../../core/auth';
-import { EventRule, EventRuleFields } from '../../shared/rules/rules-api';
+import { Severity } from '@console/core/auth';
+import { EventRule, EventRuleFields } from '@console/shared/rules/rules-api';
 import { RuleDialog, RuleDialogData } from './rule-dialog';
 import { chosenScope, RuleScopeFields, ruleScopeControls } from './rule-scope-fields';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export type EventRuleDialogData = RuleDialogData<EventRule>;
 
@@ -16,7 +17,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
 @Component({
   selector: 'argus-event-rule-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule, RuleScopeFields],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule, RuleScopeFields],
   template: `
     <h2 mat-dialog-title>
       {{ heading('event') }}
@@ -26,11 +27,7 @@ export type EventRuleDialogData = RuleDialogData<EventRule>;
         @if (!editing) {
           <argus-rule-scope-fields [controls]="form.controls" [choices]="scopeChoices" />
         }
-        <mat-form-field>
-          <mat-label>Name</mat-label>
-          <input matInput formControlName="name" autocomplete="off" />
-          <mat-error>{{ form.controls.name.getError('server') ?? 'Enter a name.' }}</mat-error>
-        </mat-form-field>
+        <argus-name-field [control]="form.controls.name" />
         <mat-form-field>
           <mat-label>Derived event</mat-label>
           <mat-select formControlName="derived">

@@ -1,7 +1,7 @@
 import { TestBed } from '@angular/core/testing';
 
-import { provideForTests } from '../../testing';
-import { Preview, PreviewSystem } from '../../shared/rules/rules-api';
+import { provideForTests } from '@console/testing';
+import { Preview, PreviewSystem } from '@console/shared/rules/rules-api';
 import { PreviewList } from './preview-list';
 
 describe('PreviewList', () => {
@@ -13,6 +13,7 @@ describe('PreviewList', () => {
     instance: '',
     value: 97,
     sampledAt: '2026-11-26T09:00:00.000Z',
+    projectedAt: null,
   });
 
   function render(preview: Preview): HTMLElement {
@@ -45,5 +46,17 @@ describe('PreviewList', () => {
     TestBed.resetTestingModule();
     const none = render({ evaluatedAt: '', note: '', total: 0, systems: [] });
     expect(text(none.querySelector('[data-testid="preview-empty"]'))).toBe('No system would fire now.');
+  });
+
+  it('says when a forecast would reach the threshold instead of the newest value', () => {
+    const page = render({
+      evaluatedAt: '',
+      note: '',
+      total: 1,
+      systems: [{ ...system(1), instance: '/data', value: 49.9, projectedAt: '2026-11-25T14:07:30.000Z' }],
+    });
+    expect(text(page.querySelector('[data-testid="preview-system"]'))).toMatch(
+      /^host-001 \/data \(Acme\): reaches it around \w{3} 2[56] Nov, \d\d:\d\d$/,
+    );
   });
 });

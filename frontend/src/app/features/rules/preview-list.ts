@@ -1,14 +1,17 @@
+import { DatePipe } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { Preview } from '../../shared/rules/rules-api';
+import { Preview } from '@console/shared/rules/rules-api';
 
 /**
  * A rule preview's answer, on the rules page and in the rule editor: the note, how many would fire, and
- * the systems listed (the server lists the first 100 by name: a rule can fire on a whole fleet).
+ * the systems listed (the server lists the first 100 by name: a rule can fire on a whole fleet); for a
+ * forecast, when each would reach the threshold (soonest first).
  */
 @Component({
   selector: 'argus-preview-list',
   changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [DatePipe],
   template: `
     @let p = preview();
     <p class="note">{{ p.note }}</p>
@@ -20,7 +23,9 @@ import { Preview } from '../../shared/rules/rules-api';
         @for (s of p.systems; track s.systemId + s.instance) {
           <li data-testid="preview-system">
             {{ s.systemName }}{{ s.instance ? ' ' + s.instance : '' }} ({{ s.customerName }}):
-            {{ s.value ?? 'silent' }}
+            {{
+              s.projectedAt ? 'reaches it around ' + (s.projectedAt | date: 'EEE d MMM, HH:mm') : (s.value ?? 'silent')
+            }}
           </li>
         }
       </ul>

@@ -3,12 +3,12 @@ import { FormGroup } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { Observable } from 'rxjs';
 
-import { applyFieldError } from '../../core/api-error';
-import { AuthService, Severity } from '../../core/auth';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { AlertRule, EventRule, RulesApi } from '../../shared/rules/rules-api';
-import { scopeChoices } from '../../shared/rules/scope-targets';
-import { Submission } from '../../ui/submission';
+import { applyFieldError } from '@console/core/api-error';
+import { AuthService, Severity } from '@console/core/auth';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
+import { AlertRule, EventRule, RulesApi } from '@console/shared/rules/rules-api';
+import { scopeChoices } from '@console/shared/rules/scope-targets';
+import { Submission } from '@console/ui/submission';
 
 /** What opens a rule dialog: edit `rule` (its key and place stay), or override `overrideOf` at a place to pick. */
 export interface RuleDialogData<T> {

@@ -6,10 +6,10 @@ import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 import { startWith, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { NewScope } from '../../shared/rules/rules-api';
-import { ScopeChoice, ScopeTargetsApi } from '../../shared/rules/scope-targets';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { NewScope } from '@console/shared/rules/rules-api';
+import { ScopeChoice, ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 
 export interface RuleScopeControls {
   key: FormControl<string>;
@@ -57,7 +57,7 @@ export function chosenScope(controls: RuleScopeControls): NewScope | undefined {
       <mat-hint>An override uses the key of the rule it replaces.</mat-hint>
       <mat-error>{{ c.key.getError('server') ?? '1–64 of a-z, 0-9, “_”, “.” and “-”.' }}</mat-error>
     </mat-form-field>
-    <div class="row">
+    <div class="form-row">
       <mat-form-field>
         <mat-label>Applies to</mat-label>
         <mat-select [formControl]="c.scopeType" data-testid="scope-type">
@@ -84,14 +84,6 @@ export function chosenScope(controls: RuleScopeControls): NewScope | undefined {
   styles: `
     :host {
       display: contents;
-    }
-    .row {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0 12px;
-    }
-    .row > * {
-      flex: 1 1 200px;
     }
   `,
 })

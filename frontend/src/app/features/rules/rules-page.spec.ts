@@ -1,49 +1,15 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, provideForTests, settle } from '../../testing';
-import { ALERT_RULES_URL, AlertRule, EVENT_RULES_URL, EventRule } from '../../shared/rules/rules-api';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, settle, renderForTests } from '@console/testing';
+import { ALERT_RULES_URL, EVENT_RULES_URL } from '@console/shared/rules/rules-api';
+import { alertRuleBody, eventRuleBody } from '@console/shared/rules/rules-testing';
 import { RulesPage } from './rules-page';
 
-function alertRule(overrides: Partial<AlertRule> = {}): AlertRule {
-  return {
-    id: 1,
-    key: 'cpu.high',
-    name: 'CPU high',
-    kind: 'metric',
-    severity: 'WARNING',
-    metric: 'cpu.usage_pct',
-    instanceGlob: null,
-    operator: '>',
-    threshold: 85,
-    absolute: false,
-    forSeconds: 600,
-    enabled: true,
-    countsAsDowntime: false,
-    scope: null,
-    createdAt: '',
-    updatedAt: '',
-    ...overrides,
-  };
-}
-
-const reboot: EventRule = {
-  id: 9,
-  key: 'system.rebooted',
-  name: 'System rebooted',
-  severity: 'INFO',
-  eventType: 'system.reboot',
-  messagePattern: null,
-  minEventSeverity: null,
-  derived: 'reboot',
-  holdSeconds: 1800,
-  enabled: true,
-  scope: null,
-  createdAt: '',
-  updatedAt: '',
-};
+const alertRule = alertRuleBody;
+const reboot = eventRuleBody();
 
 describe('RulesPage', () => {
   let fixture: ComponentFixture<RulesPage>;
@@ -68,10 +34,7 @@ describe('RulesPage', () => {
   });
 
   async function render(user: User): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(RulesPage);
+    ({ fixture, http } = renderForTests(RulesPage, user));
     await settle(fixture);
     await answer();
   }
@@ -134,6 +97,7 @@ describe('RulesPage', () => {
           instance: '',
           value: 97,
           sampledAt: '',
+          projectedAt: null,
         },
       ],
     });

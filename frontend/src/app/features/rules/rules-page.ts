@@ -5,13 +5,13 @@ import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
-import { SEVERITY_CHIPS, SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { AuthService } from '@console/core/auth';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { RowActions } from '@console/ui/row-actions';
+import { SEVERITY_CHIPS, SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
 import { EventRuleDialog, EventRuleDialogData } from './event-rule-dialog';
 import {
@@ -24,13 +24,13 @@ import {
   Rules,
   RulesApi,
   scopeText,
-} from '../../shared/rules/rules-api';
-import { CardTable } from '../../ui/card-table';
+} from '@console/shared/rules/rules-api';
+import { CardTable } from '@console/ui/card-table';
 import { PreviewList } from './preview-list';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -163,12 +163,11 @@ export class RulesPage {
   }
 
   private confirmDelete(rule: { key: string; scope: RuleScope | null }, remove: () => Observable<void>): void {
-    this.confirmThen.run({
-      title: `Delete ${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}?`,
+    this.confirmThen.delete({
+      name: `${rule.key}${rule.scope ? ' at ' + scopeText(rule.scope) : ''}`,
       message: rule.scope
         ? 'The global rule applies there again.'
         : 'The rule stops being evaluated everywhere; its overrides stay. Default rules are not seeded again.',
-      confirm: 'Delete',
       action: remove,
       done: 'Rule deleted',
     });

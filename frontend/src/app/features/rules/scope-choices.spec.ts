@@ -1,4 +1,4 @@
-import { scopeChoices } from '../../shared/rules/scope-targets';
+import { scopeChoices } from '@console/shared/rules/scope-targets';
 
 describe('scopeChoices', () => {
   it('offers a global rule to an ADMIN creating a new rule', () => {

@@ -1,9 +1,8 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, provideForTests, settle } from '../../testing';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, settle, renderForTests } from '@console/testing';
 import {
   AGENT_ROLLOUT_URL,
   AGENT_ROLLOUTS_URL,
@@ -11,8 +10,8 @@ import {
   resumeRolloutUrl,
   retryUpdateUrl,
   RolloutMode,
-} from '../../shared/agent-rollout/agent-rollout-api';
-import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
+} from '@console/shared/agent-rollout/agent-rollout-api';
+import { AgentRolloutFailure } from '@console/shared/agent-rollout/agent-rollout-failure';
 import { AgentRolloutPage } from './agent-rollout-page';
 
 describe('AgentRolloutPage', () => {
@@ -32,10 +31,7 @@ describe('AgentRolloutPage', () => {
   };
 
   async function render(mode: RolloutMode, rollouts: AgentRollout[] = []): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody());
-    fixture = TestBed.createComponent(AgentRolloutPage);
+    ({ fixture, http } = renderForTests(AgentRolloutPage, userBody()));
     http.expectOne({ method: 'GET', url: AGENT_ROLLOUT_URL }).flush({ mode });
     await settle(fixture);
     http.expectOne({ method: 'GET', url: AGENT_ROLLOUTS_URL }).flush({ rollouts });
@@ -119,10 +115,7 @@ describe('AgentRolloutFailure', () => {
   let http: HttpTestingController;
 
   async function render(role: 'ADMIN' | 'OPERATOR', failedVersion: string | null): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody({ role, customerIds: [10] }));
-    fixture = TestBed.createComponent(AgentRolloutFailure);
+    ({ fixture, http } = renderForTests(AgentRolloutFailure, userBody({ role, customerIds: [10] })));
     fixture.componentRef.setInput('systemId', 7);
     fixture.componentRef.setInput('failedVersion', failedVersion);
     await settle(fixture);

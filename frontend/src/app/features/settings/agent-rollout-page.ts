@@ -6,11 +6,11 @@ import { MatCardModule } from '@angular/material/card';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatRadioModule } from '@angular/material/radio';
 
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { AgentRolloutApi, RolloutMode } from '../../shared/agent-rollout/agent-rollout-api';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { AgentRolloutApi, RolloutMode } from '@console/shared/agent-rollout/agent-rollout-api';
 import { AgentRolloutsList } from './agent-rollouts-list';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
   {

@@ -5,10 +5,10 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { RouterLink } from '@angular/router';
 
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { AgentRollout, AgentRolloutApi } from '../../shared/agent-rollout/agent-rollout-api';
-import { CardTable } from '../../ui/card-table';
-import { Notify } from '../../ui/notify';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { AgentRollout, AgentRolloutApi } from '@console/shared/agent-rollout/agent-rollout-api';
+import { Table } from '@console/ui/table';
+import { Notify } from '@console/ui/notify';
 
 export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
   canary: 'Waiting for the canary',
@@ -24,7 +24,7 @@ export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
 @Component({
   selector: 'argus-agent-rollouts',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, DatePipe, MatButtonModule, MatProgressBarModule, RouterLink],
+  imports: [Table, DatePipe, MatButtonModule, MatProgressBarModule, RouterLink],
   template: `
     <h2 class="title">Canary rollouts</h2>
     @let state = rollouts();
@@ -37,53 +37,39 @@ export const ROLLOUT_STATES: Record<AgentRollout['state'], string> = {
         No canary rollout yet: they start when a new build meets a customer in canary mode.
       </p>
     } @else {
-      <div class="table-scroll">
-        <table argusCardTable aria-label="Canary rollouts">
-          <thead>
-            <tr>
-              <th scope="col">Customer</th>
-              <th scope="col">Architecture</th>
-              <th scope="col">Version</th>
-              <th scope="col">Canary</th>
-              <th scope="col">State</th>
-              <th scope="col">Since</th>
-              <th scope="col"><span class="cdk-visually-hidden">Actions</span></th>
+      <argus-table
+        label="Canary rollouts"
+        [columns]="['Customer', 'Architecture', 'Version', 'Canary', 'State', 'Since']"
+        actions="Actions"
+      >
+        <tbody>
+          @for (rollout of state.value; track rollout.id) {
+            <tr [attr.data-testid]="'rollout-' + rollout.id">
+              <td>{{ rollout.customerName }}</td>
+              <td>{{ rollout.arch }}</td>
+              <td class="mono">{{ rollout.version }}</td>
+              <td>
+                @if (rollout.canary; as canary) {
+                  <a [routerLink]="['/systems', canary.id]">{{ canary.name }}</a>
+                } @else {
+                  (deleted)
+                }
+              </td>
+              <td data-testid="state">{{ stateLabels[rollout.state] }}</td>
+              <td>
+                <time [attr.datetime]="rollout.changedAt">{{ rollout.changedAt | date: 'medium' }}</time>
+              </td>
+              <td>
+                @if (rollout.state === 'halted') {
+                  <button mat-stroked-button type="button" [disabled]="busy() === rollout.id" (click)="resume(rollout)">
+                    Resume
+                  </button>
+                }
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            @for (rollout of state.value; track rollout.id) {
-              <tr [attr.data-testid]="'rollout-' + rollout.id">
-                <td>{{ rollout.customerName }}</td>
-                <td>{{ rollout.arch }}</td>
-                <td class="mono">{{ rollout.version }}</td>
-                <td>
-                  @if (rollout.canary; as canary) {
-                    <a [routerLink]="['/systems', canary.id]">{{ canary.name }}</a>
-                  } @else {
-                    (deleted)
-                  }
-                </td>
-                <td data-testid="state">{{ stateLabels[rollout.state] }}</td>
-                <td>
-                  <time [attr.datetime]="rollout.changedAt">{{ rollout.changedAt | date: 'medium' }}</time>
-                </td>
-                <td>
-                  @if (rollout.state === 'halted') {
-                    <button
-                      mat-stroked-button
-                      type="button"
-                      [disabled]="busy() === rollout.id"
-                      (click)="resume(rollout)"
-                    >
-                      Resume
-                    </button>
-                  }
-                </td>
-              </tr>
-            }
-          </tbody>
-        </table>
-      </div>
+          }
+        </tbody>
+      </argus-table>
     }
   `,
   styles: `

@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
 import { ALERT_RETENTION_URL } from './alert-retention-api';
 import { AlertRetentionPage } from './alert-retention-page';
 

@@ -4,11 +4,11 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { Loaded, loaded, LOADING } from '../../core/loaded';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
-import { LoadState } from '../../ui/load-state';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
+import { LoadState } from '@console/ui/load-state';
 
 /** How long resolved alerts are kept (docs/rules.md "Alert retention"): administrators only. */
 @Component({

@@ -1,8 +1,8 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '../../testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
 import { AUDIT_LOG_URL, AuditItem, auditParams, changeLines, NO_FILTERS } from './audit-log-api';
 import { AuditLogPage } from './audit-log-page';
 

@@ -9,11 +9,11 @@ import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { Subscription } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { loaded, LOADING } from '../../core/loaded';
-import { byName, CustomersApi } from '../../shared/customers/customers-api';
+import { errorMessage } from '@console/core/api-error';
+import { loaded, LOADING } from '@console/core/loaded';
+import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
-import { CardTable } from '../../ui/card-table';
+import { Table } from '@console/ui/table';
 
 const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', token: 'API token', system: 'System' };
 
@@ -26,7 +26,7 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
   selector: 'argus-audit-log-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
-    CardTable,
+    Table,
     DatePipe,
     MatButtonModule,
     MatFormFieldModule,

@@ -6,11 +6,11 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { AuthService, Severity } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { mayWriteAt } from '../../core/rights';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { byName, CustomersApi } from '../../shared/customers/customers-api';
+import { AuthService, Severity } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { mayWriteAt } from '@console/core/rights';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
+import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import {
   Channel,
   ChannelChanges,
@@ -19,9 +19,10 @@ import {
   CHANNEL_TYPES,
   ChannelType,
   NotificationsApi,
-} from '../../shared/notifications/notifications-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+} from '@console/shared/notifications/notifications-api';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { NameField } from '@console/ui/name-field';
 
 export interface ChannelDialogData {
   /** The channel to edit; absent to create one. */
@@ -45,13 +46,8 @@ const URL_LABELS: Record<Exclude<ChannelType, 'email'>, string> = {
 @Component({
   selector: 'argus-channel-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatSelectModule, MatSlideToggleModule],
+  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule],
   templateUrl: './channel-dialog.html',
-  styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-  `,
 })
 export class ChannelDialog {
   private readonly api = inject(NotificationsApi);

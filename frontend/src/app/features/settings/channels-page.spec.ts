@@ -1,12 +1,12 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { Channel, CHANNELS_URL } from '../../shared/notifications/notifications-api';
-import { channelBody } from '../../shared/notifications/notifications-testing';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { Channel, CHANNELS_URL } from '@console/shared/notifications/notifications-api';
+import { channelBody } from '@console/shared/notifications/notifications-testing';
 import { ChannelsPage } from './channels-page';
 
 const acmeMail = channelBody({
@@ -36,10 +36,7 @@ describe('ChannelsPage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, channels: Channel[]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(ChannelsPage);
+    ({ fixture, http } = renderForTests(ChannelsPage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);
     await settle(fixture);
@@ -119,7 +116,7 @@ describe('ChannelsPage', () => {
       'All customers',
     );
     expect(await options('customer')).toEqual(['All customers', 'Acme', 'Globex']);
-    typeInto(dialog().querySelector('input[formcontrolname="name"]'), 'Pager');
+    typeInto(dialog().querySelector('input[name="name"]'), 'Pager');
     typeInto(dialog().querySelector('input[formcontrolname="target"]'), 'https://pager.example/hook');
     typeInto(dialog().querySelector('input[formcontrolname="secret"]'), 's3cret');
     await pick('min-severity', 'Critical');
@@ -149,7 +146,7 @@ describe('ChannelsPage', () => {
     await pick('type', 'E-mail');
     expect(dialog().querySelector('[data-testid="target-hint"]')?.textContent).toContain('"accounts"');
     expect(dialog().querySelector('input[formcontrolname="secret"]')).withContext('no signing for e-mail').toBeNull();
-    typeInto(dialog().querySelector('input[formcontrolname="name"]'), 'Team');
+    typeInto(dialog().querySelector('input[name="name"]'), 'Team');
     typeInto(dialog().querySelector('input[formcontrolname="target"]'), 'team@example, nope');
     await pick('customer', 'Acme');
     buttonByText('Create channel', dialog()).click();

@@ -1,27 +1,26 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { MatButtonModule } from '@angular/material/button';
-import { MatTooltipModule } from '@angular/material/tooltip';
 
-import { errorMessage } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
+import { errorMessage } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { RowActions } from '@console/ui/row-actions';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import {
   Channel,
   CHANNEL_TYPE_LABELS,
   ChannelTestResult,
   NotificationsApi,
-} from '../../shared/notifications/notifications-api';
+} from '@console/shared/notifications/notifications-api';
 import { ChannelDialog, ChannelDialogData } from './channel-dialog';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { Table } from '@console/ui/table';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
+import { IconButton } from '@console/ui/icon-button';
 
 /**
  * "Test to Ops Slack: delivered (HTTP 200)." or "Test to Ops Slack: failed: rejected (HTTP 500)." The
@@ -40,19 +39,11 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
 @Component({
   selector: 'argus-channels-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTooltipModule, RowActions],
+  imports: [IconButton, LoadState, PageHeader, RowActions, Table],
   template: `
-    <header class="page-header page-header--actions">
-      <div>
-        <h1>Notification channels</h1>
-        <p>Where alert events are sent. Routing decides which channels an alert of each severity goes to.</p>
-      </div>
-      @if (mayCreate()) {
-        <button mat-flat-button type="button" (click)="create()">
-          <argus-icon matButtonIcon name="add" />New channel
-        </button>
-      }
-    </header>
+    <argus-page-header heading="Notification channels" [add]="mayCreate() ? 'New channel' : null" (added)="create()">
+      Where alert events are sent. Routing decides which channels an alert of each severity goes to.
+    </argus-page-header>
     <p class="test-result" role="status" data-testid="test-result" [class.failed]="testFailed()">{{ testText() }}</p>
     @let state = channels();
     <argus-load-state [state]="state" label="Loading notification channels" />
@@ -60,55 +51,43 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
       @if (state.value.length === 0) {
         <p data-testid="empty">No notification channels.</p>
       } @else {
-        <div class="table-scroll">
-          <table argusCardTable class="argus-table" aria-label="Notification channels">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Target</th>
-                <th scope="col">Minimum severity</th>
-                <th scope="col">Enabled</th>
-                <th scope="col">Signing secret</th>
-                <th scope="col"><span class="sr-only">Actions</span></th>
+        <argus-table
+          ruled
+          label="Notification channels"
+          [columns]="['Name', 'Type', 'Customer', 'Target', 'Minimum severity', 'Enabled', 'Signing secret']"
+          actions="Actions"
+        >
+          <tbody>
+            @for (c of state.value; track c.id) {
+              <tr data-testid="channel">
+                <td>{{ c.name }}</td>
+                <td>{{ typeLabels[c.type] }}</td>
+                <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
+                <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
+                <td>{{ severityLabels[c.minSeverity] }} and up</td>
+                <td>
+                  <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
+                    c.enabled ? 'Enabled' : 'Disabled'
+                  }}</span>
+                </td>
+                <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
+                <td class="actions">
+                  <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
+                    @if (mayWrite(c)) {
+                      <argus-icon-button
+                        icon="send"
+                        tooltip="Send test"
+                        [label]="'Send test to ' + c.name"
+                        [disabled]="testing() === c.id"
+                        (pressed)="test(c)"
+                      />
+                    }
+                  </argus-row-actions>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              @for (c of state.value; track c.id) {
-                <tr data-testid="channel">
-                  <td>{{ c.name }}</td>
-                  <td>{{ typeLabels[c.type] }}</td>
-                  <td data-testid="customer">{{ c.customerName ?? 'All customers' }}</td>
-                  <td class="target" data-testid="target">{{ c.target ?? c.targetHint }}</td>
-                  <td>{{ severityLabels[c.minSeverity] }} and up</td>
-                  <td>
-                    <span class="chip" [class.chip--ok]="c.enabled" data-testid="enabled">{{
-                      c.enabled ? 'Enabled' : 'Disabled'
-                    }}</span>
-                  </td>
-                  <td data-testid="secret">{{ c.hasSecret ? 'Set' : 'None' }}</td>
-                  <td class="actions">
-                    <argus-row-actions [label]="c.name" [allowed]="mayWrite(c)" (edit)="edit(c)" (delete)="remove(c)">
-                      @if (mayWrite(c)) {
-                        <button
-                          mat-icon-button
-                          type="button"
-                          matTooltip="Send test"
-                          [attr.aria-label]="'Send test to ' + c.name"
-                          [disabled]="testing() === c.id"
-                          (click)="test(c)"
-                        >
-                          <argus-icon name="send" />
-                        </button>
-                      }
-                    </argus-row-actions>
-                  </td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        </div>
+            }
+          </tbody>
+        </argus-table>
       }
     }
   `,
@@ -187,10 +166,9 @@ export class ChannelsPage {
   }
 
   protected remove(channel: Channel): void {
-    this.confirmThen.run({
-      title: `Delete ${channel.name}?`,
+    this.confirmThen.delete({
+      name: channel.name,
       message: 'Policies that route to it forget it. Its past deliveries stay in the alerts’ logs.',
-      confirm: 'Delete',
       action: () => this.api.removeChannel(channel.id),
       done: 'Channel deleted',
     });

@@ -5,12 +5,12 @@ import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatSelectModule } from '@angular/material/select';
 
-import { Severity } from '../../core/auth';
-import { Icon } from '../../ui/icon';
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { Channel, NotificationsApi, Policy, PolicyFields } from '../../shared/notifications/notifications-api';
+import { Severity } from '@console/core/auth';
+import { Icon } from '@console/ui/icon';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
+import { Channel, NotificationsApi, Policy, PolicyFields } from '@console/shared/notifications/notifications-api';
 import { SEVERITIES } from './channel-dialog';
-import { Submission } from '../../ui/submission';
+import { Submission } from '@console/ui/submission';
 
 /** docs/api.md: at most 20 routes; repeat and escalation minutes 1–10080 (a week). */
 export const MAX_ROUTES = 20;
@@ -66,14 +66,6 @@ export function channelLabel(channel: Channel, inCustomerPolicy: boolean): strin
     }
     .route button {
       margin-top: 8px;
-    }
-    .row {
-      display: flex;
-      flex-wrap: wrap;
-      gap: 0 12px;
-    }
-    .row > * {
-      flex: 1 1 220px;
     }
   `,
 })

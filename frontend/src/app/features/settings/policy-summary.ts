@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 
-import { SEVERITY_LABELS } from '../../shared/alerts/alerts-api';
-import { Channel, Policy } from '../../shared/notifications/notifications-api';
+import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
+import { Channel, Policy } from '@console/shared/notifications/notifications-api';
 
 /** A routing policy to read (an operator's view of the global one, or a customer it may only see). */
 @Component({

@@ -1,18 +1,18 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import {
   CHANNELS_URL,
   customerPolicyUrl,
   GLOBAL_POLICY_URL,
   Policy,
   POLICIES_URL,
-} from '../../shared/notifications/notifications-api';
-import { channelBody, policyBody } from '../../shared/notifications/notifications-testing';
+} from '@console/shared/notifications/notifications-api';
+import { channelBody, policyBody } from '@console/shared/notifications/notifications-testing';
 import { RoutingPage } from './routing-page';
 
 const channels = [
@@ -34,10 +34,7 @@ describe('RoutingPage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, policies: Policy[] = [policyBody()]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(RoutingPage);
+    ({ fixture, http } = renderForTests(RoutingPage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: POLICIES_URL })).flush(policies);
     (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);

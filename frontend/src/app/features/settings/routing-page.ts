@@ -6,17 +6,17 @@ import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { of, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
-import { Channel, NotificationsApi, Policy } from '../../shared/notifications/notifications-api';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { byName, CustomersApi, Fleet } from '@console/shared/customers/customers-api';
+import { Channel, NotificationsApi, Policy } from '@console/shared/notifications/notifications-api';
 import { PolicyEditor } from './policy-editor';
 import { PolicySummary } from './policy-summary';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
 
 /**
  * Notification routing: the global policy (ADMIN edits it, operators read it) and each customer's own

@@ -1,9 +1,8 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, provideForTests, settle, typeInto } from '../../testing';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, settle, typeInto, renderForTests } from '@console/testing';
 import { SMTP_TEST_URL, SMTP_URL, SmtpSettings } from './smtp-api';
 import { SmtpPage } from './smtp-page';
 
@@ -26,10 +25,7 @@ describe('SmtpPage', () => {
   let http: HttpTestingController;
 
   async function render(settings: SmtpSettings): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody({ email: 'ada@example.com' }));
-    fixture = TestBed.createComponent(SmtpPage);
+    ({ fixture, http } = renderForTests(SmtpPage, userBody({ email: 'ada@example.com' })));
     http.expectOne({ method: 'GET', url: SMTP_URL }).flush(settings);
     await settle(fixture);
   }

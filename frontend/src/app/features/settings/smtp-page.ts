@@ -9,13 +9,13 @@ import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 
-import { errorMessage } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { Loaded, loaded, LOADING } from '../../core/loaded';
-import { Icon } from '../../ui/icon';
+import { errorMessage } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { Icon } from '@console/ui/icon';
 import { Encryption, SmtpApi, SmtpSettings, SmtpUpdate } from './smtp-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 export const ENCRYPTIONS: readonly { value: Encryption; label: string; port: number }[] = [
   { value: 'tls', label: 'SSL/TLS', port: 465 },

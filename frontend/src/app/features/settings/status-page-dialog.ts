@@ -4,14 +4,14 @@ import { FormArray, FormControl, FormGroup, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 
-import { errorMessage } from '../../core/api-error';
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { ScopeTargetsApi } from '../../shared/rules/scope-targets';
-import { Icon } from '../../ui/icon';
+import { errorMessage } from '@console/core/api-error';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
+import { Icon } from '@console/ui/icon';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface StatusPageDialogData {
   page?: StatusPage;

@@ -1,8 +1,8 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { map, Observable, Subject, tap } from 'rxjs';
+import { Observable } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { Changes, Refreshing, refreshing } from '@console/core/refresh';
 import type { StatusPage, StatusPageChanges, StatusPageCreate } from '@contracts/status-pages';
 
 // the JSON of /api/status-pages (contracts/status-pages.ts)
@@ -14,7 +14,7 @@ export const STATUS_PAGES_URL = '/api/status-pages';
 @Injectable({ providedIn: 'root' })
 export class StatusPagesApi {
   private readonly http = inject(HttpClient);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   readonly pages$: Observable<Refreshing<StatusPage[]>> = refreshing(
     () => this.http.get<StatusPage[]>(STATUS_PAGES_URL),
@@ -22,21 +22,18 @@ export class StatusPagesApi {
   );
 
   create(body: StatusPageCreate): Observable<StatusPage> {
-    return this.http.post<StatusPage>(STATUS_PAGES_URL, body).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<StatusPage>(STATUS_PAGES_URL, body));
   }
 
   update(id: number, changes: StatusPageChanges): Observable<StatusPage> {
-    return this.http.patch<StatusPage>(`${STATUS_PAGES_URL}/${id}`, changes).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<StatusPage>(`${STATUS_PAGES_URL}/${id}`, changes));
   }
 
   rotate(id: number): Observable<StatusPage> {
-    return this.http.post<StatusPage>(`${STATUS_PAGES_URL}/${id}/rotate`, {}).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<StatusPage>(`${STATUS_PAGES_URL}/${id}/rotate`, {}));
   }
 
   remove(id: number): Observable<void> {
-    return this.http.delete<void>(`${STATUS_PAGES_URL}/${id}`).pipe(
-      map(() => undefined),
-      tap(() => this.changed$.next()),
-    );
+    return this.changed$.deleted(this.http.delete(`${STATUS_PAGES_URL}/${id}`));
   }
 }

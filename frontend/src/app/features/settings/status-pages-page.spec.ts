@@ -2,11 +2,10 @@ import { Clipboard } from '@angular/cdk/clipboard';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SYSTEMS_URL } from '../../shared/rules/scope-targets';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { userBody } from '@console/core/auth-testing';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
 import { StatusPage, STATUS_PAGES_URL } from './status-pages-api';
 import { StatusPagesPage } from './status-pages-page';
 
@@ -30,10 +29,7 @@ describe('StatusPagesPage', () => {
   const dialog = () => document.querySelector('mat-dialog-container') as HTMLElement;
 
   async function render(pages: StatusPage[]): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody({ role: 'OPERATOR', customerIds: [10] }));
-    fixture = TestBed.createComponent(StatusPagesPage);
+    ({ fixture, http } = renderForTests(StatusPagesPage, userBody({ role: 'OPERATOR', customerIds: [10] })));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: STATUS_PAGES_URL })).flush(pages);
     await settle(fixture);

@@ -3,15 +3,16 @@ import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { Icon } from '../../ui/icon';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { Icon } from '@console/ui/icon';
 import { StatusPageDialog, StatusPageDialogData } from './status-page-dialog';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { Notify } from '../../ui/notify';
-import { LoadState } from '../../ui/load-state';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { Notify } from '@console/ui/notify';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /**
  * Settings → Status pages: a customer's read-only page at /status/<slug> that its
@@ -20,21 +21,13 @@ import { LoadState } from '../../ui/load-state';
 @Component({
   selector: 'argus-status-pages-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, LoadState, MatButtonModule],
+  imports: [PageHeader, Icon, LoadState, MatButtonModule],
   template: `
-    <header class="page-header page-header--actions">
-      <div>
-        <h1>Public status pages</h1>
-        <p>
-          A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of
-          the systems and clusters you choose, under the names you give them. Anyone with the address can open it,
-          without signing in.
-        </p>
-      </div>
-      <button mat-flat-button type="button" (click)="create()">
-        <argus-icon matButtonIcon name="add" />New status page
-      </button>
-    </header>
+    <argus-page-header heading="Public status pages" add="New status page" (added)="create()">
+      A public, read-only page per customer: current state, incidents, 90 days of availability and maintenance of the
+      systems and clusters you choose, under the names you give them. Anyone with the address can open it, without
+      signing in.
+    </argus-page-header>
     @let state = pages();
     <argus-load-state [state]="state" label="Loading status pages" />
     @if (state.state === 'ready') {

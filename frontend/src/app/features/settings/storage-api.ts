@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import { Refreshing, refreshing } from '../../core/refresh';
+import { Refreshing, refreshing } from '@console/core/refresh';
 
 import type { StorageJob, StorageReport } from '@contracts/settings';
 

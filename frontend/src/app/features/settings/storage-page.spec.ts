@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '../../testing';
+import { nextRequest, provideForTests, settle } from '@console/testing';
 import { formatBytes, scheduleText, STORAGE_URL, StorageReport } from './storage-api';
 import { StoragePage } from './storage-page';
 

@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { injectNow, TimeAgo } from '../../ui/time-ago';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
-import { CardTable } from '../../ui/card-table';
-import { LoadState } from '../../ui/load-state';
+import { Table } from '@console/ui/table';
+import { LoadState } from '@console/ui/load-state';
 
 const STATE_LABELS: Record<StorageJobState, string> = {
   ok: 'OK',
@@ -30,7 +30,7 @@ const STATE_CHIPS: Record<StorageJobState, string> = {
 @Component({
   selector: 'argus-storage-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, LoadState, TimeAgo],
+  imports: [Table, LoadState, TimeAgo],
   template: `
     <header class="page-header">
       <h1>Storage</h1>
@@ -69,40 +69,30 @@ const STATE_CHIPS: Record<StorageJobState, string> = {
         </p>
       } @else {
         <h2 id="jobs-title">Jobs</h2>
-        <div class="table-scroll">
-          <table argusCardTable aria-labelledby="jobs-title">
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Table</th>
-                <th scope="col">Runs</th>
-                <th scope="col">State</th>
-                <th scope="col">Last success</th>
-                <th scope="col">Next run</th>
-                <th scope="col">Last error</th>
+        <argus-table
+          labelledBy="jobs-title"
+          [columns]="['Job', 'Table', 'Runs', 'State', 'Last success', 'Next run', 'Last error']"
+        >
+          <tbody>
+            @for (job of r.jobs; track job.id) {
+              <tr data-testid="job">
+                <td>{{ job.name }}</td>
+                <td class="relation">{{ job.relation }}</td>
+                <td>{{ schedule(job.scheduleSeconds) }}</td>
+                <td>
+                  <span class="chip {{ chips[job.state] }}" data-testid="job-state">{{ labels[job.state] }}</span>
+                </td>
+                <td><argus-time-ago [at]="job.lastSuccessAt" [now]="now()" /></td>
+                <td><argus-time-ago [at]="job.nextStartAt" [now]="now()" /></td>
+                <td class="error-text">{{ job.lastError ?? '' }}</td>
               </tr>
-            </thead>
-            <tbody>
-              @for (job of r.jobs; track job.id) {
-                <tr data-testid="job">
-                  <td>{{ job.name }}</td>
-                  <td class="relation">{{ job.relation }}</td>
-                  <td>{{ schedule(job.scheduleSeconds) }}</td>
-                  <td>
-                    <span class="chip {{ chips[job.state] }}" data-testid="job-state">{{ labels[job.state] }}</span>
-                  </td>
-                  <td><argus-time-ago [at]="job.lastSuccessAt" [now]="now()" /></td>
-                  <td><argus-time-ago [at]="job.nextStartAt" [now]="now()" /></td>
-                  <td class="error-text">{{ job.lastError ?? '' }}</td>
-                </tr>
-              } @empty {
-                <tr>
-                  <td colspan="7">No policy jobs: the TimescaleDB step has not run (see the server's start-up log).</td>
-                </tr>
-              }
-            </tbody>
-          </table>
-        </div>
+            } @empty {
+              <tr>
+                <td colspan="7">No policy jobs: the TimescaleDB step has not run (see the server's start-up log).</td>
+              </tr>
+            }
+          </tbody>
+        </argus-table>
       }
     }
   `,

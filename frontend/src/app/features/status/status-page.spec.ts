@@ -2,8 +2,8 @@ import { provideHttpClient } from '@angular/common/http';
 import { HttpTestingController, provideHttpClientTesting } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { HEALTH_URL } from '../../core/health';
-import { healthBody } from '../../core/health-testing';
+import { HEALTH_URL } from '@console/core/health';
+import { healthBody } from '@console/core/health-testing';
 import { POLL_INTERVAL_MS, StatusPage } from './status-page';
 
 describe('StatusPage', () => {

@@ -5,8 +5,8 @@ import { MatCardModule } from '@angular/material/card';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { catchError, map, Observable, of, switchMap, timer } from 'rxjs';
 
-import { Health, HealthService, ServiceState } from '../../core/health';
-import { Icon, IconName } from '../../ui/icon';
+import { Health, HealthService, ServiceState } from '@console/core/health';
+import { Icon, IconName } from '@console/ui/icon';
 
 export const POLL_INTERVAL_MS = 10_000;
 

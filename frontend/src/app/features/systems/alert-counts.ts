@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { SystemSummary } from '../../shared/systems/systems-api';
+import { SystemSummary } from '@console/shared/systems/systems-api';
 
 /** A system's open alerts as chips per severity ("2 critical"), or "None". */
 @Component({

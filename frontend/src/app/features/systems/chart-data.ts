@@ -2,7 +2,7 @@ import type uPlot from 'uplot';
 
 import { formatMetricValue } from '@contracts/metric-catalogue';
 
-import { MetricPoint } from '../../shared/systems/series';
+import { MetricPoint } from '@console/shared/systems/series';
 
 /** One line of a chart: its average, drawn over a band from its minimum to its maximum. */
 export interface ChartLine {

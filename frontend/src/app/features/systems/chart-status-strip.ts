@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import { durationText, flagState, metricInfo, seriesLabel } from '@contracts/metric-catalogue';
 
-import { SeriesData } from '../../shared/systems/series';
+import { SeriesData } from '@console/shared/systems/series';
 
 /** A stretch of a flag's strip, in per mille of the window. */
 interface Segment {

@@ -4,7 +4,7 @@ import { metricInfo, seriesLabel } from '@contracts/metric-catalogue';
 import { ChartLine } from './chart-data';
 import { ChartStatusStrip } from './chart-status-strip';
 import { MetricChart } from './metric-chart';
-import { ChartGroup, ChartsData, SeriesData } from '../../shared/systems/series';
+import { ChartGroup, ChartsData, SeriesData } from '@console/shared/systems/series';
 
 /** One chart of a system page: the series the metric catalogue draws together, as lines or as the flags' status strip. */
 @Component({

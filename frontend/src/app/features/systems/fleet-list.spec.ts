@@ -2,14 +2,14 @@ import { HttpRequest } from '@angular/common/http';
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { LIVE_SOCKET } from '../../core/live-socket';
-import { fakeSockets, FakeSocket } from '../../core/live-testing';
-import { provideForTests } from '../../testing';
-import { SYSTEMS_PAGE_URL, SystemSummary } from '../../shared/systems/systems-api';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { LIVE_SOCKET } from '@console/core/live-socket';
+import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { provideForTests } from '@console/testing';
+import { SYSTEMS_PAGE_URL, SystemSummary } from '@console/shared/systems/systems-api';
 import { COUNTS_EVERY_MS, FleetList, LIVE_COALESCE_MS, PAGE_ROWS, WHOLE_FLEET_MAX } from './fleet-list';
-import { pageBody, systemBody } from '../../shared/systems/systems-testing';
+import { pageBody, systemBody } from '@console/shared/systems/systems-testing';
 
 describe('FleetList: the systems page at any fleet size', () => {
   let sockets: FakeSocket[];

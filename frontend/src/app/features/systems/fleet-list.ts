@@ -2,16 +2,16 @@ import { computed, DestroyRef, inject, Injectable, signal } from '@angular/core'
 import { toObservable } from '@angular/core/rxjs-interop';
 import { asyncScheduler, filter, interval, NEVER, Observable, Subscription, switchMap, throttleTime } from 'rxjs';
 
-import { errorMessage } from '../../core/api-error';
-import { LiveService } from '../../core/live';
-import { LiveChange, REFRESH_INTERVAL_MS } from '../../core/refresh';
+import { errorMessage } from '@console/core/api-error';
+import { LiveService } from '@console/core/live';
+import { LiveChange, REFRESH_INTERVAL_MS } from '@console/core/refresh';
 import {
   SystemsApi,
   SystemsPage,
   SystemsPageQuery,
   SystemStatus,
   SystemSummary,
-} from '../../shared/systems/systems-api';
+} from '@console/shared/systems/systems-api';
 import type { Figure } from './grouping';
 
 /**

@@ -1,5 +1,5 @@
 import { countByStatus, flattenRows, groupSystems, matchesFilter, NO_CLUSTER } from './grouping';
-import { systemBody } from '../../shared/systems/systems-testing';
+import { systemBody } from '@console/shared/systems/systems-testing';
 
 describe('groupSystems', () => {
   const acme = { id: 10, name: 'Acme' };

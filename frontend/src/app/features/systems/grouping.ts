@@ -1,5 +1,5 @@
-import { byName } from '../../shared/customers/customers-api';
-import { SystemStatus, SystemSummary } from '../../shared/systems/systems-api';
+import { byName } from '@console/shared/customers/customers-api';
+import { SystemStatus, SystemSummary } from '@console/shared/systems/systems-api';
 
 export interface ClusterGroup {
   /** null for the customer's systems without a cluster. */
@@ -79,16 +79,11 @@ export function matchesFilter(system: SystemSummary, filter: SystemFilter): bool
   );
 }
 
+const STATUSES: readonly SystemStatus[] = ['PENDING', 'ONLINE', 'WARNING', 'CRITICAL', 'OFFLINE', 'STANDBY'];
+
 /** How many systems have each status, for the status filter's options. */
 export function countByStatus(systems: readonly SystemSummary[]): Record<SystemStatus, number> {
-  const counts: Record<SystemStatus, number> = {
-    PENDING: 0,
-    ONLINE: 0,
-    WARNING: 0,
-    CRITICAL: 0,
-    OFFLINE: 0,
-    STANDBY: 0,
-  };
+  const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<SystemStatus, number>;
   for (const system of systems) counts[system.status]++;
   return counts;
 }

@@ -1,4 +1,4 @@
-import type { ChartsData, SeriesKey } from '../../shared/systems/series';
+import type { ChartsData, SeriesKey } from '@console/shared/systems/series';
 
 /** The newest value of each series and when it came: the last point of the window (live reports included). */
 export interface Latest {

@@ -1,7 +1,7 @@
 import { Component, signal } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { provideForTests, settle } from '../../testing';
+import { provideForTests, settle } from '@console/testing';
 import { alignLines, ChartLine, lineValue, withAlpha } from './chart-data';
 import { chartOptions, ChartTheme } from './chart-options';
 import { MetricChart } from './metric-chart';

@@ -15,8 +15,8 @@ import {
 } from '@angular/core';
 import uPlot from 'uplot';
 
-import { ThemeService } from '../../core/theme';
-import { absoluteTime } from '../../ui/time-ago';
+import { ThemeService } from '@console/core/theme';
+import { absoluteTime } from '@console/ui/time-ago';
 import { alignLines, avgColumn, ChartLine, lastValue, lineValue, maxColumn, minColumn } from './chart-data';
 import { chartOptions, lineVariable, readTheme } from './chart-options';
 

@@ -5,13 +5,13 @@ import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 
-import { AuthService } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { mayWriteAt } from '../../core/rights';
-import { byName, CustomersApi, Fleet } from '../../shared/customers/customers-api';
-import { SystemChanges, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { AuthService } from '@console/core/auth';
+import { Loaded, LOADING } from '@console/core/loaded';
+import { mayWriteAt } from '@console/core/rights';
+import { byName, CustomersApi, Fleet } from '@console/shared/customers/customers-api';
+import { SystemChanges, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;

@@ -1,10 +1,10 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { provideForTests, settle } from '../../testing';
+import { provideForTests, settle } from '@console/testing';
 import { SystemCharts } from './system-charts';
-import { systemUrl } from '../../shared/systems/systems-api';
-import { ChartAnswer } from '../../shared/systems/series';
+import { systemUrl } from '@console/shared/systems/systems-api';
+import { ChartAnswer } from '@console/shared/systems/series';
 
 const HOUR = 3_600_000;
 

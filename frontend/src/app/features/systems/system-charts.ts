@@ -4,8 +4,8 @@ import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { catchError, concat, EMPTY, endWith, map, Observable, of, scan, switchMap } from 'rxjs';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
 import { FamilyChart, seriesAnswered, seriesWithData } from './family-chart';
 import {
   ChartGroup,
@@ -17,8 +17,8 @@ import {
   sameCharts,
   SeriesKey,
   sourceLabel,
-} from '../../shared/systems/series';
-import { SystemsApi } from '../../shared/systems/systems-api';
+} from '@console/shared/systems/series';
+import { SystemsApi } from '@console/shared/systems/systems-api';
 
 /** The charts' data as shown: the last answer stays on screen while the next range loads. */
 interface ChartsView {

@@ -1,9 +1,9 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { provideForTests, settle } from '../../testing';
-import { systemUrl } from '../../shared/systems/systems-api';
-import { SeriesKey } from '../../shared/systems/series';
+import { provideForTests, settle } from '@console/testing';
+import { systemUrl } from '@console/shared/systems/systems-api';
+import { SeriesKey } from '@console/shared/systems/series';
 import { SystemMetrics } from './system-metrics';
 
 describe('SystemMetrics', () => {

@@ -3,10 +3,10 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatTabsModule } from '@angular/material/tabs';
 import { switchMap } from 'rxjs';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { SeriesKey } from '../../shared/systems/series';
-import { SystemsApi } from '../../shared/systems/systems-api';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { SeriesKey } from '@console/shared/systems/series';
+import { SystemsApi } from '@console/shared/systems/systems-api';
 import { isContainerSeries, isHostSeries, isTopProcessSeries, isWatchedProcessSeries } from './latest-values';
 import { SystemCharts } from './system-charts';
 import { SystemContainers } from './system-containers';

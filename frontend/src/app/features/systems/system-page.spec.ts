@@ -2,15 +2,15 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle } from '../../testing';
-import { AGENT_SETTINGS_URL } from '../../shared/agent-settings/agent-settings-api';
-import { ALERTS_URL } from '../../shared/alerts/alerts-api';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '../../shared/customers/customers-api';
-import { SystemDetail, systemUrl } from '../../shared/systems/systems-api';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, overlayText, provideForTests, settle, renderForTests } from '@console/testing';
+import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-settings-api';
+import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
+import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { SystemDetail, systemUrl } from '@console/shared/systems/systems-api';
 import { SystemPage } from './system-page';
-import { systemDetailBody } from '../../shared/systems/systems-testing';
+import { systemDetailBody } from '@console/shared/systems/systems-testing';
 
 describe('SystemPage', () => {
   let fixture: ComponentFixture<SystemPage>;
@@ -19,10 +19,7 @@ describe('SystemPage', () => {
   const system = systemDetailBody({ id: 7, name: 'web-01', customer: { id: 10, name: 'Acme' } });
 
   async function render(user: User, body: SystemDetail = system): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(SystemPage);
+    ({ fixture, http } = renderForTests(SystemPage, user));
     fixture.componentRef.setInput('id', String(body.id));
     await settle(fixture);
     http.expectOne({ method: 'GET', url: systemUrl(body.id) }).flush(body);

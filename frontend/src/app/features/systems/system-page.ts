@@ -8,23 +8,23 @@ import { Title } from '@angular/platform-browser';
 import { Router, RouterLink } from '@angular/router';
 import { filter, switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { confirmAction } from '../../ui/confirm-dialog';
-import { Notify } from '../../ui/notify';
-import { Icon } from '../../ui/icon';
-import { askName } from '../../ui/name-dialog';
-import { injectNow, TimeAgo } from '../../ui/time-ago';
-import { AgentSettingsEditor } from '../../shared/agent-settings/agent-settings-editor';
-import { SystemAlerts } from '../../shared/alerts/system-alerts';
-import { AgentRolloutFailure } from '../../shared/agent-rollout/agent-rollout-failure';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { confirmAction } from '@console/ui/confirm-dialog';
+import { Notify } from '@console/ui/notify';
+import { Icon } from '@console/ui/icon';
+import { askName } from '@console/ui/name-dialog';
+import { injectNow, TimeAgo } from '@console/ui/time-ago';
+import { AgentSettingsEditor } from '@console/shared/agent-settings/agent-settings-editor';
+import { SystemAlerts } from '@console/shared/alerts/system-alerts';
+import { AgentRolloutFailure } from '@console/shared/agent-rollout/agent-rollout-failure';
 import { AlertCounts } from './alert-counts';
 import { MoveDialog, MoveDialogData } from './move-dialog';
 import { StatusBadge } from './status-badge';
 import { SystemMetrics } from './system-metrics';
-import { SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
+import { SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
 
 /** One system: status, host facts, the actions the account may take, and its charts. */
 @Component({

@@ -3,10 +3,10 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { switchMap } from 'rxjs';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { ChartsData, SeriesKey } from '../../shared/systems/series';
-import { SystemsApi } from '../../shared/systems/systems-api';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { ChartsData, SeriesKey } from '@console/shared/systems/series';
+import { SystemsApi } from '@console/shared/systems/systems-api';
 import { bytesText, isTopProcessSeries, isWatchedProcessSeries, latestValues, topProcesses } from './latest-values';
 import { SystemCharts } from './system-charts';
 import { percentText } from './usage-bar';

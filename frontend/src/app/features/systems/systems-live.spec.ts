@@ -2,14 +2,12 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 import { Observable, Subscription } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { LIVE_SOCKET } from '../../core/live-socket';
-import { fakeSockets, FakeSocket } from '../../core/live-testing';
-import { Refreshing } from '../../core/refresh';
-import { provideForTests } from '../../testing';
-import { SYSTEM_LAST_SEEN_MS, systemUrl, SystemDetail, SystemsApi } from '../../shared/systems/systems-api';
-import { systemDetailBody } from '../../shared/systems/systems-testing';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { configureLiveForTests, FakeSocket } from '@console/core/live-testing';
+import { Refreshing } from '@console/core/refresh';
+import { SYSTEM_LAST_SEEN_MS, systemUrl, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
+import { systemDetailBody } from '@console/shared/systems/systems-testing';
 
 describe('SystemsApi on the live channel', () => {
   let sockets: FakeSocket[];
@@ -18,11 +16,7 @@ describe('SystemsApi on the live channel', () => {
   const subscriptions: Subscription[] = [];
 
   beforeEach(() => {
-    const fake = fakeSockets();
-    sockets = fake.sockets;
-    TestBed.configureTestingModule({
-      providers: [...provideForTests(), { provide: LIVE_SOCKET, useValue: fake.factory }],
-    });
+    sockets = configureLiveForTests();
     TestBed.inject(AuthService).updateUser(userBody());
     TestBed.tick();
     api = TestBed.inject(SystemsApi);

@@ -3,14 +3,14 @@ import { CdkVirtualScrollableElement } from '@angular/cdk/scrolling';
 import { Component } from '@angular/core';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { LIVE_SOCKET } from '../../core/live-socket';
-import { fakeSockets, FakeSocket } from '../../core/live-testing';
-import { provideForTests, settle, typeInto } from '../../testing';
-import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '../../shared/systems/systems-api';
+import { AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { LIVE_SOCKET } from '@console/core/live-socket';
+import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { provideForTests, settle, typeInto } from '@console/testing';
+import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '@console/shared/systems/systems-api';
 import { SystemsPage } from './systems-page';
-import { pageBody, systemBody } from '../../shared/systems/systems-testing';
+import { pageBody, systemBody } from '@console/shared/systems/systems-testing';
 
 /** The page inside a scrolling box, as the console's shell holds it (its content scrolls, not the window). */
 @Component({

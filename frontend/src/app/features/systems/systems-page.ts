@@ -10,11 +10,11 @@ import { MatSelectModule } from '@angular/material/select';
 import { RouterLink } from '@angular/router';
 import { debounceTime, map } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { revealFragment } from '../../core/fragment';
-import { REFRESH_INTERVAL_MS } from '../../core/refresh';
-import { Icon } from '../../ui/icon';
-import { injectNow, TimeAgo } from '../../ui/time-ago';
+import { AuthService } from '@console/core/auth';
+import { revealFragment } from '@console/core/fragment';
+import { REFRESH_INTERVAL_MS } from '@console/core/refresh';
+import { Icon } from '@console/ui/icon';
+import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { AlertCounts } from './alert-counts';
 import { FleetList, FleetSort } from './fleet-list';
 import {
@@ -29,7 +29,7 @@ import {
 } from './grouping';
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
 import { UsageBar } from './usage-bar';
-import { SystemStatus } from '../../shared/systems/systems-api';
+import { SystemStatus } from '@console/shared/systems/systems-api';
 
 /** A line's height: rows on a wide screen, cards below 600 px (the virtual scroll needs one fixed size). */
 const ROW_PX = 52;

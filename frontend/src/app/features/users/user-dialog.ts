@@ -6,16 +6,16 @@ import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
-import { errorStatus } from '../../core/api-error';
-import { Role, ROLES, roleLabel } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { passwordGroup, passwordLength } from '../../core/password-rules';
-import { identityControls, IdentityFields } from '../../ui/identity-fields';
-import { NewPasswordFields } from '../../ui/new-password-fields';
+import { errorStatus } from '@console/core/api-error';
+import { Role, ROLES, roleLabel } from '@console/core/auth';
+import { Loaded, LOADING } from '@console/core/loaded';
+import { passwordGroup, passwordLength } from '@console/core/password-rules';
+import { identityControls, IdentityFields } from '@console/ui/identity-fields';
+import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { Customer, UserChanges, UserRow, UsersApi } from './users-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface UserDialogData {
   /** The account to edit; absent to create one. */
@@ -39,10 +39,7 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
   imports: [FORM_DIALOG, IdentityFields, MatSelectModule, MatSlideToggleModule, NewPasswordFields],
   templateUrl: './user-dialog.html',
   styles: `
-    .toggle {
-      margin: 4px 0 12px;
-    }
-    .toggle .field-note {
+    .form-toggle .field-note {
       margin: 4px 0 0;
     }
   `,

@@ -1,10 +1,10 @@
 import { HttpClient, HttpErrorResponse } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { catchError, map, Observable, of, Subject, tap, throwError } from 'rxjs';
+import { catchError, map, Observable, of, tap, throwError } from 'rxjs';
 
-import { Loaded, loaded } from '../../core/loaded';
-import { CustomersApi } from '../../shared/customers/customers-api';
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Loaded, loaded } from '@console/core/loaded';
+import { CustomersApi } from '@console/shared/customers/customers-api';
+import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { NewUser, User, UserAnswer, UserChanges } from '@contracts/accounts';
 import type { Customer as FleetCustomer } from '@contracts/fleet';
 
@@ -24,7 +24,7 @@ export const USERS_URL = '/api/users';
 @Injectable({ providedIn: 'root' })
 export class UsersApi {
   private readonly http = inject(HttpClient);
-  private readonly reload$ = new Subject<void>();
+  private readonly reload$ = new Changes();
 
   /** All accounts; again after every change made through this service or announced live (another ADMIN's). */
   readonly users$: Observable<Refreshing<UserRow[]>> = refreshing(
@@ -62,10 +62,7 @@ export class UsersApi {
   }
 
   remove(id: number): Observable<void> {
-    return this.http.delete<void>(this.url(id)).pipe(
-      map(() => undefined),
-      tap(() => this.reload$.next()),
-    );
+    return this.reload$.deleted(this.http.delete(this.url(id)));
   }
 
   private url(id: number): string {

@@ -2,27 +2,16 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 import { Router } from '@angular/router';
 
-import { AUTH_URLS, AuthService } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '../../testing';
-import { CUSTOMERS_URL } from '../../shared/customers/customers-api';
+import { AUTH_URLS, AuthService } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { UserRow, USERS_URL } from './users-api';
 import { UsersPage } from './users-page';
 
+/** An account as the list shows it: Ada, an administrator with two-factor sign-in. */
 function row(overrides: Partial<UserRow> = {}): UserRow {
-  return {
-    id: 1,
-    email: 'ada@example.com',
-    username: 'ada',
-    name: 'Ada Lovelace',
-    role: 'ADMIN',
-    disabled: false,
-    totpEnabled: true,
-    notifyMinSeverity: 'WARNING',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    customerIds: [],
-    ...overrides,
-  };
+  return userBody({ totpEnabled: true, ...overrides });
 }
 
 const LAST_ADMIN = 'The last active administrator cannot be deleted, disabled or demoted';
@@ -52,10 +41,7 @@ describe('UsersPage', () => {
   });
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody({ id: 1 }));
-    fixture = TestBed.createComponent(UsersPage);
+    ({ fixture, http } = renderForTests(UsersPage, userBody({ id: 1 })));
     await settle(fixture);
     await answerList([ada, grace, alan]);
   });

@@ -4,22 +4,22 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatTableModule } from '@angular/material/table';
 import { Router } from '@angular/router';
 
-import { AuthService, roleLabel } from '../../core/auth';
-import { Loaded, LOADING } from '../../core/loaded';
-import { Icon } from '../../ui/icon';
+import { AuthService, roleLabel } from '@console/core/auth';
+import { Loaded, LOADING } from '@console/core/loaded';
 import { UserDialog, UserDialogData } from './user-dialog';
 import { UserRow, UsersApi } from './users-api';
-import { CardTable } from '../../ui/card-table';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { LoadState } from '../../ui/load-state';
-import { RowActions } from '../../ui/row-actions';
+import { CardTable } from '@console/ui/card-table';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { LoadState } from '@console/ui/load-state';
+import { RowActions } from '@console/ui/row-actions';
+import { PageHeader } from '@console/ui/page-header';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions],
+  imports: [PageHeader, CardTable, LoadState, MatButtonModule, MatTableModule, RowActions],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })
@@ -45,12 +45,11 @@ export class UsersPage {
   protected remove(user: UserRow): void {
     const self = user.id === this.auth.user()?.id;
     // A 409 ("The last active administrator cannot be deleted…") shows in the server's words.
-    this.confirmThen.run({
-      title: `Delete ${user.name}?`,
+    this.confirmThen.delete({
+      name: user.name,
       message: self
         ? 'This is your own account: you will be signed out at once. This cannot be undone.'
         : `${user.email} can no longer sign in, and their API tokens stop working. This cannot be undone.`,
-      confirm: 'Delete',
       action: () => this.usersApi.remove(user.id),
       done: `${user.name} deleted`,
     });

@@ -1,11 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input, linkedSignal } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
 
-import { AuthService } from '../../core/auth';
-import { Icon } from '../../ui/icon';
+import { AuthService } from '@console/core/auth';
+import { Icon } from '@console/ui/icon';
 import { AgentRolloutApi } from './agent-rollout-api';
-import { Notify } from '../../ui/notify';
-import { Submission } from '../../ui/submission';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
 
 /**
  * The update-failure guard on a system page (docs/protocol.md "Agent updates"): an agent offered a build that

@@ -12,8 +12,8 @@ import {
   SETTING_KEY_PATTERN,
   SettingScope,
 } from './agent-settings-api';
-import { Submission } from '../../ui/submission';
-import { FORM_DIALOG } from '../../ui/dialog-footer';
+import { Submission } from '@console/ui/submission';
+import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface AgentSettingDialogData {
   scope: SettingScope;

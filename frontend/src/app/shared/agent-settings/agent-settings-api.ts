@@ -1,8 +1,8 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { map, Observable, Subject, tap } from 'rxjs';
+import { Observable } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { AgentSetting, AgentSettingChanges, AgentSettingsListing, NewAgentSetting } from '@contracts/agents';
 
 // the JSON of /api/agent-settings, from the schemas the server answers and reads with (contracts/agents.ts)
@@ -23,7 +23,7 @@ export const SETTING_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 export class AgentSettingsApi {
   private readonly http = inject(HttpClient);
   /** Any change reloads every open editor: a cluster's settings are part of its systems' effective view. */
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   listing$(scope: SettingScope): Observable<Refreshing<AgentSettingsListing>> {
     return refreshing(
@@ -34,17 +34,14 @@ export class AgentSettingsApi {
   }
 
   create(setting: NewAgentSetting): Observable<AgentSetting> {
-    return this.http.post<AgentSetting>(AGENT_SETTINGS_URL, setting).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<AgentSetting>(AGENT_SETTINGS_URL, setting));
   }
 
   update(id: number, changes: AgentSettingChanges): Observable<AgentSetting> {
-    return this.http.patch<AgentSetting>(`${AGENT_SETTINGS_URL}/${id}`, changes).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<AgentSetting>(`${AGENT_SETTINGS_URL}/${id}`, changes));
   }
 
   remove(id: number): Observable<void> {
-    return this.http.delete<void>(`${AGENT_SETTINGS_URL}/${id}`).pipe(
-      map(() => undefined),
-      tap(() => this.changed$.next()),
-    );
+    return this.changed$.deleted(this.http.delete(`${AGENT_SETTINGS_URL}/${id}`));
   }
 }

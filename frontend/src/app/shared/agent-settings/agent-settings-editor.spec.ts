@@ -1,9 +1,9 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
-import { AuthService, User } from '../../core/auth';
-import { userBody } from '../../core/auth-testing';
-import { buttonByText, nextRequest, overlayText, provideForTests, settle, typeInto } from '../../testing';
+import { User } from '@console/core/auth';
+import { userBody } from '@console/core/auth-testing';
+import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
 import { AgentSetting, AGENT_SETTINGS_URL, AgentSettingsListing, SettingScope } from './agent-settings-api';
 import { AgentSettingsEditor, SECRET_MASK } from './agent-settings-editor';
 
@@ -31,10 +31,7 @@ describe('AgentSettingsEditor', () => {
   const listUrl = (scope: SettingScope) => `${AGENT_SETTINGS_URL}?${scope.type}=${scope.id}`;
 
   async function render(user: User, scope: SettingScope, listing: AgentSettingsListing): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(user);
-    fixture = TestBed.createComponent(AgentSettingsEditor);
+    ({ fixture, http } = renderForTests(AgentSettingsEditor, user));
     fixture.componentRef.setInput('scope', scope);
     fixture.componentRef.setInput('customerId', 10);
     fixture.componentRef.setInput('label', scope.type === 'cluster' ? 'cluster prod' : 'web-01');

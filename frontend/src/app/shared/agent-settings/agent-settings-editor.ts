@@ -3,18 +3,18 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { switchMap } from 'rxjs';
 
-import { AuthService } from '../../core/auth';
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { mayWriteAt } from '../../core/rights';
-import { Icon } from '../../ui/icon';
-import { RowActions } from '../../ui/row-actions';
+import { AuthService } from '@console/core/auth';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { mayWriteAt } from '@console/core/rights';
+import { Icon } from '@console/ui/icon';
+import { RowActions } from '@console/ui/row-actions';
 import { AgentSettingDialog, AgentSettingDialogData } from './agent-setting-dialog';
 import { AgentSetting, AgentSettingsApi, AgentSettingsListing, SettingScope } from './agent-settings-api';
-import { CardTable } from '../../ui/card-table';
-import { ConfirmThen } from '../../ui/confirm-dialog';
-import { FormDialog } from '../../ui/form-dialog';
-import { LoadState } from '../../ui/load-state';
+import { CardTable } from '@console/ui/card-table';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
+import { LoadState } from '@console/ui/load-state';
 
 /** What the console shows for a secret: that one is stored, never what. */
 export const SECRET_MASK = '••• set';
@@ -62,12 +62,11 @@ export class AgentSettingsEditor {
   }
 
   protected remove(setting: AgentSetting): void {
-    this.confirmThen.run({
-      title: `Delete ${setting.key}?`,
+    this.confirmThen.delete({
+      name: setting.key,
       message: this.isSystem()
         ? 'The agent of this system gets its cluster’s value for this key again, if the cluster has one.'
         : 'Agents of this cluster stop getting this key, except systems that set it themselves.',
-      confirm: 'Delete',
       action: () => this.api.remove(setting.id),
       done: `${setting.key} deleted`,
     });

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 
-import { absoluteTime, shortTime, timeAgo } from '../../ui/time-ago';
+import { absoluteTime, shortTime, timeAgo } from '@console/ui/time-ago';
 import { alertDuration, alertText } from './alert-text';
 import { Alert, SEVERITY_CHIPS, SEVERITY_LABELS } from './alerts-api';
 

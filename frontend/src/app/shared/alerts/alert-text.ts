@@ -1,7 +1,7 @@
 import { durationText } from '@contracts/metric-catalogue';
 import { INSTANT_IN_TEXT } from '@contracts/zoned-time';
 
-import { timeAgo } from '../../ui/time-ago';
+import { timeAgo } from '@console/ui/time-ago';
 
 /** "10:14" today in `timeZone`, else "27 Nov, 10:14": a time the customer reads on their own clock. */
 export function zonedTime(at: string, timeZone: string, now: number): string {

@@ -1,9 +1,9 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { Observable, Subject, tap } from 'rxjs';
+import { Observable } from 'rxjs';
 
-import { Severity } from '../../core/auth';
-import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Severity } from '@console/core/auth';
+import { Changes, onChangeOf, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { AlertDetail } from '@contracts/alerts';
 
 // the JSON of /api/alerts, from the schemas the server answers with (contracts/alerts.ts)
@@ -36,7 +36,7 @@ export function alertParams(filter: AlertFilter): HttpParams {
 @Injectable({ providedIn: 'root' })
 export class AlertsApi {
   private readonly http = inject(HttpClient);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   /** The alerts matching a filter, kept fresh (the polling seam the live channel replaces). */
   alerts$(filter: AlertFilter): Observable<Refreshing<Alert[]>> {
@@ -58,7 +58,7 @@ export class AlertsApi {
   acknowledge(id: number, note: string, until?: string | null): Observable<Alert> {
     const body: { note: string | null; until?: string } = { note: note.trim() || null };
     if (until) body.until = until;
-    return this.http.post<Alert>(`${ALERTS_URL}/${id}/ack`, body).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<Alert>(`${ALERTS_URL}/${id}/ack`, body));
   }
 }
 

@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { TestBed } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '../../testing';
+import { nextRequest, provideForTests, settle } from '@console/testing';
 import { ALERTS_URL } from './alerts-api';
 import { alertBody } from './alerts-testing';
 import { HISTORY_SIZE, SystemAlerts } from './system-alerts';

@@ -3,12 +3,12 @@ import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { RouterLink } from '@angular/router';
 import { switchMap } from 'rxjs';
 
-import { LOADING } from '../../core/loaded';
-import { Refreshing } from '../../core/refresh';
-import { injectNow } from '../../ui/time-ago';
+import { LOADING } from '@console/core/loaded';
+import { Refreshing } from '@console/core/refresh';
+import { injectNow } from '@console/ui/time-ago';
 import { AlertSummary } from './alert-row';
 import { Alert, AlertsApi } from './alerts-api';
-import { LoadState } from '../../ui/load-state';
+import { LoadState } from '@console/ui/load-state';
 
 export const HISTORY_SIZE = 20;
 

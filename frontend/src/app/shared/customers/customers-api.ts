@@ -1,9 +1,9 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
+import { forkJoin, map, Observable, tap } from 'rxjs';
 
-import { Loaded, loaded } from '../../core/loaded';
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Loaded, loaded } from '@console/core/loaded';
+import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { Cluster, Customer, CustomerFields as CustomerChanges } from '@contracts/fleet';
 
 // the JSON of /api/customers and /api/clusters, from the schemas the server answers with (contracts/fleet.ts)
@@ -25,7 +25,7 @@ export const CLUSTERS_URL = '/api/clusters';
 @Injectable({ providedIn: 'root' })
 export class CustomersApi {
   private readonly http = inject(HttpClient);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   /** Customers and clusters the account may see, kept fresh; emits again after every change made here. */
   readonly fleet$: Observable<Refreshing<Fleet>> = refreshing(() => this.fleet(), this.changed$, onTopics('customers'));
@@ -41,11 +41,11 @@ export class CustomersApi {
   }
 
   createCustomer(fields: CustomerFields): Observable<Customer> {
-    return this.http.post<Customer>(CUSTOMERS_URL, fields).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<Customer>(CUSTOMERS_URL, fields));
   }
 
   updateCustomer(id: number, changes: Partial<CustomerFields>): Observable<Customer> {
-    return this.http.patch<Customer>(`${CUSTOMERS_URL}/${id}`, changes).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<Customer>(`${CUSTOMERS_URL}/${id}`, changes));
   }
 
   /** Its clusters, systems and their samples go too. */
@@ -54,11 +54,11 @@ export class CustomersApi {
   }
 
   createCluster(customerId: number, name: string): Observable<Cluster> {
-    return this.http.post<Cluster>(CLUSTERS_URL, { customerId, name }).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<Cluster>(CLUSTERS_URL, { customerId, name }));
   }
 
   renameCluster(id: number, name: string): Observable<Cluster> {
-    return this.http.patch<Cluster>(`${CLUSTERS_URL}/${id}`, { name }).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<Cluster>(`${CLUSTERS_URL}/${id}`, { name }));
   }
 
   /** Its systems stay, without a cluster. */
@@ -68,7 +68,7 @@ export class CustomersApi {
 
   /** A new enrollment key; the old one stops enrolling new agents at once. */
   rotateEnrollmentKey(id: number): Observable<Cluster> {
-    return this.http.post<Cluster>(`${CLUSTERS_URL}/${id}/enrollment-key`, null).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.post<Cluster>(`${CLUSTERS_URL}/${id}/enrollment-key`, null));
   }
 
   /** Customers and clusters, one answer. */

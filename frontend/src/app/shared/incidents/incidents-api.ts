@@ -2,8 +2,8 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
-import { alertParams } from '../alerts/alerts-api';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
+import { alertParams } from '@console/shared/alerts/alerts-api';
 import type { Incident } from '@contracts/alerts';
 
 // the JSON of /api/incidents, from the schemas the server answers with (contracts/alerts.ts)

@@ -1,9 +1,9 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { map, NEVER, Observable, Subject, tap } from 'rxjs';
+import { map, NEVER, Observable, tap } from 'rxjs';
 
-import { Severity } from '../../core/auth';
-import { onChangeOf, onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { Severity } from '@console/core/auth';
+import { Changes, onChangeOf, onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type { DeliveryLogEntry } from '@contracts/alerts';
 import type { ChannelTestResult, ChannelType, NotificationChannel, NotificationPolicy } from '@contracts/channels';
 
@@ -65,8 +65,8 @@ export const CHANNEL_TYPE_LABELS: Record<ChannelType, string> = {
 @Injectable({ providedIn: 'root' })
 export class NotificationsApi {
   private readonly http = inject(HttpClient);
-  private readonly channelsChanged$ = new Subject<void>();
-  private readonly policiesChanged$ = new Subject<void>();
+  private readonly channelsChanged$ = new Changes();
+  private readonly policiesChanged$ = new Changes();
 
   /** Global channels and those of visible customers, kept fresh (`channels` topic). */
   readonly channels$: Observable<Refreshing<Channel[]>> = refreshing(
@@ -92,11 +92,11 @@ export class NotificationsApi {
   }
 
   createChannel(fields: ChannelCreate): Observable<Channel> {
-    return this.http.post<Channel>(CHANNELS_URL, fields).pipe(tap(() => this.channelsChanged$.next()));
+    return this.channelsChanged$.after(this.http.post<Channel>(CHANNELS_URL, fields));
   }
 
   updateChannel(id: number, changes: ChannelChanges): Observable<Channel> {
-    return this.http.patch<Channel>(`${CHANNELS_URL}/${id}`, changes).pipe(tap(() => this.channelsChanged$.next()));
+    return this.channelsChanged$.after(this.http.patch<Channel>(`${CHANNELS_URL}/${id}`, changes));
   }
 
   /** Policies naming it forget it; the delivery log keeps its name. */
@@ -125,7 +125,7 @@ export class NotificationsApi {
 
   /** ADMIN only. */
   putGlobalPolicy(fields: PolicyFields): Observable<Policy> {
-    return this.http.put<Policy>(GLOBAL_POLICY_URL, fields).pipe(tap(() => this.policiesChanged$.next()));
+    return this.policiesChanged$.after(this.http.put<Policy>(GLOBAL_POLICY_URL, fields));
   }
 
   /** A customer without its own policy answers `custom: false` and the global routes it follows. */
@@ -139,15 +139,12 @@ export class NotificationsApi {
   }
 
   putCustomerPolicy(customerId: number, fields: PolicyFields): Observable<Policy> {
-    return this.http.put<Policy>(customerPolicyUrl(customerId), fields).pipe(tap(() => this.policiesChanged$.next()));
+    return this.policiesChanged$.after(this.http.put<Policy>(customerPolicyUrl(customerId), fields));
   }
 
   /** Back to the global policy. */
   deleteCustomerPolicy(customerId: number): Observable<void> {
-    return this.http.delete<void>(customerPolicyUrl(customerId)).pipe(
-      map(() => undefined),
-      tap(() => this.policiesChanged$.next()),
-    );
+    return this.policiesChanged$.deleted(this.http.delete(customerPolicyUrl(customerId)));
   }
 
   /** Every delivery of the alert, oldest first. */

@@ -2,7 +2,7 @@ import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable, Subject, tap } from 'rxjs';
 
-import { onTopics, Refreshing, refreshing } from '../../core/refresh';
+import { onTopics, Refreshing, refreshing } from '@console/core/refresh';
 import type {
   AlertRule,
   AlertRuleFields,
@@ -34,6 +34,8 @@ export interface Rules {
 export const ALERT_RULES_URL = '/api/alert-rules';
 export const EVENT_RULES_URL = '/api/event-rules';
 export const OFFLINE_RULE_KEY = 'system.offline';
+/** What a new rule reads: the newest value against its threshold, or the trend reaching it within a horizon. */
+export type NewRuleKind = 'metric' | 'forecast';
 
 /** Alert and event rules: global ones (ADMIN writes) and overrides at a scope (writers of its customer). */
 @Injectable({ providedIn: 'root' })
@@ -51,8 +53,15 @@ export class RulesApi {
     onTopics('rules'),
   );
 
-  createAlertRule(key: string, scope: NewScope, fields: AlertRuleFields): Observable<AlertRule> {
-    return this.changes(this.http.post<AlertRule>(ALERT_RULES_URL, { key, scope, ...fields } satisfies NewAlertRule));
+  createAlertRule(
+    key: string,
+    scope: NewScope,
+    fields: AlertRuleFields,
+    kind: NewRuleKind = 'metric',
+  ): Observable<AlertRule> {
+    return this.changes(
+      this.http.post<AlertRule>(ALERT_RULES_URL, { key, kind, scope, ...fields } satisfies NewAlertRule),
+    );
   }
 
   updateAlertRule(id: number, changes: Partial<AlertRuleFields>): Observable<AlertRule> {
@@ -81,8 +90,18 @@ export class RulesApi {
   }
 
   /** The same for the rule being edited, before it is saved. */
-  previewDraft(key: string, scope: NewScope, fields: AlertRuleFields): Observable<Preview> {
-    return this.http.post<Preview>(`${ALERT_RULES_URL}/preview`, { key, scope, ...fields } satisfies NewAlertRule);
+  previewDraft(
+    key: string,
+    scope: NewScope,
+    fields: AlertRuleFields,
+    kind: NewRuleKind = 'metric',
+  ): Observable<Preview> {
+    return this.http.post<Preview>(`${ALERT_RULES_URL}/preview`, {
+      key,
+      kind,
+      scope,
+      ...fields,
+    } satisfies NewAlertRule);
   }
 
   private changes<T>(request: Observable<T>): Observable<T> {
@@ -90,9 +109,14 @@ export class RulesApi {
   }
 }
 
-/** "cpu.usage_pct > 85 for 10 min", "|time.offset_ms| > 2000", "not seen for 2 min". */
+/** "cpu.usage_pct > 85 for 10 min", "|time.offset_ms| > 2000", "not seen for 2 min", "disk.used_pct reaches 100 within 3 d". */
 export function conditionText(rule: AlertRule): string {
   if (rule.kind === 'offline') return 'not seen for 2 min';
+  if (rule.kind === 'forecast') {
+    const glob = rule.instanceGlob ? `{${rule.instanceGlob}}` : '';
+    const verb = rule.operator === '<=' ? 'falls to' : 'reaches';
+    return `${rule.metric}${glob} ${verb} ${rule.threshold} within ${durationText(rule.horizonSeconds ?? 0)}`;
+  }
   const metric = rule.absolute ? `|${rule.metric}|` : rule.metric;
   const glob = rule.instanceGlob ? `{${rule.instanceGlob}}` : '';
   const wait = rule.forSeconds ? ` for ${durationText(rule.forSeconds)}` : '';

@@ -1,14 +1,14 @@
 import { inject, Injectable } from '@angular/core';
 import { forkJoin, map, Observable } from 'rxjs';
 
-import { User } from '../../core/auth';
-import { loaded, Loaded } from '../../core/loaded';
-import { mayWriteAt } from '../../core/rights';
-import { byName, CustomersApi } from '../customers/customers-api';
-import { SystemsApi } from '../systems/systems-api';
+import { User } from '@console/core/auth';
+import { loaded, Loaded } from '@console/core/loaded';
+import { mayWriteAt } from '@console/core/rights';
+import { byName, CustomersApi } from '@console/shared/customers/customers-api';
+import { SystemsApi } from '@console/shared/systems/systems-api';
 import { ScopeType } from './rules-api';
 
-export { SYSTEMS_URL } from '../systems/systems-api';
+export { SYSTEMS_URL } from '@console/shared/systems/systems-api';
 
 export interface ScopeTarget {
   id: number;

@@ -3,7 +3,7 @@ import { TestBed } from '@angular/core/testing';
 import { MatDialog } from '@angular/material/dialog';
 import { Router } from '@angular/router';
 
-import { nextRequest, provideForTests, typeInto } from '../../testing';
+import { nextRequest, provideForTests, typeInto } from '@console/testing';
 import { hitGroups, openQuickSearch } from './quick-search';
 import { SEARCH_URL, SearchResults } from './search-api';
 

@@ -8,7 +8,7 @@ import { MatInputModule } from '@angular/material/input';
 import { Router } from '@angular/router';
 import { catchError, debounceTime, distinctUntilChanged, map, Observable, of, startWith, switchMap } from 'rxjs';
 
-import { alertText } from '../alerts/alert-text';
+import { alertText } from '@console/shared/alerts/alert-text';
 import { SearchApi, SearchResults } from './search-api';
 
 /** One thing the search found, and where it leads. */

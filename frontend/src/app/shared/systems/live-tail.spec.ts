@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 
-import { Refreshing } from '../../core/refresh';
+import { Refreshing } from '@console/core/refresh';
 import { appendReport, LiveReport, withLiveTail } from './live-tail';
 import { ChartsData } from './series';
 

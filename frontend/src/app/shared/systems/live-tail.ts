@@ -1,6 +1,6 @@
 import { Observable, of, scan, startWith, switchMap } from 'rxjs';
 
-import { Refreshing } from '../../core/refresh';
+import { Refreshing } from '@console/core/refresh';
 import { ChartsData, MetricPoint } from './series';
 import type { LiveReport } from '@contracts/live';
 

@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
-import { Icon, IconName } from '../../ui/icon';
+import { Icon, IconName } from '@console/ui/icon';
 import { SystemStatus } from './systems-api';
 
 /** What each status is called in the console (PENDING "Never reported", STANDBY "Powered off"). */

@@ -1,9 +1,9 @@
 import { HttpClient } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { forkJoin, interval, map, merge, NEVER, Observable, Subject, tap } from 'rxjs';
+import { forkJoin, interval, map, merge, NEVER, Observable } from 'rxjs';
 
-import { LiveService } from '../../core/live';
-import { onChangeOf, Refreshing, refreshing } from '../../core/refresh';
+import { LiveService } from '@console/core/live';
+import { Changes, onChangeOf, Refreshing, refreshing } from '@console/core/refresh';
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
 import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
@@ -40,7 +40,7 @@ export interface SystemsPageQuery {
 export class SystemsApi {
   private readonly http = inject(HttpClient);
   private readonly live = inject(LiveService);
-  private readonly changed$ = new Subject<void>();
+  private readonly changed$ = new Changes();
 
   /** One page of the systems list, filtered and ordered by customer, cluster and name on the server. */
   /** Every system the account may see, one answer (pickers; the systems page pages instead). */
@@ -112,7 +112,7 @@ export class SystemsApi {
   }
 
   update(id: number, changes: SystemChanges): Observable<SystemDetail> {
-    return this.http.patch<SystemDetail>(systemUrl(id), changes).pipe(tap(() => this.changed$.next()));
+    return this.changed$.after(this.http.patch<SystemDetail>(systemUrl(id), changes));
   }
 
   /** Its samples go too. (No reload: the page of a deleted system is left, the list loads afresh.) */

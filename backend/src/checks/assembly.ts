@@ -1,0 +1,48 @@
+/**
+ * The network checks feature, built once by the composition root: the routes and the server's
+ * runner (started and stopped by the process entry), sharing one repository and one address policy.
+ */
+import type Router from '@koa/router';
+import type { Knex } from 'knex';
+import { mountRoutes } from '../http/route.js';
+import type { AuditTrail } from '../lib/audit.js';
+import type { Clock } from '../lib/clock.js';
+import type { Logger } from '../lib/logger.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
+import { checksPolicy } from './policy.js';
+import { createChecksRepo } from './repo.js';
+import { checksRoutes } from './routes.js';
+import { createCheckRunner, type CheckRunner } from './runner.js';
+import { createChecksService, TRY_LIMIT } from './service.js';
+
+export interface ChecksAssemblyDeps {
+  db: Knex;
+  box: SecretBox;
+  clock: Clock;
+  audit: AuditTrail;
+  log: Logger;
+  limiter: LimiterFactory;
+  /** ARGUS_ALLOW_PRIVATE_CHECKS: server-run checks may reach internal addresses. */
+  allowPrivate: boolean;
+}
+
+export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runner: CheckRunner } {
+  const { db, box, clock, audit, log } = deps;
+  const repo = createChecksRepo(db);
+  // the notification channels' outbound address policy, with the checks' own opt-in
+  const policy = checksPolicy(deps.allowPrivate);
+  const runner = createCheckRunner({ repo, box, clock, log, policy });
+  const service = createChecksService({
+    repo,
+    box,
+    clock,
+    audit,
+    policy,
+    tryLimit: deps.limiter(TRY_LIMIT.name, TRY_LIMIT.points, TRY_LIMIT.durationSeconds),
+    changed: () => {
+      runner.reload().catch((error: unknown) => log.warn({ err: error }, 'Checks runner could not reload'));
+    },
+  });
+  return { routes: mountRoutes(checksRoutes, service), runner };
+}

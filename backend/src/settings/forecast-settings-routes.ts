@@ -1,0 +1,44 @@
+/**
+ * /api/settings/forecasts (administrators only): `{windowHours, minShare}`. Mounted by
+ * `forecastSettingsRouter`, which builds its repo and service: the settings assembly adds one line.
+ */
+import type { Knex } from 'knex';
+import { mountRoutes, routeOf } from '../http/route.js';
+import type { AuditTrail } from '../lib/audit.js';
+import { forecastSettings, forecastSettingsBody } from '../../../contracts/settings.js';
+import {
+  createForecastSettingsRepo,
+  createForecastSettingsService,
+  type ForecastSettingsService,
+} from './forecast-settings.js';
+
+const route = routeOf<ForecastSettingsService>();
+
+export const forecastSettingsRoutes = [
+  route({
+    method: 'get',
+    path: '/api/settings/forecasts',
+    tag: 'Settings',
+    access: 'admin',
+    summary: 'The window forecast rules fit their trend over, and the share of it that must hold data',
+    responses: { 200: { description: 'The forecast settings', schema: forecastSettings } },
+    handler: (settings) => settings.get(),
+  }),
+  route({
+    method: 'put',
+    path: '/api/settings/forecasts',
+    tag: 'Settings',
+    access: 'admin',
+    summary: 'Set the window of forecast rules and the share of it that must hold data',
+    body: forecastSettingsBody,
+    responses: { 200: { description: 'The saved forecast settings', schema: forecastSettings } },
+    handler: (settings, { actor, body }) => settings.update(actor, body),
+  }),
+];
+
+export function forecastSettingsRouter({ db, audit }: { db: Knex; audit: AuditTrail }) {
+  return mountRoutes(
+    forecastSettingsRoutes,
+    createForecastSettingsService({ repo: createForecastSettingsRepo(db), audit }),
+  );
+}

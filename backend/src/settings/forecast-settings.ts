@@ -1,0 +1,53 @@
+/**
+ * Forecast settings (docs/rules.md "Forecast rules"): the hours of the hourly rollup a trend is
+ * fitted over, and the share of them that must hold data. Kept in app_settings under `forecasts`;
+ * each evaluation run reads them in its own transaction (evaluation/forecast-repo.ts). A changed
+ * window refits every line over the next runs.
+ */
+import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../contracts/settings.js';
+import type { Knex } from 'knex';
+import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import { transactionOf } from '../lib/transaction.js';
+
+const KEY = 'forecasts';
+
+export function createForecastSettingsRepo(db: Knex) {
+  return {
+    transaction: transactionOf(db),
+    async find(q: Knex = db): Promise<ForecastSettings> {
+      const row = (await q('app_settings').where({ key: KEY }).first('value')) as
+        { value: Partial<ForecastSettings> } | undefined;
+      return { ...FORECAST_DEFAULTS, ...row?.value };
+    },
+    async save(settings: ForecastSettings, q: Knex = db): Promise<void> {
+      await q('app_settings')
+        .insert({ key: KEY, value: JSON.stringify(settings), updated_at: q.fn.now() })
+        .onConflict('key')
+        .merge(['value', 'updated_at']);
+    },
+  };
+}
+
+export type ForecastSettingsRepo = ReturnType<typeof createForecastSettingsRepo>;
+
+export function createForecastSettingsService({ repo, audit }: { repo: ForecastSettingsRepo; audit: AuditTrail }) {
+  return {
+    get: () => repo.find(),
+    async update(actor: AuditActor, input: ForecastSettings): Promise<ForecastSettings> {
+      await repo.transaction(async (trx) => {
+        const before = await repo.find(trx);
+        await repo.save(input, trx);
+        await audit.record(trx, actor, {
+          action: 'settings.forecasts.update',
+          targetType: 'settings',
+          targetId: 'forecasts',
+          before,
+          after: input,
+        });
+      });
+      return repo.find();
+    },
+  };
+}
+
+export type ForecastSettingsService = ReturnType<typeof createForecastSettingsService>;
