@@ -14,6 +14,8 @@ export const searchResults = z
       z.object({ id, name: z.string(), hostname: z.string(), status: systemStatus, customerName: z.string() }),
     ),
     customers: z.array(z.object({ id, name: z.string(), active: z.boolean() })),
+    /** Containers by name, from the series their systems sent in the last day. */
+    containers: z.array(z.object({ name: z.string(), systemId: id, systemName: z.string(), running: z.boolean() })),
     alerts: z.array(
       z.object({
         id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),

@@ -1,4 +1,4 @@
-/** SQL of the quick search: names that contain the words typed, within what the caller may see. */
+/** SQL of the quick search: names (of systems, customers, containers, alerts) that contain the words typed, within what the caller may see. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { escapeLike } from '../lib/like.js';
@@ -6,6 +6,7 @@ import { escapeLike } from '../lib/like.js';
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
+  containers: { name: string; systemId: number; systemName: string; running: boolean }[];
   alerts: {
     id: number;
     ruleKey: string;
@@ -47,6 +48,21 @@ export function createSearchRepo(db: Knex) {
           .limit(limit),
         'id',
       );
+      // A container is named by the instance of its `container.running` series in the system's newest
+      // values; a series older than a day is a container removed since (the newest values keep it).
+      const containers = scoped(
+        db('system_latest as l')
+          .join('systems as s', 's.id', 'l.system_id')
+          .joinRaw('CROSS JOIN LATERAL unnest(l.names, l.instances, l.times, l.vals) AS u(name, instance, time, value)')
+          .whereRaw(`l.names @> ARRAY['container.running']`)
+          .where('u.name', 'container.running')
+          .whereILike('u.instance', pattern)
+          .whereRaw(`u.time > now() - interval '1 day'`)
+          .select('u.instance as name', 's.id as systemId', 's.name as systemName', db.raw('u.value >= 0.5 AS running'))
+          .orderByRaw('u.instance ILIKE ? DESC, length(u.instance), lower(u.instance), lower(s.name)', [prefix])
+          .limit(limit),
+        's.customer_id',
+      );
       const number = /^#?(\d{1,15})$/.exec(term)?.[1];
       const alerts = scoped(
         db('alerts as a')
@@ -75,10 +91,16 @@ export function createSearchRepo(db: Knex) {
           .limit(limit),
         'a.customer_id',
       );
-      const [systemRows, customerRows, alertRows] = await Promise.all([systems, customers, alerts]);
+      const [systemRows, customerRows, containerRows, alertRows] = await Promise.all([
+        systems,
+        customers,
+        containers,
+        alerts,
+      ]);
       return {
         systems: systemRows,
         customers: customerRows,
+        containers: containerRows,
         alerts: alertRows.map((row: SearchHit['alerts'][number]) => ({ ...row, id: Number(row.id) })),
       };
     },

@@ -1,5 +1,5 @@
 /**
- * /api/search: the console's quick search (Ctrl+K), across systems, customers and alerts, within
+ * /api/search: the console's quick search (Ctrl+K), across systems, customers, containers and alerts, within
  * what the account may see. A read of names the account could list anyway: no audit row.
  */
 import { searchQuery, searchResults } from '../../../contracts/search.js';
@@ -18,7 +18,7 @@ export const searchRoutes = [
     path: '/api/search',
     tag: 'Search',
     access: 'signed-in',
-    summary: 'Systems, customers and alerts whose names contain the words typed (up to 8 of each)',
+    summary: 'Systems, customers, containers and alerts whose names contain the words typed (up to 8 of each)',
     query: searchQuery,
     headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'The best matches of each kind, best first', schema: searchResults } },

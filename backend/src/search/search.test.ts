@@ -89,6 +89,31 @@ describe('/api/search', () => {
     assert.deepEqual(zones, { 'Disk / is 97% full': 'Asia/Tokyo', 'Disk / is 99% full on db-secret': 'UTC' });
   });
 
+  it('finds containers by name on the systems that sent them in the last day', async () => {
+    const [db01, secret] = await Promise.all(
+      ['db-01', 'db-secret'].map(async (name) => (await db('systems').where({ name }).first<{ id: number }>('id')).id),
+    );
+    const now = new Date();
+    const latest = (systemId: number, name: string, instance: string, value: number, time = now) =>
+      db('metric_latest').insert({ system_id: systemId, name, instance, time, value });
+    await latest(db01!, 'container.running', 'pgbouncer', 1);
+    await latest(db01!, 'container.cpu_pct', 'pgbouncer', 12);
+    await latest(db01!, 'container.running', 'app-pgbackup', 0);
+    // removed two days ago: the newest values still hold it
+    await latest(db01!, 'container.running', 'pg-old', 1, new Date(now.getTime() - 2 * 86_400_000));
+    await latest(db01!, 'disk.used_pct', '/var/lib/pg', 50);
+    await latest(secret!, 'container.running', 'pg-secret', 1);
+
+    const found = await admin.get('/api/search?q=PG');
+    assert.equal(found.status, 200);
+    assert.deepEqual(found.body.containers, [
+      { name: 'pg-secret', systemId: secret, systemName: 'db-secret', running: true },
+      { name: 'pgbouncer', systemId: db01, systemName: 'db-01', running: true },
+      { name: 'app-pgbackup', systemId: db01, systemName: 'db-01', running: false },
+    ]);
+    assert.deepEqual(names((await viewer.get('/api/search?q=pg')).body.containers), ['pgbouncer', 'app-pgbackup']);
+  });
+
   it('takes % and _ literally', async () => {
     const found = await admin.get('/api/search?q=_');
     assert.deepEqual(found.body.systems, []);

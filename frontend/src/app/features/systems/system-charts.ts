@@ -58,7 +58,7 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
   imports: [FamilyChart, MatButtonToggleModule, MatProgressBarModule],
   template: `
     <div class="head">
-      <h2>Metrics</h2>
+      <h2>{{ heading() }}</h2>
       <mat-button-toggle-group
         hideSingleSelectionIndicator
         aria-label="Time range"
@@ -170,20 +170,29 @@ export class SystemCharts {
   private readonly api = inject(SystemsApi);
 
   readonly systemId = input.required<number>();
+  /** The series list when the page read it already (its tabs needed it); otherwise the charts ask for it. */
+  readonly seriesList = input<Refreshing<SeriesKey[]> | null>(null);
+  /** Which of the series to draw (a tab's share of them: one container, the watched patterns). */
+  readonly only = input<(key: SeriesKey) => boolean>(() => true);
+  readonly heading = input('Metrics');
 
   protected readonly ranges = RANGES;
   protected readonly range = signal<ChartRange>(DEFAULT_RANGE);
   protected readonly rangeLabel = computed(() => RANGES.find((r) => r.key === this.range())?.label ?? '');
 
-  protected readonly series = toSignal(toObservable(this.systemId).pipe(switchMap((id) => this.api.series$(id))), {
-    initialValue: LOADING as Refreshing<SeriesKey[]>,
-  });
+  private readonly fetched = toSignal(
+    toObservable(computed(() => (this.seriesList() ? null : this.systemId()))).pipe(
+      switchMap((id) => (id === null ? of(LOADING) : this.api.series$(id))),
+    ),
+    { initialValue: LOADING as Refreshing<SeriesKey[]> },
+  );
+  protected readonly series = computed(() => this.seriesList() ?? this.fetched());
 
   // Equal groupings keep their chart components (and what the user switched off) across reloads.
   protected readonly groups = computed<ChartGroup[]>(
     () => {
       const list = this.series();
-      return list.state === 'ready' ? groupCharts(list.value) : [];
+      return list.state === 'ready' ? groupCharts(list.value.filter(this.only())) : [];
     },
     { equal: sameCharts },
   );

@@ -23,7 +23,7 @@ import { AgentRolloutFailure } from '@console/shared/agent-rollout/agent-rollout
 import { AlertCounts } from './alert-counts';
 import { MoveDialog, MoveDialogData } from './move-dialog';
 import { StatusBadge } from './status-badge';
-import { SystemCharts } from './system-charts';
+import { SystemMetrics } from './system-metrics';
 import { SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
 
 /** One system: status, host facts, the actions the account may take, and its charts. */
@@ -41,7 +41,7 @@ import { SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
     MatSlideToggleModule,
     RouterLink,
     StatusBadge,
-    SystemCharts,
+    SystemMetrics,
     TimeAgo,
   ],
   templateUrl: './system-page.html',
@@ -57,6 +57,10 @@ export class SystemPage {
 
   /** The route's `:id`. */
   readonly id = input.required<string>();
+  /** `?tab=containers` or `processes`: the tab the figures open with (a quick search's link). */
+  readonly tab = input<string | undefined>();
+  /** `?container=…`: the container whose charts the Containers tab opens with. */
+  readonly container = input<string | undefined>();
   private readonly systemId = computed(() => Number(this.id()));
 
   protected readonly system = toSignal(toObservable(this.systemId).pipe(switchMap((id) => this.api.system$(id))), {

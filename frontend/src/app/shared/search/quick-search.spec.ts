@@ -26,6 +26,7 @@ describe('QuickSearch', () => {
   const RESULTS: SearchResults = {
     systems: [{ id: 7, name: 'db-01', hostname: 'db-01.acme.net', status: 'ONLINE', customerName: 'Acme' }],
     customers: [{ id: 3, name: 'Acme DB', active: false }],
+    containers: [{ name: 'db-backup', systemId: 7, systemName: 'db-01', running: false }],
     alerts: [
       {
         id: 42,
@@ -61,21 +62,23 @@ describe('QuickSearch', () => {
     expect(document.activeElement).toBe(input());
   });
 
-  it('asks the server while typing and lists systems, customers and alerts by kind', async () => {
+  it('asks the server while typing and lists systems, customers, containers and alerts by kind', async () => {
     (await search(' db ')).flush(RESULTS);
     await turn();
 
     expect(Array.from(document.querySelectorAll('.mat-mdc-optgroup-label'), (g) => g.textContent?.trim())).toEqual([
       'Systems',
       'Customers',
+      'Containers',
       'Alerts',
     ]);
     expect(options()).toEqual([
       'db-01 / Acme · db-01.acme.net',
       'Acme DB / Customer, inactive',
+      'db-backup / Container on db-01 · not running',
       '#42 Disk / is 97% full / db-01 · critical · open',
     ]);
-    expect(status()).toBe('3 matches');
+    expect(status()).toBe('4 matches');
   });
 
   it("shows the times in an alert's text on its customer's clock", () => {
@@ -84,6 +87,7 @@ describe('QuickSearch', () => {
       {
         systems: [],
         customers: [],
+        containers: [],
         alerts: [
           {
             id: 5,
@@ -113,8 +117,20 @@ describe('QuickSearch', () => {
     expect(document.querySelector('mat-dialog-container')).toBeNull();
   });
 
+  it("leads from a container to its system's Containers tab", async () => {
+    (await search('backup')).flush(RESULTS);
+    await turn();
+
+    document.querySelectorAll<HTMLElement>('mat-option')[2].click();
+    await turn();
+
+    expect(navigate).toHaveBeenCalledWith(['/systems', '7'], {
+      queryParams: { tab: 'containers', container: 'db-backup' },
+    });
+  });
+
   it('says when nothing matched, and when the search failed', async () => {
-    (await search('zz')).flush({ systems: [], customers: [], alerts: [] });
+    (await search('zz')).flush({ systems: [], customers: [], containers: [], alerts: [] });
     await turn();
     expect(status()).toBe('No matches');
 

@@ -17,6 +17,7 @@ export interface SearchHit {
   detail: string;
   link: string[];
   fragment?: string;
+  queryParams?: Record<string, string>;
 }
 
 interface HitGroup {
@@ -26,7 +27,7 @@ interface HitGroup {
 
 type Outcome = { state: 'idle' } | { state: 'failed' } | { state: 'found'; groups: HitGroup[] };
 
-/** The answer as the list shows it: systems, customers, alerts, each leading to its page. */
+/** The answer as the list shows it: systems, customers, containers, alerts, each leading to its page. */
 export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] {
   const groups: HitGroup[] = [
     {
@@ -47,6 +48,15 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
       })),
     },
     {
+      label: 'Containers',
+      hits: results.containers.map((c) => ({
+        title: c.name,
+        detail: `Container on ${c.systemName} · ${c.running ? 'running' : 'not running'}`,
+        link: ['/systems', String(c.systemId)],
+        queryParams: { tab: 'containers', container: c.name },
+      })),
+    },
+    {
       label: 'Alerts',
       hits: results.alerts.map((a) => ({
         title: `#${a.id} ${a.message ? alertText(a.message, a.timeZone, now) : a.ruleKey}`,
@@ -59,7 +69,7 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
 }
 
 /**
- * Jumps to any system, customer or alert by name (Ctrl+K or "/" anywhere in the console): a
+ * Jumps to any system, customer, container or alert by name (Ctrl+K or "/" anywhere in the console): a
  * combobox (Material's autocomplete) whose options are the server's best matches as you type.
  */
 @Component({
@@ -70,7 +80,7 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
     <h2 mat-dialog-title>Search</h2>
     <mat-dialog-content>
       <mat-form-field class="field">
-        <mat-label>Systems, customers and alerts</mat-label>
+        <mat-label>Systems, customers, containers and alerts</mat-label>
         <input
           matInput
           type="search"
@@ -90,7 +100,7 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
       >
         @for (group of groups(); track group.label) {
           <mat-optgroup [label]="group.label">
-            @for (hit of group.hits; track hit.link.join('/') + hit.fragment) {
+            @for (hit of group.hits; track hit.link.join('/') + hit.fragment + hit.queryParams?.['container']) {
               <mat-option [value]="hit">
                 <span class="title">{{ hit.title }}</span>
                 <span class="detail">{{ hit.detail }}</span>
@@ -159,7 +169,10 @@ export class QuickSearch {
 
   protected go(hit: SearchHit): void {
     this.dialogRef.close();
-    void this.router.navigate(hit.link, hit.fragment ? { fragment: hit.fragment } : {});
+    void this.router.navigate(hit.link, {
+      ...(hit.fragment ? { fragment: hit.fragment } : {}),
+      ...(hit.queryParams ? { queryParams: hit.queryParams } : {}),
+    });
   }
 
   private find(term: string): Observable<Outcome> {

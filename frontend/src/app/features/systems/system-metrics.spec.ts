@@ -1,0 +1,177 @@
+import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
+import { ComponentFixture, TestBed } from '@angular/core/testing';
+
+import { provideForTests, settle } from '@console/testing';
+import { systemUrl } from '@console/shared/systems/systems-api';
+import { SeriesKey } from '@console/shared/systems/series';
+import { SystemMetrics } from './system-metrics';
+
+describe('SystemMetrics', () => {
+  let fixture: ComponentFixture<SystemMetrics>;
+  let http: HttpTestingController;
+
+  const batchUrl = `${systemUrl(7)}/metrics/batch`;
+  const HOST: SeriesKey[] = [{ name: 'cpu.usage_pct', instance: '' }];
+  const containerSeries = (instance: string) =>
+    ['running', 'healthy', 'restarts', 'cpu_pct', 'mem_pct', 'net_rx_bps'].map((m) => ({
+      name: `container.${m}`,
+      instance,
+    }));
+  /** The newest value of each container series: web is unhealthy, db exited, cache runs without a healthcheck. */
+  const VALUES: Record<string, number> = {
+    'container.running|web': 1,
+    'container.healthy|web': 0,
+    'container.restarts|web': 4,
+    'container.cpu_pct|web': 93,
+    'container.mem_pct|web': 40,
+    'container.running|db': 0,
+    'container.restarts|db': 0,
+    'container.cpu_pct|db': 0,
+    'container.mem_pct|db': 0,
+    'container.running|cache': 1,
+    'container.restarts|cache': 1,
+    'container.cpu_pct|cache': 12,
+    'container.mem_pct|cache': 85,
+    'process.cpu_pct|node (app)': 150,
+    'process.rss_bytes|node (app)': 800 * 1024 * 1024,
+    'process.cpu_pct|postgres (postgres)': 20,
+    'process.rss_bytes|postgres (postgres)': 2.5 * 1024 ** 3,
+    // in the top list an hour ago, not at the last report
+    'process.cpu_pct|cron (root)': 99,
+    'process.rss_bytes|cron (root)': 1024,
+    'processes.count|nginx': 0,
+  };
+
+  async function render(series: SeriesKey[], inputs: Record<string, string> = {}): Promise<void> {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    http = TestBed.inject(HttpTestingController);
+    fixture = TestBed.createComponent(SystemMetrics);
+    fixture.componentRef.setInput('systemId', 7);
+    for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
+    await settle(fixture);
+    http.expectOne(`${systemUrl(7)}/series`).flush(series);
+    await answerCharts();
+  }
+
+  /** Answers every chart request pending (several turns: the first screen's charts come before the rest). */
+  async function answerCharts(): Promise<TestRequest[]> {
+    const answered: TestRequest[] = [];
+    for (let turn = 0; turn < 20; turn++) {
+      await settle(fixture);
+      const found = http.match((req) => req.url === batchUrl);
+      found.forEach(answer);
+      answered.push(...found);
+      await new Promise((resolve) => setTimeout(resolve));
+    }
+    await settle(fixture);
+    return answered;
+  }
+
+  function answer(request: TestRequest): void {
+    const to = Date.parse(request.request.params.get('to')!);
+    request.flush({
+      source: 'raw',
+      bucketSeconds: 4,
+      series: request.request.params.getAll('series')!.map((param) => {
+        const [name, instance = ''] = param.split('|');
+        const value = VALUES[param] ?? 5;
+        const at = instance === 'cron (root)' ? to - 3_000_000 : to - 10_000;
+        return {
+          name,
+          instance,
+          points: VALUES[param] === undefined && name.startsWith('container.') ? [] : [[at, value, value, value]],
+        };
+      }),
+    });
+  }
+
+  afterEach(() => http?.verify());
+
+  const page = (): HTMLElement => fixture.nativeElement;
+  const tabs = () => Array.from(page().querySelectorAll('[role="tab"]'), (t) => t.textContent?.trim());
+  async function openTab(label: string): Promise<TestRequest[]> {
+    const tab = Array.from(page().querySelectorAll<HTMLElement>('[role="tab"]')).find(
+      (t) => t.textContent?.trim() === label,
+    );
+    tab!.click();
+    return answerCharts();
+  }
+  const cells = (row: Element) => Array.from(row.querySelectorAll('th, td'), (c) => c.textContent?.trim());
+
+  it('shows no tabs for a host without containers or processes', async () => {
+    await render(HOST);
+
+    expect(page().querySelector('[role="tablist"]')).toBeNull();
+    expect(page().querySelector('argus-system-charts')).not.toBeNull();
+  });
+
+  it('offers only the tabs whose series the system has', async () => {
+    await render([...HOST, ...containerSeries('web')]);
+
+    expect(tabs()).toEqual(['Host', 'Containers']);
+    expect(page().querySelector('[role="tab"][aria-selected="true"]')?.textContent?.trim()).toBe('Host');
+  });
+
+  it('lists each container with its state, health, restarts, CPU and memory', async () => {
+    await render([...HOST, ...containerSeries('web'), ...containerSeries('db'), ...containerSeries('cache')]);
+    const requests = await openTab('Containers');
+
+    // the table's values in one request, not one per container
+    const table = requests.filter((r) => r.request.params.getAll('series')!.includes('container.running|web'));
+    expect(table.length).toBe(1);
+    const headers = Array.from(page().querySelectorAll('table thead th[scope="col"]'), (h) => h.textContent?.trim());
+    expect(headers).toEqual(['Container', 'State', 'Health', 'Restarts', 'CPU', 'Memory']);
+    const rows = Array.from(page().querySelectorAll('table tbody tr'), cells);
+    expect(rows).toEqual([
+      ['cache', 'Running', 'No check', '1', '12 %', '85 %'],
+      ['db', 'Exited', 'No check', '0', '0 %', '0 %'],
+      ['web', 'Unhealthy', 'Unhealthy', '4', '93 %', '40 %'],
+    ]);
+    expect(page().querySelectorAll('table argus-usage-bar').length).toBe(6);
+  });
+
+  it("opens a container's own charts, at every range, on a click", async () => {
+    await render([...HOST, ...containerSeries('web'), ...containerSeries('db')]);
+    await openTab('Containers');
+    expect(page().querySelector('[data-testid="container-charts"]')).toBeNull();
+
+    page().querySelector<HTMLButtonElement>('button[aria-label="Charts of web"]')!.click();
+    const requests = await answerCharts();
+
+    const charts = page().querySelector('[data-testid="container-charts"]')!;
+    expect(charts.querySelector('h2')?.textContent?.trim()).toBe('web');
+    const asked = requests.flatMap((r) => r.request.params.getAll('series')!);
+    expect(asked).toContain('container.net_rx_bps|web');
+    expect(asked.every((s) => s.endsWith('|web'))).toBeTrue();
+    expect(charts.querySelectorAll('mat-button-toggle').length).toBe(7);
+  });
+
+  it('opens the Containers tab and a container from a link', async () => {
+    await render([...HOST, ...containerSeries('web')], { tab: 'containers', container: 'web' });
+
+    expect(page().querySelector('[role="tab"][aria-selected="true"]')?.textContent?.trim()).toBe('Containers');
+    expect(page().querySelector('[data-testid="container-charts"] h2')?.textContent?.trim()).toBe('web');
+  });
+
+  it('shows the top lists of the last report and the watched patterns', async () => {
+    const top = ['node (app)', 'postgres (postgres)', 'cron (root)'].flatMap((instance) => [
+      { name: 'process.cpu_pct', instance },
+      { name: 'process.rss_bytes', instance },
+    ]);
+    await render([...HOST, ...top, { name: 'processes.count', instance: 'nginx' }]);
+    expect(tabs()).toEqual(['Host', 'Processes']);
+    await openTab('Processes');
+
+    const list = (key: string) =>
+      Array.from(page().querySelectorAll(`[data-list="${key}"] tbody tr`), (row) => cells(row));
+    expect(list('cpu')).toEqual([
+      ['node (app)', '150 %', '800 MiB'],
+      ['postgres (postgres)', '20 %', '2.5 GiB'],
+    ]);
+    expect(list('memory')).toEqual([
+      ['postgres (postgres)', '20 %', '2.5 GiB'],
+      ['node (app)', '150 %', '800 MiB'],
+    ]);
+    expect(page().querySelector('[data-testid="watched-charts"] h2')?.textContent?.trim()).toBe('Watched processes');
+  });
+});
