@@ -57,6 +57,23 @@ describe('npm run lint holds console code to the Angular and size rules', () => 
     );
   });
 
+  test('another folder of the console is imported through @console/, never ../', async () => {
+    const fired = (source: string) => rulesFiredOn('frontend/src/app/features/example/example.ts', source);
+    assert.ok(
+      (await fired("import { Icon } from '../../ui/icon';\nexport const x = Icon;\n")).includes(
+        'no-restricted-imports',
+      ),
+    );
+    assert.ok(
+      !(await fired("import { Icon } from '@console/ui/icon';\nexport const x = Icon;\n")).includes(
+        'no-restricted-imports',
+      ),
+    );
+    assert.ok(
+      !(await fired("import { Icon } from './icon';\nexport const x = Icon;\n")).includes('no-restricted-imports'),
+    );
+  });
+
   test("a component's selector must be an argus- element", async () => {
     assert.ok(
       (await rulesFiredOn('frontend/src/app/ui/example.ts', component('app-example', '<p>Hi</p>'))).includes(
