@@ -88,8 +88,12 @@ describe('processes from /proc', () => {
       () => performance.now(),
     );
     await collect();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const instances = (await collect()).map((s) => s.instance ?? '');
+    // on a loaded machine the loop may miss the top 20 of one short look: a few looks of a second each
+    let instances: string[] = [];
+    for (let look = 0; look < 5 && !instances.some((i) => i.includes('SECRET-ARGUMENT')); look += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      instances = (await collect()).map((s) => s.instance ?? '');
+    }
     assert.ok(
       instances.some((i) => i.includes('SECRET-ARGUMENT')),
       instances.join('\n'),
