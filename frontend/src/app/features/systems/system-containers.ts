@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, effect, inject, input, signal } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { switchMap } from 'rxjs';
 
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { ChartsData, SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
+import { LoadState } from '@console/ui/load-state';
 import { CONTAINER_TABLE_METRICS, ContainerRow, containerRows, isContainerSeries, latestValues } from './latest-values';
 import { SystemCharts } from './system-charts';
 import { UsageBar } from './usage-bar';
@@ -24,62 +24,55 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
 @Component({
   selector: 'argus-system-containers',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatProgressBarModule, SystemCharts, UsageBar],
+  imports: [LoadState, SystemCharts, UsageBar],
   template: `
     @let state = latest();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading the containers" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @if (rows().length === 0) {
-          <p class="empty" data-testid="no-containers">No container reported in the last hour.</p>
-        } @else {
-          <div class="scroll">
-            <table class="containers" aria-label="Containers">
-              <thead>
-                <tr>
-                  <th scope="col">Container</th>
-                  <th scope="col">State</th>
-                  <th scope="col" class="health">Health</th>
-                  <th scope="col" class="number">Restarts</th>
-                  <th scope="col">CPU</th>
-                  <th scope="col">Memory</th>
+    <argus-load-state [state]="state" label="Loading the containers" />
+    @if (state.state === 'ready') {
+      @if (rows().length === 0) {
+        <p class="empty" data-testid="no-containers">No container reported in the last hour.</p>
+      } @else {
+        <div class="scroll">
+          <table class="containers" aria-label="Containers">
+            <thead>
+              <tr>
+                <th scope="col">Container</th>
+                <th scope="col">State</th>
+                <th scope="col" class="health">Health</th>
+                <th scope="col" class="number">Restarts</th>
+                <th scope="col">CPU</th>
+                <th scope="col">Memory</th>
+              </tr>
+            </thead>
+            <tbody>
+              @for (row of rows(); track row.name) {
+                <tr [class.picked]="row.name === picked()" [attr.data-container]="row.name">
+                  <th scope="row">
+                    <button
+                      type="button"
+                      class="name mono"
+                      [attr.aria-pressed]="row.name === picked()"
+                      [attr.aria-label]="'Charts of ' + row.name"
+                      (click)="pick(row.name)"
+                    >
+                      {{ row.name }}
+                    </button>
+                  </th>
+                  <td>
+                    <span [class]="'state state--' + row.state">{{ stateLabels[row.state] }}</span>
+                  </td>
+                  <td class="health">
+                    {{ row.healthy === null ? 'No check' : row.healthy ? 'Healthy' : 'Unhealthy' }}
+                  </td>
+                  <td class="number">{{ row.restarts ?? '—' }}</td>
+                  <td><argus-usage-bar [value]="row.cpuPct" /></td>
+                  <td><argus-usage-bar [value]="row.memPct" /></td>
                 </tr>
-              </thead>
-              <tbody>
-                @for (row of rows(); track row.name) {
-                  <tr [class.picked]="row.name === picked()" [attr.data-container]="row.name">
-                    <th scope="row">
-                      <button
-                        type="button"
-                        class="name mono"
-                        [attr.aria-pressed]="row.name === picked()"
-                        [attr.aria-label]="'Charts of ' + row.name"
-                        (click)="pick(row.name)"
-                      >
-                        {{ row.name }}
-                      </button>
-                    </th>
-                    <td>
-                      <span [class]="'state state--' + row.state">{{ stateLabels[row.state] }}</span>
-                    </td>
-                    <td class="health">
-                      {{ row.healthy === null ? 'No check' : row.healthy ? 'Healthy' : 'Unhealthy' }}
-                    </td>
-                    <td class="number">{{ row.restarts ?? '—' }}</td>
-                    <td><argus-usage-bar [value]="row.cpuPct" /></td>
-                    <td><argus-usage-bar [value]="row.memPct" /></td>
-                  </tr>
-                }
-              </tbody>
-            </table>
-          </div>
-          <p class="note">CPU and memory are shares of the container's limit (of the host without one).</p>
-        }
+              }
+            </tbody>
+          </table>
+        </div>
+        <p class="note">CPU and memory are shares of the container's limit (of the host without one).</p>
       }
     }
     @if (picked(); as name) {

@@ -1,12 +1,12 @@
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { switchMap } from 'rxjs';
 
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { ChartsData, SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
+import { LoadState } from '@console/ui/load-state';
 import { bytesText, isTopProcessSeries, isWatchedProcessSeries, latestValues, topProcesses } from './latest-values';
 import { SystemCharts } from './system-charts';
 import { percentText } from './usage-bar';
@@ -21,49 +21,42 @@ export const TOP_SHOWN = 5;
 @Component({
   selector: 'argus-system-processes',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatProgressBarModule, SystemCharts],
+  imports: [LoadState, SystemCharts],
   template: `
     @if (hasTop()) {
       @let state = latest();
-      @switch (state.state) {
-        @case ('loading') {
-          <mat-progress-bar mode="indeterminate" aria-label="Loading the processes" />
-        }
-        @case ('error') {
-          <p class="form-error" role="alert">{{ state.message }}</p>
-        }
-        @case ('ready') {
-          <div class="lists">
-            @for (list of lists(); track list.key) {
-              <section [attr.aria-labelledby]="'top-' + list.key" [attr.data-list]="list.key">
-                <h2 [id]="'top-' + list.key">{{ list.title }}</h2>
-                @if (list.rows.length === 0) {
-                  <p class="empty">No process in the last report.</p>
-                } @else {
-                  <table [attr.aria-labelledby]="'top-' + list.key">
-                    <thead>
+      <argus-load-state [state]="state" label="Loading the processes" />
+      @if (state.state === 'ready') {
+        <div class="lists">
+          @for (list of lists(); track list.key) {
+            <section [attr.aria-labelledby]="'top-' + list.key" [attr.data-list]="list.key">
+              <h2 [id]="'top-' + list.key">{{ list.title }}</h2>
+              @if (list.rows.length === 0) {
+                <p class="empty">No process in the last report.</p>
+              } @else {
+                <table [attr.aria-labelledby]="'top-' + list.key">
+                  <thead>
+                    <tr>
+                      <th scope="col">Process (user)</th>
+                      <th scope="col" class="number">CPU</th>
+                      <th scope="col" class="number">Memory</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    @for (row of list.rows; track row.instance) {
                       <tr>
-                        <th scope="col">Process (user)</th>
-                        <th scope="col" class="number">CPU</th>
-                        <th scope="col" class="number">Memory</th>
+                        <th scope="row" class="mono">{{ row.instance }}</th>
+                        <td class="number">{{ percent(row.cpuPct) }}</td>
+                        <td class="number">{{ bytes(row.rssBytes) }}</td>
                       </tr>
-                    </thead>
-                    <tbody>
-                      @for (row of list.rows; track row.instance) {
-                        <tr>
-                          <th scope="row" class="mono">{{ row.instance }}</th>
-                          <td class="number">{{ percent(row.cpuPct) }}</td>
-                          <td class="number">{{ bytes(row.rssBytes) }}</td>
-                        </tr>
-                      }
-                    </tbody>
-                  </table>
-                }
-              </section>
-            }
-          </div>
-          <p class="note">CPU is a share of one CPU, as top shows it; processes of one name and user are summed.</p>
-        }
+                    }
+                  </tbody>
+                </table>
+              }
+            </section>
+          }
+        </div>
+        <p class="note">CPU is a share of one CPU, as top shows it; processes of one name and user are summed.</p>
       }
     }
     @if (hasWatched()) {
