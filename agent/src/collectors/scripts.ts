@@ -132,7 +132,8 @@ function killGroup(pid: number | undefined): void {
 export function scriptChecks(options: ScriptChecksOptions) {
   const now = options.now ?? Date.now;
   const last = new Map<string, Outcome>();
-  const due = new Map<string, number>();
+  /** When each check last started. */
+  const started = new Map<string, number>();
   const running = new Set<string>();
   /** Refusals said once each, until the file changes its verdict. */
   const said = new Map<string, string>();
@@ -150,7 +151,9 @@ export function scriptChecks(options: ScriptChecksOptions) {
     const found = new Map<string, string>();
     const dir = await stat(options.dir).catch(() => null);
     if (!dir) return found; // no directory: no script checks, nothing to say
-    const dirRefusal = dir.isDirectory() ? refusalOf({ uid: dir.uid, mode: dir.mode | 0o100, isFile: () => true }) : 'not a directory';
+    const dirRefusal = dir.isDirectory()
+      ? refusalOf({ uid: dir.uid, mode: dir.mode | 0o100, isFile: () => true })
+      : 'not a directory';
     if (dirRefusal) {
       sayOnce(options.dir, `script checks: ${options.dir} is ${dirRefusal}: none of its files run`);
       return found;
@@ -160,7 +163,8 @@ export function scriptChecks(options: ScriptChecksOptions) {
       const path = join(options.dir, name);
       const info = await stat(path).catch(() => null);
       if (!info || info.isDirectory()) continue;
-      const refusal = printable(name, MAX_INSTANCE_LENGTH) !== name ? 'a name of control characters or too long' : refusalOf(info);
+      const refusal =
+        printable(name, MAX_INSTANCE_LENGTH) !== name ? 'a name of control characters or too long' : refusalOf(info);
       if (refusal) {
         sayOnce(path, `script check ${path} refused: ${refusal}`);
         continue;
@@ -178,14 +182,15 @@ export function scriptChecks(options: ScriptChecksOptions) {
   /** Runs the due checks, CONCURRENCY at a time. */
   async function runDue(checks: Map<string, string>): Promise<void> {
     const settings = options.settings();
-    const todo = [...checks].filter(([name]) => !running.has(name) && (due.get(name) ?? 0) <= now());
+    // due by the interval in effect now: a shorter interval set meanwhile applies at once
+    const isDue = (name: string) => now() - (started.get(name) ?? -Infinity) >= scheduleOf(settings, name).intervalMs;
+    const todo = [...checks].filter(([name]) => !running.has(name) && isDue(name));
     for (const [name] of todo) running.add(name);
     const worker = async () => {
       for (let next = todo.shift(); next; next = todo.shift()) {
         const [name, path] = next;
-        const { intervalMs, timeoutMs } = scheduleOf(settings, name);
-        due.set(name, now() + intervalMs);
-        last.set(name, await runCheck(path, name, timeoutMs, now));
+        started.set(name, now());
+        last.set(name, await runCheck(path, name, scheduleOf(settings, name).timeoutMs, now));
         running.delete(name);
       }
     };

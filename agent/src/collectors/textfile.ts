@@ -63,8 +63,9 @@ export function textfileCollector(options: TextfileOptions): () => Promise<Sampl
     if (!info?.isFile()) return null;
     const ageS = Math.max(0, (now() - info.mtimeMs) / 1000);
     const age = sample('textfile.age_s', ageS, file);
-    if (ageS * 1000 > maxAgeMs(options.settings())) {
-      sayOnce(file, `textfile ${path} is stale (written ${Math.round(ageS)} s ago): left out until it is written again`);
+    const maxAge = maxAgeMs(options.settings());
+    if (ageS * 1000 > maxAge) {
+      sayOnce(file, `textfile ${path} is stale (older than ${maxAge / 1000} s): left out until it is written again`);
       return age;
     }
     const text = info.size > MAX_FILE_BYTES ? null : await readFile(path, 'utf8').catch(() => null);
@@ -77,7 +78,8 @@ export function textfileCollector(options: TextfileOptions): () => Promise<Sampl
     for (const { name, labels, value } of parsed.samples) {
       const series = seriesOf(name, labels);
       if (typeof series === 'string') problems.push(series);
-      else if (!Number.isFinite(value)) continue; // NaN and ±Inf have no place in a chart
+      else if (!Number.isFinite(value))
+        continue; // NaN and ±Inf have no place in a chart
       else if (taken.size >= limit) problems.push(`more than ${MAX_TEXTFILE_SAMPLES} drop-in samples`);
       else if (!taken.has(`${series.name}\u0000${series.instance}`))
         // the value as written: a drop-in's 0.004 s must not round to 0
@@ -88,7 +90,9 @@ export function textfileCollector(options: TextfileOptions): () => Promise<Sampl
     }
     sayOnce(
       file,
-      problems.length ? `textfile ${path}: skipped ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ' …' : ''}` : null,
+      problems.length
+        ? `textfile ${path}: skipped ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ' …' : ''}`
+        : null,
     );
     return age;
   }
