@@ -40,8 +40,11 @@ function labelsOf(text: string): { labels: [string, string][]; length: number } 
     if (!name) return 'a label name expected';
     at += name.length;
     while (text[at] === ' ') at++;
-    if (text[at] !== '=' || text[at + 1] !== '"') return `label ${name}: ="…" expected`;
-    at += 2;
+    if (text[at] !== '=') return `label ${name}: ="…" expected`;
+    at++;
+    while (text[at] === ' ') at++;
+    if (text[at] !== '"') return `label ${name}: ="…" expected`;
+    at++;
     let value = '';
     for (; at < text.length && text[at] !== '"'; at++) {
       if (text[at] !== '\\') value += text[at];
@@ -65,7 +68,9 @@ function sampleOf(line: string): PromSample | string {
   if (!name) return 'a metric name expected';
   let rest = line.slice(name.length);
   let labels: [string, string][] = [];
-  if (rest.startsWith('{')) {
+  // blanks may stand between the name and its labels, as Prometheus's own parser allows
+  if (rest.trimStart().startsWith('{')) {
+    rest = rest.trimStart();
     const read = labelsOf(rest);
     if (typeof read === 'string') return read;
     labels = read.labels;
