@@ -12,7 +12,10 @@ import { seriesOf } from '../src/collectors/textfile.js';
 
 describe('Nagios plugin output', () => {
   it('takes the first line up to its bar as the message, cut and free of control characters', () => {
-    assert.equal(messageOf('DISK OK - free space: / 3326 MB (56%);| /=2643MB;5948;5958;0;5968\nmore'), 'DISK OK - free space: / 3326 MB (56%);');
+    assert.equal(
+      messageOf('DISK OK - free space: / 3326 MB (56%);| /=2643MB;5948;5958;0;5968\nmore'),
+      'DISK OK - free space: / 3326 MB (56%);',
+    );
     assert.equal(messageOf('PING OK\u0007 - 0% loss'), 'PING OK - 0% loss');
     assert.equal(messageOf(''), '');
     const long = messageOf('x'.repeat(2000));
@@ -122,7 +125,10 @@ describe('which script checks run, and when', () => {
       timeoutMs: 30_000,
     });
     assert.deepEqual(
-      scheduleOf({ 'scripts.interval': '300', 'scripts.backup.interval': '3600', 'scripts.backup.timeout': 'x' }, 'backup'),
+      scheduleOf(
+        { 'scripts.interval': '300', 'scripts.backup.interval': '3600', 'scripts.backup.timeout': 'x' },
+        'backup',
+      ),
       { intervalMs: 3_600_000, timeoutMs: 10_000 },
     );
     assert.deepEqual(scheduleOf({ 'scripts.interval': '1' }, 'backup').intervalMs, 60_000, 'below 5 s: the default');
