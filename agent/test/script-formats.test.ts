@@ -4,10 +4,13 @@
  * real plugins and exporters write; and which files may run.
  */
 import assert from 'node:assert/strict';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { messageOf, perfValuesOf } from '../src/collectors/nagios-output.js';
 import { parsePromText } from '../src/collectors/prom-text.js';
-import { refusalOf, scheduleOf } from '../src/collectors/scripts.js';
+import { refusalOf, runCheck, scheduleOf } from '../src/collectors/scripts.js';
 import { seriesOf } from '../src/collectors/textfile.js';
 
 describe('Nagios plugin output', () => {
@@ -132,5 +135,32 @@ describe('which script checks run, and when', () => {
       { intervalMs: 3_600_000, timeoutMs: 10_000 },
     );
     assert.deepEqual(scheduleOf({ 'scripts.interval': '1' }, 'backup').intervalMs, 60_000, 'below 5 s: the default');
+  });
+});
+
+describe('a run of a check', () => {
+  it('keeps the first output of a chatty check, and a child left holding its pipe does not hold the result', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'argus-check-run-'));
+    try {
+      const path = join(dir, 'chatty');
+      await writeFile(
+        path,
+        '#!/bin/sh\necho "OK - chatty | size=1KB"\nhead -c 1000000 /dev/zero | tr "\\0" y\nsleep 30 &\nexit 0\n',
+      );
+      await chmod(path, 0o755);
+      const started = Date.now();
+      const { result, samples } = await runCheck(path, 'chatty', 10_000, Date.now);
+      assert.ok(Date.now() - started < 5000, `done in ${Date.now() - started} ms, not after the sleep`);
+      assert.deepEqual([result.state, result.message], ['OK', 'OK - chatty']);
+      assert.deepEqual(samples, [
+        { name: 'script.state', instance: 'chatty', value: 0 },
+        { name: 'script.perf', instance: 'chatty:size', value: 1024 },
+      ]);
+      await writeFile(path, '#!/nonexistent/interpreter\necho OK\n');
+      const refused = await runCheck(path, 'chatty', 10_000, Date.now);
+      assert.deepEqual([refused.result.state, refused.result.message], ['UNKNOWN', 'could not run: ENOENT']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
