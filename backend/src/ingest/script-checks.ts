@@ -13,7 +13,8 @@ const fingerprint = (checks: readonly CheckResult[]) =>
   checks.map((c) => `${c.name}\u0000${c.state}\u0000${c.ran}\u0000${c.message}`).join('\u0001');
 
 export function createScriptChecksRecorder(repo: ScriptChecksRepo) {
-  const written = new Map<number, string>();
+  /** Per system, the newest report whose checks were seen, and what they said. */
+  const written = new Map<number, { ms: number; print: string }>();
   return {
     /** The newest of `reports` (those within the storage window) that carries checks, if it says something new. */
     async record(systemId: number, reports: AgentBody['reports']): Promise<void> {
@@ -23,12 +24,19 @@ export function createScriptChecksRecorder(repo: ScriptChecksRepo) {
         if (report.checks && (!newest || ms > newest.ms)) newest = { ms, checks: report.checks };
       }
       if (!newest) return;
+      const known = written.get(systemId);
+      if (known && newest.ms <= known.ms) return; // a replayed older report: the newer one stands
       const print = fingerprint(newest.checks);
-      if (written.get(systemId) === print) return;
-      await repo.record(systemId, newest.checks, new Date(newest.ms));
       written.delete(systemId);
-      written.set(systemId, print);
+      written.set(systemId, { ms: newest.ms, print });
       if (written.size > REMEMBERED_SYSTEMS) written.delete(written.keys().next().value as number);
+      if (known?.print === print) return;
+      try {
+        await repo.record(systemId, newest.checks, new Date(newest.ms));
+      } catch (error) {
+        written.delete(systemId); // written again with the next report
+        throw error;
+      }
     },
   };
 }
