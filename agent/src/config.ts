@@ -23,7 +23,15 @@ export interface AgentConfig {
   textfileDir: string;
 }
 
-const KEYS = new Set(['webhook_url', 'webhook_secret', 'enrollment', 'state_dir', 'interval', 'checks_dir', 'textfile_dir']);
+const KEYS = new Set([
+  'webhook_url',
+  'webhook_secret',
+  'enrollment',
+  'state_dir',
+  'interval',
+  'checks_dir',
+  'textfile_dir',
+]);
 
 export class ConfigError extends Error {}
 
