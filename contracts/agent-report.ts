@@ -62,7 +62,7 @@ const reportSchema = z
     ts: z.iso.datetime({ offset: true }),
     metrics: z.array(metricSchema).max(MAX_METRICS_PER_REPORT),
     events: z.array(eventSchema).max(MAX_EVENTS_PER_REPORT).optional(),
-    checks: z.array(checkSchema).max(MAX_CHECKS_PER_REPORT).optional(),
+    scripts: z.array(checkSchema).max(MAX_CHECKS_PER_REPORT).optional(),
   })
   .superRefine((report, ctx) => {
     // the same (name, instance) twice in one report is ambiguous: which value counts?
@@ -74,9 +74,9 @@ const reportSchema = z
       seen.add(key);
     });
     const names = new Set<string>();
-    report.checks?.forEach((check, index) => {
+    report.scripts?.forEach((check, index) => {
       if (names.has(check.name))
-        ctx.addIssue({ code: 'custom', path: ['checks', index, 'name'], message: 'duplicate check name' });
+        ctx.addIssue({ code: 'custom', path: ['scripts', index, 'name'], message: 'duplicate check name' });
       names.add(check.name);
     });
   });
@@ -100,4 +100,4 @@ export type AgentBody = z.infer<typeof agentBodySchema>;
 export type AgentInfo = z.infer<typeof agentInfoSchema>;
 export type AgentReport = AgentBody['reports'][number];
 export type CheckState = (typeof CHECK_STATES)[number];
-export type CheckResult = NonNullable<AgentReport['checks']>[number];
+export type CheckResult = NonNullable<AgentReport['scripts']>[number];

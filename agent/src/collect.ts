@@ -99,7 +99,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
         ts: new Date().toISOString(),
         metrics,
         ...(events.length ? { events } : {}),
-        ...(checks.length ? { checks } : {}),
+        ...(checks.length ? { scripts: checks } : {}),
       };
     },
   };

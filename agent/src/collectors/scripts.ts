@@ -7,7 +7,7 @@
  * directory be. Anything else is refused, said once in the log with the reason.
  *
  * Each check yields its state (`script.state{check}`: 0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN), its
- * performance data (`script.perf{check:label}`) and a `checks` entry of the report (state, message,
+ * performance data (`script.perf{check:label}`) and a `scripts` entry of the report (state, message,
  * when it ran). Every report carries each check's last result, so rules see it as fresh between runs.
  */
 import { spawn } from 'node:child_process';

@@ -23,10 +23,10 @@ describe('script checks on the alert path', () => {
     await h.close();
   });
 
-  const report = (at: Date, checks: AgentReport['checks']): AgentReport => ({
+  const report = (at: Date, checks: AgentReport['scripts']): AgentReport => ({
     ts: at.toISOString(),
     metrics: [],
-    checks,
+    scripts: checks,
   });
   const check = (name: string, state: 'OK' | 'WARNING' | 'CRITICAL' | 'UNKNOWN', message: string, ran: Date) => ({
     name,

@@ -117,7 +117,7 @@ const report = object(
     ts,
     metrics,
     events: fc.oneof({ weight: 100, arbitrary: fc.array(event, { maxLength: 3 }) }, anyValue),
-    checks: fc.oneof({ weight: 100, arbitrary: fc.array(check, { maxLength: 3 }) }, anyValue),
+    scripts: fc.oneof({ weight: 100, arbitrary: fc.array(check, { maxLength: 3 }) }, anyValue),
   },
   ['ts', 'metrics'],
 );

@@ -55,7 +55,7 @@ function isText(value: unknown, max: number): boolean {
 }
 
 const bodyKey = (key: string) => key === 'agent' || key === 'reports';
-const reportKey = (key: string) => key === 'ts' || key === 'metrics' || key === 'events' || key === 'checks';
+const reportKey = (key: string) => key === 'ts' || key === 'metrics' || key === 'events' || key === 'scripts';
 const checkKey = (key: string) => key === 'name' || key === 'state' || key === 'message' || key === 'ran';
 const sampleKey = (key: string) => key === 'name' || key === 'instance' || key === 'value';
 const eventKey = (key: string) => key === 'type' || key === 'severity' || key === 'message';
@@ -82,9 +82,9 @@ function isPlainAgent(agent: unknown): boolean {
 
 function isPlainReport(report: unknown): boolean {
   if (!isObject(report) || !onlyKeys(report, reportKey)) return false;
-  const { ts, metrics, events, checks } = report;
+  const { ts, metrics, events, scripts } = report;
   if (typeof ts !== 'string' || !TIMESTAMP.test(ts)) return false;
-  if (checks !== undefined && !arePlainChecks(checks)) return false;
+  if (scripts !== undefined && !arePlainChecks(scripts)) return false;
   if (!Array.isArray(metrics) || metrics.length > MAX_METRICS_PER_REPORT) return false;
   const seen: Seen = new Map();
   for (const sample of metrics) {
@@ -168,7 +168,7 @@ function isPlainEvent(event: unknown): boolean {
 function fillDefaults(body: Members): void {
   body['agent'] ??= {};
   for (const report of body['reports'] as Members[]) {
-    for (const check of (report['checks'] as Members[] | undefined) ?? []) check['message'] ??= '';
+    for (const check of (report['scripts'] as Members[] | undefined) ?? []) check['message'] ??= '';
     const events = report['events'] as Members[] | undefined;
     if (!events) continue;
     for (const event of events) {

@@ -1,5 +1,5 @@
 /**
- * What the ingest does with a request's script checks: the newest report's `checks` of a system is
+ * What the ingest does with a request's script checks: the newest report's `scripts` of a system is
  * written to `script_checks`, and only when it says something new (a state, a message or a run):
  * the agent repeats each check's last result in every report, and most reports change nothing.
  */
@@ -21,7 +21,7 @@ export function createScriptChecksRecorder(repo: ScriptChecksRepo) {
       let newest: { ms: number; checks: CheckResult[] } | null = null;
       for (const report of reports) {
         const ms = Date.parse(report.ts);
-        if (report.checks && (!newest || ms > newest.ms)) newest = { ms, checks: report.checks };
+        if (report.scripts && (!newest || ms > newest.ms)) newest = { ms, checks: report.scripts };
       }
       if (!newest) return;
       const known = written.get(systemId);

@@ -208,7 +208,7 @@ export function createIngestService(deps: IngestServiceDeps) {
         metrics: report.metrics, // validated; not copied again (this is the hot path)
         events: report.events ?? [],
       });
-      if (report.checks) withChecks.push(report);
+      if (report.scripts) withChecks.push(report);
     }
     return { inWindow, skipped: outOfWindow.length, outOfWindow, withChecks };
   }
