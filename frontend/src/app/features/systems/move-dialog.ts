@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 
@@ -10,7 +10,7 @@ import { Loaded, LOADING } from '@console/core/loaded';
 import { mayWriteAt } from '@console/core/rights';
 import { byName, CustomersApi, Fleet } from '@console/shared/customers/customers-api';
 import { SystemChanges, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
@@ -65,7 +65,6 @@ export interface MoveDialogData {
 export class MoveDialog {
   private readonly api = inject(SystemsApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<MoveDialog, SystemDetail>>(MatDialogRef);
   protected readonly system = inject<MoveDialogData>(MAT_DIALOG_DATA).system;
 
   protected readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING as Loaded<Fleet> });
@@ -89,7 +88,7 @@ export class MoveDialog {
     return state.value.clusters.filter((c) => c.customerId === customerId).sort(byName);
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<SystemDetail>(this.form);
 
   constructor() {
     // Another customer's clusters are not this one's: a new customer starts without a cluster.
@@ -104,12 +103,6 @@ export class MoveDialog {
     const changes: SystemChanges = {};
     if (customerId !== this.system.customer.id) Object.assign(changes, { customerId, clusterId });
     else if (clusterId !== (this.system.cluster?.id ?? null)) changes.clusterId = clusterId;
-    if (Object.keys(changes).length === 0) {
-      this.dialogRef.close();
-      return;
-    }
-    this.submission.run(this.api.update(this.system.id, changes), (system) => this.dialogRef.close(system), {
-      leaves: true,
-    });
+    this.submission.save(Object.keys(changes).length ? this.api.update(this.system.id, changes) : null);
   }
 }
