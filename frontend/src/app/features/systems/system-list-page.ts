@@ -54,7 +54,7 @@ const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
  * follows the live snapshot; a larger one is paged, filtered and followed on the server (FleetList).
  */
 @Component({
-  selector: 'argus-systems-page',
+  selector: 'argus-system-list-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     AlertCounts,
@@ -71,10 +71,10 @@ const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
     UsageBar,
   ],
   providers: [FleetList],
-  templateUrl: './systems-page.html',
-  styleUrl: './systems-page.scss',
+  templateUrl: './system-list-page.html',
+  styleUrl: './system-list-page.scss',
 })
-export class SystemsPage {
+export class SystemListPage {
   protected readonly fleet = inject(FleetList);
   protected readonly auth = inject(AuthService);
   protected readonly now = injectNow();
