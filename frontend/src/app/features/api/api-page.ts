@@ -49,7 +49,7 @@ export class ApiPage {
 
   private async render(): Promise<void> {
     try {
-      const [document, swaggerUi] = await Promise.all([firstValueFrom(this.openApi.document()), this.loader.load()]);
+      const [document, swaggerUi] = await Promise.all([firstValueFrom(this.openApi.get()), this.loader.load()]);
       if (this.destroyed) return;
       swaggerUi({
         domNode: this.reference().nativeElement,

@@ -88,7 +88,7 @@ export class SmtpPage {
 
   constructor() {
     const destroyRef = inject(DestroyRef);
-    loaded(this.smtp.settings$)
+    loaded(this.smtp.get())
       .pipe(takeUntilDestroyed(destroyRef))
       .subscribe((state) => {
         this.saved.set(state);
