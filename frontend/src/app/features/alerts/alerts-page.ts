@@ -30,6 +30,7 @@ import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api'
 import { OpenIncidents } from './open-incidents';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -45,6 +46,7 @@ function idParam(value: string | undefined): number | null {
   selector: 'argus-alerts-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     AlertSummary,
     LoadState,
     MatAutocompleteModule,

@@ -27,6 +27,7 @@ import {
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -42,6 +43,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
   selector: 'argus-availability-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     Icon,
     LoadState,
     MatButtonModule,

@@ -16,6 +16,8 @@ import { Icon } from '@console/ui/icon';
 import { Encryption, SmtpApi, SmtpSettings, SmtpUpdate } from './smtp-api';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 export const ENCRYPTIONS: readonly { value: Encryption; label: string; port: number }[] = [
   { value: 'tls', label: 'SSL/TLS', port: 465 },
@@ -31,6 +33,8 @@ type TestResult = { ok: true; to: string } | { ok: false; message: string };
   selector: 'argus-smtp-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
+    LoadState,
     Icon,
     MatButtonModule,
     MatCardModule,

@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder } from '@angular/forms';
 import { MAT_DIALOG_DATA } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 
 import { AuthService } from '@console/core/auth';
@@ -12,6 +11,7 @@ import { byName, CustomersApi, Fleet } from '@console/shared/customers/customers
 import { SystemChanges, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
 import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { LoadState } from '@console/ui/load-state';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;
@@ -24,17 +24,14 @@ export interface MoveDialogData {
 @Component({
   selector: 'argus-move-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatProgressBarModule, MatSelectModule],
+  imports: [LoadState, FORM_DIALOG, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Move {{ system.name }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
       <mat-dialog-content class="argus-form">
         @let state = fleet();
-        @if (state.state === 'loading') {
-          <mat-progress-bar mode="indeterminate" aria-label="Loading customers" />
-        } @else if (state.state === 'error') {
-          <p class="form-error" role="alert">{{ state.message }}</p>
-        } @else {
+        <argus-load-state [state]="state" label="Loading customers" />
+        @if (state.state === 'ready') {
           <mat-form-field>
             <mat-label>Customer</mat-label>
             <mat-select formControlName="customerId">

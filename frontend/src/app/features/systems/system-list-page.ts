@@ -30,6 +30,7 @@ import {
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
 import { UsageBar } from './usage-bar';
 import { SystemStatus } from '@console/shared/systems/systems-api';
+import { PageHeader } from '@console/ui/page-header';
 
 /** A line's height: rows on a wide screen, cards below 600 px (the virtual scroll needs one fixed size). */
 const ROW_PX = 52;
@@ -57,6 +58,7 @@ const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
   selector: 'argus-system-list-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     AlertCounts,
     Icon,
     MatButtonModule,
