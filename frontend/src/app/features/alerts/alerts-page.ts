@@ -96,7 +96,7 @@ export class AlertsPage {
   private readonly customersApi = inject(CustomersApi);
   private readonly dialog = inject(MatDialog);
   private readonly notify = inject(Notify);
-  private readonly auth = inject(AuthService);
+  private readonly user = inject(AuthService).user;
   protected readonly now = injectNow();
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
@@ -219,7 +219,7 @@ export class AlertsPage {
   }
 
   protected mayAcknowledge(alert: Alert): boolean {
-    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);
+    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.user(), alert.customerId);
   }
 
   protected setState(state: AlertState): void {

@@ -60,7 +60,7 @@ export class AvailabilityPage {
   private readonly api = inject(ReportsApi);
   private readonly customersApi = inject(CustomersApi);
   private readonly router = inject(Router);
-  private readonly auth = inject(AuthService);
+  private readonly user = inject(AuthService).user;
 
   readonly customer = input<string | undefined>();
   readonly from = input<string | undefined>();
@@ -108,7 +108,7 @@ export class AvailabilityPage {
   );
   protected readonly mayWrite = computed(() => {
     const id = this.customerId();
-    return id !== null && mayWriteAt(this.auth.user(), id);
+    return id !== null && mayWriteAt(this.user(), id);
   });
 
   protected readonly availability = availabilityText;

@@ -52,7 +52,7 @@ export class SmtpPage {
   private readonly smtp = inject(SmtpApi);
   private readonly notify = inject(Notify);
   private readonly fb = inject(FormBuilder).nonNullable;
-  protected readonly auth = inject(AuthService);
+  protected readonly user = inject(AuthService).user;
 
   protected readonly encryptions = ENCRYPTIONS;
   protected readonly form = this.fb.group({
@@ -140,7 +140,7 @@ export class SmtpPage {
     this.smtp.sendTest(to || undefined).subscribe({
       next: () => {
         this.testing.set(false);
-        this.testResult.set({ ok: true, to: to || (this.auth.user()?.email ?? 'your address') });
+        this.testResult.set({ ok: true, to: to || (this.user()?.email ?? 'your address') });
       },
       error: (err: unknown) => {
         this.testing.set(false);
