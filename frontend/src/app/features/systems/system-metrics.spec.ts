@@ -1,7 +1,7 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { provideForTests, settle } from '@console/testing';
+import { renderForTests, settle } from '@console/testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { SeriesKey } from '@console/shared/systems/series';
 import { SystemMetrics } from './system-metrics';
@@ -43,9 +43,7 @@ describe('SystemMetrics', () => {
   };
 
   async function render(series: SeriesKey[], inputs: Record<string, string> = {}): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(SystemMetrics);
+    ({ fixture, http } = renderForTests(SystemMetrics));
     fixture.componentRef.setInput('systemId', 7);
     for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
     await settle(fixture);
