@@ -3,6 +3,7 @@
  * an existing policy is never rewritten when a variable changes; the operator is told how to replace it.
  */
 import { query, type StepContext } from './context.js';
+import { compressionSettings } from './hypertable.js';
 import { ROLLUPS, type Rollup } from './rollups.js';
 
 interface Policy {
@@ -126,7 +127,7 @@ export async function ensureRollupCompression(
   rollup: Rollup,
   refreshStartOffset: string | null,
 ): Promise<void> {
-  const { knex, retention, report } = context;
+  const { knex, retention } = context;
   if (refreshStartOffset === null) return;
   const kept = rollup.retention(retention).text;
   const [after] = await query<{ compress_after: string; worth_it: boolean }>(
@@ -136,16 +137,7 @@ export async function ensureRollupCompression(
     [refreshStartOffset, refreshStartOffset, kept],
   );
   if (!after?.worth_it) return;
-  const [state] = await query<{ compression_enabled: boolean }>(
-    knex,
-    `SELECT compression_enabled FROM timescaledb_information.continuous_aggregates
-      WHERE view_schema = current_schema() AND view_name = ?`,
-    [rollup.view],
-  );
-  if (!state?.compression_enabled) {
-    await knex.raw(`ALTER MATERIALIZED VIEW ${rollup.view} SET (timescaledb.compress = true)`);
-    report.info(`${rollup.view} is compressed from now on (chunks older than ${after.compress_after})`);
-  }
+  await ensureRollupCompressionSettings(context, rollup, after.compress_after);
   await ensurePolicy(context, {
     proc: 'policy_compression',
     relation: rollup.view,
@@ -155,6 +147,54 @@ export async function ensureRollupCompression(
     addSql: 'SELECT add_compression_policy(?::regclass, compress_after => ?::interval, if_not_exists => true)',
     addBindings: [rollup.view, after.compress_after],
   });
+}
+
+/**
+ * One compressed segment per system and series set, its buckets in order (as the raw table's): a
+ * chart decompresses only its system's rows, and the same series' values of consecutive buckets lie
+ * next to one another, where the compression finds what repeats. TimescaleDB's default for a
+ * continuous aggregate (no segment, ordered by bucket, then system) puts one bucket of every system
+ * in a segment: every chart of a system decompressed the whole fleet's segments of its range, and
+ * with many systems the same series' previous bucket lay too far back for the compression to use it.
+ */
+export const ROLLUP_COMPRESS_SEGMENTBY = 'system_id, set_id';
+export const ROLLUP_COMPRESS_ORDERBY = 'bucket DESC';
+
+/**
+ * Enables a rollup's compression with those settings, or moves one compressed with others to them:
+ * chunks compressed from then on take the new settings, chunks compressed before keep theirs and
+ * stay readable (tested on the real extension).
+ */
+async function ensureRollupCompressionSettings(
+  { knex, report }: StepContext,
+  rollup: Rollup,
+  compressAfter: string,
+): Promise<void> {
+  const [state] = await query<{ compression_enabled: boolean; schema: string; hypertable: string }>(
+    knex,
+    `SELECT compression_enabled, materialization_hypertable_schema AS schema,
+            materialization_hypertable_name AS hypertable
+       FROM timescaledb_information.continuous_aggregates
+      WHERE view_schema = current_schema() AND view_name = ?`,
+    [rollup.view],
+  );
+  if (!state) return;
+  const alter = `ALTER MATERIALIZED VIEW ${rollup.view} SET (timescaledb.compress = true,
+                   timescaledb.compress_segmentby = '${ROLLUP_COMPRESS_SEGMENTBY}',
+                   timescaledb.compress_orderby = '${ROLLUP_COMPRESS_ORDERBY}')`;
+  if (!state.compression_enabled) {
+    await knex.raw(alter);
+    report.info(`${rollup.view} is compressed from now on (chunks older than ${compressAfter})`);
+    return;
+  }
+  const current = await compressionSettings(knex, state.schema, state.hypertable);
+  if (current.segmentBy === ROLLUP_COMPRESS_SEGMENTBY && current.orderBy === ROLLUP_COMPRESS_ORDERBY) return;
+  await knex.raw(alter);
+  report.info(
+    `${rollup.view} compression now segments by ${ROLLUP_COMPRESS_SEGMENTBY} and orders by ` +
+      `${ROLLUP_COMPRESS_ORDERBY} (was ${current.segmentBy || 'nothing'} / ${current.orderBy}); ` +
+      'chunks compressed before keep their settings',
+  );
 }
 
 export async function ensureRetentionPolicies(
