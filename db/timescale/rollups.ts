@@ -15,17 +15,18 @@ export interface Rollup {
   /**
    * The width of the rollup's own chunks, null: TimescaleDB's (ten raw chunks). A chunk is
    * compressed only once all of it is past compress_after, and dropped only once all of it is past
-   * retention: with ten-day chunks metrics_5m held up to 18 days uncompressed and up to 40 days in
-   * all. One day keeps those to 9 and 31, and each compressed segment still holds a day of a
-   * system's buckets (288 rows). metrics_1h keeps ten days: 240 hourly rows a segment, and ten days
+   * retention: with ten-day chunks metrics_5m held up to ten days more than its policies say, both
+   * uncompressed and in all (40 of 30). One day keeps that to a day, and each compressed segment
+   * still holds a day of a system's buckets (288 rows). metrics_1h keeps ten days: 240 hourly rows a segment, and ten days
    * are little of 400.
    */
   chunkInterval: string | null;
   /**
    * Age at which the rollup's chunks are compressed when sooner than its refresh window's end, null:
-   * a day past that end. metrics_5m: two days, the raw samples' default: of its 30 days, 7 were
-   * uncompressed at 2.4 × the compressed bytes (a late report's refresh may now rewrite a compressed
-   * day, as late reports already do in the raw table). metrics_1h: 8 days of 400 is little.
+   * a day past that end. metrics_5m: two days, the raw samples' default (a day past its window kept
+   * 8 of its 30 days uncompressed, at 2.2 × the compressed bytes); a late report's refresh may now
+   * rewrite a compressed day, as late reports already do in the raw table. metrics_1h: 8 days of
+   * 400 is little.
    */
   compressAfter: string | null;
 }
