@@ -335,11 +335,9 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
        SELECT t, ?, 'load.5', '', extract(minute FROM t) FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t`,
       [systemId, from, new Date(from.getTime() + HOUR - 60_000)],
     );
-    await knex.raw('CALL refresh_continuous_aggregate(?::regclass, ?::timestamptz, ?::timestamptz)', [
-      'metrics_1h',
-      from,
-      new Date(from.getTime() + HOUR),
-    ]);
+    const hourAfter = new Date(from.getTime() + HOUR);
+    const refresh = 'CALL refresh_continuous_aggregate(?::regclass, ?::timestamptz, ?::timestamptz)';
+    await knex.raw(refresh, ['metrics_1h', from, hourAfter]);
     const hourly = () =>
       rows<{ bucket: Date; avg: number; min: number; max: number; count: string }>(
         `SELECT r.bucket, r.avgs[1] AS avg, r.mins[1] AS min, r.maxs[1] AS max, r.count
