@@ -33,7 +33,7 @@ export type MetricsTab = 'host' | 'containers' | 'processes';
         [selectedIndex]="selectedIndex()"
       >
         <mat-tab label="Host">
-          <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [only]="host" />
+          <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [only]="host" [projections]="true" />
         </mat-tab>
         @if (hasContainers()) {
           <mat-tab label="Containers">
@@ -51,7 +51,7 @@ export type MetricsTab = 'host' | 'containers' | 'processes';
         }
       </mat-tab-group>
     } @else {
-      <argus-system-charts [systemId]="systemId()" [seriesList]="list()" />
+      <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [projections]="true" />
     }
   `,
   styles: `
