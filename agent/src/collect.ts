@@ -12,6 +12,7 @@ import { kernelCollector } from './collectors/kernel.js';
 import { loadCollector } from './collectors/load.js';
 import { memoryCollector } from './collectors/memory.js';
 import { networkCollector } from './collectors/network.js';
+import { sharedProcStats } from './collectors/proc-stats.js';
 import { processesCollector } from './collectors/processes.js';
 import { smartCollector } from './collectors/smart.js';
 import { updatesCollector } from './collectors/updates.js';
@@ -58,6 +59,8 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
   const firstWaitMs = options.waitForHostTools ? Infinity : SERVICE_FIRST_WAIT_MS;
   const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
   const settings = options.settings ?? (() => ({}));
+  // every /proc/<pid>/stat once a look: the zombie count and the process lists share them
+  const procStats = sharedProcStats(host);
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
     memoryCollector(host),
@@ -65,15 +68,18 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     disksCollector(host),
     diskIoCollector(host, clock),
     networkCollector(host, clock),
-    kernelCollector(host),
+    kernelCollector(host, procStats.stats),
     configuredCollector(settings, run),
-    processesCollector(host, settings, clock),
+    processesCollector(host, settings, clock, procStats.stats),
     containersCollector({ settings, log: options.log ?? (() => undefined), hostCpus: cores }),
     atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
     atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
     atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),
   ];
-  const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
+  const lookOnce = async () => {
+    procStats.next();
+    return (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
+  };
   let primed = false;
 
   return {
