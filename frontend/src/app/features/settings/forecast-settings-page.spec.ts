@@ -62,6 +62,6 @@ describe('ForecastSettingsPage', () => {
       { status: 400, statusText: 'Bad Request' },
     );
     await settle(fixture);
-    expect(page.querySelector('mat-error')?.textContent).toContain('must be a whole number of hours');
+    expect(page.querySelector('mat-error')?.textContent).toContain('Must be a whole number of hours');
   });
 });
