@@ -7,7 +7,9 @@
  * the default retention (raw 7 d, compress after 2 d, metrics_5m 30 d, metrics_1h 400 d), and with
  * the lever: compress after 6 h.
  *
- *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7]
+ *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7] [--containers 50]
+ *
+ * `--containers N`: each host also reports N running containers (13 series each).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -24,6 +26,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       real: { type: 'boolean', default: true },
       systems: { type: 'string', default: '4' },
       days: { type: 'string', default: '7' },
+      containers: { type: 'string', default: '0' },
     },
   });
   const systems = Number(values.systems);
@@ -33,7 +36,8 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     ((await knex.raw(sql, bindings)) as { rows: T[] }).rows[0] as T;
   try {
     const started = performance.now();
-    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24 });
+    const containers = Number(values.containers);
+    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24, containers });
     for (const job of jobs.filter((j) => j.proc_name !== 'policy_retention'))
       await knex.raw('CALL run_job(?)', [job.job_id]);
     await knex.raw('VACUUM ANALYZE');
