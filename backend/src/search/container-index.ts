@@ -24,7 +24,11 @@ export interface ContainerHit {
 
 interface Entry extends ContainerName {
   lower: string;
+  systemLower: string;
 }
+
+/** Plain code-unit order: localeCompare made a search matching 40,000 containers take ~10 times longer. */
+const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, clock: Clock) {
   let entries: Entry[] = [];
@@ -34,7 +38,11 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
   async function rebuild(): Promise<void> {
     const now = clock.now().getTime();
     const names = await repo.containerNames(new Date(now - GONE_AFTER_MS));
-    entries = names.map((entry) => ({ ...entry, lower: entry.name.toLowerCase() }));
+    entries = names.map((entry) => ({
+      ...entry,
+      lower: entry.name.toLowerCase(),
+      systemLower: entry.systemName.toLowerCase(),
+    }));
     builtAt = now;
   }
 
@@ -57,23 +65,25 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
     async search(term: string, visible: Visible, limit: number): Promise<ContainerHit[]> {
       const needle = term.toLowerCase();
       const since = clock.now().getTime() - GONE_AFTER_MS;
-      const found = (await current()).filter(
-        (entry) =>
-          entry.lower.includes(needle) &&
-          entry.seenAt.getTime() > since &&
-          (visible === null || visible.has(entry.customerId)),
-      );
       const starts = (entry: Entry) => (entry.lower.startsWith(needle) ? 0 : 1);
-      found.sort(
-        (a, b) =>
-          starts(a) - starts(b) ||
+      const before = (a: Entry, b: Entry) =>
+        (starts(a) - starts(b) ||
           a.name.length - b.name.length ||
-          a.lower.localeCompare(b.lower) ||
-          a.systemName.toLowerCase().localeCompare(b.systemName.toLowerCase()),
-      );
-      return found
-        .slice(0, limit)
-        .map(({ name, systemId, systemName, running }) => ({ name, systemId, systemName, running }));
+          order(a.lower, b.lower) ||
+          order(a.systemLower, b.systemLower)) < 0;
+      // the best `limit` in one pass: a term like "a" matches every container, and sorting them all
+      // to keep eight cost more than the rest of the search
+      const best: Entry[] = [];
+      for (const entry of await current()) {
+        if (!entry.lower.includes(needle) || entry.seenAt.getTime() <= since) continue;
+        if (visible !== null && !visible.has(entry.customerId)) continue;
+        if (best.length === limit && !before(entry, best[limit - 1] as Entry)) continue;
+        let at = best.length;
+        while (at > 0 && before(entry, best[at - 1] as Entry)) at -= 1;
+        best.splice(at, 0, entry);
+        if (best.length > limit) best.pop();
+      }
+      return best.map(({ name, systemId, systemName, running }) => ({ name, systemId, systemName, running }));
     },
   };
 }
