@@ -346,9 +346,9 @@ export function createSsoService(deps: SsoDeps) {
       };
     },
 
-    /** Refuses password sign-in to all but break-glass administrators, or allows it again. */
     /**
-     * Refusing password sign-in also ends the password sessions of the accounts it refuses now (as a
+     * Refuses password sign-in to all but break-glass administrators, or allows it again. Refusing
+     * it also ends the password sessions of the accounts it refuses now (as a
      * role change re-checks sessions): their next request is unauthenticated and their live sockets
      * close. Sessions opened through the provider stay.
      */

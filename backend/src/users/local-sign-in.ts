@@ -54,7 +54,8 @@ export function createLocalSignIn({ db, repo, audit, singleSignOn }: LocalSignIn
 
     /**
      * Turns the setting on or off. `whenRestricting` runs in the same transaction when it is turned
-     * on (the open password sessions it now refuses are ended there); how many accounts it signed out goes in the audit row.
+     * on (the open password sessions it now refuses are ended there); how many accounts it signed
+     * out goes in the audit row.
      */
     async setRestricted(
       actor: AuditActor,
