@@ -89,7 +89,14 @@ describe('forecast rules through the API', () => {
   it("answers a system's stored lines with the projection of its farthest-looking rule, to whoever sees the system", async () => {
     // the lines as a run stores them, fitted through the last whole hour
     const ids = await db('systems').pluck('id');
-    await storeLines(db, 'disk.used_pct', ids, NOW, 24, await fitLines(db, 'disk.used_pct', NOW, 24, { systemIds: ids }));
+    await storeLines(
+      db,
+      'disk.used_pct',
+      ids,
+      NOW,
+      24,
+      await fitLines(db, 'disk.used_pct', NOW, 24, { systemIds: ids }),
+    );
     const idOf = async (name: string) => (await db('systems').where({ name }).first('id')).id as number;
 
     const fast = await viewer.get(`/api/systems/${await idOf('fast-01')}/forecasts`);

@@ -72,7 +72,8 @@ export function createForecastLineCache() {
       const refitted = new Set(systemIds);
       for (const [id, line] of lines) if (line.metric === metric && refitted.has(line.systemId)) lines.delete(id);
       const until = new Date(kept.until);
-      for (const line of fresh) if (mayFire(line, filter.targets, filter.minimum, until)) lines.set(lineKey(line), line);
+      for (const line of fresh)
+        if (mayFire(line, filter.targets, filter.minimum, until)) lines.set(lineKey(line), line);
     },
   };
 }

@@ -148,7 +148,10 @@ describe('forecast rules', () => {
       assert.equal((await forecastAlerts(h, system.id)).length, 1, 'within 72 h');
 
       // the lines that may fire are kept between runs: a shorter horizon must still count at once
-      await h.knex('alert_rules').where({ key: 'disk.forecast' }).update({ horizon_seconds: 48 * 3600 });
+      await h
+        .knex('alert_rules')
+        .where({ key: 'disk.forecast' })
+        .update({ horizon_seconds: 48 * 3600 });
       h.clock.advance(60_000);
       const shorter = await h.run();
       assert.equal(shorter.alerts.resolved, 1, 'beyond 48 h: resolved in the same hour');
@@ -159,9 +162,9 @@ describe('forecast rules', () => {
       await h.report(other.id, [{ name: 'disk.used_pct', instance: '/', value: 90 }]);
       h.clock.advance(60_000);
       await h.run();
-      assert.deepEqual(
-        (await forecastAlerts(h, other.id)).map((a: { rule_key: string }) => a.rule_key).sort(),
-        ['disk.forecast', 'disk.forecast_critical'],
-      );
+      assert.deepEqual((await forecastAlerts(h, other.id)).map((a: { rule_key: string }) => a.rule_key).sort(), [
+        'disk.forecast',
+        'disk.forecast_critical',
+      ]);
     }));
 });

@@ -57,9 +57,7 @@ export interface EvaluationDeps {
 }
 
 /** What every run of one evaluation shares. */
-interface RunDeps extends EvaluationDeps {
-  forecastLines: ForecastLineCache | null;
-}
+type RunDeps = EvaluationDeps & { forecastLines: ForecastLineCache | null };
 
 /** Run context: the mail switch, and the part of the fleet with its previous run (null: all, bookkeeping included). */
 interface RunContext {

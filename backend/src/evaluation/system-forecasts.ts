@@ -23,7 +23,9 @@ export interface SystemForecastsDeps {
 
 /** Of the rules reading `line`, the one that looks farthest ahead (the projection is drawn that far). */
 function farthestRule(rules: readonly AlertRule[], line: FittedLine): AlertRule | null {
-  const reading = rules.filter((rule) => rule.metric === line.metric && instanceMatches(rule.instanceGlob, line.instance));
+  const reading = rules.filter(
+    (rule) => rule.metric === line.metric && instanceMatches(rule.instanceGlob, line.instance),
+  );
   return reading.reduce<AlertRule | null>(
     (best, rule) => (best && (best.horizonSeconds ?? 0) >= (rule.horizonSeconds ?? 0) ? best : rule),
     null,

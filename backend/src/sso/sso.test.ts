@@ -122,9 +122,16 @@ describe('single sign-on through a real OpenID provider', () => {
   });
 
   it('takes the rights of a group the provider removed someone from at their next sign-in, closing their open socket', async () => {
-    t.op.accounts.set('rita', { email: 'rita@example.com', email_verified: true, groups: ['acme-ops', 'globex-viewers'] });
+    t.op.accounts.set('rita', {
+      email: 'rita@example.com',
+      email_verified: true,
+      groups: ['acme-ops', 'globex-viewers'],
+    });
     const first = await signInThroughProvider(t, 'rita');
-    const live = await LiveClient.open(t.url, { origin: t.url, headers: { cookie: first.browser.cookieHeader(t.url) } });
+    const live = await LiveClient.open(t.url, {
+      origin: t.url,
+      headers: { cookie: first.browser.cookieHeader(t.url) },
+    });
     const before = JSON.parse((await first.browser.fetch(`${t.url}/api/auth/me`)).text).user;
     assert.deepEqual([before.role, before.customerIds], ['OPERATOR', [acme, globex]]);
 

@@ -31,8 +31,8 @@ import { TwoFactorSection } from './two-factor-section';
           <div class="tab-body">
             @if (providerOnly()) {
               <p class="provider-note" data-testid="provider-password">
-                You sign in through your organisation's identity provider, and Argus holds no password for you.
-                Change your password there.
+                You sign in through your organisation's identity provider, and Argus holds no password for you. Change
+                your password there.
               </p>
             } @else {
               <argus-password-form />
@@ -45,14 +45,14 @@ import { TwoFactorSection } from './two-factor-section';
           <div class="tab-body">
             @if (providerOnly()) {
               <p class="provider-note" data-testid="provider-second-factor">
-                You sign in through your organisation's identity provider: your second factor is the one it asks
-                for, and Argus asks for no code of its own after it. Manage it at your identity provider.
+                You sign in through your organisation's identity provider: your second factor is the one it asks for,
+                and Argus asks for no code of its own after it. Manage it at your identity provider.
               </p>
             } @else {
               @if (source() === 'both') {
                 <p class="provider-note" data-testid="password-only-second-factor">
-                  The authenticator app below is asked for when you sign in with your password. Signing in through
-                  your identity provider uses the provider's own second factor.
+                  The authenticator app below is asked for when you sign in with your password. Signing in through your
+                  identity provider uses the provider's own second factor.
                 </p>
               }
               <argus-two-factor-section />

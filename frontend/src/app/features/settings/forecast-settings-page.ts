@@ -25,9 +25,9 @@ const WHOLE = /^\d+$/;
     <header class="page-header">
       <h1>Forecasts</h1>
       <p>
-        Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages
-        and carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a
-        change of pace sooner. Lines are fitted again once an hour.
+        Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
+        carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
+        pace sooner. Lines are fitted again once an hour.
       </p>
     </header>
     @let state = loadedState();
@@ -43,7 +43,9 @@ const WHOLE = /^\d+$/;
         <mat-form-field subscriptSizing="dynamic" class="long-hint">
           <mat-label>Data needed (% of the window)</mat-label>
           <input matInput type="number" formControlName="minShare" min="10" max="100" />
-          <mat-hint>No forecast for a series with fewer hours of data, such as a system enrolled today. Default 75.</mat-hint>
+          <mat-hint
+            >No forecast for a series with fewer hours of data, such as a system enrolled today. Default 75.</mat-hint
+          >
           <mat-error>{{ minShare.getError('server') ?? 'A whole percentage from 10 to 100.' }}</mat-error>
         </mat-form-field>
         @if (submission.error(); as message) {

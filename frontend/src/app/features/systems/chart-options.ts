@@ -71,7 +71,8 @@ export function chartOptions(
       { label: `${line.label} min`, scale, stroke, width: 0, points: { show: false } },
       { label: `${line.label} max`, scale, stroke, width: 0, points: { show: false } },
     );
-    if (line.continues === undefined) bands.push({ series: [maxColumn(i), minColumn(i)], fill: withAlpha(stroke, 0.18) });
+    if (line.continues === undefined)
+      bands.push({ series: [maxColumn(i), minColumn(i)], fill: withAlpha(stroke, 0.18) });
   });
 
   const scales: uPlot.Scales = { x: { time: true, range: () => xRange() } };

@@ -23,7 +23,13 @@ function forecast(overrides: Partial<ForecastLine> = {}): ForecastLine {
   };
 }
 
-const diskLine: ChartLine = { key: 'disk.used_pct|/var', label: 'Disk used · /var', metric: 'disk.used_pct', unit: '%', points: [] };
+const diskLine: ChartLine = {
+  key: 'disk.used_pct|/var',
+  label: 'Disk used · /var',
+  metric: 'disk.used_pct',
+  unit: '%',
+  points: [],
+};
 
 describe('forecast projection', () => {
   it('runs the fitted line from the start of its window to the crossing', () => {
