@@ -12,7 +12,9 @@
  * A compressed rollup is counted by its compressed rows (heap and TOAST): what grows with the
  * fleet; a chunk's fixed pages (indexes, free-space maps: ~100 kB each) weigh on 4 hosts, not on 1,000.
  *
- *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7]
+ *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7] [--containers 50]
+ *
+ * `--containers N`: each host also reports N running containers (13 series each).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -29,6 +31,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       real: { type: 'boolean', default: true },
       systems: { type: 'string', default: '4' },
       days: { type: 'string', default: '7' },
+      containers: { type: 'string', default: '0' },
     },
   });
   const systems = Number(values.systems);
@@ -38,7 +41,8 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     ((await knex.raw(sql, bindings)) as { rows: T[] }).rows[0] as T;
   try {
     const started = performance.now();
-    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24 });
+    const containers = Number(values.containers);
+    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24, containers });
     // raw compressed and both rollups refreshed; the rollups are measured uncompressed first
     const compressesRollup = (j: (typeof jobs)[number]) =>
       j.proc_name === 'policy_compression' && j.hypertable_name !== 'metrics';
