@@ -14,11 +14,6 @@ export const FLAP_WINDOW_MS = 60 * 60_000;
 /** Clear this long before a flapping alert resolves. */
 export const FLAP_STABLE_MS = FLAP_WINDOW_MS / 2;
 
-export interface FlappingOpen extends OpenAlert {
-  flapping_since: Date | null;
-  clear_since: Date | null;
-}
-
 /** Of the raises about to happen, the indexes of those that make their identity flap. */
 export async function flappingRaises(
   trx: Knex.Transaction,
@@ -36,7 +31,7 @@ export async function flappingRaises(
  */
 export async function holdFlapping(
   trx: Knex.Transaction,
-  open: readonly FlappingOpen[],
+  open: readonly OpenAlert[],
   resolveIds: readonly number[],
   now: Date,
 ): Promise<number[]> {
@@ -45,14 +40,14 @@ export async function holdFlapping(
   const cleared: number[] = [];
   const back: number[] = [];
   for (const alert of open) {
-    if (alert.flapping_since === null) continue;
-    const id = Number(alert.id);
+    if (alert.flappingSince === null) continue;
+    const id = alert.id;
     if (!resolving.has(id)) {
-      if (alert.clear_since !== null) back.push(id);
+      if (alert.clearSince !== null) back.push(id);
       continue;
     }
-    if (alert.clear_since === null) cleared.push(id);
-    if (alert.clear_since === null || now.getTime() - alert.clear_since.getTime() < FLAP_STABLE_MS) held.add(id);
+    if (alert.clearSince === null) cleared.push(id);
+    if (alert.clearSince === null || now.getTime() - alert.clearSince.getTime() < FLAP_STABLE_MS) held.add(id);
   }
   await setClearSince(trx, cleared, now);
   await setClearSince(trx, back, null);

@@ -11,7 +11,7 @@
  */
 import type { Knex } from 'knex';
 import * as repo from './incidents-repo.js';
-import type { AlertRow } from '../alerts/alert-json.js';
+import type { Alert } from '../alerts/alert-json.js';
 import { insertAlerts, type FleetPart } from './repo.js';
 import { identity, type NewAlert, type SystemInfo } from './types.js';
 
@@ -147,15 +147,15 @@ export async function raiseInIncidents(
   toRaise: readonly NewAlert[],
   now: Date,
   incidents: RunIncidents,
-): Promise<{ raised: AlertRow[]; grouped: Set<number> }> {
+): Promise<{ raised: Alert[]; grouped: Set<number> }> {
   const raised = await insertAlerts(trx, toRaise, now, (a) => {
     const key = identity(a.ruleKey, a.systemId, a.instance);
     return { cluster: incidents.clusterOf.get(key) ?? null, fleet: incidents.fleetOf.get(key) ?? null };
   });
   const grouped = new Set<number>();
   for (const row of raised) {
-    const key = identity(row.rule_key, row.system_id, row.instance);
-    if (incidents.clusterOf.has(key) || incidents.fleetOf.has(key)) grouped.add(Number(row.id));
+    const key = identity(row.ruleKey, row.systemId, row.instance);
+    if (incidents.clusterOf.has(key) || incidents.fleetOf.has(key)) grouped.add(row.id);
   }
   return { raised, grouped };
 }

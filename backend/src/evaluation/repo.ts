@@ -4,15 +4,15 @@
  * (history) is never read (the bench prints the plans).
  */
 import { escapeLike } from '../lib/like.js';
-import type { FlappingOpen } from './flapping.js';
 import type { Knex } from 'knex';
-import type { AlertRow } from '../alerts/alert-json.js';
+import { ALERT_COLUMNS, alertOfRow, type Alert } from '../alerts/alert-json.js';
 import { scheduleOfRow } from '../maintenance/schedule.js';
 import type { CustomerInfo, MaintenanceWindow } from './suppression.js';
 import type {
   AlertRule,
   EventRule,
   NewAlert,
+  OpenAlert,
   PendingCondition,
   Scope,
   ScopeType,
@@ -23,8 +23,18 @@ import type {
 // shared by every Argus process; only one run at a time (overlapping calls wait)
 export const EVALUATION_LOCK_KEY = 7_411_005;
 
-const ALERT_COLUMNS =
-  'id, rule_key, rule_kind, severity, system_id, customer_id, instance, value, message, state, acknowledged_at, started_at, resolved_at';
+const RETURNING_ALERT = ALERT_COLUMNS.join(', ');
+
+/** An open alert's row with its hold (`evaluation_event_holds`) and flapping marks. */
+function openAlertOfRow(row: Record<string, unknown>): OpenAlert {
+  return {
+    ...alertOfRow(row),
+    ruleKind: row['rule_kind'] as OpenAlert['ruleKind'],
+    holdUntil: row['hold_until'] as Date | null,
+    flappingSince: row['flapping_since'] as Date | null,
+    clearSince: row['clear_since'] as Date | null,
+  };
+}
 
 function scopeOf(row: { scope_type: string | null; scope_id: number | null }): Scope | null {
   return row.scope_type && row.scope_id !== null ? { type: row.scope_type as ScopeType, id: row.scope_id } : null;
@@ -120,17 +130,15 @@ export async function loadClusterIds(trx: Knex): Promise<number[]> {
   return (await trx('clusters').select('id')).map((r) => r.id as number);
 }
 
-export async function loadOpenAlerts(trx: Knex, part: FleetPart = null): Promise<FlappingOpen[]> {
+export async function loadOpenAlerts(trx: Knex, part: FleetPart = null): Promise<OpenAlert[]> {
   return rows(
-    await trx.raw<{ rows: FlappingOpen[] }>(
-      `SELECT ${ALERT_COLUMNS.split(', ')
-        .map((c) => `a.${c}`)
-        .join(', ')}, h.hold_until, a.flapping_since, a.clear_since
+    await trx.raw<{ rows: Record<string, unknown>[] }>(
+      `SELECT ${ALERT_COLUMNS.map((c) => `a.${c}`).join(', ')}, a.rule_kind, h.hold_until, a.flapping_since, a.clear_since
          FROM alerts a LEFT JOIN evaluation_event_holds h ON h.alert_id = a.id
         WHERE a.state = 'open' AND ${ofCustomer('a.customer_id')}`,
       customerBindings(part),
     ),
-  );
+  ).map(openAlertOfRow);
 }
 
 export async function loadPending(trx: Knex): Promise<PendingCondition[]> {
@@ -165,10 +173,10 @@ export async function insertAlerts(
   alerts: readonly NewAlert[],
   now: Date,
   incidentsOf: (alert: NewAlert) => { cluster: number | null; fleet: number | null },
-): Promise<AlertRow[]> {
+): Promise<Alert[]> {
   if (!alerts.length) return [];
   const incidents = alerts.map(incidentsOf);
-  const { rows: inserted } = await trx.raw<{ rows: AlertRow[] }>(
+  const { rows: inserted } = await trx.raw<{ rows: Record<string, unknown>[] }>(
     `INSERT INTO alerts (rule_key, rule_kind, system_id, customer_id, instance, severity, state, value, message,
                          started_at, incident_id, fleet_incident_id)
      SELECT t.rule_key, t.rule_kind, t.system_id, t.customer_id, t.instance, t.severity, 'open', t.value, t.message,
@@ -177,7 +185,7 @@ export async function insertAlerts(
                    ?::bigint[], ?::bigint[])
             AS t(rule_key, rule_kind, system_id, customer_id, instance, severity, value, message,
                  incident_id, fleet_incident_id)
-     RETURNING ${ALERT_COLUMNS}`,
+     RETURNING ${RETURNING_ALERT}`,
     [
       now,
       alerts.map((a) => a.ruleKey),
@@ -193,18 +201,18 @@ export async function insertAlerts(
       incidents.map((i) => i.fleet) as number[],
     ],
   );
-  return inserted;
+  return inserted.map(alertOfRow);
 }
 
-export async function resolveAlerts(trx: Knex, ids: readonly number[], now: Date): Promise<AlertRow[]> {
+export async function resolveAlerts(trx: Knex, ids: readonly number[], now: Date): Promise<Alert[]> {
   if (!ids.length) return [];
-  const { rows: resolved } = await trx.raw<{ rows: AlertRow[] }>(
+  const { rows: resolved } = await trx.raw<{ rows: Record<string, unknown>[] }>(
     `UPDATE alerts SET state = 'resolved', resolved_at = ?
       WHERE id = ANY(?::bigint[]) AND state = 'open'
-      RETURNING ${ALERT_COLUMNS}`,
+      RETURNING ${RETURNING_ALERT}`,
     [now, [...ids]],
   );
-  return resolved;
+  return resolved.map(alertOfRow);
 }
 
 export async function setHolds(trx: Knex, holds: readonly { alertId: number; holdUntil: Date }[]): Promise<void> {

@@ -1,5 +1,5 @@
 /** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
-import type { AlertRow, AlertTransition } from '../alerts/alert-json.js';
+import type { Alert, AlertTransition } from '../alerts/alert-json.js';
 import type { Suppression } from './suppression.js';
 import { REPORTING, type SystemInfo, type SystemStatus } from './types.js';
 
@@ -21,7 +21,7 @@ export interface RunResult {
 
 export interface Committed {
   result: RunResult;
-  transitions: { type: AlertTransition; row: AlertRow }[];
+  transitions: { type: AlertTransition; alert: Alert }[];
   statusChanged: number[];
   suppressed: Suppression;
   /** Customers whose incidents opened or resolved (the consoles' incident lists). */
@@ -64,7 +64,7 @@ function mergeParts(parts: readonly Committed[], failedCustomers: number[], now:
 export function runFigures(input: {
   systems: ReadonlyMap<number, SystemInfo>;
   clusterIds: readonly number[];
-  stillOpen: readonly AlertRow[];
+  stillOpen: readonly Alert[];
   rulesOf: (system: SystemInfo) => number;
 }): { evaluated: number; clusters: Record<string, ClusterCounts> } {
   const { systems } = input;
@@ -80,7 +80,7 @@ export function runFigures(input: {
     else if (system.status === 'OFFLINE' || system.status === 'STANDBY') counts.offline += 1;
   }
   for (const alert of input.stillOpen) {
-    const clusterId = systems.get(alert.system_id)?.clusterId;
+    const clusterId = systems.get(alert.systemId)?.clusterId;
     const counts = clusterId === null || clusterId === undefined ? undefined : clusters[String(clusterId)];
     if (counts) counts.openAlerts += 1;
   }

@@ -11,10 +11,10 @@ const OUTAGE_TOLERANCE_MS = 60 * 60_000;
 /** The open alerts by their rule's kind. */
 export function splitByKind(open: readonly OpenAlert[]) {
   return {
-    metric: open.filter((a) => a.rule_kind === 'metric'),
-    offline: open.filter((a) => a.rule_kind === 'offline'),
-    event: open.filter((a) => a.rule_kind === 'event'),
-    forecast: open.filter((a) => a.rule_kind === 'forecast'),
+    metric: open.filter((a) => a.ruleKind === 'metric'),
+    offline: open.filter((a) => a.ruleKind === 'offline'),
+    event: open.filter((a) => a.ruleKind === 'event'),
+    forecast: open.filter((a) => a.ruleKind === 'forecast'),
   };
 }
 

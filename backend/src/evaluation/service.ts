@@ -13,7 +13,7 @@
  * the second wait (bounded by lock_timeout); each caller gets its own run's figures.
  */
 import type { Knex } from 'knex';
-import { publishAlertTransition, toAlertJson, type AlertRow } from '../alerts/alert-json.js';
+import { publishAlertTransition, type Alert } from '../alerts/alert-json.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -95,9 +95,9 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     systems.values(),
   );
   const openSeriesKeys = openByKind.metric.flatMap((alert) => {
-    const system = systems.get(alert.system_id);
-    const metric = system ? alertRules.ruleFor(system, alert.rule_key)?.metric : null;
-    return metric ? [{ systemId: alert.system_id, name: metric, instance: alert.instance }] : [];
+    const system = systems.get(alert.systemId);
+    const metric = system ? alertRules.ruleFor(system, alert.ruleKey)?.metric : null;
+    return metric ? [{ systemId: alert.systemId, name: metric, instance: alert.instance }] : [];
   });
   const openSeries = new Map(
     (await observations.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
@@ -147,18 +147,16 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   const incidents = await prepareIncidents(trx, { now, previousRun, systems, part, raising: offline.raise });
   const { raised, grouped } = await raiseInIncidents(trx, toRaise, now, incidents);
   const flappingIds = new Set(
-    raised
-      .filter((row) => flapping.has(identity(row.rule_key, row.system_id, row.instance)))
-      .map((row) => Number(row.id)),
+    raised.filter((row) => flapping.has(identity(row.ruleKey, row.systemId, row.instance))).map((row) => row.id),
   );
   await markFlapping(trx, [...flappingIds], now);
   const holdByIdentity = new Map(events.raise.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a.holdUntil]));
   await repo.setHolds(trx, [
     ...raised.flatMap((row) => {
-      const holdUntil = holdByIdentity.get(identity(row.rule_key, row.system_id, row.instance));
-      return holdUntil ? [{ alertId: Number(row.id), holdUntil }] : [];
+      const holdUntil = holdByIdentity.get(identity(row.ruleKey, row.systemId, row.instance));
+      return holdUntil ? [{ alertId: row.id, holdUntil }] : [];
     }),
-    ...events.extend.map((e) => ({ alertId: Number(e.alert.id), holdUntil: e.holdUntil })),
+    ...events.extend.map((e) => ({ alertId: e.alert.id, holdUntil: e.holdUntil })),
   ]);
   // a flapping alert stays open until its condition has been clear for half the flapping window
   const resolveIds = await holdFlapping(
@@ -166,7 +164,7 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     open,
     [
       ...new Set(
-        [...offline.resolve, ...metric.resolve, ...forecasts.resolve, ...events.resolve].map((r) => Number(r.alert.id)),
+        [...offline.resolve, ...metric.resolve, ...forecasts.resolve, ...events.resolve].map((r) => r.alert.id),
       ),
     ],
     now,
@@ -177,12 +175,12 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   await observations.markEventsSeen(trx, agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000));
 
   // 5. status follows the worst open alert
-  const resolvedIds = new Set(resolved.map((r) => Number(r.id)));
-  const stillOpen = [...open.filter((a) => !resolvedIds.has(Number(a.id))), ...raised];
+  const resolvedIds = new Set(resolved.map((r) => r.id));
+  const stillOpen = [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
   const worst = new Map<number, number>();
   for (const alert of stillOpen) {
     const rank = SEVERITY_RANK[alert.severity as keyof typeof SEVERITY_RANK] ?? 0;
-    if (rank > (worst.get(alert.system_id) ?? 0)) worst.set(alert.system_id, rank);
+    if (rank > (worst.get(alert.systemId) ?? 0)) worst.set(alert.systemId, rank);
   }
   const statusChanges = await repo.applyAlertStatuses(
     trx,
@@ -202,7 +200,7 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   const incidentChanges = await settleIncidents(trx, incidents.created, now);
   const resolvedInIncident = await inIncident(
     trx,
-    resolved.map((row) => Number(row.id)),
+    resolved.map((row) => row.id),
   );
 
   // 7. notifications: raises are never suppressed (nothing was raised then); the rest may be
@@ -211,10 +209,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     return system ? suppressed(system) : true;
   };
   const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet, part);
-  const own = (row: AlertRow, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
-    alertId: Number(row.id),
+  const own = (row: Alert, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
+    alertId: row.id,
     kind,
-    customerId: row.customer_id,
+    customerId: row.customerId,
     severity: row.severity as QueuedTransition['severity'],
   });
   const ofIncident = (change: IncidentChange, kind: 'raised' | 'resolved'): QueuedTransition => ({
@@ -229,10 +227,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     trx,
     [
       ...raised
-        .filter((row) => !grouped.has(Number(row.id)))
-        .map((row) => own(row, flappingIds.has(Number(row.id)) ? 'flapping' : 'raised')),
+        .filter((row) => !grouped.has(row.id))
+        .map((row) => own(row, flappingIds.has(row.id) ? 'flapping' : 'raised')),
       ...resolved
-        .filter((row) => !quiet(row.system_id) && !resolvedInIncident.has(Number(row.id)))
+        .filter((row) => !quiet(row.systemId) && !resolvedInIncident.has(row.id))
         .map((row) => own(row, 'resolved')),
       ...incidentChanges.opened.map((change) => ofIncident(change, 'raised')),
       ...incidentChanges.resolved.map((change) => ofIncident(change, 'resolved')),
@@ -259,9 +257,9 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
       failedCustomers: [],
     },
     transitions: [
-      ...raised.map((row) => ({ type: 'raised' as const, row })),
-      ...resolved.map((row) => ({ type: 'resolved' as const, row })),
-      ...expired.map((row) => ({ type: 'unacknowledged' as const, row })),
+      ...raised.map((alert) => ({ type: 'raised' as const, alert })),
+      ...resolved.map((alert) => ({ type: 'resolved' as const, alert })),
+      ...expired.map((alert) => ({ type: 'unacknowledged' as const, alert })),
     ],
     statusChanged: [...new Set([...marked.map((m) => m.id), ...statusChanges.map((c) => c.id)])],
     suppressed,
@@ -336,9 +334,7 @@ export function createEvaluation(deps: EvaluationDeps) {
   /** A committed run's bus events, after the previous run's (bus.publish never rejects). */
   async function publish(committed: Committed): Promise<void> {
     // sent without waiting for each answer (one connection keeps their order): 10,000 one by one took ~4 s
-    await Promise.all(
-      committed.transitions.map(({ type, row }) => publishAlertTransition(bus, type, toAlertJson(row))),
-    );
+    await Promise.all(committed.transitions.map(({ type, alert }) => publishAlertTransition(bus, type, alert)));
     await Promise.all(committed.statusChanged.map((id) => bus.publish('systems', { id })));
     for (const customerId of committed.incidentCustomers)
       await publishChange(bus, { topic: 'incidents', ids: [customerId], reach: { customerId } });
