@@ -7,8 +7,8 @@
  */
 import type { Knex } from 'knex';
 import { decideForecasts, directionOf, minBuckets, type ForecastDecision } from './forecasts.js';
-import { dueForRefit, fitLines, HOUR_MS, loadForecastSettings, loadLines, storeLines } from './forecast-repo.js';
-import { loadCustomers } from './repo.js';
+import { HOUR_MS } from './forecast-repo.js';
+import type { EvaluationRepos } from './repos.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import type { AlertRule, OpenAlert, SystemInfo } from './types.js';
@@ -25,19 +25,30 @@ export interface ForecastStepInput {
   part: number | null;
 }
 
-export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise<ForecastDecision> {
+export async function forecastStep(
+  repos: Pick<EvaluationRepos, 'forecasts' | 'run'>,
+  trx: Knex,
+  input: ForecastStepInput,
+): Promise<ForecastDecision> {
   const forecasts = input.rules
     .allEnabled()
     .filter((rule) => rule.kind === 'forecast' && rule.metric !== null && rule.threshold !== null);
   const metrics = [...new Set(forecasts.map((rule) => rule.metric as string))];
   if (!metrics.length && !input.open.length) return { raise: [], resolve: [] };
-  const settings = await loadForecastSettings(trx);
+  const settings = await repos.forecasts.loadForecastSettings(trx);
   const through = new Date(Math.floor(input.now.getTime() / HOUR_MS) * HOUR_MS);
   for (const metric of metrics) {
-    const due = await dueForRefit(trx, metric, through, settings.windowHours, input.part, REFITS_PER_RUN);
+    const due = await repos.forecasts.dueForRefit(
+      metric,
+      through,
+      settings.windowHours,
+      input.part,
+      REFITS_PER_RUN,
+      trx,
+    );
     if (!due.length) continue;
-    const lines = await fitLines(trx, metric, through, settings.windowHours, { systemIds: due });
-    await storeLines(trx, metric, due, through, settings.windowHours, lines);
+    const lines = await repos.forecasts.fitLines(metric, through, settings.windowHours, { systemIds: due }, trx);
+    await repos.forecasts.storeLines(metric, due, through, settings.windowHours, lines, trx);
   }
   const targets = forecasts.map((rule) => ({
     metric: rule.metric as string,
@@ -45,7 +56,7 @@ export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise
     threshold: rule.threshold as number,
     horizonHours: (rule.horizonSeconds ?? 0) / 3600,
   }));
-  const lines = await loadLines(trx, targets, input.now, minBuckets(settings), input.part);
-  const zones = new Map((await loadCustomers(trx)).map((c) => [c.id, c.timeZone]));
+  const lines = await repos.forecasts.loadLines(targets, input.now, minBuckets(settings), input.part, trx);
+  const zones = new Map((await repos.run.loadCustomers(trx)).map((c) => [c.id, c.timeZone]));
   return decideForecasts({ ...input, lines, settings, timeZoneOf: (id) => zones.get(id) ?? 'UTC' });
 }

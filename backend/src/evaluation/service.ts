@@ -24,15 +24,14 @@ import type { Mailer } from '../mail/mailer.js';
 import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
-import { flappingRaises, holdFlapping, markFlapping } from './flapping.js';
+import { flappingRaises, holdFlapping } from './flapping.js';
 import { forecastStep } from './forecast-step.js';
 import { prepareIncidents, raiseInIncidents, settleIncidents } from './incidents.js';
-import { inIncident, type IncidentChange } from './incidents-repo.js';
+import type { IncidentChange } from './incidents-repo.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
 import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
-import * as observations from './observations-repo.js';
-import * as repo from './repo.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
+import type { EvaluationRepos } from './repos.js';
 import { RuleBook } from './rule-book.js';
 import { mergeParts, runFigures, type Committed, type RunResult } from './run-result.js';
 import { buildSuppression, type Suppression } from './suppression.js';
@@ -43,6 +42,7 @@ const EVENT_WINDOW_MS = 10 * 60_000;
 
 export interface EvaluationDeps {
   db: Knex;
+  repos: EvaluationRepos;
   bus: Bus;
   clock: Clock;
   log: Logger;
@@ -65,11 +65,12 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   const { now, mailOn } = run;
   const t = now.getTime();
   const part = run.part?.customerId ?? null;
+  const { run: repo, observations } = deps.repos;
   let previousRun: Date | null;
   if (run.part) {
-    await repo.lockRun(trx, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+    await repo.lockRun(deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, trx);
     previousRun = run.part.previousRun;
-  } else previousRun = await startRun(trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
+  } else previousRun = await startRun(repo, trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
 
   const alertRules = new RuleBook(await repo.loadAlertRules(trx));
   const eventRules = new RuleBook(await repo.loadEventRules(trx));
@@ -77,9 +78,9 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   const clusterIds = await repo.loadClusterIds(trx);
 
   // 1. offline detection, before anything reads statuses
-  const marked = await observations.markSilentSystems(trx, new Date(t - OFFLINE_AFTER_MS), now, part);
-  const systems = new Map<number, SystemInfo>((await repo.loadSystems(trx, part)).map((s) => [s.id, s]));
-  const open = await repo.loadOpenAlerts(trx, part);
+  const marked = await observations.markSilentSystems(new Date(t - OFFLINE_AFTER_MS), now, part, trx);
+  const systems = new Map<number, SystemInfo>((await repo.loadSystems(part, trx)).map((s) => [s.id, s]));
+  const open = await repo.loadOpenAlerts(part, trx);
   const openByKind = splitByKind(open);
   const pending = new Map<string, PendingCondition>(
     (await repo.loadPending(trx))
@@ -89,10 +90,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
 
   // 2. what the rules read: one statement over metric_latest for all systems, plus the open alerts' series
   const candidates = await observations.firingCandidates(
-    trx,
     new Date(t - FRESH_MS),
     alertRules.allEnabled(),
     systems.values(),
+    trx,
   );
   const openSeriesKeys = openByKind.metric.flatMap((alert) => {
     const system = systems.get(alert.systemId);
@@ -100,10 +101,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     return metric ? [{ systemId: alert.systemId, name: metric, instance: alert.instance }] : [];
   });
   const openSeries = new Map(
-    (await observations.latestOf(trx, openSeriesKeys)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
+    (await observations.latestOf(openSeriesKeys, trx)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
   );
-  const reboots = await observations.detectReboots(trx, part);
-  const agentEvents = await observations.unseenEvents(trx, new Date(t - EVENT_WINDOW_MS), part);
+  const reboots = await observations.detectReboots(part, trx);
+  const agentEvents = await observations.unseenEvents(new Date(t - EVENT_WINDOW_MS), part, trx);
 
   // 3. decisions (pure)
   const offline = decideOffline({ now, systems, rules: alertRules, open: openByKind.offline, suppressed });
@@ -117,7 +118,7 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     openSeries,
     suppressed,
   });
-  const forecasts = await forecastStep(trx, {
+  const forecasts = await forecastStep(deps.repos, trx, {
     now,
     systems,
     rules: alertRules,
@@ -138,28 +139,38 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   // 4. writes
   const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...forecasts.raise, ...events.raise];
   const flapping = new Set(
-    [...(await flappingRaises(trx, toRaise, now))].map((i) => {
+    [...(await flappingRaises(deps.repos.flapping, trx, toRaise, now))].map((i) => {
       const a = toRaise[i] as NewAlert;
       return identity(a.ruleKey, a.systemId, a.instance);
     }),
   );
   // cluster and fleet incidents: one notification for a site (or a fleet) that went dark, not one per system
-  const incidents = await prepareIncidents(trx, { now, previousRun, systems, part, raising: offline.raise });
-  const { raised, grouped } = await raiseInIncidents(trx, toRaise, now, incidents);
+  const incidents = await prepareIncidents(deps.repos, trx, {
+    now,
+    previousRun,
+    systems,
+    part,
+    raising: offline.raise,
+  });
+  const { raised, grouped } = await raiseInIncidents(deps.repos, trx, toRaise, now, incidents);
   const flappingIds = new Set(
     raised.filter((row) => flapping.has(identity(row.ruleKey, row.systemId, row.instance))).map((row) => row.id),
   );
-  await markFlapping(trx, [...flappingIds], now);
+  await deps.repos.flapping.markFlapping([...flappingIds], now, trx);
   const holdByIdentity = new Map(events.raise.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a.holdUntil]));
-  await repo.setHolds(trx, [
-    ...raised.flatMap((row) => {
-      const holdUntil = holdByIdentity.get(identity(row.ruleKey, row.systemId, row.instance));
-      return holdUntil ? [{ alertId: row.id, holdUntil }] : [];
-    }),
-    ...events.extend.map((e) => ({ alertId: e.alert.id, holdUntil: e.holdUntil })),
-  ]);
+  await repo.setHolds(
+    [
+      ...raised.flatMap((row) => {
+        const holdUntil = holdByIdentity.get(identity(row.ruleKey, row.systemId, row.instance));
+        return holdUntil ? [{ alertId: row.id, holdUntil }] : [];
+      }),
+      ...events.extend.map((e) => ({ alertId: e.alert.id, holdUntil: e.holdUntil })),
+    ],
+    trx,
+  );
   // a flapping alert stays open until its condition has been clear for half the flapping window
   const resolveIds = await holdFlapping(
+    deps.repos.flapping,
     trx,
     open,
     [
@@ -169,10 +180,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     ],
     now,
   );
-  const resolved = await repo.resolveAlerts(trx, resolveIds, now);
-  await repo.startPending(trx, metric.startPending);
-  await repo.endPending(trx, metric.endPending);
-  await observations.markEventsSeen(trx, agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000));
+  const resolved = await repo.resolveAlerts(resolveIds, now, trx);
+  await repo.startPending(metric.startPending, trx);
+  await repo.endPending(metric.endPending, trx);
+  await observations.markEventsSeen(agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000), trx);
 
   // 5. status follows the worst open alert
   const resolvedIds = new Set(resolved.map((r) => r.id));
@@ -183,13 +194,13 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     if (rank > (worst.get(alert.systemId) ?? 0)) worst.set(alert.systemId, rank);
   }
   const statusChanges = await repo.applyAlertStatuses(
-    trx,
     [...worst].flatMap(([systemId, rank]) =>
       rank >= SEVERITY_RANK.WARNING
         ? [{ systemId, status: rank === 3 ? ('CRITICAL' as const) : ('WARNING' as const) }]
         : [],
     ),
     part,
+    trx,
   );
   for (const change of [...marked.map((m) => ({ id: m.id, status: m.to })), ...statusChanges]) {
     const system = systems.get(change.id);
@@ -197,10 +208,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
   }
 
   // 6. incidents opened are described, those whose systems are all back resolve
-  const incidentChanges = await settleIncidents(trx, incidents.created, now);
-  const resolvedInIncident = await inIncident(
-    trx,
+  const incidentChanges = await settleIncidents(deps.repos, trx, incidents.created, now);
+  const resolvedInIncident = await deps.repos.incidents.inIncident(
     resolved.map((row) => row.id),
+    trx,
   );
 
   // 7. notifications: raises are never suppressed (nothing was raised then); the rest may be
@@ -272,12 +283,13 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
 }
 
 /** Suppression as the next run would see it now (sends outside a run, e.g. after an acknowledgement). */
-export async function currentSuppression(db: Knex, now: Date): Promise<Suppression> {
-  return buildSuppression(await repo.loadCustomers(db), await repo.loadMaintenanceWindows(db), now);
+export async function currentSuppression(repo: EvaluationRepos['run'], now: Date): Promise<Suppression> {
+  return buildSuppression(await repo.loadCustomers(), await repo.loadMaintenanceWindows(), now);
 }
 
 export function createEvaluation(deps: EvaluationDeps) {
   const { db, bus, clock, log, mailer, notifier } = deps;
+  const repo = deps.repos.run;
   const metrics = deps.metrics ?? NO_EVALUATION_METRICS;
   let queue: Promise<unknown> = Promise.resolve();
   let published: Promise<void> = Promise.resolve();
@@ -301,7 +313,7 @@ export function createEvaluation(deps: EvaluationDeps) {
 
   /** What the health endpoint shows of the runs (stored, so every process's health sees the latest run). */
   async function remember(outcome: { failed: number | 'all' }): Promise<void> {
-    await repo.saveRunOutcome(db, { at: clock.now(), ...outcome }).catch((error: unknown) => {
+    await repo.saveRunOutcome({ at: clock.now(), ...outcome }).catch((error: unknown) => {
       log.warn({ err: error }, 'Could not record the evaluation run outcome');
     });
   }
@@ -313,9 +325,9 @@ export function createEvaluation(deps: EvaluationDeps) {
    */
   async function runPerCustomer(now: Date, mailOn: boolean, failure: unknown): Promise<Committed> {
     const previousRun = await db.transaction((trx) =>
-      startRun(trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
+      startRun(repo, trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
     );
-    const customers = (await repo.loadCustomers(db)).map((c) => c.id);
+    const customers = (await repo.loadCustomers()).map((c) => c.id);
     const parts: Committed[] = [];
     const failed: number[] = [];
     for (const customerId of customers) {
