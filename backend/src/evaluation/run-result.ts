@@ -1,5 +1,6 @@
 /** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
 import type { Alert, AlertTransition } from '../alerts/alert-json.js';
+import type { IncidentOutcome } from './incidents.js';
 import type { Suppression } from './suppression.js';
 import { REPORTING, type SystemInfo, type SystemStatus } from './types.js';
 
@@ -85,4 +86,44 @@ export function runFigures(input: {
     if (counts) counts.openAlerts += 1;
   }
   return { evaluated, clusters };
+}
+
+/** What one run answers (its figures) and hands over to be published after its commit. */
+export function committedRun(run: {
+  now: Date;
+  systems: ReadonlyMap<number, SystemInfo>;
+  clusterIds: readonly number[];
+  rulesOf: (system: SystemInfo) => number;
+  suppressed: Suppression;
+  /** Systems the offline detection moved. */
+  marked: readonly { id: number; from: SystemStatus }[];
+  raised: readonly Alert[];
+  resolved: readonly Alert[];
+  /** Acknowledgements that ran out. */
+  expired: readonly Alert[];
+  stillOpen: readonly Alert[];
+  statusChanges: readonly { id: number }[];
+  incidents: IncidentOutcome;
+}): Committed {
+  const { raised, resolved, marked, incidents } = run;
+  const { evaluated, clusters } = runFigures(run);
+  return {
+    result: {
+      timestamp: run.now.toISOString(),
+      alerts: { evaluated, triggered: raised.length, resolved: resolved.length },
+      health: { marked_offline: marked.filter((m) => (REPORTING as readonly string[]).includes(m.from)).length },
+      clusters,
+      failedCustomers: [],
+    },
+    transitions: [
+      ...raised.map((alert) => ({ type: 'raised' as const, alert })),
+      ...resolved.map((alert) => ({ type: 'resolved' as const, alert })),
+      ...run.expired.map((alert) => ({ type: 'unacknowledged' as const, alert })),
+    ],
+    statusChanged: [...new Set([...marked.map((m) => m.id), ...run.statusChanges.map((c) => c.id)])],
+    suppressed: run.suppressed,
+    incidentCustomers: [
+      ...new Set([...incidents.opened, ...incidents.resolved].filter((c) => !c.fleet).map((c) => c.customerId)),
+    ],
+  };
 }

@@ -13,7 +13,7 @@
  * the second wait (bounded by lock_timeout); each caller gets its own run's figures.
  */
 import type { Knex } from 'knex';
-import { publishAlertTransition, type Alert } from '../alerts/alert-json.js';
+import { publishAlertTransition } from '../alerts/alert-json.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Clock } from '../lib/clock.js';
@@ -21,24 +21,12 @@ import type { Logger } from '../lib/logger.js';
 import { NO_EVALUATION_METRICS, type EvaluationMetrics } from '../lib/self-metrics.js';
 import { retryTransient } from '../lib/transient.js';
 import type { Mailer } from '../mail/mailer.js';
-import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
-import { decideEvents } from './event-rules.js';
-import { flappingRaises, holdFlapping } from './flapping.js';
-import { forecastStep } from './forecast-step.js';
-import { prepareIncidents, raiseInIncidents, settleIncidents } from './incidents.js';
-import type { IncidentChange } from './incidents-repo.js';
-import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
-import { decideOffline, OFFLINE_AFTER_MS } from './offline.js';
-import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
 import type { EvaluationRepos } from './repos.js';
-import { RuleBook } from './rule-book.js';
-import { mergeParts, runFigures, type Committed, type RunResult } from './run-result.js';
+import { mergeParts, type Committed, type RunResult } from './run-result.js';
+import { DEFAULT_LOCK_TIMEOUT_MS, startRun } from './run-start.js';
+import { evaluate } from './run-steps.js';
 import { buildSuppression, type Suppression } from './suppression.js';
-import { identity, REPORTING, SEVERITY_RANK, type NewAlert, type PendingCondition, type SystemInfo } from './types.js';
-
-/** Agent events are looked at for this long after they arrived (then forgotten by the seen-list). */
-const EVENT_WINDOW_MS = 10 * 60_000;
 
 export interface EvaluationDeps {
   db: Knex;
@@ -52,234 +40,6 @@ export interface EvaluationDeps {
   lockTimeoutMs?: number;
   /** Argus's own metrics: run durations and outcomes, alerts raised and resolved. */
   metrics?: EvaluationMetrics;
-}
-
-/** Run context: the mail switch, and the part of the fleet with its previous run (null: all, bookkeeping included). */
-interface RunContext {
-  now: Date;
-  mailOn: boolean;
-  part: { customerId: number; previousRun: Date | null } | null;
-}
-
-async function evaluate(trx: Knex.Transaction, run: RunContext, deps: EvaluationDeps): Promise<Committed> {
-  const { now, mailOn } = run;
-  const t = now.getTime();
-  const part = run.part?.customerId ?? null;
-  const { run: repo, observations } = deps.repos;
-  let previousRun: Date | null;
-  if (run.part) {
-    await repo.lockRun(deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS, trx);
-    previousRun = run.part.previousRun;
-  } else previousRun = await startRun(repo, trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
-
-  const alertRules = new RuleBook(await repo.loadAlertRules(trx));
-  const eventRules = new RuleBook(await repo.loadEventRules(trx));
-  const suppressed = buildSuppression(await repo.loadCustomers(trx), await repo.loadMaintenanceWindows(trx), now);
-  const clusterIds = await repo.loadClusterIds(trx);
-
-  // 1. offline detection, before anything reads statuses
-  const marked = await observations.markSilentSystems(new Date(t - OFFLINE_AFTER_MS), now, part, trx);
-  const systems = new Map<number, SystemInfo>((await repo.loadSystems(part, trx)).map((s) => [s.id, s]));
-  const open = await repo.loadOpenAlerts(part, trx);
-  const openByKind = splitByKind(open);
-  const pending = new Map<string, PendingCondition>(
-    (await repo.loadPending(trx))
-      .filter((p) => part === null || systems.has(p.systemId))
-      .map((p) => [identity(p.ruleKey, p.systemId, p.instance), p]),
-  );
-
-  // 2. what the rules read: one statement over metric_latest for all systems, plus the open alerts' series
-  const candidates = await observations.firingCandidates(
-    new Date(t - FRESH_MS),
-    alertRules.allEnabled(),
-    systems.values(),
-    trx,
-  );
-  const openSeriesKeys = openByKind.metric.flatMap((alert) => {
-    const system = systems.get(alert.systemId);
-    const metric = system ? alertRules.ruleFor(system, alert.ruleKey)?.metric : null;
-    return metric ? [{ systemId: alert.systemId, name: metric, instance: alert.instance }] : [];
-  });
-  const openSeries = new Map(
-    (await observations.latestOf(openSeriesKeys, trx)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]),
-  );
-  const reboots = await observations.detectReboots(part, trx);
-  const agentEvents = await observations.unseenEvents(new Date(t - EVENT_WINDOW_MS), part, trx);
-
-  // 3. decisions (pure)
-  const offline = decideOffline({ now, systems, rules: alertRules, open: openByKind.offline, suppressed });
-  const metric = decideMetricRules({
-    now,
-    systems,
-    rules: alertRules,
-    candidates,
-    pending,
-    open: openByKind.metric,
-    openSeries,
-    suppressed,
-  });
-  const forecasts = await forecastStep(deps.repos, trx, {
-    now,
-    systems,
-    rules: alertRules,
-    open: openByKind.forecast,
-    suppressed,
-    part,
-  });
-  const events = decideEvents({
-    now,
-    systems,
-    rules: eventRules,
-    events: agentEvents,
-    reboots,
-    open: openByKind.event,
-    suppressed,
-  });
-
-  // 4. writes
-  const toRaise: NewAlert[] = [...offline.raise, ...metric.raise, ...forecasts.raise, ...events.raise];
-  const flapping = new Set(
-    [...(await flappingRaises(deps.repos.flapping, trx, toRaise, now))].map((i) => {
-      const a = toRaise[i] as NewAlert;
-      return identity(a.ruleKey, a.systemId, a.instance);
-    }),
-  );
-  // cluster and fleet incidents: one notification for a site (or a fleet) that went dark, not one per system
-  const incidents = await prepareIncidents(deps.repos, trx, {
-    now,
-    previousRun,
-    systems,
-    part,
-    raising: offline.raise,
-  });
-  const { raised, grouped } = await raiseInIncidents(deps.repos, trx, toRaise, now, incidents);
-  const flappingIds = new Set(
-    raised.filter((row) => flapping.has(identity(row.ruleKey, row.systemId, row.instance))).map((row) => row.id),
-  );
-  await deps.repos.flapping.markFlapping([...flappingIds], now, trx);
-  const holdByIdentity = new Map(events.raise.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a.holdUntil]));
-  await repo.setHolds(
-    [
-      ...raised.flatMap((row) => {
-        const holdUntil = holdByIdentity.get(identity(row.ruleKey, row.systemId, row.instance));
-        return holdUntil ? [{ alertId: row.id, holdUntil }] : [];
-      }),
-      ...events.extend.map((e) => ({ alertId: e.alert.id, holdUntil: e.holdUntil })),
-    ],
-    trx,
-  );
-  // a flapping alert stays open until its condition has been clear for half the flapping window
-  const resolveIds = await holdFlapping(
-    deps.repos.flapping,
-    trx,
-    open,
-    [
-      ...new Set(
-        [...offline.resolve, ...metric.resolve, ...forecasts.resolve, ...events.resolve].map((r) => r.alert.id),
-      ),
-    ],
-    now,
-  );
-  const resolved = await repo.resolveAlerts(resolveIds, now, trx);
-  await repo.startPending(metric.startPending, trx);
-  await repo.endPending(metric.endPending, trx);
-  await observations.markEventsSeen(agentEvents, new Date(t - EVENT_WINDOW_MS - 5 * 60_000), trx);
-
-  // 5. status follows the worst open alert
-  const resolvedIds = new Set(resolved.map((r) => r.id));
-  const stillOpen = [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
-  const worst = new Map<number, number>();
-  for (const alert of stillOpen) {
-    const rank = SEVERITY_RANK[alert.severity as keyof typeof SEVERITY_RANK] ?? 0;
-    if (rank > (worst.get(alert.systemId) ?? 0)) worst.set(alert.systemId, rank);
-  }
-  const statusChanges = await repo.applyAlertStatuses(
-    [...worst].flatMap(([systemId, rank]) =>
-      rank >= SEVERITY_RANK.WARNING
-        ? [{ systemId, status: rank === 3 ? ('CRITICAL' as const) : ('WARNING' as const) }]
-        : [],
-    ),
-    part,
-    trx,
-  );
-  for (const change of [...marked.map((m) => ({ id: m.id, status: m.to })), ...statusChanges]) {
-    const system = systems.get(change.id);
-    if (system) system.status = change.status;
-  }
-
-  // 6. incidents opened are described, those whose systems are all back resolve
-  const incidentChanges = await settleIncidents(deps.repos, trx, incidents.created, now);
-  const resolvedInIncident = await deps.repos.incidents.inIncident(
-    resolved.map((row) => row.id),
-    trx,
-  );
-
-  // 7. notifications: raises are never suppressed (nothing was raised then); the rest may be
-  const quiet = (systemId: number) => {
-    const system = systems.get(systemId);
-    return system ? suppressed(system) : true;
-  };
-  const { expired, reminders } = await deps.notifier.reminders(trx, now, quiet, part);
-  const own = (row: Alert, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
-    alertId: row.id,
-    kind,
-    customerId: row.customerId,
-    severity: row.severity as QueuedTransition['severity'],
-  });
-  const ofIncident = (change: IncidentChange, kind: 'raised' | 'resolved'): QueuedTransition => ({
-    alertId: change.leadAlertId,
-    kind,
-    customerId: change.customerId,
-    severity: change.severity,
-    incidentId: change.incidentId,
-    adminsOnly: change.fleet,
-  });
-  await deps.notifier.queue(
-    trx,
-    [
-      ...raised
-        .filter((row) => !grouped.has(row.id))
-        .map((row) => own(row, flappingIds.has(row.id) ? 'flapping' : 'raised')),
-      ...resolved
-        .filter((row) => !quiet(row.systemId) && !resolvedInIncident.has(row.id))
-        .map((row) => own(row, 'resolved')),
-      ...incidentChanges.opened.map((change) => ofIncident(change, 'raised')),
-      ...incidentChanges.resolved.map((change) => ofIncident(change, 'resolved')),
-      ...reminders,
-    ],
-    now,
-    mailOn,
-  );
-
-  // 8. figures
-  const { evaluated, clusters } = runFigures({
-    systems,
-    clusterIds,
-    stillOpen,
-    rulesOf: (system) => alertRules.effectiveFor(system).length + eventRules.effectiveFor(system).length,
-  });
-
-  return {
-    result: {
-      timestamp: now.toISOString(),
-      alerts: { evaluated, triggered: raised.length, resolved: resolved.length },
-      health: { marked_offline: marked.filter((m) => (REPORTING as readonly string[]).includes(m.from)).length },
-      clusters,
-      failedCustomers: [],
-    },
-    transitions: [
-      ...raised.map((alert) => ({ type: 'raised' as const, alert })),
-      ...resolved.map((alert) => ({ type: 'resolved' as const, alert })),
-      ...expired.map((alert) => ({ type: 'unacknowledged' as const, alert })),
-    ],
-    statusChanged: [...new Set([...marked.map((m) => m.id), ...statusChanges.map((c) => c.id)])],
-    suppressed,
-    incidentCustomers: [
-      ...new Set(
-        [...incidentChanges.opened, ...incidentChanges.resolved].filter((c) => !c.fleet).map((c) => c.customerId),
-      ),
-    ],
-  };
 }
 
 /** Suppression as the next run would see it now (sends outside a run, e.g. after an acknowledgement). */
