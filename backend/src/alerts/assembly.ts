@@ -8,7 +8,8 @@ import { mountRoutes } from '../http/route.js';
 import type { AuditTrail } from '../lib/audit.js';
 import type { Clock } from '../lib/clock.js';
 import { createIncidentsRepo } from './incidents-repo.js';
-import { incidentsRoutes } from './incidents.js';
+import { incidentsRoutes } from './incidents-routes.js';
+import { createIncidentsService } from './incidents-service.js';
 import { createAlertsRepo } from './repo.js';
 import { alertsRoutes } from './routes.js';
 import { createAlertsService, type AckNotifications } from './service.js';
@@ -27,6 +28,6 @@ export function assembleAlerts(deps: AlertsAssemblyDeps) {
   return {
     alerts,
     routes: mountRoutes(alertsRoutes, alerts),
-    incidentsRoutes: mountRoutes(incidentsRoutes, createIncidentsRepo(db)),
+    incidentsRoutes: mountRoutes(incidentsRoutes, createIncidentsService({ repo: createIncidentsRepo(db) })),
   };
 }

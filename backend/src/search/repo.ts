@@ -25,14 +25,14 @@ export function createSearchRepo(db: Knex) {
      * merely contains it, then the shorter name. Alerts: the open ones (by system, rule or message),
      * and the alert whose number was typed ("#123" or "123"), open or not.
      */
-    async search(term: string, visible: Visible, limit: number): Promise<SearchHit> {
+    async search(term: string, visible: Visible, limit: number, q: Knex = db): Promise<SearchHit> {
       const pattern = `%${escapeLike(term)}%`;
       const prefix = `${escapeLike(term)}%`;
       const scoped = <T extends Knex.QueryBuilder>(query: T, column: string): T =>
         (visible ? query.whereIn(column, [...visible]) : query) as T;
 
       const systems = scoped(
-        db('systems as s')
+        q('systems as s')
           .join('customers as c', 'c.id', 's.customer_id')
           .where((w) => w.whereILike('s.name', pattern).orWhereILike('s.hostname', pattern))
           .select('s.id', 's.name', 's.hostname', 's.status', 'c.name as customerName')
@@ -41,7 +41,7 @@ export function createSearchRepo(db: Knex) {
         's.customer_id',
       );
       const customers = scoped(
-        db('customers')
+        q('customers')
           .whereILike('name', pattern)
           .select('id', 'name', 'active')
           .orderByRaw('name ILIKE ? DESC, length(name), lower(name)', [prefix])
@@ -51,21 +51,21 @@ export function createSearchRepo(db: Knex) {
       // A container is named by the instance of its `container.running` series in the system's newest
       // values; a series older than a day is a container removed since (the newest values keep it).
       const containers = scoped(
-        db('system_latest as l')
+        q('system_latest as l')
           .join('systems as s', 's.id', 'l.system_id')
           .joinRaw('CROSS JOIN LATERAL unnest(l.names, l.instances, l.times, l.vals) AS u(name, instance, time, value)')
           .whereRaw(`l.names @> ARRAY['container.running']`)
           .where('u.name', 'container.running')
           .whereILike('u.instance', pattern)
           .whereRaw(`u.time > now() - interval '1 day'`)
-          .select('u.instance as name', 's.id as systemId', 's.name as systemName', db.raw('u.value >= 0.5 AS running'))
+          .select('u.instance as name', 's.id as systemId', 's.name as systemName', q.raw('u.value >= 0.5 AS running'))
           .orderByRaw('u.instance ILIKE ? DESC, length(u.instance), lower(u.instance), lower(s.name)', [prefix])
           .limit(limit),
         's.customer_id',
       );
       const number = /^#?(\d{1,15})$/.exec(term)?.[1];
       const alerts = scoped(
-        db('alerts as a')
+        q('alerts as a')
           .join('systems as s', 's.id', 'a.system_id')
           .join('customers as c', 'c.id', 'a.customer_id')
           .where((w) => {

@@ -4,13 +4,9 @@
  */
 import { searchQuery, searchResults } from '../../../contracts/search.js';
 import { routeOf } from '../http/route.js';
-import { visibleTo } from '../lib/access.js';
-import type { SearchRepo } from './repo.js';
+import type { SearchService } from './service.js';
 
-/** Enough to choose from while typing; more is a job for the lists' own filters. */
-const PER_KIND = 8;
-
-const route = routeOf<SearchRepo>();
+const route = routeOf<SearchService>();
 
 export const searchRoutes = [
   route({
@@ -22,6 +18,6 @@ export const searchRoutes = [
     query: searchQuery,
     headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'The best matches of each kind, best first', schema: searchResults } },
-    handler: (repo, { principal, query }) => repo.search(query.q, visibleTo(principal), PER_KIND),
+    handler: (search, { principal, query }) => search.search(principal, query.q),
   }),
 ];
