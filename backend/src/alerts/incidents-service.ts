@@ -5,7 +5,7 @@
 import type { Incident } from '../../../contracts/alerts.js';
 import { canSeeCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { NotFound } from '../lib/errors.js';
-import type { IncidentRow, IncidentsRepo } from './incidents-repo.js';
+import type { IncidentRow, IncidentsRepo } from './incidents-read-repo.js';
 
 const incidentView = (row: IncidentRow): Incident => ({
   ...row,

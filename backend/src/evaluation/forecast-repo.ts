@@ -120,7 +120,7 @@ export function createForecastRepo(db: Knex) {
         buckets: row['buckets'] as number,
       }));
     },
-    /** The settings (written by settings/forecast-settings.ts), or their defaults; in the run's transaction. */
+    /** The settings (written by settings/forecast/service.ts), or their defaults; in the run's transaction. */
     async loadForecastSettings(q: Knex = db): Promise<ForecastSettings> {
       const row = (await q('app_settings').where({ key: SETTINGS_KEY }).first('value')) as
         { value: Partial<ForecastSettings> } | undefined;
