@@ -127,3 +127,9 @@ export function committedRun(run: {
     ],
   };
 }
+
+/** The alerts open after the run: those open before and not resolved, and those raised. */
+export function stillOpenAfter(open: readonly Alert[], raised: readonly Alert[], resolved: readonly Alert[]): Alert[] {
+  const resolvedIds = new Set(resolved.map((r) => r.id));
+  return [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
+}

@@ -19,7 +19,8 @@ import { decideOffline, OFFLINE_AFTER_MS, type OfflineDecision } from './offline
 import type { FleetPart } from './repo.js';
 import type { EvaluationRepos } from './repos.js';
 import { RuleBook } from './rule-book.js';
-import { committedRun, type Committed } from './run-result.js';
+import { withScriptCheckMessages } from './script-checks.js';
+import { committedRun, stillOpenAfter, type Committed } from './run-result.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
 import { buildSuppression, type Suppression } from './suppression.js';
 import {
@@ -198,7 +199,7 @@ async function openAlertSeries(
   return new Map((await observations.latestOf(keys, trx)).map((s) => [seriesKey(s.systemId, s.name, s.instance), s]));
 }
 
-/** Each rule kind decides what to raise and resolve (pure, but for the forecast lines that are due). */
+/** Each rule kind decides what to raise and resolve (pure, but for the forecast lines due and the script checks' texts). */
 async function decide(scope: RunScope, rules: Rules, fleet: Fleet, observed: Observed): Promise<Decisions> {
   const { now } = scope;
   const { systems } = fleet;
@@ -214,6 +215,10 @@ async function decide(scope: RunScope, rules: Rules, fleet: Fleet, observed: Obs
     open: open.metric,
     openSeries: observed.openSeries,
     suppressed,
+  });
+  await withScriptCheckMessages(scope.trx, metric.raise, (alert) => {
+    const system = systems.get(alert.systemId);
+    return system ? alertRules.ruleFor(system, alert.ruleKey)?.metric : null;
   });
   const forecasts = await forecastStep(scope.repos, scope.trx, {
     now,
@@ -303,11 +308,6 @@ async function settlePendingAndEvents(
   await repos.observations.markEventsSeen(agentEvents, new Date(now.getTime() - EVENT_WINDOW_MS - 5 * 60_000), trx);
 }
 
-function stillOpenAfter(open: readonly OpenAlert[], raised: readonly Alert[], resolved: readonly Alert[]): Alert[] {
-  const resolvedIds = new Set(resolved.map((r) => r.id));
-  return [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
-}
-
 /** A reporting system's status follows its worst open alert; the run's picture of the fleet follows too. */
 async function followWorstAlert(
   { repos, trx, part }: RunScope,
@@ -339,11 +339,8 @@ async function settleRunIncidents(
   resolved: readonly Alert[],
 ): Promise<IncidentOutcome & { resolvedInIncident: Set<number> }> {
   const outcome = await settleIncidents(repos, trx, created, now);
-  const resolvedInIncident = await repos.incidents.inIncident(
-    resolved.map((alert) => alert.id),
-    trx,
-  );
-  return { ...outcome, resolvedInIncident };
+  const resolvedIds = resolved.map((alert) => alert.id);
+  return { ...outcome, resolvedInIncident: await repos.incidents.inIncident(resolvedIds, trx) };
 }
 
 const ownTransition = (alert: Alert, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
