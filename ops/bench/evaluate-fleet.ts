@@ -5,6 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { createMemoryBus } from '../../backend/src/bus/memory-bus.js';
+import { createEvaluationRepos } from '../../backend/src/evaluation/assembly.js';
 import { createEvaluation } from '../../backend/src/evaluation/service.js';
 import { randomToken } from '../../backend/src/lib/crypto.js';
 import { createNotificationsRepo } from '../../backend/src/notifications/repo.js';
@@ -82,6 +83,7 @@ export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boole
   const mailer = { isEnabled: async () => false, send: async () => undefined };
   return createEvaluation({
     db: knex,
+    repos: createEvaluationRepos(knex),
     bus: createMemoryBus(),
     clock: { now: () => new Date() },
     log,

@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import type { Knex } from 'knex';
 import { createKnex } from '../../db/connection.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
-import { fitLines } from '../../backend/src/evaluation/forecast-repo.js';
+import { createForecastRepo } from '../../backend/src/evaluation/forecast-repo.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { benchEvaluation, seedFleet } from './evaluate-fleet.js';
 
@@ -120,7 +120,9 @@ export async function benchForecasts(argv: string[]): Promise<void> {
     console.log(`the same runs with the forecast rules disabled: ${summary(without)}`);
 
     const through = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
-    const whole = await timed(() => fitLines(knex, 'disk.used_pct', through, 24, { customerIds: null }));
+    const whole = await timed(() =>
+      createForecastRepo(knex).fitLines('disk.used_pct', through, 24, { customerIds: null }),
+    );
     console.log(
       `one fit of the whole fleet (the preview of a global rule): ${whole.value.length} lines in ${whole.ms.toFixed(0)} ms`,
     );

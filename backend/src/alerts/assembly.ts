@@ -9,6 +9,7 @@ import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { createIncidentsRepo } from './incidents-read-repo.js';
 import { incidentsRoutes } from './incidents-routes.js';
+import { createIncidentsService } from './incidents-service.js';
 import { createAlertsRepo } from './repo.js';
 import { alertsRoutes } from './routes.js';
 import { createAlertsService, type AckNotifications } from './service.js';
@@ -27,6 +28,6 @@ export function assembleAlerts(deps: AlertsAssemblyDeps) {
   return {
     alerts,
     routes: mountRoutes(alertsRoutes, alerts),
-    incidentsRoutes: mountRoutes(incidentsRoutes, createIncidentsRepo(db)),
+    incidentsRoutes: mountRoutes(incidentsRoutes, createIncidentsService({ repo: createIncidentsRepo(db) })),
   };
 }

@@ -16,8 +16,8 @@ export interface IncidentRow {
 }
 
 export function createIncidentsRepo(db: Knex) {
-  async function select(where: (q: Knex.QueryBuilder) => void, limit: number): Promise<IncidentRow[]> {
-    const query = db('incidents as i')
+  async function select(where: (q: Knex.QueryBuilder) => void, limit: number, q: Knex): Promise<IncidentRow[]> {
+    const query = q('incidents as i')
       .join('customers as c', 'c.id', 'i.customer_id')
       .join('clusters as cl', 'cl.id', 'i.cluster_id')
       .select(
@@ -30,7 +30,7 @@ export function createIncidentsRepo(db: Knex) {
         'i.state',
         'i.started_at as startedAt',
         'i.resolved_at as resolvedAt',
-        db.raw(
+        q.raw(
           `coalesce((SELECT json_agg(json_build_object('id', a.id, 'systemId', a.system_id, 'systemName', s.name,
                                                        'state', a.state) ORDER BY s.name)
                        FROM alerts a JOIN systems s ON s.id = a.system_id WHERE a.incident_id = i.id), '[]') AS alerts`,
@@ -49,20 +49,27 @@ export function createIncidentsRepo(db: Knex) {
 
   return {
     /** Newest first. */
-    list(q: {
-      visible: Visible;
-      state?: 'open' | 'resolved' | undefined;
-      customerId?: number | undefined;
-      limit: number;
-    }) {
-      return select((query) => {
-        if (q.visible) query.whereIn('i.customer_id', [...q.visible]);
-        if (q.state) query.where('i.state', q.state);
-        if (q.customerId !== undefined) query.where('i.customer_id', q.customerId);
-      }, q.limit);
+    list(
+      filter: {
+        visible: Visible;
+        state?: 'open' | 'resolved' | undefined;
+        customerId?: number | undefined;
+        limit: number;
+      },
+      trx: Knex = db,
+    ) {
+      return select(
+        (query) => {
+          if (filter.visible) query.whereIn('i.customer_id', [...filter.visible]);
+          if (filter.state) query.where('i.state', filter.state);
+          if (filter.customerId !== undefined) query.where('i.customer_id', filter.customerId);
+        },
+        filter.limit,
+        trx,
+      );
     },
-    async find(id: number): Promise<IncidentRow | undefined> {
-      return (await select((query) => query.where('i.id', id), 1))[0];
+    async find(id: number, trx: Knex = db): Promise<IncidentRow | undefined> {
+      return (await select((query) => query.where('i.id', id), 1, trx))[0];
     },
   };
 }

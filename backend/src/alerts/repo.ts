@@ -1,19 +1,31 @@
 /** SQL of alerts as the console reads them, and the acknowledgement. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import type { AlertRow } from './alert-json.js';
+import { transactionOf } from '../lib/transaction.js';
+import { alertOfRow, type AlertDetail } from './alert-json.js';
 
-export interface AlertDetailRow extends AlertRow {
-  rule_kind: string;
-  system_name: string;
-  customer_name: string;
-  customer_time_zone: string;
-  acknowledged_by: number | null;
-  acknowledged_by_name: string | null;
-  ack_note: string | null;
-  ack_until: Date | null;
-  incident_id: string | number | null;
-  flapping_since: Date | null;
+/** A row of the console's select (the alert, its system, customer and acknowledger). */
+function alertDetailOfRow(row: Record<string, unknown>): AlertDetail {
+  const acknowledgedBy = row['acknowledged_by'] as number | null;
+  const acknowledgedAt = row['acknowledged_at'] as Date | null;
+  const ackUntil = row['ack_until'] as Date | null;
+  const incidentId = row['incident_id'] as string | number | null;
+  return {
+    ...alertOfRow(row),
+    ruleKind: row['rule_kind'] as AlertDetail['ruleKind'],
+    systemName: row['system_name'] as string,
+    customerName: row['customer_name'] as string,
+    customerTimeZone: row['customer_time_zone'] as string,
+    acknowledgedAt: acknowledgedAt?.toISOString() ?? null,
+    acknowledgedBy:
+      acknowledgedBy === null
+        ? null
+        : { id: acknowledgedBy, name: (row['acknowledged_by_name'] as string | null) ?? '' },
+    ackNote: row['ack_note'] as string | null,
+    ackUntil: ackUntil?.toISOString() ?? null,
+    incidentId: incidentId === null ? null : Number(incidentId),
+    flapping: row['flapping_since'] !== null,
+  };
 }
 
 export interface AlertQuery {
@@ -28,8 +40,8 @@ export interface AlertQuery {
 }
 
 export function createAlertsRepo(db: Knex) {
-  const select = () =>
-    db('alerts as a')
+  const select = (q: Knex) =>
+    q('alerts as a')
       .join('systems as s', 's.id', 'a.system_id')
       .join('customers as c', 'c.id', 'a.customer_id')
       .leftJoin('users as u', 'u.id', 'a.acknowledged_by')
@@ -42,39 +54,36 @@ export function createAlertsRepo(db: Knex) {
       );
 
   return {
+    transaction: transactionOf(db),
     /** Newest first (ids grow as alerts are raised). */
-    async list(q: AlertQuery): Promise<AlertDetailRow[]> {
-      const query = select().orderBy('a.id', 'desc').limit(q.limit);
+    async list(q: AlertQuery, trx: Knex = db): Promise<AlertDetail[]> {
+      const query = select(trx).orderBy('a.id', 'desc').limit(q.limit);
       if (q.visible) query.whereIn('a.customer_id', [...q.visible]);
       if (q.state) query.where('a.state', q.state);
       if (q.customerId !== undefined) query.where('a.customer_id', q.customerId);
       if (q.systemId !== undefined) query.where('a.system_id', q.systemId);
       if (q.severity) query.where('a.severity', q.severity);
       if (q.before !== undefined) query.where('a.id', '<', q.before);
-      return query;
+      return (await query).map(alertDetailOfRow);
     },
-    async find(id: number): Promise<AlertDetailRow | null> {
-      return (await select().where('a.id', id).first()) ?? null;
+    async find(id: number, trx: Knex = db): Promise<AlertDetail | null> {
+      const row = await select(trx).where('a.id', id).first();
+      return row ? alertDetailOfRow(row) : null;
     },
     /**
      * Marks an open, unacknowledged alert acknowledged (until `until`, when given). One conditional
-     * UPDATE, so two racing acknowledgements (or a resolve in between) cannot both succeed; `within`
-     * runs in the same transaction (the notifications it causes are queued exactly when it commits).
+     * UPDATE, so two racing acknowledgements (or a resolve in between) cannot both succeed.
      */
     async acknowledge(
       id: number,
       ack: { userId: number; note: string | null; until: Date | null; at: Date },
-      within?: (trx: Knex.Transaction) => Promise<void>,
+      trx: Knex = db,
     ): Promise<boolean> {
-      return db.transaction(async (trx) => {
-        const changed = await trx('alerts')
-          .where({ id, state: 'open' })
-          .whereNull('acknowledged_at')
-          .update({ acknowledged_at: ack.at, acknowledged_by: ack.userId, ack_note: ack.note, ack_until: ack.until });
-        if (changed !== 1) return false;
-        await within?.(trx);
-        return true;
-      });
+      const changed = await trx('alerts')
+        .where({ id, state: 'open' })
+        .whereNull('acknowledged_at')
+        .update({ acknowledged_at: ack.at, acknowledged_by: ack.userId, ack_note: ack.note, ack_until: ack.until });
+      return changed === 1;
     },
   };
 }

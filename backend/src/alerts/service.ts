@@ -10,27 +10,8 @@ import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../
 import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
-import { publishAlertTransition, toAlertJson } from './alert-json.js';
-import type { AlertDetailRow, AlertQuery, AlertsRepo } from './repo.js';
-
-export function alertView(row: AlertDetailRow) {
-  return {
-    ...toAlertJson(row),
-    ruleKind: row.rule_kind,
-    systemName: row.system_name,
-    customerName: row.customer_name,
-    customerTimeZone: row.customer_time_zone,
-    acknowledgedAt: row.acknowledged_at?.toISOString() ?? null,
-    acknowledgedBy:
-      row.acknowledged_by === null ? null : { id: row.acknowledged_by, name: row.acknowledged_by_name ?? '' },
-    ackNote: row.ack_note,
-    ackUntil: row.ack_until?.toISOString() ?? null,
-    incidentId: row.incident_id === null ? null : Number(row.incident_id),
-    flapping: row.flapping_since !== null,
-  };
-}
-
-export type AlertView = ReturnType<typeof alertView>;
+import { alertOfDetail, publishAlertTransition, type AlertDetail } from './alert-json.js';
+import type { AlertQuery, AlertsRepo } from './repo.js';
 
 export interface AlertsDeps {
   repo: AlertsRepo;
@@ -53,19 +34,19 @@ export interface AckNotifications {
 export const MAX_ACK_MS = 30 * 86_400_000;
 
 export function createAlertsService({ repo, bus, clock, notifications, audit }: AlertsDeps) {
-  async function visibleAlert(principal: Principal, id: number): Promise<AlertDetailRow> {
-    const row = await repo.find(id);
-    if (!row || !canSeeCustomer(principal, row.customer_id)) throw new NotFound('No such alert');
-    return row;
+  async function visibleAlert(principal: Principal, id: number): Promise<AlertDetail> {
+    const alert = await repo.find(id);
+    if (!alert || !canSeeCustomer(principal, alert.customerId)) throw new NotFound('No such alert');
+    return alert;
   }
 
   return {
-    async list(principal: Principal, q: Omit<AlertQuery, 'visible'>): Promise<AlertView[]> {
-      return (await repo.list({ ...q, visible: visibleTo(principal) })).map(alertView);
+    async list(principal: Principal, q: Omit<AlertQuery, 'visible'>): Promise<AlertDetail[]> {
+      return repo.list({ ...q, visible: visibleTo(principal) });
     },
 
-    async get(principal: Principal, id: number): Promise<AlertView> {
-      return alertView(await visibleAlert(principal, id));
+    async get(principal: Principal, id: number): Promise<AlertDetail> {
+      return visibleAlert(principal, id);
     },
 
     async acknowledge(
@@ -73,25 +54,28 @@ export function createAlertsService({ repo, bus, clock, notifications, audit }: 
       principal: Principal,
       id: number,
       { note, until }: { note: string | null; until: Date | null },
-    ): Promise<AlertView> {
+    ): Promise<AlertDetail> {
       const current = await visibleAlert(principal, id);
-      if (!canWriteCustomer(principal, current.customer_id)) throw new Forbidden('You may not change this customer');
+      if (!canWriteCustomer(principal, current.customerId)) throw new Forbidden('You may not change this customer');
       const now = clock.now();
       if (until && (until <= now || until.getTime() - now.getTime() > MAX_ACK_MS))
         throw new Invalid('until: must be in the future, at most 30 days ahead', { field: 'until' });
       const ack = { userId: principal.userId, note, until, at: now };
       const notify = await notifications?.prepare();
-      const within = async (trx: Knex.Transaction) => {
+      // the notifications it causes are queued exactly when the acknowledgement commits
+      const acknowledged = await repo.transaction(async (trx) => {
+        if (!(await repo.acknowledge(id, ack, trx))) return false;
         await notify?.queue(trx, id);
         await audit.record(trx, actor, {
           action: 'alert.acknowledge',
           targetType: 'alert',
           targetId: id,
-          customerId: current.customer_id,
+          customerId: current.customerId,
           after: { note, until },
         });
-      };
-      if (!(await repo.acknowledge(id, ack, within))) {
+        return true;
+      });
+      if (!acknowledged) {
         const now = await visibleAlert(principal, id);
         throw new Conflict(
           now.state === 'resolved' ? 'This alert is resolved' : 'This alert is already acknowledged',
@@ -99,9 +83,9 @@ export function createAlertsService({ repo, bus, clock, notifications, audit }: 
         );
       }
       notify?.send();
-      const row = await visibleAlert(principal, id);
-      await publishAlertTransition(bus, 'acknowledged', toAlertJson(row));
-      return alertView(row);
+      const alert = await visibleAlert(principal, id);
+      await publishAlertTransition(bus, 'acknowledged', alertOfDetail(alert));
+      return alert;
     },
   };
 }

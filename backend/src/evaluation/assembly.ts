@@ -11,7 +11,13 @@ import type { EvaluationMetrics } from '../lib/self-metrics.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import type { RulesService } from '../rules/service.js';
+import { createFlappingRepo } from './flapping-repo.js';
+import { createForecastRepo } from './forecast-repo.js';
+import { createRunIncidentsRepo } from './incidents-repo.js';
+import { createObservationsRepo } from './observations-repo.js';
 import { createPreviewRepo } from './preview-repo.js';
+import { createRunRepo } from './repo.js';
+import type { EvaluationRepos } from './repos.js';
 import { rulePreviewRoutes } from './preview-routes.js';
 import { createRulePreview } from './preview.js';
 import { forecastRoutes } from './forecast-routes.js';
@@ -31,18 +37,30 @@ export interface EvaluationAssemblyDeps {
   metrics: EvaluationMetrics;
 }
 
+/** The run's repos, each built once on the pool; the run hands them its transaction. */
+export function createEvaluationRepos(db: Knex): EvaluationRepos {
+  return {
+    run: createRunRepo(db),
+    observations: createObservationsRepo(db),
+    incidents: createRunIncidentsRepo(db),
+    flapping: createFlappingRepo(db),
+    forecasts: createForecastRepo(db),
+  };
+}
+
 export function assembleEvaluation(deps: EvaluationAssemblyDeps) {
   const { db, bus, clock, log, mailer, notifier, metrics } = deps;
-  const evaluation = createEvaluation({ db, bus, clock, log, mailer, notifier, metrics });
-  const preview = createRulePreview({ repo: createPreviewRepo(db), clock });
+  const repos = createEvaluationRepos(db);
+  const evaluation = createEvaluation({ db, repos, bus, clock, log, mailer, notifier, metrics });
+  const preview = createRulePreview({ repo: createPreviewRepo(db, repos.forecasts), clock });
   return {
     /** The suppression in force now (maintenance, inactive customers): acknowledgements notify under it. */
-    suppressionNow: () => currentSuppression(db, clock.now()),
+    suppressionNow: () => currentSuppression(repos.run, clock.now()),
     /** The scheduler's bearer is CRON_SECRET, not an API token: mounted before authentication. */
     cronRoutes: mountRoutes(evaluationRoutes, { evaluation, cronSecret: deps.cronSecret, log }),
     previewRoutes: mountRoutes(rulePreviewRoutes, { rules: deps.rules, preview }),
     /** A system's stored forecast lines, for its page's chart. */
-    forecastRoutes: mountRoutes(forecastRoutes, createSystemForecasts({ db, clock })),
+    forecastRoutes: mountRoutes(forecastRoutes, createSystemForecasts({ repos, clock })),
     /** Waits for a run in progress before the pool closes. */
     settled: () => evaluation.settled(),
   };

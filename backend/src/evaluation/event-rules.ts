@@ -94,7 +94,7 @@ export function decideEvents(input: EventInput): EventDecision {
     }
   }
 
-  const open = new Map(input.open.map((a) => [identity(a.rule_key, a.system_id, a.instance), a]));
+  const open = new Map(input.open.map((a) => [identity(a.ruleKey, a.systemId, a.instance), a]));
   const raised = new Map<string, NewAlert & { holdUntil: Date }>();
   const extended = new Map<string, { alert: OpenAlert; holdUntil: Date }>();
   for (const { system, rule, at, value, message } of occurrences) {
@@ -103,7 +103,7 @@ export function decideEvents(input: EventInput): EventDecision {
     const id = identity(rule.key, system.id, '');
     const alert = open.get(id);
     if (alert) {
-      const current = extended.get(id)?.holdUntil ?? alert.hold_until ?? new Date(0);
+      const current = extended.get(id)?.holdUntil ?? alert.holdUntil ?? new Date(0);
       if (holdUntil > current) extended.set(id, { alert, holdUntil });
       continue;
     }
@@ -129,10 +129,10 @@ export function decideEvents(input: EventInput): EventDecision {
   const resolve: EventDecision['resolve'] = [];
   for (const [id, alert] of open) {
     if (extended.has(id)) continue;
-    const system = systems.get(alert.system_id);
+    const system = systems.get(alert.systemId);
     if (!system) continue;
-    if (!rules.ruleFor(system, alert.rule_key)) resolve.push({ alert, reason: 'rule no longer applies' });
-    else if (!alert.hold_until || alert.hold_until.getTime() <= t) resolve.push({ alert, reason: 'hold time over' });
+    if (!rules.ruleFor(system, alert.ruleKey)) resolve.push({ alert, reason: 'rule no longer applies' });
+    else if (!alert.holdUntil || alert.holdUntil.getTime() <= t) resolve.push({ alert, reason: 'hold time over' });
   }
   return { raise: [...raised.values()], extend: [...extended.values()], resolve };
 }

@@ -6,7 +6,7 @@
  * (each one is a resolve and a raise), which the alerts table already records.
  */
 import type { Knex } from 'knex';
-import { markFlapping, raisesSince, setClearSince } from './flapping-repo.js';
+import type { FlappingRepo } from './flapping-repo.js';
 import type { NewAlert, OpenAlert } from './types.js';
 
 export const FLAP_RAISES = 5;
@@ -14,18 +14,14 @@ export const FLAP_WINDOW_MS = 60 * 60_000;
 /** Clear this long before a flapping alert resolves. */
 export const FLAP_STABLE_MS = FLAP_WINDOW_MS / 2;
 
-export interface FlappingOpen extends OpenAlert {
-  flapping_since: Date | null;
-  clear_since: Date | null;
-}
-
 /** Of the raises about to happen, the indexes of those that make their identity flap. */
 export async function flappingRaises(
+  repo: FlappingRepo,
   trx: Knex.Transaction,
   toRaise: readonly NewAlert[],
   now: Date,
 ): Promise<Set<number>> {
-  const counts = await raisesSince(trx, toRaise, new Date(now.getTime() - FLAP_WINDOW_MS));
+  const counts = await repo.raisesSince(toRaise, new Date(now.getTime() - FLAP_WINDOW_MS), trx);
   // this raise is one more: more than FLAP_RAISES in the window is flapping
   return new Set(counts.flatMap((n, index) => (n + 1 > FLAP_RAISES ? [index] : [])));
 }
@@ -35,8 +31,9 @@ export async function flappingRaises(
  * that may happen now, and records when each flapping alert's condition cleared or came back.
  */
 export async function holdFlapping(
+  repo: FlappingRepo,
   trx: Knex.Transaction,
-  open: readonly FlappingOpen[],
+  open: readonly OpenAlert[],
   resolveIds: readonly number[],
   now: Date,
 ): Promise<number[]> {
@@ -45,18 +42,16 @@ export async function holdFlapping(
   const cleared: number[] = [];
   const back: number[] = [];
   for (const alert of open) {
-    if (alert.flapping_since === null) continue;
-    const id = Number(alert.id);
+    if (alert.flappingSince === null) continue;
+    const id = alert.id;
     if (!resolving.has(id)) {
-      if (alert.clear_since !== null) back.push(id);
+      if (alert.clearSince !== null) back.push(id);
       continue;
     }
-    if (alert.clear_since === null) cleared.push(id);
-    if (alert.clear_since === null || now.getTime() - alert.clear_since.getTime() < FLAP_STABLE_MS) held.add(id);
+    if (alert.clearSince === null) cleared.push(id);
+    if (alert.clearSince === null || now.getTime() - alert.clearSince.getTime() < FLAP_STABLE_MS) held.add(id);
   }
-  await setClearSince(trx, cleared, now);
-  await setClearSince(trx, back, null);
+  await repo.setClearSince(cleared, now, trx);
+  await repo.setClearSince(back, null, trx);
   return resolveIds.filter((id) => !held.has(id));
 }
-
-export { markFlapping };

@@ -11,7 +11,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { HOUR, writeDiskHistory } from '../testing/disk-history.js';
-import { fitLines, storeLines } from './forecast-repo.js';
+import { createForecastRepo } from './forecast-repo.js';
 import { Client } from '../testing/http.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -89,14 +89,9 @@ describe('forecast rules through the API', () => {
   it("answers a system's stored lines with the projection of its farthest-looking rule, to whoever sees the system", async () => {
     // the lines as a run stores them, fitted through the last whole hour
     const ids = await db('systems').pluck('id');
-    await storeLines(
-      db,
-      'disk.used_pct',
-      ids,
-      NOW,
-      24,
-      await fitLines(db, 'disk.used_pct', NOW, 24, { systemIds: ids }),
-    );
+    const forecasts = createForecastRepo(db);
+    const lines = await forecasts.fitLines('disk.used_pct', NOW, 24, { systemIds: ids });
+    await forecasts.storeLines('disk.used_pct', ids, NOW, 24, lines);
     const idOf = async (name: string) => (await db('systems').where({ name }).first('id')).id as number;
 
     const fast = await viewer.get(`/api/systems/${await idOf('fast-01')}/forecasts`);

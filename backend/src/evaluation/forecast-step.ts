@@ -7,17 +7,8 @@
  */
 import type { Knex } from 'knex';
 import { decideForecasts, directionOf, minBuckets, type ForecastDecision } from './forecasts.js';
-import {
-  dueForRefit,
-  fitLines,
-  HOUR_MS,
-  loadForecastSettings,
-  loadLines,
-  storeLines,
-  type FittedLine,
-  type LineTarget,
-} from './forecast-repo.js';
-import { loadCustomers } from './repo.js';
+import { HOUR_MS, type FittedLine, type LineTarget } from './forecast-repo.js';
+import type { EvaluationRepos } from './repos.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import type { AlertRule, OpenAlert, SystemInfo } from './types.js';
@@ -92,13 +83,17 @@ export interface ForecastStepInput {
   cache: ForecastLineCache | null;
 }
 
-export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise<ForecastDecision> {
+export async function forecastStep(
+  repos: Pick<EvaluationRepos, 'forecasts' | 'run'>,
+  trx: Knex,
+  input: ForecastStepInput,
+): Promise<ForecastDecision> {
   const forecasts = input.rules
     .allEnabled()
     .filter((rule) => rule.kind === 'forecast' && rule.metric !== null && rule.threshold !== null);
   const metrics = [...new Set(forecasts.map((rule) => rule.metric as string))];
   if (!metrics.length && !input.open.length) return { raise: [], resolve: [] };
-  const settings = await loadForecastSettings(trx);
+  const settings = await repos.forecasts.loadForecastSettings(trx);
   const through = new Date(Math.floor(input.now.getTime() / HOUR_MS) * HOUR_MS);
   const targets = forecasts.map((rule) => ({
     metric: rule.metric as string,
@@ -110,23 +105,31 @@ export async function forecastStep(trx: Knex, input: ForecastStepInput): Promise
   const { cache } = input;
   const key = JSON.stringify([targets, minimum]);
   for (const metric of metrics) {
-    const due = await dueForRefit(trx, metric, through, settings.windowHours, input.part, REFITS_PER_RUN);
+    const due = await repos.forecasts.dueForRefit(
+      metric,
+      through,
+      settings.windowHours,
+      input.part,
+      REFITS_PER_RUN,
+      trx,
+    );
     if (!due.length) continue;
-    const lines = await fitLines(trx, metric, through, settings.windowHours, { systemIds: due });
-    await storeLines(trx, metric, due, through, settings.windowHours, lines);
+    const lines = await repos.forecasts.fitLines(metric, through, settings.windowHours, { systemIds: due }, trx);
+    await repos.forecasts.storeLines(metric, due, through, settings.windowHours, lines, trx);
     cache?.refitted(key, metric, due, lines, { targets, minimum });
   }
   // a run of one customer (after a failed run) reads its own lines; its refits still reach the cache
   const lines =
     cache && input.part === null
-      ? await keptLines(trx, cache, key, input.now, targets, minimum)
-      : await loadLines(trx, targets, input.now, minimum, input.part);
-  const zones = new Map((await loadCustomers(trx)).map((c) => [c.id, c.timeZone]));
+      ? await keptLines(repos, trx, cache, key, input.now, targets, minimum)
+      : await repos.forecasts.loadLines(targets, input.now, minimum, input.part, trx);
+  const zones = new Map((await repos.run.loadCustomers(trx)).map((c) => [c.id, c.timeZone]));
   return decideForecasts({ ...input, lines, settings, timeZoneOf: (id) => zones.get(id) ?? 'UTC' });
 }
 
 /** The cache's lines, read from the table for the end of the hour to come when it has none for `key`. */
 async function keptLines(
+  repos: Pick<EvaluationRepos, 'forecasts'>,
   trx: Knex,
   cache: ForecastLineCache,
   key: string,
@@ -136,7 +139,7 @@ async function keptLines(
 ): Promise<FittedLine[]> {
   const kept = cache.lines(key, now);
   if (kept) return kept;
-  const lines = await loadLines(trx, targets, new Date(now.getTime() + KEPT_MS), minimum, null);
+  const lines = await repos.forecasts.loadLines(targets, new Date(now.getTime() + KEPT_MS), minimum, null, trx);
   cache.keep(key, now, lines);
   return lines;
 }

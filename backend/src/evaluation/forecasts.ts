@@ -123,9 +123,9 @@ export function decideForecasts(input: ForecastInput): ForecastDecision {
   const decision: ForecastDecision = { raise: [], resolve: [] };
   const openIds = new Set<string>();
   for (const alert of input.open) {
-    const id = identity(alert.rule_key, alert.system_id, alert.instance);
+    const id = identity(alert.ruleKey, alert.systemId, alert.instance);
     openIds.add(id);
-    if (!systems.has(alert.system_id) || firing.has(id)) continue;
+    if (!systems.has(alert.systemId) || firing.has(id)) continue;
     decision.resolve.push({ alert, reason: 'the projection lies beyond the horizon' });
   }
   for (const [id, alert] of firing) {

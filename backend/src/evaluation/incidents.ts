@@ -10,10 +10,14 @@
  * offline alerts, beside their cluster incidents; further offline alerts join it while it is open.
  */
 import type { Knex } from 'knex';
-import * as repo from './incidents-repo.js';
-import type { AlertRow } from '../alerts/alert-json.js';
-import { insertAlerts, type FleetPart } from './repo.js';
+import type { IncidentChange } from './incidents-repo.js';
+import type { Alert } from '../alerts/alert-json.js';
+import type { FleetPart } from './repo.js';
+import type { EvaluationRepos } from './repos.js';
 import { identity, type NewAlert, type SystemInfo } from './types.js';
+
+/** What the incident steps read and write: the incidents, and the alerts they raise. */
+type IncidentRepos = Pick<EvaluationRepos, 'incidents' | 'run'>;
 
 export const INCIDENT_MIN_SYSTEMS = 3;
 /** The fleet incident: at least this many systems silent in one run… */
@@ -84,6 +88,7 @@ const EARLIER = 'alert:';
  * joins the fleet incident (whole-fleet runs only: a part of the fleet cannot judge the whole).
  */
 export async function prepareIncidents(
+  repos: IncidentRepos,
   trx: Knex.Transaction,
   input: {
     now: Date;
@@ -94,16 +99,16 @@ export async function prepareIncidents(
   },
 ): Promise<RunIncidents> {
   const offline = input.raising.filter((a) => a.ruleKind === 'offline');
-  const earlier = await repo.offlineCandidates(trx, input.previousRun ?? input.now, input.part);
+  const earlier = await repos.incidents.offlineCandidates(input.previousRun ?? input.now, input.part, trx);
   const plan = planIncidents({
     candidates: [
       ...earlier.map((c) => ({ alertId: `${EARLIER}${c.alertId}`, systemId: c.systemId })),
       ...offline.map((a) => ({ alertId: identity(a.ruleKey, a.systemId, a.instance), systemId: a.systemId })),
     ],
     systems: input.systems,
-    open: await repo.openIncidents(trx),
+    open: await repos.incidents.openIncidents(trx),
   });
-  const created = await repo.createIncidents(trx, [...plan.create.keys()], input.now);
+  const created = await repos.incidents.createIncidents([...plan.create.keys()], input.now, trx);
   const clusterOf = new Map<string, number>();
   for (const [clusterId, keys] of plan.create) {
     const incidentId = created.get(clusterId);
@@ -116,8 +121,8 @@ export async function prepareIncidents(
     attach.set(Number(key.slice(EARLIER.length)), incidentId);
     clusterOf.delete(key);
   }
-  await repo.attachAlerts(trx, attach);
-  const fleet = input.part === null ? await fleetIncident(trx, input.now, input.systems, offline.length) : null;
+  await repos.incidents.attachAlerts(attach, trx);
+  const fleet = input.part === null ? await fleetIncident(repos, trx, input.now, input.systems, offline.length) : null;
   const fleetOf = new Map<string, number>();
   if (fleet) for (const a of offline) fleetOf.set(identity(a.ruleKey, a.systemId, a.instance), fleet.id);
   return { clusterOf, fleetOf, created: [...created.values(), ...(fleet?.created ? [fleet.id] : [])] };
@@ -125,54 +130,62 @@ export async function prepareIncidents(
 
 /** The open fleet incident this run's offline alerts join: the one open, or a new one when the fleet went dark. */
 async function fleetIncident(
+  repos: IncidentRepos,
   trx: Knex.Transaction,
   now: Date,
   systems: ReadonlyMap<number, SystemInfo>,
   silent: number,
 ): Promise<{ id: number; created: boolean } | null> {
   if (!silent) return null;
-  const open = await repo.openFleetIncident(trx);
+  const open = await repos.incidents.openFleetIncident(trx);
   if (open !== null) return { id: open, created: false };
   const recent = now.getTime() - FLEET_RECENT_MS;
   let reportedRecently = 0;
   for (const system of systems.values())
     if (system.lastSeenAt && system.lastSeenAt.getTime() >= recent) reportedRecently++;
   if (!fleetGoesDark(silent, reportedRecently)) return null;
-  return { id: await repo.createFleetIncident(trx, silent, now), created: true };
+  return { id: await repos.incidents.createFleetIncident(silent, now, trx), created: true };
 }
 
 /** Inserts the run's alerts, each in its incidents; `grouped`: the ids of those in one (their own notifications are held). */
 export async function raiseInIncidents(
+  repos: IncidentRepos,
   trx: Knex.Transaction,
   toRaise: readonly NewAlert[],
   now: Date,
   incidents: RunIncidents,
-): Promise<{ raised: AlertRow[]; grouped: Set<number> }> {
-  const raised = await insertAlerts(trx, toRaise, now, (a) => {
-    const key = identity(a.ruleKey, a.systemId, a.instance);
-    return { cluster: incidents.clusterOf.get(key) ?? null, fleet: incidents.fleetOf.get(key) ?? null };
-  });
+): Promise<{ raised: Alert[]; grouped: Set<number> }> {
+  const raised = await repos.run.insertAlerts(
+    toRaise,
+    now,
+    (a) => {
+      const key = identity(a.ruleKey, a.systemId, a.instance);
+      return { cluster: incidents.clusterOf.get(key) ?? null, fleet: incidents.fleetOf.get(key) ?? null };
+    },
+    trx,
+  );
   const grouped = new Set<number>();
   for (const row of raised) {
-    const key = identity(row.rule_key, row.system_id, row.instance);
-    if (incidents.clusterOf.has(key) || incidents.fleetOf.has(key)) grouped.add(Number(row.id));
+    const key = identity(row.ruleKey, row.systemId, row.instance);
+    if (incidents.clusterOf.has(key) || incidents.fleetOf.has(key)) grouped.add(row.id);
   }
   return { raised, grouped };
 }
 
 export interface IncidentOutcome {
-  opened: repo.IncidentChange[];
-  resolved: repo.IncidentChange[];
+  opened: IncidentChange[];
+  resolved: IncidentChange[];
 }
 
 /** After the run's alerts were raised and resolved: describes the new incidents, resolves those all back. */
 export async function settleIncidents(
+  repos: IncidentRepos,
   trx: Knex.Transaction,
   created: readonly number[],
   now: Date,
 ): Promise<IncidentOutcome> {
   return {
-    opened: await repo.describeIncidents(trx, created),
-    resolved: await repo.resolveReturnedIncidents(trx, now),
+    opened: await repos.incidents.describeIncidents(created, trx),
+    resolved: await repos.incidents.resolveReturnedIncidents(now, trx),
   };
 }

@@ -83,7 +83,7 @@ export function decideMetricRules(input: MetricInput): MetricDecision {
     }
   }
 
-  const openIds = new Set(input.open.map((a) => identity(a.rule_key, a.system_id, a.instance)));
+  const openIds = new Set(input.open.map((a) => identity(a.ruleKey, a.systemId, a.instance)));
   const decision: MetricDecision = { raise: [], resolve: [], startPending: [], endPending: [] };
   for (const [id, { rule, sample, system }] of holding) {
     const known = pending.get(id);
@@ -113,10 +113,10 @@ export function decideMetricRules(input: MetricInput): MetricDecision {
   for (const [id, condition] of pending) if (!holding.has(id)) decision.endPending.push(condition);
 
   for (const alert of input.open) {
-    if (holding.has(identity(alert.rule_key, alert.system_id, alert.instance))) continue;
-    const system = systems.get(alert.system_id);
+    if (holding.has(identity(alert.ruleKey, alert.systemId, alert.instance))) continue;
+    const system = systems.get(alert.systemId);
     if (!system) continue;
-    const rule = rules.ruleFor(system, alert.rule_key);
+    const rule = rules.ruleFor(system, alert.ruleKey);
     if (!rule || rule.kind !== 'metric' || !rule.metric) {
       decision.resolve.push({ alert, reason: 'rule no longer applies' });
       continue;

@@ -29,7 +29,7 @@ export interface OfflineDecision {
 
 export function decideOffline({ now, systems, rules, open, suppressed }: OfflineInput): OfflineDecision {
   const decision: OfflineDecision = { raise: [], resolve: [] };
-  const openIds = new Set(open.map((a) => identity(a.rule_key, a.system_id, a.instance)));
+  const openIds = new Set(open.map((a) => identity(a.ruleKey, a.systemId, a.instance)));
   for (const system of systems.values()) {
     if (system.status !== 'OFFLINE' || !system.lastSeenAt) continue;
     const silentMs = now.getTime() - system.lastSeenAt.getTime();
@@ -50,11 +50,11 @@ export function decideOffline({ now, systems, rules, open, suppressed }: Offline
     }
   }
   for (const alert of open) {
-    const system = systems.get(alert.system_id);
+    const system = systems.get(alert.systemId);
     if (!system) continue;
     if (system.status !== 'OFFLINE')
       decision.resolve.push({ alert, reason: system.status === 'STANDBY' ? 'offline alerts off' : 'reporting again' });
-    else if (rules.ruleFor(system, alert.rule_key)?.kind !== 'offline')
+    else if (rules.ruleFor(system, alert.ruleKey)?.kind !== 'offline')
       decision.resolve.push({ alert, reason: 'rule no longer applies' });
   }
   return decision;

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import { fitLines, loadForecastSettings, type FittedLine, type ForecastSettings } from './forecast-repo.js';
+import type { FittedLine, ForecastRepo, ForecastSettings } from './forecast-repo.js';
 
 export interface PreviewCandidate {
   systemId: number;
@@ -30,7 +30,7 @@ const mapCandidate = (row: Record<string, unknown>): PreviewCandidate => ({
   time: row['time'] as Date,
 });
 
-export function createPreviewRepo(db: Knex) {
+export function createPreviewRepo(db: Knex, forecasts: ForecastRepo) {
   const systems = (visible: Visible) => {
     const query = db('systems as s')
       .join('customers as c', 'c.id', 's.customer_id')
@@ -53,10 +53,12 @@ export function createPreviewRepo(db: Knex) {
         .orderBy(['s.name', 'ml.instance']);
       return rows.map(mapCandidate);
     },
-    forecastSettings: (): Promise<ForecastSettings> => loadForecastSettings(db),
+    forecastSettings: (): Promise<ForecastSettings> => forecasts.loadForecastSettings(),
     /** The lines of `metric`'s series over the `windowHours` before `through`, of the systems one may see. */
     async forecastLines(metric: string, through: Date, windowHours: number, visible: Visible) {
-      const lines = await fitLines(db, metric, through, windowHours, { customerIds: visible ? [...visible] : null });
+      const lines = await forecasts.fitLines(metric, through, windowHours, {
+        customerIds: visible ? [...visible] : null,
+      });
       const bySystem = new Map<number, Record<string, unknown>>();
       const ids = [...new Set(lines.map((l) => l.systemId))];
       for (const row of await systems(visible).whereIn('s.id', ids)) bySystem.set(row.system_id as number, row);

@@ -1,5 +1,6 @@
 /** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
-import type { AlertRow, AlertTransition } from '../alerts/alert-json.js';
+import type { Alert, AlertTransition } from '../alerts/alert-json.js';
+import type { IncidentOutcome } from './incidents.js';
 import type { Suppression } from './suppression.js';
 import { REPORTING, type SystemInfo, type SystemStatus } from './types.js';
 
@@ -21,7 +22,7 @@ export interface RunResult {
 
 export interface Committed {
   result: RunResult;
-  transitions: { type: AlertTransition; row: AlertRow }[];
+  transitions: { type: AlertTransition; alert: Alert }[];
   statusChanged: number[];
   suppressed: Suppression;
   /** Customers whose incidents opened or resolved (the consoles' incident lists). */
@@ -64,7 +65,7 @@ function mergeParts(parts: readonly Committed[], failedCustomers: number[], now:
 export function runFigures(input: {
   systems: ReadonlyMap<number, SystemInfo>;
   clusterIds: readonly number[];
-  stillOpen: readonly AlertRow[];
+  stillOpen: readonly Alert[];
   rulesOf: (system: SystemInfo) => number;
 }): { evaluated: number; clusters: Record<string, ClusterCounts> } {
   const { systems } = input;
@@ -80,9 +81,55 @@ export function runFigures(input: {
     else if (system.status === 'OFFLINE' || system.status === 'STANDBY') counts.offline += 1;
   }
   for (const alert of input.stillOpen) {
-    const clusterId = systems.get(alert.system_id)?.clusterId;
+    const clusterId = systems.get(alert.systemId)?.clusterId;
     const counts = clusterId === null || clusterId === undefined ? undefined : clusters[String(clusterId)];
     if (counts) counts.openAlerts += 1;
   }
   return { evaluated, clusters };
+}
+
+/** What one run answers (its figures) and hands over to be published after its commit. */
+export function committedRun(run: {
+  now: Date;
+  systems: ReadonlyMap<number, SystemInfo>;
+  clusterIds: readonly number[];
+  rulesOf: (system: SystemInfo) => number;
+  suppressed: Suppression;
+  /** Systems the offline detection moved. */
+  marked: readonly { id: number; from: SystemStatus }[];
+  raised: readonly Alert[];
+  resolved: readonly Alert[];
+  /** Acknowledgements that ran out. */
+  expired: readonly Alert[];
+  stillOpen: readonly Alert[];
+  statusChanges: readonly { id: number }[];
+  incidents: IncidentOutcome;
+}): Committed {
+  const { raised, resolved, marked, incidents } = run;
+  const { evaluated, clusters } = runFigures(run);
+  return {
+    result: {
+      timestamp: run.now.toISOString(),
+      alerts: { evaluated, triggered: raised.length, resolved: resolved.length },
+      health: { marked_offline: marked.filter((m) => (REPORTING as readonly string[]).includes(m.from)).length },
+      clusters,
+      failedCustomers: [],
+    },
+    transitions: [
+      ...raised.map((alert) => ({ type: 'raised' as const, alert })),
+      ...resolved.map((alert) => ({ type: 'resolved' as const, alert })),
+      ...run.expired.map((alert) => ({ type: 'unacknowledged' as const, alert })),
+    ],
+    statusChanged: [...new Set([...marked.map((m) => m.id), ...run.statusChanges.map((c) => c.id)])],
+    suppressed: run.suppressed,
+    incidentCustomers: [
+      ...new Set([...incidents.opened, ...incidents.resolved].filter((c) => !c.fleet).map((c) => c.customerId)),
+    ],
+  };
+}
+
+/** The alerts open after the run: those open before and not resolved, and those raised. */
+export function stillOpenAfter(open: readonly Alert[], raised: readonly Alert[], resolved: readonly Alert[]): Alert[] {
+  const resolvedIds = new Set(resolved.map((r) => r.id));
+  return [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
 }

@@ -4,20 +4,19 @@
  * that looks farthest ahead for its series, and when the line reaches that rule's threshold. The
  * rules are resolved as the run resolves them (RuleBook), so the chart and the alerts agree.
  */
-import type { Knex } from 'knex';
 import type { SystemForecasts } from '../../../contracts/rules.js';
 import { visibleTo, type Principal } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
 import { NotFound } from '../lib/errors.js';
 import { instanceMatches } from '../rules/condition.js';
-import { linesOfSystem, loadForecastSettings, systemForForecasts, type FittedLine } from './forecast-repo.js';
+import type { FittedLine } from './forecast-repo.js';
 import { directionOf, forecastAlertText, minBuckets, projectedAt } from './forecasts.js';
-import { loadAlertRules } from './repo.js';
+import type { EvaluationRepos } from './repos.js';
 import { RuleBook } from './rule-book.js';
 import type { AlertRule } from './types.js';
 
 export interface SystemForecastsDeps {
-  db: Knex;
+  repos: Pick<EvaluationRepos, 'run' | 'forecasts'>;
   clock: Clock;
 }
 
@@ -32,17 +31,19 @@ function farthestRule(rules: readonly AlertRule[], line: FittedLine): AlertRule 
   );
 }
 
-export function createSystemForecasts({ db, clock }: SystemForecastsDeps) {
+export function createSystemForecasts({ repos, clock }: SystemForecastsDeps) {
   return {
     async forSystem(principal: Principal, systemId: number): Promise<SystemForecasts> {
-      const system = await systemForForecasts(db, systemId, visibleTo(principal));
+      const system = await repos.forecasts.systemForForecasts(systemId, visibleTo(principal));
       if (!system) throw new NotFound('No such system');
       const now = clock.now();
-      const rules = new RuleBook(await loadAlertRules(db))
+      const rules = new RuleBook(await repos.run.loadAlertRules())
         .effectiveFor(system)
         .filter((rule) => rule.kind === 'forecast' && rule.metric !== null && rule.threshold !== null);
-      const settings = await loadForecastSettings(db);
-      const stored = await linesOfSystem(db, system.id, [...new Set(rules.map((rule) => rule.metric as string))]);
+      const settings = await repos.forecasts.loadForecastSettings();
+      const stored = await repos.forecasts.linesOfSystem(system.id, [
+        ...new Set(rules.map((rule) => rule.metric as string)),
+      ]);
       const lines = stored.flatMap((line) => {
         const rule = farthestRule(rules, line);
         if (!rule) return [];

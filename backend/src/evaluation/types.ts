@@ -1,5 +1,5 @@
 /** What one evaluation run reads and decides (plain data; SQL lives in repo.ts). */
-import type { AlertRow, Severity } from '../alerts/alert-json.js';
+import type { Alert, Severity } from '../alerts/alert-json.js';
 import type { Operator } from '../../../contracts/rules.js';
 
 export type { Severity };
@@ -59,10 +59,17 @@ export interface LatestSample {
   time: Date;
 }
 
-export interface OpenAlert extends AlertRow {
-  rule_kind: 'metric' | 'offline' | 'event' | 'forecast';
+export type RuleKind = 'metric' | 'offline' | 'event' | 'forecast';
+
+/** An open alert as the run reads it: the alert, its rule's kind, its hold and its flapping marks. */
+export interface OpenAlert extends Alert {
+  ruleKind: RuleKind;
   /** Event alerts: until when their hold keeps them open. */
-  hold_until: Date | null;
+  holdUntil: Date | null;
+  /** Since when it flaps (null: it does not). */
+  flappingSince: Date | null;
+  /** A flapping alert: since when its condition has been clear (null: it is not). */
+  clearSince: Date | null;
 }
 
 export interface PendingCondition {
@@ -93,7 +100,7 @@ export interface Reboot {
 /** An alert the run decided to raise. */
 export interface NewAlert {
   ruleKey: string;
-  ruleKind: 'metric' | 'offline' | 'event' | 'forecast';
+  ruleKind: RuleKind;
   systemId: number;
   customerId: number;
   instance: string;

@@ -11,6 +11,7 @@ import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { Mailer } from '../mail/mailer.js';
 import { createDeliveriesRepo } from './deliveries-repo.js';
+import { createDeliveryLog } from './delivery-log.js';
 import { deliveryLogRoutes } from './log-routes.js';
 import { createNotificationsRepo } from './repo.js';
 import { createAlertNotifier } from './service.js';
@@ -32,6 +33,7 @@ export function assembleNotifications(deps: NotificationsAssemblyDeps) {
   const notifier = createAlertNotifier({ repo, deliveries, box, mailer, clock, log, authUrl, allowPrivateWebhooks });
   return {
     notifier,
-    deliveryLogRoutes: (alerts: AlertsService) => mountRoutes(deliveryLogRoutes, { alerts, deliveries }),
+    deliveryLogRoutes: (alerts: AlertsService) =>
+      mountRoutes(deliveryLogRoutes, createDeliveryLog({ alerts, deliveries })),
   };
 }

@@ -193,8 +193,8 @@ export function createDeliveriesRepo(db: Knex) {
     },
 
     /** Every delivery of one alert, channels and account e-mails, oldest first (the delivery log). */
-    async log(alertId: number): Promise<LogEntry[]> {
-      const { rows } = await db.raw<{ rows: Record<string, unknown>[] }>(
+    async log(alertId: number, trx: Knex = db): Promise<LogEntry[]> {
+      const { rows } = await trx.raw<{ rows: Record<string, unknown>[] }>(
         `SELECT id, channel_id, channel_name, channel_type, event, status, attempts, last_status, last_error,
                 NULL AS recipient, created_at, last_attempt_at, sent_at, attempt_log
            FROM channel_deliveries WHERE alert_id = ?

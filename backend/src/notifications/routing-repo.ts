@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
-import type { AlertRow } from '../alerts/alert-json.js';
+import { alertOfRow, type Alert } from '../alerts/alert-json.js';
 import type { NotificationEvent } from '../channels/payloads.js';
 
 export interface AlertEventRef {
@@ -165,14 +165,15 @@ export async function markReminded(trx: Knex, reminders: readonly DueReminder[],
 }
 
 /** Acknowledgements past their `until`: cleared, so the alert counts as unacknowledged again. */
-export async function expireAcknowledgements(trx: Knex, now: Date, customerId: number | null): Promise<AlertRow[]> {
-  return trx('alerts')
+export async function expireAcknowledgements(trx: Knex, now: Date, customerId: number | null): Promise<Alert[]> {
+  const rows = await trx('alerts')
     .where({ state: 'open' })
     .whereRaw('(?::int IS NULL OR customer_id = ?)', [customerId, customerId])
     .whereNotNull('ack_until')
     .where('ack_until', '<=', now)
     .update({ acknowledged_at: null, acknowledged_by: null, ack_note: null, ack_until: null, notified_at: now })
-    .returning<AlertRow[]>('*');
+    .returning<Record<string, unknown>[]>('*');
+  return rows.map(alertOfRow);
 }
 
 /** What queueing needs to know of one alert. */

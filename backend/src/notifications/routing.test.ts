@@ -299,7 +299,7 @@ describe('notification routing', () => {
         assert.deepEqual(hook.events(), ['raised'], 'no escalation inside the window');
 
         // an acknowledgement queued now is dropped at send time: the system is suppressed
-        const ack = h.notifier.acknowledgements(() => currentSuppression(h.knex, h.clock.now()));
+        const ack = h.notifier.acknowledgements(() => currentSuppression(h.repos.run, h.clock.now()));
         const notify = await ack.prepare();
         await h.knex.transaction((trx) => notify.queue(trx, Number(alert.id)));
         notify.send();

@@ -5,8 +5,10 @@ import type { Clock } from '../lib/clock.js';
 import { createContainerIndex } from './container-index.js';
 import { createSearchRepo } from './repo.js';
 import { searchRoutes } from './routes.js';
+import { createSearchService } from './service.js';
 
 export function assembleSearch(deps: { db: Knex; clock: Clock }) {
   const repo = createSearchRepo(deps.db);
-  return { routes: mountRoutes(searchRoutes, { repo, containers: createContainerIndex(repo, deps.clock) }) };
+  const containers = createContainerIndex(repo, deps.clock);
+  return { routes: mountRoutes(searchRoutes, createSearchService({ repo, containers })) };
 }

@@ -60,14 +60,14 @@ export function createSearchRepo(db: Knex) {
      * merely contains it, then the shorter name. Alerts: the open ones (by system, rule or message),
      * and the alert whose number was typed ("#123" or "123"), open or not.
      */
-    async search(term: string, visible: Visible, limit: number): Promise<SearchHit> {
+    async search(term: string, visible: Visible, limit: number, q: Knex = db): Promise<SearchHit> {
       const pattern = `%${escapeLike(term)}%`;
       const prefix = `${escapeLike(term)}%`;
       const scoped = <T extends Knex.QueryBuilder>(query: T, column: string): T =>
         (visible ? query.whereIn(column, [...visible]) : query) as T;
 
       const systems = scoped(
-        db('systems as s')
+        q('systems as s')
           .join('customers as c', 'c.id', 's.customer_id')
           .where((w) => w.whereILike('s.name', pattern).orWhereILike('s.hostname', pattern))
           .select('s.id', 's.name', 's.hostname', 's.status', 'c.name as customerName')
@@ -76,7 +76,7 @@ export function createSearchRepo(db: Knex) {
         's.customer_id',
       );
       const customers = scoped(
-        db('customers')
+        q('customers')
           .whereILike('name', pattern)
           .select('id', 'name', 'active')
           .orderByRaw('name ILIKE ? DESC, length(name), lower(name)', [prefix])
@@ -85,7 +85,7 @@ export function createSearchRepo(db: Knex) {
       );
       const number = /^#?(\d{1,15})$/.exec(term)?.[1];
       const alerts = scoped(
-        db('alerts as a')
+        q('alerts as a')
           .join('systems as s', 's.id', 'a.system_id')
           .join('customers as c', 'c.id', 'a.customer_id')
           .where((w) => {

@@ -26,6 +26,7 @@ import { captureLogger } from './logger.js';
 import { freePort } from './net.js';
 import { SHARED_REDIS_URL, testPrefix } from './redis.js';
 import { startSmtpSink, type SmtpSink } from './smtp-sink.js';
+import { createEvaluationRepos } from '../evaluation/assembly.js';
 import { createEvaluation, type Evaluation } from '../evaluation/service.js';
 
 export const AUTH_URL = 'https://argus.example.com';
@@ -94,7 +95,16 @@ export async function startEvaluationHarness() {
     log: logs.log,
     authUrl: AUTH_URL,
   });
-  const evaluation: Evaluation = createEvaluation({ db: knex, bus, clock, log: logs.log, mailer, notifier });
+  const repos = createEvaluationRepos(knex);
+  const evaluation: Evaluation = createEvaluation({
+    db: knex,
+    repos,
+    bus,
+    clock,
+    log: logs.log,
+    mailer,
+    notifier,
+  });
 
   async function setMail(options: { enabled: boolean; port?: number }): Promise<void> {
     await smtp.update({
@@ -219,6 +229,7 @@ export async function startEvaluationHarness() {
     bus,
     recorded,
     sink,
+    repos,
     evaluation,
     setMail,
     customer,
