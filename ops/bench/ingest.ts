@@ -11,8 +11,11 @@
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
+ *     [--fresh-tokens]
  *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
  *
+ * --gzip and --fresh-tokens send as the argus-agent does (gzip bodies, a new token a request); by
+ * default bodies are plain JSON and a token serves an agent for 4 minutes.
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
  * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
@@ -212,6 +215,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       rounds: { type: 'string', default: '3' },
       rate: { type: 'string', default: '1000' },
       gzip: { type: 'boolean', default: false },
+      'fresh-tokens': { type: 'boolean', default: false },
       baseline: { type: 'string' },
       profile: { type: 'string' },
       connections: { type: 'string', default: '4' },
@@ -257,6 +261,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
             hostname: `${run}-host-${i}`,
             seed: i + 1,
             gzip: values.gzip,
+            freshTokens: values['fresh-tokens'],
           }),
       );
       contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });
@@ -264,7 +269,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
     console.log(
       `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
-        `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}, ${seconds} s phases, ` +
+        `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}${values['fresh-tokens'] ? ', a new token a request' : ''}, ${seconds} s phases, ` +
         `${values.rounds} rounds; ceiling on ${connections} connections` +
         `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
         `${os.cpus().length} cores, load ${load()}`,
