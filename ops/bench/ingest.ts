@@ -62,6 +62,8 @@ interface CpuPerReport {
   server: number;
   postgres: number;
   bench: number;
+  /** The server's main thread alone (Argus phases only). */
+  serverMain?: number;
 }
 
 interface CeilingResult {
@@ -138,6 +140,7 @@ async function argusPhase(
     samplesPerStatement: d('statements') ? d('samples') / d('statements') : samplesPerReport,
     cpu: {
       server: perReport(d('cpuSeconds') / wall),
+      serverMain: perReport(d('mainThreadCpuSeconds') / wall),
       postgres: perReport(postgresCores),
       bench: perReport(benchCores),
     },
@@ -150,7 +153,8 @@ async function argusPhase(
       `${other.length ? ` [${other.map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ')}]` : ''}; load ${load()}`,
   );
   console.log(
-    `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report), ` +
+    `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report, ` +
+      `main thread ${((d('mainThreadCpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms), ` +
       `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${postgresCores.toFixed(2)} cores, ` +
       `bench ${benchCores.toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
       `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
@@ -190,6 +194,7 @@ const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
   server: median(list.map((c) => c.server)),
   postgres: median(list.map((c) => c.postgres)),
   bench: median(list.map((c) => c.bench)),
+  serverMain: median(list.map((c) => c.serverMain ?? 0)),
 });
 
 /**
@@ -199,7 +204,7 @@ const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
 function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): string {
   const f = (n: number) => n.toFixed(2);
   return (
-    `  ${label} CPU a report (ms): server ${f(argus.server)}, PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
+    `  ${label} CPU a report (ms): server ${f(argus.server)} (main thread ${f(argus.serverMain ?? 0)}), PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
     `total ${f(sum(argus))}; the ceiling's: PostgreSQL ${f(ceiling.postgres)}, bench ${f(ceiling.bench)}, total ` +
     `${f(sum(ceiling))}; on ${os.cpus().length} cores that CPU alone bounds Argus at ` +
     `${fmt((os.cpus().length * 1000) / sum(argus))} reports/s and Argus/ceiling at ${f(sum(ceiling) / sum(argus))}`
@@ -356,6 +361,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
           `Argus/ceiling ${median(c.ratios).toFixed(2)} (${c.ratios.map((r) => r.toFixed(2)).join(', ')})` +
           (c.paced.length
             ? `; paced at ${rate}/s p50 ${median(c.paced.map((p) => p.p50)).toFixed(1)} ms, p99 ${median(c.paced.map((p) => p.p99)).toFixed(1)} ms (${c.paced.map((p) => p.p99.toFixed(0)).join(', ')})`
+            : '') +
+          (c.paced.length
+            ? `, server CPU a report paced ${median(c.paced.map((p) => p.cpu.server)).toFixed(2)} ms (main thread ${median(c.paced.map((p) => p.cpu.serverMain ?? 0)).toFixed(2)})`
             : '') +
           `; rss ${(rss / 1048576).toFixed(0)} MiB, ${fmt(await c.server.storedSamples())} samples stored`,
       );
