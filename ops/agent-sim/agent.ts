@@ -7,6 +7,7 @@
  * alone, as the real agent does). Faults: offline (keeps buffering), clock skew, replayed buffer.
  * A backlog of reports made while the server was away can be given by their times (`backfill`).
  */
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import { promisify } from 'node:util';
@@ -17,6 +18,7 @@ import { SimulatedHost, type HostFault, type Sample } from './catalogue.js';
 
 // compressed in libuv's thread pool: a simulator of thousands of agents keeps its event loop for the sending
 const deflate = promisify(gzip);
+const FRESH_TOKEN_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
 // one keep-alive connection per agent, as a real agent holds it (and cheap enough to simulate many)
 const keepAlive = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -38,6 +40,11 @@ export interface AgentOptions {
   hostname: string;
   seed: number;
   gzip?: boolean;
+  /**
+   * A new token for every request, as the argus-agent signs one per request (the server's verified
+   * token cache then never helps; by default a token is reused for 4 minutes).
+   */
+  freshTokens?: boolean;
   /** Reports kept while undelivered; the oldest go first beyond it. */
   maxBuffer?: number;
   /** Known agent key (e.g. a bench that enrolled before). */
@@ -67,6 +74,7 @@ export class SimulatedAgent {
   private backlog: number[] = [];
   private batchLimit = 500;
   private token: { value: string; renewAt: number } | null = null;
+  private tokensSigned = 0;
   private blockedUntil = 0;
   /** The buffer is held back by a 429 (a 503 means nothing can be stored: no report alone then). */
   private slowedDown = false;
@@ -164,6 +172,7 @@ export class SimulatedAgent {
   }
 
   private async bearer(now: number): Promise<string> {
+    if (this.options.freshTokens) return this.freshToken(now);
     if (this.token && now < this.token.renewAt && this.fault !== 'clock-skew') return this.token.value;
     const iat = Math.floor(now / 1000) + (this.fault === 'clock-skew' ? 7 * 60 : 0);
     const value = await new SignJWT({ ...(this.agentKey ? { ak: this.agentKey } : {}) })
@@ -174,6 +183,23 @@ export class SimulatedAgent {
       .sign(new TextEncoder().encode(this.options.secret));
     this.token = { value, renewAt: now + 240_000 };
     return value;
+  }
+
+  /**
+   * Signed the way the argus-agent signs (agent/src/jwt.ts: node:crypto, the same header and claims),
+   * plus a `jti` that makes two requests of one second two tokens, as two requests 30 s apart are.
+   */
+  private freshToken(now: number): string {
+    const iat = Math.floor(now / 1000) + (this.fault === 'clock-skew' ? 7 * 60 : 0);
+    const claims = {
+      sub: this.options.sub,
+      iat,
+      exp: iat + 300,
+      jti: ++this.tokensSigned,
+      ...(this.agentKey ? { ak: this.agentKey } : {}),
+    };
+    const signingInput = `${FRESH_TOKEN_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;
+    return `${signingInput}.${createHmac('sha256', this.options.secret).update(signingInput).digest('base64url')}`;
   }
 
   /**

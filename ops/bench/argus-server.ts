@@ -38,6 +38,8 @@ export interface ArgusServerOptions {
 export interface ServerSnapshot {
   /** CPU seconds of the server process (user + system, all its threads). */
   cpuSeconds: number;
+  /** CPU seconds of its main thread alone (the event loop; the rest is the thread pool, GC helpers, JIT). */
+  mainThreadCpuSeconds: number;
   /** CPU seconds of the PostgreSQL backends serving this server's database. */
   dbCpuSeconds: number;
   /** Event-loop time (ms): active and idle, from performance.eventLoopUtilization(). */
@@ -53,10 +55,10 @@ export interface ServerSnapshot {
 
 const TICKS = 100; // USER_HZ on Linux
 
-/** utime + stime of a process in seconds (0 when it is gone). */
-export function processCpuSeconds(pid: number): number {
+/** utime + stime of a process (or, with `tid`, of one of its threads) in seconds (0 when it is gone). */
+export function processCpuSeconds(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS;
   } catch {
@@ -201,6 +203,7 @@ async function startOn(database: string, options: ArgusServerOptions) {
         backends,
         at: {
           cpuSeconds: processCpuSeconds(pid),
+          mainThreadCpuSeconds: processCpuSeconds(pid, pid),
           dbCpuSeconds: 0,
           loopActiveMs: loop.active,
           loopIdleMs: loop.idle,

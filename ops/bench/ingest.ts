@@ -10,9 +10,13 @@
  * the machine has no `prometheus`), then Argus paced at --rate reports/s.
  * Figures only; nothing passes or fails.
  *
- *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
+ *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
+ *     [--no-fresh-tokens]
  *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus] [--containers 50]
  *
+ * Agents send as the argus-agent does: gzip bodies and a new token a request (its own HMAC, so no
+ * token is served from the server's cache). --no-gzip sends plain JSON and --no-fresh-tokens reuses a
+ * token for 4 minutes (how the bench sent before 2026-11-28: cheaper for the server than agents are).
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
  * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
@@ -59,6 +63,8 @@ interface CpuPerReport {
   server: number;
   postgres: number;
   bench: number;
+  /** The server's main thread alone (Argus phases only). */
+  serverMain?: number;
 }
 
 interface CeilingResult {
@@ -135,6 +141,7 @@ async function argusPhase(
     samplesPerStatement: d('statements') ? d('samples') / d('statements') : samplesPerReport,
     cpu: {
       server: perReport(d('cpuSeconds') / wall),
+      serverMain: perReport(d('mainThreadCpuSeconds') / wall),
       postgres: perReport(postgresCores),
       bench: perReport(benchCores),
     },
@@ -147,7 +154,8 @@ async function argusPhase(
       `${other.length ? ` [${other.map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ')}]` : ''}; load ${load()}`,
   );
   console.log(
-    `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report), ` +
+    `    server ${(d('cpuSeconds') / wall).toFixed(2)} cores (${((d('cpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms CPU a report, ` +
+      `main thread ${((d('mainThreadCpuSeconds') * 1000) / Math.max(1, reports)).toFixed(2)} ms), ` +
       `event loop ${(loop * 100).toFixed(0)} % busy, PostgreSQL ${postgresCores.toFixed(2)} cores, ` +
       `bench ${benchCores.toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
       `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
@@ -187,6 +195,7 @@ const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
   server: median(list.map((c) => c.server)),
   postgres: median(list.map((c) => c.postgres)),
   bench: median(list.map((c) => c.bench)),
+  serverMain: median(list.map((c) => c.serverMain ?? 0)),
 });
 
 /**
@@ -196,7 +205,7 @@ const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
 function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): string {
   const f = (n: number) => n.toFixed(2);
   return (
-    `  ${label} CPU a report (ms): server ${f(argus.server)}, PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
+    `  ${label} CPU a report (ms): server ${f(argus.server)} (main thread ${f(argus.serverMain ?? 0)}), PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
     `total ${f(sum(argus))}; the ceiling's: PostgreSQL ${f(ceiling.postgres)}, bench ${f(ceiling.bench)}, total ` +
     `${f(sum(ceiling))}; on ${os.cpus().length} cores that CPU alone bounds Argus at ` +
     `${fmt((os.cpus().length * 1000) / sum(argus))} reports/s and Argus/ceiling at ${f(sum(ceiling) / sum(argus))}`
@@ -211,8 +220,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
       systems: { type: 'string', default: '300' },
       seconds: { type: 'string', default: '15' },
       rounds: { type: 'string', default: '3' },
-      rate: { type: 'string', default: '1000' },
-      gzip: { type: 'boolean', default: false },
+      rate: { type: 'string', default: '2000' },
+      gzip: { type: 'boolean', default: true },
+      'fresh-tokens': { type: 'boolean', default: true },
       baseline: { type: 'string' },
       profile: { type: 'string' },
       connections: { type: 'string', default: '4' },
@@ -260,6 +270,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
             seed: i + 1,
             gzip: values.gzip,
             containers: Number(values.containers),
+            freshTokens: values['fresh-tokens'],
           }),
       );
       contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });
@@ -267,7 +278,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
     console.log(
       `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
-        `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ''}, ${seconds} s phases, ` +
+        `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ', plain JSON'}${values['fresh-tokens'] ? ', a new token a request' : ', a token reused'}, ${seconds} s phases, ` +
         `${values.rounds} rounds; ceiling on ${connections} connections` +
         `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
         `${os.cpus().length} cores, load ${load()}`,
@@ -353,6 +364,9 @@ export async function benchIngest(argv: string[]): Promise<void> {
           `Argus/ceiling ${median(c.ratios).toFixed(2)} (${c.ratios.map((r) => r.toFixed(2)).join(', ')})` +
           (c.paced.length
             ? `; paced at ${rate}/s p50 ${median(c.paced.map((p) => p.p50)).toFixed(1)} ms, p99 ${median(c.paced.map((p) => p.p99)).toFixed(1)} ms (${c.paced.map((p) => p.p99.toFixed(0)).join(', ')})`
+            : '') +
+          (c.paced.length
+            ? `, server CPU a report paced ${median(c.paced.map((p) => p.cpu.server)).toFixed(2)} ms (main thread ${median(c.paced.map((p) => p.cpu.serverMain ?? 0)).toFixed(2)})`
             : '') +
           `; rss ${(rss / 1048576).toFixed(0)} MiB, ${fmt(await c.server.storedSamples())} samples stored`,
       );

@@ -2,14 +2,17 @@
  * Agent JWT verification (docs/protocol.md "Agent token (JWT)"): HS256 with
  * WEBHOOK_SECRET only, `sub`, `iat` and `exp` required, `exp` in the future,
  * `iat` at most 300 s ahead, `exp − iat` at most 300 s. `kid`/`jku`/`jwk`
- * headers are ignored (the key is always the shared secret). An agent reuses its
- * token for minutes, so a verified token is remembered until its `exp` in a
- * bounded cache keyed by the token itself (verify costs ~100 µs, a cache hit
- * a map lookup; only tokens whose signature verified get in, ≤ 4 KiB each).
+ * headers are ignored (the key is always the shared secret). The argus-agent
+ * signs a fresh token a request, so most tokens are new: the usual shape is
+ * checked at once with node:crypto (hs256.ts, a few µs), anything else by jose
+ * (~100 µs). A verified token is still remembered until its `exp` in a bounded
+ * cache keyed by the token itself (clients that reuse a token pay a map lookup;
+ * only tokens whose signature verified get in, ≤ 4 KiB each).
  */
 import { jwtVerify } from 'jose';
 import type { Clock } from '../lib/clock.js';
 import { sha256 } from '../lib/crypto.js';
+import { NOT_PLAIN, verifyPlainHs256, type JwtPayload } from './hs256.js';
 
 export interface AgentClaims {
   /** The agent's stable machine id. */
@@ -49,13 +52,26 @@ export function createAgentTokenVerifier(options: {
     return claims.exp > nowS && claims.iat <= nowS + MAX_ISSUED_AHEAD_S;
   }
 
-  async function verifyUncached(token: string, nowS: number): Promise<AgentClaims | null> {
+  /** The signature and times: the usual token checked at once (hs256.ts), anything else by jose. */
+  async function verifiedPayload(token: string, nowS: number): Promise<JwtPayload | null> {
+    const plain = verifyPlainHs256(token, key, nowS);
+    if (plain !== NOT_PLAIN) return plain;
     try {
       const { payload } = await jwtVerify(token, key, {
         algorithms: ['HS256'],
         requiredClaims: ['exp', 'iat', 'sub'],
-        currentDate: options.clock.now(),
+        currentDate: new Date(nowS * 1000),
       });
+      return payload;
+    } catch {
+      return null;
+    }
+  }
+
+  async function verifyUncached(token: string, nowS: number): Promise<AgentClaims | null> {
+    try {
+      const payload = await verifiedPayload(token, nowS);
+      if (!payload) return null;
       const { sub, ak, iat, exp } = payload;
       if (typeof sub !== 'string' || sub.length > MAX_SUB_LENGTH || !PRINTABLE.test(sub)) return null;
       if (ak !== undefined && (typeof ak !== 'string' || ak.length > 256)) return null;

@@ -105,12 +105,27 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
+/**
+ * The settings' revision, once per settings object: the agent-settings cache hands every request of
+ * a system the same object until the settings change (a change makes a new one), so the canonical
+ * JSON and its hash are not made again for each report.
+ */
+function revisionOf(revisions: WeakMap<object, string>, settings: Record<string, unknown>): string {
+  let revision = revisions.get(settings);
+  if (revision === undefined) {
+    revision = sha256(canonicalJson(settings));
+    revisions.set(settings, revision);
+  }
+  return revision;
+}
+
 export function createIngestService(deps: IngestServiceDeps) {
   const { repo, limits, log } = deps;
   const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 1000;
   const effectiveSettings = deps.effectiveSettings ?? (() => Promise.resolve({}));
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
+  const revisions = new WeakMap<object, string>();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
     reports.reduce((sum, report) => sum + report.metrics.length, 0);
 
@@ -316,7 +331,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       skipped,
       ...(agentKey ? { agentKey } : {}),
       settings,
-      settings_rev: sha256(canonicalJson(settings)),
+      settings_rev: revisionOf(revisions, settings),
       update,
     };
   }

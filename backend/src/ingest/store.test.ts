@@ -5,9 +5,13 @@ import { startIngestHarness, type IngestHarness } from '../testing/ingest-harnes
 
 describe('POST /api/webhook/metrics: what is stored and answered', () => {
   let h: IngestHarness;
+  // the settings of one system, replaced (a new object) when they change, as the agent-settings cache does
+  let changing: Record<string, unknown> = { interval: '30s' };
+  let changingSystem = -1;
   before(async () => {
     h = await startIngestHarness({
-      effectiveSettings: async (systemId) => (systemId % 2 === 0 ? { b: '2', a: { y: 1, x: 2 } } : {}),
+      effectiveSettings: async (systemId) =>
+        systemId === changingSystem ? changing : systemId % 2 === 0 ? { b: '2', a: { y: 1, x: 2 } } : {},
     });
   });
   after(() => h.close());
@@ -42,6 +46,18 @@ describe('POST /api/webhook/metrics: what is stored and answered', () => {
       update: null,
     });
     assert.equal(reply.headers['cache-control'], 'no-store');
+  });
+
+  it('answers the revision of the settings in effect, also when the same settings object comes again', async () => {
+    const agent = await h.boundAgent();
+    changingSystem = agent.systemId;
+    let ago = 0;
+    const revision = async () =>
+      (await h.post({ reports: [h.report((ago -= 1000))] }, { token: await agent.token() })).body.settings_rev;
+    assert.equal(await revision(), sha256('{"interval":"30s"}'));
+    assert.equal(await revision(), sha256('{"interval":"30s"}'));
+    changing = { interval: '10s', services: 'nginx' };
+    assert.equal(await revision(), sha256('{"interval":"10s","services":"nginx"}'));
   });
 
   it('stores a replayed buffer once, also when the copies arrive concurrently', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, it } from 'node:test';
 import { startIngestHarness, type IngestHarness } from '../testing/ingest-harness.js';
+import { INFLATE_AT_ONCE_BYTES } from './body.js';
 
 describe('POST /api/webhook/metrics: body and validation', () => {
   let h: IngestHarness;
@@ -127,6 +128,60 @@ describe('POST /api/webhook/metrics: body and validation', () => {
       headers: { 'content-encoding': 'gzip' },
     });
     assert.equal(reply.status, 400);
+  });
+
+  it('reads a gzip body of several members as one, and answers 400 to an empty, cut or trailed one', async () => {
+    const token = await agent.token();
+    const json = JSON.stringify({ reports: [h.report(-15_000, 3)] });
+    const cut = Math.floor(json.length / 2);
+    const members = Buffer.concat([gzipSync(json.slice(0, cut)), gzipSync(json.slice(cut))]);
+    const reply = await h.post(members, { token, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.accepted, 1);
+    const whole = gzipSync(json);
+    for (const [what, raw] of [
+      ['empty', Buffer.alloc(0)],
+      ['cut short', whole.subarray(0, whole.length - 10)],
+      ['followed by bytes that are no gzip', Buffer.concat([whole, Buffer.from('xx')])],
+    ] as const) {
+      const refused = await h.post(raw, { token, headers: { 'content-encoding': 'gzip' } });
+      assert.equal(refused.status, 400, what);
+      assert.equal(refused.body.error, 'Body is not valid gzip', what);
+      assert.equal(refused.body.details?.field, 'body', what);
+    }
+  });
+
+  it('inflates a large gzip body (a backlog) beside the event loop, with the same answers', async () => {
+    const token = await agent.token();
+    let seed = 7;
+    const noise = () => (seed = (seed * 48_271) % 2_147_483_647) / 1000;
+    const reports = Array.from({ length: 300 }, (_, i) => {
+      const report = h.report(-(40 + i) * 1000, 60);
+      return { ...report, metrics: report.metrics.map((sample) => ({ ...sample, value: noise() })) };
+    });
+    const whole = gzipSync(JSON.stringify({ reports }));
+    assert.ok(whole.length > INFLATE_AT_ONCE_BYTES, `${whole.length} bytes compressed`);
+    const reply = await h.post(whole, { token, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.body.accepted, 300);
+    const cut = await h.post(whole.subarray(0, whole.length - 10), { token, headers: { 'content-encoding': 'gzip' } });
+    assert.deepEqual([cut.status, cut.body.error], [400, 'Body is not valid gzip']);
+    const bomb = gzipSync(Buffer.concat([Buffer.from(JSON.stringify({ reports })), Buffer.alloc(5 * 1024 * 1024, 32)]));
+    assert.ok(bomb.length > INFLATE_AT_ONCE_BYTES);
+    const over = await h.post(bomb, { token, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(over.status, 413);
+    assert.match(over.body.error, /after decompression/);
+  });
+
+  it('accepts a gzip body of exactly 4 MiB unpacked, and refuses one byte more with 413', async () => {
+    const token = await agent.token();
+    const opening = `{"reports":[${JSON.stringify(h.report(-25_000))}]`;
+    const exactly = (bytes: number) => gzipSync(`${opening}${' '.repeat(bytes - opening.length - 1)}}`);
+    const fits = await h.post(exactly(4 * 1024 * 1024), { token, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(fits.status, 200, fits.text);
+    const over = await h.post(exactly(4 * 1024 * 1024 + 1), { token, headers: { 'content-encoding': 'gzip' } });
+    assert.equal(over.status, 413);
+    assert.match(over.body.error, /after decompression/);
   });
 
   it('answers 413 to more than 4 MiB, plain or after decompression (a gzip bomb stops at the limit)', async () => {
