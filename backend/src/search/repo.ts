@@ -1,10 +1,11 @@
-/** SQL of the quick search: names (of systems, customers, containers, alerts) that contain the words typed, within what the caller may see. */
+/** SQL of the quick search: names (of systems, checks, customers, containers, alerts) that contain the words typed, within what the caller may see. */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { escapeLike } from '../lib/like.js';
 
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
+  checks: { id: number; name: string; type: string; state: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
   containers: { name: string; systemId: number; systemName: string; running: boolean }[];
   alerts: {
@@ -34,9 +35,20 @@ export function createSearchRepo(db: Knex) {
       const systems = scoped(
         db('systems as s')
           .join('customers as c', 'c.id', 's.customer_id')
+          .where('s.kind', 'agent') // a network check is found as a check, below
           .where((w) => w.whereILike('s.name', pattern).orWhereILike('s.hostname', pattern))
           .select('s.id', 's.name', 's.hostname', 's.status', 'c.name as customerName')
           .orderByRaw('(s.name ILIKE ? OR s.hostname ILIKE ?) DESC, length(s.name), lower(s.name)', [prefix, prefix])
+          .limit(limit),
+        's.customer_id',
+      );
+      const checks = scoped(
+        db('checks as k')
+          .join('systems as s', 's.id', 'k.id')
+          .join('customers as c', 'c.id', 's.customer_id')
+          .whereILike('s.name', pattern)
+          .select('k.id', 's.name', 'k.type', 'k.state', 'c.name as customerName')
+          .orderByRaw('s.name ILIKE ? DESC, length(s.name), lower(s.name)', [prefix])
           .limit(limit),
         's.customer_id',
       );
@@ -91,14 +103,16 @@ export function createSearchRepo(db: Knex) {
           .limit(limit),
         'a.customer_id',
       );
-      const [systemRows, customerRows, containerRows, alertRows] = await Promise.all([
+      const [systemRows, checkRows, customerRows, containerRows, alertRows] = await Promise.all([
         systems,
+        checks,
         customers,
         containers,
         alerts,
       ]);
       return {
         systems: systemRows,
+        checks: checkRows,
         customers: customerRows,
         containers: containerRows,
         alerts: alertRows.map((row: SearchHit['alerts'][number]) => ({ ...row, id: Number(row.id) })),
