@@ -153,7 +153,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     await page.goto(`${app.url}/alerts`);
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.keyboard.press('Control+K');
-    const field = page.getByRole('combobox', { name: 'Systems, customers, containers and alerts' });
+    const field = page.getByRole('combobox', { name: 'Systems, checks, customers, containers and alerts' });
     await field.fill('web-0');
     await page.getByRole('option', { name: /^web-01 Acme/ }).waitFor();
     await page.getByTestId('search-status').getByText(/match/).waitFor();

@@ -8,7 +8,7 @@ import { Refreshing } from '@console/core/refresh';
 import { SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
 import { isContainerSeries, isHostSeries, isTopProcessSeries, isWatchedProcessSeries } from './latest-values';
-import { SystemCharts } from './system-charts';
+import { SystemCharts } from '@console/shared/charts/system-charts';
 import { SystemContainers } from './system-containers';
 import { SystemProcesses } from './system-processes';
 

@@ -81,9 +81,7 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
       }
       @case ('ready') {
         @if (groups().length === 0) {
-          <p class="empty" data-testid="no-metrics">
-            No metrics in the last day. Charts appear here once the agent reports.
-          </p>
+          <p class="empty" data-testid="no-metrics">{{ emptyText() }}</p>
         } @else {
           <div class="progress">
             @if (view.loading) {
@@ -175,6 +173,8 @@ export class SystemCharts {
   /** Which of the series to draw (a tab's share of them: one container, the watched patterns). */
   readonly only = input<(key: SeriesKey) => boolean>(() => true);
   readonly heading = input('Metrics');
+  /** Said while the series list is empty (a network check's page says when its first run comes). */
+  readonly emptyText = input('No metrics in the last day. Charts appear here once the agent reports.');
 
   protected readonly ranges = RANGES;
   protected readonly range = signal<ChartRange>(DEFAULT_RANGE);
