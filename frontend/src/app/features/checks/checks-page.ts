@@ -96,7 +96,7 @@ export class ChecksPage {
   protected readonly result = resultText;
 
   protected readonly text = signal('');
-  protected readonly state = signal<CheckState | null>(null);
+  protected readonly stateFilter = signal<CheckState | null>(null);
 
   /** ADMIN, or an OPERATOR granted at least one customer. */
   protected readonly mayCreate = computed(() => {
@@ -108,7 +108,7 @@ export class ChecksPage {
     const checks = this.checks();
     const fleet = this.fleet();
     if (checks.state !== 'ready') return [];
-    const shown = checks.value.filter((c) => matchesFilter(c, this.text(), this.state()));
+    const shown = checks.value.filter((c) => matchesFilter(c, this.text(), this.stateFilter()));
     return byCustomer(shown, fleet.state === 'ready' ? fleet.value : null);
   });
 
