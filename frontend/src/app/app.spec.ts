@@ -62,6 +62,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).toEqual([
       'Overview',
       'Systems',
+      'Checks',
       'Alerts',
       'Availability',
       'Rules',
@@ -92,7 +93,7 @@ describe('App shell', () => {
     expect(names).toEqual(['Monitor', 'Configure', 'Administer']);
     const entries = (group: string) =>
       Array.from(lists[names.indexOf(group)]!.querySelectorAll('[matListItemTitle]'), (el) => el.textContent?.trim());
-    expect(entries('Monitor')).toEqual(['Overview', 'Systems', 'Alerts', 'Availability']);
+    expect(entries('Monitor')).toEqual(['Overview', 'Systems', 'Checks', 'Alerts', 'Availability']);
     expect(entries('Administer')).toContain('Argus health');
     // whole labels: the title may wrap but never ends in an ellipsis
     const longest = Array.from(lists[1]!.querySelectorAll<HTMLElement>('[matListItemTitle]')).find(
@@ -108,6 +109,7 @@ describe('App shell', () => {
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
       ['Overview', '/'],
       ['Systems', '/systems'],
+      ['Checks', '/checks'],
       ['Alerts', '/alerts'],
       ['Availability', '/reports/availability'],
       ['Rules', '/rules'],
