@@ -16,7 +16,13 @@ export const searchResults = z
     ),
     /** Network checks by name (the systems above are the agents' only). */
     checks: z.array(
-      z.object({ id, name: z.string(), type: z.enum(CHECK_TYPES), state: z.enum(CHECK_STATES), customerName: z.string() }),
+      z.object({
+        id,
+        name: z.string(),
+        type: z.enum(CHECK_TYPES),
+        state: z.enum(CHECK_STATES),
+        customerName: z.string(),
+      }),
     ),
     customers: z.array(z.object({ id, name: z.string(), active: z.boolean() })),
     /** Containers by name, from the series their systems sent in the last day. */

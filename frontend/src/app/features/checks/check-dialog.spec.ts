@@ -16,7 +16,10 @@ describe('CheckDialog', () => {
   async function open(data: CheckDialogData, user = userBody({ role: 'OPERATOR', customerIds: [10] })) {
     const opened = await openDialogForTests(CheckDialog, data, user);
     http = opened.http;
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([customer(10, 'Acme'), customer(20, 'Globex')]);
+    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
+      customer(10, 'Acme'),
+      customer(20, 'Globex'),
+    ]);
     (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([
       { id: 5, customerId: 10, name: 'web', enrollmentKey: null, createdAt: '' },
     ]);
@@ -119,7 +122,12 @@ describe('CheckDialog', () => {
 
     buttonByText('Try it now', dialogElement()).click();
     (await nextRequest(http, { method: 'POST', url: CHECKS_TRY_URL })).flush(
-      checkResultBody({ up: false, reason: 'refused by policy: 10.0.0.1 is a private address', status: null, responseMs: null }),
+      checkResultBody({
+        up: false,
+        reason: 'refused by policy: 10.0.0.1 is a private address',
+        status: null,
+        responseMs: null,
+      }),
     );
     await turn();
     expect(result()).toBe('Down: refused by policy: 10.0.0.1 is a private address');

@@ -21,9 +21,9 @@ describe('check texts', () => {
     expect(resultText(checkResultBody({ keywordMatched: true, certDaysLeft: 80.6 }))).toBe(
       'HTTP 200 · 48 ms · keyword as expected · certificate 80 days',
     );
-    expect(resultText(checkResultBody({ up: false, reason: 'connection refused', status: null, responseMs: null }))).toBe(
-      'connection refused',
-    );
+    expect(
+      resultText(checkResultBody({ up: false, reason: 'connection refused', status: null, responseMs: null })),
+    ).toBe('connection refused');
     expect(resultText(checkResultBody({ slow: true, responseMs: 1234.4 }))).toBe(
       'HTTP 200 · 1234 ms · slower than its limit',
     );
@@ -33,7 +33,11 @@ describe('check texts', () => {
   });
 
   it('puts intervals and locations in words', () => {
-    expect([intervalText(30), intervalText(300), intervalText(3600)]).toEqual(['every 30 s', 'every 5 min', 'every 1 h']);
+    expect([intervalText(30), intervalText(300), intervalText(3600)]).toEqual([
+      'every 30 s',
+      'every 5 min',
+      'every 1 h',
+    ]);
     expect(locationName('argus')).toBe('Argus server');
   });
 });

@@ -39,7 +39,10 @@ describe('ChecksPage', () => {
     ({ fixture, http } = renderForTests(ChecksPage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CHECKS_URL })).flush(checks);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([customer(10, 'Acme'), customer(20, 'Globex')]);
+    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
+      customer(10, 'Acme'),
+      customer(20, 'Globex'),
+    ]);
     (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
     await settle(fixture);
   }

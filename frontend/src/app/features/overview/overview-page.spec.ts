@@ -166,9 +166,9 @@ describe('OverviewPage', () => {
   it("shows the fleet's checks and each customer's checks by state beside its systems", () => {
     load();
     expect(page().querySelector('[data-testid="customer-checks"]')).toBeNull();
-    http.expectOne(CHECKS_SUMMARY_URL).flush([
-      { customerId: 7, total: 3, byState: { PENDING: 0, UP: 2, DOWN: 1, DEGRADED: 0, PAUSED: 0 } },
-    ]);
+    http
+      .expectOne(CHECKS_SUMMARY_URL)
+      .flush([{ customerId: 7, total: 3, byState: { PENDING: 0, UP: 2, DOWN: 1, DEGRADED: 0, PAUSED: 0 } }]);
     fixture.detectChanges();
 
     expect(totals()).toContain('Checks 3');

@@ -71,10 +71,10 @@ export class OverviewPage {
   protected readonly checkTotals = computed(() => {
     const summary = this.checksSummary();
     if (summary.state !== 'ready') return null;
-    return summary.value.reduce(
-      (sum, s) => ({ total: sum.total + s.total, down: sum.down + s.byState.DOWN }),
-      { total: 0, down: 0 },
-    );
+    return summary.value.reduce((sum, s) => ({ total: sum.total + s.total, down: sum.down + s.byState.DOWN }), {
+      total: 0,
+      down: 0,
+    });
   });
 
   protected readonly statusLabels = STATUS_LABELS;

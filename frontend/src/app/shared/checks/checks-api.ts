@@ -33,7 +33,11 @@ export const MIN_INTERVAL_S = 20;
 export const MAX_INTERVAL_S = 3600;
 
 /** What the dialog sends: the schema's input (its defaults filled by the server). */
-export type CheckFields = Omit<Partial<CheckCreate>, 'settings'> & { customerId: number; name: string; settings: unknown };
+export type CheckFields = Omit<Partial<CheckCreate>, 'settings'> & {
+  customerId: number;
+  name: string;
+  settings: unknown;
+};
 export type CheckEdit = Omit<CheckChanges, 'settings'> & { settings?: unknown };
 export type CheckTry = Omit<Partial<CheckTryBody>, 'settings'> & { customerId: number; settings: unknown };
 
