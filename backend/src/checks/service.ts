@@ -15,7 +15,7 @@ import type {
 } from '../../../contracts/checks.js';
 import { CHECK_STATES } from '../../../contracts/checks.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid, NotFound, TooMany } from '../lib/errors.js';
 import type { OutboundPolicy } from '../lib/outbound-policy.js';
