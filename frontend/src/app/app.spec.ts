@@ -138,7 +138,7 @@ describe('App shell', () => {
     }
   });
 
-  it('links Systems, Customers, the availability reports and the API reference for a viewer too', async () => {
+  it('links Systems, Checks, Customers, the availability reports and the API reference for a viewer too', async () => {
     const fixture = await render(userBody({ role: 'VIEWER' }));
     const hrefs = Array.from(
       fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>,
@@ -148,6 +148,7 @@ describe('App shell', () => {
     expect(hrefs).toEqual([
       '/',
       '/systems',
+      '/checks',
       '/alerts',
       '/reports/availability',
       '/rules',
