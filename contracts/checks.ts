@@ -199,3 +199,19 @@ export type Check = z.infer<typeof check>;
 export const checksQuery = z.object({
   customer: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id').optional(),
 });
+
+/** How many checks of a customer are in each state: the overview's line per customer. */
+export const checksSummary = z.array(
+  z.object({
+    customerId: id,
+    total: z.number().int(),
+    byState: z.object({
+      PENDING: z.number().int(),
+      UP: z.number().int(),
+      DOWN: z.number().int(),
+      DEGRADED: z.number().int(),
+      PAUSED: z.number().int(),
+    }),
+  }),
+);
+export type ChecksSummary = z.infer<typeof checksSummary>;

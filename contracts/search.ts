@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { id, severity } from './common.js';
 import { alertState } from './alerts.js';
+import { CHECK_STATES, CHECK_TYPES } from './checks.js';
 import { systemStatus } from './systems.js';
 
 export const searchQuery = z.object({
@@ -12,6 +13,16 @@ export const searchResults = z
   .object({
     systems: z.array(
       z.object({ id, name: z.string(), hostname: z.string(), status: systemStatus, customerName: z.string() }),
+    ),
+    /** Network checks by name (the systems above are the agents' only). */
+    checks: z.array(
+      z.object({
+        id,
+        name: z.string(),
+        type: z.enum(CHECK_TYPES),
+        state: z.enum(CHECK_STATES),
+        customerName: z.string(),
+      }),
     ),
     customers: z.array(z.object({ id, name: z.string(), active: z.boolean() })),
     /** Containers by name, from the series their systems sent in the last day. */

@@ -96,6 +96,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
       () => `/systems/${systemId}`,
       (p) => p.getByRole('heading', { name: 'web-01' }).first().waitFor(),
     ],
+    ['the checks page', '/checks', (p) => p.getByTestId('empty').waitFor()],
     ['the alerts page', '/alerts', (p) => p.getByRole('heading', { name: 'Incidents' }).waitFor()],
     ['an alert page', () => `/alerts/${alertId}`, (p) => p.getByText(/Part of incident: Site down: web/).waitFor()],
     ['the rules page', '/rules', (p) => p.getByText('cpu.high').first().waitFor()],
@@ -154,7 +155,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     await page.goto(`${app.url}/alerts`);
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.keyboard.press('Control+K');
-    const field = page.getByRole('combobox', { name: 'Systems, customers, containers and alerts' });
+    const field = page.getByRole('combobox', { name: 'Systems, checks, customers, containers and alerts' });
     await field.fill('web-0');
     await page.getByRole('option', { name: /^web-01 Acme/ }).waitFor();
     await page.getByTestId('search-status').getByText(/match/).waitFor();

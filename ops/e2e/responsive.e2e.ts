@@ -225,6 +225,7 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
       () => `/systems/${seeded.systemId}`,
       (p) => p.getByRole('heading', { name: 'web-01' }).first().waitFor(),
     ],
+    ['checks', '/checks', (p) => p.getByTestId('empty').waitFor()],
     ['alerts', '/alerts', (p) => p.getByRole('heading', { name: 'Incidents' }).waitFor()],
     ['alert', () => `/alerts/${seeded.alertId}`, (p) => p.getByText(/Part of incident: Site down: web/).waitFor()],
     ['rules', '/rules', (p) => p.getByText('cpu.high').first().waitFor()],

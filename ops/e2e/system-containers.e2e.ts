@@ -132,7 +132,7 @@ describe('e2e: the containers and processes of a system', () => {
     await page.goto(`${app.url}/alerts`);
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.keyboard.press('Control+K');
-    await page.getByRole('combobox', { name: 'Systems, customers, containers and alerts' }).fill('web-sh');
+    await page.getByRole('combobox', { name: 'Systems, checks, customers, containers and alerts' }).fill('web-sh');
     await page.getByRole('option', { name: /web-shop/ }).click();
     await page.waitForURL(/\/systems\/\d+\?tab=containers&container=web-shop$/);
     assert.equal(

@@ -4,6 +4,7 @@
  */
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
+import type { Bus } from '../bus/bus.js';
 import { mountRoutes } from '../http/route.js';
 import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
@@ -18,6 +19,7 @@ import { createChecksService, TRY_LIMIT } from './service.js';
 
 export interface ChecksAssemblyDeps {
   db: Knex;
+  bus: Bus;
   box: SecretBox;
   clock: Clock;
   audit: AuditTrail;
@@ -28,11 +30,14 @@ export interface ChecksAssemblyDeps {
 }
 
 export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runner: CheckRunner } {
-  const { db, box, clock, audit, log } = deps;
+  const { db, bus, box, clock, audit, log } = deps;
   const repo = createChecksRepo(db);
   // the notification channels' outbound address policy, with the checks' own opt-in
   const policy = checksPolicy(deps.allowPrivate);
-  const runner = createCheckRunner({ repo, box, clock, log, policy });
+  // a check is a system of its own: the live hub tells the consoles that see its customer, as for
+  // an agent's status change (a state change only: a run that changes nothing is no event)
+  const announce = (ids: number[]) => ids.forEach((id) => void bus.publish('systems', { id }));
+  const runner = createCheckRunner({ repo, box, clock, log, policy, stateChanged: announce });
   const service = createChecksService({
     repo,
     box,
@@ -40,7 +45,8 @@ export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runn
     audit,
     policy,
     tryLimit: deps.limiter(TRY_LIMIT.name, TRY_LIMIT.points, TRY_LIMIT.durationSeconds),
-    changed: () => {
+    changed: (id) => {
+      announce([id]);
       runner.reload().catch((error: unknown) => log.warn({ err: error }, 'Checks runner could not reload'));
     },
   });

@@ -170,6 +170,17 @@ export function createChecksRepo(db: Knex) {
       return (await query).map(mapRow);
     },
 
+    /** Per customer (of those visible), how many checks are in each state. */
+    async countsByState(visible: Visible): Promise<{ customerId: number; state: CheckRow['state']; count: number }[]> {
+      const query = db('checks as c')
+        .join('systems as s', 's.id', 'c.id')
+        .groupBy('s.customer_id', 'c.state')
+        .orderBy('s.customer_id')
+        .select('s.customer_id as customerId', 'c.state as state', db.raw('count(*)::int AS count'));
+      if (visible !== null) query.whereIn('s.customer_id', [...visible]);
+      return (await query) as { customerId: number; state: CheckRow['state']; count: number }[];
+    },
+
     async find(id: number, q: Knex = db): Promise<CheckRow | null> {
       const row = (await base(q).where('c.id', id).first()) as Record<string, unknown> | undefined;
       return row ? mapRow(row) : null;

@@ -1,6 +1,14 @@
 /** /api/checks: network checks of a customer, and "Try it now". */
 import { z } from 'zod';
-import { check, checkChanges, checkCreate, checkResult, checksQuery, checkTryBody } from '../../../contracts/checks.js';
+import {
+  check,
+  checkChanges,
+  checkCreate,
+  checkResult,
+  checksQuery,
+  checksSummary,
+  checkTryBody,
+} from '../../../contracts/checks.js';
 import { idParam, routeOf } from '../http/route.js';
 import type { ChecksService } from './service.js';
 
@@ -20,6 +28,17 @@ export const checksRoutes = [
     query: checksQuery,
     responses: { 200: { description: 'The checks', schema: z.array(check) } },
     handler: (checks, { principal, query }) => checks.list(principal, query.customer ?? null),
+  }),
+  // before /:id, which would take "summary" for an id
+  route({
+    method: 'get',
+    path: '/api/checks/summary',
+    tag,
+    access: 'signed-in',
+    summary: 'How many checks of each visible customer are in each state',
+    description: 'One entry per customer that has checks: `total` and the count of each state.',
+    responses: { 200: { description: 'Counts per customer', schema: checksSummary } },
+    handler: (checks, { principal }) => checks.summary(principal),
   }),
   // before /:id, which would take "try" for an id
   route({

@@ -48,6 +48,8 @@ export interface CheckRunnerDeps {
   log: Logger;
   policy: OutboundPolicy;
   concurrency?: number;
+  /** Told after the runs that changed these checks' state are stored (the consoles follow it live). */
+  stateChanged?(ids: number[]): void;
 }
 
 export function createCheckRunner(deps: CheckRunnerDeps) {
@@ -55,6 +57,8 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   const entries = new Map<number, Entry>();
   const done: StoredRun[] = [];
+  /** Checks whose state changed in the runs of `done`. */
+  const turned = new Set<number>();
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let lastReload = 0;
@@ -106,7 +110,9 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
         policy,
         () => clock.now(),
       );
+      const before = entry.state.state;
       entry.state = nextState(entry.state, result, check.retries);
+      if (entry.state.state !== before) turned.add(check.id);
       const row = runRow(check.id, result, entry.state, certHost(entry.settings));
       entry.last = row.state?.lastResult as CheckResult;
       entry.lastStoredMs = result.at.getTime();
@@ -133,10 +139,17 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
       const batch = done.splice(0);
+      const changed = [...turned];
+      turned.clear();
       if (!batch.length) return;
-      await repo.storeRuns(batch).catch((error: unknown) => {
-        log.error({ err: error, runs: batch.length }, 'Could not store check results');
-      });
+      const stored = await repo.storeRuns(batch).then(
+        () => true,
+        (error: unknown) => {
+          log.error({ err: error, runs: batch.length }, 'Could not store check results');
+          return false;
+        },
+      );
+      if (stored && changed.length) deps.stateChanged?.(changed);
     });
     return flushing;
   }

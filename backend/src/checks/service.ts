@@ -11,7 +11,9 @@ import type {
   CheckResult,
   CheckSettings,
   CheckTryBody,
+  ChecksSummary,
 } from '../../../contracts/checks.js';
+import { CHECK_STATES } from '../../../contracts/checks.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
@@ -164,6 +166,19 @@ export function createChecksService(deps: ChecksServiceDeps) {
   return {
     async list(principal: Principal, customerId: number | null): Promise<Check[]> {
       return (await repo.list(visibleTo(principal), customerId)).map(checkView);
+    },
+
+    /** Per visible customer with checks: how many are in each state. */
+    async summary(principal: Principal): Promise<ChecksSummary> {
+      const byCustomer = new Map<number, ChecksSummary[number]>();
+      for (const { customerId, state, count } of await repo.countsByState(visibleTo(principal))) {
+        const zero = Object.fromEntries(CHECK_STATES.map((s) => [s, 0])) as ChecksSummary[number]['byState'];
+        const entry = byCustomer.get(customerId) ?? { customerId, total: 0, byState: zero };
+        entry.byState[state] += count;
+        entry.total += count;
+        byCustomer.set(customerId, entry);
+      }
+      return [...byCustomer.values()];
     },
 
     async get(principal: Principal, id: number): Promise<Check> {

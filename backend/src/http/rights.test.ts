@@ -199,6 +199,7 @@ describe('rights on every route', () => {
   it('covers the network check routes: viewers of the customer read, its writers write', async () => {
     const checks = [
       'GET /api/checks',
+      'GET /api/checks/summary',
       'POST /api/checks',
       'POST /api/checks/try',
       'GET /api/checks/:id',
@@ -224,6 +225,9 @@ describe('rights on every route', () => {
     const created = await browser.post('/api/checks', body);
     assert.equal(created.status, 201);
     assert.equal((await client.get(`/api/checks/${created.body.id}`, bearer(viewerToken))).status, 404);
+    // nor counts it
+    const counted = (await client.get('/api/checks/summary', bearer(viewerToken))).body as { customerId: number }[];
+    assert.ok(!counted.some((entry) => entry.customerId === id));
   });
 
   it('answers 401 on every non-public route without credentials', async () => {

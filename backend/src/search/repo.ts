@@ -1,6 +1,6 @@
 /**
- * SQL of the quick search: names (of systems, customers, alerts) that contain the words typed, within
- * what the caller may see, and the fleet's container names the search's container index is built from.
+ * SQL of the quick search: names (of systems, checks, customers, alerts) that contain the words typed,
+ * within what the caller may see, and the fleet's container names the search's container index is built from.
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
@@ -18,6 +18,7 @@ export interface ContainerName {
 
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
+  checks: { id: number; name: string; type: string; state: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
   alerts: {
     id: number;
@@ -69,9 +70,20 @@ export function createSearchRepo(db: Knex) {
       const systems = scoped(
         q('systems as s')
           .join('customers as c', 'c.id', 's.customer_id')
+          .where('s.kind', 'agent') // a network check is found as a check, below
           .where((w) => w.whereILike('s.name', pattern).orWhereILike('s.hostname', pattern))
           .select('s.id', 's.name', 's.hostname', 's.status', 'c.name as customerName')
           .orderByRaw('(s.name ILIKE ? OR s.hostname ILIKE ?) DESC, length(s.name), lower(s.name)', [prefix, prefix])
+          .limit(limit),
+        's.customer_id',
+      );
+      const checks = scoped(
+        q('checks as k')
+          .join('systems as s', 's.id', 'k.id')
+          .join('customers as c', 'c.id', 's.customer_id')
+          .whereILike('s.name', pattern)
+          .select('k.id', 's.name', 'k.type', 'k.state', 'c.name as customerName')
+          .orderByRaw('s.name ILIKE ? DESC, length(s.name), lower(s.name)', [prefix])
           .limit(limit),
         's.customer_id',
       );
@@ -111,9 +123,10 @@ export function createSearchRepo(db: Knex) {
           .limit(limit),
         'a.customer_id',
       );
-      const [systemRows, customerRows, alertRows] = await Promise.all([systems, customers, alerts]);
+      const [systemRows, checkRows, customerRows, alertRows] = await Promise.all([systems, checks, customers, alerts]);
       return {
         systems: systemRows,
+        checks: checkRows,
         customers: customerRows,
         alerts: alertRows.map((row: SearchHit['alerts'][number]) => ({ ...row, id: Number(row.id) })),
       };

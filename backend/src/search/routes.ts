@@ -14,7 +14,7 @@ export const searchRoutes = [
     path: '/api/search',
     tag: 'Search',
     access: 'signed-in',
-    summary: 'Systems, customers, containers and alerts whose names contain the words typed (up to 8 of each)',
+    summary: 'Systems, checks, customers, containers and alerts whose names contain the words typed (up to 8 of each)',
     query: searchQuery,
     headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'The best matches of each kind, best first', schema: searchResults } },

@@ -60,6 +60,17 @@ export const routes: Routes = [
         loadComponent: () => import('./features/systems/system-page').then((m) => m.SystemPage),
       },
       {
+        path: 'checks',
+        title: 'Checks',
+        loadComponent: () => import('./features/checks/checks-page').then((m) => m.ChecksPage),
+      },
+      {
+        // The page names the check in the tab once it has loaded.
+        path: 'checks/:id',
+        title: 'Check',
+        loadComponent: () => import('./features/checks/check-page').then((m) => m.CheckPage),
+      },
+      {
         path: 'alerts',
         title: 'Alerts',
         loadComponent: () => import('./features/alerts/alerts-page').then((m) => m.AlertsPage),

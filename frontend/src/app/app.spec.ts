@@ -62,6 +62,7 @@ describe('App shell', () => {
     expect(titles(fixture.nativeElement)).toEqual([
       'Overview',
       'Systems',
+      'Checks',
       'Alerts',
       'Availability',
       'Rules',
@@ -93,7 +94,7 @@ describe('App shell', () => {
     expect(names).toEqual(['Monitor', 'Configure', 'Administer']);
     const entries = (group: string) =>
       Array.from(lists[names.indexOf(group)]!.querySelectorAll('[matListItemTitle]'), (el) => el.textContent?.trim());
-    expect(entries('Monitor')).toEqual(['Overview', 'Systems', 'Alerts', 'Availability']);
+    expect(entries('Monitor')).toEqual(['Overview', 'Systems', 'Checks', 'Alerts', 'Availability']);
     expect(entries('Administer')).toContain('Argus health');
     // whole labels: the title may wrap but never ends in an ellipsis
     const longest = Array.from(lists[1]!.querySelectorAll<HTMLElement>('[matListItemTitle]')).find(
@@ -109,6 +110,7 @@ describe('App shell', () => {
     expect(links.map((a) => [a.textContent?.trim(), a.getAttribute('href')])).toEqual([
       ['Overview', '/'],
       ['Systems', '/systems'],
+      ['Checks', '/checks'],
       ['Alerts', '/alerts'],
       ['Availability', '/reports/availability'],
       ['Rules', '/rules'],
@@ -138,7 +140,7 @@ describe('App shell', () => {
     }
   });
 
-  it('links Systems, Customers, the availability reports and the API reference for a viewer too', async () => {
+  it('links Systems, Checks, Customers, the availability reports and the API reference for a viewer too', async () => {
     const fixture = await render(userBody({ role: 'VIEWER' }));
     const hrefs = Array.from(
       fixture.nativeElement.querySelectorAll('mat-nav-list a[href]') as NodeListOf<HTMLElement>,
@@ -148,6 +150,7 @@ describe('App shell', () => {
     expect(hrefs).toEqual([
       '/',
       '/systems',
+      '/checks',
       '/alerts',
       '/reports/availability',
       '/rules',

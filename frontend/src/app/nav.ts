@@ -21,6 +21,7 @@ export type NavGroup = (typeof NAV_GROUPS)[number];
 export const NAV: readonly NavEntry[] = [
   { group: 'Monitor', label: 'Overview', icon: 'dashboard', path: '/' },
   { group: 'Monitor', label: 'Systems', icon: 'systems', path: '/systems', prefix: true },
+  { group: 'Monitor', label: 'Checks', icon: 'globe', path: '/checks', prefix: true },
   { group: 'Monitor', label: 'Alerts', icon: 'alerts', path: '/alerts', prefix: true },
   { group: 'Monitor', label: 'Availability', icon: 'report', path: '/reports/availability' },
   { group: 'Configure', label: 'Rules', icon: 'rules', path: '/rules', prefix: true },

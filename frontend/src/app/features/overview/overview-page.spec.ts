@@ -8,6 +8,7 @@ import { HEALTH_URL } from '@console/core/health';
 import { healthBody } from '@console/core/health-testing';
 import { LIVE_SOCKET } from '@console/core/live-socket';
 import { fakeSockets, FakeSocket } from '@console/core/live-testing';
+import { CHECKS_SUMMARY_URL } from '@console/shared/checks/checks-api';
 import { provideForTests } from '@console/testing';
 import { Overview, OverviewCustomer, OVERVIEW_URL, TREND_URL } from './overview-api';
 import { OverviewPage } from './overview-page';
@@ -160,6 +161,23 @@ describe('OverviewPage', () => {
     expect(globex.textContent).toContain('No alerts in the last 24 hours.');
     expect(text('[data-testid="incidents"]')).toContain('Site down: web');
     expect(text('[data-testid="incidents"]')).toContain('2 open alerts');
+  });
+
+  it("shows the fleet's checks and each customer's checks by state beside its systems", () => {
+    load();
+    expect(page().querySelector('[data-testid="customer-checks"]')).toBeNull();
+    http
+      .expectOne(CHECKS_SUMMARY_URL)
+      .flush([{ customerId: 7, total: 3, byState: { PENDING: 0, UP: 2, DOWN: 1, DEGRADED: 0, PAUSED: 0 } }]);
+    fixture.detectChanges();
+
+    expect(totals()).toContain('Checks 3');
+    expect(totals()).toContain('Checks down 1');
+    const [acme, globex] = Array.from(page().querySelectorAll('[data-testid="customer"]'));
+    const line = acme?.querySelector('[data-testid="customer-checks"]');
+    expect(line?.textContent?.replace(/\s+/g, ' ').trim()).toBe('3 checks: Down 1, Up 2');
+    expect(line?.querySelector('a')?.getAttribute('href')).toBe('/checks');
+    expect(globex?.querySelector('[data-testid="customer-checks"]')).toBeNull();
   });
 
   it('draws the customers needing attention first, each group by name, and says how many need it', () => {

@@ -9,6 +9,8 @@ import { HealthService } from '@console/core/health';
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { Icon } from '@console/ui/icon';
+import { CheckStateBadge } from '@console/shared/checks/check-state-badge';
+import { CHECK_STATES, CheckState, ChecksApi, ChecksSummary } from '@console/shared/checks/checks-api';
 import { STATUS_LABELS, STATUSES, StatusBadge } from '@console/shared/systems/status-badge';
 import { SystemStatus } from '@console/shared/systems/systems-api';
 import { fleetLine } from './fleet-line';
@@ -30,7 +32,7 @@ export function needsAttention(customer: OverviewCustomer): boolean {
 @Component({
   selector: 'argus-overview-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, DatePipe, FleetTrend, Icon, MatProgressBarModule, RouterLink, StatusBadge],
+  imports: [CheckStateBadge, PageHeader, DatePipe, FleetTrend, Icon, MatProgressBarModule, RouterLink, StatusBadge],
   templateUrl: './overview-page.html',
   styleUrl: './overview-page.scss',
 })
@@ -58,6 +60,24 @@ export class OverviewPage {
   );
   protected readonly health = toSignal(this.health$, { initialValue: 'checking' as Health });
 
+  /** The network checks of each customer by state, beside its systems (kept current like the checks list). */
+  private readonly checksSummary = toSignal(inject(ChecksApi).summary$, {
+    initialValue: LOADING as Refreshing<ChecksSummary>,
+  });
+  protected readonly checksByCustomer = computed(() => {
+    const summary = this.checksSummary();
+    return new Map(summary.state === 'ready' ? summary.value.map((s) => [s.customerId, s]) : []);
+  });
+  /** All visible checks, and those down (null until loaded). */
+  protected readonly checkTotals = computed(() => {
+    const summary = this.checksSummary();
+    if (summary.state !== 'ready') return null;
+    return summary.value.reduce((sum, s) => ({ total: sum.total + s.total, down: sum.down + s.byState.DOWN }), {
+      total: 0,
+      down: 0,
+    });
+  });
+
   protected readonly statusLabels = STATUS_LABELS;
   /** Worst first; statuses no system has are left out of a customer's line. */
   protected readonly statuses = STATUSES;
@@ -73,6 +93,11 @@ export class OverviewPage {
     return [...customers.filter(needsAttention), ...customers.filter((customer) => !needsAttention(customer))];
   });
   protected readonly needingAttention = computed(() => this.customers().filter(needsAttention).length);
+
+  /** The states a customer's checks are in, worst first. */
+  protected checkStates(counts: Record<CheckState, number>): CheckState[] {
+    return CHECK_STATES.filter((state) => counts[state] > 0);
+  }
 
   protected present(counts: Record<SystemStatus, number>): SystemStatus[] {
     return this.statuses.filter((status) => counts[status] > 0);

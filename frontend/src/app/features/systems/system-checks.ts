@@ -9,7 +9,7 @@ import { ScriptCheck, SystemsApi } from '@console/shared/systems/systems-api';
 import { LoadState } from '@console/ui/load-state';
 import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { ofScriptCheck } from './latest-values';
-import { SystemCharts } from './system-charts';
+import { SystemCharts } from '@console/shared/charts/system-charts';
 
 const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNING: 1, UNKNOWN: 2, OK: 3 };
 

@@ -8,7 +8,7 @@ import { ChartsData, SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
 import { LoadState } from '@console/ui/load-state';
 import { CONTAINER_TABLE_METRICS, ContainerRow, containerRows, isContainerSeries, latestValues } from './latest-values';
-import { SystemCharts } from './system-charts';
+import { SystemCharts } from '@console/shared/charts/system-charts';
 import { UsageBar } from './usage-bar';
 
 const STATE_LABELS: Record<ContainerRow['state'], string> = {

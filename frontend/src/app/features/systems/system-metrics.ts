@@ -15,7 +15,7 @@ import {
   isWatchedProcessSeries,
 } from './latest-values';
 import { SystemChecks } from './system-checks';
-import { SystemCharts } from './system-charts';
+import { SystemCharts } from '@console/shared/charts/system-charts';
 import { SystemContainers } from './system-containers';
 import { SystemProcesses } from './system-processes';
 

@@ -8,7 +8,7 @@ import { ChartsData, SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
 import { LoadState } from '@console/ui/load-state';
 import { bytesText, isTopProcessSeries, isWatchedProcessSeries, latestValues, topProcesses } from './latest-values';
-import { SystemCharts } from './system-charts';
+import { SystemCharts } from '@console/shared/charts/system-charts';
 import { percentText } from './usage-bar';
 
 /** The agent's own default top N: each list shows as many as one list of the agent's holds by default. */

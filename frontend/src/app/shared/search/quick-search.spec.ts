@@ -25,6 +25,7 @@ describe('QuickSearch', () => {
 
   const RESULTS: SearchResults = {
     systems: [{ id: 7, name: 'db-01', hostname: 'db-01.acme.net', status: 'ONLINE', customerName: 'Acme' }],
+    checks: [{ id: 9, name: 'db port', type: 'tcp', state: 'DOWN', customerName: 'Acme' }],
     customers: [{ id: 3, name: 'Acme DB', active: false }],
     containers: [{ name: 'db-backup', systemId: 7, systemName: 'db-01', running: false }],
     alerts: [
@@ -62,23 +63,25 @@ describe('QuickSearch', () => {
     expect(document.activeElement).toBe(input());
   });
 
-  it('asks the server while typing and lists systems, customers, containers and alerts by kind', async () => {
+  it('asks the server while typing and lists systems, checks, customers, containers and alerts by kind', async () => {
     (await search(' db ')).flush(RESULTS);
     await turn();
 
     expect(Array.from(document.querySelectorAll('.mat-mdc-optgroup-label'), (g) => g.textContent?.trim())).toEqual([
       'Systems',
+      'Checks',
       'Customers',
       'Containers',
       'Alerts',
     ]);
     expect(options()).toEqual([
       'db-01 / Acme · db-01.acme.net',
+      'db port / Acme · TCP port check · down',
       'Acme DB / Customer, inactive',
       'db-backup / Container on db-01 · not running',
       '#42 Disk / is 97% full / db-01 · critical · open',
     ]);
-    expect(status()).toBe('4 matches');
+    expect(status()).toBe('5 matches');
   });
 
   it("shows the times in an alert's text on its customer's clock", () => {
@@ -86,6 +89,7 @@ describe('QuickSearch', () => {
     const [alerts] = hitGroups(
       {
         systems: [],
+        checks: [],
         customers: [],
         containers: [],
         alerts: [
@@ -110,18 +114,28 @@ describe('QuickSearch', () => {
     (await search('db')).flush(RESULTS);
     await turn();
 
-    document.querySelectorAll<HTMLElement>('mat-option')[1].click();
+    document.querySelectorAll<HTMLElement>('mat-option')[2].click();
     await turn();
 
     expect(navigate).toHaveBeenCalledWith(['/customers'], { fragment: 'customer-3' });
     expect(document.querySelector('mat-dialog-container')).toBeNull();
   });
 
+  it("leads from a check to the check's page", async () => {
+    (await search('db')).flush(RESULTS);
+    await turn();
+
+    document.querySelectorAll<HTMLElement>('mat-option')[1].click();
+    await turn();
+
+    expect(navigate).toHaveBeenCalledWith(['/checks', '9'], {});
+  });
+
   it("leads from a container to its system's Containers tab", async () => {
     (await search('backup')).flush(RESULTS);
     await turn();
 
-    document.querySelectorAll<HTMLElement>('mat-option')[2].click();
+    document.querySelectorAll<HTMLElement>('mat-option')[3].click();
     await turn();
 
     expect(navigate).toHaveBeenCalledWith(['/systems', '7'], {
@@ -130,7 +144,7 @@ describe('QuickSearch', () => {
   });
 
   it('says when nothing matched, and when the search failed', async () => {
-    (await search('zz')).flush({ systems: [], customers: [], containers: [], alerts: [] });
+    (await search('zz')).flush({ systems: [], checks: [], customers: [], containers: [], alerts: [] });
     await turn();
     expect(status()).toBe('No matches');
 

@@ -9,6 +9,7 @@ import { Router } from '@angular/router';
 import { catchError, debounceTime, distinctUntilChanged, map, Observable, of, startWith, switchMap } from 'rxjs';
 
 import { alertText } from '@console/shared/alerts/alert-text';
+import { CHECK_STATE_LABELS, CHECK_TYPE_LABELS } from '@console/shared/checks/checks-api';
 import { SearchApi, SearchResults } from './search-api';
 
 /** One thing the search found, and where it leads. */
@@ -27,7 +28,7 @@ interface HitGroup {
 
 type Outcome = { state: 'idle' } | { state: 'failed' } | { state: 'found'; groups: HitGroup[] };
 
-/** The answer as the list shows it: systems, customers, containers, alerts, each leading to its page. */
+/** The answer as the list shows it: systems, checks, customers, containers, alerts, each leading to its page. */
 export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] {
   const groups: HitGroup[] = [
     {
@@ -36,6 +37,14 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
         title: s.name,
         detail: `${s.customerName} · ${s.hostname}`,
         link: ['/systems', String(s.id)],
+      })),
+    },
+    {
+      label: 'Checks',
+      hits: results.checks.map((c) => ({
+        title: c.name,
+        detail: `${c.customerName} · ${CHECK_TYPE_LABELS[c.type]} check · ${CHECK_STATE_LABELS[c.state].toLowerCase()}`,
+        link: ['/checks', String(c.id)],
       })),
     },
     {
@@ -69,7 +78,7 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
 }
 
 /**
- * Jumps to any system, customer, container or alert by name (Ctrl+K or "/" anywhere in the console): a
+ * Jumps to any system, check, customer, container or alert by name (Ctrl+K or "/" anywhere in the console): a
  * combobox (Material's autocomplete) whose options are the server's best matches as you type.
  */
 @Component({
@@ -80,7 +89,7 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
     <h2 mat-dialog-title>Search</h2>
     <mat-dialog-content>
       <mat-form-field class="field">
-        <mat-label>Systems, customers, containers and alerts</mat-label>
+        <mat-label>Systems, checks, customers, containers and alerts</mat-label>
         <input
           matInput
           type="search"

@@ -76,9 +76,7 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
     <argus-load-state [state]="list" label="Loading metrics" />
     @if (list.state === 'ready') {
       @if (groups().length === 0) {
-        <p class="empty" data-testid="no-metrics">
-          No metrics in the last day. Charts appear here once the agent reports.
-        </p>
+        <p class="empty" data-testid="no-metrics">{{ emptyText() }}</p>
       } @else {
         <div class="progress">
           @if (view.loading) {
@@ -172,6 +170,8 @@ export class SystemCharts {
   readonly heading = input('Metrics');
   /** Draw the forecast projections of the series that have one (the host's charts). */
   readonly projections = input(false);
+  /** Said while the series list is empty (a network check's page says when its first run comes). */
+  readonly emptyText = input('No metrics in the last day. Charts appear here once the agent reports.');
 
   protected readonly ranges = RANGES;
   protected readonly range = signal<ChartRange>(DEFAULT_RANGE);
