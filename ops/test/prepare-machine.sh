@@ -47,6 +47,11 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
 
+# The network checks' tests run real servers and tools: dnsmasq answers a test zone, and ping is
+# iputils' (the one the image installs; its package is not named after the tool)
+command -v dnsmasq >/dev/null 2>&1 || [ -x /usr/sbin/dnsmasq ] || apt_install dnsmasq-base
+command -v ping >/dev/null 2>&1 || apt_install iputils-ping
+
 # The agent's aarch64 build runs under qemu's user-mode emulation: qemu-user-static and
 # Debian's arm64 C and C++ runtimes (multiarch), which the Node runtime inside it links against
 if [ ! -x /usr/bin/qemu-aarch64-static ] || [ ! -e /lib/ld-linux-aarch64.so.1 ]; then
@@ -123,4 +128,4 @@ if ! docker info >/dev/null 2>&1; then
   fi
 fi
 
-echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, qemu (arm64), docker, PostgreSQL and Redis are ready"
+echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, dnsmasq, ping, qemu (arm64), docker, PostgreSQL and Redis are ready"
