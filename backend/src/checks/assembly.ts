@@ -1,6 +1,7 @@
 /**
- * The network checks feature, built once by the composition root: the routes and the server's
- * runner (started and stopped by the process entry), sharing one repository and one address policy.
+ * The network checks feature, built once by the composition root: the routes, the server's runner
+ * (started and stopped by the process entry) and what agents run (handed to ingest as seams),
+ * sharing one repository, one address policy and one place where results are recorded.
  */
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -10,9 +11,11 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
+import { createAgentChecks, type AgentChecks } from './agent-checks.js';
 import { checksPolicy } from './policy.js';
 import { createChecksRepo } from './repo.js';
 import { checksRoutes } from './routes.js';
+import { createCheckResults } from './results.js';
 import { createCheckRunner, type CheckRunner } from './runner.js';
 import { createChecksService, TRY_LIMIT } from './service.js';
 
@@ -27,12 +30,18 @@ export interface ChecksAssemblyDeps {
   allowPrivate: boolean;
 }
 
-export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runner: CheckRunner } {
+export function assembleChecks(deps: ChecksAssemblyDeps): {
+  routes: Router;
+  runner: CheckRunner;
+  agentChecks: AgentChecks;
+} {
   const { db, box, clock, audit, log } = deps;
   const repo = createChecksRepo(db);
   // the notification channels' outbound address policy, with the checks' own opt-in
   const policy = checksPolicy(deps.allowPrivate);
-  const runner = createCheckRunner({ repo, box, clock, log, policy });
+  const results = createCheckResults({ repo, clock });
+  const runner = createCheckRunner({ repo, box, clock, log, policy, results });
+  const agentChecks = createAgentChecks({ repo, results, box, clock, log });
   const service = createChecksService({
     repo,
     box,
@@ -41,8 +50,9 @@ export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runn
     policy,
     tryLimit: deps.limiter(TRY_LIMIT.name, TRY_LIMIT.points, TRY_LIMIT.durationSeconds),
     changed: () => {
+      agentChecks.changed();
       runner.reload().catch((error: unknown) => log.warn({ err: error }, 'Checks runner could not reload'));
     },
   });
-  return { routes: mountRoutes(checksRoutes, service), runner };
+  return { routes: mountRoutes(checksRoutes, service), runner, agentChecks };
 }
