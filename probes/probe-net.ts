@@ -107,8 +107,7 @@ export async function probePing(settings: z.infer<typeof pingSettings>, ctx: Pro
   const args = ['-n', '-q', '-c', String(settings.count), '-i', '0.2', '-w', String(deadline), address];
   const output = await new Promise<string | CheckFailure>((resolve) => {
     execFile('ping', args, { timeout: ctx.timeoutMs + 1000, signal: ctx.signal }, (error, stdout) => {
-      if (error && (error as { code?: unknown }).code === 'ENOENT')
-        resolve(new CheckFailure('ping is not installed'));
+      if (error && (error as { code?: unknown }).code === 'ENOENT') resolve(new CheckFailure('ping is not installed'));
       else resolve(stdout);
     });
   });
