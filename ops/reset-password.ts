@@ -15,7 +15,7 @@
  */
 import { createAuditRepo } from '../backend/src/audit/repo.js';
 import { createAuditService } from '../backend/src/audit/service.js';
-import { SYSTEM_ACTOR } from '../backend/src/lib/audit.js';
+import { SYSTEM_ACTOR } from '../backend/src/lib/audit-trail.js';
 import { systemClock } from '../backend/src/lib/clock.js';
 import type { ReadStream } from 'node:tty';
 import { ConfigError, loadDatabaseUrl } from '../backend/src/config.js';
@@ -28,7 +28,7 @@ import {
   setPasswordAndEndSessions,
   type AccountRow,
 } from '../backend/src/password-reset/repo.js';
-import { disableSmtp } from '../backend/src/settings/smtp-repo.js';
+import { disableSmtp } from '../backend/src/settings/smtp/repo.js';
 import { createKnex } from '../db/connection.js';
 
 const USAGE = `Usage: npm run reset-password -- [--clear-2fa] [--disable-smtp] <e-mail or username>

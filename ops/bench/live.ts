@@ -10,7 +10,7 @@
  *
  *   npm run bench -- live [--clients 1000] [--rounds 20]
  */
-import { SYSTEM_ACTOR } from '../../backend/src/lib/audit.js';
+import { SYSTEM_ACTOR } from '../../backend/src/lib/audit-trail.js';
 import { auditTrailOn } from '../../backend/src/testing/audit.js';
 import { fork } from 'node:child_process';
 import { once } from 'node:events';

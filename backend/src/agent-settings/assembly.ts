@@ -2,7 +2,7 @@
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { mountRoutes } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';

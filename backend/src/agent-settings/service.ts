@@ -8,7 +8,7 @@ import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';

@@ -14,7 +14,7 @@
  * released rollout costs the ingest path no query.
  */
 import type { Knex } from 'knex';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Conflict, NotFound } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';

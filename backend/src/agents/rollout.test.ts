@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { auditTrailOn } from '../testing/audit.js';
 import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -19,7 +19,7 @@
  *   an admin's "retry update" (the 2.27.0 loop: it reported an older version than
  *   the one it installed, and was offered the update forever).
  */
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Knex } from 'knex';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';

@@ -5,10 +5,10 @@
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { mountRoutes } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
-import { createIncidentsRepo } from './incidents-repo.js';
-import { incidentsRoutes } from './incidents.js';
+import { createIncidentsRepo } from './incidents-read-repo.js';
+import { incidentsRoutes } from './incidents-routes.js';
 import { createAlertsRepo } from './repo.js';
 import { alertsRoutes } from './routes.js';
 import { createAlertsService, type AckNotifications } from './service.js';

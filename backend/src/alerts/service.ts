@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { publishAlertTransition, toAlertJson } from './alert-json.js';

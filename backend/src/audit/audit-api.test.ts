@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { FakeClock } from '../lib/clock.js';
-import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { createHousekeeping } from '../housekeeping/service.js';
 import { createHousekeepingRepo } from '../housekeeping/repo.js';
 import { createCustomer } from '../testing/accounts.js';

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import { visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid } from '../lib/errors.js';
 import type { AuditEntry as AuditEntryJson, AuditPage } from '../../../contracts/audit.js';

@@ -5,7 +5,7 @@
  */
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';

@@ -13,7 +13,7 @@
  * owner by e-mail.
  */
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Forbidden, TooMany, Unauthenticated } from '../lib/errors.js';
 import type { FactorKind, SecondFactorService } from '../second-factor/service.js';
 import { LOCAL_SIGN_IN_OFF } from '../users/local-sign-in.js';

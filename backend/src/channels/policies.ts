@@ -6,7 +6,7 @@
 import type { Bus } from '../bus/bus.js';
 import { publishChange, reachOfCustomer } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { ChannelsRepo, PolicyRow } from './repo.js';
 import type { PolicyInput } from './schema.js';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import { publishChange, reachOfCustomer } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid, NotFound, TooMany } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';

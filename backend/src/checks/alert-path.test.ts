@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
-import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { auditTrailOn } from '../testing/audit.js';
 import { routeGlobally, sealedWebhook } from '../testing/channels.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';

@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import { mountRoutes } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';

@@ -17,7 +17,7 @@ import {
 } from '../../../contracts/checks.js';
 import { runProbe } from '../../../probes/probe.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden, Invalid, NotFound, TooMany } from '../lib/errors.js';
 import type { OutboundPolicy } from '../lib/outbound-policy.js';

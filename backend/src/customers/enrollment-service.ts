@@ -6,7 +6,7 @@
 import type { ClusterEnrollment } from '../../../contracts/fleet.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { canSeeCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
 import { Invalid, NotFound } from '../lib/errors.js';

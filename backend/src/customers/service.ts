@@ -5,7 +5,7 @@
  */
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Conflict, Forbidden, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';

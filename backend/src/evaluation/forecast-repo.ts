@@ -110,7 +110,7 @@ export async function fitLines(
   }));
 }
 
-/** The settings (written by settings/forecast-settings.ts), or their defaults; in the run's transaction. */
+/** The settings (written by settings/forecast/service.ts), or their defaults; in the run's transaction. */
 export async function loadForecastSettings(q: Knex): Promise<ForecastSettings> {
   const row = (await q('app_settings').where({ key: SETTINGS_KEY }).first('value')) as
     { value: Partial<ForecastSettings> } | undefined;

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { FakeClock } from '../lib/clock.js';
-import { createAlertRetentionRepo } from '../settings/alert-retention-repo.js';
-import { createAlertRetentionService } from '../settings/alert-retention-service.js';
+import { createAlertRetentionRepo } from '../settings/alert-retention/repo.js';
+import { createAlertRetentionService } from '../settings/alert-retention/service.js';
 import { auditTrailOn } from '../testing/audit.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';

@@ -62,7 +62,7 @@ export function legacyPastRetention(
   );
 }
 
-/** The alert retention's own service (settings/alert-retention-service.ts) deletes what it no longer keeps. */
+/** The alert retention's own service (settings/alert-retention/service.ts) deletes what it no longer keeps. */
 export interface AlertRetentionPurge {
   purge(): Promise<number>;
 }

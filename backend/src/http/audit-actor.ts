@@ -1,6 +1,6 @@
 /** The audit actor of a request: its principal (rights already checked) and its client address. */
 import type { Context } from 'koa';
-import { actorOf, type AuditActor } from '../lib/audit.js';
+import { actorOf, type AuditActor } from '../lib/audit-trail.js';
 import { currentPrincipal } from './route-guards.js';
 
 export function auditActor(ctx: Pick<Context, 'state'>): AuditActor {

@@ -14,7 +14,7 @@ import type Koa from 'koa';
 import type { Context, Middleware } from 'koa';
 import type { z } from 'zod';
 import type { Principal } from '../lib/access.js';
-import type { AuditActor } from '../lib/audit.js';
+import type { AuditActor } from '../lib/audit-trail.js';
 import { idOf } from '../lib/ids.js';
 import { parseInput } from '../lib/validate.js';
 import { ACCESS_KINDS } from './access.js';

@@ -2,7 +2,7 @@
  * The live channel across the life of the process: restarts (no replay from
  * another run), expiry on the server's clock, a Redis outage, and SIGTERM.
  */
-import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { auditTrailOn } from '../testing/audit.js';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
-import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp-service.js';
+import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp/service.js';
 import type { SmtpSettingsInput } from '../../../contracts/settings.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger, type CapturedLogger } from '../testing/logger.js';

@@ -4,7 +4,7 @@
  * ADMIN or an OPERATOR granted the customer writes; a VIEWER reads; a window
  * of a customer the account may not see is a 404.
  */
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';

@@ -10,7 +10,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createPasswordHasher } from '../lib/password-hasher.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
-import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';

@@ -8,7 +8,7 @@ import { sha256 } from '../lib/crypto.js';
 import { createPasswordHasher } from '../lib/password-hasher.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
-import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp-service.js';
+import { createSmtpSettingsService, type SmtpSettingsService } from '../settings/smtp/service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger, type CapturedLogger } from '../testing/logger.js';
 import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';

@@ -10,7 +10,7 @@
  * asker the same answer as for an unknown address.
  */
 import type { Knex } from 'knex';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import { Invalid, Unavailable } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';

@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { mountRoutes } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { Mailer } from '../mail/mailer.js';

@@ -8,7 +8,7 @@
  */
 import type { MonthlyReportSettings } from '../../../contracts/reports.js';
 import { canWriteCustomer, type Principal } from '../lib/access.js';
-import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../lib/audit.js';
+import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { Forbidden } from '../lib/errors.js';
 import type { Logger } from '../lib/logger.js';

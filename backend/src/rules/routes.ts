@@ -1,6 +1,6 @@
 /** /api/alert-rules and /api/event-rules: list, create, edit, delete (the preview: evaluation/preview-routes.ts). */
 import { z } from 'zod';
-import type { AuditActor } from '../lib/audit.js';
+import type { AuditActor } from '../lib/audit-trail.js';
 import type { Principal } from '../lib/access.js';
 import { refusalDoc } from '../http/openapi.js';
 import { idParam, routeOf, type Route } from '../http/route.js';

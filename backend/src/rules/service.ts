@@ -8,7 +8,7 @@
 import type { Bus } from '../bus/bus.js';
 import { publishChange, type Reach } from '../bus/changes.js';
 import { canSeeCustomer, canWriteCustomer, type Principal } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Conflict, Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { AlertRuleRow, EventRuleRow, NewScope, RuleScope, RuleTableRepo, RulesRepo } from './repo.js';
 import type { AlertRuleChanges, AlertRuleInput, EventRuleChanges, EventRuleInput } from '../../../contracts/rules.js';

@@ -8,7 +8,7 @@
 import type { Knex } from 'knex';
 import { generateSecret, generateURI, verify } from 'otplib';
 import QRCode from 'qrcode';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { randomDigits, randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';

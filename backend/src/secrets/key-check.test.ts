@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { auditTrailOn } from '../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
-import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { checkSecretsKey } from './key-check.js';

@@ -5,17 +5,17 @@
  */
 import type { Knex } from 'knex';
 import { mountRoutes } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
-import { createAlertRetentionRepo } from './alert-retention-repo.js';
-import { alertRetentionRoutes } from './alert-retention-routes.js';
-import { createAlertRetentionService } from './alert-retention-service.js';
-import { forecastSettingsRouter } from './forecast-settings-routes.js';
-import { smtpSettingsRoutes } from './smtp-routes.js';
-import { createSmtpSettingsService } from './smtp-service.js';
+import { createAlertRetentionRepo } from './alert-retention/repo.js';
+import { alertRetentionRoutes } from './alert-retention/routes.js';
+import { createAlertRetentionService } from './alert-retention/service.js';
+import { forecastSettingsRouter } from './forecast/routes.js';
+import { smtpSettingsRoutes } from './smtp/routes.js';
+import { createSmtpSettingsService } from './smtp/service.js';
 
 export interface SettingsAssemblyDeps {
   db: Knex;

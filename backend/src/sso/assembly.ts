@@ -6,7 +6,7 @@ import type Router from '@koa/router';
 import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import type { SsoConfig } from '../config.js';
-import type { AuditTrail } from '../lib/audit.js';
+import type { AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';

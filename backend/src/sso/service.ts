@@ -9,7 +9,7 @@ import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import type { SsoConfig } from '../config.js';
 import type { Role } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import { Conflict, DomainError, Invalid, NotFound } from '../lib/errors.js';

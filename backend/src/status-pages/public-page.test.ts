@@ -12,7 +12,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { Client, signedInAs } from '../testing/http.js';
-import { insertCluster, insertSystem } from './status-pages-testing.js';
+import { insertCluster, insertSystem } from '../testing/status-page-rows.js';
 
 const clock = new FakeClock(new Date('2026-11-20T12:00:00Z'));
 /** Strings that must never reach the public page. */

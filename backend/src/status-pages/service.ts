@@ -11,7 +11,7 @@ import type {
 } from '../../../contracts/status-pages.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { Knex } from 'knex';
-import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditEntry, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, sha256 } from '../lib/crypto.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';

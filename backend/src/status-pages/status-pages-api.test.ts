@@ -8,7 +8,7 @@ import { before, describe, it } from 'node:test';
 import { createAccount, createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { bearer, Client, signedInAs } from '../testing/http.js';
-import { insertCluster, insertSystem } from './status-pages-testing.js';
+import { insertCluster, insertSystem } from '../testing/status-page-rows.js';
 
 describe('status pages API', () => {
   const fixture = useTestServer();

@@ -8,7 +8,7 @@ import type { Bus } from '../bus/bus.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { SeriesQuery, SystemRow, SystemsRepo, Usage } from './repo.js';
 
 const HOUR = 3_600_000;

@@ -19,7 +19,7 @@ import { createMailer } from '../mail/smtp-mailer.js';
 import { createNotificationsRepo } from '../notifications/repo.js';
 import { createAlertNotifier } from '../notifications/service.js';
 import { createDeliveriesRepo } from '../notifications/deliveries-repo.js';
-import { createSmtpSettingsService } from '../settings/smtp-service.js';
+import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createAccount, createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { captureLogger } from './logger.js';

@@ -4,7 +4,7 @@
  * revoked / expired; revoked and expired tokens stay listed.
  */
 import type { Bus } from '../bus/bus.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
 import { randomBase62, sha256 } from '../lib/crypto.js';
 import { Invalid, NotFound } from '../lib/errors.js';

@@ -6,7 +6,7 @@
  * the provider away never locks anyone out.
  */
 import type { Knex } from 'knex';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Conflict, Invalid } from '../lib/errors.js';
 import type { UserRow, UsersRepo } from './repo.js';
 

@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { Bus } from '../bus/bus.js';
 import { publishChange } from '../bus/changes.js';
 import type { Principal, Role } from '../lib/access.js';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
+import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import { Conflict, Invalid, NotFound } from '../lib/errors.js';
 import { randomToken } from '../lib/crypto.js';
 import type { PasswordHasher } from '../lib/password-hasher.js';

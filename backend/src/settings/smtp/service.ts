@@ -5,12 +5,12 @@
  * to the mail transport.
  */
 import type { Knex } from 'knex';
-import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../lib/audit.js';
-import type { SecretBox } from '../lib/secret-box.js';
-import type { SmtpTransportSettings } from '../mail/smtp-settings.js';
-import { places } from '../secrets/places.js';
-import { findSmtpSettings, saveSmtpSettings, type StoredSmtpSettings } from './smtp-repo.js';
-import type { SmtpSettings, SmtpSettingsInput } from '../../../contracts/settings.js';
+import { SYSTEM_ACTOR, type AuditActor, type AuditTrail } from '../../lib/audit-trail.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { SmtpTransportSettings } from '../../mail/smtp-settings.js';
+import { places } from '../../secrets/places.js';
+import { findSmtpSettings, saveSmtpSettings, type StoredSmtpSettings } from './repo.js';
+import type { SmtpSettings, SmtpSettingsInput } from '../../../../contracts/settings.js';
 
 /** What GET /api/settings/smtp answers: everything but the password (contracts/settings.ts). */
 export type SmtpSettingsView = SmtpSettings;

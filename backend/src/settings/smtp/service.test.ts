@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { auditTrailOn } from '../testing/audit.js';
+import { auditTrailOn } from '../../testing/audit.js';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { createSecretBox } from '../lib/secret-box.js';
-import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { captureLogger } from '../testing/logger.js';
-import { smtpSettingsSchema, type SmtpSettingsInput } from '../../../contracts/settings.js';
-import { createSmtpSettingsService } from './smtp-service.js';
+import { createSecretBox } from '../../lib/secret-box.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/database.js';
+import { captureLogger } from '../../testing/logger.js';
+import { smtpSettingsSchema, type SmtpSettingsInput } from '../../../../contracts/settings.js';
+import { createSmtpSettingsService } from './service.js';
 
 const KEYS = { settingsEncryptionKey: 'settings-key-for-smtp-tests-0123456789', authSecret: 'a'.repeat(40) };
 

@@ -3,9 +3,9 @@
  * than `retentionDays` are deleted by the hourly housekeeping; 0 keeps them;
  * open alerts are never deleted. Default 90 days.
  */
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
-import type { Clock } from '../lib/clock.js';
-import type { AlertRetentionRepo } from './alert-retention-repo.js';
+import type { AuditActor, AuditTrail } from '../../lib/audit-trail.js';
+import type { Clock } from '../../lib/clock.js';
+import type { AlertRetentionRepo } from './repo.js';
 
 export const DEFAULT_RETENTION_DAYS = 90;
 const DAY_MS = 86_400_000;

@@ -4,10 +4,10 @@
  * each evaluation run reads them in its own transaction (evaluation/forecast-repo.ts). A changed
  * window refits every line over the next runs.
  */
-import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../contracts/settings.js';
+import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../../contracts/settings.js';
 import type { Knex } from 'knex';
-import type { AuditActor, AuditTrail } from '../lib/audit.js';
-import { transactionOf } from '../lib/transaction.js';
+import type { AuditActor, AuditTrail } from '../../lib/audit-trail.js';
+import { transactionOf } from '../../lib/transaction.js';
 
 const KEY = 'forecasts';
 

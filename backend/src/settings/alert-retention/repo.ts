@@ -1,6 +1,6 @@
 /** SQL of the alert retention: its setting in app_settings and the deletion of old resolved alerts. */
 import type { Knex } from 'knex';
-import { transactionOf } from '../lib/transaction.js';
+import { transactionOf } from '../../lib/transaction.js';
 
 const KEY = 'alert_retention';
 const BATCH = 5_000;

@@ -3,7 +3,7 @@
  * already sealed by the SecretBox; this file never sees a password in clear.
  */
 import type { Knex } from 'knex';
-import type { SmtpEncryption } from '../mail/smtp-settings.js';
+import type { SmtpEncryption } from '../../mail/smtp-settings.js';
 
 export interface StoredSmtpSettings {
   enabled: boolean;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { idParam, routeOf } from '../http/route.js';
 import { canSeeCustomer, visibleTo } from '../lib/access.js';
 import { NotFound } from '../lib/errors.js';
-import type { IncidentRow, IncidentsRepo } from './incidents-repo.js';
+import type { IncidentRow, IncidentsRepo } from './incidents-read-repo.js';
 import { incident, incidentsQuery } from '../../../contracts/alerts.js';
 
 const incidentView = (row: IncidentRow) => ({

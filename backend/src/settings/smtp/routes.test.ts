@@ -1,20 +1,20 @@
 import assert from 'node:assert/strict';
-import { auditTrailOn } from '../testing/audit.js';
+import { auditTrailOn } from '../../testing/audit.js';
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import type { Principal, Role } from '../lib/access.js';
-import { errorMiddleware } from '../http/error-middleware.js';
-import { createSecretBox } from '../lib/secret-box.js';
-import { createMailer } from '../mail/smtp-mailer.js';
-import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { captureLogger } from '../testing/logger.js';
-import { startSmtpSink, type SmtpSink } from '../testing/smtp-sink.js';
-import { smtpSettingsRoutes } from './smtp-routes.js';
-import { mountRoutes } from '../http/route.js';
-import { createSmtpSettingsService } from './smtp-service.js';
+import type { Principal, Role } from '../../lib/access.js';
+import { errorMiddleware } from '../../http/error-middleware.js';
+import { createSecretBox } from '../../lib/secret-box.js';
+import { createMailer } from '../../mail/smtp-mailer.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/database.js';
+import { captureLogger } from '../../testing/logger.js';
+import { startSmtpSink, type SmtpSink } from '../../testing/smtp-sink.js';
+import { smtpSettingsRoutes } from './routes.js';
+import { mountRoutes } from '../../http/route.js';
+import { createSmtpSettingsService } from './service.js';
 
 const SMTP_PASSWORD = 'sink-Passw0rd-route-tests';
 

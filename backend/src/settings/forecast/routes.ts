@@ -3,14 +3,10 @@
  * `forecastSettingsRouter`, which builds its repo and service: the settings assembly adds one line.
  */
 import type { Knex } from 'knex';
-import { mountRoutes, routeOf } from '../http/route.js';
-import type { AuditTrail } from '../lib/audit.js';
-import { forecastSettings, forecastSettingsBody } from '../../../contracts/settings.js';
-import {
-  createForecastSettingsRepo,
-  createForecastSettingsService,
-  type ForecastSettingsService,
-} from './forecast-settings.js';
+import { mountRoutes, routeOf } from '../../http/route.js';
+import type { AuditTrail } from '../../lib/audit-trail.js';
+import { forecastSettings, forecastSettingsBody } from '../../../../contracts/settings.js';
+import { createForecastSettingsRepo, createForecastSettingsService, type ForecastSettingsService } from './service.js';
 
 const route = routeOf<ForecastSettingsService>();
 

@@ -2,12 +2,12 @@
  * /api/settings/smtp (docs/api.md "Settings"): administrators only. The password
  * is write-only: answers carry `passwordSet`, never the value.
  */
-import { HttpError } from '../http/errors.js';
-import { routeOf } from '../http/route.js';
-import type { SmtpMailer } from '../mail/smtp-mailer.js';
-import type { SmtpSettingsService } from './smtp-service.js';
-import { refusalDoc } from '../http/openapi.js';
-import { smtpSettings, smtpSettingsSchema, smtpTestSchema, smtpTestSent } from '../../../contracts/settings.js';
+import { HttpError } from '../../http/errors.js';
+import { routeOf } from '../../http/route.js';
+import type { SmtpMailer } from '../../mail/smtp-mailer.js';
+import type { SmtpSettingsService } from './service.js';
+import { refusalDoc } from '../../http/openapi.js';
+import { smtpSettings, smtpSettingsSchema, smtpTestSchema, smtpTestSent } from '../../../../contracts/settings.js';
 
 export interface SmtpSettingsRoutesDeps {
   smtp: Pick<SmtpSettingsService, 'get' | 'update'>;

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
-import { auditTrailOn } from '../testing/audit.js';
+import { auditTrailOn } from '../../testing/audit.js';
 import { before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
-import { createHousekeepingRepo } from '../housekeeping/repo.js';
-import { createHousekeeping } from '../housekeeping/service.js';
-import { FakeClock } from '../lib/clock.js';
-import { createAccount, createCustomer } from '../testing/accounts.js';
-import { useTestServer } from '../testing/app.js';
-import { Client } from '../testing/http.js';
-import { captureLogger } from '../testing/logger.js';
-import { createAlertRetentionRepo } from './alert-retention-repo.js';
-import { createAlertRetentionService } from './alert-retention-service.js';
+import { createHousekeepingRepo } from '../../housekeeping/repo.js';
+import { createHousekeeping } from '../../housekeeping/service.js';
+import { FakeClock } from '../../lib/clock.js';
+import { createAccount, createCustomer } from '../../testing/accounts.js';
+import { useTestServer } from '../../testing/app.js';
+import { Client } from '../../testing/http.js';
+import { captureLogger } from '../../testing/logger.js';
+import { createAlertRetentionRepo } from './repo.js';
+import { createAlertRetentionService } from './service.js';
 
 const NOW = new Date('2026-11-22T12:00:00Z');
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 /** /api/settings/alerts (administrators only): `{retentionDays}` 0..3650, 0 keeps resolved alerts. */
-import { routeOf } from '../http/route.js';
-import type { AlertRetentionService } from './alert-retention-service.js';
-import { alertRetention, alertRetentionBody } from '../../../contracts/settings.js';
+import { routeOf } from '../../http/route.js';
+import type { AlertRetentionService } from './service.js';
+import { alertRetention, alertRetentionBody } from '../../../../contracts/settings.js';
 
 const route = routeOf<Pick<AlertRetentionService, 'get' | 'update'>>();
 
