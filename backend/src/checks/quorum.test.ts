@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import type { CheckRun } from '../../../contracts/agent-report.js';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
 import type { Principal } from '../lib/access.js';
-import { SYSTEM_ACTOR } from '../lib/audit.js';
+import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { Invalid } from '../lib/errors.js';
 import { auditTrailOn } from '../testing/audit.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
