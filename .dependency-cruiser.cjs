@@ -150,9 +150,9 @@ module.exports = {
       severity: 'error',
       comment:
         'The metric catalogue and the zone arithmetic are shared as values with the console: they import types only (no zod), ' +
-        "besides the plain values of the checks' series (check-metrics.ts, which imports nothing).",
+        "besides the plain values of the checks' and the script checks' series (check-metrics.ts, script-metrics.ts, which import nothing).",
       from: { path: '^contracts/(metric-catalogue|zoned-time)\\.ts$' },
-      to: { dependencyTypesNot: ['type-only'], pathNot: '^contracts/check-metrics\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'], pathNot: '^contracts/(check|script)-metrics\\.ts$' },
     },
     {
       name: 'composition-root-only-in-main-and-tests',

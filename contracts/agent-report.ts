@@ -11,6 +11,11 @@ export const MAX_REPORTS = 500;
 export const MAX_METRICS_PER_REPORT = 2000;
 export const MAX_EVENTS_PER_REPORT = 100;
 export const MAX_CHECK_RUNS_PER_REPORT = 500;
+/** Script checks' states a report may carry (docs/protocol.md "Script checks and drop-in metrics"). */
+export const MAX_CHECKS_PER_REPORT = 100;
+export const CHECK_STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
+/** A check's message: the first line of its output, cut to this length by the agent. */
+export const MAX_CHECK_MESSAGE_LENGTH = 512;
 
 /** Control characters, lone surrogates and line/paragraph separators are not printable. */
 export const PRINTABLE = /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u;
@@ -57,6 +62,17 @@ const checkRunSchema = z.object({
 });
 export type CheckRun = z.infer<typeof checkRunSchema>;
 
+/**
+ * A script check's state at its last run: the report's one text channel besides events. `name` is
+ * the check's instance in its `script.*` series; `ran` when the agent last ran it.
+ */
+const checkSchema = z.object({
+  name: text(MAX_INSTANCE_LENGTH).min(1),
+  state: z.enum(CHECK_STATES),
+  message: text(MAX_CHECK_MESSAGE_LENGTH).default(''),
+  ran: z.iso.datetime({ offset: true }),
+});
+
 const reportSchema = z
   .object({
     ts: z.iso.datetime({ offset: true }),
@@ -64,6 +80,7 @@ const reportSchema = z
     events: z.array(eventSchema).max(MAX_EVENTS_PER_REPORT).optional(),
     /** Runs of the checks assigned to the agent finished since its previous report. */
     checks: z.array(checkRunSchema).max(MAX_CHECK_RUNS_PER_REPORT).optional(),
+    scripts: z.array(checkSchema).max(MAX_CHECKS_PER_REPORT).optional(),
   })
   .superRefine((report, ctx) => {
     // the same (name, instance) twice in one report is ambiguous: which value counts?
@@ -73,6 +90,12 @@ const reportSchema = z
       if (seen.has(key))
         ctx.addIssue({ code: 'custom', path: ['metrics', index], message: 'duplicate metric name and instance' });
       seen.add(key);
+    });
+    const names = new Set<string>();
+    report.scripts?.forEach((check, index) => {
+      if (names.has(check.name))
+        ctx.addIssue({ code: 'custom', path: ['scripts', index, 'name'], message: 'duplicate check name' });
+      names.add(check.name);
     });
   });
 
@@ -94,3 +117,5 @@ export const agentBodySchema = z.object({
 export type AgentBody = z.infer<typeof agentBodySchema>;
 export type AgentInfo = z.infer<typeof agentInfoSchema>;
 export type AgentReport = AgentBody['reports'][number];
+export type CheckState = (typeof CHECK_STATES)[number];
+export type CheckResult = NonNullable<AgentReport['scripts']>[number];

@@ -4,6 +4,7 @@
  * turns metric names into words: alert texts (backend), rules, charts and lists (console) read it.
  */
 import { CHECK_METRICS } from './check-metrics.js';
+import { SCRIPT_METRICS } from './script-metrics.js';
 import type { Operator } from './rules.js';
 
 /** How a value is read and formatted. flag: 0 or 1 with a phrase for each. */
@@ -238,6 +239,7 @@ export const METRICS: Readonly<Record<string, MetricInfo>> = {
   'system.reboot_required': flag('Reboot required', 'needs a reboot', 'needs no reboot', 1),
   ...CHECK_METRICS,
   ...CONTAINER_AND_PROCESS_METRICS,
+  ...SCRIPT_METRICS,
 };
 
 /**

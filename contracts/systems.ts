@@ -62,6 +62,22 @@ export type SystemChanges = z.input<typeof updateSystemBody>;
 export const seriesList = z.array(z.object({ name: z.string(), instance: z.string() })).meta({ id: 'SeriesList' });
 export type SeriesName = z.infer<typeof seriesList>[number];
 
+/** A system's script checks as its agent last reported them (docs/protocol.md "Script checks and drop-in metrics"). */
+export const scriptCheckList = z
+  .array(
+    z.object({
+      name: z.string(),
+      state: z.enum(['OK', 'WARNING', 'CRITICAL', 'UNKNOWN']),
+      message: z.string(),
+      /** When the agent last ran the check. */
+      ranAt: z.iso.datetime({ offset: true }),
+      /** The report that last carried it: a check the agent stopped running stays at its last report. */
+      reportedAt: z.iso.datetime({ offset: true }),
+    }),
+  )
+  .meta({ id: 'ScriptCheckList' });
+export type ScriptCheck = z.infer<typeof scriptCheckList>[number];
+
 export const metricsQuery = z.object({
   name: z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be a metric name'),
   instance: z.string().max(128).default(''),

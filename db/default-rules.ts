@@ -148,3 +148,16 @@ export const DEFAULT_CHECK_RULES: readonly DefaultAlertRule[] = [
   rule('check.down', 'Check down', 'check.down', '==', 1, 0, 'CRITICAL', { countsAsDowntime: true }),
   rule('check.slow', 'Check slow', 'check.slow', '==', 1, 2 * MIN, 'WARNING'),
 ];
+
+/**
+ * The default rules of script checks (docs/rules.md "Default rules"), seeded once by
+ * ensureScriptRules apart from the rules above, like the network checks'. A check's state is the
+ * series `script.state{check}` (0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN): one rule per state gives
+ * each its severity, and `script.unknown`'s severity is the setting for UNKNOWN (WARNING unless an
+ * admin, or an override for a customer, cluster or system, says otherwise).
+ */
+export const DEFAULT_SCRIPT_RULES: readonly DefaultAlertRule[] = [
+  rule('script.warning', 'Script check WARNING', 'script.state', '==', 1, 0, 'WARNING'),
+  rule('script.critical', 'Script check CRITICAL', 'script.state', '==', 2, 0, 'CRITICAL'),
+  rule('script.unknown', 'Script check UNKNOWN', 'script.state', '==', 3, 0, 'WARNING'),
+];

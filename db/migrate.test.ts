@@ -125,8 +125,8 @@ describe('db/migrate', () => {
       assert.equal(result.code, 0, result.output);
       assert.match(result.output, /TimescaleDB setup failed \(app will still start\): /);
       const [row] = await db.knex('alert_rules').count<{ count: string }[]>({ count: '*' });
-      // the 44 default rules and the network checks' two
-      assert.equal(Number(row?.count), 46);
+      // the 44 default rules, the network checks' two and the script checks' three
+      assert.equal(Number(row?.count), 49);
       const checkRules = await db.knex('alert_rules').whereIn('key', ['check.down', 'check.slow']).pluck('key');
       assert.deepEqual(checkRules.sort(), ['check.down', 'check.slow']);
       const again = await runScript('db/migrate.ts', [], { DATABASE_URL: db.url });

@@ -12,7 +12,7 @@ import { isMain } from './is-main.js';
 import { createLogger, type Logger } from './logger.js';
 import { createKnex } from './connection.js';
 import { NumberedMigrationSource } from './migration-source.js';
-import { ensureCheckRules, ensureDefaultRules } from './seed-rules.js';
+import { ensureCheckRules, ensureDefaultRules, ensureScriptRules } from './seed-rules.js';
 import { setupTimescale } from './timescale.js';
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -92,6 +92,8 @@ export async function migrateMain(env: NodeJS.ProcessEnv, log: Logger): Promise<
       if (seeded.alertRules || seeded.eventRules) log.info(seeded, 'Seeded the default rules');
       const checkRules = await ensureCheckRules(knex);
       if (checkRules) log.info({ alertRules: checkRules }, "Seeded the network checks' default rules");
+      const scriptRules = await ensureScriptRules(knex);
+      if (scriptRules) log.info({ alertRules: scriptRules }, "Seeded the script checks' default rules");
     } catch (error) {
       log.fatal(`Seeding the default rules failed: ${reason(error)}`);
       return 1;

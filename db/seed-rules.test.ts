@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../backend/src/testing/database.js';
 import { CONTAINER_AND_PROCESS_RULES, DEFAULT_ALERT_RULES, DEFAULT_EVENT_RULES } from './default-rules.js';
 import * as containerRules from './migrations/0025_container_process_rules.js';
-import { RULES_SEEDED_MARKER, ensureCheckRules, ensureDefaultRules } from './seed-rules.js';
+import { RULES_SEEDED_MARKER, ensureCheckRules, ensureDefaultRules, ensureScriptRules } from './seed-rules.js';
 
 async function count(db: TestDatabase, table: string): Promise<number> {
   const [row] = await db.knex(table).count<{ count: string }[]>({ count: '*' });
@@ -161,6 +161,30 @@ describe("the network checks' default rules", () => {
       await fresh.knex('alert_rules').where({ key: 'check.down' }).delete();
       assert.equal(await ensureCheckRules(fresh.knex), 0);
       assert.equal(await fresh.knex('alert_rules').where({ key: 'check.down' }).first(), undefined);
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
+describe("the script checks' default rules", () => {
+  it('seeds one rule per state once, UNKNOWN at WARNING; a deleted one stays deleted', async () => {
+    const fresh = await createTestDatabase();
+    try {
+      await ensureDefaultRules(fresh.knex);
+      assert.equal(await ensureScriptRules(fresh.knex), 3);
+      const rules = await fresh.knex('alert_rules').where({ metric: 'script.state' }).orderBy('threshold');
+      assert.deepEqual(
+        rules.map((r) => [r.key, r.operator, r.threshold, r.severity, r.for_seconds]),
+        [
+          ['script.warning', '==', 1, 'WARNING', 0],
+          ['script.critical', '==', 2, 'CRITICAL', 0],
+          ['script.unknown', '==', 3, 'WARNING', 0],
+        ],
+      );
+      await fresh.knex('alert_rules').where({ key: 'script.unknown' }).delete();
+      assert.equal(await ensureScriptRules(fresh.knex), 0);
+      assert.equal(await fresh.knex('alert_rules').where({ key: 'script.unknown' }).first(), undefined);
     } finally {
       await fresh.drop();
     }

@@ -7,6 +7,7 @@ import {
   DEFAULT_ALERT_RULES,
   DEFAULT_CHECK_RULES,
   DEFAULT_EVENT_RULES,
+  DEFAULT_SCRIPT_RULES,
   type DefaultAlertRule,
 } from './default-rules.js';
 
@@ -67,24 +68,34 @@ export async function ensureDefaultRules(knex: Knex): Promise<SeedResult> {
 }
 
 export const CHECK_RULES_SEEDED_MARKER = 'check_rules_seeded';
+export const SCRIPT_RULES_SEEDED_MARKER = 'script_rules_seeded';
 
 /**
- * The network checks' default rules, once per instance (new and upgraded alike): a key that already
- * has a global rule is left as it is, and the marker keeps a rule an admin deleted deleted.
+ * A set of default rules added after the first ones, once per instance (new and upgraded alike): a
+ * key that already has a global rule is left as it is, and the marker keeps a rule an admin deleted
+ * deleted.
  */
-export async function ensureCheckRules(knex: Knex): Promise<number> {
+async function ensureRuleSet(knex: Knex, marker: string, rules: readonly DefaultAlertRule[]): Promise<number> {
   return knex.transaction(async (trx) => {
     await trx.raw('SELECT pg_advisory_xact_lock(?)', [SEED_LOCK_KEY]);
-    if (await trx('app_settings').where({ key: CHECK_RULES_SEEDED_MARKER }).first()) return 0;
+    if (await trx('app_settings').where({ key: marker }).first()) return 0;
     const taken = new Set(
       (await trx('alert_rules').whereNull('scope_type').select<{ key: string }[]>('key')).map((r) => r.key),
     );
-    const rows = DEFAULT_CHECK_RULES.filter((r) => !taken.has(r.key)).map(ruleRow);
+    const rows = rules.filter((r) => !taken.has(r.key)).map(ruleRow);
     if (rows.length) await trx('alert_rules').insert(rows);
     await trx('app_settings').insert({
-      key: CHECK_RULES_SEEDED_MARKER,
+      key: marker,
       value: JSON.stringify({ at: new Date().toISOString(), alertRules: rows.length }),
     });
     return rows.length;
   });
 }
+
+/** The network checks' default rules. */
+export const ensureCheckRules = (knex: Knex): Promise<number> =>
+  ensureRuleSet(knex, CHECK_RULES_SEEDED_MARKER, DEFAULT_CHECK_RULES);
+
+/** The script checks' default rules: one per state. */
+export const ensureScriptRules = (knex: Knex): Promise<number> =>
+  ensureRuleSet(knex, SCRIPT_RULES_SEEDED_MARKER, DEFAULT_SCRIPT_RULES);

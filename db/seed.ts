@@ -7,7 +7,7 @@ import { isMain } from './is-main.js';
 import { createLogger, type Logger } from './logger.js';
 import { createKnex } from './connection.js';
 import { seedDemo } from './demo-data.js';
-import { ensureCheckRules, ensureDefaultRules } from './seed-rules.js';
+import { ensureCheckRules, ensureDefaultRules, ensureScriptRules } from './seed-rules.js';
 
 export async function seedMain(argv: string[], env: NodeJS.ProcessEnv, log: Logger): Promise<number> {
   let url: string;
@@ -26,6 +26,8 @@ export async function seedMain(argv: string[], env: NodeJS.ProcessEnv, log: Logg
     if (rules.alertRules || rules.eventRules) log.info(rules, 'Seeded the default rules');
     const checkRules = await ensureCheckRules(knex);
     if (checkRules) log.info({ alertRules: checkRules }, "Seeded the network checks' default rules");
+    const scriptRules = await ensureScriptRules(knex);
+    if (scriptRules) log.info({ alertRules: scriptRules }, "Seeded the script checks' default rules");
     if (argv.includes('--demo')) {
       const demo = await seedDemo(knex, new Date());
       log.info(demo ?? {}, demo ? 'Added the demo fleet' : 'Demo fleet already present');

@@ -22,6 +22,7 @@ import {
   type RealTimescale,
 } from '../backend/src/testing/report-rows.js';
 import { createSystemsRepo } from '../backend/src/systems/repo.js';
+import { createScriptChecksReader } from '../backend/src/systems/script-checks-repo.js';
 import { createSystemsService } from '../backend/src/systems/service.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
@@ -209,6 +210,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     const admin = { userId: 1, role: 'ADMIN', customerIds: new Set() } as unknown as Principal;
     const service = createSystemsService({
       repo: createSystemsRepo(knex),
+      scriptChecks: createScriptChecksReader(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
       audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),

@@ -84,7 +84,12 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     try {
       const config = await readConfig(configPath(args));
       const identity = await loadIdentity(config.stateDir, host);
-      const report = await createCollector(host, { waitForHostTools: true }).report();
+      const report = await createCollector(host, {
+        waitForHostTools: true,
+        checksDir: config.checksDir,
+        textfileDir: config.textfileDir,
+        log: (line) => io.err(`argus-agent: ${line}`),
+      }).report();
       const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
       const answer = await deliver(
         config.webhookUrl,
@@ -141,7 +146,12 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           config,
           identity: await loadIdentity(config.stateDir, host),
           facts: await hostFacts(host),
-          collector: createCollector(host, { settings: () => settings.current, log }),
+          collector: createCollector(host, {
+            settings: () => settings.current,
+            log,
+            checksDir: config.checksDir,
+            textfileDir: config.textfileDir,
+          }),
           settings,
           settingsRev: saved.rev,
           boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),

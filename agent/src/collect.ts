@@ -13,6 +13,8 @@ import { loadCollector } from './collectors/load.js';
 import { memoryCollector } from './collectors/memory.js';
 import { networkCollector } from './collectors/network.js';
 import { processesCollector } from './collectors/processes.js';
+import { DEFAULT_CHECKS_DIR, scriptChecks } from './collectors/scripts.js';
+import { DEFAULT_TEXTFILE_DIR, textfileCollector } from './collectors/textfile.js';
 import { smartCollector } from './collectors/smart.js';
 import { updatesCollector } from './collectors/updates.js';
 import type { Host } from './host.js';
@@ -48,6 +50,9 @@ export interface CollectorOptions {
   waitForHostTools?: boolean;
   /** The agent's log: what a collector cannot see, said once (a container engine that does not answer). */
   log?: (line: string) => void;
+  /** Script checks and drop-in metrics (config.yaml's `checks_dir`, `textfile_dir`). */
+  checksDir?: string;
+  textfileDir?: string;
 }
 
 const SERVICE_FIRST_WAIT_MS = 2000;
@@ -58,6 +63,8 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
   const firstWaitMs = options.waitForHostTools ? Infinity : SERVICE_FIRST_WAIT_MS;
   const cores = async () => cpuCount((await host.read('/proc/stat')) ?? '');
   const settings = options.settings ?? (() => ({}));
+  const log = options.log ?? (() => undefined);
+  const scripts = scriptChecks({ dir: options.checksDir ?? DEFAULT_CHECKS_DIR, settings, log, firstWaitMs });
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
     memoryCollector(host),
@@ -68,7 +75,8 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     kernelCollector(host),
     configuredCollector(settings, run),
     processesCollector(host, settings, clock),
-    containersCollector({ settings, log: options.log ?? (() => undefined), hostCpus: cores }),
+    containersCollector({ settings, log, hostCpus: cores }),
+    textfileCollector({ dir: options.textfileDir ?? DEFAULT_TEXTFILE_DIR, settings, log }),
     atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
     atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
     atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),
@@ -84,8 +92,15 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
         await new Promise((resolve) => setTimeout(resolve, options.primeMs ?? 1000));
         primed = true;
       }
-      const metrics = await lookOnce();
-      return { ts: new Date().toISOString(), metrics, ...(events.length ? { events } : {}) };
+      const [metrics, checked] = await Promise.all([lookOnce(), scripts.collect()]);
+      metrics.push(...checked.samples);
+      const checks = checked.checks;
+      return {
+        ts: new Date().toISOString(),
+        metrics,
+        ...(events.length ? { events } : {}),
+        ...(checks.length ? { scripts: checks } : {}),
+      };
     },
   };
 }

@@ -5,6 +5,8 @@
  * no YAML library. Unknown keys are refused: a typo must not silently leave a default in place.
  */
 import { readFile } from 'node:fs/promises';
+import { DEFAULT_CHECKS_DIR } from './collectors/scripts.js';
+import { DEFAULT_TEXTFILE_DIR } from './collectors/textfile.js';
 
 export interface AgentConfig {
   webhookUrl: string;
@@ -15,9 +17,21 @@ export interface AgentConfig {
   stateDir: string;
   /** Seconds between reports unless the server's settings say otherwise. */
   interval: number;
+  /** Script checks: the directory of executables the agent runs (root's, see collectors/scripts.ts). */
+  checksDir: string;
+  /** Drop-in metrics: the directory of `*.prom` files. */
+  textfileDir: string;
 }
 
-const KEYS = new Set(['webhook_url', 'webhook_secret', 'enrollment', 'state_dir', 'interval']);
+const KEYS = new Set([
+  'webhook_url',
+  'webhook_secret',
+  'enrollment',
+  'state_dir',
+  'interval',
+  'checks_dir',
+  'textfile_dir',
+]);
 
 export class ConfigError extends Error {}
 
@@ -59,6 +73,9 @@ export function parseConfig(text: string): AgentConfig {
     enrollment: values.get('enrollment') || null,
     stateDir: values.get('state_dir') || '/var/lib/argus-agent',
     interval,
+    // in the root-owned config, never an agent setting: the server must not choose what runs
+    checksDir: values.get('checks_dir') || DEFAULT_CHECKS_DIR,
+    textfileDir: values.get('textfile_dir') || DEFAULT_TEXTFILE_DIR,
   };
 }
 

@@ -4,6 +4,10 @@
  * answers as Argus does, once over http and once over https (the usual production case: node:https
  * and TLS loaded), and reads the process's CPU time and resident memory from /proc.
  * Targets: ≤ 60 MB RSS, ≤ 20 ms CPU per collection, ≤ 1 % of one core at the 30 s interval.
+ * `--scripts`: then again over http with 10 script checks run at every collection (the agent setting
+ * `scripts.interval` 5 s in the sink's answer) and 5 drop-in files of 100 samples each, so the
+ * difference is what script checks and drop-ins cost the agent itself (the checks' own CPU shows apart,
+ * as the children's).
  *
  * The executable run is a copy written in 64 KiB pieces, as the installer's curl writes it: postject
  * writes the whole file in one write(2), and on kernels whose page cache then holds it in large
@@ -12,7 +16,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
@@ -36,16 +40,36 @@ async function usage(pid: number): Promise<{ cpuMs: number; childrenMs: number; 
   };
 }
 
-const ANSWER = JSON.stringify({
-  accepted: 1,
-  duplicates: 0,
-  skipped: 0,
-  settings: {},
-  settings_rev: '0',
-  update: null,
-});
+const answer = (settings: Record<string, string>) =>
+  JSON.stringify({ accepted: 1, duplicates: 0, skipped: 0, settings, settings_rev: '0', update: null });
 
-async function benchOnce(binary: string, state: string, scheme: 'http' | 'https', seconds: number): Promise<void> {
+/** 10 Nagios-style checks with performance data and 5 `.prom` files of 100 samples: the config lines that name them. */
+async function scriptsAndDropIns(state: string): Promise<string> {
+  const checks = join(state, 'checks.d');
+  const textfile = join(state, 'textfile');
+  await mkdir(checks, { mode: 0o755 });
+  await mkdir(textfile, { mode: 0o755 });
+  for (let i = 0; i < 10; i++) {
+    const path = join(checks, `check_${i}`);
+    await writeFile(path, `#!/bin/sh\necho "OK - all fine | used=${i}%;80;90;0;100 time=0.0${i}s;1;2"\n`);
+    await chmod(path, 0o755);
+  }
+  for (let f = 0; f < 5; f++) {
+    const lines = Array.from({ length: 100 }, (_, i) => `app_jobs_total{queue="q${i}",file="${f}"} ${i * f}`);
+    await writeFile(join(textfile, `app_${f}.prom`), `# TYPE app_jobs_total counter\n${lines.join('\n')}\n`);
+  }
+  return `checks_dir: "${checks}"\ntextfile_dir: "${textfile}"\n`;
+}
+
+async function benchOnce(
+  binary: string,
+  state: string,
+  scheme: 'http' | 'https',
+  seconds: number,
+  withScripts = false,
+): Promise<void> {
+  const extraConfig = withScripts ? await scriptsAndDropIns(state) : '';
+  const ANSWER = answer(withScripts ? { 'scripts.interval': '5' } : {});
   let reports = 0;
   const handler: http.RequestListener = (request, response) => {
     request.resume();
@@ -68,12 +92,12 @@ async function benchOnce(binary: string, state: string, scheme: 'http' | 'https'
     env['NODE_EXTRA_CA_CERTS'] = cert; // the agent verifies the server as it would in production
   } else sink = http.createServer(handler);
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const config = join(state, `config-${scheme}.yaml`);
-  const stateDir = join(state, scheme);
+  const config = join(state, `config-${scheme}${withScripts ? '-scripts' : ''}.yaml`);
+  const stateDir = join(state, `${scheme}${withScripts ? '-scripts' : ''}`);
   const port = (sink.address() as { port: number }).port;
   await writeFile(
     config,
-    `webhook_url: "${scheme}://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "bench"\nstate_dir: "${stateDir}"\ninterval: 5\n`,
+    `webhook_url: "${scheme}://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "bench"\nstate_dir: "${stateDir}"\ninterval: 5\n${extraConfig}`,
   );
   const agent = spawn(binary, ['run', '--config', config], { stdio: 'ignore', env });
   // start-up, the first report's two looks and the host tools' first answers (apt-get -s: seconds)
@@ -94,7 +118,7 @@ async function benchOnce(binary: string, state: string, scheme: 'http' | 'https'
   const perCollection = (end.cpuMs - start.cpuMs) / Math.max(1, collections);
   const toolsPerCollection = (end.childrenMs - start.childrenMs) / Math.max(1, collections);
   console.log(
-    `agent over ${scheme} (built x86_64 executable, ${collections} collections and reports in ${seconds} s): ` +
+    `agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s): ` +
       `RSS ${end.rssMb.toFixed(1)} MB (peak ${peakRss.toFixed(1)}), CPU ${perCollection.toFixed(1)} ms per collection ` +
       `(collect + gzip + send), ${((perCollection / 30_000) * 100).toFixed(3)} % of one core at the 30 s interval; ` +
       `host tools it ran: ${toolsPerCollection.toFixed(1)} ms per collection`,
@@ -102,7 +126,7 @@ async function benchOnce(binary: string, state: string, scheme: 'http' | 'https'
 }
 
 export async function benchAgent(args: string[]): Promise<void> {
-  const seconds = Number(args[0] ?? 60);
+  const seconds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 60);
   const { dir } = await buildAgent();
   const state = await mkdtemp(join(tmpdir(), 'argus-agent-bench-'));
   try {
@@ -113,6 +137,7 @@ export async function benchAgent(args: string[]): Promise<void> {
     );
     await chmod(binary, 0o755);
     for (const scheme of ['http', 'https'] as const) await benchOnce(binary, state, scheme, seconds);
+    if (args.includes('--scripts')) await benchOnce(binary, state, 'http', seconds, true);
   } finally {
     await rm(state, { recursive: true, force: true });
   }

@@ -3,7 +3,7 @@
  * at a phone's 390 px and a desktop's 1440 px, light and dark, must not overflow sideways: the
  * document does not scroll horizontally, and no visible element reaches past the viewport's left or
  * right edge (that also catches a table cut off inside its own scroll box, the complaint that started
- * this). A full-page screenshot of each is saved to a temporary folder, named in the test output, for
+ * this), and no label of a table in card mode runs past its cell into the next line. A full-page screenshot of each is saved to a temporary folder, named in the test output, for
  * a person to look at; it is not kept in the repository.
  */
 import assert from 'node:assert/strict';
@@ -105,6 +105,39 @@ function overflow(page: Page): Promise<Overflow> {
   });
 }
 
+/**
+ * The cells of a table in card mode whose label (the cell's ::before, beside the value) ends below
+ * the cell: a label on two lines beside a one-line value runs into the next row's label.
+ */
+function labelsPastTheirCell(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // runs in the page (this file's TypeScript has no DOM types)
+    interface Cell {
+      textContent: string | null;
+      getAttribute(name: string): string | null;
+      getBoundingClientRect(): { top: number; bottom: number; height: number };
+    }
+    const dom = globalThis as unknown as {
+      getComputedStyle(cell: Cell, pseudo?: string): { content: string; height: string; paddingTop: string };
+      document: { querySelectorAll(selector: string): Iterable<Cell> };
+    };
+    const found: string[] = [];
+    for (const cell of dom.document.querySelectorAll('.card-table td[data-label]')) {
+      const label = dom.getComputedStyle(cell, '::before');
+      const box = cell.getBoundingClientRect();
+      if (label.content === 'none' || label.content === 'normal' || box.height === 0) continue;
+      const labelBottom = box.top + parseFloat(dom.getComputedStyle(cell).paddingTop) + parseFloat(label.height);
+      if (labelBottom > box.bottom + 0.5) {
+        const value = (cell.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 40);
+        found.push(
+          `"${cell.getAttribute('data-label')}" ends ${Math.round(labelBottom - box.bottom)} px below "${value}"`,
+        );
+      }
+    }
+    return found;
+  });
+}
+
 describe('no page of the console overflows sideways, at 390 px and 1440 px, light and dark', () => {
   let db: TestDatabase;
   let app: ProductionConsole;
@@ -121,6 +154,9 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
       await page.goto(`${app.url}${url}`);
       await ready(page);
       await page.waitForLoadState('networkidle');
+      const labels = await labelsPastTheirCell(page);
+      if (labels.length > 0)
+        found.push(`${viewport.width} px: card labels run into the next line:\n    ${labels.join('\n    ')}`);
       for (const scheme of SCHEMES) {
         await page.emulateMedia({ colorScheme: scheme });
         const file = `${name.replace(/[^a-z0-9]+/gi, '-')}-${viewport.width}-${scheme}.png`;
@@ -200,7 +236,7 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     ['agent rollout', '/settings/agent-rollout', (p) => p.getByRole('heading').first().waitFor()],
     ['alert settings', '/settings/alerts', (p) => p.getByRole('heading').first().waitFor()],
     ['storage', '/settings/storage', (p) => p.getByTestId('usage').waitFor()],
-    ['channels', '/settings/channels', (p) => p.getByRole('heading').first().waitFor()],
+    ['channels', '/settings/channels', (p) => p.getByText('Accounts who may see it').first().waitFor()],
     ['routing', '/settings/routing', (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor()],
     ['audit log', '/settings/audit-log', (p) => p.getByTestId('audit-row').first().waitFor()],
     ['api reference', '/reference/api', (p) => p.getByTestId('reference').locator('.opblock').first().waitFor()],
@@ -274,6 +310,16 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     assert.equal(clipped.documentOverflow, 0);
     assert.equal(clipped.outside.length, 1);
     assert.match(clipped.outside[0] ?? '', /^p\[data-testid=clipped\] /);
+
+    // a card's two-line label beside a value held to one line runs past its cell
+    await insert(
+      'main',
+      '<table class="card-table"><tbody><tr><td data-label="A column name long enough to wrap" style="height: 24px">' +
+        'one line</td></tr></tbody></table>',
+    );
+    const labels = await labelsPastTheirCell(page);
+    assert.equal(labels.length, 1, labels.join('\n'));
+    assert.match(labels[0] ?? '', /^"A column name long enough to wrap" ends \d+ px below "one line"$/);
 
     // the page's own content scrolls inside the sidenav's box: a wide element outside it moves the document
     await insert('body', '<p data-testid="wide" style="width: 2000px">wide</p>');

@@ -30,6 +30,7 @@ export function shQuote(value: string): string {
 // `#USER` becomes `User=argus-agent` where the installer could create that system user, else goes;
 // `#GROUPS` then becomes `SupplementaryGroups=systemd-journal` where that group exists: the journal
 // is where the agent reads OOM kills and failed units from (agent/src/events), which needs it.
+// StateDirectory= also makes the drop-in metrics' directory (textfile/), the agent's like the rest.
 // ExecStartPre's `+` runs as root whatever User= says: the root-owned executable installs an update the
 // agent staged in its state directory once its sha256 matches the server's (agent/src/install-update.ts);
 // `-`: a build without that step (older than the installer) must not keep the agent from starting.
@@ -45,7 +46,7 @@ ExecStartPre=-+/usr/local/lib/argus-agent/argus-agent install-update --config /e
 ExecStart=/usr/local/bin/argus-agent run --config /etc/argus-agent/config.yaml
 #USER
 #GROUPS
-StateDirectory=argus-agent
+StateDirectory=argus-agent argus-agent/textfile
 StateDirectoryMode=0700
 Restart=always
 RestartSec=5
@@ -242,6 +243,8 @@ main() {
   own_dir "$BIN_DIR" 0755 root
   own_dir "$LIB_DIR" 0755 root
   own_dir "$CONF_DIR" "$CONF_DIR_MODE" "$AGENT_GROUP"
+  # script checks: root's executables the agent runs (it refuses a file root does not own)
+  own_dir "$CONF_DIR/checks.d" 0755 root
   # what an older installer or the agent's account left where root now writes alone
   rm -rf "$CONF_DIR/config.yaml.new" "$LIB_DIR/argus-agent.new" "$LIB_DIR"/.argus-agent.*.download
   install_file "$TMP_DIR/config.yaml" "$CONF_DIR" config.yaml "$CONF_MODE" "$AGENT_GROUP"
@@ -251,6 +254,8 @@ main() {
   mv -f "$TMP_DIR/command" "$BIN_DIR/argus-agent"
 
   if [ "$SYSTEMD" = no ]; then
+    # drop-in metrics; under systemd the unit's StateDirectory= makes it (the state directory is the agent's)
+    (umask 022 && mkdir -p "$ROOT/var/lib/argus-agent/textfile")
     say "argus-agent $VERSION is installed; running it in the foreground"
     exec "$BIN_DIR/argus-agent" run --config "$CONF_DIR/config.yaml"
   fi

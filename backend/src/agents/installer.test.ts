@@ -113,7 +113,9 @@ describe('the installer run by dash against a real Argus', () => {
         unit,
         /^ExecStartPre=-\+\/usr\/local\/lib\/argus-agent\/argus-agent install-update --config \/etc\/argus-agent\/config.yaml$/m,
       );
-      assert.match(unit, /^StateDirectory=argus-agent$/m);
+      assert.match(unit, /^StateDirectory=argus-agent argus-agent\/textfile$/m);
+      // script checks: a directory of root's, which only root writes
+      assert.equal((await stat(path.join(root, 'etc/argus-agent/checks.d'))).mode & 0o777, 0o755);
       assert.doesNotMatch(
         unit,
         /#USER|^User=|#GROUPS|^SupplementaryGroups=/m,

@@ -34,6 +34,7 @@ import * as observations from './observations-repo.js';
 import * as repo from './repo.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
 import { RuleBook } from './rule-book.js';
+import { withScriptCheckMessages } from './script-checks.js';
 import { mergeParts, runFigures, type Committed, type RunResult } from './run-result.js';
 import { buildSuppression, type Suppression } from './suppression.js';
 import { identity, REPORTING, SEVERITY_RANK, type NewAlert, type PendingCondition, type SystemInfo } from './types.js';
@@ -116,6 +117,10 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     open: openByKind.metric,
     openSeries,
     suppressed,
+  });
+  await withScriptCheckMessages(trx, metric.raise, (alert) => {
+    const system = systems.get(alert.systemId);
+    return system ? alertRules.ruleFor(system, alert.ruleKey)?.metric : null;
   });
   const forecasts = await forecastStep(trx, {
     now,

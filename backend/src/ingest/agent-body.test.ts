@@ -91,6 +91,19 @@ const event = object(
   },
   ['type'],
 );
+const check = object(
+  {
+    name: fc.oneof({ weight: 20, arbitrary: fc.constantFrom('disk', 'load') }, text(128)),
+    state: fc.oneof(
+      { weight: 100, arbitrary: fc.constantFrom('OK', 'WARNING', 'CRITICAL', 'UNKNOWN') },
+      fc.constantFrom('ok', 'BAD'),
+      anyValue,
+    ),
+    message: text(512),
+    ran: ts,
+  },
+  ['name', 'state', 'ran'],
+);
 const metrics = fc.oneof(
   { weight: 100, arbitrary: fc.array(sample, { maxLength: 6 }) },
   // the same name (and instance) twice
@@ -100,7 +113,12 @@ const metrics = fc.oneof(
   anyValue,
 );
 const report = object(
-  { ts, metrics, events: fc.oneof({ weight: 100, arbitrary: fc.array(event, { maxLength: 3 }) }, anyValue) },
+  {
+    ts,
+    metrics,
+    events: fc.oneof({ weight: 100, arbitrary: fc.array(event, { maxLength: 3 }) }, anyValue),
+    scripts: fc.oneof({ weight: 100, arbitrary: fc.array(check, { maxLength: 3 }) }, anyValue),
+  },
   ['ts', 'metrics'],
 );
 const agent = object({

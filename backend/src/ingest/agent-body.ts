@@ -9,8 +9,11 @@
 import { z } from 'zod';
 import {
   agentBodySchema,
+  CHECK_STATES,
   EVENT_SEVERITIES,
   MAX_AGENT_TEXT,
+  MAX_CHECK_MESSAGE_LENGTH,
+  MAX_CHECKS_PER_REPORT,
   MAX_CORES,
   MAX_EVENTS_PER_REPORT,
   MAX_INSTANCE_LENGTH,
@@ -25,6 +28,7 @@ import { parseInput } from '../lib/validate.js';
 /** What z.iso.datetime({ offset: true }) accepts. */
 const TIMESTAMP = z.regexes.datetime({ offset: true });
 const SEVERITIES: ReadonlySet<unknown> = new Set(EVENT_SEVERITIES);
+const CHECK_STATE_SET: ReadonlySet<unknown> = new Set(CHECK_STATES);
 const AGENT_TEXTS = Object.keys(MAX_AGENT_TEXT) as (keyof typeof MAX_AGENT_TEXT)[];
 
 type Members = Record<string, unknown>;
@@ -51,7 +55,8 @@ function isText(value: unknown, max: number): boolean {
 }
 
 const bodyKey = (key: string) => key === 'agent' || key === 'reports';
-const reportKey = (key: string) => key === 'ts' || key === 'metrics' || key === 'events';
+const reportKey = (key: string) => key === 'ts' || key === 'metrics' || key === 'events' || key === 'scripts';
+const checkKey = (key: string) => key === 'name' || key === 'state' || key === 'message' || key === 'ran';
 const sampleKey = (key: string) => key === 'name' || key === 'instance' || key === 'value';
 const eventKey = (key: string) => key === 'type' || key === 'severity' || key === 'message';
 const agentKey = (key: string) => key === 'cores' || Object.hasOwn(MAX_AGENT_TEXT, key);
@@ -77,8 +82,9 @@ function isPlainAgent(agent: unknown): boolean {
 
 function isPlainReport(report: unknown): boolean {
   if (!isObject(report) || !onlyKeys(report, reportKey)) return false;
-  const { ts, metrics, events } = report;
+  const { ts, metrics, events, scripts } = report;
   if (typeof ts !== 'string' || !TIMESTAMP.test(ts)) return false;
+  if (scripts !== undefined && !arePlainChecks(scripts)) return false;
   if (!Array.isArray(metrics) || metrics.length > MAX_METRICS_PER_REPORT) return false;
   const seen: Seen = new Map();
   for (const sample of metrics) {
@@ -132,6 +138,22 @@ function isPlainSample(sample: unknown): boolean {
   );
 }
 
+/** Script checks: few per report, each name once. */
+function arePlainChecks(checks: unknown): boolean {
+  if (!Array.isArray(checks) || checks.length > MAX_CHECKS_PER_REPORT) return false;
+  const names = new Set<unknown>();
+  for (const check of checks) {
+    if (!isObject(check) || !onlyKeys(check, checkKey)) return false;
+    const { name, state, message, ran } = check;
+    if (!isText(name, MAX_INSTANCE_LENGTH) || (name as string).length === 0 || names.has(name)) return false;
+    names.add(name);
+    if (!CHECK_STATE_SET.has(state) || (message !== undefined && !isText(message, MAX_CHECK_MESSAGE_LENGTH)))
+      return false;
+    if (typeof ran !== 'string' || !TIMESTAMP.test(ran)) return false;
+  }
+  return true;
+}
+
 function isPlainEvent(event: unknown): boolean {
   if (!isObject(event) || !onlyKeys(event, eventKey)) return false;
   const { type, severity, message } = event;
@@ -142,10 +164,11 @@ function isPlainEvent(event: unknown): boolean {
   );
 }
 
-/** The schema's defaults: `agent` {}, an event's severity INFO and message ''. */
+/** The schema's defaults: `agent` {}, an event's severity INFO and message '', a check's message ''. */
 function fillDefaults(body: Members): void {
   body['agent'] ??= {};
   for (const report of body['reports'] as Members[]) {
+    for (const check of (report['scripts'] as Members[] | undefined) ?? []) check['message'] ??= '';
     const events = report['events'] as Members[] | undefined;
     if (!events) continue;
     for (const event of events) {

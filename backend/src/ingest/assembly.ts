@@ -16,6 +16,8 @@ import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWrite
 import { createAgentTokenVerifier } from './jwt.js';
 import { createIngestRepo } from './repo.js';
 import { ingestRoutes } from './routes.js';
+import { createScriptChecksRepo } from './script-checks-repo.js';
+import { createScriptChecksRecorder } from './script-checks.js';
 import {
   createIngestService,
   DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
@@ -89,6 +91,7 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
     log: deps.log,
     rawRetentionMs: deps.rawRetentionMs,
     metrics,
+    scriptChecks: createScriptChecksRecorder(createScriptChecksRepo(deps.db)),
     limits: {
       // docs/limits.md "Rate limits": failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),

@@ -15,6 +15,7 @@ import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
+import type { ScriptChecksRecorder } from './script-checks.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -95,6 +96,8 @@ export interface IngestServiceDeps {
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
   admission?: Pick<Admission, 'check' | 'isReplay'>;
+  /** Script checks' states and messages (the reports' `checks`). */
+  scriptChecks?: ScriptChecksRecorder;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -205,12 +208,14 @@ export function createIngestService(deps: IngestServiceDeps) {
     inWindow: ReportToStore[];
     skipped: number;
     outOfWindow: AgentBody['reports'];
+    withChecks: AgentBody['reports'];
   } {
     const now = deps.clock.now().getTime();
     const oldest = now - deps.rawRetentionMs;
     const newest = now + FUTURE_TOLERANCE_MS;
     const inWindow: ReportToStore[] = [];
     const outOfWindow: AgentBody['reports'] = [];
+    const withChecks: AgentBody['reports'] = [];
     for (const report of reports) {
       const ms = Date.parse(report.ts);
       if (!(ms >= oldest && ms <= newest)) {
@@ -222,8 +227,18 @@ export function createIngestService(deps: IngestServiceDeps) {
         metrics: report.metrics, // validated; not copied again (this is the hot path)
         events: report.events ?? [],
       });
+      if (report.scripts) withChecks.push(report);
     }
-    return { inWindow, skipped: outOfWindow.length, outOfWindow };
+    return { inWindow, skipped: outOfWindow.length, outOfWindow, withChecks };
+  }
+
+  /** The reports are committed: a failure here is logged, and the answer stays 200 (a retry would only duplicate). */
+  async function recordChecks(systemId: number, reports: AgentBody['reports']): Promise<void> {
+    try {
+      await deps.scriptChecks?.record(systemId, reports);
+    } catch (error) {
+      log.error({ err: error, systemId }, 'Could not record the script checks of a report');
+    }
   }
 
   async function ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
@@ -244,7 +259,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     onCounted: () => void,
   ): Promise<IngestAnswer> {
     const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
-    const { inWindow, skipped, outOfWindow } = toStore(body.reports);
+    const { inWindow, skipped, outOfWindow, withChecks } = toStore(body.reports);
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
@@ -279,6 +294,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       });
       stored = outcome.stored;
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
+      if (withChecks.length) await recordChecks(system.id, withChecks);
     }
     count(inWindow, stored, outOfWindow);
     onCounted();

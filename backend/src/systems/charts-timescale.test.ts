@@ -18,6 +18,7 @@ import { createMemoryBus } from '../bus/memory-bus.js';
 import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from './repo.js';
+import { createScriptChecksReader } from './script-checks-repo.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createSystemsService, MAX_POINTS } from './service.js';
@@ -103,6 +104,7 @@ describe('chart data on TimescaleDB (WASM)', () => {
   const service = () =>
     createSystemsService({
       repo: createSystemsRepo(knex),
+      scriptChecks: createScriptChecksReader(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
       audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),

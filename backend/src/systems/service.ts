@@ -10,6 +10,7 @@ import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { SeriesQuery, SystemRow, SystemsRepo, Usage } from './repo.js';
+import type { ScriptChecksReader } from './script-checks-repo.js';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -102,11 +103,13 @@ const systemFacts = ({ name, hostname, customerId, clusterId, offlineAlerts }: S
 
 export function createSystemsService({
   repo,
+  scriptChecks,
   bus,
   clock,
   audit,
 }: {
   repo: SystemsRepo;
+  scriptChecks: ScriptChecksReader;
   bus: Bus;
   clock: Clock;
   audit: AuditTrail;
@@ -211,6 +214,12 @@ export function createSystemsService({
     async series(principal: Principal, id: number) {
       await visibleSystem(principal, id);
       return repo.recentSeries(id, new Date(clock.now().getTime() - DAY));
+    },
+
+    /** Its script checks with their last state, message and run. */
+    async scriptChecks(principal: Principal, id: number) {
+      await visibleSystem(principal, id);
+      return scriptChecks.ofSystem(id);
     },
 
     async metrics(principal: Principal, q: SeriesQuery) {

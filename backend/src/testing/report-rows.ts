@@ -7,6 +7,7 @@ import { createMemoryBus } from '../bus/memory-bus.js';
 import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from '../systems/repo.js';
+import { createScriptChecksReader } from '../systems/script-checks-repo.js';
 import { createSystemsService } from '../systems/service.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
@@ -43,6 +44,7 @@ export async function chartsOf(
   const clock = new FakeClock(now);
   const service = createSystemsService({
     repo: createSystemsRepo(knex),
+    scriptChecks: createScriptChecksReader(knex),
     bus: createMemoryBus(),
     clock,
     audit: createAuditService({ repo: createAuditRepo(knex), clock }),

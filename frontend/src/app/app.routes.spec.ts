@@ -20,7 +20,7 @@ import { OverviewPage } from './features/overview/overview-page';
 import { StatusPage } from './features/status/status-page';
 import { SystemPage } from './features/systems/system-page';
 import { systemUrl } from './shared/systems/systems-api';
-import { SystemsPage } from './features/systems/systems-page';
+import { SystemListPage } from './features/systems/system-list-page';
 import { systemDetailBody } from './shared/systems/systems-testing';
 import { nextRequest, provideForTests } from './testing';
 
@@ -55,7 +55,7 @@ describe('routes', () => {
     const systems = harness.navigateByUrl('/systems');
     await signedInAs(userBody({ role: 'VIEWER', customerIds: [10] }));
 
-    expect(await systems).toBeInstanceOf(SystemsPage);
+    expect(await systems).toBeInstanceOf(SystemListPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Systems · Argus');
     expect(await harness.navigateByUrl('/customers')).toBeInstanceOf(CustomersPage);
     expect(TestBed.inject(Title).getTitle()).toBe('Customers · Argus');

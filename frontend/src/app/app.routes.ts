@@ -51,7 +51,7 @@ export const routes: Routes = [
       {
         path: 'systems',
         title: 'Systems',
-        loadComponent: () => import('./features/systems/systems-page').then((m) => m.SystemsPage),
+        loadComponent: () => import('./features/systems/system-list-page').then((m) => m.SystemListPage),
       },
       {
         // The page names the system in the tab once it has loaded.

@@ -102,3 +102,37 @@ export function renderForTests<C>(
   if (user) TestBed.inject(AuthService).updateUser(user);
   return { fixture: TestBed.createComponent(component), http };
 }
+
+/** Opens the mat-select marked `data-testid="<testid>"` inside `root`; returns its options' labels. */
+export async function openSelect(
+  fixture: ComponentFixture<unknown>,
+  root: ParentNode,
+  testid: string,
+): Promise<string[]> {
+  const trigger = root.querySelector<HTMLElement>(`[data-testid="${testid}"] .mat-mdc-select-trigger`);
+  if (!trigger) throw new Error(`No select "${testid}"`);
+  trigger.click();
+  await settle(fixture);
+  return Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim() ?? '');
+}
+
+/** Clicks the option labelled `label` of the open select (options live in the overlay). */
+export async function chooseOption(fixture: ComponentFixture<unknown>, label: string): Promise<void> {
+  const option = Array.from(document.querySelectorAll<HTMLElement>('mat-option')).find(
+    (o) => o.textContent?.trim() === label,
+  );
+  if (!option) throw new Error(`No option "${label}"`);
+  option.click();
+  await settle(fixture);
+}
+
+/** Opens the select `testid` inside `root` and picks `label`. */
+export async function pickOption(
+  fixture: ComponentFixture<unknown>,
+  root: ParentNode,
+  testid: string,
+  label: string,
+): Promise<void> {
+  await openSelect(fixture, root, testid);
+  await chooseOption(fixture, label);
+}

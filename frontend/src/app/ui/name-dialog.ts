@@ -1,8 +1,8 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA, MatDialog } from '@angular/material/dialog';
 import { filter, map, Observable } from 'rxjs';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** Wrapped, so that an empty answer (204) still tells "saved" apart from "cancelled". */
@@ -50,21 +50,17 @@ export interface NameDialogData<T> {
 })
 export class NameDialog<T> {
   protected readonly data = inject<NameDialogData<T>>(MAT_DIALOG_DATA);
-  private readonly dialogRef = inject<MatDialogRef<NameDialog<T>, Saved<T>>>(MatDialogRef);
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
     name: [this.data.value ?? '', [Validators.required, Validators.maxLength(200), Validators.pattern(/\S/)]],
   });
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<Saved<T>>(this.form);
 
   protected save(): void {
     if (!this.submission.ready()) return;
     const name = this.form.getRawValue().name.trim();
-    if (name === this.data.value) {
-      this.dialogRef.close();
-      return;
-    }
-    this.submission.run(this.data.save(name), (value) => this.dialogRef.close({ value }), { leaves: true });
+    const unchanged = name === this.data.value;
+    this.submission.save(unchanged ? null : this.data.save(name).pipe(map((value) => ({ value }))));
   }
 }
 

@@ -1,3 +1,4 @@
+import { Clipboard } from '@angular/cdk/clipboard';
 import { Injectable, inject } from '@angular/core';
 import { MatSnackBar } from '@angular/material/snack-bar';
 
@@ -14,6 +15,7 @@ export const NOTICE_MS = { done: 4000, long: 6000, refused: 10000 } as const;
 @Injectable({ providedIn: 'root' })
 export class Notify {
   private readonly snackBar = inject(MatSnackBar);
+  private readonly clipboard = inject(Clipboard);
 
   done(message: string, duration: number = NOTICE_MS.done): void {
     this.snackBar.open(message, undefined, { duration });
@@ -29,8 +31,9 @@ export class Notify {
     return true;
   }
 
-  /** After a copy to the clipboard: `done` when it worked, how to copy by hand when the browser refused. */
-  copied(copied: boolean, done: string, what: string): void {
+  /** Copies `text` to the clipboard and says `done`; when the browser refused, how to copy `what` by hand. */
+  copy(text: string, done: string, what: string): void {
+    const copied = this.clipboard.copy(text);
     this.done(copied ? done : `The browser refused to copy. Select ${what} and copy it by hand.`);
   }
 }

@@ -4,7 +4,7 @@ import { MatButtonModule } from '@angular/material/button';
 import { Icon } from './icon';
 
 /**
- * The head of a list page: its heading, a line saying what the page is for (the projected content),
+ * The head of a page: its heading, a line saying what the page is for (the projected content),
  * and, where the account may add one, the button that adds an item (`add` is its label; none: no button).
  */
 @Component({

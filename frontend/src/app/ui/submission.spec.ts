@@ -1,8 +1,12 @@
 import { HttpErrorResponse } from '@angular/common/http';
+import { Component } from '@angular/core';
+import { TestBed } from '@angular/core/testing';
 import { FormControl, FormGroup } from '@angular/forms';
+import { MatDialog, MatDialogRef, MatDialogState } from '@angular/material/dialog';
 import { of, Subject, throwError } from 'rxjs';
 
-import { Submission } from './submission';
+import { provideForTests, turn } from '@console/testing';
+import { DialogSubmission, Submission } from './submission';
 
 function refusal(status: number, body: object): HttpErrorResponse {
   return new HttpErrorResponse({ status, error: body });
@@ -73,5 +77,52 @@ describe('Submission', () => {
     expect(group.controls.name.touched).toBeTrue();
     group.controls.name.setValue('web-01');
     expect(submission.ready()).toBeTrue();
+  });
+});
+
+/** A form dialog reduced to its submission. */
+@Component({ template: '' })
+class SavingDialog {
+  readonly submission = new DialogSubmission<string>();
+}
+
+describe('DialogSubmission', () => {
+  function open(): { ref: MatDialogRef<SavingDialog, string>; answers: (string | undefined)[] } {
+    TestBed.configureTestingModule({ providers: provideForTests() });
+    const ref = TestBed.inject(MatDialog).open<SavingDialog, unknown, string>(SavingDialog);
+    const answers: (string | undefined)[] = [];
+    ref.afterClosed().subscribe((answer) => answers.push(answer));
+    return { ref, answers };
+  }
+
+  it('closes the dialog with what the server saved, busy until it has gone', async () => {
+    const { ref, answers } = open();
+    ref.componentInstance.submission.save(of('saved'));
+    expect(ref.componentInstance.submission.busy()).toBeTrue();
+    await turn();
+    expect(answers).toEqual(['saved']);
+  });
+
+  it('closes without an answer when there is nothing to send', async () => {
+    const { ref, answers } = open();
+    ref.componentInstance.submission.save(null);
+    await turn();
+    expect(answers).toEqual([undefined]);
+  });
+
+  it('stays open on a refusal and shows it, after the dialog’s own handling declined it', async () => {
+    const { ref, answers } = open();
+    const declined: unknown[] = [];
+    ref.componentInstance.submission.save(
+      throwError(() => refusal(409, { error: 'The name is taken', code: 'conflict' })),
+      (err) => void declined.push(err),
+    );
+    await turn();
+    expect(answers).toEqual([]);
+    expect(ref.getState()).toBe(MatDialogState.OPEN);
+    expect(declined.length).toBe(1);
+    expect(ref.componentInstance.submission.error()).toBe('The name is taken');
+    expect(ref.componentInstance.submission.busy()).toBeFalse();
+    ref.close();
   });
 });

@@ -1,5 +1,6 @@
-import { signal } from '@angular/core';
+import { inject, signal } from '@angular/core';
 import { FormGroup } from '@angular/forms';
+import { MatDialogRef } from '@angular/material/dialog';
 import { Observable } from 'rxjs';
 
 import { applyFieldError, errorMessage } from '@console/core/api-error';
@@ -50,5 +51,19 @@ export class Submission {
   fail(err: unknown): void {
     if (typeof err === 'string') this.error.set(err);
     else if (!this.form || !applyFieldError(this.form, err)) this.error.set(errorMessage(err));
+  }
+}
+
+/**
+ * A form dialog's submission: `save` sends and closes the dialog with what the server answered (busy
+ * until it has closed); with nothing to send (an edit that changed nothing) it closes without an answer.
+ * Made in the dialog's field initializers, where it finds the dialog it belongs to.
+ */
+export class DialogSubmission<R> extends Submission {
+  private readonly dialogRef = inject<MatDialogRef<unknown, R>>(MatDialogRef);
+
+  save(request: Observable<R> | null, refused?: SubmitOptions['refused']): void {
+    if (!request) this.dialogRef.close();
+    else this.run(request, (saved) => this.dialogRef.close(saved), { leaves: true, refused });
   }
 }

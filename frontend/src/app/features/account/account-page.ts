@@ -6,17 +6,15 @@ import { PasswordForm } from './password-form';
 import { ProfileForm } from './profile-form';
 import { TokensSection } from './tokens-section';
 import { TwoFactorSection } from './two-factor-section';
+import { PageHeader } from '@console/ui/page-header';
 
 /** The signed-in account: profile, password, two-factor authentication, API tokens. */
 @Component({
   selector: 'argus-account-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatTabsModule, PasswordForm, ProfileForm, TokensSection, TwoFactorSection],
+  imports: [PageHeader, MatTabsModule, PasswordForm, ProfileForm, TokensSection, TwoFactorSection],
   template: `
-    <header class="page-header">
-      <h1>Account</h1>
-      <p>{{ auth.user()?.email }} · {{ roleLabel() }}</p>
-    </header>
+    <argus-page-header heading="Account">{{ auth.user()?.email }} · {{ roleLabel() }}</argus-page-header>
     <mat-tab-group mat-stretch-tabs="false" mat-align-tabs="start" animationDuration="0ms">
       <mat-tab label="Profile">
         <ng-template matTabContent>

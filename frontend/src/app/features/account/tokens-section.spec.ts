@@ -3,7 +3,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { CSRF_HEADER } from '@console/core/csrf-interceptor';
-import { buttonByText, overlayText, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, overlayText, renderForTests, settle, typeInto } from '@console/testing';
 import { ApiToken, TOKENS_URL } from './tokens-api';
 import { TokensSection } from './tokens-section';
 
@@ -27,9 +27,7 @@ describe('TokensSection', () => {
   let http: HttpTestingController;
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(TokensSection);
+    ({ fixture, http } = renderForTests(TokensSection));
     await settle(fixture);
   });
 

@@ -1,11 +1,11 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { FormBuilder, Validators } from '@angular/forms';
-import { MatDialogRef } from '@angular/material/dialog';
+import { map } from 'rxjs';
 
 import { applyFieldError, errorStatus } from '@console/core/api-error';
 import { AuthService } from '@console/core/auth';
 import { TotpApi } from './totp-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /**
@@ -60,18 +60,15 @@ import { FORM_DIALOG } from '@console/ui/dialog-footer';
 export class TotpDisableDialog {
   private readonly totp = inject(TotpApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<TotpDisableDialog, boolean>>(MatDialogRef);
 
   protected readonly username = computed(() => this.auth.user()?.email ?? '');
   protected readonly form = inject(FormBuilder).nonNullable.group({ password: ['', Validators.required] });
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<boolean>(this.form);
 
   protected turnOff(): void {
     if (!this.submission.ready()) return;
-    this.submission.run(this.totp.disable(this.form.getRawValue().password), () => this.dialogRef.close(true), {
-      leaves: true,
-      refused: (err) => this.wrongPassword(err),
-    });
+    const request = this.totp.disable(this.form.getRawValue().password).pipe(map(() => true));
+    this.submission.save(request, (err) => this.wrongPassword(err));
   }
 
   /** docs/api.md: a 400 here means the password is wrong, whether or not the body names the field. */

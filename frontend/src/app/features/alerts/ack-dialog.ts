@@ -1,11 +1,11 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormControl, FormGroup, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialog, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA, MatDialog } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { Observable } from 'rxjs';
 
 import { Alert, AlertsApi } from '@console/shared/alerts/alerts-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 /** How long an acknowledgement may last (docs/api.md: `until` at most 30 days ahead); null: until it resolves. */
@@ -48,21 +48,20 @@ export const ACK_DURATIONS: readonly { minutes: number | null; label: string }[]
 })
 export class AckDialog {
   private readonly api = inject(AlertsApi);
-  private readonly dialogRef = inject<MatDialogRef<AckDialog, Alert>>(MatDialogRef);
   protected readonly alert = inject<Alert>(MAT_DIALOG_DATA);
   protected readonly form = new FormGroup({
     note: new FormControl('', { nonNullable: true, validators: Validators.maxLength(1000) }),
     minutes: new FormControl<number | null>(null),
   });
   protected readonly durations = ACK_DURATIONS;
-  protected readonly submission = new Submission();
+  protected readonly submission = new DialogSubmission<Alert>();
 
   protected save(): void {
     if (this.form.invalid) return;
     const minutes = this.form.controls.minutes.value;
     const until = minutes === null ? null : new Date(Date.now() + minutes * 60_000).toISOString();
     const request = this.api.acknowledge(this.alert.id, this.form.controls.note.value, until);
-    this.submission.run(request, (alert) => this.dialogRef.close(alert), { leaves: true });
+    this.submission.save(request);
   }
 }
 

@@ -30,6 +30,7 @@ import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api'
 import { OpenIncidents } from './open-incidents';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -45,6 +46,7 @@ function idParam(value: string | undefined): number | null {
   selector: 'argus-alerts-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     AlertSummary,
     LoadState,
     MatAutocompleteModule,
@@ -94,7 +96,7 @@ export class AlertsPage {
   private readonly customersApi = inject(CustomersApi);
   private readonly dialog = inject(MatDialog);
   private readonly notify = inject(Notify);
-  private readonly auth = inject(AuthService);
+  private readonly user = inject(AuthService).user;
   protected readonly now = injectNow();
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
@@ -217,7 +219,7 @@ export class AlertsPage {
   }
 
   protected mayAcknowledge(alert: Alert): boolean {
-    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.auth.user(), alert.customerId);
+    return alert.state === 'open' && !alert.acknowledged && mayWriteAt(this.user(), alert.customerId);
   }
 
   protected setState(state: AlertState): void {

@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '@console/testing';
+import { nextRequest, renderForTests, settle } from '@console/testing';
 import { ApiPage } from './api-page';
 import { OPENAPI_URL } from './openapi-api';
 import { SWAGGER_UI_SCRIPT, SWAGGER_UI_STYLES } from './swagger-ui-loader';
@@ -39,9 +39,7 @@ describe('ApiPage', () => {
   let http: HttpTestingController;
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(ApiPage);
+    ({ fixture, http } = renderForTests(ApiPage));
     await settle(fixture);
   });
 

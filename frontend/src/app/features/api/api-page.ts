@@ -16,6 +16,7 @@ import { firstValueFrom } from 'rxjs';
 
 import { SwaggerUiLoader, withoutAuthorize } from './swagger-ui-loader';
 import { OPENAPI_URL, OpenApiApi } from './openapi-api';
+import { PageHeader } from '@console/ui/page-header';
 
 /**
  * The API reference: how to authenticate a script, the document to download, and the document
@@ -28,7 +29,7 @@ import { OPENAPI_URL, OpenApiApi } from './openapi-api';
   // swagger-ui draws its DOM with React, outside Angular's style scoping: the page's overrides
   // are global but every selector starts with .api-reference
   encapsulation: ViewEncapsulation.None,
-  imports: [MatButtonModule, RouterLink],
+  imports: [PageHeader, MatButtonModule, RouterLink],
   templateUrl: './api-page.html',
   styleUrl: './api-page.scss',
 })
@@ -49,7 +50,7 @@ export class ApiPage {
 
   private async render(): Promise<void> {
     try {
-      const [document, swaggerUi] = await Promise.all([firstValueFrom(this.openApi.document()), this.loader.load()]);
+      const [document, swaggerUi] = await Promise.all([firstValueFrom(this.openApi.get()), this.loader.load()]);
       if (this.destroyed) return;
       swaggerUi({
         domNode: this.reference().nativeElement,

@@ -1,8 +1,8 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
 import { AUTH_URLS } from '@console/core/auth';
-import { provideForTests, settle, typeInto } from '@console/testing';
+import { renderForTests, settle, typeInto } from '@console/testing';
 import { ForgotPasswordPage } from './forgot-password-page';
 
 describe('ForgotPasswordPage', () => {
@@ -10,9 +10,7 @@ describe('ForgotPasswordPage', () => {
   let http: HttpTestingController;
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(ForgotPasswordPage);
+    ({ fixture, http } = renderForTests(ForgotPasswordPage));
     await settle(fixture);
   });
 

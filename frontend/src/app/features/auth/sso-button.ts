@@ -57,7 +57,7 @@ export class SsoButton {
 
   protected readonly options = toSignal(
     inject(SsoOptionsApi)
-      .options()
+      .get()
       .pipe(catchError(() => of(null))),
   );
   protected readonly ssoError = computed(() => this.query.get('ssoError'));

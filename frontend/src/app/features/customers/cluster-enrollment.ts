@@ -1,4 +1,3 @@
-import { Clipboard } from '@angular/cdk/clipboard';
 import { DOCUMENT } from '@angular/common';
 import { ChangeDetectionStrategy, Component, computed, inject, input } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
@@ -126,7 +125,6 @@ export function installCommand(origin: string, key: string): string {
 })
 export class ClusterEnrollment {
   private readonly api = inject(CustomersApi);
-  private readonly clipboard = inject(Clipboard);
   private readonly notify = inject(Notify);
   private readonly confirmThen = inject(ConfirmThen);
   private readonly origin = inject(DOCUMENT).location.origin;
@@ -141,7 +139,7 @@ export class ClusterEnrollment {
   protected readonly command = computed(() => this.cluster().installCommand ?? installCommand(this.origin, this.key()));
 
   protected copy(value: string, done: string): void {
-    this.notify.copied(this.clipboard.copy(value), done, 'the text');
+    this.notify.copy(value, done, 'the text');
   }
 
   protected rotate(): void {

@@ -2,12 +2,12 @@ import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/c
 import { toSignal } from '@angular/core/rxjs-interop';
 import { AbstractControl, FormBuilder, ValidationErrors, Validators } from '@angular/forms';
 import { MatAutocompleteModule } from '@angular/material/autocomplete';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
 import { Customer, CustomerFields, CustomersApi } from '@console/shared/customers/customers-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface CustomerDialogData {
@@ -29,15 +29,9 @@ const MAX_SHOWN = 80;
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [FORM_DIALOG, MatAutocompleteModule, MatSlideToggleModule],
   templateUrl: './customer-dialog.html',
-  styles: `
-    .form-toggle .field-note {
-      margin: 4px 0 0;
-    }
-  `,
 })
 export class CustomerDialog {
   private readonly api = inject(CustomersApi);
-  private readonly dialogRef = inject<MatDialogRef<CustomerDialog, Customer>>(MatDialogRef);
   protected readonly original = inject<CustomerDialogData>(MAT_DIALOG_DATA).customer ?? null;
 
   private readonly zones = timeZones(this.original?.timeZone);
@@ -63,18 +57,14 @@ export class CustomerDialog {
     return matches.slice(0, MAX_SHOWN);
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<Customer>(this.form);
 
   protected save(): void {
     if (!this.submission.ready()) return;
     const value = this.form.getRawValue();
     const fields: CustomerFields = { ...value, name: value.name.trim(), notes: value.notes.trim() };
     const request = this.original ? this.update(this.original, fields) : this.api.createCustomer(fields);
-    if (!request) {
-      this.dialogRef.close();
-      return;
-    }
-    this.submission.run(request, (customer) => this.dialogRef.close(customer), { leaves: true });
+    this.submission.save(request);
   }
 
   /** Only the fields that changed; null when nothing did. */

@@ -1,8 +1,7 @@
-import { HttpClient } from '@angular/common/http';
-import { inject, Injectable } from '@angular/core';
-import { Observable } from 'rxjs';
+import { Injectable } from '@angular/core';
 
-import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
+import { Collection } from '@console/core/collection';
+import { onTopics } from '@console/core/refresh';
 import type { MaintenanceWindow, WindowFields } from '@contracts/maintenance';
 
 // the JSON of /api/maintenance-windows, from the schemas the server answers and reads with (contracts/maintenance.ts)
@@ -13,26 +12,11 @@ export const WINDOWS_URL = '/api/maintenance-windows';
 export const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 @Injectable({ providedIn: 'root' })
-export class MaintenanceApi {
-  private readonly http = inject(HttpClient);
-  private readonly changed$ = new Changes();
+export class MaintenanceApi extends Collection<MaintenanceWindow, WindowFields, WindowFields> {
+  readonly windows$ = this.list$(onTopics('maintenance'));
 
-  readonly windows$: Observable<Refreshing<MaintenanceWindow[]>> = refreshing(
-    () => this.http.get<MaintenanceWindow[]>(WINDOWS_URL),
-    this.changed$,
-    onTopics('maintenance'),
-  );
-
-  create(fields: WindowFields): Observable<MaintenanceWindow> {
-    return this.changed$.after(this.http.post<MaintenanceWindow>(WINDOWS_URL, fields));
-  }
-
-  update(id: number, fields: WindowFields): Observable<MaintenanceWindow> {
-    return this.changed$.after(this.http.patch<MaintenanceWindow>(`${WINDOWS_URL}/${id}`, fields));
-  }
-
-  remove(id: number): Observable<void> {
-    return this.changed$.deleted(this.http.delete(`${WINDOWS_URL}/${id}`));
+  constructor() {
+    super(WINDOWS_URL);
   }
 }
 

@@ -3,7 +3,7 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, Validators } from '@angular/forms';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatChipsModule } from '@angular/material/chips';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { merge } from 'rxjs';
 
@@ -14,7 +14,7 @@ import { LOADING } from '@console/core/loaded';
 import { ScopeType } from '@console/shared/rules/rules-api';
 import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { MaintenanceApi, MaintenanceWindow, WEEKDAYS, WindowFields, WindowKind } from './maintenance-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 import { NameField } from '@console/ui/name-field';
 
@@ -48,7 +48,6 @@ export function zonedInput(local: string, timeZone: string): string {
 export class WindowDialog {
   private readonly api = inject(MaintenanceApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<WindowDialog, MaintenanceWindow>>(MatDialogRef);
   protected readonly original = inject<WindowDialogData>(MAT_DIALOG_DATA).window ?? null;
   protected readonly weekdays = WEEKDAYS;
   protected readonly browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -77,7 +76,7 @@ export class WindowDialog {
     return this.scopeTargets().find((t) => t.id === id)?.timeZone ?? this.original?.timeZone ?? null;
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<MaintenanceWindow>(this.form);
 
   protected save(): void {
     if (!this.submission.ready()) return;
@@ -95,6 +94,6 @@ export class WindowDialog {
       durationMinutes: once ? null : Number(v.durationMinutes),
     };
     const request = this.original ? this.api.update(this.original.id, fields) : this.api.create(fields);
-    this.submission.run(request, (window) => this.dialogRef.close(window), { leaves: true });
+    this.submission.save(request);
   }
 }

@@ -14,6 +14,7 @@ import { SystemStatus } from '@console/shared/systems/systems-api';
 import { fleetLine } from './fleet-line';
 import { FleetTrend } from './fleet-trend';
 import { Overview, OverviewApi, OverviewCustomer } from './overview-api';
+import { PageHeader } from '@console/ui/page-header';
 
 export const HEALTH_INTERVAL_MS = 30_000;
 
@@ -29,7 +30,7 @@ export function needsAttention(customer: OverviewCustomer): boolean {
 @Component({
   selector: 'argus-overview-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, FleetTrend, Icon, MatProgressBarModule, RouterLink, StatusBadge],
+  imports: [PageHeader, DatePipe, FleetTrend, Icon, MatProgressBarModule, RouterLink, StatusBadge],
   templateUrl: './overview-page.html',
   styleUrl: './overview-page.scss',
 })

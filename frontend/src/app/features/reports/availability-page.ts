@@ -27,6 +27,7 @@ import {
 } from './reports-api';
 import { TimelineBar } from './timeline-bar';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -42,6 +43,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
   selector: 'argus-availability-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     Icon,
     LoadState,
     MatButtonModule,
@@ -58,7 +60,7 @@ export class AvailabilityPage {
   private readonly api = inject(ReportsApi);
   private readonly customersApi = inject(CustomersApi);
   private readonly router = inject(Router);
-  private readonly auth = inject(AuthService);
+  private readonly user = inject(AuthService).user;
 
   readonly customer = input<string | undefined>();
   readonly from = input<string | undefined>();
@@ -106,7 +108,7 @@ export class AvailabilityPage {
   );
   protected readonly mayWrite = computed(() => {
     const id = this.customerId();
-    return id !== null && mayWriteAt(this.auth.user(), id);
+    return id !== null && mayWriteAt(this.user(), id);
   });
 
   protected readonly availability = availabilityText;

@@ -2,7 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 
 import { userBody } from '@console/core/auth-testing';
 import { ALERT_RULES_URL, AlertRule } from '@console/shared/rules/rules-api';
-import { alertRuleBody, flushScopeTargets } from '@console/shared/rules/rules-testing';
+import { alertRuleBody, flushScopeTargets, previewBody } from '@console/shared/rules/rules-testing';
 import { buttonByText, dialogElement, nextRequest, openDialogForTests, turn, typeInto } from '@console/testing';
 import { AlertRuleDialog, AlertRuleDialogData } from './alert-rule-dialog';
 
@@ -38,23 +38,7 @@ describe('AlertRuleDialog', () => {
     expect(preview.request.body).toEqual(
       jasmine.objectContaining({ key: 'cpu.high', scope: { type: 'customer', id: 10 }, threshold: 95 }),
     );
-    preview.flush({
-      evaluatedAt: '',
-      note: '"for" is not considered',
-      total: 1,
-      systems: [
-        {
-          systemId: 5,
-          systemName: 'web-01',
-          customerId: 10,
-          customerName: 'Acme',
-          instance: '',
-          value: 97,
-          sampledAt: '',
-          projectedAt: null,
-        },
-      ],
-    });
+    preview.flush(previewBody());
     await turn();
     expect(dialogElement().querySelector('[data-testid="preview-list"]')?.textContent).toContain('web-01 (Acme): 97');
 

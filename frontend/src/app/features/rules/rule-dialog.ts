@@ -1,6 +1,6 @@
 import { Directive, inject } from '@angular/core';
 import { FormGroup } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { Observable } from 'rxjs';
 
 import { applyFieldError } from '@console/core/api-error';
@@ -8,7 +8,7 @@ import { AuthService, Severity } from '@console/core/auth';
 import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import { AlertRule, EventRule, RulesApi } from '@console/shared/rules/rules-api';
 import { scopeChoices } from '@console/shared/rules/scope-targets';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 
 /** What opens a rule dialog: edit `rule` (its key and place stay), or override `overrideOf` at a place to pick. */
 export interface RuleDialogData<T> {
@@ -23,7 +23,6 @@ export interface RuleDialogData<T> {
 @Directive()
 export abstract class RuleDialog<T extends AlertRule | EventRule> {
   protected readonly api = inject(RulesApi);
-  private readonly dialogRef = inject<MatDialogRef<unknown, T>>(MatDialogRef);
   protected readonly data = inject<RuleDialogData<T>>(MAT_DIALOG_DATA);
   protected readonly auth = inject(AuthService);
   protected readonly editing = this.data.rule ?? null;
@@ -33,7 +32,7 @@ export abstract class RuleDialog<T extends AlertRule | EventRule> {
   protected readonly severities = Object.keys(SEVERITY_LABELS) as Severity[];
   protected readonly severityLabels = SEVERITY_LABELS;
   protected readonly scopeChoices = scopeChoices(!!this.data.overrideOf, this.auth.isAdmin());
-  protected readonly submission = new Submission();
+  protected readonly submission = new DialogSubmission<T>();
 
   protected heading(kind: 'alert' | 'event'): string {
     if (this.editing) return `Edit ${this.editing.key}`;
@@ -41,9 +40,6 @@ export abstract class RuleDialog<T extends AlertRule | EventRule> {
   }
 
   protected send(request: Observable<T>, form: FormGroup): void {
-    this.submission.run(request, (rule) => this.dialogRef.close(rule), {
-      leaves: true,
-      refused: (err) => applyFieldError(form, err),
-    });
+    this.submission.save(request, (err) => applyFieldError(form, err));
   }
 }

@@ -5,7 +5,7 @@ import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
 import { buttonByText, nextRequest, settle, renderForTests } from '@console/testing';
 import { ALERT_RULES_URL, EVENT_RULES_URL } from '@console/shared/rules/rules-api';
-import { alertRuleBody, eventRuleBody } from '@console/shared/rules/rules-testing';
+import { alertRuleBody, eventRuleBody, previewBody } from '@console/shared/rules/rules-testing';
 import { RulesPage } from './rules-page';
 
 const alertRule = alertRuleBody;
@@ -84,23 +84,7 @@ describe('RulesPage', () => {
     await render(userBody());
     buttonByText('Preview', rows()[1]).click();
     await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: `${ALERT_RULES_URL}/1/preview` })).flush({
-      evaluatedAt: '2026-11-22T12:00:00.000Z',
-      note: 'The condition on the newest sample only: "for" is not considered.',
-      total: 1,
-      systems: [
-        {
-          systemId: 5,
-          systemName: 'web-01',
-          customerId: 10,
-          customerName: 'Acme',
-          instance: '',
-          value: 97,
-          sampledAt: '',
-          projectedAt: null,
-        },
-      ],
-    });
+    (await nextRequest(http, { method: 'GET', url: `${ALERT_RULES_URL}/1/preview` })).flush(previewBody());
     await settle(fixture);
     const preview = page().querySelector('[data-testid="preview"]')!;
     // shown where it was asked for: in the row right under the one whose Preview was pressed

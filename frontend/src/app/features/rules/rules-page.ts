@@ -1,7 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
@@ -31,6 +30,7 @@ import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /** A global rule followed by its overrides, so an override reads as "this rule, but here". */
 function grouped<T extends { key: string; scope: RuleScope | null }>(rules: T[]): T[] {
@@ -55,16 +55,7 @@ interface RuleTable {
 @Component({
   selector: 'argus-rules-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [
-    CardTable,
-    Icon,
-    LoadState,
-    MatButtonModule,
-    MatProgressBarModule,
-    MatSlideToggleModule,
-    PreviewList,
-    RowActions,
-  ],
+  imports: [PageHeader, CardTable, Icon, LoadState, MatButtonModule, MatSlideToggleModule, PreviewList, RowActions],
   templateUrl: './rules-page.html',
   styleUrl: './rules-page.scss',
 })

@@ -3,7 +3,6 @@ import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormControl, ReactiveFormsModule } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatCardModule } from '@angular/material/card';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatRadioModule } from '@angular/material/radio';
 
 import { Loaded, loaded, LOADING } from '@console/core/loaded';
@@ -11,6 +10,8 @@ import { AgentRolloutApi, RolloutMode } from '@console/shared/agent-rollout/agen
 import { AgentRolloutsList } from './agent-rollouts-list';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; description: string }[] = [
   {
@@ -33,10 +34,11 @@ export const ROLLOUT_MODES: readonly { value: RolloutMode; label: string; descri
   selector: 'argus-agent-rollout-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
+    LoadState,
     AgentRolloutsList,
     MatButtonModule,
     MatCardModule,
-    MatProgressBarModule,
     MatRadioModule,
     ReactiveFormsModule,
   ],

@@ -1,6 +1,6 @@
-import { HttpClient } from '@angular/common/http';
-import { inject, Injectable } from '@angular/core';
-import { Observable } from 'rxjs';
+import { Injectable } from '@angular/core';
+
+import { EditableResource } from '@console/core/resource';
 
 import type { AlertRetention } from '@contracts/settings';
 
@@ -10,14 +10,8 @@ export type { AlertRetention };
 export const ALERT_RETENTION_URL = '/api/settings/alerts';
 
 @Injectable({ providedIn: 'root' })
-export class AlertRetentionApi {
-  private readonly http = inject(HttpClient);
-
-  get(): Observable<AlertRetention> {
-    return this.http.get<AlertRetention>(ALERT_RETENTION_URL);
-  }
-
-  save(settings: AlertRetention): Observable<AlertRetention> {
-    return this.http.put<AlertRetention>(ALERT_RETENTION_URL, settings);
+export class AlertRetentionApi extends EditableResource<AlertRetention> {
+  constructor() {
+    super(ALERT_RETENTION_URL);
   }
 }

@@ -1,22 +1,26 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, renderForTests, settle, typeInto } from '@console/testing';
 import { ALERT_RETENTION_URL } from './alert-retention-api';
 import { AlertRetentionPage } from './alert-retention-page';
 
 describe('AlertRetentionPage', () => {
+  let fixture: ComponentFixture<AlertRetentionPage>;
   let http: HttpTestingController;
   afterEach(() => http?.verify());
 
+  /** The page once the server answered that it keeps resolved alerts `days` days. */
+  async function render(days: number): Promise<HTMLElement> {
+    ({ fixture, http } = renderForTests(AlertRetentionPage));
+    await settle(fixture);
+    (await nextRequest(http, { method: 'GET', url: ALERT_RETENTION_URL })).flush({ retentionDays: days });
+    await settle(fixture);
+    return fixture.nativeElement;
+  }
+
   it('shows the retention days and saves a new value', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(AlertRetentionPage);
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: ALERT_RETENTION_URL })).flush({ retentionDays: 90 });
-    await settle(fixture);
-    const page: HTMLElement = fixture.nativeElement;
+    const page = await render(90);
     const input = page.querySelector('input') as HTMLInputElement;
     expect(input.value).toBe('90');
     expect(buttonByText('Save', page).disabled).toBeTrue();
@@ -32,13 +36,7 @@ describe('AlertRetentionPage', () => {
   });
 
   it('refuses a value outside 0..3650 without asking the server', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(AlertRetentionPage);
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: ALERT_RETENTION_URL })).flush({ retentionDays: 30 });
-    await settle(fixture);
-    const page: HTMLElement = fixture.nativeElement;
+    const page = await render(30);
     typeInto(page.querySelector('input'), '4000');
     await settle(fixture);
     buttonByText('Save', page).click();

@@ -9,17 +9,17 @@ import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /** How long resolved alerts are kept (docs/rules.md "Alert retention"): administrators only. */
 @Component({
   selector: 'argus-alert-retention-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [PageHeader, LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
-    <header class="page-header">
-      <h1>Alert retention</h1>
-      <p>Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</p>
-    </header>
+    <argus-page-header heading="Alert retention"
+      >Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</argus-page-header
+    >
     @let state = loadedState();
     <argus-load-state [state]="state" label="Loading the setting" />
     @if (state.state === 'ready') {

@@ -1,8 +1,7 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
 
 import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, renderForTests, settle, typeInto } from '@console/testing';
 import { AUDIT_LOG_URL, AuditItem, auditParams, changeLines, NO_FILTERS } from './audit-log-api';
 import { AuditLogPage } from './audit-log-page';
 
@@ -28,9 +27,8 @@ describe('AuditLogPage', () => {
   const auditRequest = () => nextRequest(http, (r) => r.url === AUDIT_LOG_URL);
 
   async function render() {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(AuditLogPage);
+    const { fixture, http: backend } = renderForTests(AuditLogPage);
+    http = backend;
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
       { id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '2026-01-01T00:00:00Z' },

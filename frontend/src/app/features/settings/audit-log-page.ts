@@ -14,6 +14,7 @@ import { loaded, LOADING } from '@console/core/loaded';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
 import { Table } from '@console/ui/table';
+import { PageHeader } from '@console/ui/page-header';
 
 const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', token: 'API token', system: 'System' };
 
@@ -26,6 +27,7 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
   selector: 'argus-audit-log-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     Table,
     DatePipe,
     MatButtonModule,

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -20,7 +20,7 @@ import {
   ChannelType,
   NotificationsApi,
 } from '@console/shared/notifications/notifications-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 import { NameField } from '@console/ui/name-field';
 
@@ -52,7 +52,6 @@ const URL_LABELS: Record<Exclude<ChannelType, 'email'>, string> = {
 export class ChannelDialog {
   private readonly api = inject(NotificationsApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<ChannelDialog, Channel>>(MatDialogRef);
   protected readonly original = inject<ChannelDialogData>(MAT_DIALOG_DATA).channel ?? null;
   protected readonly types = CHANNEL_TYPES;
   protected readonly typeLabels = CHANNEL_TYPE_LABELS;
@@ -115,7 +114,7 @@ export class ChannelDialog {
   /** Signing applies to the webhook contract (X-Argus-Signature); a secret set before stays manageable. */
   protected readonly signs = computed(() => this.type() === 'webhook' || !!this.original?.hasSecret);
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<Channel>(this.form);
 
   private firstGrant(): number | null {
     return this.auth.user()?.customerIds[0] ?? null;
@@ -126,7 +125,7 @@ export class ChannelDialog {
     const secret = this.form.controls.secret;
     if (this.original && v.secretMode === 'replace' && !v.secret) secret.setErrors({ required: true });
     if (!this.submission.ready()) return;
-    this.submission.run(this.request(v), (channel) => this.dialogRef.close(channel), { leaves: true });
+    this.submission.save(this.request(v));
   }
 
   private request(v: ReturnType<typeof this.form.getRawValue>): Observable<Channel> {

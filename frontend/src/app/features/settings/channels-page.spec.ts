@@ -3,7 +3,16 @@ import { ComponentFixture } from '@angular/core/testing';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import {
+  buttonByText,
+  nextRequest,
+  openSelect,
+  overlayText,
+  pickOption,
+  renderForTests,
+  settle,
+  typeInto,
+} from '@console/testing';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { Channel, CHANNELS_URL } from '@console/shared/notifications/notifications-api';
 import { channelBody } from '@console/shared/notifications/notifications-testing';
@@ -57,21 +66,10 @@ describe('ChannelsPage', () => {
     await settle(fixture);
   }
 
-  async function pick(testid: string, option: string): Promise<void> {
-    (dialog().querySelector(`[data-testid="${testid}"] .mat-mdc-select-trigger`) as HTMLElement).click();
-    await settle(fixture);
-    const found = Array.from(document.querySelectorAll<HTMLElement>('mat-option')).find(
-      (o) => o.textContent?.trim() === option,
-    );
-    if (!found) throw new Error(`No option "${option}"`);
-    found.click();
-    await settle(fixture);
-  }
+  const pick = (testid: string, option: string) => pickOption(fixture, dialog(), testid, option);
 
   const options = async (testid: string): Promise<string[]> => {
-    (dialog().querySelector(`[data-testid="${testid}"] .mat-mdc-select-trigger`) as HTMLElement).click();
-    await settle(fixture);
-    const texts = Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim() ?? '');
+    const texts = await openSelect(fixture, dialog(), testid);
     document.querySelector<HTMLElement>('.cdk-overlay-transparent-backdrop')?.click();
     await settle(fixture);
     return texts;

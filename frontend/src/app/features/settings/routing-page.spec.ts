@@ -3,7 +3,16 @@ import { ComponentFixture } from '@angular/core/testing';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import {
+  buttonByText,
+  chooseOption,
+  nextRequest,
+  openSelect as openTestSelect,
+  overlayText,
+  renderForTests,
+  settle,
+  typeInto,
+} from '@console/testing';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import {
   CHANNELS_URL,
@@ -53,21 +62,10 @@ describe('RoutingPage', () => {
       (s) => s.querySelector('h2')?.textContent === title,
     )!;
 
-  async function openSelect(root: HTMLElement, testid: string): Promise<string[]> {
-    (root.querySelector(`[data-testid="${testid}"] .mat-mdc-select-trigger`) as HTMLElement).click();
-    await settle(fixture);
-    return Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim() ?? '');
-  }
+  const openSelect = (root: HTMLElement, testid: string) => openTestSelect(fixture, root, testid);
 
   async function choose(...labels: string[]): Promise<void> {
-    for (const label of labels) {
-      const option = Array.from(document.querySelectorAll<HTMLElement>('mat-option')).find(
-        (o) => o.textContent?.trim() === label,
-      );
-      if (!option) throw new Error(`No option "${label}"`);
-      option.click();
-      await settle(fixture);
-    }
+    for (const label of labels) await chooseOption(fixture, label);
     document.querySelector<HTMLElement>('.cdk-overlay-transparent-backdrop')?.click();
     await settle(fixture);
   }

@@ -17,6 +17,7 @@ import { PolicySummary } from './policy-summary';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 /**
  * Notification routing: the global policy (ADMIN edits it, operators read it) and each customer's own
@@ -26,6 +27,7 @@ import { LoadState } from '@console/ui/load-state';
   selector: 'argus-routing-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     LoadState,
     MatButtonModule,
     MatFormFieldModule,
@@ -35,13 +37,10 @@ import { LoadState } from '@console/ui/load-state';
     PolicySummary,
   ],
   template: `
-    <header class="page-header">
-      <h1>Notification routing</h1>
-      <p>
-        Which channels an alert goes to, by severity, and when it is repeated or escalated. A customer's own policy
-        replaces the global one for its alerts.
-      </p>
-    </header>
+    <argus-page-header heading="Notification routing"
+      >Which channels an alert goes to, by severity, and when it is repeated or escalated. A customer's own policy
+      replaces the global one for its alerts.</argus-page-header
+    >
     @let policies = policiesState();
     @let channels = channelsState();
     <section aria-labelledby="global-title">

@@ -1,7 +1,7 @@
-import { HttpClient } from '@angular/common/http';
-import { inject, Injectable } from '@angular/core';
+import { Injectable } from '@angular/core';
 import { map, Observable } from 'rxjs';
 
+import { EditableResource } from '@console/core/resource';
 import type { SmtpSettings, SmtpTestSent, SmtpUpdate } from '@contracts/settings';
 
 /** GET /api/settings/smtp: the password itself is never sent, only whether one is stored (contracts/settings.ts). */
@@ -16,13 +16,9 @@ export const SMTP_TEST_URL = '/api/settings/smtp/test';
 
 /** The runtime SMTP settings (ADMIN). */
 @Injectable({ providedIn: 'root' })
-export class SmtpApi {
-  private readonly http = inject(HttpClient);
-
-  readonly settings$: Observable<SmtpSettings> = this.http.get<SmtpSettings>(SMTP_URL);
-
-  save(update: SmtpUpdate): Observable<SmtpSettings> {
-    return this.http.put<SmtpSettings>(SMTP_URL, update);
+export class SmtpApi extends EditableResource<SmtpSettings, SmtpUpdate> {
+  constructor() {
+    super(SMTP_URL);
   }
 
   /** Sends a test message with the saved settings; `to` defaults to the admin's own address. 502 names what failed. */

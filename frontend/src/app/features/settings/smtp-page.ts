@@ -16,6 +16,8 @@ import { Icon } from '@console/ui/icon';
 import { Encryption, SmtpApi, SmtpSettings, SmtpUpdate } from './smtp-api';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 export const ENCRYPTIONS: readonly { value: Encryption; label: string; port: number }[] = [
   { value: 'tls', label: 'SSL/TLS', port: 465 },
@@ -31,6 +33,8 @@ type TestResult = { ok: true; to: string } | { ok: false; message: string };
   selector: 'argus-smtp-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
+    LoadState,
     Icon,
     MatButtonModule,
     MatCardModule,
@@ -48,7 +52,7 @@ export class SmtpPage {
   private readonly smtp = inject(SmtpApi);
   private readonly notify = inject(Notify);
   private readonly fb = inject(FormBuilder).nonNullable;
-  protected readonly auth = inject(AuthService);
+  protected readonly user = inject(AuthService).user;
 
   protected readonly encryptions = ENCRYPTIONS;
   protected readonly form = this.fb.group({
@@ -88,7 +92,7 @@ export class SmtpPage {
 
   constructor() {
     const destroyRef = inject(DestroyRef);
-    loaded(this.smtp.settings$)
+    loaded(this.smtp.get())
       .pipe(takeUntilDestroyed(destroyRef))
       .subscribe((state) => {
         this.saved.set(state);
@@ -136,7 +140,7 @@ export class SmtpPage {
     this.smtp.sendTest(to || undefined).subscribe({
       next: () => {
         this.testing.set(false);
-        this.testResult.set({ ok: true, to: to || (this.auth.user()?.email ?? 'your address') });
+        this.testResult.set({ ok: true, to: to || (this.user()?.email ?? 'your address') });
       },
       error: (err: unknown) => {
         this.testing.set(false);

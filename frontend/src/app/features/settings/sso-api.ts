@@ -1,7 +1,7 @@
-import { HttpClient } from '@angular/common/http';
-import { inject, Injectable } from '@angular/core';
+import { Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
+import { Resource } from '@console/core/resource';
 import type {
   GroupMappingEntry,
   GroupMappingsRequest,
@@ -23,11 +23,9 @@ export const SSO_TEST_START_URL = '/api/settings/sso/test/start';
 
 /** Single sign-on: the configuration (from variables, read-only) and the group mapping (ADMIN). */
 @Injectable({ providedIn: 'root' })
-export class SsoApi {
-  private readonly http = inject(HttpClient);
-
-  get(): Observable<SsoSettings> {
-    return this.http.get<SsoSettings>(SSO_SETTINGS_URL);
+export class SsoApi extends Resource<SsoSettings> {
+  constructor() {
+    super(SSO_SETTINGS_URL);
   }
 
   saveMappings(body: GroupMappingsRequest): Observable<SsoSettings> {

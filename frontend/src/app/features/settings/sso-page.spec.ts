@@ -1,7 +1,6 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
 
-import { buttonByText, nextRequest, provideForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, renderForTests, settle, typeInto } from '@console/testing';
 import { CUSTOMERS_URL, CLUSTERS_URL } from '@console/shared/customers/customers-api';
 import {
   SSO_LOCAL_SIGN_IN_URL,
@@ -35,9 +34,8 @@ describe('SsoPage', () => {
   afterEach(() => http?.verify());
 
   async function render(settings: SsoSettings, test: SsoTestResult | null = null) {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(SsoPage);
+    const { fixture, http: backend } = renderForTests(SsoPage);
+    http = backend;
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([]);
     (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);

@@ -5,7 +5,6 @@ import { FormArray, FormControl, FormGroup, ReactiveFormsModule, Validators } fr
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggle, MatSlideToggleModule } from '@angular/material/slide-toggle';
 
@@ -16,6 +15,8 @@ import { Icon } from '@console/ui/icon';
 import { Notify } from '@console/ui/notify';
 import { Submission } from '@console/ui/submission';
 import { GroupMappingEntry, SSO_TEST_START_URL, SsoApi, SsoSettings, SsoTestResult } from './sso-api';
+import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 type MappingRow = FormGroup<{
   group: FormControl<string>;
@@ -43,179 +44,169 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
   selector: 'argus-sso-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
+    LoadState,
     Icon,
     JsonPipe,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
-    MatProgressBarModule,
     MatSelectModule,
     MatSlideToggleModule,
     ReactiveFormsModule,
   ],
   template: `
-    <header class="page-header">
-      <h1>Single sign-on</h1>
-      <p>People sign in with your identity provider (OpenID Connect); their groups there decide their role here.</p>
-    </header>
+    <argus-page-header heading="Single sign-on"
+      >People sign in with your identity provider (OpenID Connect); their groups there decide their role
+      here.</argus-page-header
+    >
     @let state = loadedState();
-    @switch (state.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading single sign-on settings" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ state.message }}</p>
-      }
-      @case ('ready') {
-        @let settings = state.value;
-        <section aria-labelledby="sso-provider">
-          <h2 id="sso-provider">Identity provider</h2>
-          @if (settings.configured) {
-            <p class="field-note">Set by the OIDC_* environment variables: change them there and restart Argus.</p>
-            <dl class="facts" data-testid="sso-config">
-              <dt>Issuer</dt>
-              <dd>{{ settings.issuer }}</dd>
-              <dt>Client ID</dt>
-              <dd>{{ settings.clientId }}</dd>
-              <dt>Scopes</dt>
-              <dd>{{ settings.scopes.join(' ') }}</dd>
-              <dt>Groups claim</dt>
-              <dd>{{ settings.groupsClaim }}</dd>
-              <dt>Button</dt>
-              <dd>Sign in with {{ settings.buttonName }}</dd>
-              <dt>Link by verified e-mail</dt>
-              <dd>{{ settings.linkVerifiedEmail ? 'Yes' : 'No' }}</dd>
-              <dt>Create accounts at first sign-in</dt>
-              <dd>{{ settings.createUsers ? 'Yes' : 'No' }}</dd>
-              <dt>Redirect URI to register</dt>
-              <dd>
-                <code>{{ settings.callbackUrl }}</code>
-              </dd>
-            </dl>
-          } @else {
-            <p data-testid="sso-off">
-              Single sign-on is off. Set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to turn it on, and
-              register <code>{{ settings.callbackUrl }}</code> as the redirect URI at the provider.
-            </p>
-          }
-        </section>
+    <argus-load-state [state]="state" label="Loading single sign-on settings" />
+    @if (state.state === 'ready') {
+      @let settings = state.value;
+      <section aria-labelledby="sso-provider">
+        <h2 id="sso-provider">Identity provider</h2>
         @if (settings.configured) {
-          <section aria-labelledby="sso-test">
-            <h2 id="sso-test">Test sign-in</h2>
-            <p class="field-note">
-              Sign in at the provider as anyone (yourself or a test account) to see the claims Argus receives and what
-              the mapping makes of them. Nobody is signed in here; you stay who you are.
-            </p>
-            <a mat-stroked-button [href]="testStartUrl">Test sign-in</a>
-            @if (test(); as result) {
-              <div class="test-result" data-testid="sso-test-result">
-                @if (result.role) {
-                  <p>
-                    Would sign in as <strong>{{ roleLabel(result.role) }}</strong>
-                    @if (result.role !== 'ADMIN') {
-                      with {{ customerNames(result.customerIds) }}
-                    }
-                  </p>
-                } @else {
-                  <p class="form-error" role="alert">Would be refused: {{ result.refused }}</p>
-                }
-                @if (result.claims) {
-                  <p>Groups: {{ result.groups.length ? result.groups.join(', ') : 'none' }}</p>
-                  <pre class="claims" aria-label="Claims received">{{ result.claims | json }}</pre>
-                }
-              </div>
-            }
-          </section>
-        }
-        <section aria-labelledby="sso-local">
-          <h2 id="sso-local">Password sign-in</h2>
-          <mat-slide-toggle
-            data-testid="local-sign-in"
-            [checked]="settings.localSignInRestricted"
-            [disabled]="!settings.configured || localSaving.busy()"
-            (change)="restrictLocal($event.checked)"
-          >
-            Only break-glass administrators sign in with a password
-          </mat-slide-toggle>
-          <p class="field-note">
-            Everyone else signs in with the identity provider. Break-glass administrators (the first one, and those
-            marked so under Users) can always sign in with their password, even while the provider is down.
+          <p class="field-note">Set by the OIDC_* environment variables: change them there and restart Argus.</p>
+          <dl class="facts" data-testid="sso-config">
+            <dt>Issuer</dt>
+            <dd>{{ settings.issuer }}</dd>
+            <dt>Client ID</dt>
+            <dd>{{ settings.clientId }}</dd>
+            <dt>Scopes</dt>
+            <dd>{{ settings.scopes.join(' ') }}</dd>
+            <dt>Groups claim</dt>
+            <dd>{{ settings.groupsClaim }}</dd>
+            <dt>Button</dt>
+            <dd>Sign in with {{ settings.buttonName }}</dd>
+            <dt>Link by verified e-mail</dt>
+            <dd>{{ settings.linkVerifiedEmail ? 'Yes' : 'No' }}</dd>
+            <dt>Create accounts at first sign-in</dt>
+            <dd>{{ settings.createUsers ? 'Yes' : 'No' }}</dd>
+            <dt>Redirect URI to register</dt>
+            <dd>
+              <code>{{ settings.callbackUrl }}</code>
+            </dd>
+          </dl>
+        } @else {
+          <p data-testid="sso-off">
+            Single sign-on is off. Set OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET to turn it on, and
+            register <code>{{ settings.callbackUrl }}</code> as the redirect URI at the provider.
           </p>
-          @if (localSaving.error(); as message) {
-            <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </section>
+      @if (settings.configured) {
+        <section aria-labelledby="sso-test">
+          <h2 id="sso-test">Test sign-in</h2>
+          <p class="field-note">
+            Sign in at the provider as anyone (yourself or a test account) to see the claims Argus receives and what the
+            mapping makes of them. Nobody is signed in here; you stay who you are.
+          </p>
+          <a mat-stroked-button [href]="testStartUrl">Test sign-in</a>
+          @if (test(); as result) {
+            <div class="test-result" data-testid="sso-test-result">
+              @if (result.role) {
+                <p>
+                  Would sign in as <strong>{{ roleLabel(result.role) }}</strong>
+                  @if (result.role !== 'ADMIN') {
+                    with {{ customerNames(result.customerIds) }}
+                  }
+                </p>
+              } @else {
+                <p class="form-error" role="alert">Would be refused: {{ result.refused }}</p>
+              }
+              @if (result.claims) {
+                <p>Groups: {{ result.groups.length ? result.groups.join(', ') : 'none' }}</p>
+                <pre class="claims" aria-label="Claims received">{{ result.claims | json }}</pre>
+              }
+            </div>
           }
         </section>
-        <section aria-labelledby="sso-mapping">
-          <h2 id="sso-mapping">Group mapping</h2>
-          @if (settings.mappingSource === 'environment') {
-            <p class="field-note" data-testid="mapping-fixed">
-              Set by the OIDC_GROUP_MAP environment variable: change it there and restart Argus. Customers named there
-              that do not exist grant nothing.
-            </p>
-          }
-          <p class="field-note">
-            Someone in none of these groups is refused. In several, they get the highest role and every customer of
-            those groups.
+      }
+      <section aria-labelledby="sso-local">
+        <h2 id="sso-local">Password sign-in</h2>
+        <mat-slide-toggle
+          data-testid="local-sign-in"
+          [checked]="settings.localSignInRestricted"
+          [disabled]="!settings.configured || localSaving.busy()"
+          (change)="restrictLocal($event.checked)"
+        >
+          Only break-glass administrators sign in with a password
+        </mat-slide-toggle>
+        <p class="field-note">
+          Everyone else signs in with the identity provider. Break-glass administrators (the first one, and those marked
+          so under Users) can always sign in with their password, even while the provider is down.
+        </p>
+        @if (localSaving.error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+      </section>
+      <section aria-labelledby="sso-mapping">
+        <h2 id="sso-mapping">Group mapping</h2>
+        @if (settings.mappingSource === 'environment') {
+          <p class="field-note" data-testid="mapping-fixed">
+            Set by the OIDC_GROUP_MAP environment variable: change it there and restart Argus. Customers named there
+            that do not exist grant nothing.
           </p>
-          <form class="argus-form" [formGroup]="form" (ngSubmit)="save()">
-            <ul class="mappings" formArrayName="mappings">
-              @for (row of mappings.controls; track row; let i = $index) {
-                <li class="mapping" [formGroupName]="i" data-testid="mapping">
+        }
+        <p class="field-note">
+          Someone in none of these groups is refused. In several, they get the highest role and every customer of those
+          groups.
+        </p>
+        <form class="argus-form" [formGroup]="form" (ngSubmit)="save()">
+          <ul class="mappings" formArrayName="mappings">
+            @for (row of mappings.controls; track row; let i = $index) {
+              <li class="mapping" [formGroupName]="i" data-testid="mapping">
+                <mat-form-field subscriptSizing="dynamic">
+                  <mat-label>Group</mat-label>
+                  <input matInput formControlName="group" autocomplete="off" />
+                  <mat-error>Name the group as the provider sends it.</mat-error>
+                </mat-form-field>
+                <mat-form-field subscriptSizing="dynamic">
+                  <mat-label>Role</mat-label>
+                  <mat-select formControlName="role">
+                    @for (role of roles; track role) {
+                      <mat-option [value]="role">{{ roleLabel(role) }}</mat-option>
+                    }
+                  </mat-select>
+                </mat-form-field>
+                @if (row.controls.role.value !== 'ADMIN') {
                   <mat-form-field subscriptSizing="dynamic">
-                    <mat-label>Group</mat-label>
-                    <input matInput formControlName="group" autocomplete="off" />
-                    <mat-error>Name the group as the provider sends it.</mat-error>
-                  </mat-form-field>
-                  <mat-form-field subscriptSizing="dynamic">
-                    <mat-label>Role</mat-label>
-                    <mat-select formControlName="role">
-                      @for (role of roles; track role) {
-                        <mat-option [value]="role">{{ roleLabel(role) }}</mat-option>
+                    <mat-label>Customers</mat-label>
+                    <mat-select formControlName="customerIds" multiple>
+                      @for (customer of customers(); track customer.id) {
+                        <mat-option [value]="customer.id">{{ customer.name }}</mat-option>
                       }
                     </mat-select>
                   </mat-form-field>
-                  @if (row.controls.role.value !== 'ADMIN') {
-                    <mat-form-field subscriptSizing="dynamic">
-                      <mat-label>Customers</mat-label>
-                      <mat-select formControlName="customerIds" multiple>
-                        @for (customer of customers(); track customer.id) {
-                          <mat-option [value]="customer.id">{{ customer.name }}</mat-option>
-                        }
-                      </mat-select>
-                    </mat-form-field>
-                  }
-                  @if (row.enabled) {
-                    <button
-                      mat-icon-button
-                      type="button"
-                      [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
-                      (click)="remove(i)"
-                    >
-                      <argus-icon name="delete" />
-                    </button>
-                  }
-                </li>
-              } @empty {
-                <li class="field-note" data-testid="no-mapping">
-                  No group is mapped: nobody can sign in this way yet.
-                </li>
-              }
-            </ul>
-            @if (submission.error(); as message) {
-              <p class="form-error" role="alert">{{ message }}</p>
+                }
+                @if (row.enabled) {
+                  <button
+                    mat-icon-button
+                    type="button"
+                    [attr.aria-label]="'Remove the mapping of ' + (row.controls.group.value || 'this group')"
+                    (click)="remove(i)"
+                  >
+                    <argus-icon name="delete" />
+                  </button>
+                }
+              </li>
+            } @empty {
+              <li class="field-note" data-testid="no-mapping">No group is mapped: nobody can sign in this way yet.</li>
             }
-            <div class="form-actions" [hidden]="form.disabled">
-              <button mat-button type="button" class="aside" (click)="add()">
-                <argus-icon matButtonIcon name="add" />
-                Add a group
-              </button>
-              <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">
-                Save mapping
-              </button>
-            </div>
-          </form>
-        </section>
-      }
+          </ul>
+          @if (submission.error(); as message) {
+            <p class="form-error" role="alert">{{ message }}</p>
+          }
+          <div class="form-actions" [hidden]="form.disabled">
+            <button mat-button type="button" class="aside" (click)="add()">
+              <argus-icon matButtonIcon name="add" />
+              Add a group
+            </button>
+            <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save mapping</button>
+          </div>
+        </form>
+      </section>
     }
   `,
   styles: `

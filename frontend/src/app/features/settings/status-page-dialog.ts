@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormControl, FormGroup, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { catchError, of } from 'rxjs';
 
@@ -12,7 +12,7 @@ import { Check, ChecksApi } from '@console/shared/checks/checks-api';
 import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { Icon } from '@console/ui/icon';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface StatusPageDialogData {
@@ -157,7 +157,6 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
 export class StatusPageDialog {
   private readonly api = inject(StatusPagesApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<StatusPageDialog, StatusPage>>(MatDialogRef);
   protected readonly original = inject<StatusPageDialogData>(MAT_DIALOG_DATA).page ?? null;
   private readonly targets = toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
   /** The checks offered beside the systems; none when they cannot be read (the rest of the form still works). */
@@ -207,7 +206,7 @@ export class StatusPageDialog {
     return { clusters: own(targets.value.cluster), systems: own(targets.value.system), checks };
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<StatusPage>(this.form);
 
   protected addItem(): void {
     this.form.controls.items.push(itemRow('', neutralName(this.form.controls.items.length)));
@@ -229,10 +228,7 @@ export class StatusPageDialog {
       ? this.api.update(this.original.id, fields)
       : this.api.create({ customerId: v.customerId as number, ...fields });
     // A field the form names maps by itself; an entry's picker is named by the kind it holds.
-    this.submission.run(request, (page) => this.dialogRef.close(page), {
-      leaves: true,
-      refused: (err) => this.itemError(err),
-    });
+    this.submission.save(request, (err) => this.itemError(err));
   }
 
   /** The server names `items.<n>.systemId` or `.clusterId`: both are the entry's one picker here. */

@@ -6,7 +6,7 @@ import { userBody } from '@console/core/auth-testing';
 import { CHECKS_URL } from '@console/shared/checks/checks-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
-import { buttonByText, nextRequest, overlayText, settle, typeInto, renderForTests } from '@console/testing';
+import { buttonByText, nextRequest, overlayText, pickOption, renderForTests, settle, typeInto } from '@console/testing';
 import { StatusPage, STATUS_PAGES_URL } from './status-pages-api';
 import { StatusPagesPage } from './status-pages-page';
 
@@ -55,16 +55,7 @@ describe('StatusPagesPage', () => {
     await settle(fixture);
   }
 
-  async function pick(trigger: string, option: string): Promise<void> {
-    (dialog().querySelector(`[data-testid="${trigger}"] .mat-mdc-select-trigger`) as HTMLElement).click();
-    await settle(fixture);
-    const found = Array.from(document.querySelectorAll<HTMLElement>('mat-option')).find(
-      (o) => o.textContent?.trim() === option,
-    );
-    if (!found) throw new Error(`No option ${option}`);
-    found.click();
-    await settle(fixture);
-  }
+  const pick = (testid: string, option: string) => pickOption(fixture, dialog(), testid, option);
 
   afterEach(() => http?.verify());
 

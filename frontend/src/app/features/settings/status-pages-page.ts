@@ -1,4 +1,3 @@
-import { Clipboard } from '@angular/cdk/clipboard';
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
@@ -108,7 +107,6 @@ export class StatusPagesPage {
   private readonly notify = inject(Notify);
   private readonly confirmThen = inject(ConfirmThen);
   private readonly formDialog = inject(FormDialog);
-  private readonly clipboard = inject(Clipboard);
   protected readonly pages = toSignal(this.api.pages$, { initialValue: LOADING as Refreshing<StatusPage[]> });
 
   protected names(page: StatusPage): string {
@@ -116,7 +114,7 @@ export class StatusPagesPage {
   }
 
   protected copy(page: StatusPage): void {
-    this.notify.copied(this.clipboard.copy(page.url), 'Address copied', 'the address');
+    this.notify.copy(page.url, 'Address copied', 'the address');
   }
 
   protected create(): void {

@@ -1,7 +1,6 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '@console/testing';
+import { nextRequest, renderForTests, settle } from '@console/testing';
 import { formatBytes, scheduleText, STORAGE_URL, StorageReport } from './storage-api';
 import { StoragePage } from './storage-page';
 
@@ -59,9 +58,8 @@ describe('StoragePage', () => {
   afterEach(() => http?.verify());
 
   async function render(body: StorageReport): Promise<HTMLElement> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(StoragePage);
+    const { fixture, http: backend } = renderForTests(StoragePage);
+    http = backend;
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: STORAGE_URL })).flush(body);
     await settle(fixture);

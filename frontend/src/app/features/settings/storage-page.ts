@@ -7,6 +7,7 @@ import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { formatBytes, scheduleText, StorageApi, StorageJobState, StorageReport } from './storage-api';
 import { Table } from '@console/ui/table';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 const STATE_LABELS: Record<StorageJobState, string> = {
   ok: 'OK',
@@ -30,12 +31,11 @@ const STATE_CHIPS: Record<StorageJobState, string> = {
 @Component({
   selector: 'argus-storage-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Table, LoadState, TimeAgo],
+  imports: [PageHeader, Table, LoadState, TimeAgo],
   template: `
-    <header class="page-header">
-      <h1>Storage</h1>
-      <p>Disk used by the database, and the jobs that compress, roll up and expire the samples.</p>
-    </header>
+    <argus-page-header heading="Storage"
+      >Disk used by the database, and the jobs that compress, roll up and expire the samples.</argus-page-header
+    >
     @let state = report();
     <argus-load-state [state]="state" label="Loading storage" />
     @if (state.state === 'ready') {

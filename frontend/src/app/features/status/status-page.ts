@@ -7,6 +7,7 @@ import { catchError, map, Observable, of, switchMap, timer } from 'rxjs';
 
 import { Health, HealthService, ServiceState } from '@console/core/health';
 import { Icon, IconName } from '@console/ui/icon';
+import { PageHeader } from '@console/ui/page-header';
 
 export const POLL_INTERVAL_MS = 10_000;
 
@@ -31,7 +32,7 @@ export const SERVICE_BADGES: Record<ServiceView, { text: string; icon: IconName;
 @Component({
   selector: 'argus-status-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [DatePipe, Icon, MatCardModule, MatProgressBarModule],
+  imports: [PageHeader, DatePipe, Icon, MatCardModule, MatProgressBarModule],
   templateUrl: './status-page.html',
   styleUrl: './status-page.scss',
 })

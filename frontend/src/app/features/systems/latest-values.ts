@@ -21,9 +21,17 @@ export const seriesId = (key: SeriesKey): string => `${key.name}|${key.instance}
 export const isContainerSeries = (key: SeriesKey): boolean => key.name.startsWith('container.');
 export const isTopProcessSeries = (key: SeriesKey): boolean => key.name.startsWith('process.');
 export const isWatchedProcessSeries = (key: SeriesKey): boolean => key.name.startsWith('processes.');
-/** The host's own series: what the first tab draws when the system has containers or processes. */
+/** A script check's state or figures (`script.state{check}`, `script.perf{check:label}`). */
+export const isScriptCheckSeries = (key: SeriesKey): boolean => key.name.startsWith('script.');
+/** The host's own series: what the first tab draws when the system has containers, processes or checks. */
 export const isHostSeries = (key: SeriesKey): boolean =>
-  !isContainerSeries(key) && !isTopProcessSeries(key) && !isWatchedProcessSeries(key);
+  !isContainerSeries(key) && !isTopProcessSeries(key) && !isWatchedProcessSeries(key) && !isScriptCheckSeries(key);
+/** The series of one script check: its state and its figures. */
+export const ofScriptCheck =
+  (check: string) =>
+  (key: SeriesKey): boolean =>
+    (key.name === 'script.state' && key.instance === check) ||
+    (key.name === 'script.perf' && key.instance.startsWith(`${check}:`));
 
 export type ContainerState = 'running' | 'unhealthy' | 'exited';
 

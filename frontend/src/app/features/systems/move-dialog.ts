@@ -1,8 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 
 import { AuthService } from '@console/core/auth';
@@ -10,8 +9,9 @@ import { Loaded, LOADING } from '@console/core/loaded';
 import { mayWriteAt } from '@console/core/rights';
 import { byName, CustomersApi, Fleet } from '@console/shared/customers/customers-api';
 import { SystemChanges, SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { LoadState } from '@console/ui/load-state';
 
 /** "No cluster" in the select: ids are positive, and a null option would show as an empty select. */
 const NONE = 0;
@@ -24,17 +24,14 @@ export interface MoveDialogData {
 @Component({
   selector: 'argus-move-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, MatProgressBarModule, MatSelectModule],
+  imports: [LoadState, FORM_DIALOG, MatSelectModule],
   template: `
     <h2 mat-dialog-title>Move {{ system.name }}</h2>
     <form [formGroup]="form" (ngSubmit)="save()">
       <mat-dialog-content class="argus-form">
         @let state = fleet();
-        @if (state.state === 'loading') {
-          <mat-progress-bar mode="indeterminate" aria-label="Loading customers" />
-        } @else if (state.state === 'error') {
-          <p class="form-error" role="alert">{{ state.message }}</p>
-        } @else {
+        <argus-load-state [state]="state" label="Loading customers" />
+        @if (state.state === 'ready') {
           <mat-form-field>
             <mat-label>Customer</mat-label>
             <mat-select formControlName="customerId">
@@ -65,7 +62,6 @@ export interface MoveDialogData {
 export class MoveDialog {
   private readonly api = inject(SystemsApi);
   private readonly auth = inject(AuthService);
-  private readonly dialogRef = inject<MatDialogRef<MoveDialog, SystemDetail>>(MatDialogRef);
   protected readonly system = inject<MoveDialogData>(MAT_DIALOG_DATA).system;
 
   protected readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING as Loaded<Fleet> });
@@ -89,7 +85,7 @@ export class MoveDialog {
     return state.value.clusters.filter((c) => c.customerId === customerId).sort(byName);
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<SystemDetail>(this.form);
 
   constructor() {
     // Another customer's clusters are not this one's: a new customer starts without a cluster.
@@ -104,12 +100,6 @@ export class MoveDialog {
     const changes: SystemChanges = {};
     if (customerId !== this.system.customer.id) Object.assign(changes, { customerId, clusterId });
     else if (clusterId !== (this.system.cluster?.id ?? null)) changes.clusterId = clusterId;
-    if (Object.keys(changes).length === 0) {
-      this.dialogRef.close();
-      return;
-    }
-    this.submission.run(this.api.update(this.system.id, changes), (system) => this.dialogRef.close(system), {
-      leaves: true,
-    });
+    this.submission.save(Object.keys(changes).length ? this.api.update(this.system.id, changes) : null);
   }
 }

@@ -1,7 +1,7 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { provideForTests, settle } from '@console/testing';
+import { renderForTests, settle } from '@console/testing';
 import { SystemCharts } from './system-charts';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { ChartAnswer } from '@console/shared/systems/series';
@@ -26,9 +26,7 @@ describe('SystemCharts', () => {
   ];
 
   beforeEach(async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(SystemCharts);
+    ({ fixture, http } = renderForTests(SystemCharts));
     fixture.componentRef.setInput('systemId', 7);
     await settle(fixture);
     http.expectOne(`${systemUrl(7)}/series`).flush(SERIES);

@@ -19,6 +19,7 @@ import {
   sourceLabel,
 } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
+import { LoadState } from '@console/ui/load-state';
 
 /** The charts' data as shown: the last answer stays on screen while the next range loads. */
 interface ChartsView {
@@ -55,7 +56,7 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
 @Component({
   selector: 'argus-system-charts',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FamilyChart, MatButtonToggleModule, MatProgressBarModule],
+  imports: [LoadState, FamilyChart, MatButtonToggleModule, MatProgressBarModule],
   template: `
     <div class="head">
       <h2>{{ heading() }}</h2>
@@ -72,50 +73,43 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
     </div>
     @let list = series();
     @let view = charts();
-    @switch (list.state) {
-      @case ('loading') {
-        <mat-progress-bar mode="indeterminate" aria-label="Loading metrics" />
-      }
-      @case ('error') {
-        <p class="form-error" role="alert">{{ list.message }}</p>
-      }
-      @case ('ready') {
-        @if (groups().length === 0) {
-          <p class="empty" data-testid="no-metrics">
-            No metrics in the last day. Charts appear here once the agent reports.
+    <argus-load-state [state]="list" label="Loading metrics" />
+    @if (list.state === 'ready') {
+      @if (groups().length === 0) {
+        <p class="empty" data-testid="no-metrics">
+          No metrics in the last day. Charts appear here once the agent reports.
+        </p>
+      } @else {
+        <div class="progress">
+          @if (view.loading) {
+            <mat-progress-bar mode="indeterminate" aria-label="Loading the charts" />
+          }
+        </div>
+        @if (view.error) {
+          <p class="form-error" role="alert">{{ view.error }}</p>
+        }
+        @if (view.data; as data) {
+          <p class="source" data-testid="source">
+            Source: {{ source() }}
+            @if (view.stale) {
+              <span class="stale">· not refreshed: {{ view.stale }}</span>
+            }
           </p>
-        } @else {
-          <div class="progress">
-            @if (view.loading) {
-              <mat-progress-bar mode="indeterminate" aria-label="Loading the charts" />
+          <div class="charts">
+            @for (group of shown(); track group.key) {
+              <argus-family-chart
+                [group]="group"
+                [data]="data"
+                [rangeLabel]="rangeLabel()"
+                [class.wide]="group.status"
+                [attr.data-chart]="group.key"
+              />
             }
           </div>
-          @if (view.error) {
-            <p class="form-error" role="alert">{{ view.error }}</p>
-          }
-          @if (view.data; as data) {
-            <p class="source" data-testid="source">
-              Source: {{ source() }}
-              @if (view.stale) {
-                <span class="stale">· not refreshed: {{ view.stale }}</span>
-              }
+          @if (empty().length) {
+            <p class="empty" data-testid="no-data">
+              No data for {{ empty().join(', ') }} in the last {{ rangeLabel() }}.
             </p>
-            <div class="charts">
-              @for (group of shown(); track group.key) {
-                <argus-family-chart
-                  [group]="group"
-                  [data]="data"
-                  [rangeLabel]="rangeLabel()"
-                  [class.wide]="group.status"
-                  [attr.data-chart]="group.key"
-                />
-              }
-            </div>
-            @if (empty().length) {
-              <p class="empty" data-testid="no-data">
-                No data for {{ empty().join(', ') }} in the last {{ rangeLabel() }}.
-              </p>
-            }
           }
         }
       }

@@ -33,7 +33,7 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
         <p class="empty" data-testid="no-containers">No container reported in the last hour.</p>
       } @else {
         <div class="scroll">
-          <table class="containers" aria-label="Containers">
+          <table class="argus-table containers" aria-label="Containers">
             <thead>
               <tr>
                 <th scope="col">Container</th>
@@ -89,15 +89,10 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
     .scroll {
       overflow-x: auto;
     }
-    table {
-      width: 100%;
-      border-collapse: collapse;
-    }
-    th,
-    td {
-      text-align: left;
+    /* closer than the console's other tables: many short rows */
+    .argus-table th,
+    .argus-table td {
       padding: 8px;
-      border-bottom: 1px solid var(--mat-sys-outline-variant);
       vertical-align: middle;
     }
     thead th {

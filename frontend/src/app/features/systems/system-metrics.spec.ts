@@ -1,7 +1,7 @@
 import { HttpTestingController, TestRequest } from '@angular/common/http/testing';
-import { ComponentFixture, TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { provideForTests, settle } from '@console/testing';
+import { renderForTests, settle } from '@console/testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { SeriesKey } from '@console/shared/systems/series';
 import { SystemMetrics } from './system-metrics';
@@ -43,9 +43,7 @@ describe('SystemMetrics', () => {
   };
 
   async function render(series: SeriesKey[], inputs: Record<string, string> = {}): Promise<void> {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(SystemMetrics);
+    ({ fixture, http } = renderForTests(SystemMetrics));
     fixture.componentRef.setInput('systemId', 7);
     for (const [key, value] of Object.entries(inputs)) fixture.componentRef.setInput(key, value);
     await settle(fixture);
@@ -174,4 +172,42 @@ describe('SystemMetrics', () => {
     ]);
     expect(page().querySelector('[data-testid="watched-charts"] h2')?.textContent?.trim()).toBe('Watched processes');
   });
+
+  it('lists the script checks with state, message and last run, and the charts of the one in trouble', async () => {
+    const checkSeries: SeriesKey[] = [
+      { name: 'script.state', instance: 'backup' },
+      { name: 'script.state', instance: 'disk' },
+      { name: 'script.perf', instance: 'disk:used' },
+      { name: 'script.perf', instance: 'disk:free' },
+      { name: 'script.perf', instance: 'diskette:used' },
+    ];
+    await render([...HOST, ...checkSeries]);
+    expect(tabs()).toEqual(['Host', 'Checks']);
+    await openTab('Checks');
+    // three and a half minutes before now: the page's clock ticked last when it opened
+    const ranAt = new Date(Date.now() - 210_000).toISOString();
+    http.expectOne(`${systemUrl(7)}/script-checks`).flush([
+      { name: 'backup', state: 'CRITICAL', message: 'CRITICAL - last backup 30 h ago', ranAt, reportedAt: ranAt },
+      { name: 'disk', state: 'OK', message: 'OK - 42% used', ranAt, reportedAt: ranAt },
+    ]);
+    let requests = await answerCharts();
+
+    const headers = Array.from(page().querySelectorAll('table thead th[scope="col"]'), (h) => h.textContent?.trim());
+    expect(headers).toEqual(['Check', 'State', 'Message', 'Last run']);
+    expect(Array.from(page().querySelectorAll('table tbody tr'), cells)).toEqual([
+      ['backup', 'CRITICAL', 'CRITICAL - last backup 30 h ago', '3 min ago'],
+      ['disk', 'OK', 'OK - 42% used', '3 min ago'],
+    ]);
+    // the check in trouble first: its state's chart
+    expect(page().querySelector('[data-testid="check-charts"] h2')?.textContent?.trim()).toBe('backup');
+    expect(requests.flatMap((r) => r.request.params.getAll('series')!)).toEqual(['script.state|backup']);
+
+    page().querySelector<HTMLButtonElement>('button[aria-label="Charts of disk"]')!.click();
+    requests = await answerCharts();
+    expect(page().querySelector('[data-testid="check-charts"] h2')?.textContent?.trim()).toBe('disk');
+    const asked = requests.flatMap((r) => r.request.params.getAll('series')!).sort();
+    expect(asked).toEqual(['script.perf|disk:free', 'script.perf|disk:used', 'script.state|disk']);
+    // only the picked check's series
+    expect(asked.some((s) => s.startsWith('cpu.'))).toBeFalse();
+  }, 30_000);
 });

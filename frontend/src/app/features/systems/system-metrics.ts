@@ -7,29 +7,36 @@ import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { SeriesKey } from '@console/shared/systems/series';
 import { SystemsApi } from '@console/shared/systems/systems-api';
-import { isContainerSeries, isHostSeries, isTopProcessSeries, isWatchedProcessSeries } from './latest-values';
+import {
+  isContainerSeries,
+  isHostSeries,
+  isScriptCheckSeries,
+  isTopProcessSeries,
+  isWatchedProcessSeries,
+} from './latest-values';
+import { SystemChecks } from './system-checks';
 import { SystemCharts } from './system-charts';
 import { SystemContainers } from './system-containers';
 import { SystemProcesses } from './system-processes';
 
 /** The tabs a link may open (`?tab=containers`). */
-export type MetricsTab = 'host' | 'containers' | 'processes';
+export type MetricsTab = 'host' | 'containers' | 'processes' | 'checks';
 
 /**
- * A system's figures: the host's charts, and tabs for its containers and processes when it reports
- * any (a host without them keeps the one view it had). The series list is read once here for all.
+ * A system's figures: the host's charts, and tabs for its containers, processes and script checks
+ * when it reports any (a host without them keeps the one view it had). The series list is read once here for all.
  */
 @Component({
   selector: 'argus-system-metrics',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatTabsModule, SystemCharts, SystemContainers, SystemProcesses],
+  imports: [MatTabsModule, SystemCharts, SystemChecks, SystemContainers, SystemProcesses],
   template: `
     @if (tabs().length > 1) {
       <mat-tab-group
         mat-stretch-tabs="false"
         mat-align-tabs="start"
         animationDuration="0ms"
-        aria-label="Host, containers and processes"
+        aria-label="Host, containers, processes and checks"
         [selectedIndex]="selectedIndex()"
       >
         <mat-tab label="Host">
@@ -49,6 +56,13 @@ export type MetricsTab = 'host' | 'containers' | 'processes';
             </ng-template>
           </mat-tab>
         }
+        @if (hasChecks()) {
+          <mat-tab label="Checks">
+            <ng-template matTabContent>
+              <argus-system-checks [systemId]="systemId()" [series]="all()" />
+            </ng-template>
+          </mat-tab>
+        }
       </mat-tab-group>
     } @else {
       <argus-system-charts [systemId]="systemId()" [seriesList]="list()" />
@@ -59,7 +73,8 @@ export type MetricsTab = 'host' | 'containers' | 'processes';
       margin-top: 24px;
     }
     argus-system-containers,
-    argus-system-processes {
+    argus-system-processes,
+    argus-system-checks {
       display: block;
       margin-top: 16px;
     }
@@ -87,10 +102,12 @@ export class SystemMetrics {
   protected readonly hasProcesses = computed(() =>
     this.all().some((key) => isTopProcessSeries(key) || isWatchedProcessSeries(key)),
   );
+  protected readonly hasChecks = computed(() => this.all().some(isScriptCheckSeries));
   protected readonly tabs = computed((): MetricsTab[] => [
     'host',
     ...(this.hasContainers() ? (['containers'] as const) : []),
     ...(this.hasProcesses() ? (['processes'] as const) : []),
+    ...(this.hasChecks() ? (['checks'] as const) : []),
   ]);
   protected readonly selectedIndex = computed(() => Math.max(0, this.tabs().indexOf(this.tab() as MetricsTab)));
 }

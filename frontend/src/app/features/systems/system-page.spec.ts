@@ -4,7 +4,7 @@ import { Router } from '@angular/router';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, overlayText, provideForTests, settle, renderForTests } from '@console/testing';
+import { buttonByText, overlayText, renderForTests, settle } from '@console/testing';
 import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-settings-api';
 import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
@@ -221,9 +221,7 @@ describe('SystemPage', () => {
   });
 
   it('shows the refusal when the system is not visible', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    fixture = TestBed.createComponent(SystemPage);
+    ({ fixture, http } = renderForTests(SystemPage));
     fixture.componentRef.setInput('id', '404');
     await settle(fixture);
     http.expectOne(systemUrl(404)).flush({ error: 'No such system' }, { status: 404, statusText: 'Not Found' });

@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, input } f
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Title } from '@angular/platform-browser';
 import { Router, RouterLink } from '@angular/router';
@@ -25,19 +24,20 @@ import { MoveDialog, MoveDialogData } from './move-dialog';
 import { StatusBadge } from './status-badge';
 import { SystemMetrics } from './system-metrics';
 import { SystemDetail, SystemsApi } from '@console/shared/systems/systems-api';
+import { LoadState } from '@console/ui/load-state';
 
 /** One system: status, host facts, the actions the account may take, and its charts. */
 @Component({
   selector: 'argus-system-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    LoadState,
     AgentRolloutFailure,
     AgentSettingsEditor,
     SystemAlerts,
     AlertCounts,
     Icon,
     MatButtonModule,
-    MatProgressBarModule,
     MatSlideToggleModule,
     RouterLink,
     StatusBadge,

@@ -34,7 +34,7 @@ export const TOP_SHOWN = 5;
               @if (list.rows.length === 0) {
                 <p class="empty">No process in the last report.</p>
               } @else {
-                <table [attr.aria-labelledby]="'top-' + list.key">
+                <table class="argus-table" [attr.aria-labelledby]="'top-' + list.key">
                   <thead>
                     <tr>
                       <th scope="col">Process (user)</th>
@@ -79,15 +79,10 @@ export const TOP_SHOWN = 5;
       font: var(--mat-sys-title-medium);
       margin: 16px 0 8px;
     }
-    table {
-      width: 100%;
-      border-collapse: collapse;
-    }
-    th,
-    td {
-      text-align: left;
+    /* closer than the console's other tables: many short rows */
+    .argus-table th,
+    .argus-table td {
       padding: 6px 8px;
-      border-bottom: 1px solid var(--mat-sys-outline-variant);
     }
     thead th {
       font: var(--mat-sys-title-small);

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
@@ -14,7 +14,7 @@ import { identityControls, IdentityFields } from '@console/ui/identity-fields';
 import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { Customer, User, UserChanges, UserRow, UsersApi } from './users-api';
 import { Notify } from '@console/ui/notify';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface UserDialogData {
@@ -38,16 +38,10 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [FORM_DIALOG, IdentityFields, MatSelectModule, MatSlideToggleModule, NewPasswordFields],
   templateUrl: './user-dialog.html',
-  styles: `
-    .form-toggle .field-note {
-      margin: 4px 0 0;
-    }
-  `,
 })
 export class UserDialog {
   private readonly users = inject(UsersApi);
   private readonly notify = inject(Notify);
-  private readonly dialogRef = inject<MatDialogRef<UserDialog, User>>(MatDialogRef);
   protected readonly original = inject<UserDialogData>(MAT_DIALOG_DATA).user ?? null;
 
   protected readonly roles = ROLES;
@@ -77,19 +71,12 @@ export class UserDialog {
     return this.value().role !== 'ADMIN' && customers.state === 'ready' && customers.value !== null;
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<User>(this.form);
 
   protected save(): void {
     if (!this.submission.ready()) return;
     const request = this.original ? this.update(this.original) : this.create();
-    if (!request) {
-      this.dialogRef.close();
-      return;
-    }
-    this.submission.run(request, (user) => this.dialogRef.close(user), {
-      leaves: true,
-      refused: (err) => this.conflict(err),
-    });
+    this.submission.save(request, (err) => this.conflict(err));
   }
 
   /** A conflict (address taken, last administrator) is the server's rule: say it in its words. */

@@ -14,14 +14,13 @@ import { FormDialog } from '@console/ui/form-dialog';
 import { LoadState } from '@console/ui/load-state';
 import { RowActions } from '@console/ui/row-actions';
 import { PageHeader } from '@console/ui/page-header';
-import { Icon } from '@console/ui/icon';
 import { injectNow, TimeAgo } from '@console/ui/time-ago';
 
 /** Accounts of this Argus (ADMIN): list, add, edit, delete. */
 @Component({
   selector: 'argus-users-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, CardTable, Icon, LoadState, MatButtonModule, MatTableModule, RowActions, TimeAgo],
+  imports: [PageHeader, CardTable, LoadState, MatButtonModule, MatTableModule, RowActions, TimeAgo],
   templateUrl: './users-page.html',
   styleUrl: './users-page.scss',
 })

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { AbstractControl, FormBuilder, ValidationErrors, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Observable } from 'rxjs';
 
@@ -12,7 +12,7 @@ import {
   SETTING_KEY_PATTERN,
   SettingScope,
 } from './agent-settings-api';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
 
 export interface AgentSettingDialogData {
@@ -91,7 +91,6 @@ const PRINTABLE = /^(?:[\t\n\r]|[^\p{Cc}\p{Cs}])*$/u;
 })
 export class AgentSettingDialog {
   protected readonly data = inject<AgentSettingDialogData>(MAT_DIALOG_DATA);
-  private readonly dialogRef = inject<MatDialogRef<AgentSettingDialog, AgentSetting>>(MatDialogRef);
   private readonly api = inject(AgentSettingsApi);
 
   private readonly wasSecret = this.data.setting?.secret ?? false;
@@ -116,11 +115,11 @@ export class AgentSettingDialog {
   });
   /** Editing a secret with nothing typed: the stored value stays. */
   protected readonly keepsStoredSecret = computed(() => this.wasSecret && this.secret() && this.typed() === '');
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<AgentSetting>(this.form);
 
   protected save(): void {
     if (!this.submission.ready()) return;
-    this.submission.run(this.request(), (saved) => this.dialogRef.close(saved), { leaves: true });
+    this.submission.save(this.request());
   }
 
   private request(): Observable<AgentSetting> {

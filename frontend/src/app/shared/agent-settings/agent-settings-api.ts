@@ -1,8 +1,8 @@
-import { HttpClient } from '@angular/common/http';
-import { inject, Injectable } from '@angular/core';
+import { Injectable } from '@angular/core';
 import { Observable } from 'rxjs';
 
-import { Changes, onTopics, Refreshing, refreshing } from '@console/core/refresh';
+import { Collection } from '@console/core/collection';
+import { onTopics, Refreshing } from '@console/core/refresh';
 import type { AgentSetting, AgentSettingChanges, AgentSettingsListing, NewAgentSetting } from '@contracts/agents';
 
 // the JSON of /api/agent-settings, from the schemas the server answers and reads with (contracts/agents.ts)
@@ -20,28 +20,13 @@ export const SETTING_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,63}$/;
 
 /** Agent settings per cluster and per system (read: who sees the customer; write: ADMIN or a granted OPERATOR). */
 @Injectable({ providedIn: 'root' })
-export class AgentSettingsApi {
-  private readonly http = inject(HttpClient);
+export class AgentSettingsApi extends Collection<AgentSetting, NewAgentSetting, AgentSettingChanges> {
+  constructor() {
+    super(AGENT_SETTINGS_URL);
+  }
+
   /** Any change reloads every open editor: a cluster's settings are part of its systems' effective view. */
-  private readonly changed$ = new Changes();
-
   listing$(scope: SettingScope): Observable<Refreshing<AgentSettingsListing>> {
-    return refreshing(
-      () => this.http.get<AgentSettingsListing>(AGENT_SETTINGS_URL, { params: { [scope.type]: scope.id } }),
-      this.changed$,
-      onTopics('agent-settings'),
-    );
-  }
-
-  create(setting: NewAgentSetting): Observable<AgentSetting> {
-    return this.changed$.after(this.http.post<AgentSetting>(AGENT_SETTINGS_URL, setting));
-  }
-
-  update(id: number, changes: AgentSettingChanges): Observable<AgentSetting> {
-    return this.changed$.after(this.http.patch<AgentSetting>(`${AGENT_SETTINGS_URL}/${id}`, changes));
-  }
-
-  remove(id: number): Observable<void> {
-    return this.changed$.deleted(this.http.delete(`${AGENT_SETTINGS_URL}/${id}`));
+    return this.list$<AgentSettingsListing>(onTopics('agent-settings'), { [scope.type]: scope.id });
   }
 }

@@ -33,7 +33,7 @@ export const SECRET_MASK = '••• set';
 })
 export class AgentSettingsEditor {
   private readonly api = inject(AgentSettingsApi);
-  private readonly auth = inject(AuthService);
+  private readonly user = inject(AuthService).user;
   private readonly confirmThen = inject(ConfirmThen);
   private readonly formDialog = inject(FormDialog);
 
@@ -47,7 +47,7 @@ export class AgentSettingsEditor {
   protected readonly listing = toSignal(toObservable(this.scope).pipe(switchMap((scope) => this.api.listing$(scope))), {
     initialValue: LOADING as Refreshing<AgentSettingsListing>,
   });
-  protected readonly canWrite = computed(() => mayWriteAt(this.auth.user(), this.customerId()));
+  protected readonly canWrite = computed(() => mayWriteAt(this.user(), this.customerId()));
   protected readonly isSystem = computed(() => this.scope().type === 'system');
   /** Unique per scope: the customers page may unfold several clusters at once. */
   protected readonly titleId = computed(() => `agent-settings-${this.scope().type}-${this.scope().id}`);

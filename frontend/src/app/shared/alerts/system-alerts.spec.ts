@@ -1,21 +1,24 @@
 import { HttpTestingController } from '@angular/common/http/testing';
-import { TestBed } from '@angular/core/testing';
+import { ComponentFixture } from '@angular/core/testing';
 
-import { nextRequest, provideForTests, settle } from '@console/testing';
+import { nextRequest, renderForTests, settle } from '@console/testing';
 import { ALERTS_URL } from './alerts-api';
 import { alertBody } from './alerts-testing';
 import { HISTORY_SIZE, SystemAlerts } from './system-alerts';
 
 describe('SystemAlerts', () => {
+  let fixture: ComponentFixture<SystemAlerts>;
   let http: HttpTestingController;
   afterEach(() => http?.verify());
 
-  it("lists a system's recent alerts, open and resolved, without repeating the system", async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(SystemAlerts);
-    fixture.componentRef.setInput('systemId', 5);
+  async function render(systemId: number): Promise<void> {
+    ({ fixture, http } = renderForTests(SystemAlerts));
+    fixture.componentRef.setInput('systemId', systemId);
     await settle(fixture);
+  }
+
+  it("lists a system's recent alerts, open and resolved, without repeating the system", async () => {
+    await render(5);
     const request = await nextRequest(http, (r) => r.url === ALERTS_URL);
     expect(request.request.params.get('system')).toBe('5');
     expect(request.request.params.get('limit')).toBe(String(HISTORY_SIZE));
@@ -32,11 +35,7 @@ describe('SystemAlerts', () => {
   });
 
   it('says when a system has had no alerts', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests() });
-    http = TestBed.inject(HttpTestingController);
-    const fixture = TestBed.createComponent(SystemAlerts);
-    fixture.componentRef.setInput('systemId', 6);
-    await settle(fixture);
+    await render(6);
     (await nextRequest(http, (r) => r.url === ALERTS_URL)).flush([]);
     await settle(fixture);
     expect(fixture.nativeElement.querySelector('[data-testid="no-alerts"]')?.textContent).toContain('No alerts yet');

@@ -2,7 +2,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { nextRequest } from '@console/testing';
-import { AlertRule, EventRule } from './rules-api';
+import { AlertRule, EventRule, Preview } from './rules-api';
 import { SYSTEMS_URL } from './scope-targets';
 
 /** The default "CPU high" metric rule, global, for specs. */
@@ -45,6 +45,18 @@ export function eventRuleBody(overrides: Partial<EventRule> = {}): EventRule {
     scope: null,
     createdAt: '',
     updatedAt: '',
+    ...overrides,
+  };
+}
+
+/** A preview in which the rule would fire on web-01 of Acme (customer 10) at 97, for specs. */
+export function previewBody(overrides: Partial<Preview> = {}): Preview {
+  const system = { systemId: 5, systemName: 'web-01', customerId: 10, customerName: 'Acme', instance: '' };
+  return {
+    evaluatedAt: '2026-11-22T12:00:00.000Z',
+    note: 'The condition on the newest sample only: "for" is not considered.',
+    total: 1,
+    systems: [{ ...system, value: 97, sampledAt: '', projectedAt: null }],
     ...overrides,
   };
 }

@@ -7,10 +7,10 @@ import { Changes, onChangeOf, Refreshing, refreshing } from '@console/core/refre
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
 import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
-import type { System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
+import type { ScriptCheck, System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
 
 // the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
-export type { SystemChanges, SystemDetail, SystemsPage, SystemStatus };
+export type { ScriptCheck, SystemChanges, SystemDetail, SystemsPage, SystemStatus };
 /** One system as GET /api/systems lists it (docs/api.md "Fleet"). */
 export type SystemSummary = System;
 
@@ -77,6 +77,18 @@ export class SystemsApi {
   /** The series the system reported in the last day. */
   series$(id: number): Observable<Refreshing<SeriesKey[]>> {
     return refreshing(() => this.http.get<SeriesKey[]>(`${systemUrl(id)}/series`), NEVER, onChangeOf('systems', id));
+  }
+
+  /**
+   * The system's script checks as its agent last reported them, read again every SYSTEM_LAST_SEEN_MS
+   * (a check's state moves with the reports, which announce no change) and when its status changes.
+   */
+  scriptChecks$(id: number): Observable<Refreshing<ScriptCheck[]>> {
+    return refreshing(
+      () => this.http.get<ScriptCheck[]>(`${systemUrl(id)}/script-checks`),
+      merge(this.changed$, interval(SYSTEM_LAST_SEEN_MS)),
+      onChangeOf('systems', id),
+    );
   }
 
   /**

@@ -8,18 +8,18 @@ import { userBody } from '@console/core/auth-testing';
 import { LIVE_SOCKET } from '@console/core/live-socket';
 import { fakeSockets, FakeSocket } from '@console/core/live-testing';
 import { provideForTests, settle, typeInto } from '@console/testing';
-import { SYSTEMS_PAGE_URL, SystemsPage as PageBody, SystemSummary } from '@console/shared/systems/systems-api';
-import { SystemsPage } from './systems-page';
+import { SYSTEMS_PAGE_URL, SystemsPage, SystemSummary } from '@console/shared/systems/systems-api';
+import { SystemListPage } from './system-list-page';
 import { pageBody, systemBody } from '@console/shared/systems/systems-testing';
 
 /** The page inside a scrolling box, as the console's shell holds it (its content scrolls, not the window). */
 @Component({
-  imports: [CdkVirtualScrollableElement, SystemsPage],
-  template: `<div cdkVirtualScrollingElement style="height: 800px; overflow: auto"><argus-systems-page /></div>`,
+  imports: [CdkVirtualScrollableElement, SystemListPage],
+  template: `<div cdkVirtualScrollingElement style="height: 800px; overflow: auto"><argus-system-list-page /></div>`,
 })
 class InShell {}
 
-describe('SystemsPage', () => {
+describe('SystemListPage', () => {
   let fixture: ComponentFixture<InShell>;
   let http: HttpTestingController;
 
@@ -61,7 +61,7 @@ describe('SystemsPage', () => {
   let sockets: FakeSocket[] = [];
 
   async function render(
-    systems: SystemSummary[] | PageBody,
+    systems: SystemSummary[] | SystemsPage,
     role: 'ADMIN' | 'VIEWER' = 'ADMIN',
     live = false,
   ): Promise<void> {

@@ -30,6 +30,7 @@ import {
 import { STATUS_LABELS, STATUSES, StatusBadge } from './status-badge';
 import { UsageBar } from './usage-bar';
 import { SystemStatus } from '@console/shared/systems/systems-api';
+import { PageHeader } from '@console/ui/page-header';
 
 /** A line's height: rows on a wide screen, cards below 600 px (the virtual scroll needs one fixed size). */
 const ROW_PX = 52;
@@ -54,9 +55,10 @@ const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
  * follows the live snapshot; a larger one is paged, filtered and followed on the server (FleetList).
  */
 @Component({
-  selector: 'argus-systems-page',
+  selector: 'argus-system-list-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
+    PageHeader,
     AlertCounts,
     Icon,
     MatButtonModule,
@@ -71,10 +73,10 @@ const SORT_OPTIONS: readonly { value: FleetSort; label: string }[] = [
     UsageBar,
   ],
   providers: [FleetList],
-  templateUrl: './systems-page.html',
-  styleUrl: './systems-page.scss',
+  templateUrl: './system-list-page.html',
+  styleUrl: './system-list-page.scss',
 })
-export class SystemsPage {
+export class SystemListPage {
   protected readonly fleet = inject(FleetList);
   protected readonly auth = inject(AuthService);
   protected readonly now = injectNow();
