@@ -84,6 +84,11 @@ export const user = z
     disabled: z.boolean(),
     /** Whether an authenticator app is its second factor. */
     totpEnabled: z.boolean(),
+    /**
+     * How it signs in. `local`: a password; `sso`: the identity provider only (no password of its
+     * own, and the provider's second factor, not Argus's); `both`.
+     */
+    source: z.enum(['local', 'sso', 'both']),
     notifyMinSeverity: notifyLevel,
     /** The customers granted to an OPERATOR or VIEWER (an ADMIN sees all; its list is not used). */
     customerIds: z.array(id),
@@ -95,8 +100,6 @@ export type User = z.infer<typeof user>;
 /** An account in the users list: also how it signs in, and when it last did. */
 export const userListItem = user
   .extend({
-    /** `local`: a password; `sso`: the identity provider only (no password of its own); `both`. */
-    source: z.enum(['local', 'sso', 'both']),
     /** May always sign in with a password, even when password sign-in is refused to others. */
     breakGlass: z.boolean(),
     /** The last sign-in, with a password or through the provider; null: never since this was recorded. */

@@ -88,6 +88,40 @@ export const rulePreview = z
   .meta({ id: 'RulePreview' });
 export type RulePreview = z.infer<typeof rulePreview>;
 
+/**
+ * A system's stored forecast lines, one per series a forecast rule governing the system reads: the
+ * least-squares line over the window (hours before `through`), and where it goes under the rule
+ * with the farthest horizon. The system page's chart draws it as a dashed projection.
+ */
+export const systemForecasts = z
+  .object({
+    evaluatedAt: instant,
+    windowHours: z.number().int(),
+    lines: z.array(
+      z.object({
+        metric: z.string(),
+        instance: z.string(),
+        /** The window's end (a whole hour): `level` is the line's value there. */
+        through: instant,
+        level: z.number(),
+        slopePerHour: z.number(),
+        /** Whether the window holds enough hours of data for a forecast (the setting's share). */
+        enoughData: z.boolean(),
+        ruleKey: z.string(),
+        threshold: z.number(),
+        /** 1: rises to the threshold; -1: falls to it. */
+        direction: z.union([z.literal(1), z.literal(-1)]),
+        horizonSeconds: z.number().int(),
+        /** When the line reaches the threshold; null: not enough data, or it shrinks or stays flat. */
+        projectedAt: instant.nullable(),
+        /** "Disk used on /var reaches 100 % in 2 d 6 h, around Tue 14:00", or null with `projectedAt`. */
+        text: z.string().nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'SystemForecasts' });
+export type SystemForecasts = z.infer<typeof systemForecasts>;
+
 // --- the request bodies of /api/alert-rules and /api/event-rules (docs/rules.md "Metric rules") ---
 // The inferred types are the services' input types.
 

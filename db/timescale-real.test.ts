@@ -126,6 +126,13 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
       aggregates.map((a) => a.view_name),
       ['metrics_1h', 'metrics_5m'],
     );
+    const rollupChunks = await rows<{ view_name: string; time_interval: string }>(
+      `SELECT a.view_name, d.time_interval::text FROM timescaledb_information.continuous_aggregates a
+         JOIN timescaledb_information.dimensions d ON d.hypertable_name = a.materialization_hypertable_name
+        ORDER BY a.view_name`,
+    );
+    const chunkWidths = rollupChunks.map((c) => `${c.view_name} ${c.time_interval}`);
+    assert.deepEqual(chunkWidths, ['metrics_1h 10 days', 'metrics_5m 1 day'], 'metrics_5m compressed, dropped sooner');
 
     const before = await jobs();
     const byKind = before.map((j) => `${j.proc_name} ${j.hypertable_name}`).sort();
@@ -272,8 +279,8 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     assert.equal(again.ok, true);
   });
 
-  it('compresses the rollups past their refresh window, and the views read them back unchanged', async () => {
-    // 25 days ago: kept by metrics_5m (30 d), well past its compress_after (refresh window + 1 day)
+  it('compresses the rollups past their compress_after, and the views read them back unchanged', async () => {
+    // 25 days ago: kept by metrics_5m (30 d), well past its compress_after (2 days)
     const from = new Date(now.getTime() - 25 * DAY);
     await knex.raw(
       `INSERT INTO metric_samples (time, system_id, name, instance, value)
@@ -294,7 +301,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     const before = await averages();
     assert.equal(before.length, 24);
     const compressAfter = (await jobOf('policy_compression', 'metrics_5m')).config['compress_after'];
-    assert.equal(compressAfter, '7 days 23:55:00', 'a day past the refresh window');
+    assert.equal(compressAfter, '2 days', 'at the age of raw samples, inside the refresh window');
 
     await runJob('policy_compression', 'metrics_5m');
     const [materialised] = await rows<{ schema: string; name: string }>(
@@ -306,12 +313,87 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
         WHERE hypertable_schema = ? AND hypertable_name = ?`,
       [materialised?.schema ?? '', materialised?.name ?? ''],
     );
-    const old = rollupChunks.filter((c) => c.range_end.getTime() < now.getTime() - 8 * DAY);
+    const old = rollupChunks.filter((c) => c.range_end.getTime() < now.getTime() - 2 * DAY);
     assert.ok(old.length > 0 && old.every((c) => c.is_compressed), JSON.stringify(rollupChunks));
     assert.ok(
-      rollupChunks.filter((c) => c.range_end.getTime() > now.getTime() - 7 * DAY).every((c) => !c.is_compressed),
-      'chunks inside the refresh window stay uncompressed',
+      rollupChunks.filter((c) => c.range_end.getTime() > now.getTime() - 2 * DAY).every((c) => !c.is_compressed),
+      'the newest two days stay uncompressed',
     );
     assert.deepEqual(await averages(), before);
+    const settings = await rows<{ segmentby: string | null; orderby: string | null }>(
+      `SELECT segmentby, orderby FROM timescaledb_information.hypertable_compression_settings
+        WHERE hypertable = format('%I.%I', ?::text, ?::text)::regclass`,
+      [materialised?.schema ?? '', materialised?.name ?? ''],
+    );
+    assert.deepEqual(settings, [{ segmentby: 'system_id,set_id', orderby: 'bucket DESC' }], 'a segment per system');
+  });
+
+  it('moves a rollup compressed with the default settings to one segment per system; old chunks stay readable', async () => {
+    const from = new Date(now.getTime() - 20 * DAY);
+    await knex.raw(
+      `INSERT INTO metric_samples (time, system_id, name, instance, value)
+       SELECT t, ?, 'load.5', '', extract(minute FROM t) FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '1 minute') t`,
+      [systemId, from, new Date(from.getTime() + HOUR - 60_000)],
+    );
+    const hourAfter = new Date(from.getTime() + HOUR);
+    const refresh = 'CALL refresh_continuous_aggregate(?::regclass, ?::timestamptz, ?::timestamptz)';
+    await knex.raw(refresh, ['metrics_1h', from, hourAfter]);
+    const hourly = () =>
+      rows<{ bucket: Date; avg: number; min: number; max: number; count: string }>(
+        `SELECT r.bucket, r.avgs[1] AS avg, r.mins[1] AS min, r.maxs[1] AS max, r.count
+           FROM metrics_1h r JOIN metric_series_sets s ON s.id = r.set_id
+          WHERE r.system_id = ? AND s.names = ARRAY['load.5'] ORDER BY r.bucket`,
+        [systemId],
+      );
+    const before = await hourly();
+    assert.deepEqual(
+      before.map((b) => [b.avg, b.min, b.max, Number(b.count)]),
+      [[29.5, 0, 59, 60]],
+    );
+    // the release before: TimescaleDB's own settings for a continuous aggregate, chunks compressed with them
+    const [materialised] = await rows<{ name: string }>(
+      `SELECT format('%I.%I', materialization_hypertable_schema, materialization_hypertable_name) AS name
+         FROM timescaledb_information.continuous_aggregates WHERE view_name = 'metrics_1h'`,
+    );
+    const mat = materialised?.name ?? '';
+    await knex.raw(
+      `ALTER MATERIALIZED VIEW metrics_1h SET (timescaledb.compress = true, timescaledb.compress_segmentby = '',
+                                              timescaledb.compress_orderby = 'bucket, system_id, set_id')`,
+    );
+    await knex.raw('SELECT compress_chunk(c) FROM show_chunks(?::regclass, older_than => ?::timestamptz) c', [
+      mat,
+      new Date(now.getTime() - 10 * DAY),
+    ]);
+    const settings = () =>
+      rows<{ segmentby: string }>(
+        `SELECT coalesce(segmentby, '') AS segmentby FROM timescaledb_information.hypertable_compression_settings
+          WHERE hypertable = ?::regclass`,
+        [mat],
+      );
+    assert.deepEqual(await settings(), [{ segmentby: '' }]);
+
+    const logged: string[] = [];
+    const log = pino({ level: 'info' }, { write: (line: string) => logged.push(line) });
+    const outcome = await setupTimescale(knex, loadRetentionConfig({}), log);
+    assert.equal(outcome.ok, true, outcome.messages.join('\n'));
+    assert.ok(
+      logged.some((line) => line.includes('metrics_1h compression now segments by system_id, set_id')),
+      logged.join(''),
+    );
+    assert.deepEqual(await settings(), [{ segmentby: 'system_id,set_id' }]);
+    assert.deepEqual(await hourly(), before, 'the chunk compressed with the old settings reads back whole');
+    // recompressed now, the same chunk takes the new settings and reads the same
+    await knex.raw('SELECT decompress_chunk(c, if_compressed => true) FROM show_chunks(?::regclass) c', [mat]);
+    await runJob('policy_compression', 'metrics_1h');
+    const compressed = await rows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM timescaledb_information.chunks
+        WHERE format('%I.%I', hypertable_schema, hypertable_name) = ? AND is_compressed`,
+      [mat],
+    );
+    assert.ok((compressed[0]?.n ?? 0) > 0);
+    assert.deepEqual(await hourly(), before);
+    const again = await setupTimescale(knex, loadRetentionConfig({}), log);
+    assert.equal(again.ok, true);
+    assert.equal(logged.filter((line) => line.includes('metrics_1h compression now segments')).length, 1, 'once');
   });
 });

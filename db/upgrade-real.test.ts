@@ -6,9 +6,7 @@
  * (docs/decisions.md "One row per report").
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
@@ -18,6 +16,8 @@ import { pickSource } from '../backend/src/systems/service.js';
 import {
   chartsOf,
   HOUR,
+  PER_SAMPLE_RELEASE_STEP,
+  perSampleReleaseMigrations,
   rowsOf,
   startRealTimescale,
   stopRealTimescale,
@@ -26,7 +26,7 @@ import {
   type RealTimescale,
 } from '../backend/src/testing/report-rows.js';
 import { loadRetentionConfig } from './environment.js';
-import { MIGRATIONS_DIR, runMigrations } from './migrate.js';
+import { runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
 
 const SILENT = pino({ level: 'silent' });
@@ -37,33 +37,6 @@ const SERIES = [
   { name: 'mem.used_pct', instance: '' },
 ];
 const RANGES = [HOUR, 2 * DAY, 7 * DAY, 30 * DAY, 400 * DAY];
-
-/** The schema and TimescaleDB set-up of the release before one row per report. */
-const PREVIOUS_STEP = `
-  CREATE EXTENSION IF NOT EXISTS timescaledb;
-  SELECT create_hypertable('metrics', 'time', chunk_time_interval => INTERVAL '1 day', migrate_data => true);
-  ALTER TABLE metrics SET (timescaledb.compress, timescaledb.compress_segmentby = 'system_id, name, instance',
-                           timescaledb.compress_orderby = 'time DESC');
-  SELECT add_compression_policy('metrics', compress_after => INTERVAL '2 days');
-  CREATE MATERIALIZED VIEW metrics_5m
-  WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
-  SELECT time_bucket(INTERVAL '5 minutes', time) AS bucket, system_id, name, instance,
-         avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
-    FROM metrics GROUP BY bucket, system_id, name, instance WITH NO DATA;
-  CREATE MATERIALIZED VIEW metrics_1h
-  WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
-  SELECT time_bucket(INTERVAL '1 hour', time) AS bucket, system_id, name, instance,
-         avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
-    FROM metrics GROUP BY bucket, system_id, name, instance WITH NO DATA;
-  CREATE INDEX metrics_5m_series_idx ON metrics_5m (system_id, name, instance, bucket);
-  CREATE INDEX metrics_1h_series_idx ON metrics_1h (system_id, name, instance, bucket);
-  SELECT add_continuous_aggregate_policy('metrics_5m', start_offset => INTERVAL '6 days 23:55:00',
-         end_offset => INTERVAL '5 minutes', schedule_interval => INTERVAL '5 minutes');
-  SELECT add_continuous_aggregate_policy('metrics_1h', start_offset => INTERVAL '6 days 23:00:00',
-         end_offset => INTERVAL '1 hour', schedule_interval => INTERVAL '1 hour');
-  SELECT add_retention_policy('metrics', drop_after => INTERVAL '7 days');
-  SELECT add_retention_policy('metrics_5m', drop_after => INTERVAL '30 days');
-  SELECT add_retention_policy('metrics_1h', drop_after => INTERVAL '400 days');`;
 
 /** The chart SQL of that release: raw samples or rollup rows re-bucketed. */
 async function previousChart(knex: Knex, systemId: number, now: Date, series: (typeof SERIES)[number], range: number) {
@@ -91,15 +64,6 @@ async function previousChart(knex: Knex, systemId: number, now: Date, series: (t
   return { source, points: points.map((p) => [p['t'], p['avg'], p['min'], p['max']].map(Number)) } satisfies Chart;
 }
 
-/** A migrations directory of that release: every file before 0022. */
-async function previousMigrations(): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), 'argus-migrations-'));
-  for (const file of await readdir(MIGRATIONS_DIR)) {
-    if (/^\d{4}_/.test(file) && file < '0022') await symlink(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
-  }
-  return dir;
-}
-
 describe('upgrading per-sample rows to one row per report on the real extension', { timeout: 300_000 }, () => {
   let real: RealTimescale | undefined;
   let knex: Knex;
@@ -111,9 +75,9 @@ describe('upgrading per-sample rows to one row per report on the real extension'
   before(async () => {
     real = await startRealTimescale();
     knex = real.knex;
-    migrations = await previousMigrations();
+    migrations = await perSampleReleaseMigrations();
     await runMigrations(knex, migrations);
-    await knex.raw(PREVIOUS_STEP);
+    await knex.raw(PER_SAMPLE_RELEASE_STEP);
     const jobs = await rows<{ job_id: number }>('SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000');
     await unscheduleJobs(
       knex,

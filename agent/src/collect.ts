@@ -12,6 +12,7 @@ import { kernelCollector } from './collectors/kernel.js';
 import { loadCollector } from './collectors/load.js';
 import { memoryCollector } from './collectors/memory.js';
 import { networkCollector } from './collectors/network.js';
+import { sharedProcStats } from './collectors/proc-stats.js';
 import { processesCollector } from './collectors/processes.js';
 import { DEFAULT_CHECKS_DIR, scriptChecks } from './collectors/scripts.js';
 import { DEFAULT_TEXTFILE_DIR, textfileCollector } from './collectors/textfile.js';
@@ -65,6 +66,8 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
   const settings = options.settings ?? (() => ({}));
   const log = options.log ?? (() => undefined);
   const scripts = scriptChecks({ dir: options.checksDir ?? DEFAULT_CHECKS_DIR, settings, log, firstWaitMs });
+  // every /proc/<pid>/stat once a look: the zombie count and the process lists share them
+  const procStats = sharedProcStats(host);
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
     memoryCollector(host),
@@ -72,16 +75,19 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     disksCollector(host),
     diskIoCollector(host, clock),
     networkCollector(host, clock),
-    kernelCollector(host),
+    kernelCollector(host, procStats.stats),
     configuredCollector(settings, run),
-    processesCollector(host, settings, clock),
+    processesCollector(host, settings, clock, procStats.stats),
     containersCollector({ settings, log, hostCpus: cores }),
     textfileCollector({ dir: options.textfileDir ?? DEFAULT_TEXTFILE_DIR, settings, log }),
     atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
     atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
     atMostEvery(60 * MINUTE, updatesCollector(run), { firstWaitMs, changed: async () => packageState() }),
   ];
-  const lookOnce = async () => (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
+  const lookOnce = async () => {
+    procStats.next();
+    return (await Promise.all(parts.map((part) => part().catch(() => [])))).flat();
+  };
   let primed = false;
 
   return {

@@ -11,6 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { localHost } from '../src/host.js';
+import { createCollector } from '../src/collect.js';
 import { globMatcher, processesCollector } from '../src/collectors/processes.js';
 import type { Sample } from '../src/sample.js';
 
@@ -105,5 +106,30 @@ describe('processes from /proc', () => {
     assert.ok(!globMatcher('nginx').test('nginx-exporter'));
     assert.ok(globMatcher('post?res').test('postgres'));
     assert.ok(!globMatcher('a.c').test('abc'), 'a dot is a dot');
+  });
+});
+
+describe('one read of each process a collection', () => {
+  it('reads every /proc/<pid>/stat once a look, shared by the zombie count and the process lists', async () => {
+    const real = localHost();
+    const statReads = new Map<string, number>();
+    const counting = {
+      ...real,
+      read: (path: string) => {
+        if (/^\/proc\/\d+\/stat$/.test(path)) statReads.set(path, (statReads.get(path) ?? 0) + 1);
+        return real.read(path);
+      },
+    };
+    const collector = createCollector(counting, {
+      primeMs: 10,
+      settings: () => ({ processes: 'argus-no-such-process', 'processes.top': '5' }),
+    });
+    const report = await collector.report();
+    assert.ok(report.metrics.some((s) => s.name === 'proc.zombies'));
+    assert.ok(report.metrics.some((s) => s.name === 'processes.count'));
+    assert.ok(statReads.size > 3, `${statReads.size} processes`);
+    // the first report takes two looks (rates need two); a process that started between them once
+    const most = Math.max(...statReads.values());
+    assert.equal(most, 2, `at most once a look, not once for each collector: ${most}`);
   });
 });

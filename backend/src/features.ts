@@ -191,6 +191,7 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
       f.customers.routes,
       f.customers.enrollmentRoutes,
       f.systems.routes,
+      f.evaluation.forecastRoutes,
       f.live.routes,
       f.agents.routes,
       f.agents.rolloutRoutes,

@@ -120,6 +120,24 @@ export async function ensureCompressionSettings({ knex, report }: StepContext): 
     await knex.raw(COMPRESSION_SQL);
     return;
   }
+  const { segmentBy, orderBy } = await compressionSettings(knex, null, 'metrics');
+  if (segmentBy === COMPRESS_SEGMENTBY.join(', ') && orderBy === COMPRESS_ORDERBY) return;
+  await knex.raw(COMPRESSION_SQL);
+  report.info(
+    `metrics compression now segments by ${COMPRESS_SEGMENTBY.join(', ')} and orders by ${COMPRESS_ORDERBY} ` +
+      `(was ${segmentBy} / ${orderBy}); chunks compressed before keep their settings`,
+  );
+}
+
+/**
+ * A hypertable's compression settings as ALTER … SET writes them (`a, b` and `c DESC`); `schema`
+ * null: the current one.
+ */
+export async function compressionSettings(
+  knex: StepContext['knex'],
+  schema: string | null,
+  hypertable: string,
+): Promise<{ segmentBy: string; orderBy: string }> {
   const settings = await query<{
     attname: string;
     segmentby: number | null;
@@ -129,21 +147,18 @@ export async function ensureCompressionSettings({ knex, report }: StepContext): 
     knex,
     `SELECT attname, segmentby_column_index AS segmentby, orderby_column_index AS orderby, orderby_asc AS asc
        FROM timescaledb_information.compression_settings
-      WHERE hypertable_schema = current_schema() AND hypertable_name = 'metrics'`,
+      WHERE hypertable_schema = coalesce(?, current_schema()) AND hypertable_name = ?`,
+    [schema, hypertable],
   );
   const segmentBy = settings
     .filter((s) => s.segmentby !== null)
     .sort((a, b) => (a.segmentby ?? 0) - (b.segmentby ?? 0))
-    .map((s) => s.attname);
+    .map((s) => s.attname)
+    .join(', ');
   const orderBy = settings
     .filter((s) => s.orderby !== null)
     .sort((a, b) => (a.orderby ?? 0) - (b.orderby ?? 0))
     .map((s) => `${s.attname}${s.asc ? '' : ' DESC'}`)
     .join(', ');
-  if (segmentBy.join(', ') === COMPRESS_SEGMENTBY.join(', ') && orderBy === COMPRESS_ORDERBY) return;
-  await knex.raw(COMPRESSION_SQL);
-  report.info(
-    `metrics compression now segments by ${COMPRESS_SEGMENTBY.join(', ')} and orders by ${COMPRESS_ORDERBY} ` +
-      `(was ${segmentBy.join(', ')} / ${orderBy}); chunks compressed before keep their settings`,
-  );
+  return { segmentBy, orderBy };
 }

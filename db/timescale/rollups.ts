@@ -12,6 +12,23 @@ export interface Rollup {
   schedule: string;
   retention(config: RetentionConfig): Interval;
   retentionVariable: string;
+  /**
+   * The width of the rollup's own chunks, null: TimescaleDB's (ten raw chunks). A chunk is
+   * compressed only once all of it is past compress_after, and dropped only once all of it is past
+   * retention: with ten-day chunks metrics_5m held up to ten days more than its policies say, both
+   * uncompressed and in all (40 of 30). One day keeps that to a day, and each compressed segment
+   * still holds a day of a system's buckets (288 rows). metrics_1h keeps ten days: 240 hourly rows a segment, and ten days
+   * are little of 400.
+   */
+  chunkInterval: string | null;
+  /**
+   * Age at which the rollup's chunks are compressed when sooner than its refresh window's end, null:
+   * a day past that end. metrics_5m: two days, the raw samples' default (a day past its window kept
+   * 8 of its 30 days uncompressed, at 2.2 × the compressed bytes); a late report's refresh may now
+   * rewrite a compressed day, as late reports already do in the raw table. metrics_1h: 8 days of
+   * 400 is little.
+   */
+  compressAfter: string | null;
 }
 
 export const ROLLUPS: readonly Rollup[] = [
@@ -22,6 +39,8 @@ export const ROLLUPS: readonly Rollup[] = [
     schedule: '5 minutes',
     retention: (config) => config.rollup5mRetention,
     retentionVariable: 'METRICS_5M_RETENTION',
+    chunkInterval: '1 day',
+    compressAfter: '2 days',
   },
   {
     view: 'metrics_1h',
@@ -30,6 +49,8 @@ export const ROLLUPS: readonly Rollup[] = [
     schedule: '1 hour',
     retention: (config) => config.rollup1hRetention,
     retentionVariable: 'METRICS_1H_RETENTION',
+    chunkInterval: null,
+    compressAfter: null,
   },
 ];
 
@@ -55,7 +76,8 @@ function createSql(rollup: Rollup): string {
 }
 
 /** Creates the missing rollups; returns the views created now. */
-export async function ensureRollups({ knex, report }: StepContext): Promise<string[]> {
+export async function ensureRollups(context: StepContext): Promise<string[]> {
+  const { knex, report } = context;
   const existing = await query<{ view_name: string; materialized_only: boolean }>(
     knex,
     `SELECT view_name, materialized_only FROM timescaledb_information.continuous_aggregates
@@ -73,9 +95,32 @@ export async function ensureRollups({ knex, report }: StepContext): Promise<stri
       report.info(`${rollup.view} now includes real-time data (materialized_only = false)`);
     }
     await knex.raw(`CREATE INDEX IF NOT EXISTS ${rollup.view}_system_idx ON ${rollup.view} (system_id, bucket)`);
+    await ensureChunkInterval(context, rollup, !found);
   }
   if (created.length) report.info(`Created the rollups ${created.join(', ')}`);
   return created;
+}
+
+/** Sets the width of the rollup's next chunks; the chunks it has keep theirs. */
+async function ensureChunkInterval({ knex, report }: StepContext, rollup: Rollup, created: boolean): Promise<void> {
+  if (rollup.chunkInterval === null) return;
+  const [chunks] = await query<{ hypertable: string; current: string; differs: boolean }>(
+    knex,
+    `SELECT format('%I.%I', d.hypertable_schema, d.hypertable_name) AS hypertable, d.time_interval::text AS current,
+            d.time_interval <> ?::interval AS differs
+       FROM timescaledb_information.continuous_aggregates a
+       JOIN timescaledb_information.dimensions d
+         ON d.hypertable_schema = a.materialization_hypertable_schema
+        AND d.hypertable_name = a.materialization_hypertable_name
+      WHERE a.view_schema = current_schema() AND a.view_name = ?`,
+    [rollup.chunkInterval, rollup.view],
+  );
+  if (!chunks?.differs) return;
+  await knex.raw('SELECT set_chunk_time_interval(?::regclass, ?::interval)', [chunks.hypertable, rollup.chunkInterval]);
+  if (!created)
+    report.info(
+      `${rollup.view}'s new chunks span ${rollup.chunkInterval} (was ${chunks.current}); older ones keep theirs`,
+    );
 }
 
 interface WindowRow {

@@ -42,6 +42,8 @@ export interface AgentOptions {
   maxBuffer?: number;
   /** Known agent key (e.g. a bench that enrolled before). */
   agentKey?: string;
+  /** Running containers the host reports (13 series each). */
+  containers?: number;
 }
 
 export interface SendResult {
@@ -76,7 +78,7 @@ export class SimulatedAgent {
   private lastBatch: number[] = [];
 
   constructor(private readonly options: AgentOptions) {
-    this.host = new SimulatedHost(options.seed);
+    this.host = new SimulatedHost(options.seed, undefined, options.containers ?? 0);
     this.agentKey = options.agentKey ?? null;
   }
 

@@ -43,6 +43,34 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+type AddSeries = (
+  name: string,
+  kind: Kind,
+  mean: number,
+  spread: number,
+  min: number,
+  max: number,
+  instance?: string,
+) => void;
+
+/** A running container's series, as the agent's containers collector sends them. */
+function addContainer(add: AddSeries, name: string, r: () => number): void {
+  const limit = 2 ** 30;
+  add('container.running', 'flag', 1, 0, 0, 1, name);
+  add('container.restarts', 'flag', 0, 0, 0, 1e6, name);
+  add('container.restarts_recent', 'flag', 0, 0, 0, 1e6, name);
+  add('container.exited_unexpectedly', 'flag', 0, 0, 0, 1, name);
+  add('container.uptime_s', 'counter', 0, 0, 0, Number.MAX_SAFE_INTEGER, name);
+  add('container.cpu_pct', 'pct', r() * 20, 3, 0, 100, name);
+  add('container.mem_used_bytes', 'gauge', limit * (0.1 + r() * 0.5), limit * 0.01, 0, limit, name);
+  add('container.mem_limit_bytes', 'flag', limit, 0, 0, limit, name);
+  add('container.mem_pct', 'pct', 10 + r() * 50, 1, 0, 100, name);
+  add('container.net_rx_bps', 'gauge', r() * 1e6, 1e5, 0, 1e10, name);
+  add('container.net_tx_bps', 'gauge', r() * 1e6, 1e5, 0, 1e10, name);
+  add('container.disk_read_bytes_ps', 'gauge', r() * 1e5, 1e4, 0, 1e10, name);
+  add('container.disk_write_bytes_ps', 'gauge', r() * 1e5, 1e4, 0, 1e10, name);
+}
+
 export class SimulatedHost {
   private readonly series: Series[] = [];
   private readonly random: () => number;
@@ -52,6 +80,8 @@ export class SimulatedHost {
   constructor(
     seed: number,
     readonly cores = 2 + (seed % 4) * 2,
+    /** Running containers, each with the 13 series the agent sends for one (docs/protocol.md). */
+    containers = 0,
   ) {
     this.random = seededRandom(seed);
     this.bootedAt = Date.now() - Math.floor(this.random() * 30 * 86_400_000);
@@ -101,6 +131,7 @@ export class SimulatedHost {
     add('backup.age_h', 'gauge', 2 + r() * 20, 0.1, 0, 10_000, 'nightly');
     add('backup.age_h', 'gauge', 2 + r() * 20, 0.1, 0, 10_000, 'offsite');
     add('agent.buffered_reports', 'gauge', 0, 0, 0, 1e6);
+    for (let c = 0; c < containers; c++) addContainer(add, `app-${String(c).padStart(2, '0')}`, r);
   }
 
   /** The next report's samples at `now`; `buffered` is what the agent holds unsent. */

@@ -4,10 +4,17 @@
  * row per report, runs the compression policy and refreshes both rollups with `CALL run_job`,
  * measures what a sample costs uncompressed (with the dedupe index) and compressed and what a
  * rollup costs per series and bucket, and works out the steady state for 1,000 such systems under
- * the default retention (raw 7 d, compress after 2 d, metrics_5m 30 d, metrics_1h 400 d), and with
- * the lever: compress after 6 h.
+ * the default retention (raw 7 d, compress after 2 d, metrics_5m 30 d, metrics_1h 400 d) at its
+ * peak: a chunk is compressed only once all of it is past compress_after and dropped only once all
+ * of it is past retention, so each table holds up to one chunk more of each. The rollups are
+ * measured with the step's compression settings and chunk widths, then, on the same rows, with
+ * those of the release before (TimescaleDB's defaults for a continuous aggregate, ten-day chunks).
+ * A compressed rollup is counted by its compressed rows (heap and TOAST): what grows with the
+ * fleet; a chunk's fixed pages (indexes, free-space maps: ~100 kB each) weigh on 4 hosts, not on 1,000.
  *
- *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7]
+ *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7] [--containers 50]
+ *
+ * `--containers N`: each host also reports N running containers (13 series each).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -24,6 +31,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       real: { type: 'boolean', default: true },
       systems: { type: 'string', default: '4' },
       days: { type: 'string', default: '7' },
+      containers: { type: 'string', default: '0' },
     },
   });
   const systems = Number(values.systems);
@@ -33,8 +41,12 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     ((await knex.raw(sql, bindings)) as { rows: T[] }).rows[0] as T;
   try {
     const started = performance.now();
-    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24 });
-    for (const job of jobs.filter((j) => j.proc_name !== 'policy_retention'))
+    const containers = Number(values.containers);
+    const { rows, seriesPerHost: series } = await loadSimulatedSamples(knex, { systems, hours: days * 24, containers });
+    // raw compressed and both rollups refreshed; the rollups are measured uncompressed first
+    const compressesRollup = (j: (typeof jobs)[number]) =>
+      j.proc_name === 'policy_compression' && j.hypertable_name !== 'metrics';
+    for (const job of jobs.filter((j) => j.proc_name !== 'policy_retention' && !compressesRollup(j)))
       await knex.raw('CALL run_job(?)', [job.job_id]);
     await knex.raw('VACUUM ANALYZE');
     console.log(
@@ -105,20 +117,70 @@ export async function benchDiskReal(args: string[]): Promise<void> {
         `${perSample.row5m.toFixed(1)} B and metrics_1h ${perSample.row1h.toFixed(1)} B per series and bucket`,
     );
 
-    // steady state for 1,000 systems with this many series each, one sample per series every 30 s
+    /** Every chunk of a rollup compressed with its current settings; bytes per series and bucket. */
+    const compressedRollup = async (view: string) => {
+      const mat = await materialisation(knex, view);
+      await knex.raw('SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks(?::regclass) c', [mat]);
+      const { rows, bytes } = await rollup(view);
+      const data = await one<{ bytes: string }>(
+        `SELECT sum(pg_relation_size(cc.oid) + coalesce(pg_relation_size(NULLIF(cc.reltoastrelid, 0)), 0)) AS bytes
+           FROM _timescaledb_catalog.hypertable h
+           JOIN _timescaledb_catalog.chunk c1 ON c1.hypertable_id = h.id
+           JOIN _timescaledb_catalog.chunk c2 ON c2.id = c1.compressed_chunk_id
+           JOIN pg_class cc ON cc.oid = format('%I.%I', c2.schema_name, c2.table_name)::regclass
+          WHERE format('%I.%I', h.schema_name, h.table_name)::regclass = ?::regclass`,
+        [mat],
+      );
+      return { all: Number(bytes) / Number(rows), rows: Number(data.bytes) / Number(rows) };
+    };
+    const compressedNow = { m5: await compressedRollup('metrics_5m'), h1: await compressedRollup('metrics_1h') };
+    const describeRollups = (c: typeof compressedNow) =>
+      `metrics_5m ${c.m5.rows.toFixed(1)} B, metrics_1h ${c.h1.rows.toFixed(1)} B per series and bucket ` +
+      `(with each chunk's fixed pages: ${c.m5.all.toFixed(1)} and ${c.h1.all.toFixed(1)} B)`;
+    console.log(`  rollups compressed, the step's settings: ${describeRollups(compressedNow)}`);
+    // the same rows with the settings of the release before
+    for (const view of ['metrics_5m', 'metrics_1h']) {
+      const mat = await materialisation(knex, view);
+      await knex.raw('SELECT decompress_chunk(c, if_compressed => true) FROM show_chunks(?::regclass) c', [mat]);
+      await knex.raw(
+        `ALTER MATERIALIZED VIEW ${view} SET (timescaledb.compress = true, timescaledb.compress_segmentby = '',
+                                             timescaledb.compress_orderby = 'bucket, system_id, set_id')`,
+      );
+    }
+    const compressedBefore = { m5: await compressedRollup('metrics_5m'), h1: await compressedRollup('metrics_1h') };
+    console.log(
+      `  rollups compressed, TimescaleDB's defaults (no segment; ${systems} hosts side by side, where 1,000 ` +
+        `would put the same series' previous bucket beyond the compressor's reach): ${describeRollups(compressedBefore)}`,
+    );
+
+    // steady state at its peak for 1,000 systems with this many series each, one sample per series every 30 s
     const seriesTotal = 1000 * series;
     const perDay = seriesTotal * 2880;
-    /** Raw compressed after `compressAfterDays`; rollups after `rollupsAfterDays` (null: never). */
-    const steady = (compressAfterDays: number, rawBytes: number, rollupsAfterDays: number | null) => {
-      const rollup = (perDayRows: number, days: number, uncompressedRow: number, compressedRow: number) => {
-        const plainDays = rollupsAfterDays === null ? days : Math.min(days, rollupsAfterDays);
-        return seriesTotal * perDayRows * (plainDays * uncompressedRow + (days - plainDays) * compressedRow);
+    interface Layout {
+      compressAfterDays: number;
+      /** metrics_5m's compress_after (metrics_1h's: 8 days, its refresh window and a day). */
+      compress5mDays: number;
+      chunk5mDays: number;
+      compressed5m: number;
+      compressed1h: number;
+    }
+    /** Raw in one-day chunks, metrics_1h in ten-day ones. */
+    const steady = ({ compressAfterDays, compress5mDays, chunk5mDays, compressed5m, compressed1h }: Layout) => {
+      const rollupBytes = (
+        perDayRows: number,
+        keptDays: number,
+        [afterDays, chunkDays]: [number, number],
+        plain: number,
+        packed: number,
+      ) => {
+        const plainDays = afterDays + chunkDays;
+        return seriesTotal * perDayRows * (plainDays * plain + (keptDays + chunkDays - plainDays) * packed);
       };
       const parts = {
-        uncompressed: perDay * compressAfterDays * rawBytes,
+        uncompressed: perDay * (compressAfterDays + 1) * perSample.raw,
         compressed: perDay * (7 - compressAfterDays) * perSample.compressed,
-        fiveMinutes: rollup(288, 30, perSample.row5m, compressedRows.row5m),
-        hours: rollup(24, 400, perSample.row1h, compressedRows.row1h),
+        fiveMinutes: rollupBytes(288, 30, [compress5mDays, chunk5mDays], perSample.row5m, compressed5m),
+        hours: rollupBytes(24, 400, [8, 10], perSample.row1h, compressed1h),
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return (
@@ -126,33 +188,42 @@ export async function benchDiskReal(args: string[]): Promise<void> {
         `${(parts.compressed / GB).toFixed(1)}, metrics_5m ${(parts.fiveMinutes / GB).toFixed(1)}, metrics_1h ${(parts.hours / GB).toFixed(1)})`
       );
     };
-    // lever: the rollups compressed too (continuous aggregates can be; their chunks hold old buckets)
-    const compressedRollup = async (view: string) => {
-      await knex.raw(`ALTER MATERIALIZED VIEW ${view} SET (timescaledb.compress = true)`);
-      await knex.raw(
-        `SELECT compress_chunk(c, if_not_compressed => true) FROM timescaledb_information.continuous_aggregates a,
-                show_chunks(format('%I.%I', a.materialization_hypertable_schema, a.materialization_hypertable_name)::regclass) c
-          WHERE a.view_name = ?`,
-        [view],
-      );
-      return rollup(view);
+    const now = {
+      compress5mDays: 2,
+      chunk5mDays: 1,
+      compressed5m: compressedNow.m5.rows,
+      compressed1h: compressedNow.h1.rows,
     };
-    const fiveMinutesCompressed = await compressedRollup('metrics_5m');
-    const hoursCompressed = await compressedRollup('metrics_1h');
-    const compressedRows = {
-      row5m: Number(fiveMinutesCompressed.bytes) / Number(fiveMinutesCompressed.rows),
-      row1h: Number(hoursCompressed.bytes) / Number(hoursCompressed.rows),
-    };
+    console.log(`  steady state at its peak, 1,000 systems × ${series} series every 30 s, default retention:`);
     console.log(
-      `  rollups compressed: metrics_5m ${compressedRows.row5m.toFixed(1)} B, metrics_1h ${compressedRows.row1h.toFixed(1)} B per series and bucket`,
+      `    the release before (metrics_5m compressed after 8 days in ten-day chunks, TimescaleDB's default rollup ` +
+        `compression at ${systems} hosts: a lower bound): ` +
+        steady({
+          compressAfterDays: 2,
+          compress5mDays: 8,
+          chunk5mDays: 10,
+          compressed5m: compressedBefore.m5.rows,
+          compressed1h: compressedBefore.h1.rows,
+        }),
     );
+    console.log(
+      `    now (metrics_5m compressed after 2 days in one-day chunks; raw after 2 days): ${steady({ ...now, compressAfterDays: 2 })}`,
+    );
+    console.log(`    … and METRICS_COMPRESS_AFTER=6 hours: ${steady({ ...now, compressAfterDays: 0.25 })}`);
     await lateReports(knex, series);
-    console.log(`  steady state, 1,000 systems × ${series} series every 30 s, default retention:`);
-    console.log(`    rollups compressed after 8 days (the step), raw after 2 days: ${steady(2, perSample.raw, 8)}`);
-    console.log(`    … and raw compressed after 6 hours (METRICS_COMPRESS_AFTER): ${steady(0.25, perSample.raw, 8)}`);
   } finally {
     await close();
   }
+}
+
+/** A rollup's materialisation hypertable, as a regclass text. */
+async function materialisation(knex: Knex, view: string): Promise<string> {
+  const result = (await knex.raw(
+    `SELECT format('%I.%I', materialization_hypertable_schema, materialization_hypertable_name) AS name
+       FROM timescaledb_information.continuous_aggregates WHERE view_name = ?`,
+    [view],
+  )) as { rows: { name: string }[] };
+  return result.rows[0]?.name ?? '';
 }
 
 /**

@@ -77,7 +77,7 @@ export async function seedFleet(knex: Knex, systems: number): Promise<number> {
 }
 
 /** The evaluation as the app builds it, on the memory bus, the real clock and mail off. */
-export function benchEvaluation(knex: Knex) {
+export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boolean } = {}) {
   const { log } = captureLogger();
   const mailer = { isEnabled: async () => false, send: async () => undefined };
   return createEvaluation({
@@ -95,5 +95,6 @@ export function benchEvaluation(knex: Knex) {
       log,
       authUrl: '',
     }),
+    ...options,
   });
 }

@@ -11,11 +11,12 @@
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 1000] [--gzip]
- *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
+ *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus] [--containers 50]
  *
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
  * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
+ * --containers N: each host also reports N running containers (13 series each).
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -216,6 +217,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       profile: { type: 'string' },
       connections: { type: 'string', default: '4' },
       prometheus: { type: 'boolean', default: true },
+      containers: { type: 'string', default: '0' },
     },
     allowNegative: true,
   });
@@ -257,6 +259,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
             hostname: `${run}-host-${i}`,
             seed: i + 1,
             gzip: values.gzip,
+            containers: Number(values.containers),
           }),
       );
       contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });

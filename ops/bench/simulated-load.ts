@@ -14,13 +14,18 @@ const BATCH_ROWS = 20_000;
  */
 export async function loadSimulatedSamples(
   knex: Knex,
-  { table = 'metrics', systems, hours }: { table?: string; systems: number; hours: number },
+  {
+    table = 'metrics',
+    systems,
+    hours,
+    containers = 0,
+  }: { table?: string; systems: number; hours: number; containers?: number },
 ): Promise<{ rows: number; seriesPerHost: number }> {
-  if (table !== 'metrics') return loadSamples(knex, table, systems, hours);
+  if (table !== 'metrics') return loadSamples(knex, table, systems, hours, containers);
   await knex.raw(
     `CREATE UNLOGGED TABLE simulated_samples (time timestamptz, system_id int, name text, instance text, value float8)`,
   );
-  const loaded = await loadSamples(knex, 'simulated_samples', systems, hours);
+  const loaded = await loadSamples(knex, 'simulated_samples', systems, hours, containers);
   // a report's samples in the simulator's order; one series set per distinct order
   await knex.raw(`
     INSERT INTO metrics (time, system_id, set_id, vals)
@@ -38,6 +43,7 @@ async function loadSamples(
   table: string,
   systems: number,
   hours: number,
+  containers: number,
 ): Promise<{ rows: number; seriesPerHost: number }> {
   const end = Date.now() - 60_000;
   const reports = Math.floor((hours * 3_600_000) / INTERVAL_MS);
@@ -54,7 +60,7 @@ async function loadSamples(
   let rows = 0;
   const series = new Set<string>();
   for (let system = 1; system <= systems; system++) {
-    const host = new SimulatedHost(system);
+    const host = new SimulatedHost(system, undefined, containers);
     for (let r = 0; r < reports; r++) {
       const at = end - (reports - r) * INTERVAL_MS;
       const iso = new Date(at).toISOString();

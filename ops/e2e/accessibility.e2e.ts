@@ -116,6 +116,7 @@ describe('accessibility of every console page (axe-core, WCAG 2.1 AA)', () => {
     ['the mail settings', '/settings/mail', (p) => p.getByRole('heading').first().waitFor()],
     ['the agent rollout settings', '/settings/agent-rollout', (p) => p.getByRole('heading').first().waitFor()],
     ['the alert settings', '/settings/alerts', (p) => p.getByRole('heading').first().waitFor()],
+    ['the forecast settings', '/settings/forecasts', (p) => p.getByLabel('Trend window (hours)').waitFor()],
     ['the storage page', '/settings/storage', (p) => p.getByTestId('usage').waitFor()],
     [
       'the notification channels',

@@ -235,6 +235,7 @@ describe('no page of the console overflows sideways, at 390 px and 1440 px, ligh
     ['mail settings', '/settings/mail', (p) => p.getByRole('heading').first().waitFor()],
     ['agent rollout', '/settings/agent-rollout', (p) => p.getByRole('heading').first().waitFor()],
     ['alert settings', '/settings/alerts', (p) => p.getByRole('heading').first().waitFor()],
+    ['forecast settings', '/settings/forecasts', (p) => p.getByLabel('Trend window (hours)').waitFor()],
     ['storage', '/settings/storage', (p) => p.getByTestId('usage').waitFor()],
     ['channels', '/settings/channels', (p) => p.getByText('Accounts who may see it').first().waitFor()],
     ['routing', '/settings/routing', (p) => p.getByRole('heading', { name: 'Global policy' }).waitFor()],

@@ -5,20 +5,15 @@
  */
 import { numberOf, type Host } from '../host.js';
 import { percent, sample, type Sample } from '../sample.js';
+import { readProcStats, stateOf, type ProcStats } from './proc-stats.js';
 
 export async function uptimeSeconds(host: Host): Promise<number | null> {
   return numberOf(((await host.read('/proc/uptime')) ?? '').split(/\s+/)[0]);
 }
 
-/** Processes in state Z: the state is the field after the parenthesised command (which may hold spaces). */
-async function zombies(host: Host): Promise<number> {
-  let count = 0;
-  for (const pid of await host.list('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    const stat = await host.read(`/proc/${pid}/stat`);
-    if (stat && stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z') count += 1;
-  }
-  return count;
+/** Processes in state Z, from the stat lines the processes collector reads too. */
+async function zombies(stats: ProcStats): Promise<number> {
+  return (await stats()).filter((stat) => stateOf(stat.text) === 'Z').length;
 }
 
 /** Per md array, the members missing: the underscores of its `[UU_]` status line. */
@@ -52,12 +47,13 @@ async function temperatures(host: Host): Promise<Sample[]> {
   return samples;
 }
 
-export function kernelCollector(host: Host) {
+/** `stats`: the collection's shared stat lines (collect.ts), or this collector's own read. */
+export function kernelCollector(host: Host, stats: ProcStats = () => readProcStats(host)) {
   return async (): Promise<Sample[]> => {
     const samples: Sample[] = [];
     const uptime = await uptimeSeconds(host);
     if (uptime !== null) samples.push(sample('uptime.s', Math.floor(uptime)));
-    samples.push(sample('proc.zombies', await zombies(host)));
+    samples.push(sample('proc.zombies', await zombies(stats)));
 
     const [allocated, , max] = ((await host.read('/proc/sys/fs/file-nr')) ?? '').trim().split(/\s+/).map(numberOf);
     const fds = allocated != null && max != null ? percent(allocated, max) : null;

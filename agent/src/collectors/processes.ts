@@ -15,6 +15,7 @@
  */
 import { type Host } from '../host.js';
 import { sample, type Sample } from '../sample.js';
+import { readProcStats, type ProcStats } from './proc-stats.js';
 
 /** Clock ticks a second (USER_HZ): 100 on every Linux architecture the agent is built for. */
 const TICKS = 100;
@@ -73,7 +74,13 @@ const users = (passwd: string) =>
       .map((f) => [f[2] as string, f[0] as string]),
   );
 
-export function processesCollector(host: Host, settings: () => Record<string, unknown>, clock: () => number) {
+/** `stats`: the collection's shared stat lines (collect.ts: the zombie count reads the same), or its own read. */
+export function processesCollector(
+  host: Host,
+  settings: () => Record<string, unknown>,
+  clock: () => number,
+  stats: ProcStats = () => readProcStats(host),
+) {
   let before: { at: number; ticks: Map<string, number> } | null = null;
   let pageSize: number | null = null;
 
@@ -103,10 +110,8 @@ export function processesCollector(host: Host, settings: () => Record<string, un
   return async (): Promise<Sample[]> => {
     const { top, patterns, args } = processSettings(settings());
     const procs: Proc[] = [];
-    for (const pid of await host.list('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      const text = await host.read(`/proc/${pid}/stat`);
-      const proc = text ? parseStat(pid, text) : null;
+    for (const { pid, text } of await stats()) {
+      const proc = parseStat(pid, text);
       if (proc) procs.push(proc);
     }
     const at = clock();

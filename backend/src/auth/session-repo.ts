@@ -2,6 +2,9 @@
 import type { Knex } from 'knex';
 import { transactionOf } from '../lib/transaction.js';
 
+/** How a session was opened: the sign-in form or the identity provider. */
+export type SessionMethod = 'password' | 'sso';
+
 export interface SessionRow {
   id: string;
   userId: number;
@@ -14,11 +17,15 @@ export interface SessionRow {
 export function createSessionRepo(db: Knex) {
   return {
     transaction: transactionOf(db),
-    async insert(row: SessionRow & { ip: string; userAgent: string }, q: Knex = db): Promise<void> {
+    async insert(
+      row: SessionRow & { ip: string; userAgent: string; method: SessionMethod },
+      q: Knex = db,
+    ): Promise<void> {
       await q('sessions').insert({
         id: row.id,
         user_id: row.userId,
         stage: row.stage,
+        method: row.method,
         ip: row.ip,
         user_agent: row.userAgent.slice(0, 300),
         last_seen_at: row.lastSeenAt,
@@ -53,6 +60,22 @@ export function createSessionRepo(db: Knex) {
     async delete(id: string, q: Knex = db): Promise<number | null> {
       const [row] = await q('sessions').where({ id }).delete().returning<{ user_id: number }[]>('user_id');
       return row?.user_id ?? null;
+    },
+
+    /**
+     * Deletes the password sessions of every account a password may no longer open (all but enabled
+     * break-glass administrators with a password of their own); returns the accounts they belonged to.
+     */
+    async deleteRefusedPasswordSessions(q: Knex): Promise<number[]> {
+      const rows = await q('sessions')
+        .where({ method: 'password' })
+        .whereNotIn(
+          'user_id',
+          q('users').select('id').where({ role: 'ADMIN', break_glass: true, local_password: true, disabled: false }),
+        )
+        .delete()
+        .returning<{ user_id: number }[]>('user_id');
+      return [...new Set(rows.map((row) => row.user_id))];
     },
 
     async deleteExpired(now: Date): Promise<number> {

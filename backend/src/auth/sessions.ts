@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import type { Bus } from '../bus/bus.js';
 import type { Clock } from '../lib/clock.js';
 import { randomToken, safeEqual, sha256 } from '../lib/crypto.js';
-import type { SessionRepo, SessionRow } from './session-repo.js';
+import type { SessionMethod, SessionRepo, SessionRow } from './session-repo.js';
 
 export const SESSION_COOKIE = 'argus.sid';
 /** Skips the second factor for one account on one browser (backed by a trusted_devices row). */
@@ -30,12 +30,15 @@ export interface SessionsDeps {
 
 export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
   return {
-    /** Starts a session; returns the cookie value (the only place the token exists in clear). */
-    /** A new session; `within` runs in its transaction (the sign-in's audit row). */
+    /**
+     * Starts a session; returns the cookie value (the only place the token exists in clear).
+     * `within` runs in its transaction (the sign-in's audit row); `method` is how it was opened.
+     */
     async start(
       userId: number,
       meta: { ip: string; userAgent: string },
       within?: (trx: Knex.Transaction) => Promise<void>,
+      method: SessionMethod = 'password',
     ): Promise<{ token: string; id: string }> {
       const token = randomToken(32);
       const now = clock.now();
@@ -50,6 +53,7 @@ export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
             expiresAt: new Date(now.getTime() + IDLE_MS),
             absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
             ...meta,
+            method,
           },
           trx,
         );
@@ -79,6 +83,13 @@ export function createSessions({ repo, clock, authSecret, bus }: SessionsDeps) {
       });
       if (userId !== null) await bus?.publish('rights', { userId });
     },
+
+    /**
+     * In the transaction that refuses password sign-in: ends the password sessions of the accounts it
+     * now refuses. The caller announces the returned accounts on `rights` once the transaction is
+     * committed, so their live sockets close.
+     */
+    endRefusedPasswordSessions: (trx: Knex.Transaction): Promise<number[]> => repo.deleteRefusedPasswordSessions(trx),
 
     /** Whether a session still opens the console (the live channel re-checks open sockets with it). */
     async isLive(sessionId: string): Promise<boolean> {

@@ -14,7 +14,9 @@ import type { RulesService } from '../rules/service.js';
 import { createPreviewRepo } from './preview-repo.js';
 import { rulePreviewRoutes } from './preview-routes.js';
 import { createRulePreview } from './preview.js';
+import { forecastRoutes } from './forecast-routes.js';
 import { evaluationRoutes } from './routes.js';
+import { createSystemForecasts } from './system-forecasts.js';
 import { createEvaluation, currentSuppression } from './service.js';
 
 export interface EvaluationAssemblyDeps {
@@ -39,6 +41,8 @@ export function assembleEvaluation(deps: EvaluationAssemblyDeps) {
     /** The scheduler's bearer is CRON_SECRET, not an API token: mounted before authentication. */
     cronRoutes: mountRoutes(evaluationRoutes, { evaluation, cronSecret: deps.cronSecret, log }),
     previewRoutes: mountRoutes(rulePreviewRoutes, { rules: deps.rules, preview }),
+    /** A system's stored forecast lines, for its page's chart. */
+    forecastRoutes: mountRoutes(forecastRoutes, createSystemForecasts({ db, clock })),
     /** Waits for a run in progress before the pool closes. */
     settled: () => evaluation.settled(),
   };

@@ -11,6 +11,7 @@ import { FakeClock } from '../lib/clock.js';
 import { createAccount, createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { HOUR, writeDiskHistory } from '../testing/disk-history.js';
+import { fitLines, storeLines } from './forecast-repo.js';
 import { Client } from '../testing/http.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
@@ -83,6 +84,55 @@ describe('forecast rules through the API', () => {
       'fast-01/ 2026-11-23T17:07:30.000Z',
       'other-01/ 2026-11-23T17:07:30.000Z',
     ]);
+  });
+
+  it("answers a system's stored lines with the projection of its farthest-looking rule, to whoever sees the system", async () => {
+    // the lines as a run stores them, fitted through the last whole hour
+    const ids = await db('systems').pluck('id');
+    await storeLines(
+      db,
+      'disk.used_pct',
+      ids,
+      NOW,
+      24,
+      await fitLines(db, 'disk.used_pct', NOW, 24, { systemIds: ids }),
+    );
+    const idOf = async (name: string) => (await db('systems').where({ name }).first('id')).id as number;
+
+    const fast = await viewer.get(`/api/systems/${await idOf('fast-01')}/forecasts`);
+    assert.equal(fast.status, 200);
+    assert.equal(fast.body.windowHours, 24);
+    const [line, ...others] = fast.body.lines;
+    assert.equal(others.length, 0);
+    assert.equal(line.metric, 'disk.used_pct');
+    assert.equal(line.instance, '/');
+    assert.equal(line.ruleKey, 'disk.forecast', 'the 72 h warning looks farther than the 24 h critical');
+    assert.equal(line.horizonSeconds, 72 * 3600);
+    assert.equal(line.threshold, 100);
+    assert.equal(line.direction, 1);
+    assert.equal(line.enoughData, true);
+    assert.equal(line.through, NOW.toISOString());
+    assert.ok(Math.abs(line.slopePerHour - 2) < 1e-9, String(line.slopePerHour));
+    assert.equal(line.projectedAt, '2026-11-23T17:07:30.000Z', 'as the preview and the run say');
+    assert.match(line.text, /^Disk used on \/ reaches 100 % in 5 h 7 min, around Mon 17:10$/);
+
+    const flat = (await viewer.get(`/api/systems/${await idOf('flat-01')}/forecasts`)).body.lines;
+    assert.deepEqual(
+      flat.map((l: { projectedAt: string | null; text: string | null; enoughData: boolean }) => [
+        l.projectedAt,
+        l.text,
+        l.enoughData,
+      ]),
+      [[null, null, true]],
+      'flat: a line, but no crossing',
+    );
+    const fresh = (await viewer.get(`/api/systems/${await idOf('fresh-01')}/forecasts`)).body.lines;
+    assert.equal(fresh[0].enoughData, false, 'five hours of a day: too few');
+    assert.equal(fresh[0].projectedAt, null);
+
+    const other = await idOf('other-01');
+    assert.equal((await viewer.get(`/api/systems/${other}/forecasts`)).status, 404, 'not a system it may see');
+    assert.equal((await admin.get(`/api/systems/${other}/forecasts`)).body.lines.length, 1);
   });
 
   it('previews and creates an unsaved forecast rule; refuses one without a horizon or with another operator', async () => {

@@ -230,3 +230,40 @@ export async function loadLines(
     buckets: row['buckets'] as number,
   }));
 }
+
+/** The stored lines of one system's series of these metrics (the system page's projection). */
+export async function linesOfSystem(q: Knex, systemId: number, metrics: readonly string[]): Promise<FittedLine[]> {
+  if (!metrics.length) return [];
+  const found = await q('forecast_fits')
+    .where({ system_id: systemId })
+    .whereIn('metric', [...metrics])
+    .orderBy(['metric', 'instance'])
+    .select('metric', 'instance', 'through', 'level', 'slope_per_h', 'buckets');
+  return found.map((row: Record<string, unknown>) => ({
+    systemId,
+    metric: row['metric'] as string,
+    instance: row['instance'] as string,
+    through: row['through'] as Date,
+    level: Number(row['level']),
+    slopePerH: Number(row['slope_per_h']),
+    buckets: row['buckets'] as number,
+  }));
+}
+
+/** The system with what decides its rules and time zone, when `visible` (null: every customer) shows it. */
+export async function systemForForecasts(
+  q: Knex,
+  systemId: number,
+  visible: ReadonlySet<number> | null,
+): Promise<{ id: number; customerId: number; clusterId: number | null; timeZone: string } | null> {
+  const row = await q('systems as s')
+    .join('customers as c', 'c.id', 's.customer_id')
+    .where('s.id', systemId)
+    .modify((query) => {
+      if (visible) query.whereIn('s.customer_id', [...visible]);
+    })
+    .first('s.id', 's.customer_id', 's.cluster_id', 'c.time_zone');
+  return row
+    ? { id: row.id, customerId: row.customer_id, clusterId: row.cluster_id, timeZone: row.time_zone ?? 'UTC' }
+    : null;
+}

@@ -135,4 +135,36 @@ describe('forecast rules', () => {
       assert.equal(resolved.state, 'resolved');
       assert.equal(await h.statusOf(system.id), 'ONLINE');
     }));
+
+  it('follows a changed rule at the next run of the same hour, and a system fitted for the first time mid-hour', () =>
+    withHarness(async (h) => {
+      const system = await h.system();
+      const now = h.clock.now();
+      const start = new Date(now.getTime() - 30 * HOUR);
+      const fill = (hours: number) => 20 + hours; // 100 % in about 50 h
+      await writeDiskHistory(h.knex, system.id, '/data', start, now, fill);
+      await h.report(system.id, [{ name: 'disk.used_pct', instance: '/data', value: 50 }]);
+      await h.run();
+      assert.equal((await forecastAlerts(h, system.id)).length, 1, 'within 72 h');
+
+      // the lines that may fire are kept between runs: a shorter horizon must still count at once
+      await h
+        .knex('alert_rules')
+        .where({ key: 'disk.forecast' })
+        .update({ horizon_seconds: 48 * 3600 });
+      h.clock.advance(60_000);
+      const shorter = await h.run();
+      assert.equal(shorter.alerts.resolved, 1, 'beyond 48 h: resolved in the same hour');
+
+      // another system, fitted for the first time in a later run of the hour, fires in that run
+      const other = await h.system();
+      await writeDiskHistory(h.knex, other.id, '/', start, h.clock.now(), (hours) => 60 + hours);
+      await h.report(other.id, [{ name: 'disk.used_pct', instance: '/', value: 90 }]);
+      h.clock.advance(60_000);
+      await h.run();
+      assert.deepEqual((await forecastAlerts(h, other.id)).map((a: { rule_key: string }) => a.rule_key).sort(), [
+        'disk.forecast',
+        'disk.forecast_critical',
+      ]);
+    }));
 });

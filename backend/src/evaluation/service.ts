@@ -25,7 +25,7 @@ import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents } from './event-rules.js';
 import { flappingRaises, holdFlapping, markFlapping } from './flapping.js';
-import { forecastStep } from './forecast-step.js';
+import { createForecastLineCache, forecastStep, type ForecastLineCache } from './forecast-step.js';
 import { prepareIncidents, raiseInIncidents, settleIncidents } from './incidents.js';
 import { inIncident, type IncidentChange } from './incidents-repo.js';
 import { decideMetricRules, FRESH_MS, seriesKey } from './metric-rules.js';
@@ -53,7 +53,12 @@ export interface EvaluationDeps {
   lockTimeoutMs?: number;
   /** Argus's own metrics: run durations and outcomes, alerts raised and resolved. */
   metrics?: EvaluationMetrics;
+  /** false: read the forecast lines that may fire from the table at every run (the bench's "before"). */
+  keepForecastLines?: boolean;
 }
+
+/** What every run of one evaluation shares. */
+type RunDeps = EvaluationDeps & { forecastLines: ForecastLineCache | null };
 
 /** Run context: the mail switch, and the part of the fleet with its previous run (null: all, bookkeeping included). */
 interface RunContext {
@@ -62,7 +67,7 @@ interface RunContext {
   part: { customerId: number; previousRun: Date | null } | null;
 }
 
-async function evaluate(trx: Knex.Transaction, run: RunContext, deps: EvaluationDeps): Promise<Committed> {
+async function evaluate(trx: Knex.Transaction, run: RunContext, deps: RunDeps): Promise<Committed> {
   const { now, mailOn } = run;
   const t = now.getTime();
   const part = run.part?.customerId ?? null;
@@ -129,6 +134,7 @@ async function evaluate(trx: Knex.Transaction, run: RunContext, deps: Evaluation
     open: openByKind.forecast,
     suppressed,
     part,
+    cache: deps.forecastLines,
   });
   const events = decideEvents({
     now,
@@ -283,7 +289,11 @@ export async function currentSuppression(db: Knex, now: Date): Promise<Suppressi
   return buildSuppression(await repo.loadCustomers(db), await repo.loadMaintenanceWindows(db), now);
 }
 
-export function createEvaluation(deps: EvaluationDeps) {
+export function createEvaluation(evaluationDeps: EvaluationDeps) {
+  const deps: RunDeps = {
+    ...evaluationDeps,
+    forecastLines: evaluationDeps.keepForecastLines === false ? null : createForecastLineCache(),
+  };
   const { db, bus, clock, log, mailer, notifier } = deps;
   const metrics = deps.metrics ?? NO_EVALUATION_METRICS;
   let queue: Promise<unknown> = Promise.resolve();

@@ -112,6 +112,7 @@ describe('rights on every route', () => {
       'PUT /api/settings/alerts',
       'GET /api/settings/forecasts',
       'PUT /api/settings/forecasts',
+      'GET /api/systems/:id/forecasts',
     ];
     const served = new Set(routes.map(key));
     assert.deepEqual(

@@ -1,12 +1,24 @@
-/** SQL of the quick search: names (of systems, customers, containers, alerts) that contain the words typed, within what the caller may see. */
+/**
+ * SQL of the quick search: names (of systems, customers, alerts) that contain the words typed, within
+ * what the caller may see, and the fleet's container names the search's container index is built from.
+ */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
 import { escapeLike } from '../lib/like.js';
 
+export interface ContainerName {
+  name: string;
+  systemId: number;
+  systemName: string;
+  customerId: number;
+  running: boolean;
+  /** When the system last reported it. */
+  seenAt: Date;
+}
+
 export interface SearchHit {
   systems: { id: number; name: string; hostname: string; status: string; customerName: string }[];
   customers: { id: number; name: string; active: boolean }[];
-  containers: { name: string; systemId: number; systemName: string; running: boolean }[];
   alerts: {
     id: number;
     ruleKey: string;
@@ -20,6 +32,29 @@ export interface SearchHit {
 
 export function createSearchRepo(db: Knex) {
   return {
+    /**
+     * Every container of the fleet, named by the instance of its `container.running` series in its
+     * system's newest values, seen within `since` (a series older is a container removed since: the
+     * newest values keep it). Read for the search's container index, not at every keystroke.
+     */
+    async containerNames(since: Date): Promise<ContainerName[]> {
+      const rows = await db('system_latest as l')
+        .join('systems as s', 's.id', 'l.system_id')
+        .joinRaw('CROSS JOIN LATERAL unnest(l.names, l.instances, l.times, l.vals) AS u(name, instance, time, value)')
+        .whereRaw(`l.names @> ARRAY['container.running']`)
+        .where('u.name', 'container.running')
+        .where('u.time', '>', since)
+        .select(
+          'u.instance as name',
+          's.id as systemId',
+          's.name as systemName',
+          's.customer_id as customerId',
+          db.raw('u.value >= 0.5 AS running'),
+          'u.time as seenAt',
+        );
+      return rows as ContainerName[];
+    },
+
     /**
      * Up to `limit` of each kind, the best first: a name that starts with the term before one that
      * merely contains it, then the shorter name. Alerts: the open ones (by system, rule or message),
@@ -47,21 +82,6 @@ export function createSearchRepo(db: Knex) {
           .orderByRaw('name ILIKE ? DESC, length(name), lower(name)', [prefix])
           .limit(limit),
         'id',
-      );
-      // A container is named by the instance of its `container.running` series in the system's newest
-      // values; a series older than a day is a container removed since (the newest values keep it).
-      const containers = scoped(
-        db('system_latest as l')
-          .join('systems as s', 's.id', 'l.system_id')
-          .joinRaw('CROSS JOIN LATERAL unnest(l.names, l.instances, l.times, l.vals) AS u(name, instance, time, value)')
-          .whereRaw(`l.names @> ARRAY['container.running']`)
-          .where('u.name', 'container.running')
-          .whereILike('u.instance', pattern)
-          .whereRaw(`u.time > now() - interval '1 day'`)
-          .select('u.instance as name', 's.id as systemId', 's.name as systemName', db.raw('u.value >= 0.5 AS running'))
-          .orderByRaw('u.instance ILIKE ? DESC, length(u.instance), lower(u.instance), lower(s.name)', [prefix])
-          .limit(limit),
-        's.customer_id',
       );
       const number = /^#?(\d{1,15})$/.exec(term)?.[1];
       const alerts = scoped(
@@ -91,16 +111,10 @@ export function createSearchRepo(db: Knex) {
           .limit(limit),
         'a.customer_id',
       );
-      const [systemRows, customerRows, containerRows, alertRows] = await Promise.all([
-        systems,
-        customers,
-        containers,
-        alerts,
-      ]);
+      const [systemRows, customerRows, alertRows] = await Promise.all([systems, customers, alerts]);
       return {
         systems: systemRows,
         customers: customerRows,
-        containers: containerRows,
         alerts: alertRows.map((row: SearchHit['alerts'][number]) => ({ ...row, id: Number(row.id) })),
       };
     },

@@ -5,12 +5,13 @@
 import { searchQuery, searchResults } from '../../../contracts/search.js';
 import { routeOf } from '../http/route.js';
 import { visibleTo } from '../lib/access.js';
+import type { ContainerIndex } from './container-index.js';
 import type { SearchRepo } from './repo.js';
 
 /** Enough to choose from while typing; more is a job for the lists' own filters. */
 const PER_KIND = 8;
 
-const route = routeOf<SearchRepo>();
+const route = routeOf<{ repo: SearchRepo; containers: ContainerIndex }>();
 
 export const searchRoutes = [
   route({
@@ -22,6 +23,13 @@ export const searchRoutes = [
     query: searchQuery,
     headers: { 'Cache-Control': 'no-store' },
     responses: { 200: { description: 'The best matches of each kind, best first', schema: searchResults } },
-    handler: (repo, { principal, query }) => repo.search(query.q, visibleTo(principal), PER_KIND),
+    handler: async ({ repo, containers }, { principal, query }) => {
+      const visible = visibleTo(principal);
+      const [found, containerHits] = await Promise.all([
+        repo.search(query.q, visible, PER_KIND),
+        containers.search(query.q, visible, PER_KIND),
+      ]);
+      return { ...found, containers: containerHits };
+    },
   }),
 ];

@@ -2,12 +2,15 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
+import { FakeClock } from '../lib/clock.js';
 import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { signedInAs, type Client } from '../testing/http.js';
+import { CONTAINER_INDEX_MS } from './container-index.js';
 
 describe('/api/search', () => {
-  const fixture = useTestServer();
+  const clock = new FakeClock(new Date());
+  const fixture = useTestServer({}, { clock });
   let db: Knex;
   let admin: Client;
   let viewer: Client;
@@ -103,6 +106,8 @@ describe('/api/search', () => {
     await latest(db01!, 'container.running', 'pg-old', 1, new Date(now.getTime() - 2 * 86_400_000));
     await latest(db01!, 'disk.used_pct', '/var/lib/pg', 50);
     await latest(secret!, 'container.running', 'pg-secret', 1);
+    // the searches before read the container index already: it is read again once it is this old
+    clock.advance(CONTAINER_INDEX_MS);
 
     const found = await admin.get('/api/search?q=PG');
     assert.equal(found.status, 200);
@@ -112,6 +117,12 @@ describe('/api/search', () => {
       { name: 'app-pgbackup', systemId: db01, systemName: 'db-01', running: false },
     ]);
     assert.deepEqual(names((await viewer.get('/api/search?q=pg')).body.containers), ['pgbouncer', 'app-pgbackup']);
+
+    // a container started since is found once the index is read again, not at every keystroke before
+    await latest(db01!, 'container.running', 'pg-new', 1, clock.now());
+    assert.deepEqual(names((await admin.get('/api/search?q=pg-n')).body.containers), []);
+    clock.advance(CONTAINER_INDEX_MS);
+    assert.deepEqual(names((await admin.get('/api/search?q=pg-n')).body.containers), ['pg-new']);
   });
 
   it('takes % and _ literally', async () => {

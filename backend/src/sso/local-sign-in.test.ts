@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { createAccount } from '../testing/accounts.js';
 import { Client } from '../testing/http.js';
+import { LiveClient } from '../testing/live-client.js';
+import { RedirectBrowser } from '../testing/redirect-browser.js';
 import { signInThroughProvider, useSsoServer, type Fixture } from '../testing/sso.js';
 
 const FIRST_ADMIN = { name: 'Ada', email: 'ada@example.com', password: 'first admin passphrase 42' };
@@ -94,7 +96,7 @@ describe('password sign-in refused to all but break-glass administrators', () =>
     assert.equal(marked.status, 200, JSON.stringify(marked.body));
     assert.equal((await new Client(t.url).signIn(otherAdmin.email, otherAdmin.password)).status, 200);
     const audit = await t.db.knex('audit_log').where({ action: 'settings.local_sign_in.update' }).first();
-    assert.deepEqual(audit.after, { restricted: true });
+    assert.deepEqual(audit.after, { restricted: true, accountsSignedOut: 1 }, 'the operator signed in before');
   });
 
   it('keeps a break-glass administrator while restricted, and makes only administrators with a password one', async () => {
@@ -160,5 +162,84 @@ describe('a mapping never leaves the instance without an administrator who can s
     assert.equal(refused.status, 409);
     assert.match(refused.body.error, /break-glass/);
     assert.equal((await admin.get('/api/settings/sso')).body.localSignInRestricted, false);
+  });
+});
+
+describe('refusing password sign-in ends the password sessions it now refuses', () => {
+  const t = useSsoServer();
+
+  it('signs out password sessions of all but break-glass administrators, closing their sockets; provider sessions stay', async () => {
+    assert.equal((await new Client(t.url).post('/api/setup', FIRST_ADMIN)).status, 201);
+    const admin = new Client(t.url);
+    await admin.signIn(FIRST_ADMIN.email, FIRST_ADMIN.password);
+    await admin.put('/api/settings/sso/group-mappings', { mappings: [{ group: 'staff', role: 'OPERATOR' }] });
+    const operator = await createAccount(t.db.knex, { role: 'OPERATOR' });
+    const local = new Client(t.url);
+    assert.equal((await local.signIn(operator.email, operator.password)).status, 200);
+    const localSocket = await LiveClient.open(t.url, { origin: t.url, headers: { cookie: local.cookieHeader() } });
+    t.op.accounts.set('sam', { email: 'sam@example.com', email_verified: true, groups: ['staff'] });
+    const sso = (await signInThroughProvider(t, 'sam')).browser;
+    const ssoSocket = await LiveClient.open(t.url, { origin: t.url, headers: { cookie: sso.cookieHeader(t.url) } });
+    const adminSocket = await LiveClient.open(t.url, { origin: t.url, headers: { cookie: admin.cookieHeader() } });
+
+    assert.equal((await admin.put('/api/settings/sso/local-sign-in', { restricted: true })).status, 200);
+
+    assert.equal((await localSocket.closed).code, 4401, 'the refused password session is over, live too');
+    assert.equal((await local.get('/api/auth/me')).status, 401, 'and at its next request');
+    assert.equal((await sso.fetch(`${t.url}/api/auth/me`)).status, 200, 'a session through the provider stays');
+    assert.equal((await admin.get('/api/auth/me')).status, 200, 'the break-glass administrator stays');
+    // the sockets that stay are still open after the re-check has had its time
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(ssoSocket.ws.readyState, ssoSocket.ws.OPEN);
+    assert.equal(adminSocket.ws.readyState, adminSocket.ws.OPEN);
+    const audit = await t.db.knex('audit_log').where({ action: 'settings.local_sign_in.update' }).first();
+    assert.deepEqual(audit.after, { restricted: true, accountsSignedOut: 1 });
+    ssoSocket.ws.close();
+    adminSocket.ws.close();
+  });
+
+  it('lets the break-glass administrator in with a password while the provider is stopped, and no one else', async () => {
+    const operator = await createAccount(t.db.knex, { role: 'OPERATOR' });
+    await t.op.stop();
+    // Argus still knows the provider's addresses, but nobody answers there: no sign-in through it
+    const start = await new RedirectBrowser().fetch(`${t.url}/api/auth/sso/start`);
+    await assert.rejects(fetch(start.location as string), 'the provider cannot be reached');
+    assert.equal((await new Client(t.url).signIn(operator.email, operator.password)).status, 403);
+    const breakGlass = new Client(t.url);
+    assert.equal((await breakGlass.signIn(FIRST_ADMIN.email, FIRST_ADMIN.password)).status, 200);
+    assert.equal((await breakGlass.get('/api/auth/me')).body.user.role, 'ADMIN');
+  });
+});
+
+describe('the last administrator removed from the administrators group at the provider', () => {
+  const t = useSsoServer();
+
+  it('loses the rights (the provider decides), and whoever the provider puts in the group is the way back', async () => {
+    await t.db.knex('sso_group_mappings').insert([
+      { group_name: 'argus-admins', role: 'ADMIN' },
+      { group_name: 'staff', role: 'VIEWER' },
+    ]);
+    t.op.accounts.set('root', { email: 'root@example.com', email_verified: true, groups: ['argus-admins', 'staff'] });
+    const first = (await signInThroughProvider(t, 'root')).browser;
+    const me = async (browser: RedirectBrowser) => {
+      const reply = await browser.fetch(`${t.url}/api/auth/me`);
+      return reply.status === 200 ? JSON.parse(reply.text).user.role : reply.status;
+    };
+    assert.equal(await me(first), 'ADMIN', 'the only administrator, and no password of its own');
+
+    t.op.accounts.set('root', { email: 'root@example.com', email_verified: true, groups: ['staff'] });
+    await signInThroughProvider(t, 'root');
+    assert.equal(await me(first), 'VIEWER', 'demoted at the next sign-in, its older session too');
+    assert.equal((await t.db.knex('users').where({ role: 'ADMIN' })).length, 0, 'no administrator is left');
+
+    // the mapping still names the group: someone the provider puts there signs in as administrator
+    t.op.accounts.set('boss', { email: 'boss@example.com', email_verified: true, groups: ['argus-admins'] });
+    assert.equal(await me((await signInThroughProvider(t, 'boss')).browser), 'ADMIN');
+
+    // removed from every mapped group: refused, and signed out of the browsers it still had
+    t.op.accounts.set('root', { email: 'root@example.com', email_verified: true, groups: ['contractors'] });
+    const refused = await signInThroughProvider(t, 'root');
+    assert.match(new URL(refused.landed.location as string).searchParams.get('ssoError') ?? '', /argus-admins/);
+    assert.equal(await me(first), 401);
   });
 });

@@ -162,6 +162,11 @@ export function createSsoRepo(db: Knex) {
         .orderBy('u.id');
     },
 
+    /** The groups a refused sign-in brought (a later mapping is re-applied to them). */
+    async recordGroups(userId: number, groups: string[], trx: Knex): Promise<void> {
+      await trx('users').where({ id: userId }).update({ oidc_groups: groups });
+    },
+
     /** Signs an account out of every browser (it lost every mapped group). */
     async endSessions(userId: number, trx: Knex): Promise<void> {
       await trx('sessions').where({ user_id: userId }).delete();

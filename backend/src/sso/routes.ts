@@ -202,7 +202,8 @@ export const ssoRoutes = [
     summary: 'Refuse password sign-in to all but break-glass administrators, or allow it again',
     description:
       'Break-glass administrators (the first one, from /setup, and those marked so under Users) can always ' +
-      'sign in with their password, even when the identity provider is down. Open sessions stay.',
+      'sign in with their password, even when the identity provider is down. Turning it on ends the open ' +
+      'password sessions of everyone else; sessions opened through the provider stay.',
     body: localSignInBody,
     responses: {
       200: { description: 'The settings', schema: ssoSettings },

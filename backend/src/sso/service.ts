@@ -166,10 +166,28 @@ export function createSsoService(deps: SsoDeps) {
     return touched;
   }
 
+  /**
+   * A linked account whose provider now lists it in no mapped group (removed at the provider) is
+   * refused, and its sessions in other browsers end too: the provider said it has no rights here.
+   */
+  async function signOutEverywhere(config: SsoConfig, claims: IdTokenClaims): Promise<void> {
+    const ended = await repo.transaction(async (trx) => {
+      const known = await repo.findByIdentity(claims.iss, claims.sub, trx);
+      if (!known) return null;
+      await repo.recordGroups(known.id, groupsIn(claims, config.groupsClaim).slice(0, MAX_GROUPS), trx);
+      await repo.endSessions(known.id, trx);
+      return known.id;
+    });
+    if (ended !== null) await deps.bus.publish('rights', { userId: ended });
+  }
+
   async function signIn(config: SsoConfig, claims: IdTokenClaims, meta: RequestMeta) {
     const mappings = await mappingsInForce();
     const rights = rightsFromGroups(groupsIn(claims, config.groupsClaim), mappings);
-    if ('missing' in rights) throw new SsoRefused(rights.missing, 'sso_no_group');
+    if ('missing' in rights) {
+      await signOutEverywhere(config, claims);
+      throw new SsoRefused(rights.missing, 'sso_no_group');
+    }
     let changed = false;
     const result = await repo.transaction(async (trx) => {
       const { account, how } = await accountFor(config, claims, rights.role, trx);
@@ -181,18 +199,22 @@ export function createSsoService(deps: SsoDeps) {
       await repo.recordSignIn(account.id, groupsIn(claims, config.groupsClaim).slice(0, MAX_GROUPS), clock.now(), trx);
       return { account, how, before, after };
     });
-    const session = await sessions.start(result.account.id, meta, (trx) =>
-      audit.record(
-        trx,
-        { type: 'user', id: result.account.id, name: result.account.email, address: meta.ip },
-        {
-          action: 'auth.sign_in',
-          targetType: 'user',
-          targetId: result.account.id,
-          before: changed ? result.before : null,
-          after: { method: 'sso', account: result.how, groups: rights.groups, ...result.after },
-        },
-      ),
+    const session = await sessions.start(
+      result.account.id,
+      meta,
+      (trx) =>
+        audit.record(
+          trx,
+          { type: 'user', id: result.account.id, name: result.account.email, address: meta.ip },
+          {
+            action: 'auth.sign_in',
+            targetType: 'user',
+            targetId: result.account.id,
+            before: changed ? result.before : null,
+            after: { method: 'sso', account: result.how, groups: rights.groups, ...result.after },
+          },
+        ),
+      'sso',
     );
     // open sockets of this account re-check what it may see (as after an administrator's change)
     if (changed) await deps.bus.publish('rights', { userId: result.account.id });
@@ -324,9 +346,19 @@ export function createSsoService(deps: SsoDeps) {
       };
     },
 
-    /** Refuses password sign-in to all but break-glass administrators, or allows it again. */
-    setLocalSignIn(actor: AuditActor, restricted: boolean): Promise<void> {
-      return deps.localSignIn.setRestricted(actor, restricted);
+    /**
+     * Refuses password sign-in to all but break-glass administrators, or allows it again. Refusing
+     * it also ends the password sessions of the accounts it refuses now (as a
+     * role change re-checks sessions): their next request is unauthenticated and their live sockets
+     * close. Sessions opened through the provider stay.
+     */
+    async setLocalSignIn(actor: AuditActor, restricted: boolean): Promise<void> {
+      let ended: number[] = [];
+      await deps.localSignIn.setRestricted(actor, restricted, async (trx) => {
+        ended = await sessions.endRefusedPasswordSessions(trx);
+        return { accountsSignedOut: ended.length };
+      });
+      for (const userId of ended) await deps.bus.publish('rights', { userId });
     },
 
     /**

@@ -9,6 +9,7 @@ import { createAccount } from '../testing/accounts.js';
 import { startTestServer, testConfig, type TestServer } from '../testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { Client } from '../testing/http.js';
+import { LiveClient } from '../testing/live-client.js';
 import { freePort } from '../testing/net.js';
 import { RedirectBrowser } from '../testing/redirect-browser.js';
 import { adminClient, customer, refusal, signInThroughProvider, toCallback, useSsoServer } from '../testing/sso.js';
@@ -120,6 +121,29 @@ describe('single sign-on through a real OpenID provider', () => {
     assert.deepEqual(again.customerIds, [globex]);
   });
 
+  it('takes the rights of a group the provider removed someone from at their next sign-in, closing their open socket', async () => {
+    t.op.accounts.set('rita', {
+      email: 'rita@example.com',
+      email_verified: true,
+      groups: ['acme-ops', 'globex-viewers'],
+    });
+    const first = await signInThroughProvider(t, 'rita');
+    const live = await LiveClient.open(t.url, {
+      origin: t.url,
+      headers: { cookie: first.browser.cookieHeader(t.url) },
+    });
+    const before = JSON.parse((await first.browser.fetch(`${t.url}/api/auth/me`)).text).user;
+    assert.deepEqual([before.role, before.customerIds], ['OPERATOR', [acme, globex]]);
+
+    // removed from acme-ops at the provider: the next sign-in (any browser) rewrites the rights
+    t.op.accounts.set('rita', { email: 'rita@example.com', email_verified: true, groups: ['globex-viewers'] });
+    await signInThroughProvider(t, 'rita');
+    assert.equal((await live.closed).code, 4000, 'the open socket re-checks and closes');
+    const now = JSON.parse((await first.browser.fetch(`${t.url}/api/auth/me`)).text).user;
+    assert.deepEqual([now.role, now.customerIds], ['VIEWER', [globex]], 'the older session too, at its next request');
+    assert.equal((await first.browser.fetch(`${t.url}/api/customers/${acme}`)).status, 404);
+  });
+
   it('refuses a user in no mapped group, naming the groups, and opens no session', async () => {
     t.op.accounts.set('mallory', { email: 'mallory@example.com', email_verified: true, groups: ['marketing'] });
     const { browser, landed } = await signInThroughProvider(t, 'mallory');
@@ -214,7 +238,9 @@ describe('single sign-on through a real OpenID provider', () => {
       const reply = await browser.fetch(`${t.url}/api/auth/me`);
       return reply.status === 200 ? JSON.parse(reply.text).user : reply.status;
     };
+    const socket = () => LiveClient.open(t.url, { origin: t.url, headers: { cookie: browser.cookieHeader(t.url) } });
     assert.equal((await me()).role, 'VIEWER');
+    const viewerSocket = await socket();
 
     const current = (await admin.get('/api/settings/sso')).body.mappings;
     const promoted = current.map((m: { group: string }) =>
@@ -224,10 +250,13 @@ describe('single sign-on through a real OpenID provider', () => {
     const after = await me();
     assert.equal(after.role, 'OPERATOR');
     assert.deepEqual(after.customerIds, [acme, globex]);
+    assert.equal((await viewerSocket.closed).code, 4000, 'rights changed: the console reconnects with the new ones');
+    const operatorSocket = await socket();
 
     const without = current.filter((m: { group: string }) => m.group !== 'globex-viewers');
     assert.equal((await admin.put('/api/settings/sso/group-mappings', { mappings: without })).status, 200);
     assert.equal(await me(), 401, 'no mapped group left: signed out');
+    assert.equal((await operatorSocket.closed).code, 4401, 'and the live socket closed');
     const audit = await t.db.knex('audit_log').where({ action: 'sso.mappings.update' }).orderBy('id', 'desc').first();
     assert.equal(audit.after.mappings.length, 2);
     assert.equal((await admin.put('/api/settings/sso/group-mappings', { mappings: current })).status, 200);

@@ -24,6 +24,11 @@ export class RedirectBrowser {
     return this.jar(url).get(name);
   }
 
+  /** The Cookie header this browser sends to `url`'s origin (for a socket opened beside it). */
+  cookieHeader(url: string): string {
+    return [...this.jar(url)].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   forget(url: string, name: string): void {
     this.jar(url).delete(name);
   }

@@ -1,6 +1,10 @@
 /** What the real-extension tests share: a private cluster, charts through the service, policy jobs. */
+import { mkdtemp, readdir, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { createKnex } from '../../../db/connection.js';
+import { MIGRATIONS_DIR } from '../../../db/migrate.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -91,4 +95,40 @@ export async function stopRealTimescale(real: RealTimescale | undefined): Promis
 /** Takes the given jobs off the background scheduler: from then on they run only when a test calls them. */
 export async function unscheduleJobs(knex: Knex, ids: number[]): Promise<void> {
   for (const id of ids) await knex.raw('SELECT alter_job(?, scheduled => false)', [id]);
+}
+
+/** The schema and TimescaleDB set-up of the release before one row per report (one row per sample). */
+export const PER_SAMPLE_RELEASE_STEP = `
+  CREATE EXTENSION IF NOT EXISTS timescaledb;
+  SELECT create_hypertable('metrics', 'time', chunk_time_interval => INTERVAL '1 day', migrate_data => true);
+  ALTER TABLE metrics SET (timescaledb.compress, timescaledb.compress_segmentby = 'system_id, name, instance',
+                           timescaledb.compress_orderby = 'time DESC');
+  SELECT add_compression_policy('metrics', compress_after => INTERVAL '2 days');
+  CREATE MATERIALIZED VIEW metrics_5m
+  WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
+  SELECT time_bucket(INTERVAL '5 minutes', time) AS bucket, system_id, name, instance,
+         avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
+    FROM metrics GROUP BY bucket, system_id, name, instance WITH NO DATA;
+  CREATE MATERIALIZED VIEW metrics_1h
+  WITH (timescaledb.continuous, timescaledb.materialized_only = false, timescaledb.create_group_indexes = false) AS
+  SELECT time_bucket(INTERVAL '1 hour', time) AS bucket, system_id, name, instance,
+         avg(value) AS avg, min(value) AS min, max(value) AS max, count(*) AS count
+    FROM metrics GROUP BY bucket, system_id, name, instance WITH NO DATA;
+  CREATE INDEX metrics_5m_series_idx ON metrics_5m (system_id, name, instance, bucket);
+  CREATE INDEX metrics_1h_series_idx ON metrics_1h (system_id, name, instance, bucket);
+  SELECT add_continuous_aggregate_policy('metrics_5m', start_offset => INTERVAL '6 days 23:55:00',
+         end_offset => INTERVAL '5 minutes', schedule_interval => INTERVAL '5 minutes');
+  SELECT add_continuous_aggregate_policy('metrics_1h', start_offset => INTERVAL '6 days 23:00:00',
+         end_offset => INTERVAL '1 hour', schedule_interval => INTERVAL '1 hour');
+  SELECT add_retention_policy('metrics', drop_after => INTERVAL '7 days');
+  SELECT add_retention_policy('metrics_5m', drop_after => INTERVAL '30 days');
+  SELECT add_retention_policy('metrics_1h', drop_after => INTERVAL '400 days');`;
+
+/** A migrations directory of that release: every migration before one row per report (0022). */
+export async function perSampleReleaseMigrations(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'argus-migrations-'));
+  for (const file of await readdir(MIGRATIONS_DIR)) {
+    if (/^\d{4}_/.test(file) && file < '0022') await symlink(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
+  }
+  return dir;
 }

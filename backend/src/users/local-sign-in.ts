@@ -52,7 +52,16 @@ export function createLocalSignIn({ db, repo, audit, singleSignOn }: LocalSignIn
       return repo.countLocalAdmins(await restricted(trx), trx);
     },
 
-    async setRestricted(actor: AuditActor, value: boolean): Promise<void> {
+    /**
+     * Turns the setting on or off. `whenRestricting` runs in the same transaction when it is turned
+     * on (the open password sessions it now refuses are ended there); how many accounts it signed
+     * out goes in the audit row.
+     */
+    async setRestricted(
+      actor: AuditActor,
+      value: boolean,
+      whenRestricting?: (trx: Knex.Transaction) => Promise<{ accountsSignedOut: number }>,
+    ): Promise<void> {
       if (value && !singleSignOn) {
         throw new Invalid('restricted: single sign-on is not configured, so password sign-in stays for everyone', {
           field: 'restricted',
@@ -68,12 +77,13 @@ export function createLocalSignIn({ db, repo, audit, singleSignOn }: LocalSignIn
               'or nobody could sign in while the identity provider is down',
           );
         }
+        const ended = value && whenRestricting ? await whenRestricting(trx) : null;
         await audit.record(trx, actor, {
           action: 'settings.local_sign_in.update',
           targetType: 'settings',
           targetId: 'local_sign_in',
           before: { restricted: before },
-          after: { restricted: value },
+          after: { restricted: value, ...ended },
         });
       });
     },

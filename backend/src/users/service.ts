@@ -61,6 +61,7 @@ function view(user: UserRow, customerIds: number[]): UserView {
     role: user.role,
     disabled: user.disabled,
     totpEnabled: user.totpSecret !== null,
+    source: !user.sso ? 'local' : user.localPassword ? 'both' : 'sso',
     notifyMinSeverity: user.notifyMinSeverity,
     customerIds,
     createdAt: user.createdAt.toISOString(),
@@ -69,10 +70,8 @@ function view(user: UserRow, customerIds: number[]): UserView {
 
 /** The users list also says how each account signs in, and when it last did. */
 function listItem(user: UserRow, customerIds: number[]): UserListItem {
-  const source = !user.sso ? 'local' : user.localPassword ? 'both' : 'sso';
   return {
     ...view(user, customerIds),
-    source,
     breakGlass: user.breakGlass,
     lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
   };

@@ -135,6 +135,12 @@ export const routes: Routes = [
         loadComponent: () => import('./features/settings/alert-retention-page').then((m) => m.AlertRetentionPage),
       },
       {
+        path: 'settings/forecasts',
+        title: 'Forecasts',
+        canActivate: [adminGuard],
+        loadComponent: () => import('./features/settings/forecast-settings-page').then((m) => m.ForecastSettingsPage),
+      },
+      {
         path: 'settings/storage',
         title: 'Storage',
         canActivate: [adminGuard],

@@ -40,6 +40,7 @@ export const NAV: readonly NavEntry[] = [
   { group: 'Administer', label: 'Single sign-on', icon: 'users', path: '/settings/sso', adminOnly: true },
   { group: 'Administer', label: 'Agent updates', icon: 'refresh', path: '/settings/agent-rollout', adminOnly: true },
   { group: 'Administer', label: 'Alert retention', icon: 'alerts', path: '/settings/alerts', adminOnly: true },
+  { group: 'Administer', label: 'Forecasts', icon: 'report', path: '/settings/forecasts', adminOnly: true },
   { group: 'Administer', label: 'Storage', icon: 'database', path: '/settings/storage', adminOnly: true },
   { group: 'Administer', label: 'Audit log', icon: 'history', path: '/settings/audit-log', writersOnly: true },
   { group: 'Administer', label: 'Argus health', icon: 'status', path: '/status' },

@@ -10,6 +10,7 @@ export function userBody(overrides: Partial<User> = {}): User {
     role: 'ADMIN',
     disabled: false,
     totpEnabled: false,
+    source: 'local',
     notifyMinSeverity: 'WARNING',
     customerIds: [],
     createdAt: '2026-01-01T00:00:00.000Z',

@@ -117,4 +117,32 @@ describe('AccountPage', () => {
     expect(page().querySelector('argus-two-factor-section')?.textContent).toContain('Set up an authenticator app');
     expect(page().textContent).not.toContain('coming soon');
   });
+
+  it("tells an account of the identity provider only that its password and second factor are the provider's", async () => {
+    auth.updateUser(userBody({ source: 'sso' }));
+    await settle(fixture);
+
+    await openTab('Two-factor authentication');
+    expect(page().querySelector('argus-two-factor-section')).toBeNull();
+    expect(page().querySelector('[data-testid="provider-second-factor"]')?.textContent).toContain(
+      'your second factor is the one it asks for',
+    );
+
+    await openTab('Password');
+    expect(input('currentPassword')).toBeNull();
+    expect(page().querySelector('[data-testid="provider-password"]')?.textContent).toContain(
+      'Argus holds no password for you',
+    );
+  });
+
+  it('offers the authenticator app to an account with both, for its password sign-ins', async () => {
+    auth.updateUser(userBody({ source: 'both' }));
+    await settle(fixture);
+
+    await openTab('Two-factor authentication');
+    expect(page().querySelector('[data-testid="password-only-second-factor"]')?.textContent).toContain(
+      'when you sign in with your password',
+    );
+    expect(page().querySelector('argus-two-factor-section')?.textContent).toContain('Set up an authenticator app');
+  });
 });

@@ -135,7 +135,8 @@ function mappingRow(entry?: GroupMappingEntry): MappingRow {
         </mat-slide-toggle>
         <p class="field-note">
           Everyone else signs in with the identity provider. Break-glass administrators (the first one, and those marked
-          so under Users) can always sign in with their password, even while the provider is down.
+          so under Users) can always sign in with their password, even while the provider is down. Turning this on signs
+          everyone else out of the sessions they opened with a password.
         </p>
         @if (localSaving.error(); as message) {
           <p class="form-error" role="alert">{{ message }}</p>

@@ -15,6 +15,15 @@ export interface ChartLine {
   /** Lines of one unit share a scale. */
   unit: string;
   points: readonly MetricPoint[];
+  /** A forecast's projection of the line with this key: dashed, in its colour, its two points joined. */
+  continues?: string;
+}
+
+/** The colour index of line `i`: a projection takes the colour of the line it continues. */
+export function colorIndex(lines: readonly ChartLine[], i: number): number {
+  const continues = lines[i]?.continues;
+  const source = continues === undefined ? -1 : lines.findIndex((line) => line.key === continues);
+  return source >= 0 ? source : i;
 }
 
 /** Columns of a line in uPlot's data: [avg, min, max] after the shared x column. */

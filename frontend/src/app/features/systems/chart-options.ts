@@ -2,7 +2,7 @@ import type uPlot from 'uplot';
 
 import { axisValue } from '@contracts/metric-catalogue';
 
-import { ChartLine, maxColumn, minColumn, withAlpha } from './chart-data';
+import { ChartLine, colorIndex, maxColumn, minColumn, withAlpha } from './chart-data';
 
 /** Colours read from the page's CSS variables, so charts follow the light or dark scheme. */
 export interface ChartTheme {
@@ -62,14 +62,17 @@ export function chartOptions(
   const series: uPlot.Series[] = [{}];
   const bands: uPlot.Band[] = [];
   lines.forEach((line, i) => {
-    const stroke = lineColor(theme, i);
+    const stroke = lineColor(theme, colorIndex(lines, i));
     const scale = scaleOf(line.unit);
+    // a projection has two points far apart: joined across the gap, dashed, without a band
+    const projection = line.continues === undefined ? {} : { dash: [6, 4], spanGaps: true };
     series.push(
-      { label: line.label, scale, stroke, width: 1.5, points: { show: false } },
+      { label: line.label, scale, stroke, width: 1.5, points: { show: false }, ...projection },
       { label: `${line.label} min`, scale, stroke, width: 0, points: { show: false } },
       { label: `${line.label} max`, scale, stroke, width: 0, points: { show: false } },
     );
-    bands.push({ series: [maxColumn(i), minColumn(i)], fill: withAlpha(stroke, 0.18) });
+    if (line.continues === undefined)
+      bands.push({ series: [maxColumn(i), minColumn(i)], fill: withAlpha(stroke, 0.18) });
   });
 
   const scales: uPlot.Scales = { x: { time: true, range: () => xRange() } };

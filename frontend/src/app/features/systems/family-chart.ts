@@ -1,8 +1,10 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 import { metricInfo, seriesLabel } from '@contracts/metric-catalogue';
 
+import type { SystemForecasts } from '@contracts/rules';
 import { ChartLine } from './chart-data';
 import { ChartStatusStrip } from './chart-status-strip';
+import { projectionsFor } from './forecast-projection';
 import { MetricChart } from './metric-chart';
 import { ChartGroup, ChartsData, SeriesData } from '@console/shared/systems/series';
 
@@ -22,7 +24,12 @@ import { ChartGroup, ChartsData, SeriesData } from '@console/shared/systems/seri
         [label]="summary()"
       />
     } @else {
-      <argus-metric-chart [lines]="lines()" [from]="data().from" [to]="data().to" [label]="summary()" />
+      <argus-metric-chart [lines]="drawn()" [from]="data().from" [to]="until()" [label]="summary()" />
+      @for (projection of projections(); track projection.line.key) {
+        @if (projection.text; as text) {
+          <p class="forecast" data-testid="forecast">Trend: {{ text }}</p>
+        }
+      }
     }
   `,
   styles: `
@@ -37,6 +44,11 @@ import { ChartGroup, ChartsData, SeriesData } from '@console/shared/systems/seri
       font: var(--mat-sys-title-small);
       margin: 0 0 8px;
     }
+    .forecast {
+      margin: 4px 0 0;
+      font: var(--mat-sys-body-small);
+      color: var(--mat-sys-on-surface-variant);
+    }
   `,
 })
 export class FamilyChart {
@@ -45,6 +57,8 @@ export class FamilyChart {
   readonly data = input.required<ChartsData>();
   /** "24 h": the range, for screen readers. */
   readonly rangeLabel = input.required<string>();
+  /** The system's forecast lines: a series of this chart that has one gets its dashed projection. */
+  readonly forecasts = input<SystemForecasts | null>(null);
 
   protected readonly series = computed<SeriesData[]>(() => seriesWithData(this.group(), this.data()));
 
@@ -57,6 +71,11 @@ export class FamilyChart {
       points: series.points,
     })),
   );
+
+  protected readonly projections = computed(() => projectionsFor(this.lines(), this.forecasts(), this.data()));
+  protected readonly drawn = computed(() => [...this.lines(), ...this.projections().map((p) => p.line)]);
+  /** The chart reaches as far as its projections do. */
+  protected readonly until = computed(() => Math.max(this.data().to, ...this.projections().map((p) => p.end)));
 
   protected readonly summary = computed(() => `${this.group().key} over the last ${this.rangeLabel()}`);
 }

@@ -17,7 +17,7 @@ import uPlot from 'uplot';
 
 import { ThemeService } from '@console/core/theme';
 import { absoluteTime } from '@console/ui/time-ago';
-import { alignLines, avgColumn, ChartLine, lastValue, lineValue, maxColumn, minColumn } from './chart-data';
+import { alignLines, avgColumn, ChartLine, colorIndex, lastValue, lineValue, maxColumn, minColumn } from './chart-data';
 import { chartOptions, lineVariable, readTheme } from './chart-options';
 
 interface LegendItem {
@@ -85,12 +85,13 @@ export class MetricChart {
     const data = this.data();
     const idx = this.cursor();
     const hidden = this.hidden();
-    return this.lines().map((line, i) => {
+    const lines = this.lines();
+    return lines.map((line, i) => {
       const column = data[avgColumn(i)] as (number | null)[];
       return {
         key: line.key,
         label: line.label,
-        color: lineVariable(i),
+        color: lineVariable(colorIndex(lines, i)),
         value: lineValue(line, idx === null ? lastValue(column) : column[idx]),
         hidden: hidden.has(line.key),
       };
@@ -145,7 +146,7 @@ export class MetricChart {
 
   /** Updates the data in place when the lines are the same ones, else builds the chart anew. */
   private draw(lines: readonly ChartLine[], data: uPlot.AlignedData): void {
-    const shape = lines.map((line) => `${line.key}:${line.unit}`).join('\n');
+    const shape = lines.map((line) => `${line.key}:${line.unit}:${line.continues ?? ''}`).join('\n');
     if (this.chart && shape === this.shape) {
       this.chart.setData(data);
       return;

@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, computed, inject, input, signal } f
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonToggleModule } from '@angular/material/button-toggle';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { catchError, concat, EMPTY, endWith, map, Observable, of, scan, switchMap } from 'rxjs';
+import { catchError, concat, distinctUntilChanged, EMPTY, endWith, map, Observable, of, scan, switchMap } from 'rxjs';
 
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
@@ -101,6 +101,7 @@ function nextView(view: ChartsView, state: Refreshing<ChartsData>): ChartsView {
                 [group]="group"
                 [data]="data"
                 [rangeLabel]="rangeLabel()"
+                [forecasts]="forecasts()"
                 [class.wide]="group.status"
                 [attr.data-chart]="group.key"
               />
@@ -169,6 +170,8 @@ export class SystemCharts {
   /** Which of the series to draw (a tab's share of them: one container, the watched patterns). */
   readonly only = input<(key: SeriesKey) => boolean>(() => true);
   readonly heading = input('Metrics');
+  /** Draw the forecast projections of the series that have one (the host's charts). */
+  readonly projections = input(false);
 
   protected readonly ranges = RANGES;
   protected readonly range = signal<ChartRange>(DEFAULT_RANGE);
@@ -226,6 +229,18 @@ export class SystemCharts {
       catchError(() => EMPTY),
     );
   }
+
+  /**
+   * The system's stored forecast lines, read once per system (they change once an hour); none when
+   * they cannot be read: the charts stand without them.
+   */
+  protected readonly forecasts = toSignal(
+    toObservable(computed(() => (this.projections() && this.groups().length > 0 ? this.systemId() : null))).pipe(
+      distinctUntilChanged(),
+      switchMap((id) => (id === null ? of(null) : this.api.forecasts(id).pipe(catchError(() => of(null))))),
+    ),
+    { initialValue: null },
+  );
 
   private readonly withData = computed(() => {
     const data = this.charts().data;

@@ -4,6 +4,7 @@ import { ComponentFixture } from '@angular/core/testing';
 import { renderForTests, settle } from '@console/testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { SeriesKey } from '@console/shared/systems/series';
+import type { SystemForecasts } from '@contracts/rules';
 import { SystemMetrics } from './system-metrics';
 
 describe('SystemMetrics', () => {
@@ -51,11 +52,15 @@ describe('SystemMetrics', () => {
     await answerCharts();
   }
 
+  /** The system's forecast lines the host's charts ask for (none unless a test sets them). */
+  let forecasts: SystemForecasts = { evaluatedAt: new Date().toISOString(), windowHours: 24, lines: [] };
+
   /** Answers every chart request pending (several turns: the first screen's charts come before the rest). */
   async function answerCharts(): Promise<TestRequest[]> {
     const answered: TestRequest[] = [];
     for (let turn = 0; turn < 20; turn++) {
       await settle(fixture);
+      http.match((req) => req.url === `${systemUrl(7)}/forecasts`).forEach((req) => req.flush(forecasts));
       const found = http.match((req) => req.url === batchUrl);
       found.forEach(answer);
       answered.push(...found);
@@ -95,6 +100,40 @@ describe('SystemMetrics', () => {
     return answerCharts();
   }
   const cells = (row: Element) => Array.from(row.querySelectorAll('th, td'), (c) => c.textContent?.trim());
+
+  it("draws a disk's forecast as a dashed trend in its chart and says when it fills", async () => {
+    const through = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
+    forecasts = {
+      evaluatedAt: new Date().toISOString(),
+      windowHours: 24,
+      lines: [
+        {
+          metric: 'disk.used_pct',
+          instance: '/var',
+          through: through.toISOString(),
+          level: 50,
+          slopePerHour: 1,
+          enoughData: true,
+          ruleKey: 'disk.forecast',
+          threshold: 100,
+          direction: 1,
+          horizonSeconds: 72 * 3600,
+          projectedAt: new Date(through.getTime() + 50 * 3_600_000).toISOString(),
+          text: 'Disk used on /var reaches 100 % in 2 d 2 h, around Wed 14:00',
+        },
+      ],
+    };
+    await render([...HOST, { name: 'disk.used_pct', instance: '/var' }]);
+
+    const disk = page().querySelector('[data-chart="Disk space"]');
+    expect(disk?.querySelector('[data-testid="forecast"]')?.textContent).toContain(
+      'Trend: Disk used on /var reaches 100 % in 2 d 2 h',
+    );
+    const legend = Array.from(disk!.querySelectorAll('.metric-chart__label'), (l) => l.textContent?.trim());
+    expect(legend).toEqual(['Disk used · /var', 'Disk used · /var · trend']);
+    expect(page().querySelector('[data-chart="CPU"] [data-testid="forecast"]')).toBeNull();
+    forecasts = { ...forecasts, lines: [] };
+  });
 
   it('shows no tabs for a host without containers or processes', async () => {
     await render(HOST);

@@ -40,7 +40,7 @@ export type MetricsTab = 'host' | 'containers' | 'processes' | 'checks';
         [selectedIndex]="selectedIndex()"
       >
         <mat-tab label="Host">
-          <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [only]="host" />
+          <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [only]="host" [projections]="true" />
         </mat-tab>
         @if (hasContainers()) {
           <mat-tab label="Containers">
@@ -65,7 +65,7 @@ export type MetricsTab = 'host' | 'containers' | 'processes' | 'checks';
         }
       </mat-tab-group>
     } @else {
-      <argus-system-charts [systemId]="systemId()" [seriesList]="list()" />
+      <argus-system-charts [systemId]="systemId()" [seriesList]="list()" [projections]="true" />
     }
   `,
   styles: `

@@ -7,6 +7,7 @@ import { Changes, onChangeOf, Refreshing, refreshing } from '@console/core/refre
 import { LiveReport, withLiveTail } from './live-tail';
 import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
 import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
+import type { SystemForecasts } from '@contracts/rules';
 import type { ScriptCheck, System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
 
 // the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
@@ -121,6 +122,11 @@ export class SystemsApi {
         series: answers.flatMap((answer) => answer.series),
       })),
     );
+  }
+
+  /** The system's stored forecast lines (refitted once an hour by the evaluation): once, no reload. */
+  forecasts(id: number): Observable<SystemForecasts> {
+    return this.http.get<SystemForecasts>(`${systemUrl(id)}/forecasts`);
   }
 
   update(id: number, changes: SystemChanges): Observable<SystemDetail> {

@@ -1,0 +1,102 @@
+import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
+import { MatButtonModule } from '@angular/material/button';
+import { MatFormFieldModule } from '@angular/material/form-field';
+import { MatInputModule } from '@angular/material/input';
+
+import { Loaded, loaded, LOADING } from '@console/core/loaded';
+import { ForecastSettings, ForecastSettingsApi } from './forecast-settings-api';
+import { Notify } from '@console/ui/notify';
+import { Submission } from '@console/ui/submission';
+import { LoadState } from '@console/ui/load-state';
+
+const WHOLE = /^\d+$/;
+
+/**
+ * The forecast rules' trend (docs/rules.md "Forecast rules"): how many hours it is fitted over, and
+ * how much of that window must hold data before a forecast is made. Administrators only. The share
+ * is entered as a percentage, which reads better than 0.75.
+ */
+@Component({
+  selector: 'argus-forecast-settings-page',
+  changeDetection: ChangeDetectionStrategy.OnPush,
+  imports: [LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  template: `
+    <header class="page-header">
+      <h1>Forecasts</h1>
+      <p>
+        Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
+        carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
+        pace sooner. Lines are fitted again once an hour.
+      </p>
+    </header>
+    @let state = loadedState();
+    <argus-load-state [state]="state" label="Loading the settings" />
+    @if (state.state === 'ready') {
+      <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
+        <mat-form-field subscriptSizing="dynamic" class="long-hint">
+          <mat-label>Trend window (hours)</mat-label>
+          <input matInput type="number" formControlName="windowHours" min="6" max="720" />
+          <mat-hint>From 6 to 720 hours (30 days). Default 24.</mat-hint>
+          <mat-error>{{ windowHours.getError('server') ?? 'A whole number of hours from 6 to 720.' }}</mat-error>
+        </mat-form-field>
+        <mat-form-field subscriptSizing="dynamic" class="long-hint">
+          <mat-label>Data needed (% of the window)</mat-label>
+          <input matInput type="number" formControlName="minShare" min="10" max="100" />
+          <mat-hint
+            >No forecast for a series with fewer hours of data, such as a system enrolled today. Default 75.</mat-hint
+          >
+          <mat-error>{{ minShare.getError('server') ?? 'A whole percentage from 10 to 100.' }}</mat-error>
+        </mat-form-field>
+        @if (submission.error(); as message) {
+          <p class="form-error" role="alert">{{ message }}</p>
+        }
+        <div class="form-actions">
+          <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save</button>
+        </div>
+      </form>
+    }
+  `,
+})
+export class ForecastSettingsPage {
+  private readonly api = inject(ForecastSettingsApi);
+  private readonly notify = inject(Notify);
+  protected readonly form = new FormGroup({
+    windowHours: new FormControl(24, {
+      nonNullable: true,
+      validators: [Validators.required, Validators.min(6), Validators.max(720), Validators.pattern(WHOLE)],
+    }),
+    // a percentage here, a share (0.1 to 1) in the API
+    minShare: new FormControl(75, {
+      nonNullable: true,
+      validators: [Validators.required, Validators.min(10), Validators.max(100), Validators.pattern(WHOLE)],
+    }),
+  });
+  protected readonly windowHours = this.form.controls.windowHours;
+  protected readonly minShare = this.form.controls.minShare;
+  protected readonly loadedState = signal<Loaded<ForecastSettings>>(LOADING);
+  protected readonly submission = new Submission(this.form);
+
+  constructor() {
+    loaded(this.api.get()).subscribe((state) => {
+      if (state.state === 'ready') this.show(state.value);
+      this.loadedState.set(state);
+    });
+  }
+
+  private show(settings: ForecastSettings): void {
+    this.form.reset({ windowHours: settings.windowHours, minShare: Math.round(settings.minShare * 100) });
+  }
+
+  protected save(): void {
+    if (this.form.invalid) {
+      this.form.markAllAsTouched();
+      return;
+    }
+    const settings = { windowHours: Number(this.windowHours.value), minShare: Number(this.minShare.value) / 100 };
+    this.submission.run(this.api.save(settings), (saved) => {
+      this.show(saved);
+      this.notify.done('Forecast settings saved');
+    });
+  }
+}
