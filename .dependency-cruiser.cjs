@@ -113,16 +113,25 @@ module.exports = {
         'contracts/ is the JSON both sides speak (issue 14): zod schemas and nothing of the server, the ' +
         'console or the scripts, so the console can import its types and the server its schemas.',
       from: { path: '^contracts/' },
-      to: { path: '^(agent|backend|frontend|db|ops)/' },
+      to: { path: '^(agent|backend|frontend|db|ops|probes)/' },
     },
     {
       name: 'agent-imports-only-contracts',
       severity: 'error',
       comment:
         'argus-agent (issue 12) ships alone as a single executable: it shares the report schema with the ' +
-        'server through contracts/ and imports nothing else of the repository.',
+        'server through contracts/, the network check probes through probes/, and imports nothing else of the repository.',
       from: { path: '^agent/', pathNot: TEST_SUPPORT },
       to: { path: '^(backend|frontend|db|ops)/' },
+    },
+    {
+      name: 'probes-import-only-contracts',
+      severity: 'error',
+      comment:
+        'probes/ are the network check probes the server and the agent both run: Node built-ins and the ' +
+        'contracts only, the way onto the network passed in by the caller (the server its address policy).',
+      from: { path: '^probes/' },
+      to: { path: '^(agent|backend|frontend|db|ops)/' },
     },
     {
       name: 'console-imports-contract-types-only',

@@ -10,6 +10,7 @@ import { z } from 'zod';
 export const MAX_REPORTS = 500;
 export const MAX_METRICS_PER_REPORT = 2000;
 export const MAX_EVENTS_PER_REPORT = 100;
+export const MAX_CHECK_RUNS_PER_REPORT = 500;
 /** Script checks' states a report may carry (docs/protocol.md "Script checks and drop-in metrics"). */
 export const MAX_CHECKS_PER_REPORT = 100;
 export const CHECK_STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
@@ -46,6 +47,21 @@ const eventSchema = z.object({
   message: text(MAX_MESSAGE_LENGTH).default(''),
 });
 
+/** One run of a network check assigned to the agent (the answer's `checks`): what it measured. */
+const checkRunSchema = z.object({
+  id: z.number().int().positive().max(2_147_483_647),
+  at: z.iso.datetime({ offset: true }),
+  up: z.boolean(),
+  reason: text(200).nullable(),
+  responseMs: z.number().min(0).nullable(),
+  status: z.number().int().min(0).max(999).nullable(),
+  keywordMatched: z.boolean().nullable(),
+  certDaysLeft: z.number().nullable(),
+  certValid: z.boolean().nullable(),
+  packetLossPct: z.number().min(0).max(100).nullable(),
+});
+export type CheckRun = z.infer<typeof checkRunSchema>;
+
 /**
  * A script check's state at its last run: the report's one text channel besides events. `name` is
  * the check's instance in its `script.*` series; `ran` when the agent last ran it.
@@ -62,6 +78,8 @@ const reportSchema = z
     ts: z.iso.datetime({ offset: true }),
     metrics: z.array(metricSchema).max(MAX_METRICS_PER_REPORT),
     events: z.array(eventSchema).max(MAX_EVENTS_PER_REPORT).optional(),
+    /** Runs of the checks assigned to the agent finished since its previous report. */
+    checks: z.array(checkRunSchema).max(MAX_CHECK_RUNS_PER_REPORT).optional(),
     scripts: z.array(checkSchema).max(MAX_CHECKS_PER_REPORT).optional(),
   })
   .superRefine((report, ctx) => {

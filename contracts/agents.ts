@@ -1,5 +1,6 @@
 /** The agent side of the API: ingest answers, builds, rollout, agent settings (docs/protocol.md "Agent protocol"). */
 import { z } from 'zod';
+import { agentCheck } from './checks.js';
 import { id, instant } from './common.js';
 
 /** The request header that carries a cluster's enrolment key (never a URL: proxies and access logs keep URLs). */
@@ -28,7 +29,10 @@ export const ingestAnswer = z
     /** Only on the report that enrolled the system: sign later tokens with it. */
     agentKey: z.string().optional(),
     settings: z.record(z.string(), z.unknown()),
+    /** A hash of `settings` and `checks`: the agent keeps both anew when it changes. */
     settings_rev: z.string(),
+    /** The network checks assigned to this agent; absent when none is. */
+    checks: z.array(agentCheck).optional(),
     update: agentOffer.nullable(),
   })
   .meta({ id: 'IngestAnswer' });

@@ -1,16 +1,21 @@
 /**
  * Network checks (docs/decisions.md "Network checks"): HTTP(S), TCP, DNS and ping checks of a
  * service from the outside, belonging to a customer (and optionally one of its clusters), run on
- * their interval from the server ("argus" location). Their results are series of the check, and
- * its state raises and resolves alerts like a system's.
+ * their interval from the server ("argus" location) and from agents of the customer ("system:<id>").
+ * Their results are series of the check, and its state raises and resolves alerts like a system's.
  */
 import { z } from 'zod';
 import { id, instant, SAFE_NAME, SAFE_NAME_MESSAGE } from './common.js';
 
 export const CHECK_TYPES = ['http', 'tcp', 'dns', 'ping'] as const;
 export const CHECK_STATES = ['PENDING', 'UP', 'DOWN', 'DEGRADED', 'PAUSED'] as const;
-/** Where a check runs. Only the server today; an agent's system id will be a location of its own. */
-export const CHECK_LOCATIONS = ['argus'] as const;
+/** The server's location; an agent's is `system:<its system id>`. */
+export const SERVER_LOCATION = 'argus';
+export const LOCATION_PATTERN = /^(argus|system:[1-9][0-9]{0,9})$/;
+export const MAX_LOCATIONS = 20;
+/** The agent that runs a check from `system:<id>`, or null for the server. */
+export const locationSystem = (location: string): number | null =>
+  location.startsWith('system:') ? Number(location.slice('system:'.length)) : null;
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'OPTIONS'] as const;
 export const DNS_RECORD_TYPES = ['A', 'AAAA', 'CNAME', 'MX', 'NS', 'TXT', 'SRV', 'CAA'] as const;
 export const MIN_INTERVAL_S = 20;
@@ -103,10 +108,19 @@ const timing = {
   retryIntervalSeconds: int(MIN_INTERVAL_S, MAX_INTERVAL_S),
   /** Slower than this (ms) is DEGRADED; absent: no limit. */
   maxResponseMs: int(1, 600_000).nullable(),
+  /** "argus" (the server) and/or agents as "system:<id>", each once. */
   locations: z
-    .array(z.enum(CHECK_LOCATIONS, { error: 'must be "argus" (the server)' }), { error: 'must be a list' })
+    .array(
+      z
+        .string({ error: 'must be a string' })
+        .regex(LOCATION_PATTERN, 'must be "argus" (the server) or "system:<id>" (an agent)'),
+      { error: 'must be a list' },
+    )
     .min(1, 'must name at least one location')
-    .max(1, 'must name at most one location'),
+    .max(MAX_LOCATIONS, `must name at most ${MAX_LOCATIONS} locations`)
+    .refine((list) => new Set(list).size === list.length, 'must name each location once'),
+  /** How many locations must see the check down for it to be DOWN; null: all but one, at least one. */
+  quorum: int(1, MAX_LOCATIONS).nullable(),
   enabled: z.boolean({ error: 'must be true or false' }),
 };
 
@@ -120,7 +134,8 @@ export const checkCreate = z.object({
   retries: timing.retries.default(1),
   retryIntervalSeconds: timing.retryIntervalSeconds.default(20),
   maxResponseMs: timing.maxResponseMs.default(null),
-  locations: timing.locations.default(['argus']),
+  locations: timing.locations.default([SERVER_LOCATION]),
+  quorum: timing.quorum.default(null),
   enabled: timing.enabled.default(true),
 });
 export type CheckCreate = z.infer<typeof checkCreate>;
@@ -137,6 +152,7 @@ export const checkChanges = z
     retryIntervalSeconds: timing.retryIntervalSeconds.optional(),
     maxResponseMs: timing.maxResponseMs.optional(),
     locations: timing.locations.optional(),
+    quorum: timing.quorum.optional(),
     enabled: timing.enabled.optional(),
   })
   .strict();
@@ -170,6 +186,20 @@ export const checkResult = z.object({
 });
 export type CheckResult = z.infer<typeof checkResult>;
 
+/** Where a check ran from and what that place sees of it (the state before the quorum). */
+export const checkLocationResult = z.object({
+  location: z.string().meta({ description: '"argus" (the server) or "system:<id>" (an agent)' }),
+  /** "Argus", or the agent's system name. */
+  name: z.string(),
+  state: z.enum(['PENDING', 'UP', 'DOWN', 'DEGRADED']),
+  stateSince: instant.nullable(),
+  failures: z.number().int(),
+  lastResult: checkResult.nullable(),
+  /** No result for a while (an agent away): its verdict does not count towards the check's state. */
+  stale: z.boolean(),
+});
+export type CheckLocationResult = z.infer<typeof checkLocationResult>;
+
 const answeredHeader = z.object({ name: z.string(), value: z.string().nullable(), secret: z.boolean() });
 export const check = z.object({
   id,
@@ -185,16 +215,39 @@ export const check = z.object({
   retryIntervalSeconds: z.number().int(),
   maxResponseMs: z.number().int().nullable(),
   locations: z.array(z.string()),
+  /** As set; null: the default, all but one location and at least one. */
+  quorum: z.number().int().nullable(),
+  /** The locations that must see the check down for it to be DOWN, as it applies now. */
+  effectiveQuorum: z.number().int(),
   enabled: z.boolean(),
   state: z.enum(CHECK_STATES),
   stateSince: instant.nullable(),
   /** Failed runs in a row. */
   failures: z.number().int(),
   lastResult: checkResult.nullable(),
+  /** The newest result and state of each location, in the order of `locations`. */
+  results: z.array(checkLocationResult),
   createdAt: instant,
   updatedAt: instant,
 });
 export type Check = z.infer<typeof check>;
+
+/**
+ * A check as its agent gets it in the answer to a report: what to run and how often, secret header
+ * values in clear (like secret agent settings, to that agent only).
+ */
+export const agentCheck = z.object({
+  id: dbId,
+  settings: checkSettings,
+  intervalSeconds: timing.intervalSeconds,
+  timeoutSeconds: timing.timeoutSeconds,
+  retryIntervalSeconds: timing.retryIntervalSeconds,
+  maxResponseMs: timing.maxResponseMs,
+});
+export type AgentCheck = z.infer<typeof agentCheck>;
+
+/** The quorum a check with `locations` places has when none is set: all but one, at least one. */
+export const defaultQuorum = (locations: number): number => Math.max(1, locations - 1);
 
 export const checksQuery = z.object({
   customer: z.coerce.number({ error: 'must be an id' }).int('must be an id').positive('must be an id').optional(),

@@ -64,6 +64,8 @@ export type AvailabilityPeriod = z.infer<typeof availabilityPeriod>;
 export const systemAvailability = availabilityStats.extend({
   id,
   name: z.string(),
+  /** "agent" (a host) or "check" (a network check: its downtime is the time it was DOWN). */
+  kind: z.enum(['agent', 'check']),
   clusterId: id.nullable(),
   periods: z.array(availabilityPeriod),
 });

@@ -7,6 +7,7 @@
 import type { AgentBody } from '../../contracts/agent-report.js';
 import { join } from 'node:path';
 import { openBuffer } from './buffer.js';
+import { createCheckScheduler } from './checks.js';
 import { createCollector } from './collect.js';
 import { ConfigError, readConfig } from './config.js';
 import { bootWatch, eventWatches } from './events.js';
@@ -126,6 +127,10 @@ export async function main(args: string[], io: Output, host: Host = localHost())
       const saved = await loadSettings(config.stateDir);
       const settings = { current: saved.settings };
       const log = (line: string) => io.err(`argus-agent: ${line}`);
+      // the network checks assigned to this agent, from the last answer until the next one says otherwise
+      const checks = createCheckScheduler({ log });
+      checks.assign(saved.checks);
+      checks.start(stop.signal);
       const updater = createUpdater({
         stateDir: config.stateDir,
         running: AGENT_VERSION,
@@ -152,6 +157,7 @@ export async function main(args: string[], io: Output, host: Host = localHost())
           boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),
           buffer: await openBuffer(join(config.stateDir, 'buffer')),
           update: (offer) => updater.answered(offer),
+          checks,
           log,
         },
         stop.signal,

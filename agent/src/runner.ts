@@ -13,6 +13,7 @@ import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
 import type { ReportBuffer } from './buffer.js';
 import type { Collector } from './collect.js';
 import type { AgentConfig } from './config.js';
+import type { CheckScheduler } from './checks.js';
 import type { BootWatch } from './events.js';
 import type { HostFacts } from './facts.js';
 import { saveIdentity, type Identity } from './identity.js';
@@ -39,6 +40,8 @@ export interface RunnerDeps {
   settingsRev?: string;
   /** Reboots, sent once each. */
   boot?: BootWatch;
+  /** The network checks the server assigns: each answer's list in, the finished runs out with each report. */
+  checks?: Pick<CheckScheduler, 'assign' | 'take'>;
   /** Each accepted answer's `update` (update.ts: download, swap, restart). */
   update?: (offer: unknown) => Promise<void>;
   /** Tests: a shorter interval than config's seconds. */
@@ -99,7 +102,13 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
       failures = 0;
       if (unreachableSince !== null) log(`the server answers again; sending the buffered reports`);
       unreachableSince = null;
-      const reply = answer.body as { agentKey?: string; settings?: unknown; settings_rev?: string; update?: unknown };
+      const reply = answer.body as {
+        agentKey?: string;
+        settings?: unknown;
+        settings_rev?: string;
+        checks?: unknown[];
+        update?: unknown;
+      };
       if (reply.agentKey) {
         identity = { ...identity, agentKey: reply.agentKey };
         await saveIdentity(config.stateDir, identity);
@@ -107,7 +116,9 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
       if (reply.settings && typeof reply.settings === 'object' && reply.settings_rev !== settingsRev) {
         deps.settings.current = reply.settings as Record<string, unknown>;
         settingsRev = String(reply.settings_rev ?? '');
-        await saveSettings(config.stateDir, { rev: settingsRev, settings: deps.settings.current });
+        const checks = Array.isArray(reply.checks) ? reply.checks : [];
+        deps.checks?.assign(checks);
+        await saveSettings(config.stateDir, { rev: settingsRev, settings: deps.settings.current, checks });
       }
       if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;
       await deps.update?.(reply.update ?? null);
@@ -181,6 +192,8 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     const started = Date.now();
     const report = await deps.collector.report((await deps.boot?.events()) ?? []);
     report.metrics.push(sample('agent.buffered_reports', await buffer.size()));
+    const runs = deps.checks?.take() ?? [];
+    if (runs.length) report.checks = runs;
     await buffer.append(report);
     await deps.boot?.commit();
     // first, so a tick whose buffer is refused again still brings the system's newest report

@@ -87,6 +87,8 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   const webhookSecret = config.webhookSecret;
   const agents = assembleAgents({ ...shared, distDir: config.agentDistDir, publicUrl, webhookSecret });
   const { agentSettings, ...agentSettingsModule } = assembleAgentSettings(shared);
+  // network checks: their routes, the runner main.ts starts, and the checks agents run
+  const checks = assembleChecks({ ...shared, allowPrivate: config.allowPrivateChecks });
   const ingest = assembleIngest({
     ...core,
     webhookSecret,
@@ -96,6 +98,8 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     rateLimitStore: deps.rateLimitStore,
     updateOffer: (system) => agents.updates.offerAfterReport(system),
     effectiveSettings: (systemId) => agentSettings.effectiveSettingsForAgent(systemId),
+    agentChecks: (system) => checks.agentChecks.assignedTo(system),
+    checkRuns: (system, runs) => checks.agentChecks.recordRuns(system, runs),
     metrics: selfMetrics.ingest,
   });
   const notifications = assembleNotifications({ ...core, mailer, authUrl, allowPrivateWebhooks });
@@ -121,8 +125,6 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     enrollPerClusterPerHour: config.enrollPerClusterPerHour,
   });
   const systems = assembleSystems(shared);
-  // network checks: their routes, and the runner main.ts starts
-  const checks = assembleChecks({ ...shared, allowPrivate: config.allowPrivateChecks });
   const overview = assembleOverview(core);
   const search = assembleSearch(core);
   const housekeeping = assembleHousekeeping({

@@ -68,6 +68,7 @@ export async function benchChecks(argv: string[]): Promise<void> {
           retryIntervalS: 20,
           maxResponseMs: null,
           locations: ['argus'],
+          quorum: null,
           enabled: true,
         });
     });

@@ -23,7 +23,7 @@ async function cruise(files: Record<string, string>): Promise<{ code: number; re
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), source);
   }
-  const folders = ['backend', 'db', 'frontend', 'ops'].filter((top) =>
+  const folders = ['backend', 'db', 'frontend', 'ops', 'probes', 'agent'].filter((top) =>
     Object.keys(files).some((f) => f.startsWith(top)),
   );
   const result = await runTool(DEPCRUISE, [...folders, '--config', CONFIG, '--output-type', 'err'], {
@@ -106,6 +106,22 @@ describe('npm run lint refuses an import that runs back up', () => {
       },
     },
     {
+      name: 'the shared probes import the server (probes → its outbound policy)',
+      rule: 'probes-import-only-contracts',
+      files: {
+        'probes/probe.ts': "import { x } from '../backend/src/lib/outbound-policy.js';\nexport const y = x;\n",
+        'backend/src/lib/outbound-policy.ts': 'export const x = 1;\n',
+      },
+    },
+    {
+      name: 'the agent imports the server (agent → a backend probe)',
+      rule: 'agent-imports-only-contracts',
+      files: {
+        'agent/src/checks.ts': "import { x } from '../../backend/src/checks/network.js';\nexport const y = x;\n",
+        'backend/src/checks/network.ts': 'export const x = 1;\n',
+      },
+    },
+    {
       name: 'two files import each other',
       rule: 'no-circular',
       files: {
@@ -133,6 +149,9 @@ describe('npm run lint refuses an import that runs back up', () => {
         "import { x } from '../../shared/alerts/alerts-api';\nexport const y = x;\n",
       'frontend/src/app/shared/alerts/alerts-api.ts': "import { z } from '../../core/auth';\nexport const x = z;\n",
       'frontend/src/app/core/auth.ts': 'export const z = 1;\n',
+      'agent/src/checks.ts': "import { p } from '../../probes/probe.js';\nexport const q = p;\n",
+      'probes/probe.ts': "import { c } from '../contracts/checks.js';\nexport const p = c;\n",
+      'contracts/checks.ts': 'export const c = 1;\n',
     });
     assert.equal(code, 0, report);
   });

@@ -95,6 +95,7 @@ describe('a check on the one alert path', () => {
       retryIntervalSeconds: 20,
       maxResponseMs: null,
       locations: ['argus'],
+      quorum: null,
       enabled: true,
     });
 
@@ -145,6 +146,7 @@ describe('a check on the one alert path', () => {
       retryIntervalSeconds: 20,
       maxResponseMs: null,
       locations: ['argus'],
+      quorum: null,
       enabled: true,
     });
     await runner.runNow(check.id);

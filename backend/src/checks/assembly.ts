@@ -1,6 +1,7 @@
 /**
- * The network checks feature, built once by the composition root: the routes and the server's
- * runner (started and stopped by the process entry), sharing one repository and one address policy.
+ * The network checks feature, built once by the composition root: the routes, the server's runner
+ * (started and stopped by the process entry) and what agents run (handed to ingest as seams),
+ * sharing one repository, one address policy and one place where results are recorded.
  */
 import type Router from '@koa/router';
 import type { Knex } from 'knex';
@@ -11,9 +12,11 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
+import { createAgentChecks, type AgentChecks } from './agent-checks.js';
 import { checksPolicy } from './policy.js';
 import { createChecksRepo } from './repo.js';
 import { checksRoutes } from './routes.js';
+import { createCheckResults } from './results.js';
 import { createCheckRunner, type CheckRunner } from './runner.js';
 import { createChecksService, TRY_LIMIT } from './service.js';
 
@@ -29,7 +32,11 @@ export interface ChecksAssemblyDeps {
   allowPrivate: boolean;
 }
 
-export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runner: CheckRunner } {
+export function assembleChecks(deps: ChecksAssemblyDeps): {
+  routes: Router;
+  runner: CheckRunner;
+  agentChecks: AgentChecks;
+} {
   const { db, bus, box, clock, audit, log } = deps;
   const repo = createChecksRepo(db);
   // the notification channels' outbound address policy, with the checks' own opt-in
@@ -37,7 +44,9 @@ export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runn
   // a check is a system of its own: the live hub tells the consoles that see its customer, as for
   // an agent's status change (a state change only: a run that changes nothing is no event)
   const announce = (ids: number[]) => ids.forEach((id) => void bus.publish('systems', { id }));
-  const runner = createCheckRunner({ repo, box, clock, log, policy, stateChanged: announce });
+  const results = createCheckResults({ repo, clock, stateChanged: announce });
+  const runner = createCheckRunner({ repo, box, clock, log, policy, results });
+  const agentChecks = createAgentChecks({ repo, results, box, clock, log });
   const service = createChecksService({
     repo,
     box,
@@ -47,8 +56,9 @@ export function assembleChecks(deps: ChecksAssemblyDeps): { routes: Router; runn
     tryLimit: deps.limiter(TRY_LIMIT.name, TRY_LIMIT.points, TRY_LIMIT.durationSeconds),
     changed: (id) => {
       announce([id]);
+      agentChecks.changed();
       runner.reload().catch((error: unknown) => log.warn({ err: error }, 'Checks runner could not reload'));
     },
   });
-  return { routes: mountRoutes(checksRoutes, service), runner };
+  return { routes: mountRoutes(checksRoutes, service), runner, agentChecks };
 }

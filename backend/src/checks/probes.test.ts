@@ -20,7 +20,8 @@ import {
   type TestCertificates,
 } from '../testing/check-targets.js';
 import { checksPolicy } from './policy.js';
-import { runProbe, type ProbeResult } from './probe.js';
+import { runProbe, type ProbeResult } from '../../../probes/probe.js';
+import { policyNetwork } from './network.js';
 
 const OPEN = checksPolicy(true);
 const STRICT = checksPolicy(false);
@@ -41,7 +42,7 @@ function probe(
       timeoutMs: options.timeoutMs ?? 3000,
       maxResponseMs: options.maxResponseMs ?? null,
     },
-    options.policy ?? OPEN,
+    policyNetwork(options.policy ?? OPEN),
     () => new Date(),
   );
 }

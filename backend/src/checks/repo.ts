@@ -6,6 +6,7 @@
  * state and last result.
  */
 import type { Knex } from 'knex';
+import type { CheckResult } from '../../../contracts/checks.js';
 import type { Visible } from '../lib/access.js';
 import { transactionOf } from '../lib/transaction.js';
 
@@ -23,6 +24,7 @@ export interface CheckRow {
   retryIntervalS: number;
   maxResponseMs: number | null;
   locations: string[];
+  quorum: number | null;
   enabled: boolean;
   state: 'PENDING' | 'UP' | 'DOWN' | 'DEGRADED' | 'PAUSED';
   stateSince: Date | null;
@@ -37,6 +39,18 @@ export type CheckFields = Omit<
   'id' | 'state' | 'stateSince' | 'failures' | 'lastResult' | 'createdAt' | 'updatedAt'
 >;
 
+/** What one location (the server, or an agent) sees of a check: `check_locations` (migration 0029). */
+export interface LocationRow {
+  checkId: number;
+  location: string;
+  state: 'PENDING' | 'UP' | 'DOWN' | 'DEGRADED';
+  stateSince: Date | null;
+  failures: number;
+  lastResult: CheckResult | null;
+  /** When its newest result was measured. */
+  at: Date;
+}
+
 /** One run (or a heartbeat of the state) to store: its series and the check's state after it. */
 export interface StoredRun {
   id: number;
@@ -44,8 +58,13 @@ export interface StoredRun {
   names: string[];
   instances: string[];
   vals: number[];
-  /** Absent on a heartbeat: the state is unchanged. */
-  state?: { state: CheckRow['state']; stateSince: Date | null; failures: number; lastResult: Record<string, unknown> };
+  /** The check's state after it; a heartbeat keeps the last result (null). */
+  state?: {
+    state: CheckRow['state'];
+    stateSince: Date | null;
+    failures: number;
+    lastResult: CheckResult | Record<string, unknown> | null;
+  };
 }
 
 const COLUMNS = [
@@ -62,6 +81,7 @@ const COLUMNS = [
   'c.retry_interval_s',
   'c.max_response_ms',
   'c.locations',
+  'c.quorum',
   'c.enabled',
   'c.state',
   'c.state_since',
@@ -86,6 +106,7 @@ function mapRow(r: Record<string, unknown>): CheckRow {
     retryIntervalS: r['retry_interval_s'] as number,
     maxResponseMs: (r['max_response_ms'] as number | null) ?? null,
     locations: r['locations'] as string[],
+    quorum: (r['quorum'] as number | null) ?? null,
     enabled: r['enabled'] as boolean,
     state: r['state'] as CheckRow['state'],
     stateSince: (r['state_since'] as Date | null) ?? null,
@@ -106,6 +127,7 @@ const checkColumns = (f: Partial<CheckFields>) => ({
   ...(f.retryIntervalS !== undefined ? { retry_interval_s: f.retryIntervalS } : {}),
   ...(f.maxResponseMs !== undefined ? { max_response_ms: f.maxResponseMs } : {}),
   ...(f.locations !== undefined ? { locations: f.locations } : {}),
+  ...(f.quorum !== undefined ? { quorum: f.quorum } : {}),
   ...(f.enabled !== undefined ? { enabled: f.enabled } : {}),
 });
 
@@ -134,12 +156,23 @@ seen AS (
          status = CASE WHEN s.status IN ('WARNING', 'CRITICAL') THEN s.status ELSE 'ONLINE' END
     FROM runs r WHERE s.id = r.id
 )
-UPDATE checks c SET state = r.state, state_since = r.state_since, failures = r.failures, last_result = r.last_result
+UPDATE checks c SET state = r.state, state_since = r.state_since, failures = r.failures,
+         last_result = COALESCE(r.last_result, c.last_result)
   FROM runs r WHERE c.id = r.id AND r.state IS NOT NULL`;
+
+const mapLocation = (r: Record<string, unknown>): LocationRow => ({
+  checkId: r['check_id'] as number,
+  location: r['location'] as string,
+  state: r['state'] as LocationRow['state'],
+  stateSince: (r['state_since'] as Date | null) ?? null,
+  failures: r['failures'] as number,
+  lastResult: (r['last_result'] as CheckResult | null) ?? null,
+  at: r['at'] as Date,
+});
 
 export function createChecksRepo(db: Knex) {
   /** Stores the runs; a check's second run of the batch goes into a statement of its own (an upsert touches a row once). */
-  async function storeRuns(runs: StoredRun[]): Promise<void> {
+  async function storeRuns(runs: StoredRun[], q: Knex = db): Promise<void> {
     const seen = new Set<number>();
     const now = runs.filter((r) => !seen.has(r.id) && seen.add(r.id));
     const later = runs.filter((r) => !now.includes(r));
@@ -155,8 +188,8 @@ export function createChecksRepo(db: Knex) {
       failures: r.state?.failures ?? null,
       last_result: r.state?.lastResult ?? null,
     }));
-    await db.raw(STORE_RUNS, [JSON.stringify(rows)]);
-    await storeRuns(later);
+    await q.raw(STORE_RUNS, [JSON.stringify(rows)]);
+    await storeRuns(later, q);
   }
 
   const base = (q: Knex) => q('checks as c').join('systems as s', 's.id', 'c.id').select(COLUMNS);
@@ -235,9 +268,60 @@ export function createChecksRepo(db: Knex) {
       await trx('systems').where({ id, kind: 'check' }).delete();
     },
 
-    /** The checks the server runs: enabled, with "argus" among their locations. */
+    /** The enabled checks: the server runs those with "argus" among their locations, and keeps every one's state fresh. */
     async runnable(): Promise<CheckRow[]> {
-      return (await base(db).where('c.enabled', true).whereRaw("'argus' = ANY (c.locations)")).map(mapRow);
+      return (await base(db).where('c.enabled', true)).map(mapRow);
+    },
+
+    /** The enabled checks run by some agent (a location other than the server). */
+    async runByAgents(): Promise<CheckRow[]> {
+      return (await base(db).where('c.enabled', true).whereRaw("c.locations <> '{argus}'")).map(mapRow);
+    },
+
+    /** The checks of `ids`, locked until the transaction ends (id order: two writers never wait on each other in a circle). */
+    async lockForResults(trx: Knex, ids: number[]): Promise<CheckRow[]> {
+      const rows = (await base(trx).whereIn('c.id', ids).orderBy('c.id').forUpdate('c')) as Record<string, unknown>[];
+      return rows.map(mapRow);
+    },
+
+    async locationsOf(ids: number[], q: Knex = db): Promise<LocationRow[]> {
+      if (!ids.length) return [];
+      return ((await q('check_locations').whereIn('check_id', ids)) as Record<string, unknown>[]).map(mapLocation);
+    },
+
+    async saveLocations(trx: Knex, rows: LocationRow[]): Promise<void> {
+      if (!rows.length) return;
+      await trx('check_locations')
+        .insert(
+          rows.map((r) => ({
+            check_id: r.checkId,
+            location: r.location,
+            state: r.state,
+            state_since: r.stateSince,
+            failures: r.failures,
+            last_result: r.lastResult ? JSON.stringify(r.lastResult) : null,
+            at: r.at,
+          })),
+        )
+        .onConflict(['check_id', 'location'])
+        .merge();
+    },
+
+    /** The ids among `ids` of agent systems (kind 'agent') of the customer. */
+    async agentSystemsOf(customerId: number, ids: number[]): Promise<Set<number>> {
+      if (!ids.length) return new Set();
+      const rows = (await db('systems')
+        .where({ customer_id: customerId, kind: 'agent' })
+        .whereIn('id', ids)
+        .select('id')) as { id: number }[];
+      return new Set(rows.map((r) => r.id));
+    },
+
+    /** The names of systems by id (the locations of checks run by agents). */
+    async systemNames(ids: number[]): Promise<Map<number, string>> {
+      if (!ids.length) return new Map();
+      const rows = (await db('systems').whereIn('id', ids).select('id', 'name')) as { id: number; name: string }[];
+      return new Map(rows.map((r) => [r.id, r.name]));
     },
 
     storeRuns,

@@ -1,20 +1,22 @@
 /**
- * The server's checks runner ("argus" location): every enabled check on its interval, each at its
- * own phase of the interval (from its id) so that checks with the same interval do not fire
- * together; a failing check runs again at its retry interval. At most `concurrency` checks run at
- * once (each holds one socket or one `ping` process), and the runs finished are stored together
- * once a tick. A check whose next run is far off has its state stored again every
- * HEARTBEAT_MS, so the rules that read it see a fresh sample and the check is never silent.
+ * The server's checks runner ("argus" location): every enabled check of that location on its
+ * interval, each at its own phase of the interval (from its id) so that checks with the same
+ * interval do not fire together; a failing check runs again at its retry interval. At most
+ * `concurrency` checks run at once (each holds one socket or one `ping` process), and the runs
+ * finished are recorded together once a tick (results.ts). Every enabled check, those run only by
+ * agents too, whose last row is older than HEARTBEAT_MS has its state decided and stored again, so
+ * the rules that read it see a fresh sample and an agent gone quiet stops counting.
  */
-import { checkSettings, type CheckResult, type CheckSettings } from '../../../contracts/checks.js';
+import { checkSettings, SERVER_LOCATION, type CheckSettings } from '../../../contracts/checks.js';
+import { runProbe } from '../../../probes/probe.js';
 import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { headersToSend, openSecretHeaders } from './headers.js';
-import { runProbe } from './probe.js';
-import type { CheckRow, ChecksRepo, StoredRun } from './repo.js';
-import { heartbeatRow, nextState, runRow, type CheckState } from './state.js';
+import { policyNetwork } from './network.js';
+import type { CheckRow, ChecksRepo } from './repo.js';
+import { createCheckResults, type CheckResults, type LocationRun } from './results.js';
 
 export const HEARTBEAT_MS = 60_000;
 const TICK_MS = 1000;
@@ -24,8 +26,8 @@ export const DEFAULT_CONCURRENCY = 64;
 interface Entry {
   check: CheckRow;
   settings: CheckSettings;
-  state: CheckState;
-  last: CheckResult | null;
+  /** The server is one of its locations: it runs the check (else only its heartbeat). */
+  runsHere: boolean;
   nextMs: number;
   lastStoredMs: number;
   running: boolean;
@@ -38,27 +40,25 @@ export function nextSlot(id: number, intervalMs: number, nowMs: number): number 
   return nowMs - ((((nowMs - offset) % intervalMs) + intervalMs) % intervalMs) + intervalMs;
 }
 
-/** The host a check's certificate series is named by (its URL's host). */
-const certHost = (settings: CheckSettings) => (settings.type === 'http' ? new URL(settings.url).hostname : '');
-
 export interface CheckRunnerDeps {
   repo: ChecksRepo;
   box: SecretBox;
   clock: Clock;
   log: Logger;
   policy: OutboundPolicy;
+  /** Where runs are recorded (one for the whole app: agents' runs go there too). */
+  results?: CheckResults;
   concurrency?: number;
-  /** Told after the runs that changed these checks' state are stored (the consoles follow it live). */
-  stateChanged?(ids: number[]): void;
 }
 
 export function createCheckRunner(deps: CheckRunnerDeps) {
-  const { repo, box, clock, log, policy } = deps;
+  const { repo, box, clock, log } = deps;
+  const network = policyNetwork(deps.policy);
+  const results = deps.results ?? createCheckResults({ repo, clock });
   const concurrency = deps.concurrency ?? DEFAULT_CONCURRENCY;
   const entries = new Map<number, Entry>();
-  const done: StoredRun[] = [];
-  /** Checks whose state changed in the runs of `done`. */
-  const turned = new Set<number>();
+  const done: LocationRun[] = [];
+  const heartbeats: number[] = [];
   const inFlight = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | null = null;
   let lastReload = 0;
@@ -74,8 +74,7 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
     return {
       check,
       settings: parsed.data,
-      state: previous?.state ?? { state: check.state, stateSince: check.stateSince, failures: check.failures },
-      last: previous?.last ?? (check.lastResult as CheckResult | null),
+      runsHere: check.locations.includes(SERVER_LOCATION),
       nextMs: unchanged ? previous.nextMs : nextSlot(check.id, check.intervalS * 1000, nowMs),
       lastStoredMs: previous?.lastStoredMs ?? (Date.parse((check.lastResult?.['at'] as string | undefined) ?? '') || 0),
       running: previous?.running ?? false,
@@ -107,19 +106,16 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
           timeoutMs: check.timeoutS * 1000,
           maxResponseMs: check.maxResponseMs,
         },
-        policy,
+        network,
         () => clock.now(),
       );
-      const before = entry.state.state;
-      entry.state = nextState(entry.state, result, check.retries);
-      if (entry.state.state !== before) turned.add(check.id);
-      const row = runRow(check.id, result, entry.state, certHost(entry.settings));
-      entry.last = row.state?.lastResult as CheckResult;
       entry.lastStoredMs = result.at.getTime();
-      done.push(row);
-      const wait = entry.state.failures > 0 ? Math.min(check.retryIntervalS, check.intervalS) : check.intervalS;
+      done.push({ checkId: check.id, location: SERVER_LOCATION, result });
       const nowMs = clock.now().getTime();
-      entry.nextMs = entry.state.failures > 0 ? nowMs + wait * 1000 : nextSlot(check.id, wait * 1000, nowMs);
+      // a failing check runs again at its retry interval, until it answers
+      entry.nextMs = result.up
+        ? nextSlot(check.id, check.intervalS * 1000, nowMs)
+        : nowMs + Math.min(check.retryIntervalS, check.intervalS) * 1000;
     } catch (error) {
       log.error({ err: error, check: check.id }, 'A check run failed');
       entry.nextMs = clock.now().getTime() + check.intervalS * 1000;
@@ -135,21 +131,15 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
     return running;
   }
 
-  /** Stores what finished since the last flush (one statement per batch). */
+  /** Records what finished since the last flush, and the heartbeats due (one transaction per batch). */
   function flush(): Promise<void> {
     flushing = flushing.then(async () => {
       const batch = done.splice(0);
-      const changed = [...turned];
-      turned.clear();
-      if (!batch.length) return;
-      const stored = await repo.storeRuns(batch).then(
-        () => true,
-        (error: unknown) => {
-          log.error({ err: error, runs: batch.length }, 'Could not store check results');
-          return false;
-        },
-      );
-      if (stored && changed.length) deps.stateChanged?.(changed);
+      const beats = heartbeats.splice(0);
+      if (!batch.length && !beats.length) return;
+      await results.recordServerRuns(batch, beats).catch((error: unknown) => {
+        log.error({ err: error, runs: batch.length }, 'Could not store check results');
+      });
     });
     return flushing;
   }
@@ -159,16 +149,16 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
     const nowMs = clock.now().getTime();
     if (nowMs - lastReload >= RELOAD_MS) await reload();
     const due = [...entries.values()]
-      .filter((e) => !e.running && e.nextMs <= nowMs)
+      .filter((e) => e.runsHere && !e.running && e.nextMs <= nowMs)
       .sort((a, b) => a.nextMs - b.nextMs);
     for (const entry of due) {
       if (inFlight.size >= concurrency) break;
       void start(entry);
     }
     for (const entry of entries.values()) {
-      if (entry.running || entry.state.state === 'PENDING' || nowMs - entry.lastStoredMs < HEARTBEAT_MS) continue;
+      if (entry.running || nowMs - entry.lastStoredMs < HEARTBEAT_MS) continue;
       entry.lastStoredMs = nowMs;
-      done.push(heartbeatRow(entry.check.id, new Date(nowMs), entry.state, entry.last, certHost(entry.settings)));
+      heartbeats.push(entry.check.id);
     }
     await flush();
   }
@@ -187,7 +177,7 @@ export function createCheckRunner(deps: CheckRunnerDeps) {
     async runNow(id: number): Promise<void> {
       await reload();
       const entry = entries.get(id);
-      if (entry && !entry.running) await start(entry);
+      if (entry?.runsHere && !entry.running) await start(entry);
       await flush();
     },
     /** Stops starting runs; waits for those under way and stores them. */

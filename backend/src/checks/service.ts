@@ -3,17 +3,21 @@
  * of the check's customer: every account that sees the customer reads its checks, an OPERATOR of
  * the customer and an ADMIN write them. Every change writes its audit row in its own transaction.
  */
-import type {
-  Check,
-  CheckChanges,
-  CheckCreate,
-  CheckHeader,
-  CheckResult,
-  CheckSettings,
-  CheckTryBody,
-  ChecksSummary,
+import {
+  CHECK_STATES,
+  locationSystem,
+  SERVER_LOCATION,
+  type Check,
+  type CheckChanges,
+  type CheckCreate,
+  type CheckHeader,
+  type CheckLocationResult,
+  type CheckResult,
+  type CheckSettings,
+  type CheckTryBody,
+  type ChecksSummary,
 } from '../../../contracts/checks.js';
-import { CHECK_STATES } from '../../../contracts/checks.js';
+import { runProbe } from '../../../probes/probe.js';
 import { canSeeCustomer, canWriteCustomer, visibleTo, type Principal } from '../lib/access.js';
 import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { Clock } from '../lib/clock.js';
@@ -22,9 +26,9 @@ import type { OutboundPolicy } from '../lib/outbound-policy.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
 import { headersToSend, openSecretHeaders, sealSecretHeaders, withoutSecretValues } from './headers.js';
-import { runProbe } from './probe.js';
-import type { CheckFields, CheckRow, ChecksRepo } from './repo.js';
-import { resultJson } from './state.js';
+import { policyNetwork } from './network.js';
+import type { CheckFields, CheckRow, ChecksRepo, LocationRow } from './repo.js';
+import { isStale, quorumOf, resultJson } from './state.js';
 
 export interface ChecksServiceDeps {
   repo: ChecksRepo;
@@ -51,7 +55,34 @@ function answeredSettings(settings: Record<string, unknown>): Check['settings'] 
   return { ...settings, type: settings['type'] as Check['type'], ...(headers ? { headers } : {}) };
 }
 
-export function checkView(row: CheckRow): Check {
+/** What each location sees, in the order of the check's locations (none yet: PENDING). */
+function locationResults(
+  row: CheckRow,
+  seen: LocationRow[],
+  names: Map<number, string>,
+  nowMs: number,
+): CheckLocationResult[] {
+  return row.locations.map((location) => {
+    const place = seen.find((l) => l.location === location);
+    const system = locationSystem(location);
+    return {
+      location,
+      name: system === null ? 'Argus' : (names.get(system) ?? location),
+      state: place?.state ?? 'PENDING',
+      stateSince: place?.stateSince?.toISOString() ?? null,
+      failures: place?.failures ?? 0,
+      lastResult: place?.lastResult ?? null,
+      stale: place ? isStale(place, row.intervalS, nowMs) : false,
+    };
+  });
+}
+
+export function checkView(
+  row: CheckRow,
+  seen: LocationRow[] = [],
+  names: Map<number, string> = new Map(),
+  nowMs = Date.now(),
+): Check {
   return {
     id: row.id,
     customerId: row.customerId,
@@ -65,11 +96,14 @@ export function checkView(row: CheckRow): Check {
     retryIntervalSeconds: row.retryIntervalS,
     maxResponseMs: row.maxResponseMs,
     locations: row.locations,
+    quorum: row.quorum,
+    effectiveQuorum: quorumOf(row),
     enabled: row.enabled,
     state: row.state,
     stateSince: row.stateSince?.toISOString() ?? null,
     failures: row.failures,
     lastResult: row.lastResult as CheckResult | null,
+    results: locationResults(row, seen, names, nowMs),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -79,6 +113,8 @@ export function checkView(row: CheckRow): Check {
 const facts = (row: CheckRow) => {
   const {
     lastResult: _r,
+    results: _l,
+    effectiveQuorum: _q,
     state: _s,
     stateSince: _ss,
     failures: _f,
@@ -139,7 +175,44 @@ function secretValues(settings: CheckSettings, stored: Record<string, string>): 
 }
 
 export function createChecksService(deps: ChecksServiceDeps) {
-  const { repo, box, clock, audit, policy } = deps;
+  const { repo, box, clock, audit } = deps;
+  const network = policyNetwork(deps.policy);
+
+  /** The checks as answered: with each location's result and the names of the agents among them. */
+  async function views(rows: CheckRow[]): Promise<Check[]> {
+    const seen = await repo.locationsOf(rows.map((r) => r.id));
+    const agents = rows.flatMap((r) => r.locations.map(locationSystem)).filter((id): id is number => id !== null);
+    const names = await repo.systemNames([...new Set(agents)]);
+    const nowMs = clock.now().getTime();
+    return rows.map((row) =>
+      checkView(
+        row,
+        seen.filter((l) => l.checkId === row.id),
+        names,
+        nowMs,
+      ),
+    );
+  }
+  const view = async (row: CheckRow) => (await views([row]))[0] as Check;
+
+  /**
+   * Agents a check runs from must be systems with an agent of the check's customer; a location set
+   * before (an agent since moved or deleted) may stay. The quorum cannot exceed the locations.
+   */
+  async function validateLocations(customerId: number, locations: string[], before: string[], quorum: number | null) {
+    const added = locations.filter((l) => !before.includes(l));
+    const ids = added.map(locationSystem).filter((id): id is number => id !== null);
+    const agents = await repo.agentSystemsOf(customerId, ids);
+    const unknown = added.findIndex((l) => l !== SERVER_LOCATION && !agents.has(locationSystem(l) as number));
+    if (unknown >= 0) {
+      const index = locations.indexOf(added[unknown] as string);
+      throw new Invalid(`locations.${index}: must be "argus" or an agent of the check's customer`, {
+        field: `locations.${index}`,
+      });
+    }
+    if (quorum !== null && quorum > locations.length)
+      throw new Invalid('quorum: cannot be more than the locations', { field: 'quorum' });
+  }
 
   async function visible(principal: Principal, id: number): Promise<CheckRow> {
     const row = await repo.find(id);
@@ -165,7 +238,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
 
   return {
     async list(principal: Principal, customerId: number | null): Promise<Check[]> {
-      return (await repo.list(visibleTo(principal), customerId)).map(checkView);
+      return views(await repo.list(visibleTo(principal), customerId));
     },
 
     /** Per visible customer with checks: how many are in each state. */
@@ -182,7 +255,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
     },
 
     async get(principal: Principal, id: number): Promise<Check> {
-      return checkView(await visible(principal, id));
+      return view(await visible(principal, id));
     },
 
     async create(actor: AuditActor, principal: Principal, body: CheckCreate): Promise<Check> {
@@ -195,6 +268,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
       };
       validate(body.settings);
       validateTiming(timing);
+      await validateLocations(body.customerId, body.locations, [], body.quorum);
       const secrets = secretValues(body.settings, {});
       const fields: CheckFields = {
         customerId: body.customerId,
@@ -207,6 +281,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
         retries: body.retries,
         maxResponseMs: body.maxResponseMs,
         locations: body.locations,
+        quorum: body.quorum,
         enabled: body.enabled,
       };
       const row = await repo.transaction(async (trx) => {
@@ -225,7 +300,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
         return created;
       });
       deps.changed(row.id);
-      return checkView(row);
+      return view(row);
     },
 
     async update(actor: AuditActor, principal: Principal, id: number, changes: CheckChanges): Promise<Check> {
@@ -244,9 +319,16 @@ export function createChecksService(deps: ChecksServiceDeps) {
         ...(changes.retries !== undefined ? { retries: changes.retries } : {}),
         ...(changes.maxResponseMs !== undefined ? { maxResponseMs: changes.maxResponseMs } : {}),
         ...(changes.locations !== undefined ? { locations: changes.locations } : {}),
+        ...(changes.quorum !== undefined ? { quorum: changes.quorum } : {}),
         ...(changes.enabled !== undefined && changes.enabled !== current.enabled ? { enabled: changes.enabled } : {}),
       };
       validateTiming(timing);
+      await validateLocations(
+        current.customerId,
+        changes.locations ?? current.locations,
+        current.locations,
+        changes.quorum === undefined ? current.quorum : changes.quorum,
+      );
       if (changes.settings) {
         validate(changes.settings);
         const secrets = secretValues(changes.settings, openSecretHeaders(box, id, current.sealedHeaders));
@@ -268,7 +350,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
         return updated;
       });
       deps.changed(id);
-      return checkView(row);
+      return view(row);
     },
 
     async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
@@ -303,7 +385,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
       const headers = headersToSend(body.settings, secretValues(body.settings, {}));
       const result = await runProbe(
         { settings: body.settings, headers, timeoutMs: body.timeoutSeconds * 1000, maxResponseMs: body.maxResponseMs },
-        policy,
+        network,
         () => clock.now(),
       );
       return resultJson(result);

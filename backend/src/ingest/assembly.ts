@@ -24,8 +24,10 @@ import {
   type IngestService,
   type IngestServiceDeps,
   type IngestSystem,
+  type ReportingSystem,
   type UpdateOffer,
 } from './service.js';
+import type { CheckRun } from '../../../contracts/agent-report.js';
 
 export interface IngestDeps {
   db: Knex;
@@ -48,6 +50,9 @@ export interface IngestDeps {
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
   /** Seam: the update offered to a system (default none). */
   updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+  /** Seams: the network checks an agent runs, and where the runs it sends back go (default none). */
+  agentChecks?: (system: ReportingSystem) => Promise<unknown[]>;
+  checkRuns?: (system: ReportingSystem, runs: CheckRun[]) => Promise<void>;
   /** When replayed batches are slowed with 429 (defaults in admission.ts). */
   admission?: Omit<AdmissionOptions, 'clock'>;
 }
@@ -101,6 +106,8 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
       : {}),
     ...(deps.effectiveSettings ? { effectiveSettings: deps.effectiveSettings } : {}),
     ...(deps.updateOffer ? { updateOffer: deps.updateOffer } : {}),
+    ...(deps.agentChecks ? { agentChecks: deps.agentChecks } : {}),
+    ...(deps.checkRuns ? { checkRuns: deps.checkRuns } : {}),
   };
   const service = createIngestService(serviceDeps);
   const verifier = deps.webhookSecret

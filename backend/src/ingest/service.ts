@@ -16,7 +16,7 @@ import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
-import type { AgentBody, AgentInfo } from '../../../contracts/agent-report.js';
+import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
 /** A refusal whose body the contract fixes exactly (`{error: "Unauthorized"}`, `{error: "Unknown agent"}`). */
@@ -56,7 +56,15 @@ export interface IngestAnswer {
   agentKey?: string;
   settings: Record<string, unknown>;
   settings_rev: string;
+  /** The network checks the agent runs (absent when none). */
+  checks?: unknown[];
   update: UpdateOffer | null;
+}
+
+/** The agent's system, as the checks seams see it. */
+export interface ReportingSystem {
+  id: number;
+  customerId: number;
 }
 
 /** An agent whose token verified; `system` is null for an unknown `sub`. */
@@ -81,6 +89,9 @@ export interface IngestServiceDeps {
   /** Seams for agent settings and updates (other features fill them). */
   effectiveSettings?: (systemId: number) => Promise<Record<string, unknown>>;
   updateOffer?: (system: IngestSystem) => Promise<UpdateOffer | null>;
+  /** Seams for network checks run by agents: what the agent runs, and the runs it sent back. */
+  agentChecks?: (system: ReportingSystem) => Promise<unknown[]>;
+  checkRuns?: (system: ReportingSystem, runs: CheckRun[]) => Promise<void>;
   /** Argus's own metrics: what became of each request's reports and samples. */
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
@@ -124,6 +135,7 @@ export function createIngestService(deps: IngestServiceDeps) {
   const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 1000;
   const effectiveSettings = deps.effectiveSettings ?? (() => Promise.resolve({}));
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
+  const agentChecks = deps.agentChecks ?? (() => Promise.resolve([]));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
   const revisions = new WeakMap<object, string>();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
@@ -200,6 +212,13 @@ export function createIngestService(deps: IngestServiceDeps) {
     return registration.system;
   }
 
+  /** Whether a report's time lies in the window reports are stored in. */
+  function inWindowTs(ts: string): boolean {
+    const now = deps.clock.now().getTime();
+    const ms = Date.parse(ts);
+    return ms >= now - deps.rawRetentionMs && ms <= now + FUTURE_TOLERANCE_MS;
+  }
+
   function toStore(reports: AgentBody['reports']): {
     inWindow: ReportToStore[];
     skipped: number;
@@ -269,6 +288,10 @@ export function createIngestService(deps: IngestServiceDeps) {
             `a minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE): send them again in ${wait} s`,
         );
       }
+      // before the reports: recording runs is idempotent (a replayed run is older than the last), a
+      // report stored once is not, so a failure here leaves the whole request to be sent again
+      const runs = body.reports.flatMap((r) => (r.checks && inWindowTs(r.ts) ? r.checks : []));
+      if (runs.length && deps.checkRuns) await deps.checkRuns({ id: system.id, customerId: system.customerId }, runs);
       const info = body.agent;
       const outcome = await deps.writer.write({
         systemId: system.id,
@@ -315,8 +338,9 @@ export function createIngestService(deps: IngestServiceDeps) {
     }
 
     const accepted = stored.filter(Boolean).length;
-    const [settings, update] = await Promise.all([
+    const [settings, checks, update] = await Promise.all([
       effectiveSettings(system.id),
+      agentChecks({ id: system.id, customerId: system.customerId }),
       updateOffer({
         id: system.id,
         customerId: system.customerId,
@@ -331,7 +355,9 @@ export function createIngestService(deps: IngestServiceDeps) {
       skipped,
       ...(agentKey ? { agentKey } : {}),
       settings,
-      settings_rev: revisionOf(revisions, settings),
+      // the checks count in the revision only when there are some: an agent without any sees no change
+      settings_rev: checks.length ? sha256(canonicalJson({ settings, checks })) : revisionOf(revisions, settings),
+      ...(checks.length ? { checks } : {}),
       update,
     };
   }

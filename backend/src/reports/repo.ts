@@ -21,6 +21,8 @@ export interface ReportCustomer {
 export interface ReportSystem {
   id: number;
   name: string;
+  /** 'agent' (a host) or 'check' (a network check, backed by a system row of its own). */
+  kind: 'agent' | 'check';
   clusterId: number | null;
   clusterName: string | null;
   createdAt: Date;
@@ -112,10 +114,11 @@ export function createReportsRepo(db: Knex) {
         .leftJoin('clusters as c', 'c.id', 's.cluster_id')
         .where('s.customer_id', customerId)
         .orderBy([{ column: 's.name' }, { column: 's.id' }])
-        .select('s.id', 's.name', 's.cluster_id', 'c.name as cluster_name', 's.created_at');
+        .select('s.id', 's.name', 's.kind', 's.cluster_id', 'c.name as cluster_name', 's.created_at');
       return rows.map((r) => ({
         id: r.id,
         name: r.name,
+        kind: r.kind,
         clusterId: r.cluster_id,
         clusterName: r.cluster_name,
         createdAt: r.created_at,

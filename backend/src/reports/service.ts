@@ -227,6 +227,7 @@ export function createReportsService({
       systems: rows.map(({ system, stats, periods }) => ({
         id: system.id,
         name: system.name,
+        kind: system.kind,
         clusterId: system.clusterId,
         ...stats,
         periods: periods.map(periodJson),

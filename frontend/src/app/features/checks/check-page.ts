@@ -31,15 +31,16 @@ export interface LocationResult {
 }
 
 /**
- * The newest result of each location. The server answers the newest run of its own location
- * ("argus") as `lastResult`; a location without a result of its own yet shows none.
+ * The newest result of each location, in the order of the check's locations: the server answers
+ * each place's own (`results`); a location without a result of its own yet shows none.
  */
 export function locationResults(check: Check): LocationResult[] {
-  return check.locations.map((location) => ({
-    location,
-    name: locationName(location),
-    result: location === 'argus' ? check.lastResult : null,
-  }));
+  const byLocation = new Map(check.results.map((r) => [r.location, r]));
+  return check.locations.map((location) => {
+    const seen = byLocation.get(location);
+    const name = location === 'argus' || !seen ? locationName(location) : seen.name;
+    return { location, name, result: seen?.lastResult ?? null };
+  });
 }
 
 /** One check: state, settings in a line, the newest result per location, its charts and alert history. */

@@ -37,6 +37,7 @@ const report: AvailabilityReport = {
     {
       id: 1,
       name: 'web-1',
+      kind: 'agent',
       clusterId: 5,
       ...stats(3 * HOUR),
       periods: [{ kind: 'down', from: '2026-10-24T23:00:00.000Z', to: '2026-10-25T02:00:00.000Z', alertIds: [7] }],
@@ -44,9 +45,18 @@ const report: AvailabilityReport = {
     {
       id: 2,
       name: 'db-1',
+      kind: 'agent',
       clusterId: null,
       ...stats(0, 4 * HOUR),
       periods: [{ kind: 'maintenance', from: '2026-10-04T00:00:00.000Z', to: '2026-10-04T04:00:00.000Z' }],
+    },
+    {
+      id: 3,
+      name: 'Shop front',
+      kind: 'check',
+      clusterId: null,
+      ...stats(HOUR),
+      periods: [{ kind: 'down', from: '2026-10-12T08:00:00.000Z', to: '2026-10-12T09:00:00.000Z', alertIds: [9] }],
     },
   ],
   downtimeRules: [
@@ -84,7 +94,12 @@ describe('AvailabilityPage', () => {
     await settle(fixture);
 
     const rows = Array.from(page().querySelectorAll('[data-testid="system-row"]'));
-    expect(rows.map((r) => r.querySelector('th')?.textContent?.trim())).toEqual(['web-1', 'db-1']);
+    expect(rows.map((r) => r.querySelector('th')?.textContent?.replace(/\s+/g, ' ').trim())).toEqual([
+      'web-1',
+      'db-1',
+      'Shop front (check)',
+    ]);
+    expect(rows[2].querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('Timeline: down 1 h in 1 period');
     expect(rows[0].textContent).toContain('web');
     expect(rows[0].querySelector('[data-testid="availability"]')?.textContent).toContain('99.597 %');
     expect(rows[0].querySelector('[role="img"]')?.getAttribute('aria-label')).toBe('Timeline: down 3 h in 1 period');

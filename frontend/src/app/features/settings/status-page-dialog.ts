@@ -3,10 +3,12 @@ import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormControl, FormGroup, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
+import { catchError, of } from 'rxjs';
 
 import { errorMessage } from '@console/core/api-error';
 import { AuthService } from '@console/core/auth';
 import { LOADING } from '@console/core/loaded';
+import { Check, ChecksApi } from '@console/shared/checks/checks-api';
 import { ScopeTargetsApi } from '@console/shared/rules/scope-targets';
 import { Icon } from '@console/ui/icon';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
@@ -64,7 +66,7 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
           @for (row of form.controls.items.controls; track row; let i = $index) {
             <div class="item" [formGroupName]="i" data-testid="item">
               <mat-form-field>
-                <mat-label>System or cluster {{ i + 1 }}</mat-label>
+                <mat-label>System, check or cluster {{ i + 1 }}</mat-label>
                 <mat-select formControlName="target" data-testid="item-target">
                   @if (choices().clusters.length) {
                     <mat-optgroup label="Clusters">
@@ -80,8 +82,18 @@ const itemRow = (target = '', displayName = ''): ItemRow =>
                       }
                     </mat-optgroup>
                   }
+                  <!-- a check is a system of its own: its entry names its id as systemId -->
+                  @if (choices().checks.length) {
+                    <mat-optgroup label="Checks">
+                      @for (t of choices().checks; track t.id) {
+                        <mat-option [value]="'system:' + t.id">{{ t.label }}</mat-option>
+                      }
+                    </mat-optgroup>
+                  }
                 </mat-select>
-                <mat-error>{{ row.controls.target.getError('server') ?? 'Pick a system or cluster.' }}</mat-error>
+                <mat-error>{{
+                  row.controls.target.getError('server') ?? 'Pick a system, check or cluster.'
+                }}</mat-error>
               </mat-form-field>
               <mat-form-field>
                 <mat-label>Public name {{ i + 1 }}</mat-label>
@@ -147,6 +159,13 @@ export class StatusPageDialog {
   private readonly auth = inject(AuthService);
   protected readonly original = inject<StatusPageDialogData>(MAT_DIALOG_DATA).page ?? null;
   private readonly targets = toSignal(inject(ScopeTargetsApi).load(this.auth.user()), { initialValue: LOADING });
+  /** The checks offered beside the systems; none when they cannot be read (the rest of the form still works). */
+  private readonly checks = toSignal(
+    inject(ChecksApi)
+      .list()
+      .pipe(catchError(() => of([] as Check[]))),
+    { initialValue: [] as Check[] },
+  );
 
   protected readonly form = new FormGroup({
     customerId: new FormControl<number | null>(this.original?.customerId ?? null, Validators.required),
@@ -172,16 +191,19 @@ export class StatusPageDialog {
     const targets = this.targets();
     return targets.state === 'ready' ? targets.value.customer : [];
   });
-  /** The chosen customer's clusters and systems (labels without the customer's name: it is the same). */
+  /** The chosen customer's clusters, systems and checks (labels without the customer's name: it is the same). */
   protected readonly choices = computed(() => {
     const targets = this.targets();
     const customer = this.customerId();
-    if (targets.state !== 'ready' || customer === null) return { clusters: [], systems: [] };
+    if (targets.state !== 'ready' || customer === null) return { clusters: [], systems: [], checks: [] };
     const own = (list: typeof targets.value.system) =>
       list
         .filter((t) => t.customerId === customer)
         .map((t) => ({ id: t.id, label: t.label.replace(/ \([^)]*\)$/, '') }));
-    return { clusters: own(targets.value.cluster), systems: own(targets.value.system) };
+    const checks = this.checks()
+      .filter((c) => c.customerId === customer)
+      .map((c) => ({ id: c.id, label: c.name }));
+    return { clusters: own(targets.value.cluster), systems: own(targets.value.system), checks };
   });
 
   protected readonly submission = new DialogSubmission<StatusPage>(this.form);

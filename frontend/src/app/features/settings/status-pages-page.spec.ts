@@ -3,6 +3,7 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture, TestBed } from '@angular/core/testing';
 
 import { userBody } from '@console/core/auth-testing';
+import { CHECKS_URL } from '@console/shared/checks/checks-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { buttonByText, nextRequest, overlayText, pickOption, renderForTests, settle, typeInto } from '@console/testing';
@@ -47,6 +48,10 @@ describe('StatusPagesPage', () => {
     (await nextRequest(http, { method: 'GET', url: SYSTEMS_URL })).flush([
       { id: 7, name: 'web-01.acme.internal', customer: { id: 10, name: 'Acme' }, cluster: null },
     ]);
+    (await nextRequest(http, { method: 'GET', url: CHECKS_URL })).flush([
+      { id: 9, name: 'Shop front', customerId: 10 },
+      { id: 19, name: 'Other shop', customerId: 20 },
+    ]);
     await settle(fixture);
   }
 
@@ -79,18 +84,30 @@ describe('StatusPagesPage', () => {
     (dialog().querySelector('[data-testid="item-target"] .mat-mdc-select-trigger') as HTMLElement).click();
     await settle(fixture);
     const options = Array.from(document.querySelectorAll('mat-option'), (o) => o.textContent?.trim());
-    expect(options).toEqual(['prod', 'web-01.acme.internal'], "only the chosen customer's");
+    expect(options).toEqual(['prod', 'web-01.acme.internal', 'Shop front'], "only the chosen customer's");
     (document.querySelectorAll<HTMLElement>('mat-option')[1] as HTMLElement).click();
     await settle(fixture);
     const name = dialog().querySelector<HTMLInputElement>('[data-testid="item-name"]')!;
     expect(name.value).toBe('Service 1', 'a neutral name, not the hostname');
+    // a check is offered beside the systems, and goes as the system it is
+    buttonByText('Add an entry', dialog()).click();
+    await settle(fixture);
+    (dialog().querySelectorAll('[data-testid="item-target"] .mat-mdc-select-trigger')[1] as HTMLElement).click();
+    await settle(fixture);
+    Array.from(document.querySelectorAll<HTMLElement>('mat-option'))
+      .find((o) => o.textContent?.trim() === 'Shop front')!
+      .click();
+    await settle(fixture);
     buttonByText('Publish', dialog()).click();
 
     const post = await nextRequest(http, { method: 'POST', url: STATUS_PAGES_URL });
     expect(post.request.body).toEqual({
       customerId: 10,
       title: 'Acme status',
-      items: [{ systemId: 7, displayName: 'Service 1' }],
+      items: [
+        { systemId: 7, displayName: 'Service 1' },
+        { systemId: 9, displayName: 'Service 2' },
+      ],
       announcement: '',
     });
     post.flush({ ...published, title: 'Acme status' });

@@ -17,9 +17,10 @@ export function checkResultBody(overrides: Partial<CheckResult> = {}): CheckResu
   };
 }
 
-/** A check for specs: an HTTP check of customer 10, UP, unless told otherwise. */
+/** A check for specs: an HTTP check of customer 10, UP, unless told otherwise; the server's own location
+ * sees what the check's state and last result say unless `results` is given. */
 export function checkBody(overrides: Partial<Check> = {}): Check {
-  return {
+  const check: Omit<Check, 'results'> = {
     id: 7,
     customerId: 10,
     clusterId: null,
@@ -42,6 +43,8 @@ export function checkBody(overrides: Partial<Check> = {}): Check {
     retryIntervalSeconds: 20,
     maxResponseMs: null,
     locations: ['argus'],
+    quorum: null,
+    effectiveQuorum: 1,
     enabled: true,
     state: 'UP',
     stateSince: '2026-11-28T09:00:00.000Z',
@@ -50,5 +53,11 @@ export function checkBody(overrides: Partial<Check> = {}): Check {
     createdAt: '2026-11-01T00:00:00.000Z',
     updatedAt: '2026-11-01T00:00:00.000Z',
     ...overrides,
+  };
+  const state = check.state === 'PAUSED' ? 'PENDING' : check.state;
+  const server = { location: 'argus', name: 'Argus', state, stateSince: check.stateSince, stale: false };
+  return {
+    ...check,
+    results: overrides.results ?? [{ ...server, failures: check.failures, lastResult: check.lastResult }],
   };
 }

@@ -1,8 +1,8 @@
 /**
- * The TCP, DNS and ping probes. TCP and ping reach the target under the outbound address policy
- * (lib/outbound-connect.ts: every address of the name checked, and for TCP the connected one
- * again); a DNS check's chosen resolver is checked the same way (the name asked about is only
- * asked, never connected to).
+ * The TCP, DNS and ping probes. TCP and ping reach the target through the run's network (the
+ * server's: under its outbound address policy, every address of the name checked, and for TCP the
+ * connected one again); a DNS check's chosen resolver is checked the same way (the name asked
+ * about is only asked, never connected to).
  *
  * Ping is iputils `ping`, which opens an ICMP datagram socket where net.ipv4.ping_group_range
  * admits the process's group (Docker sets it for every container) and falls back to its raw
@@ -10,10 +10,9 @@
  */
 import { execFile } from 'node:child_process';
 import { Resolver } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import type { z } from 'zod';
-import type { dnsSettings, pingSettings, tcpSettings } from '../../../contracts/checks.js';
-import { connectOutbound, OutboundRefused, resolveOutbound } from '../lib/outbound-connect.js';
-import { addressRefusal, parseAddress } from '../lib/outbound-policy.js';
+import type { dnsSettings, pingSettings, tcpSettings } from '../contracts/checks.js';
 import { CheckFailure, failed, failureReason, type ProbeContext, type ProbeOutcome } from './outcome.js';
 
 const ok = (responseMs: number, extra: Partial<ProbeOutcome> = {}): ProbeOutcome => ({
@@ -27,7 +26,7 @@ const ok = (responseMs: number, extra: Partial<ProbeOutcome> = {}): ProbeOutcome
 export async function probeTcp(settings: z.infer<typeof tcpSettings>, ctx: ProbeContext): Promise<ProbeOutcome> {
   const started = performance.now();
   try {
-    const socket = await connectOutbound({ host: settings.host, port: settings.port, signal: ctx.signal }, ctx.policy);
+    const socket = await ctx.network.connect(settings.host, settings.port, ctx.signal);
     const responseMs = Math.round(performance.now() - started);
     socket.destroy();
     return ok(responseMs);
@@ -57,9 +56,9 @@ export async function probeDns(settings: z.infer<typeof dnsSettings>, ctx: Probe
   const resolver = new Resolver({ timeout: ctx.timeoutMs, tries: 1 });
   if (settings.server) {
     const address = resolverAddress(settings.server);
-    if (!parseAddress(address)) return failed('resolver: not an IP address');
-    const refusal = addressRefusal(address, ctx.policy);
-    if (refusal) return failed(failureReason(new OutboundRefused(refusal), ctx.timeoutMs, ctx.signal));
+    if (!isIP(address)) return failed('resolver: not an IP address');
+    const refusal = ctx.network.resolverRefusal(address);
+    if (refusal) return failed(failureReason(refusal, ctx.timeoutMs, ctx.signal));
     try {
       resolver.setServers([settings.server]);
     } catch {
@@ -99,7 +98,7 @@ export function parsePing(output: string): { sent: number; received: number; avg
 export async function probePing(settings: z.infer<typeof pingSettings>, ctx: ProbeContext): Promise<ProbeOutcome> {
   let address: string;
   try {
-    [address] = (await resolveOutbound(settings.host, ctx.policy)) as [string];
+    [address] = (await ctx.network.resolve(settings.host)) as [string];
   } catch (error) {
     return failed(failureReason(error, ctx.timeoutMs, ctx.signal));
   }
@@ -108,8 +107,7 @@ export async function probePing(settings: z.infer<typeof pingSettings>, ctx: Pro
   const args = ['-n', '-q', '-c', String(settings.count), '-i', '0.2', '-w', String(deadline), address];
   const output = await new Promise<string | CheckFailure>((resolve) => {
     execFile('ping', args, { timeout: ctx.timeoutMs + 1000, signal: ctx.signal }, (error, stdout) => {
-      if (error && (error as { code?: unknown }).code === 'ENOENT')
-        resolve(new CheckFailure('ping is not installed on the server'));
+      if (error && (error as { code?: unknown }).code === 'ENOENT') resolve(new CheckFailure('ping is not installed'));
       else resolve(stdout);
     });
   });

@@ -1,7 +1,9 @@
-/** Runs one check once, whatever its type, within its timeout. */
-import type { CheckSettings } from '../../../contracts/checks.js';
-import type { OutboundPolicy } from '../lib/outbound-policy.js';
-import type { ProbeOutcome } from './outcome.js';
+/**
+ * Runs one check once, whatever its type, within its timeout: the probes the server's runner and
+ * the agent share (Node's own modules only, nothing of the server: the agent ships alone).
+ */
+import type { CheckSettings } from '../contracts/checks.js';
+import type { ProbeNetwork, ProbeOutcome } from './outcome.js';
 import { probeHttp } from './probe-http.js';
 import { probeDns, probePing, probeTcp } from './probe-net.js';
 
@@ -19,11 +21,11 @@ export interface ProbeResult extends ProbeOutcome {
   slow: boolean;
 }
 
-export async function runProbe(request: ProbeRequest, policy: OutboundPolicy, now: () => Date): Promise<ProbeResult> {
+export async function runProbe(request: ProbeRequest, network: ProbeNetwork, now: () => Date): Promise<ProbeResult> {
   const at = now();
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), request.timeoutMs);
-  const ctx = { policy, timeoutMs: request.timeoutMs, signal: abort.signal, now };
+  const ctx = { network, timeoutMs: request.timeoutMs, signal: abort.signal, now };
   try {
     const { settings } = request;
     const outcome =

@@ -1,5 +1,5 @@
-/** What one run of a check measured (plain data shared by the probes, the runner and the answers). */
-import type { OutboundPolicy } from '../lib/outbound-policy.js';
+/** What one run of a check measured (plain data shared by the probes, the runners and the answers). */
+import type { Socket } from 'node:net';
 
 export interface ProbeOutcome {
   up: boolean;
@@ -13,9 +13,23 @@ export interface ProbeOutcome {
   packetLossPct: number | null;
 }
 
+/**
+ * How a probe reaches the network. The server's goes through its outbound address policy (every
+ * address checked, the connected one again); an agent's connects plainly, as reaching the
+ * customer's own network is what its checks are for.
+ */
+export interface ProbeNetwork {
+  /** A connected TCP socket to `host` (a name or an address) and `port`. */
+  connect(host: string, port: number, signal: AbortSignal): Promise<Socket>;
+  /** The addresses of `host`, every one of them allowed; throws otherwise. */
+  resolve(host: string): Promise<string[]>;
+  /** Why a DNS check may not ask the resolver at this address (an error to report), or null. */
+  resolverRefusal(address: string): Error | null;
+}
+
 export interface ProbeContext {
-  /** The outbound address policy every connection of a server-run check is made under. */
-  policy: OutboundPolicy;
+  /** How every connection of the run is made. */
+  network: ProbeNetwork;
   timeoutMs: number;
   /** Aborted when the run's time is up. */
   signal: AbortSignal;

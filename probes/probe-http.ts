@@ -1,18 +1,16 @@
 /**
- * The HTTP(S) probe. Every hop is a new connection made by lib/outbound-connect.ts under the one
- * outbound address policy (resolved, checked, connected, the connected address checked again), so
- * a redirect to a refused address is refused like the first URL. No cookie or console credential
+ * The HTTP(S) probe. Every hop is a new connection made by the run's network (the server's: under
+ * its outbound address policy, resolved, checked, connected, the connected address checked again),
+ * so a redirect to a refused address is refused like the first URL. No cookie or console credential
  * is ever sent: only the check's own headers, and those only to the origin of the check's URL. Of
  * the answer only the status, the certificate and whether the keyword appears in its first
  * MAX_BODY_BYTES are kept; the body itself is never stored nor answered.
  */
 import http from 'node:http';
-import https from 'node:https';
-import type { Socket } from 'node:net';
-import tls, { type TLSSocket } from 'node:tls';
-import type { HttpSettings } from '../../../contracts/checks.js';
-import { connectOutbound } from '../lib/outbound-connect.js';
-import { parseAddress } from '../lib/outbound-policy.js';
+import type https from 'node:https';
+import { isIP, type Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import type { HttpSettings } from '../contracts/checks.js';
 import { CheckFailure, failed, failureReason, type ProbeContext, type ProbeOutcome } from './outcome.js';
 
 /** Read of an answer's body for the keyword: enough for a page's text, never a download. */
@@ -53,9 +51,10 @@ export function statusExpected(list: string, status: number): boolean {
 
 /** A TLS session on `socket`, verified by us (not by Node) so a failing certificate is still measured. */
 async function secure(socket: Socket, host: string, verify: boolean, now: Date): Promise<[TLSSocket, Certificate]> {
-  const session = tls.connect({
+  // node:tls only once an https check runs: an agent without one does not carry it
+  const session = process.getBuiltinModule('node:tls').connect({
     socket,
-    ...(parseAddress(host) ? {} : { servername: host }),
+    ...(isIP(host) ? {} : { servername: host }),
     host,
     rejectUnauthorized: false,
     ALPNProtocols: ['http/1.1'],
@@ -93,13 +92,14 @@ function exchange(
   let cert: Certificate | null = null;
   return new Promise<Hop>((resolve, reject) => {
     const connect = async (): Promise<Socket> => {
-      const socket = await connectOutbound({ host, port, signal: ctx.signal }, ctx.policy);
+      const socket = await ctx.network.connect(host, port, ctx.signal);
       if (!secureHop) return socket;
       const [session, seen] = await secure(socket, host, settings.verifyTls, ctx.now());
       cert = seen;
       return session;
     };
-    const req = (secureHop ? https : http).request(url, {
+    const transport: typeof https | typeof http = secureHop ? process.getBuiltinModule('node:https') : http;
+    const req = transport.request(url, {
       method,
       headers: { host: url.host, 'user-agent': 'Argus-Check/1', accept: '*/*', ...headers },
       createConnection: (_options: unknown, done: (error: Error | null, socket?: Socket) => void) => {

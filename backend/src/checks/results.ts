@@ -1,0 +1,129 @@
+/**
+ * Where every result of a check is recorded, from the server's runner and from the agents' reports
+ * alike: in one transaction, with the checks locked, each location's state moves on (a result not
+ * newer than the location's last one is a replay: ignored), the check's state is decided from its
+ * locations (state.ts: the quorum), and the runs are stored as the check's rows. A heartbeat
+ * decides the state again without a result: a location gone quiet stops counting.
+ */
+import type { CheckResult } from '../../../contracts/checks.js';
+import type { ProbeResult } from '../../../probes/probe.js';
+import type { Clock } from '../lib/clock.js';
+import type { CheckRow, ChecksRepo, LocationRow, StoredRun } from './repo.js';
+import { combinedState, heartbeatRow, nextState, resultJson, runRow } from './state.js';
+
+/** One run of a check from one location. */
+export interface LocationRun {
+  checkId: number;
+  location: string;
+  result: ProbeResult;
+}
+
+/** Who sent the runs: an agent may record only the checks of its customer assigned to it. */
+export interface RunSource {
+  location: string;
+  customerId: number | null;
+}
+
+/** The host a check's certificate series is named by (its URL's host). */
+export const certHost = (check: Pick<CheckRow, 'settings'>): string =>
+  check.settings['type'] === 'http' ? new URL(check.settings['url'] as string).hostname : '';
+
+const slowFor = (check: CheckRow, result: ProbeResult): boolean =>
+  result.up && check.maxResponseMs !== null && (result.responseMs ?? 0) > check.maxResponseMs;
+
+const PENDING = (checkId: number, location: string): LocationRow => ({
+  checkId,
+  location,
+  state: 'PENDING',
+  stateSince: null,
+  failures: 0,
+  lastResult: null,
+  at: new Date(0),
+});
+
+export function createCheckResults(deps: {
+  repo: ChecksRepo;
+  clock: Clock;
+  /** Told after the runs that changed these checks' state are stored (the consoles follow it live). */
+  stateChanged?(ids: number[]): void;
+}) {
+  const { repo, clock } = deps;
+
+  function accepts(check: CheckRow | undefined, run: LocationRun, source: RunSource): check is CheckRow {
+    if (!check?.enabled || !check.locations.includes(run.location) || run.location !== source.location) return false;
+    return source.customerId === null || check.customerId === source.customerId;
+  }
+
+  /** Records runs (each from `source`) and heartbeats of `heartbeats` (check ids). */
+  async function record(source: RunSource, runs: LocationRun[], heartbeats: number[] = []): Promise<void> {
+    const ids = [...new Set([...runs.map((r) => r.checkId), ...heartbeats])];
+    if (!ids.length) return;
+    const turned: number[] = [];
+    await repo.transaction(async (trx) => {
+      const checks = new Map((await repo.lockForResults(trx, ids)).map((c) => [c.id, c]));
+      const was = new Map([...checks.values()].map((c) => [c.id, c.state]));
+      const locations = new Map<number, Map<string, LocationRow>>();
+      for (const row of await repo.locationsOf(ids, trx)) {
+        if (!locations.has(row.checkId)) locations.set(row.checkId, new Map());
+        locations.get(row.checkId)?.set(row.location, row);
+      }
+      const nowMs = clock.now().getTime();
+      const stored: StoredRun[] = [];
+      const changed: LocationRow[] = [];
+      for (const run of [...runs].sort((a, b) => a.result.at.getTime() - b.result.at.getTime())) {
+        const check = checks.get(run.checkId);
+        if (!accepts(check, run, source)) continue;
+        const places = locations.get(check.id) ?? new Map<string, LocationRow>();
+        locations.set(check.id, places);
+        const before = places.get(run.location) ?? PENDING(check.id, run.location);
+        if (before.at.getTime() >= run.result.at.getTime()) continue;
+        // the check's limit as it is now, whoever measured the time
+        const result = { ...run.result, slow: slowFor(check, run.result) };
+        const after = nextState(before, result, check.retries);
+        const place: LocationRow = {
+          checkId: check.id,
+          location: run.location,
+          state: after.state as LocationRow['state'],
+          stateSince: after.stateSince,
+          failures: after.failures,
+          lastResult: resultJson(result),
+          at: result.at,
+        };
+        places.set(run.location, place);
+        changed.push(place);
+        const state = combinedState(check, places, nowMs, result.at);
+        stored.push(runRow(check.id, run.location, result, state, certHost(check)));
+        Object.assign(check, state, { lastResult: place.lastResult });
+      }
+      for (const id of heartbeats) {
+        const check = checks.get(id);
+        if (!check?.enabled || stored.some((s) => s.id === id)) continue;
+        const state = combinedState(check, locations.get(id) ?? new Map(), nowMs, new Date(nowMs));
+        if (state.state === 'PENDING' || state.state === 'PAUSED') continue;
+        stored.push(heartbeatRow(id, new Date(nowMs), state, check.lastResult as CheckResult | null, certHost(check)));
+        check.state = state.state;
+      }
+      await repo.saveLocations(trx, changed);
+      await repo.storeRuns(stored, trx);
+      for (const check of checks.values()) if (check.state !== was.get(check.id)) turned.push(check.id);
+    });
+    if (turned.length) deps.stateChanged?.(turned);
+  }
+
+  return {
+    record,
+    /** The runs of the server's own runner. */
+    recordServerRuns: (runs: LocationRun[], heartbeats: number[]) =>
+      record({ location: 'argus', customerId: null }, runs, heartbeats),
+    /** The runs an agent sent with its reports: only checks of its customer assigned to it count. */
+    recordAgentRuns: (systemId: number, customerId: number, runs: Omit<LocationRun, 'location'>[]) => {
+      const location = `system:${systemId}`;
+      return record(
+        { location, customerId },
+        runs.map((r) => ({ ...r, location })),
+      );
+    },
+  };
+}
+
+export type CheckResults = ReturnType<typeof createCheckResults>;
