@@ -50,6 +50,7 @@ export function locationResults(check: Check): LocationResult[] {
   imports: [CheckStateBadge, Icon, LoadState, MatButtonModule, RouterLink, SystemAlerts, SystemCharts, Table, TimeAgo],
   templateUrl: './check-page.html',
   styleUrl: './check-page.scss',
+  host: { class: 'detail-page' },
 })
 export class CheckPage {
   private readonly api = inject(ChecksApi);

@@ -46,6 +46,7 @@ import { LoadState } from '@console/ui/load-state';
   ],
   templateUrl: './system-page.html',
   styleUrl: './system-page.scss',
+  host: { class: 'detail-page' },
 })
 export class SystemPage {
   private readonly api = inject(SystemsApi);
