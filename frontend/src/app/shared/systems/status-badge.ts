@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, input } from '@angular/core';
 
 import { Icon, IconName } from '@console/ui/icon';
+import { PILL_STYLES, PillTone } from '@console/ui/pill';
 import { SystemStatus } from './systems-api';
 
 /** What each status is called in the console (PENDING "Never reported", STANDBY "Powered off"). */
@@ -25,53 +26,30 @@ const ICONS: Record<SystemStatus, IconName> = {
   PENDING: 'pending',
 };
 
+const TONES: Record<SystemStatus, PillTone> = {
+  CRITICAL: 'error',
+  OFFLINE: 'error-soft',
+  WARNING: 'warn',
+  ONLINE: 'ok',
+  STANDBY: 'outline',
+  PENDING: 'neutral',
+};
+
 /** A system's status as an icon and a word on a coloured pill: colour is never the only cue. */
 @Component({
   selector: 'argus-status-badge',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [Icon],
   template: `<argus-icon [name]="icon()" /><span>{{ label() }}</span>`,
-  host: { '[class]': '"status status--" + status().toLowerCase()', '[attr.data-status]': 'status()' },
-  styles: `
-    :host {
-      display: inline-flex;
-      align-items: center;
-      gap: 4px;
-      padding: 2px 10px 2px 6px;
-      border-radius: var(--mat-sys-corner-full);
-      font: var(--mat-sys-label-medium);
-      white-space: nowrap;
-      background: var(--mat-sys-surface-container-highest);
-      color: var(--mat-sys-on-surface-variant);
-    }
-    argus-icon {
-      width: 16px;
-      height: 16px;
-    }
-    :host(.status--online) {
-      background: var(--argus-ok-container);
-      color: var(--argus-on-ok-container);
-    }
-    :host(.status--warning) {
-      background: var(--argus-warn-container);
-      color: var(--argus-on-warn-container);
-    }
-    :host(.status--critical) {
-      background: var(--mat-sys-error);
-      color: var(--mat-sys-on-error);
-    }
-    :host(.status--offline) {
-      background: var(--mat-sys-error-container);
-      color: var(--mat-sys-on-error-container);
-    }
-    :host(.status--standby) {
-      background: transparent;
-      box-shadow: inset 0 0 0 1px var(--mat-sys-outline);
-    }
-  `,
+  host: {
+    '[class]': '"status status--" + status().toLowerCase() + " tone--" + tone()',
+    '[attr.data-status]': 'status()',
+  },
+  styles: PILL_STYLES,
 })
 export class StatusBadge {
   readonly status = input.required<SystemStatus>();
   protected readonly label = computed(() => STATUS_LABELS[this.status()]);
   protected readonly icon = computed(() => ICONS[this.status()]);
+  protected readonly tone = computed(() => TONES[this.status()]);
 }
