@@ -226,6 +226,19 @@ export function createObservationsRepo(db: Knex) {
       }
       await trx('evaluation_seen_events').where('received_at', '<', forgetBefore).delete();
     },
+    /** What each of these script checks last said (`script_checks`), keyed `<system id>\u0000<check name>`. */
+    async scriptCheckMessages(
+      checks: readonly { systemId: number; name: string }[],
+      trx: Knex = db,
+    ): Promise<Map<string, string>> {
+      const { rows } = await trx.raw<{ rows: { system_id: number; name: string; message: string }[] }>(
+        `SELECT c.system_id, c.name, c.message
+           FROM script_checks c
+           JOIN unnest(?::int[], ?::text[]) AS raised(system_id, name) USING (system_id, name)`,
+        [checks.map((c) => c.systemId), checks.map((c) => c.name)],
+      );
+      return new Map(rows.map((row) => [`${row.system_id}\u0000${row.name}`, row.message]));
+    },
   };
 }
 

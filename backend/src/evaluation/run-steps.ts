@@ -217,7 +217,7 @@ async function decide(scope: RunScope, rules: Rules, fleet: Fleet, observed: Obs
     openSeries: observed.openSeries,
     suppressed,
   });
-  await withScriptCheckMessages(scope.trx, metric.raise, (alert) => {
+  await withScriptCheckMessages(scope.repos.observations, scope.trx, metric.raise, (alert) => {
     const system = systems.get(alert.systemId);
     return system ? alertRules.ruleFor(system, alert.ruleKey)?.metric : null;
   });
