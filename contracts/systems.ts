@@ -37,6 +37,8 @@ export type System = z.infer<typeof system>;
 
 export const systemDetail = system
   .extend({
+    /** `check`: a network check's own row (its page is /checks/:id); every other system is an `agent`. */
+    kind: z.enum(['agent', 'check']),
     kernel: z.string().nullable(),
     arch: z.string().nullable(),
     cores: z.number().int().nullable(),

@@ -94,6 +94,13 @@ describe('checks for the console: summary, quick search, live changes', () => {
     assert.equal(found.checks[1].state, 'PAUSED');
   });
 
+  it("says a check's own system row is a check, so the links to it lead to the check's page", async () => {
+    const check = (await viewer.get('/api/search?q=shop')).body.checks[0];
+    const row = await viewer.get(`/api/systems/${check.id}`);
+    assert.equal(row.status, 200);
+    assert.equal(row.body.kind, 'check');
+  });
+
   it('tells the bus of an edit at once, and of a state change once its run is stored', async () => {
     const { id } = await create(mine, 'Live shop');
     const times = () => announced.filter((announcedId) => announcedId === id).length;

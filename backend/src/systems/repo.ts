@@ -8,6 +8,8 @@ export type { Point, SeriesQuery } from './samples-repo.js';
 
 export interface SystemRow {
   id: number;
+  /** 'agent', or 'check' for a network check's own row. */
+  kind: 'agent' | 'check';
   name: string;
   hostname: string;
   status: string;
@@ -65,6 +67,7 @@ const percentOrNull = (value: unknown): number | null => (value === null || valu
 export function mapRow(row: Record<string, unknown>): SystemRow {
   return {
     id: row['id'] as number,
+    kind: row['kind'] === 'check' ? 'check' : 'agent',
     name: row['name'] as string,
     hostname: row['hostname'] as string,
     status: row['status'] as string,

@@ -31,6 +31,7 @@ export interface SystemView {
 }
 
 export interface SystemDetail extends SystemView {
+  kind: 'agent' | 'check';
   kernel: string | null;
   arch: string | null;
   cores: number | null;
@@ -57,6 +58,7 @@ export function view(row: SystemRow): SystemView {
 
 const detail = (row: SystemRow): SystemDetail => ({
   ...view(row),
+  kind: row.kind,
   kernel: row.kernel,
   arch: row.arch,
   cores: row.cores,

@@ -220,6 +220,18 @@ describe('SystemPage', () => {
     expect(navigate).toHaveBeenCalledWith('/systems');
   });
 
+  it("sends a network check's id on to the check's page (alerts and the Overview link checks by it)", async () => {
+    ({ fixture, http } = renderForTests(SystemPage, userBody()));
+    const navigate = spyOn(TestBed.inject(Router), 'navigate').and.resolveTo(true);
+    fixture.componentRef.setInput('id', '9');
+    await settle(fixture);
+    http.expectOne({ method: 'GET', url: systemUrl(9) }).flush(systemDetailBody({ id: 9, kind: 'check' }));
+    await settle(fixture);
+
+    expect(navigate).toHaveBeenCalledWith(['/checks', 9], { replaceUrl: true });
+    http.match(() => true); // the page's own reads: it is leaving
+  });
+
   it('shows the refusal when the system is not visible', async () => {
     ({ fixture, http } = renderForTests(SystemPage));
     fixture.componentRef.setInput('id', '404');

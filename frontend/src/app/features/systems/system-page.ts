@@ -83,6 +83,8 @@ export class SystemPage {
     effect(() => {
       const system = this.current();
       if (system) title.setTitle(`${system.name} · Argus`);
+      // an alert or the Overview links a network check by its system id: its page is the check's
+      if (system?.kind === 'check') void this.router.navigate(['/checks', system.id], { replaceUrl: true });
     });
   }
 

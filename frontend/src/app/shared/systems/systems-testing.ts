@@ -22,6 +22,7 @@ export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummar
 export function systemDetailBody(overrides: Partial<SystemDetail> = {}): SystemDetail {
   return {
     ...systemBody(),
+    kind: 'agent',
     kernel: '6.8.0-45',
     arch: 'x86_64',
     cores: 8,
