@@ -62,7 +62,7 @@ describe('a status page published in the console opens in a private window', () 
     await consolePage.getByRole('option', { name: 'Acme' }).click();
     await consolePage.getByLabel('Title').fill('Acme shop status');
     // by keyboard: a click right after the customer's list closed lands on its fading backdrop
-    await consolePage.getByRole('combobox', { name: 'System or cluster 1' }).focus();
+    await consolePage.getByRole('combobox', { name: 'System, check or cluster 1' }).focus();
     await consolePage.keyboard.press('Enter');
     await consolePage.getByRole('option', { name: 'web', exact: true }).click();
     await consolePage.getByLabel('Public name 1').fill('Online shop');
