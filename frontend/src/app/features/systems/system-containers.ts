@@ -134,8 +134,8 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
       .health {
         display: none;
       }
-      th,
-      td {
+      .argus-table th,
+      .argus-table td {
         padding: 8px 4px;
       }
     }
