@@ -154,19 +154,21 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
       assert.equal(await ok('stat -c "%U %a" /root/secret /root/private'), 'root 600\nroot 700');
       assert.equal(
         await ok(
-          'stat -c "%n %F %U:%G %a" /etc/argus-agent /etc/argus-agent/config.yaml /usr/local/lib/argus-agent ' +
-            '/usr/local/lib/argus-agent/argus-agent',
+          'stat -c "%n %F %U:%G %a" /etc/argus-agent /etc/argus-agent/config.yaml /etc/argus-agent/checks.d ' +
+            '/usr/local/lib/argus-agent /usr/local/lib/argus-agent/argus-agent',
         ),
         [
           '/etc/argus-agent directory root:argus-agent 750',
           '/etc/argus-agent/config.yaml regular file root:argus-agent 640',
+          // the script checks' directory: root's alone, so the agent account cannot add a program to it
+          '/etc/argus-agent/checks.d directory root:root 755',
           '/usr/local/lib/argus-agent directory root:root 755',
           '/usr/local/lib/argus-agent/argus-agent regular file root:root 755',
         ].join('\n'),
       );
       assert.equal(
         await ok('ls -A /etc/argus-agent /usr/local/lib/argus-agent'),
-        '/etc/argus-agent:\nconfig.yaml\n\n/usr/local/lib/argus-agent:\nargus-agent',
+        '/etc/argus-agent:\nchecks.d\nconfig.yaml\n\n/usr/local/lib/argus-agent:\nargus-agent',
       );
       assert.match(await ok('grep -c "^webhook_secret: " /etc/argus-agent/config.yaml'), /^1$/);
       assert.match(await ok('cat /etc/systemd/system/argus-agent.service'), /^User=argus-agent$/m);
