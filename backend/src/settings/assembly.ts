@@ -13,7 +13,9 @@ import { createMailer } from '../mail/smtp-mailer.js';
 import { createAlertRetentionRepo } from './alert-retention/repo.js';
 import { alertRetentionRoutes } from './alert-retention/routes.js';
 import { createAlertRetentionService } from './alert-retention/service.js';
-import { forecastSettingsRouter } from './forecast/routes.js';
+import { createForecastSettingsRepo } from './forecast/repo.js';
+import { forecastSettingsRoutes } from './forecast/routes.js';
+import { createForecastSettingsService } from './forecast/service.js';
 import { smtpSettingsRoutes } from './smtp/routes.js';
 import { createSmtpSettingsService } from './smtp/service.js';
 
@@ -35,6 +37,9 @@ export function assembleSettings(deps: SettingsAssemblyDeps) {
     alertRetention,
     smtpRoutes: mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
     alertRetentionRoutes: mountRoutes(alertRetentionRoutes, alertRetention),
-    forecastRoutes: forecastSettingsRouter({ db, audit }),
+    forecastRoutes: mountRoutes(
+      forecastSettingsRoutes,
+      createForecastSettingsService({ repo: createForecastSettingsRepo(db), audit }),
+    ),
   };
 }

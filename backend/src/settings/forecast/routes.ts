@@ -1,12 +1,7 @@
-/**
- * /api/settings/forecasts (administrators only): `{windowHours, minShare}`. Mounted by
- * `forecastSettingsRouter`, which builds its repo and service: the settings assembly adds one line.
- */
-import type { Knex } from 'knex';
-import { mountRoutes, routeOf } from '../../http/route.js';
-import type { AuditTrail } from '../../lib/audit-trail.js';
+/** /api/settings/forecasts (administrators only): `{windowHours, minShare}`; built in settings/assembly.ts. */
+import { routeOf } from '../../http/route.js';
 import { forecastSettings, forecastSettingsBody } from '../../../../contracts/settings.js';
-import { createForecastSettingsRepo, createForecastSettingsService, type ForecastSettingsService } from './service.js';
+import type { ForecastSettingsService } from './service.js';
 
 const route = routeOf<ForecastSettingsService>();
 
@@ -31,10 +26,3 @@ export const forecastSettingsRoutes = [
     handler: (settings, { actor, body }) => settings.update(actor, body),
   }),
 ];
-
-export function forecastSettingsRouter({ db, audit }: { db: Knex; audit: AuditTrail }) {
-  return mountRoutes(
-    forecastSettingsRoutes,
-    createForecastSettingsService({ repo: createForecastSettingsRepo(db), audit }),
-  );
-}

@@ -4,31 +4,9 @@
  * each evaluation run reads them in its own transaction (evaluation/forecast-repo.ts). A changed
  * window refits every line over the next runs.
  */
-import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../../contracts/settings.js';
-import type { Knex } from 'knex';
+import type { ForecastSettings } from '../../../../contracts/settings.js';
 import type { AuditActor, AuditTrail } from '../../lib/audit-trail.js';
-import { transactionOf } from '../../lib/transaction.js';
-
-const KEY = 'forecasts';
-
-export function createForecastSettingsRepo(db: Knex) {
-  return {
-    transaction: transactionOf(db),
-    async find(q: Knex = db): Promise<ForecastSettings> {
-      const row = (await q('app_settings').where({ key: KEY }).first('value')) as
-        { value: Partial<ForecastSettings> } | undefined;
-      return { ...FORECAST_DEFAULTS, ...row?.value };
-    },
-    async save(settings: ForecastSettings, q: Knex = db): Promise<void> {
-      await q('app_settings')
-        .insert({ key: KEY, value: JSON.stringify(settings), updated_at: q.fn.now() })
-        .onConflict('key')
-        .merge(['value', 'updated_at']);
-    },
-  };
-}
-
-export type ForecastSettingsRepo = ReturnType<typeof createForecastSettingsRepo>;
+import type { ForecastSettingsRepo } from './repo.js';
 
 export function createForecastSettingsService({ repo, audit }: { repo: ForecastSettingsRepo; audit: AuditTrail }) {
   return {
