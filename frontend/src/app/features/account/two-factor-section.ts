@@ -23,6 +23,7 @@ import { sixDigits } from '@console/core/validators';
 import { Icon } from '@console/ui/icon';
 import { TotpApi, TotpEnrolment } from './totp-api';
 import { TotpDisableDialog } from './totp-disable-dialog';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 /** "JBSW Y3DP EHPK 3PXP": a secret is easier to type from groups of four. */
@@ -39,7 +40,7 @@ function pngDataUrl(url: string): string | null {
 @Component({
   selector: 'argus-two-factor-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [Icon, FormFooter, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   templateUrl: './two-factor-section.html',
   styleUrl: './two-factor-section.scss',
 })

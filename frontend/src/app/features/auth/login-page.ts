@@ -25,6 +25,7 @@ import { safeReturnUrl } from '@console/core/return-url';
 import { sixDigits } from '@console/core/validators';
 import { Icon } from '@console/ui/icon';
 import { AuthCard } from './auth-card';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 import { SsoButton } from './sso-button';
 
@@ -40,6 +41,7 @@ export const LOGIN_NOTICES: Record<string, string> = {
   imports: [
     AuthCard,
     Icon,
+    FormFooter,
     MatButtonModule,
     MatCheckboxModule,
     MatFormFieldModule,

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormBuilder, FormGroup, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 
@@ -23,9 +23,10 @@ import {
 } from '@console/shared/checks/checks-api';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { Field } from '@console/ui/field';
 import { IconButton } from '@console/ui/icon-button';
 import { NameField } from '@console/ui/name-field';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { resultText } from './check-text';
 import { HeaderForm, headerGroup, REQUIRED_SETTINGS, settingsFrom, SettingsForm, settingsGroup } from './check-form';
 
@@ -63,7 +64,7 @@ export function tryText(outcome: TryOutcome): string {
 @Component({
   selector: 'argus-check-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, IconButton, MatSelectModule, MatSlideToggleModule, NameField],
+  imports: [FORM_DIALOG, Field, IconButton, MatSelectModule, MatSlideToggleModule, NameField],
   templateUrl: './check-dialog.html',
   styleUrl: './check-dialog.scss',
 })
@@ -71,7 +72,6 @@ export class CheckDialog {
   private readonly api = inject(ChecksApi);
   private readonly auth = inject(AuthService);
   private readonly fb = inject(FormBuilder).nonNullable;
-  private readonly dialogRef = inject<MatDialogRef<CheckDialog, Check>>(MatDialogRef);
   protected readonly original = inject<CheckDialogData>(MAT_DIALOG_DATA).check ?? null;
 
   protected readonly types = CHECK_TYPES;
@@ -120,7 +120,7 @@ export class CheckDialog {
     return fleet.state === 'ready' ? fleet.value.clusters.filter((c) => c.customerId === customerId).sort(byName) : [];
   });
 
-  protected readonly submission = new Submission(this.form);
+  protected readonly submission = new DialogSubmission<Check>(this.form);
   protected readonly tried = signal<TryOutcome>({ state: 'idle' });
   protected readonly tryText = computed(() => tryText(this.tried()));
   protected readonly tryFailed = computed(() => {
@@ -194,6 +194,6 @@ export class CheckDialog {
     const request = this.original
       ? this.api.update(this.original.id, fields)
       : this.api.create({ ...fields, customerId: v.customerId as number });
-    this.submission.run(request, (check) => this.dialogRef.close(check), { leaves: true });
+    this.submission.save(request);
   }
 }

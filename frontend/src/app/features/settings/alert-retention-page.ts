@@ -7,6 +7,7 @@ import { MatInputModule } from '@angular/material/input';
 import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
 import { Notify } from '@console/ui/notify';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
@@ -15,7 +16,7 @@ import { PageHeader } from '@console/ui/page-header';
 @Component({
   selector: 'argus-alert-retention-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [PageHeader, LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
     <argus-page-header heading="Alert retention"
       >Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</argus-page-header
@@ -30,12 +31,7 @@ import { PageHeader } from '@console/ui/page-header';
           <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
           <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
         </mat-form-field>
-        @if (submission.error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
-        <div class="form-actions">
-          <button mat-flat-button type="submit" [disabled]="submission.busy() || days.pristine">Save</button>
-        </div>
+        <argus-form-footer [submission]="submission" submit="Save" [blocked]="days.pristine" />
       </form>
     }
   `,

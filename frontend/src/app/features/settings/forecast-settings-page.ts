@@ -7,6 +7,7 @@ import { MatInputModule } from '@angular/material/input';
 import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { ForecastSettings, ForecastSettingsApi } from './forecast-settings-api';
 import { Notify } from '@console/ui/notify';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 import { LoadState } from '@console/ui/load-state';
 
@@ -20,7 +21,7 @@ const WHOLE = /^\d+$/;
 @Component({
   selector: 'argus-forecast-settings-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
     <header class="page-header">
       <h1>Forecasts</h1>
@@ -48,12 +49,7 @@ const WHOLE = /^\d+$/;
           >
           <mat-error>{{ minShare.getError('server') ?? 'A whole percentage from 10 to 100.' }}</mat-error>
         </mat-form-field>
-        @if (submission.error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
-        <div class="form-actions">
-          <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save</button>
-        </div>
+        <argus-form-footer [submission]="submission" submit="Save" [blocked]="form.pristine" />
       </form>
     }
   `,
