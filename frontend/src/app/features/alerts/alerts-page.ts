@@ -26,7 +26,7 @@ import {
   PAGE_SIZE,
   SEVERITY_LABELS,
 } from '@console/shared/alerts/alerts-api';
-import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api';
+import { Incident, IncidentsApi } from './incidents-api';
 import { OpenIncidents } from './open-incidents';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
