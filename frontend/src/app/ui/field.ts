@@ -5,14 +5,14 @@ import { MatInputModule } from '@angular/material/input';
 
 /**
  * One plain input of a form: its label, an optional hint, and under it the server's refusal of the
- * value or, when it is missing or out of range, `missing`. Inside the caller's form element, where
- * the form's own layout (`.form-row`) places it.
+ * value or, when it is missing or out of range, `missing`. Inside the caller's form element.
  */
 @Component({
   selector: 'argus-field',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [MatFormFieldModule, MatInputModule, ReactiveFormsModule],
-  host: { style: 'display: contents' },
+  // a block of its own, so that a `.form-row` lays it out as it does a bare form field
+  host: { style: 'display: block' },
   template: `
     <mat-form-field [subscriptSizing]="subscriptSizing()">
       <mat-label>{{ label() }}</mat-label>

@@ -3,11 +3,9 @@ import { HttpTestingController } from '@angular/common/http/testing';
 import { userBody } from '@console/core/auth-testing';
 import { CHECKS_TRY_URL, CHECKS_URL, checkUrl } from '@console/shared/checks/checks-api';
 import { checkBody, checkCreateBody, checkResultBody, httpSettingsBody } from '@console/shared/checks/checks-testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { buttonByText, dialogElement, nextRequest, openDialogForTests, turn, typeInto } from '@console/testing';
+import { answerFleet, twoCustomers } from '@console/shared/customers/customers-testing';
 import { CheckDialog, CheckDialogData } from './check-dialog';
-
-const customer = (id: number, name: string) => ({ id, name, active: true, notes: '', timeZone: 'UTC', createdAt: '' });
 
 describe('CheckDialog', () => {
   let http: HttpTestingController;
@@ -16,11 +14,7 @@ describe('CheckDialog', () => {
   async function open(data: CheckDialogData, user = userBody({ role: 'OPERATOR', customerIds: [10] })) {
     const opened = await openDialogForTests(CheckDialog, data, user);
     http = opened.http;
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
-      customer(10, 'Acme'),
-      customer(20, 'Globex'),
-    ]);
-    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([
+    await answerFleet(http, twoCustomers(), [
       { id: 5, customerId: 10, name: 'web', enrollmentKey: null, createdAt: '' },
     ]);
     await turn();

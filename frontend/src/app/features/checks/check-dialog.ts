@@ -1,6 +1,6 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormArray, FormBuilder, FormGroup, Validators } from '@angular/forms';
+import { FormArray, FormBuilder, FormControl, FormGroup, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
@@ -29,6 +29,16 @@ import { NameField } from '@console/ui/name-field';
 import { DialogSubmission } from '@console/ui/submission';
 import { resultText } from './check-text';
 import { HeaderForm, headerGroup, REQUIRED_SETTINGS, settingsFrom, SettingsForm, settingsGroup } from './check-form';
+
+/** A number field of the check's timing: its label and bounds, what a missing value says. */
+interface TimingField {
+  label: string;
+  control: FormControl<number> | FormControl<number | null>;
+  min: number;
+  max?: number;
+  hint?: string;
+  missing?: string;
+}
 
 export interface CheckDialogData {
   /** The check to edit; absent to create one. */
@@ -78,8 +88,6 @@ export class CheckDialog {
   protected readonly typeLabels = CHECK_TYPE_LABELS;
   protected readonly methods = HTTP_METHODS;
   protected readonly recordTypes = DNS_RECORD_TYPES;
-  protected readonly minInterval = MIN_INTERVAL_S;
-  protected readonly maxInterval = MAX_INTERVAL_S;
 
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING });
   /** The customers the account may add checks to; on edit the check's own (it cannot move). */
@@ -119,6 +127,38 @@ export class CheckDialog {
     const customerId = this.original?.customerId ?? this.values().customerId;
     return fleet.state === 'ready' ? fleet.value.clusters.filter((c) => c.customerId === customerId).sort(byName) : [];
   });
+
+  /** The timing fields, two to a row. */
+  protected readonly timingRows: TimingField[][] = [
+    [
+      {
+        label: 'Interval (s)',
+        control: this.form.controls.intervalSeconds,
+        min: MIN_INTERVAL_S,
+        max: MAX_INTERVAL_S,
+        hint: `${MIN_INTERVAL_S} s to 1 h`,
+        missing: `At least ${MIN_INTERVAL_S} s.`,
+      },
+      { label: 'Timeout (s)', control: this.form.controls.timeoutSeconds, min: 1, max: 60, missing: 'At least 1 s.' },
+    ],
+    [
+      { label: 'Retries before down', control: this.form.controls.retries, min: 0, max: 10, missing: '0 to 10.' },
+      {
+        label: 'Retry interval (s)',
+        control: this.form.controls.retryIntervalSeconds,
+        min: MIN_INTERVAL_S,
+        missing: 'Enter the retry interval.',
+      },
+    ],
+    [
+      {
+        label: 'Slow above (ms, optional)',
+        control: this.form.controls.maxResponseMs,
+        min: 1,
+        hint: 'Slower answers make it Degraded.',
+      },
+    ],
+  ];
 
   protected readonly submission = new DialogSubmission<Check>(this.form);
   protected readonly tried = signal<TryOutcome>({ state: 'idle' });
