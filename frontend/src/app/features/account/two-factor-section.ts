@@ -13,13 +13,12 @@ import {
 import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { catchError, filter, Observable, of, switchMap } from 'rxjs';
 
 import { errorStatus } from '@console/core/api-error';
 import { AuthService } from '@console/core/auth';
 import { sixDigits } from '@console/core/validators';
+import { CodeField } from '@console/ui/code-field';
 import { Icon } from '@console/ui/icon';
 import { TotpApi, TotpEnrolment } from './totp-api';
 import { TotpDisableDialog } from './totp-disable-dialog';
@@ -40,7 +39,7 @@ function pngDataUrl(url: string): string | null {
 @Component({
   selector: 'argus-two-factor-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, FormFooter, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [CodeField, Icon, FormFooter, MatButtonModule, ReactiveFormsModule],
   templateUrl: './two-factor-section.html',
   styleUrl: './two-factor-section.scss',
 })

@@ -14,9 +14,7 @@ describe('CheckDialog', () => {
   async function open(data: CheckDialogData, user = userBody({ role: 'OPERATOR', customerIds: [10] })) {
     const opened = await openDialogForTests(CheckDialog, data, user);
     http = opened.http;
-    await answerFleet(http, twoCustomers(), [
-      { id: 5, customerId: 10, name: 'web', enrollmentKey: null, createdAt: '' },
-    ]);
+    await answerFleet(http, twoCustomers(), [{ id: 5, customerId: 10, name: 'web' }]);
     await turn();
     return opened.ref;
   }
