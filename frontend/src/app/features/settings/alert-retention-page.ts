@@ -1,14 +1,12 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
-import { Notify } from '@console/ui/notify';
+import { DocumentForm } from '@console/ui/document-form';
 import { FormFooter } from '@console/ui/form-footer';
-import { Submission } from '@console/ui/submission';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
 
@@ -21,7 +19,7 @@ import { PageHeader } from '@console/ui/page-header';
     <argus-page-header heading="Alert retention"
       >Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</argus-page-header
     >
-    @let state = loadedState();
+    @let state = document.state();
     <argus-load-state [state]="state" label="Loading the setting" />
     @if (state.state === 'ready') {
       <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
@@ -31,14 +29,13 @@ import { PageHeader } from '@console/ui/page-header';
           <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
           <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
         </mat-form-field>
-        <argus-form-footer [submission]="submission" submit="Save" [blocked]="days.pristine" />
+        <argus-form-footer [submission]="document.submission" submit="Save" [blocked]="days.pristine" />
       </form>
     }
   `,
 })
 export class AlertRetentionPage {
   private readonly api = inject(AlertRetentionApi);
-  private readonly notify = inject(Notify);
   protected readonly form = new FormGroup({
     days: new FormControl(90, {
       nonNullable: true,
@@ -46,24 +43,11 @@ export class AlertRetentionPage {
     }),
   });
   protected readonly days = this.form.controls.days;
-  protected readonly loadedState = signal<Loaded<AlertRetention>>(LOADING);
-  protected readonly submission = new Submission();
-
-  constructor() {
-    loaded(this.api.get()).subscribe((state) => {
-      if (state.state === 'ready') this.days.reset(state.value.retentionDays);
-      this.loadedState.set(state);
-    });
-  }
+  protected readonly document = new DocumentForm<AlertRetention>(this.form, this.api.get(), (retention) =>
+    this.days.reset(retention.retentionDays),
+  );
 
   protected save(): void {
-    if (this.days.invalid) {
-      this.days.markAsTouched();
-      return;
-    }
-    this.submission.run(this.api.save({ retentionDays: Number(this.days.value) }), (saved) => {
-      this.days.reset(saved.retentionDays);
-      this.notify.done('Alert retention saved');
-    });
+    this.document.save(() => this.api.save({ retentionDays: Number(this.days.value) }), 'Alert retention saved');
   }
 }
