@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
@@ -8,6 +7,7 @@ import { ForecastSettings, ForecastSettingsApi } from './forecast-settings-api';
 import { DocumentForm } from '@console/ui/document-form';
 import { FormFooter } from '@console/ui/form-footer';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 const WHOLE = /^\d+$/;
 
@@ -19,16 +19,13 @@ const WHOLE = /^\d+$/;
 @Component({
   selector: 'argus-forecast-settings-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [PageHeader, LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
-    <header class="page-header">
-      <h1>Forecasts</h1>
-      <p>
-        Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
-        carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
-        pace sooner. Lines are fitted again once an hour.
-      </p>
-    </header>
+    <argus-page-header heading="Forecasts">
+      Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
+      carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
+      pace sooner. Lines are fitted again once an hour.
+    </argus-page-header>
     @let state = document.state();
     <argus-load-state [state]="state" label="Loading the settings" />
     @if (state.state === 'ready') {
