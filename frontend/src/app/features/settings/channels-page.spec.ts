@@ -9,7 +9,7 @@ import {
   openSelect,
   overlayText,
   pickOption,
-  renderForTests,
+  renderAnsweredForTests,
   settle,
   typeInto,
 } from '@console/testing';
@@ -44,10 +44,7 @@ describe('ChannelsPage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, channels: Channel[]): Promise<void> {
-    ({ fixture, http } = renderForTests(ChannelsPage, user));
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);
-    await settle(fixture);
+    ({ fixture, http } = await renderAnsweredForTests(ChannelsPage, user, CHANNELS_URL, channels));
   }
 
   afterEach(() => http?.verify());
