@@ -39,7 +39,7 @@ import {
 import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
 import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
 
-interface Contender {
+export interface Contender {
   label: string;
   server: ArgusServer;
   agents: SimulatedAgent[];
@@ -50,7 +50,7 @@ interface Contender {
   peerRatios: number[];
 }
 
-interface PhaseResult {
+export interface PhaseResult {
   reportsPerS: number;
   p50: number;
   p99: number;
@@ -59,7 +59,7 @@ interface PhaseResult {
   cpu: CpuPerReport;
 }
 
-interface CpuPerReport {
+export interface CpuPerReport {
   server: number;
   postgres: number;
   bench: number;
@@ -81,8 +81,8 @@ function percentile(sorted: number[], p: number): number {
 }
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
-/** Agents send for `seconds` (as fast as answered, or `rate` reports/s in total); the server's share measured. */
-async function argusPhase(
+/** Agents send for `seconds` (as fast as answered, or `rate` reports/s in total); the server's share measured (the checks bench too). */
+export async function argusPhase(
   name: string,
   contender: Contender,
   seconds: number,

@@ -181,7 +181,8 @@ describe('e2e: a network check, set up and watched in the console', () => {
 
     // the next run (within its 20 s interval) moves the chart and the newest result, without a reload
     await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
-    const lastPoint = () => page.locator('argus-family-chart[data-chart="Response time"] .metric-chart__at').textContent();
+    const lastPoint = () =>
+      page.locator('argus-family-chart[data-chart="Response time"] .metric-chart__at').textContent();
     const lastRun = () => argus.locator('time').getAttribute('datetime');
     const [pointBefore, runBefore] = [await lastPoint(), await lastRun()];
     assert.match(pointBefore ?? '', /^Values at /);

@@ -88,11 +88,7 @@ describe('an agent deleted while checks run from it', () => {
 
   it('takes the place out of the check, and the quorum follows the places left', async () => {
     const customerId = await h.customer();
-    const [a, b, c] = [
-      await h.system({ customerId }),
-      await h.system({ customerId }),
-      await h.system({ customerId }),
-    ];
+    const [a, b, c] = [await h.system({ customerId }), await h.system({ customerId }), await h.system({ customerId })];
     const check = await create(customerId, [`system:${a.id}`, `system:${b.id}`, `system:${c.id}`]);
     assert.equal(check.effectiveQuorum, 2);
     const round = async (runs: [number, boolean][]) => {

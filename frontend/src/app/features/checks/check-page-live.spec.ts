@@ -62,9 +62,7 @@ describe('CheckPage on the live channel', () => {
 
   const page = (): HTMLElement => fixture.nativeElement;
   const responseLegend = () =>
-    page()
-      .querySelector('argus-family-chart[data-chart="Response time"] .metric-chart__value')
-      ?.textContent?.trim();
+    page().querySelector('argus-family-chart[data-chart="Response time"] .metric-chart__value')?.textContent?.trim();
   const argusRow = () =>
     Array.from(page().querySelectorAll('tr[data-location="argus"] td'), (cell) => cell.textContent?.trim());
 

@@ -86,7 +86,7 @@ describe('CheckPage', () => {
     expect(page().querySelector('[data-testid="actions"]')).toBeNull();
   });
 
-  it("shows each location the server answers, by the name it gives, one without a result yet as not run", async () => {
+  it('shows each location the server answers, by the name it gives, one without a result yet as not run', async () => {
     const pending = {
       location: 'system:12',
       name: 'edge-01',
