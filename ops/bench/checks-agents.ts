@@ -3,13 +3,15 @@
  * process, production mode, ops/bench/argus-server.ts). Agents in groups of three each run the same
  * checks (every check from three places, the default quorum: two must see it down) and send each
  * run with their next report, as the argus-agent does; a run is down now and then (`--down`), so
- * the quorum turns checks DOWN and UP again. Each round sends the same reports, saturated, without
- * check runs (the peer: what a report costs anyway) and with N runs each, one phase after the other,
+ * the quorum turns checks DOWN and UP again. Each round sends the same reports (saturated, or
+ * `--rate` reports/s in all, so both keep the same group commits), without check runs (the peer:
+ * what a report costs anyway) and with N runs each, one phase after the other,
  * so a slow spell of this shared machine lowers both. Prints, per phase and as medians, the
  * server's and PostgreSQL's CPU a report, what each check run adds, the runs recorded (each one a
  * quorum decision of its check) and the checks whose state turned. Figures only.
  *
  *   npm run bench -- checks --agents [--systems 99] [--runs 10,40] [--seconds 10] [--rounds 3] [--down 0.2]
+ *     [--rate 40]
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -55,6 +57,7 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
       seconds: { type: 'string', default: '10' },
       rounds: { type: 'string', default: '3' },
       down: { type: 'string', default: '0.2' },
+      rate: { type: 'string', default: '0' },
     },
   });
   const groups = Math.floor(Number(values.systems) / 3);
@@ -62,6 +65,7 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
   const variants = [0, ...values.runs.split(',').map(Number)];
   const most = Math.max(...variants);
   const seconds = Number(values.seconds);
+  const rate = Number(values.rate) || null;
   const run = `checks${Date.now().toString(36)}`;
   const server = await startArgusServer({ clusters: Math.ceil(systems / 100) });
   const knex = createKnex({ url: server.databaseUrl, poolMax: 2 });
@@ -93,7 +97,7 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
     console.log(
       `bench checks --agents: the real server (NODE_ENV=production), ${systems} agents in ${groups} groups of 3, ` +
         `${samplesPerReport}-sample reports, gzip, a new token a request; ${most} checks a group, each run from its 3 ` +
-        `agents (quorum 2), a run down with probability ${values.down}; ${seconds} s phases, ${values.rounds} rounds; ` +
+        `agents (quorum 2), a run down with probability ${values.down}; ${rate ? `${rate} reports/s` : 'saturated'}, ${seconds} s phases, ${values.rounds} rounds; ` +
         `${os.cpus().length} cores, load ${os.loadavg()[0]?.toFixed(1)}`,
     );
     await argusPhase('warm-up (enrolment)', contender, 5, null, samplesPerReport);
@@ -151,7 +155,7 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
           `round ${round}, ${n} check runs a report`,
           contender,
           seconds,
-          null,
+          rate,
           samplesPerReport,
         );
         byVariant.get(n)?.push(phase);
