@@ -28,7 +28,8 @@ export async function up(knex: Knex): Promise<void> {
             failures = CASE WHEN cardinality(locations) > 1 THEN failures ELSE 0 END,
             state_since = CASE WHEN cardinality(locations) > 1 THEN state_since ELSE now() END,
             updated_at = now()
-          WHERE locations @> ARRAY[place]
+          -- a check whose own system goes in the same statement (its customer deleted) goes whole
+          WHERE locations @> ARRAY[place] AND EXISTS (SELECT 1 FROM systems s WHERE s.id = checks.id)
           RETURNING id, locations
       )
       UPDATE systems SET status = 'STANDBY', updated_at = now()

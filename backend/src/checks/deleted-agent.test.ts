@@ -3,7 +3,8 @@
  * locations and results, so the quorum is counted over the places left (a check that was UP with
  * one of three down turns DOWN on that one's next failure once the quorum is one of two), its
  * assignment goes, a late run of its buffer changes nothing, an explicit quorum follows the places
- * left, and a check that ran from it alone is paused until someone names a place again.
+ * left, and a check that ran from it alone is paused until someone names a place again. A customer
+ * deleted with its agents and the checks they ran goes whole.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -13,6 +14,7 @@ import { ensureCheckRules } from '../../../db/seed-rules.js';
 import type { Principal } from '../lib/access.js';
 import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { Invalid } from '../lib/errors.js';
+import { createCustomersRepo } from '../customers/repo.js';
 import { createSystemsRepo } from '../systems/repo.js';
 import { auditTrailOn } from '../testing/audit.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
@@ -168,5 +170,17 @@ describe('an agent deleted while checks run from it', () => {
     );
     const resumed = await checks.update(SYSTEM_ACTOR, ADMIN, check.id, { enabled: true, locations: ['argus'] });
     assert.deepEqual([resumed.enabled, resumed.state, resumed.locations], [true, 'PENDING', ['argus']]);
+  });
+
+  it('deletes a customer with its agents and the checks they ran in one go', async () => {
+    const customerId = await h.customer();
+    const [a, b] = [await h.system({ customerId }), await h.system({ customerId })];
+    const check = await create(customerId, ['argus', `system:${a.id}`, `system:${b.id}`]);
+    h.clock.advance(MINUTE);
+    await agents.recordRuns({ id: a.id, customerId }, [run(check.id, true)]);
+    await createCustomersRepo(h.knex).deleteCustomer(customerId);
+    assert.equal(await h.knex('checks').where({ id: check.id }).first(), undefined);
+    assert.deepEqual(await placesOf(check.id), []);
+    assert.equal(await h.knex('systems').whereIn('id', [a.id, b.id, check.id]).first(), undefined);
   });
 });
