@@ -16,13 +16,25 @@ const MINUTE = 60_000;
 /**
  * A check's page on the live channel: each run the server stores comes as a report of the check's
  * system (`system:<id>`), which draws the new point on its charts at once and reads the check again
- * for the newest result of each place, without a reload of the page.
+ * for the newest result of each place, without a reload of the page. A change of an agent it runs
+ * from (deleted, renamed) reads it again too.
  */
 describe('CheckPage on the live channel', () => {
   let sockets: FakeSocket[];
   let fixture: ComponentFixture<CheckPage>;
   let http: HttpTestingController;
-  const shop = checkBody({ id: 7, name: 'Shop front', customerId: 10 });
+  const server = checkBody({ id: 7, name: 'Shop front', customerId: 10 });
+  const edge = {
+    location: 'system:12',
+    name: 'edge-01',
+    state: 'PENDING' as const,
+    stateSince: null,
+    failures: 0,
+    lastResult: null,
+    stale: false,
+  };
+  /** Run from the server and from the agent of system 12 (no run of its own yet). */
+  const shop = { ...server, locations: ['argus', 'system:12'], results: [...server.results, edge] };
   const responseSeries = { name: 'check.response_ms', instance: 'argus' };
 
   /** The one request matching `match`, once the page sent it. */
@@ -90,10 +102,26 @@ describe('CheckPage on the live channel', () => {
     expect(responseLegend()).withContext('the point drawn from the message itself').toBe('95 ms');
 
     const newest = checkResultBody({ at, responseMs: 95 });
-    const server = { ...shop.results[0], lastResult: newest };
-    (await request((url) => url === checkUrl(7))).flush({ ...shop, lastResult: newest, results: [server] });
+    const argus = { ...server.results[0], lastResult: newest };
+    (await request((url) => url === checkUrl(7))).flush({ ...shop, lastResult: newest, results: [argus, edge] });
     await settle(fixture);
     expect(argusRow().slice(0, 3)).toEqual(['Argus', 'Up', 'HTTP 200 · 95 ms']);
     http.expectNone(`${systemUrl(7)}/metrics/batch`);
+  });
+
+  it('reads the check again when an agent it runs from changes, and not for another system', async () => {
+    const locations = () =>
+      Array.from(page().querySelectorAll('tr[data-location]'), (row) => row.getAttribute('data-location'));
+    expect(locations()).toEqual(['argus', 'system:12']);
+    const sid = sockets[0].subs().find((s) => s['topic'] === 'changes')?.['sid'];
+    sockets[0].receive({ t: 'msg', sid, id: 'r-1', data: { topic: 'systems', ids: [13] } });
+    await settle(fixture);
+    http.expectNone(checkUrl(7));
+
+    // the agent of system 12 deleted: the server answers the check without its place
+    sockets[0].receive({ t: 'msg', sid, id: 'r-2', data: { topic: 'systems', ids: [12] } });
+    (await request((url) => url === checkUrl(7))).flush({ ...server, locations: ['argus'] });
+    await settle(fixture);
+    expect(locations()).toEqual(['argus']);
   });
 });

@@ -1,6 +1,6 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { merge, Observable, throttleTime } from 'rxjs';
+import { merge, Observable, tap, throttleTime } from 'rxjs';
 
 import { LiveService } from '@console/core/live';
 import { Changes, LIVE_REFRESH_MIN_MS, LiveChange, Refreshing, refreshing } from '@console/core/refresh';
@@ -69,6 +69,10 @@ export const CHECK_STATE_LABELS: Record<CheckState, string> = {
  */
 const onSystems = (change: LiveChange): boolean => change.topic === 'systems';
 
+/** The agent's system a location names (`system:<id>`), or null for the server's. */
+const agentOf = (location: string): number | null =>
+  location.startsWith('system:') ? Number(location.slice('system:'.length)) : null;
+
 /** Network checks: the list, one check, the counts per customer, the changes and "Try it now". */
 @Injectable({ providedIn: 'root' })
 export class ChecksApi {
@@ -94,16 +98,21 @@ export class ChecksApi {
   /**
    * One check: again on its state change, and on each of its runs for the newest result of each
    * place. A stored run comes live as a report of the check's system (`system:<id>`, the topic its
-   * charts follow: one subscription for both), at most one read every LIVE_REFRESH_MIN_MS.
+   * charts follow: one subscription for both), at most one read every LIVE_REFRESH_MIN_MS. A change of
+   * an agent it runs from (renamed, deleted: the server names its places) reads it again too.
    */
   check$(id: number): Observable<Refreshing<Check>> {
     const runs$ = this.live
       .messages(`system:${id}`)
       .pipe(throttleTime(LIVE_REFRESH_MIN_MS, undefined, { leading: true, trailing: true }));
+    let systems = new Set([id]);
     return refreshing(
-      () => this.http.get<Check>(checkUrl(id)),
+      () =>
+        this.http
+          .get<Check>(checkUrl(id))
+          .pipe(tap((check) => (systems = new Set([id, ...check.locations.map(agentOf).filter((a) => a !== null)])))),
       merge(this.changed$, runs$),
-      (change) => change.topic === 'systems' && change.ids.includes(id),
+      (change) => change.topic === 'systems' && change.ids.some((changed) => systems.has(changed)),
     );
   }
 
