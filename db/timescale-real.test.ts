@@ -132,7 +132,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
         ORDER BY a.view_name`,
     );
     const chunkWidths = rollupChunks.map((c) => `${c.view_name} ${c.time_interval}`);
-    assert.deepEqual(chunkWidths, ['metrics_1h 5 days', 'metrics_5m 1 day'], 'compressed, dropped sooner');
+    assert.deepEqual(chunkWidths, ['metrics_1h 10 days', 'metrics_5m 1 day'], 'metrics_5m compressed, dropped sooner');
 
     const before = await jobs();
     const byKind = before.map((j) => `${j.proc_name} ${j.hypertable_name}`).sort();

@@ -131,7 +131,7 @@ describe('setupTimescale on TimescaleDB (WASM)', () => {
         .sort();
       assert.deepEqual(policies, [
         'policy_compression metrics {"compress_after":"2 days"}',
-        'policy_compression metrics_1h {"compress_after":"2 days"}',
+        'policy_compression metrics_1h {"compress_after":"7 days 23:00:00"}',
         'policy_compression metrics_5m {"compress_after":"2 days"}',
         'policy_refresh_continuous_aggregate metrics_1h {"end_offset":"01:00:00","start_offset":"6 days 23:00:00"}',
         'policy_refresh_continuous_aggregate metrics_5m {"end_offset":"00:05:00","start_offset":"6 days 23:55:00"}',

@@ -116,8 +116,9 @@ export async function ensureRefreshPolicy(context: StepContext, rollup: Rollup):
 
 /**
  * The rollups are compressed too: uncompressed they dominate the disk (`npm run bench -- disk
- * --real`). Both at `Rollup.compressAfter` (two days), inside the refresh window; a late
- * report's refresh then rewrites its buckets inside a compressed chunk, which
+ * --real`). metrics_1h: a chunk is compressed a day after it leaves the refresh window, so its
+ * refreshes never meet a compressed chunk. metrics_5m: at `Rollup.compressAfter`, inside the
+ * window; a late report's refresh then rewrites its buckets inside a compressed chunk, which
  * TimescaleDB 2.28 does (the real tier tests it; the embedded 2.23 accepts the policy too). The
  * view stays real-time and reads compressed chunks like any others. Not when the rollup is not kept
  * past that point (nothing would be compressed) or has no refresh policy.

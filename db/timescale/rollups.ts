@@ -17,16 +17,16 @@ export interface Rollup {
    * compressed only once all of it is past compress_after, and dropped only once all of it is past
    * retention: with ten-day chunks metrics_5m held up to ten days more than its policies say, both
    * uncompressed and in all (40 of 30). One day keeps that to a day, and each compressed segment
-   * still holds a day of a system's buckets (288 rows). metrics_1h: five days (120 hourly rows a
-   * segment compress within 1 % of ten days' 240; two days' 48 rows cost 14 % more).
+   * still holds a day of a system's buckets (288 rows). metrics_1h keeps ten days: 240 hourly rows a segment, and ten days
+   * are little of 400.
    */
   chunkInterval: string | null;
   /**
    * Age at which the rollup's chunks are compressed when sooner than its refresh window's end, null:
-   * a day past that end. Both two days, the raw samples' default (a day past the window kept
-   * metrics_5m 8 of its 30 days uncompressed at 2.2 × the compressed bytes, metrics_1h up to 18 days
-   * at 2.3 ×); a late report's refresh may now rewrite a compressed day, as late reports already do
-   * in the raw table.
+   * a day past that end. metrics_5m: two days, the raw samples' default (a day past its window kept
+   * 8 of its 30 days uncompressed, at 2.2 × the compressed bytes); a late report's refresh may now
+   * rewrite a compressed day, as late reports already do in the raw table. metrics_1h: 8 days of
+   * 400 is little.
    */
   compressAfter: string | null;
 }
@@ -49,8 +49,8 @@ export const ROLLUPS: readonly Rollup[] = [
     schedule: '1 hour',
     retention: (config) => config.rollup1hRetention,
     retentionVariable: 'METRICS_1H_RETENTION',
-    chunkInterval: '5 days',
-    compressAfter: '2 days',
+    chunkInterval: null,
+    compressAfter: null,
   },
 ];
 

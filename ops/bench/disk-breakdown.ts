@@ -25,7 +25,7 @@ export async function bytesByState(knex: Knex, hypertables: { label: string; tab
          SELECT c1.compressed_chunk_id IS NOT NULL AS compressed,
                 format('%I.%I', coalesce(c2.schema_name, c1.schema_name), coalesce(c2.table_name, c1.table_name))::regclass AS rel
            FROM _timescaledb_catalog.hypertable h
-           JOIN _timescaledb_catalog.chunk c1 ON c1.hypertable_id = h.id AND NOT c1.dropped
+           JOIN _timescaledb_catalog.chunk c1 ON c1.hypertable_id = h.id
            LEFT JOIN _timescaledb_catalog.chunk c2 ON c2.id = c1.compressed_chunk_id
           WHERE format('%I.%I', h.schema_name, h.table_name)::regclass = ?::regclass)
        SELECT compressed, count(*)::int AS chunks, sum(pg_relation_size(rel))::bigint AS heap,
@@ -39,8 +39,14 @@ export async function bytesByState(knex: Knex, hypertables: { label: string; tab
         ? `${state} ${row.chunks} chunks: heap ${mb(row.heap)}, indexes ${mb(row.indexes)}, TOAST ${mb(row.toast)}`
         : `${state} none`;
     lines.push(
-      `${label}: ${describe('uncompressed', result.rows.find((r) => !r.compressed))}; ` +
-        describe('compressed', result.rows.find((r) => r.compressed)),
+      `${label}: ${describe(
+        'uncompressed',
+        result.rows.find((r) => !r.compressed),
+      )}; ` +
+        describe(
+          'compressed',
+          result.rows.find((r) => r.compressed),
+        ),
     );
   }
   return lines;
@@ -123,7 +129,7 @@ export async function rollupAlternatives(knex: Knex): Promise<string[]> {
   const lines: string[] = [];
   for (const [view, chunk] of [
     ['metrics_5m', '1 day'],
-    ['metrics_1h', '5 days'],
+    ['metrics_1h', '10 days'],
   ] as const) {
     for (const [n, alt] of ALTERNATIVES.entries()) {
       const table = `disk_alternative_${view}_${n}`;

@@ -201,8 +201,8 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     const now = {
       compress5mDays: 2,
       chunk5mDays: 1,
-      compress1hDays: 2,
-      chunk1hDays: 5,
+      compress1hDays: 8,
+      chunk1hDays: 10,
       compressed5m: compressedNow.m5.rows,
       compressed1h: compressedNow.h1.rows,
     };
@@ -221,11 +221,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
         }),
     );
     console.log(
-      `    the round before (metrics_1h compressed after 8 days in ten-day chunks; its compressed bytes as measured ` +
-        `here): ${steady({ ...now, compressAfterDays: 2, compress1hDays: 8, chunk1hDays: 10 })}`,
-    );
-    console.log(
-      `    now (both rollups compressed after 2 days, metrics_5m in one-day chunks, metrics_1h in five-day ones; ` +
+      `    now (metrics_5m compressed after 2 days in one-day chunks, metrics_1h after 8 days in ten-day ones; ` +
         `raw after 2 days): ${steady({ ...now, compressAfterDays: 2 })}`,
     );
     console.log(`    … and METRICS_COMPRESS_AFTER=6 hours: ${steady({ ...now, compressAfterDays: 0.25 })}`);
