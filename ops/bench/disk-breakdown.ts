@@ -113,6 +113,17 @@ const ALTERNATIVES: Alternative[] = [
     count: 'sum(cardinality(avgs))',
   },
   {
+    label: 'minimums and maximums left out (NULL elements) where equal to the average',
+    select: (v) =>
+      `SELECT bucket, system_id, set_id, count, avgs,
+              ARRAY(SELECT NULLIF(lo, a) FROM unnest(avgs, mins) WITH ORDINALITY AS u(a, lo, k) ORDER BY k) AS mins,
+              ARRAY(SELECT NULLIF(hi, a) FROM unnest(avgs, maxs) WITH ORDINALITY AS u(a, hi, k) ORDER BY k) AS maxs
+         FROM ${v}`,
+    segmentBy: 'system_id, set_id',
+    orderBy: 'bucket DESC',
+    count: 'sum(cardinality(avgs))',
+  },
+  {
     label: 'averages rounded to 4 significant digits, with mins and maxs',
     select: (v) =>
       `SELECT bucket, system_id, set_id, count, ARRAY(SELECT CASE WHEN x = 0 THEN 0 ELSE
