@@ -1,11 +1,14 @@
-import { ChangeDetectionStrategy, Component, input, output } from '@angular/core';
+import { booleanAttribute, ChangeDetectionStrategy, Component, input, output } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
 
 import { Icon } from './icon';
 
 /**
- * The head of a page: its heading, a line saying what the page is for (the projected content),
- * and, where the account may add one, the button that adds an item (`add` is its label; none: no button).
+ * The head of a page: its heading, a line under it (the projected content) and on the right, where
+ * the account may, what it may do. A list page says what it is for and offers the button that adds
+ * an item (`add` is its label; none: no button). A page of one thing (a system, a check, an alert)
+ * names it, with its state beside the name (the projected element marked `pill`), and where the
+ * account may act (`actions`) shows the projected buttons followed, when `deletable`, by Delete.
  */
 @Component({
   selector: 'argus-page-header',
@@ -15,7 +18,10 @@ import { Icon } from './icon';
   template: `
     <header class="page-header page-header--actions">
       <div>
-        <h1>{{ heading() }}</h1>
+        <h1 class="title">
+          <span>{{ heading() }}</span>
+          <ng-content select="[pill]" />
+        </h1>
         <p><ng-content /></p>
       </div>
       @if (add(); as label) {
@@ -23,7 +29,33 @@ import { Icon } from './icon';
           <argus-icon matButtonIcon name="add" />{{ label }}
         </button>
       }
+      @if (actions()) {
+        <div class="actions" data-testid="actions">
+          <ng-content select="button" />
+          @if (deletable()) {
+            <button mat-stroked-button type="button" class="danger" (click)="deleted.emit()">
+              <argus-icon matButtonIcon name="delete" />Delete
+            </button>
+          }
+        </div>
+      }
     </header>
+  `,
+  styles: `
+    .title {
+      display: flex;
+      align-items: center;
+      flex-wrap: wrap;
+      gap: 12px;
+    }
+    .actions {
+      display: flex;
+      flex-wrap: wrap;
+      gap: 8px;
+    }
+    .danger {
+      --mat-button-outlined-label-text-color: var(--mat-sys-error);
+    }
   `,
 })
 export class PageHeader {
@@ -31,4 +63,8 @@ export class PageHeader {
   /** The add button's label ("Add user"); null or empty while the account may not add. */
   readonly add = input<string | null>(null);
   readonly added = output();
+  /** The account may act on the page's thing: the projected buttons (and Delete) are shown. */
+  readonly actions = input(false, { transform: booleanAttribute });
+  readonly deletable = input(false, { transform: booleanAttribute });
+  readonly deleted = output();
 }

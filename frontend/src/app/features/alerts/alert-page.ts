@@ -9,6 +9,7 @@ import { AuthService } from '@console/core/auth';
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
+import { PageHeader } from '@console/ui/page-header';
 import { Icon } from '@console/ui/icon';
 import { injectNow, shortTime } from '@console/ui/time-ago';
 import { openAckDialog } from './ack-dialog';
@@ -24,22 +25,17 @@ import { LoadState } from '@console/ui/load-state';
 @Component({
   selector: 'argus-alert-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AlertNotifications, AlertSummary, Icon, LoadState, MatButtonModule, RouterLink],
+  imports: [AlertNotifications, AlertSummary, PageHeader, Icon, LoadState, MatButtonModule, RouterLink],
   template: `
     <a class="back" routerLink="/alerts"><argus-icon name="back" />Alerts</a>
     @let state = alert();
     <argus-load-state [state]="state" label="Loading the alert" />
     @if (state.state === 'ready') {
       @let a = state.value;
-      <header class="page-header page-header--actions">
-        <div>
-          <h1>{{ a.ruleKey }}</h1>
-          <p data-testid="state">{{ stateText(a) }}</p>
-        </div>
-        @if (mayAcknowledge(a)) {
-          <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
-        }
-      </header>
+      <argus-page-header [heading]="a.ruleKey" [actions]="mayAcknowledge(a)">
+        <span data-testid="state">{{ stateText(a) }}</span>
+        <button mat-flat-button type="button" (click)="acknowledge(a)">Acknowledge</button>
+      </argus-page-header>
       @if (a.incidentId !== null) {
         <p class="incident" data-testid="incident">Part of incident: {{ incidentText() }}</p>
       }

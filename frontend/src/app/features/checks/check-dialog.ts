@@ -2,7 +2,6 @@ import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@a
 import { toSignal } from '@angular/core/rxjs-interop';
 import { FormArray, FormBuilder, FormControl, FormGroup, Validators } from '@angular/forms';
 import { MAT_DIALOG_DATA } from '@angular/material/dialog';
-import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 
 import { errorMessage } from '@console/core/api-error';
@@ -23,7 +22,7 @@ import {
 } from '@console/shared/checks/checks-api';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
-import { Field } from '@console/ui/field';
+import { choicesOf, Field, namedChoices } from '@console/ui/field';
 import { IconButton } from '@console/ui/icon-button';
 import { NameField } from '@console/ui/name-field';
 import { DialogSubmission } from '@console/ui/submission';
@@ -74,7 +73,7 @@ export function tryText(outcome: TryOutcome): string {
 @Component({
   selector: 'argus-check-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, Field, IconButton, MatSelectModule, MatSlideToggleModule, NameField],
+  imports: [FORM_DIALOG, Field, IconButton, MatSlideToggleModule, NameField],
   templateUrl: './check-dialog.html',
   styleUrl: './check-dialog.scss',
 })
@@ -84,10 +83,10 @@ export class CheckDialog {
   private readonly fb = inject(FormBuilder).nonNullable;
   protected readonly original = inject<CheckDialogData>(MAT_DIALOG_DATA).check ?? null;
 
-  protected readonly types = CHECK_TYPES;
   protected readonly typeLabels = CHECK_TYPE_LABELS;
-  protected readonly methods = HTTP_METHODS;
-  protected readonly recordTypes = DNS_RECORD_TYPES;
+  protected readonly typeChoices = choicesOf(CHECK_TYPES, CHECK_TYPE_LABELS);
+  protected readonly methodChoices = choicesOf(HTTP_METHODS);
+  protected readonly recordTypeChoices = choicesOf(DNS_RECORD_TYPES);
 
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING });
   /** The customers the account may add checks to; on edit the check's own (it cannot move). */
@@ -99,6 +98,7 @@ export class CheckDialog {
       .filter((c) => (this.original ? c.id === this.original.customerId : mayWriteAt(user, c.id)))
       .sort(byName);
   });
+  protected readonly customerChoices = computed(() => namedChoices(this.customers()));
 
   protected readonly form = this.fb.group({
     name: [this.original?.name ?? '', [Validators.required, Validators.maxLength(200)]],
@@ -127,6 +127,7 @@ export class CheckDialog {
     const customerId = this.original?.customerId ?? this.values().customerId;
     return fleet.state === 'ready' ? fleet.value.clusters.filter((c) => c.customerId === customerId).sort(byName) : [];
   });
+  protected readonly clusterChoices = computed(() => namedChoices(this.clusters()));
 
   /** The timing fields, two to a row. */
   protected readonly timingRows: TimingField[][] = [

@@ -15,6 +15,7 @@ import { CheckStateBadge } from '@console/shared/checks/check-state-badge';
 import { Check, CHECK_TYPE_LABELS, ChecksApi } from '@console/shared/checks/checks-api';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
+import { PageHeader } from '@console/ui/page-header';
 import { Icon } from '@console/ui/icon';
 import { LoadState } from '@console/ui/load-state';
 import { Notify } from '@console/ui/notify';
@@ -27,7 +28,18 @@ import { checkTarget, intervalText, resultText } from './check-text';
 @Component({
   selector: 'argus-check-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [CheckStateBadge, Icon, LoadState, MatButtonModule, RouterLink, SystemAlerts, SystemCharts, Table, TimeAgo],
+  imports: [
+    CheckStateBadge,
+    PageHeader,
+    Icon,
+    LoadState,
+    MatButtonModule,
+    RouterLink,
+    SystemAlerts,
+    SystemCharts,
+    Table,
+    TimeAgo,
+  ],
   templateUrl: './check-page.html',
   styleUrl: './check-page.scss',
   host: { class: 'detail-page' },

@@ -21,34 +21,32 @@ export function installCommand(origin: string, key: string): string {
   return `printf 'Argus-Enrollment-Key: %s\\n' ${quoted} | curl -fsSL -H @- '${origin}/api/agent/install.sh' | sh`;
 }
 
+/** The lines of the card that a host's installer needs, each with its copy button. */
+const COPY_LINES = [
+  { id: 'key', label: 'Enrollment key', testid: 'enrollment-key', tooltip: 'Copy key' },
+  { id: 'command', label: 'Install command', testid: 'install-command', tooltip: 'Copy command' },
+] as const;
+
 /** A cluster's enrollment key and install command, each with a copy button, and the key rotation. */
 @Component({
   selector: 'argus-cluster-enrollment',
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [Icon, IconButton, MatButtonModule],
   template: `
-    <div class="line">
-      <span class="label" [id]="'key-' + cluster().id">Enrollment key</span>
-      <code class="value" [attr.aria-labelledby]="'key-' + cluster().id" data-testid="enrollment-key">{{ key() }}</code>
-      <argus-icon-button
-        icon="copy"
-        tooltip="Copy key"
-        [label]="'Copy the enrollment key of ' + cluster().name"
-        (pressed)="copy(key(), 'Enrollment key copied')"
-      />
-    </div>
-    <div class="line">
-      <span class="label" [id]="'command-' + cluster().id">Install command</span>
-      <code class="value" [attr.aria-labelledby]="'command-' + cluster().id" data-testid="install-command">{{
-        command()
-      }}</code>
-      <argus-icon-button
-        icon="copy"
-        tooltip="Copy command"
-        [label]="'Copy the install command of ' + cluster().name"
-        (pressed)="copy(command(), 'Install command copied')"
-      />
-    </div>
+    @for (line of lines(); track line.id) {
+      <div class="line">
+        <span class="label" [id]="line.id + '-' + cluster().id">{{ line.label }}</span>
+        <code class="value" [attr.aria-labelledby]="line.id + '-' + cluster().id" [attr.data-testid]="line.testid">{{
+          line.value
+        }}</code>
+        <argus-icon-button
+          icon="copy"
+          [tooltip]="line.tooltip"
+          [label]="'Copy the ' + line.label.toLowerCase() + ' of ' + cluster().name"
+          (pressed)="copy(line.value, line.label + ' copied')"
+        />
+      </div>
+    }
     @if (agentBuilds(); as builds) {
       @if (builds.length === 0) {
         <p class="no-build" role="status" data-testid="no-agent-build">
@@ -137,6 +135,10 @@ export class ClusterEnrollment {
 
   protected readonly key = computed(() => this.cluster().enrollmentKey ?? '');
   protected readonly command = computed(() => this.cluster().installCommand ?? installCommand(this.origin, this.key()));
+  /** The two values to copy: the key, and the command that installs an agent with it. */
+  protected readonly lines = computed(() =>
+    COPY_LINES.map((line) => ({ ...line, value: line.id === 'key' ? this.key() : this.command() })),
+  );
 
   protected copy(value: string, done: string): void {
     this.notify.copy(value, done, 'the text');

@@ -3,8 +3,6 @@ import { ChangeDetectionStrategy, Component, computed, DestroyRef, inject, signa
 import { takeUntilDestroyed, toSignal } from '@angular/core/rxjs-interop';
 import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
 import { Subscription } from 'rxjs';
 
@@ -12,6 +10,7 @@ import { errorMessage } from '@console/core/api-error';
 import { loaded, LOADING } from '@console/core/loaded';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
+import { Field } from '@console/ui/field';
 import { Table } from '@console/ui/table';
 import { PageHeader } from '@console/ui/page-header';
 import { CustomerSelect } from '@console/shared/customers/customer-select';
@@ -31,9 +30,8 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
     CustomerSelect,
     Table,
     DatePipe,
+    Field,
     MatButtonModule,
-    MatFormFieldModule,
-    MatInputModule,
     MatProgressBarModule,
     ReactiveFormsModule,
   ],

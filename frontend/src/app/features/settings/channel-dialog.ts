@@ -22,6 +22,7 @@ import {
 } from '@console/shared/notifications/notifications-api';
 import { DialogSubmission } from '@console/ui/submission';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { choicesOf, Field, namedChoices } from '@console/ui/field';
 import { NameField } from '@console/ui/name-field';
 
 export interface ChannelDialogData {
@@ -46,17 +47,15 @@ const URL_LABELS: Record<Exclude<ChannelType, 'email'>, string> = {
 @Component({
   selector: 'argus-channel-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, NameField, MatSelectModule, MatSlideToggleModule],
+  imports: [FORM_DIALOG, Field, NameField, MatSelectModule, MatSlideToggleModule],
   templateUrl: './channel-dialog.html',
 })
 export class ChannelDialog {
   private readonly api = inject(NotificationsApi);
   private readonly auth = inject(AuthService);
   protected readonly original = inject<ChannelDialogData>(MAT_DIALOG_DATA).channel ?? null;
-  protected readonly types = CHANNEL_TYPES;
-  protected readonly typeLabels = CHANNEL_TYPE_LABELS;
-  protected readonly severities = SEVERITIES;
-  protected readonly severityLabels = SEVERITY_LABELS;
+  protected readonly typeChoices = choicesOf(CHANNEL_TYPES, CHANNEL_TYPE_LABELS);
+  protected readonly severityChoices = choicesOf(SEVERITIES, SEVERITY_LABELS);
   protected readonly isAdmin = this.auth.isAdmin;
 
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING });
@@ -76,6 +75,7 @@ export class ChannelDialog {
     }
     return options;
   });
+  protected readonly customerChoices = computed(() => namedChoices(this.customerOptions()));
 
   protected readonly form = inject(FormBuilder).nonNullable.group({
     name: [this.original?.name ?? '', [Validators.required, Validators.maxLength(200)]],

@@ -14,6 +14,7 @@ import { mayWriteAt } from '@console/core/rights';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { Notify } from '@console/ui/notify';
+import { PageHeader } from '@console/ui/page-header';
 import { Icon } from '@console/ui/icon';
 import { askName } from '@console/ui/name-dialog';
 import { injectNow, TimeAgo } from '@console/ui/time-ago';
@@ -37,6 +38,7 @@ import { LoadState } from '@console/ui/load-state';
     AgentSettingsEditor,
     SystemAlerts,
     AlertCounts,
+    PageHeader,
     Icon,
     MatButtonModule,
     MatSlideToggleModule,
