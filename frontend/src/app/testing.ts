@@ -104,16 +104,18 @@ export function renderForTests<C>(
 }
 
 /**
- * Renders a page that first reads one thing (its list, its settings) and answers that read with
- * `body`; the page has settled on the answer.
+ * Renders a page that first reads one thing (its list, its settings, the thing its route names) and
+ * answers that read with `body`; `inputs` are the route's (`{ id: '7' }`); the page has settled on the answer.
  */
 export async function renderAnsweredForTests<C>(
   component: Type<C>,
   user: User | undefined,
   url: string,
   body: unknown,
+  inputs: Record<string, unknown> = {},
 ): Promise<{ fixture: ComponentFixture<C>; http: HttpTestingController }> {
   const rendered = renderForTests(component, user);
+  for (const [name, value] of Object.entries(inputs)) rendered.fixture.componentRef.setInput(name, value);
   await settle(rendered.fixture);
   (await nextRequest(rendered.http, { method: 'GET', url })).flush(body as object);
   await settle(rendered.fixture);

@@ -7,6 +7,11 @@ export type Loaded<T> = { state: 'loading' } | { state: 'ready'; value: T } | { 
 
 export const LOADING: Loaded<never> = { state: 'loading' };
 
+/** The value once there is one; null while loading or failed. */
+export function readyValue<T>(loaded: Loaded<T>): T | null {
+  return loaded.state === 'ready' ? loaded.value : null;
+}
+
 /**
  * Turns a request into states; a failure becomes a state to show, not an error that ends the stream.
  * No 'loading' is emitted here: a page starts in LOADING and keeps its old rows while a reload runs.

@@ -1,6 +1,7 @@
 import { ChangeDetectionStrategy, Component, Injectable, inject } from '@angular/core';
 import { MatButtonModule } from '@angular/material/button';
 import { MAT_DIALOG_DATA, MatDialog, MatDialogModule } from '@angular/material/dialog';
+import { Router } from '@angular/router';
 import { filter, map, Observable, switchMap } from 'rxjs';
 
 import { Notify } from './notify';
@@ -56,18 +57,27 @@ export interface ConfirmedAction<T> extends ConfirmOptions {
 }
 
 /** A deletion: what the title names, what follows from it, the request, and what to say once done. */
-export type Deletion<T> = Omit<ConfirmedAction<T>, 'title' | 'confirm'> & { name: string };
+export type Deletion<T> = Omit<ConfirmedAction<T>, 'title' | 'confirm'> & {
+  name: string;
+  /** The page to go to once deleted (the deleted thing's own page is gone). */
+  leaveTo?: string;
+};
 
 /** The console's one confirm → run → snack bar sequence (delete, revoke, replace a key); a refusal shows in the snack bar. */
 @Injectable({ providedIn: 'root' })
 export class ConfirmThen {
   private readonly dialog = inject(MatDialog);
   private readonly notify = inject(Notify);
+  private readonly router = inject(Router);
 
   /** Deletes `name`'s thing once confirmed: the dialog asks "Delete <name>?" and its button says Delete. */
   delete<T>(deletion: Deletion<T>): void {
-    const { name, ...rest } = deletion;
-    this.run({ ...rest, title: `Delete ${name}?`, confirm: 'Delete' });
+    const { name, leaveTo, then, ...rest } = deletion;
+    const leave = (value: T) => {
+      then?.(value);
+      if (leaveTo !== undefined) void this.router.navigateByUrl(leaveTo);
+    };
+    this.run({ ...rest, then: leave, title: `Delete ${name}?`, confirm: 'Delete' });
   }
 
   run<T>(confirmed: ConfirmedAction<T>): void {

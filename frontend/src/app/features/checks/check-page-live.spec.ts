@@ -6,7 +6,7 @@ import { userBody } from '@console/core/auth-testing';
 import { configureLiveForTests, FakeSocket } from '@console/core/live-testing';
 import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { checkUrl } from '@console/shared/checks/checks-api';
-import { checkBody, checkResultBody } from '@console/shared/checks/checks-testing';
+import { checkBody, checkResultBody, pendingLocationBody } from '@console/shared/checks/checks-testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { settle } from '@console/testing';
 import { CheckPage } from './check-page';
@@ -24,15 +24,7 @@ describe('CheckPage on the live channel', () => {
   let fixture: ComponentFixture<CheckPage>;
   let http: HttpTestingController;
   const server = checkBody({ id: 7, name: 'Shop front', customerId: 10 });
-  const edge = {
-    location: 'system:12',
-    name: 'edge-01',
-    state: 'PENDING' as const,
-    stateSince: null,
-    failures: 0,
-    lastResult: null,
-    stale: false,
-  };
+  const edge = pendingLocationBody('system:12', 'edge-01');
   /** Run from the server and from the agent of system 12 (no run of its own yet). */
   const shop = { ...server, locations: ['argus', 'system:12'], results: [...server.results, edge] };
   const responseSeries = { name: 'check.response_ms', instance: 'argus' };

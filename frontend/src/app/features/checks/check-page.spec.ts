@@ -3,11 +3,10 @@ import { ComponentFixture } from '@angular/core/testing';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { Check, checkUrl } from '@console/shared/checks/checks-api';
-import { checkBody, checkResultBody } from '@console/shared/checks/checks-testing';
-import { systemUrl } from '@console/shared/systems/systems-api';
-import { renderForTests, settle } from '@console/testing';
+import { checkBody, checkResultBody, pendingLocationBody } from '@console/shared/checks/checks-testing';
+import { answerNoChartsNorAlerts } from '@console/shared/systems/systems-testing';
+import { renderAnsweredForTests, settle } from '@console/testing';
 import { CheckPage } from './check-page';
 
 describe('CheckPage', () => {
@@ -25,14 +24,10 @@ describe('CheckPage', () => {
   });
 
   async function render(user: User, body: Check = shop): Promise<void> {
-    ({ fixture, http } = renderForTests(CheckPage, user));
-    fixture.componentRef.setInput('id', String(body.id));
-    await settle(fixture);
-    http.expectOne({ method: 'GET', url: checkUrl(body.id) }).flush(body);
-    await settle(fixture);
-    // a check's series are its system's (the same id); none here (shared/charts has their specs)
-    http.expectOne(`${systemUrl(body.id)}/series`).flush([]);
-    http.expectOne((r) => r.url === ALERTS_URL && r.params.get('system') === String(body.id)).flush([]);
+    ({ fixture, http } = await renderAnsweredForTests(CheckPage, user, checkUrl(body.id), body, {
+      id: String(body.id),
+    }));
+    answerNoChartsNorAlerts(http, body.id);
     await settle(fixture);
   }
 
@@ -87,15 +82,7 @@ describe('CheckPage', () => {
   });
 
   it('shows each location the server answers, by the name it gives, one without a result yet as not run', async () => {
-    const pending = {
-      location: 'system:12',
-      name: 'edge-01',
-      state: 'PENDING' as const,
-      stateSince: null,
-      failures: 0,
-      lastResult: null,
-      stale: false,
-    };
+    const pending = pendingLocationBody('system:12', 'edge-01');
     await render(userBody(), { ...shop, locations: ['argus', 'system:12'], results: [...shop.results, pending] });
     const rows = Array.from(page().querySelectorAll('[data-testid="location"]'), (row) =>
       Array.from(row.querySelectorAll('td'), (c) => c.textContent?.trim()).slice(0, 3),

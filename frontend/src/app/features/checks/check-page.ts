@@ -2,11 +2,11 @@ import { ChangeDetectionStrategy, Component, computed, effect, inject, input } f
 import { toObservable, toSignal } from '@angular/core/rxjs-interop';
 import { MatButtonModule } from '@angular/material/button';
 import { Title } from '@angular/platform-browser';
-import { Router, RouterLink } from '@angular/router';
+import { RouterLink } from '@angular/router';
 import { switchMap } from 'rxjs';
 
 import { AuthService } from '@console/core/auth';
-import { LOADING } from '@console/core/loaded';
+import { LOADING, readyValue } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
 import { SystemAlerts } from '@console/shared/alerts/system-alerts';
@@ -50,7 +50,6 @@ export class CheckPage {
   private readonly confirmThen = inject(ConfirmThen);
   private readonly formDialog = inject(FormDialog);
   private readonly notify = inject(Notify);
-  private readonly router = inject(Router);
   protected readonly now = injectNow();
 
   /** The route's `:id`. */
@@ -60,10 +59,7 @@ export class CheckPage {
   protected readonly check = toSignal(toObservable(this.checkId).pipe(switchMap((id) => this.api.check$(id))), {
     initialValue: LOADING as Refreshing<Check>,
   });
-  private readonly current = computed(() => {
-    const state = this.check();
-    return state.state === 'ready' ? state.value : null;
-  });
+  private readonly current = computed(() => readyValue(this.check()));
   protected readonly canWrite = computed(() => {
     const check = this.current();
     return check !== null && mayWriteAt(this.auth.user(), check.customerId);
@@ -98,7 +94,7 @@ export class CheckPage {
       message: 'Its results and alerts are deleted with it. This cannot be undone.',
       action: () => this.api.remove(check.id),
       done: `${check.name} deleted`,
-      then: () => void this.router.navigateByUrl('/checks'),
+      leaveTo: '/checks',
     });
   }
 }

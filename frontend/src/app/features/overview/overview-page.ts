@@ -6,7 +6,7 @@ import { RouterLink } from '@angular/router';
 import { catchError, map, Observable, of, switchMap, timer } from 'rxjs';
 
 import { HealthService } from '@console/core/health';
-import { LOADING } from '@console/core/loaded';
+import { LOADING, readyValue } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { Icon } from '@console/ui/icon';
 import { CheckStateBadge } from '@console/shared/checks/check-state-badge';
@@ -82,10 +82,7 @@ export class OverviewPage {
   /** Worst first; statuses no system has are left out of a customer's line. */
   protected readonly statuses = STATUSES;
 
-  protected readonly value = computed(() => {
-    const overview = this.overview();
-    return overview.state === 'ready' ? overview.value : null;
-  });
+  protected readonly value = computed(() => readyValue(this.overview()));
 
   /** Customers that need attention first (each group by name, as the API sends them). */
   protected readonly customers = computed(() => {

@@ -4,13 +4,12 @@ import { Router } from '@angular/router';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, overlayText, renderForTests, settle } from '@console/testing';
+import { buttonByText, overlayText, renderAnsweredForTests, renderForTests, settle } from '@console/testing';
 import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-settings-api';
-import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SystemDetail, systemUrl } from '@console/shared/systems/systems-api';
 import { SystemPage } from './system-page';
-import { systemDetailBody } from '@console/shared/systems/systems-testing';
+import { answerNoChartsNorAlerts, systemDetailBody } from '@console/shared/systems/systems-testing';
 import { customerBody, twoCustomers } from '@console/shared/customers/customers-testing';
 
 describe('SystemPage', () => {
@@ -20,17 +19,12 @@ describe('SystemPage', () => {
   const system = systemDetailBody({ id: 7, name: 'web-01', customer: { id: 10, name: 'Acme' } });
 
   async function render(user: User, body: SystemDetail = system): Promise<void> {
-    ({ fixture, http } = renderForTests(SystemPage, user));
-    fixture.componentRef.setInput('id', String(body.id));
-    await settle(fixture);
-    http.expectOne({ method: 'GET', url: systemUrl(body.id) }).flush(body);
-    await settle(fixture);
-    // The charts ask which series exist; none here.
-    http.expectOne(`${systemUrl(body.id)}/series`).flush([]);
+    ({ fixture, http } = await renderAnsweredForTests(SystemPage, user, systemUrl(body.id), body, {
+      id: String(body.id),
+    }));
+    answerNoChartsNorAlerts(http, body.id);
     // Its agent settings; none here (features/agent-settings has their specs).
     http.expectOne(`${AGENT_SETTINGS_URL}?system=${body.id}`).flush({ settings: [], effective: [] });
-    // Its alert history; none here (features/alerts has its specs).
-    http.expectOne((r) => r.url === ALERTS_URL && r.params.get('system') === String(body.id)).flush([]);
     await settle(fixture);
   }
 

@@ -8,7 +8,7 @@ import { Router, RouterLink } from '@angular/router';
 import { switchMap } from 'rxjs';
 
 import { AuthService } from '@console/core/auth';
-import { LOADING } from '@console/core/loaded';
+import { LOADING, readyValue } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
@@ -72,10 +72,7 @@ export class SystemPage {
   protected readonly system = toSignal(toObservable(this.systemId).pipe(switchMap((id) => this.api.system$(id))), {
     initialValue: LOADING as Refreshing<SystemDetail>,
   });
-  private readonly current = computed(() => {
-    const state = this.system();
-    return state.state === 'ready' ? state.value : null;
-  });
+  private readonly current = computed(() => readyValue(this.system()));
   /** ADMIN, or an OPERATOR granted the system's customer. */
   protected readonly canWrite = computed(() => {
     const system = this.current();
@@ -130,7 +127,7 @@ export class SystemPage {
         'that keeps running may enroll again as a new system. This cannot be undone.',
       action: () => this.api.remove(system.id),
       done: `${system.name} deleted`,
-      then: () => void this.router.navigateByUrl('/systems'),
+      leaveTo: '/systems',
     });
   }
 

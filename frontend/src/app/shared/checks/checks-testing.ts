@@ -71,6 +71,11 @@ export function checkBody(overrides: Partial<Check> = {}): Check {
   };
 }
 
+/** A place the check runs from that has no run yet (an agent's, `system:<id>`), for specs. */
+export function pendingLocationBody(location: string, name: string): Check['results'][number] {
+  return { location, name, state: 'PENDING', stateSince: null, failures: 0, lastResult: null, stale: false };
+}
+
 /** The body that creates `check`: its fields a user writes, as the check dialog sends them. */
 export function checkCreateBody(check: Check = checkBody()): Omit<CheckCreate, 'locations' | 'quorum'> {
   const { customerId, name, clusterId, settings, enabled, maxResponseMs } = check;

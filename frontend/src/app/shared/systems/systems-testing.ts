@@ -1,4 +1,16 @@
-import { SystemDetail, SystemsPage, SystemSummary } from './systems-api';
+import { HttpTestingController } from '@angular/common/http/testing';
+
+import { ALERTS_URL } from '@console/shared/alerts/alerts-api';
+import { SystemDetail, SystemsPage, SystemSummary, systemUrl } from './systems-api';
+
+/**
+ * Answers the reads of the charts and the alert history of system `id` (a check's are its system's)
+ * with nothing: no series, no alert. Their own specs are in shared/charts and features/alerts.
+ */
+export function answerNoChartsNorAlerts(http: HttpTestingController, id: number): void {
+  http.expectOne(`${systemUrl(id)}/series`).flush([]);
+  http.expectOne((r) => r.url === ALERTS_URL && r.params.get('system') === String(id)).flush([]);
+}
 
 /** A system as GET /api/systems lists it, for specs: online at Acme, cluster "prod", no open alerts. */
 export function systemBody(overrides: Partial<SystemSummary> = {}): SystemSummary {
