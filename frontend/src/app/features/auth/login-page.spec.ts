@@ -8,6 +8,13 @@ import { provideForTests, settle, typeInto } from '@console/testing';
 import { LoginPage } from './login-page';
 import { SSO_OPTIONS_URL } from './sso-options-api';
 
+interface HttpAnswer {
+  status: number;
+  statusText: string;
+  headers?: Record<string, string>;
+}
+const UNAUTHORIZED: HttpAnswer = { status: 401, statusText: 'Unauthorized' };
+
 describe('LoginPage', () => {
   let fixture: ComponentFixture<LoginPage>;
   let http: HttpTestingController;
@@ -78,7 +85,7 @@ describe('LoginPage', () => {
   it('shows a refused sign-in inline and stays on the form', async () => {
     await render();
     await enterPassword('ada', 'wrong');
-    http.expectOne(AUTH_URLS.login).flush({ error: 'Invalid sign-in' }, { status: 401, statusText: 'Unauthorized' });
+    http.expectOne(AUTH_URLS.login).flush({ error: 'Invalid sign-in' }, UNAUTHORIZED);
     await settle(fixture);
 
     expect(alertText()).toBe('Invalid sign-in');
@@ -113,6 +120,14 @@ describe('LoginPage', () => {
       await render();
       await enterPassword();
       http.expectOne(AUTH_URLS.login).flush({ secondFactor: method });
+      await settle(fixture);
+    }
+
+    /** Sends `code` and answers it with a refusal: `error` in the body, 401 unless `init` says otherwise. */
+    async function refuseCode(code: string, error: object, init: HttpAnswer = UNAUTHORIZED): Promise<void> {
+      typeInto(input('code'), code);
+      await submit();
+      http.expectOne(AUTH_URLS.login).flush(error, init);
       await settle(fixture);
     }
 
@@ -155,12 +170,7 @@ describe('LoginPage', () => {
       await reachCodeStep('email');
       expect(page().querySelector('[data-testid="code-step"]')?.textContent).toContain('e-mailed you a 6-digit code');
 
-      typeInto(input('code'), '000000');
-      await submit();
-      http
-        .expectOne(AUTH_URLS.login)
-        .flush({ error: 'Invalid code', code: 'invalid_code' }, { status: 401, statusText: 'Unauthorized' });
-      await settle(fixture);
+      await refuseCode('000000', { error: 'Invalid code', code: 'invalid_code' });
 
       expect(alertText()).toBe('Invalid code');
       expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();
@@ -169,12 +179,7 @@ describe('LoginPage', () => {
     it("keys the wrong-code case on the code 'invalid_code', whatever the message says", async () => {
       await reachCodeStep('totp');
 
-      typeInto(input('code'), '000000');
-      await submit();
-      http
-        .expectOne(AUTH_URLS.login)
-        .flush({ error: 'That code did not work', code: 'invalid_code' }, { status: 401, statusText: 'Unauthorized' });
-      await settle(fixture);
+      await refuseCode('000000', { error: 'That code did not work', code: 'invalid_code' });
 
       expect(alertText()).toBe('That code did not work');
       expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();
@@ -184,12 +189,7 @@ describe('LoginPage', () => {
     it('starts over with the password when another 401 answers the code', async () => {
       await reachCodeStep('totp');
 
-      typeInto(input('code'), '123456');
-      await submit();
-      http
-        .expectOne(AUTH_URLS.login)
-        .flush({ error: 'Invalid code', code: 'invalid_sign_in' }, { status: 401, statusText: 'Unauthorized' });
-      await settle(fixture);
+      await refuseCode('123456', { error: 'Invalid code', code: 'invalid_sign_in' });
 
       expect(alertText()).toBe('Invalid code');
       expect(page().querySelector('[data-testid="password-step"]')).not.toBeNull();
@@ -199,15 +199,11 @@ describe('LoginPage', () => {
     it('keeps the code step when rate-limited there', async () => {
       await reachCodeStep('totp');
 
-      typeInto(input('code'), '123456');
-      await submit();
-      http
-        .expectOne(AUTH_URLS.login)
-        .flush(
-          { error: 'Too many requests', code: 'rate_limited' },
-          { status: 429, statusText: 'Too Many Requests', headers: { 'Retry-After': '30' } },
-        );
-      await settle(fixture);
+      await refuseCode(
+        '123456',
+        { error: 'Too many requests', code: 'rate_limited' },
+        { status: 429, statusText: 'Too Many Requests', headers: { 'Retry-After': '30' } },
+      );
 
       expect(alertText()).toBe('Too many attempts. Try again in 30 seconds.');
       expect(page().querySelector('[data-testid="code-step"]')).not.toBeNull();

@@ -212,31 +212,22 @@ describe('ChannelsPage', () => {
     await settle(fixture);
     expect(status()).toBe('Test to Ops Slack: delivered (HTTP 200).');
 
-    button('Send test to Acme hook')!.click();
-    (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush({
-      ok: false,
-      outcome: 'failed: rejected',
-      status: 500,
-    });
-    await settle(fixture);
-    expect(status()).toBe('Test to Acme hook: failed: rejected (HTTP 500).');
-
-    button('Send test to Acme hook')!.click();
-    (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush({
-      ok: false,
-      outcome: 'refused by policy',
-      status: null,
-    });
-    await settle(fixture);
-    expect(status()).toMatch(/^Test to Acme hook: refused by policy: .*ARGUS_ALLOW_PRIVATE_WEBHOOKS/);
-
-    button('Send test to Acme hook')!.click();
-    (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush(
-      { error: 'Channel is disabled', code: 'bad_request' },
-      { status: 400, statusText: 'Bad Request' },
+    /** Sends a test to the Acme hook and answers it with `body` (and `init`); what the page says then. */
+    const testHook = async (body: object, init?: { status: number; statusText: string }) => {
+      button('Send test to Acme hook')!.click();
+      (await nextRequest(http, { method: 'POST', url: `${CHANNELS_URL}/3/test` })).flush(body, init);
+      await settle(fixture);
+      return status();
+    };
+    expect(await testHook({ ok: false, outcome: 'failed: rejected', status: 500 })).toBe(
+      'Test to Acme hook: failed: rejected (HTTP 500).',
     );
-    await settle(fixture);
-    expect(status()).toBe('Test to Acme hook failed: Channel is disabled');
+    expect(await testHook({ ok: false, outcome: 'refused by policy', status: null })).toMatch(
+      /^Test to Acme hook: refused by policy: .*ARGUS_ALLOW_PRIVATE_WEBHOOKS/,
+    );
+    expect(
+      await testHook({ error: 'Channel is disabled', code: 'bad_request' }, { status: 400, statusText: 'Bad Request' }),
+    ).toBe('Test to Acme hook failed: Channel is disabled');
   });
 
   it('deletes a channel after confirmation and shows a refusal', async () => {
