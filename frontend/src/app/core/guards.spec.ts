@@ -75,11 +75,7 @@ describe('route guards', () => {
     });
 
     it('opens the page for a signed-in user', async () => {
-      const navigation = harness.navigateByUrl('/private');
-      await answerSession(userBody({ role: 'VIEWER' }));
-      await navigation;
-
-      expect(url()).toBe('/private');
+      expect(await landingAs(userBody({ role: 'VIEWER' }), '/private')).toBe('/private');
     });
 
     it('sends to sign-in when the API cannot be reached', async () => {
@@ -92,39 +88,31 @@ describe('route guards', () => {
     });
   });
 
+  /** Where a visit to `path` by a session of `user` ends. */
+  async function landingAs(user: User, path: string): Promise<string> {
+    const navigation = harness.navigateByUrl(path);
+    await answerSession(user);
+    await navigation;
+    return url();
+  }
+
   describe('admin guard', () => {
     it('turns other roles back to the start page', async () => {
-      const navigation = harness.navigateByUrl('/admin');
-      await answerSession(userBody({ role: 'OPERATOR' }));
-      await navigation;
-
-      expect(url()).toBe('/');
+      expect(await landingAs(userBody({ role: 'OPERATOR' }), '/admin')).toBe('/');
     });
 
     it('lets an administrator in', async () => {
-      const navigation = harness.navigateByUrl('/admin');
-      await answerSession(userBody({ role: 'ADMIN' }));
-      await navigation;
-
-      expect(url()).toBe('/admin');
+      expect(await landingAs(userBody({ role: 'ADMIN' }), '/admin')).toBe('/admin');
     });
   });
 
   describe('writer guard (notification channels and routing)', () => {
     it('lets an operator in', async () => {
-      const navigation = harness.navigateByUrl('/writers');
-      await answerSession(userBody({ role: 'OPERATOR', customerIds: [10] }));
-      await navigation;
-
-      expect(url()).toBe('/writers');
+      expect(await landingAs(userBody({ role: 'OPERATOR', customerIds: [10] }), '/writers')).toBe('/writers');
     });
 
     it('turns a viewer back to the start page', async () => {
-      const navigation = harness.navigateByUrl('/writers');
-      await answerSession(userBody({ role: 'VIEWER', customerIds: [10] }));
-      await navigation;
-
-      expect(url()).toBe('/');
+      expect(await landingAs(userBody({ role: 'VIEWER', customerIds: [10] }), '/writers')).toBe('/');
     });
   });
 
@@ -156,22 +144,19 @@ describe('route guards', () => {
       expect(url()).toBe('/setup');
     });
 
-    it('/login sends a signed-in user on to the page asked for', async () => {
-      const navigation = harness.navigateByUrl('/login?returnUrl=%2Fprivate');
-      await answerOptions(false);
-      await answerSession(userBody());
-      await navigation;
+    const returns = [
+      { returnUrl: '%2Fprivate', lands: '/private', does: 'sends a signed-in user on to the page asked for' },
+      { returnUrl: '%2F%2Fevil.example%2F', lands: '/', does: 'ignores a return address outside the console' },
+    ];
+    for (const { returnUrl, lands, does } of returns) {
+      it(`/login ${does}`, async () => {
+        const navigation = harness.navigateByUrl(`/login?returnUrl=${returnUrl}`);
+        await answerOptions(false);
+        await answerSession(userBody());
+        await navigation;
 
-      expect(url()).toBe('/private');
-    });
-
-    it('/login ignores a return address outside the console', async () => {
-      const navigation = harness.navigateByUrl('/login?returnUrl=%2F%2Fevil.example%2F');
-      await answerOptions(false);
-      await answerSession(userBody());
-      await navigation;
-
-      expect(url()).toBe('/');
-    });
+        expect(url()).toBe(lands);
+      });
+    }
   });
 });

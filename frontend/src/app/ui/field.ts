@@ -65,8 +65,10 @@ export function namedChoices(items: readonly { readonly id: unknown; readonly na
           [type]="type()"
           [formControl]="control()"
           autocomplete="off"
+          [attr.name]="name()"
           [attr.placeholder]="placeholder()"
           [attr.data-testid]="testid()"
+          [attr.cdkFocusInitial]="first() ? '' : null"
         />
       }
       @if (hint(); as hint) {
@@ -93,6 +95,10 @@ export class Field {
   /** Shows the null choice's words once picked, instead of an empty field. */
   readonly nullSelectable = input(false, { transform: booleanAttribute });
   readonly testid = input<string | null>(null);
+  /** The input's name, for the browser's autofill. */
+  readonly name = input<string | null>(null);
+  /** Takes the dialog's first focus (a text input only). */
+  readonly first = input(false, { transform: booleanAttribute });
   /** `dynamic` for a hint longer than the field is wide. */
   readonly subscriptSizing = input<SubscriptSizing>('fixed');
 }

@@ -1,7 +1,7 @@
 import { booleanAttribute, ChangeDetectionStrategy, Component, input } from '@angular/core';
-import { FormControl, ReactiveFormsModule } from '@angular/forms';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
+import { FormControl } from '@angular/forms';
+
+import { Field } from './field';
 
 /**
  * The Name field of a create or edit dialog (a window, a channel, a rule): required, the server's
@@ -10,21 +10,9 @@ import { MatInputModule } from '@angular/material/input';
 @Component({
   selector: 'argus-name-field',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [Field],
   host: { style: 'display: contents' },
-  template: `
-    <mat-form-field>
-      <mat-label>Name</mat-label>
-      <input
-        matInput
-        name="name"
-        [formControl]="control()"
-        autocomplete="off"
-        [attr.cdkFocusInitial]="first() ? '' : null"
-      />
-      <mat-error>{{ control().getError('server') ?? 'Enter a name.' }}</mat-error>
-    </mat-form-field>
-  `,
+  template: `<argus-field label="Name" name="name" [control]="control()" missing="Enter a name." [first]="first()" />`,
 })
 export class NameField {
   readonly control = input.required<FormControl<string>>();

@@ -19,17 +19,28 @@ describe('AlertPage', () => {
   let harness: RouterTestingHarness;
   afterEach(() => http?.verify());
 
-  async function render(user: User, alert: Alert, deliveries: DeliveryLogEntry[] = []): Promise<HTMLElement> {
+  /** Opens the alert's page as `user` and answers the read of the alert; its notifications are the caller's to answer. */
+  async function open(user: User, alert: Alert): Promise<{ navigation: Promise<unknown> }> {
     TestBed.configureTestingModule({ providers: provideForTests([{ path: 'alerts/:id', component: AlertPage }]) });
     http = TestBed.inject(HttpTestingController);
     TestBed.inject(AuthService).updateUser(user);
     harness = await RouterTestingHarness.create();
     const navigation = harness.navigateByUrl(`/alerts/${alert.id}`);
     (await nextRequest(http, { method: 'GET', url: `${ALERTS_URL}/${alert.id}` })).flush(alert);
-    (await nextRequest(http, { method: 'GET', url: alertNotificationsUrl(alert.id) })).flush(deliveries);
+    return { navigation };
+  }
+
+  /** The page once the navigation has ended and the page is stable. */
+  async function shown(navigation: Promise<unknown>): Promise<HTMLElement> {
     await navigation;
     await stable();
     return harness.routeNativeElement!;
+  }
+
+  async function render(user: User, alert: Alert, deliveries: DeliveryLogEntry[] = []): Promise<HTMLElement> {
+    const { navigation } = await open(user, alert);
+    (await nextRequest(http, { method: 'GET', url: alertNotificationsUrl(alert.id) })).flush(deliveries);
+    return shown(navigation);
   }
 
   async function stable(): Promise<void> {
@@ -64,18 +75,7 @@ describe('AlertPage', () => {
   });
 
   it('says which cluster incident an offline alert is part of', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests([{ path: 'alerts/:id', component: AlertPage }]) });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody());
-    harness = await RouterTestingHarness.create();
-    const navigation = harness.navigateByUrl('/alerts/11');
-    (await nextRequest(http, { method: 'GET', url: `${ALERTS_URL}/11` })).flush(
-      alertBody({ id: 11, ruleKey: 'system.offline', incidentId: 3 }),
-    );
-    (await nextRequest(http, { method: 'GET', url: alertNotificationsUrl(11) })).flush([]);
-    await navigation;
-    await stable();
-    const page = harness.routeNativeElement!;
+    const page = await render(userBody(), alertBody({ id: 11, ruleKey: 'system.offline', incidentId: 3 }));
     expect(page.querySelector('[data-testid="incident"]')?.textContent).toContain('Part of incident: …');
 
     (await nextRequest(http, { method: 'GET', url: incidentUrl(3) })).flush(
@@ -213,19 +213,12 @@ describe('AlertPage', () => {
   });
 
   it('shows why the notifications could not be read, and still the alert', async () => {
-    TestBed.configureTestingModule({ providers: provideForTests([{ path: 'alerts/:id', component: AlertPage }]) });
-    http = TestBed.inject(HttpTestingController);
-    TestBed.inject(AuthService).updateUser(userBody());
-    harness = await RouterTestingHarness.create();
-    const navigation = harness.navigateByUrl('/alerts/8');
-    (await nextRequest(http, { method: 'GET', url: `${ALERTS_URL}/8` })).flush(alertBody({ id: 8 }));
+    const { navigation } = await open(userBody(), alertBody({ id: 8 }));
     (await nextRequest(http, { method: 'GET', url: alertNotificationsUrl(8) })).flush(
       { error: 'Delivery log unavailable', code: 'internal' },
       { status: 500, statusText: 'Server Error' },
     );
-    await navigation;
-    await stable();
-    const page = harness.routeNativeElement!;
+    const page = await shown(navigation);
 
     expect(page.querySelector('[role="alert"]')?.textContent).toContain('Delivery log unavailable');
     expect(entries(page).map((e) => e.kind)).toEqual(['raised']);

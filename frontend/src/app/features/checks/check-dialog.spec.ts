@@ -128,7 +128,7 @@ describe('CheckDialog', () => {
     });
     await open({ check: stored });
     const values = Array.from(
-      dialogElement().querySelectorAll<HTMLInputElement>('[data-testid="header"] input[formcontrolname="value"]'),
+      dialogElement().querySelectorAll<HTMLInputElement>('[data-testid="header"] argus-field[label="Value"] input'),
     );
     expect(values.map((v) => [v.value, v.type])).toEqual([
       ['', 'password'],

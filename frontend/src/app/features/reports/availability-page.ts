@@ -63,6 +63,11 @@ export class AvailabilityPage {
   private readonly customersApi = inject(CustomersApi);
   private readonly router = inject(Router);
   private readonly user = inject(AuthService).user;
+  /** The two ends of a custom range, each a date field. */
+  protected readonly dateEdges = [
+    { key: 'from', label: 'From' },
+    { key: 'to', label: 'To (included)' },
+  ] as const;
 
   readonly customer = input<string | undefined>();
   readonly from = input<string | undefined>();

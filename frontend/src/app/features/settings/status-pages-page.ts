@@ -4,7 +4,7 @@ import { MatButtonModule } from '@angular/material/button';
 
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
-import { Icon } from '@console/ui/icon';
+import { Icon, IconName } from '@console/ui/icon';
 import { StatusPageDialog, StatusPageDialogData } from './status-page-dialog';
 import { StatusPage, StatusPagesApi } from './status-pages-api';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
@@ -48,18 +48,11 @@ import { PageHeader } from '@console/ui/page-header';
               <a [href]="p.url" target="_blank" rel="noopener noreferrer" data-testid="status-url">{{ p.url }}</a>
             </p>
             <div class="buttons">
-              <button mat-stroked-button type="button" (click)="copy(p)">
-                <argus-icon matButtonIcon name="copy" />Copy address
-              </button>
-              <button mat-stroked-button type="button" (click)="edit(p)">
-                <argus-icon matButtonIcon name="edit" />Edit
-              </button>
-              <button mat-stroked-button type="button" (click)="rotate(p)">
-                <argus-icon matButtonIcon name="refresh" />New address
-              </button>
-              <button mat-stroked-button type="button" (click)="revoke(p)">
-                <argus-icon matButtonIcon name="delete" />Revoke
-              </button>
+              @for (action of pageActions; track action.label) {
+                <button mat-stroked-button type="button" (click)="action.run(p)">
+                  <argus-icon matButtonIcon [name]="action.icon" />{{ action.label }}
+                </button>
+              }
             </div>
           </li>
         }
@@ -108,6 +101,13 @@ export class StatusPagesPage {
   private readonly confirmThen = inject(ConfirmThen);
   private readonly formDialog = inject(FormDialog);
   protected readonly pages = toSignal(this.api.pages$, { initialValue: LOADING as Refreshing<StatusPage[]> });
+  /** What can be done with a published page, in the order of its buttons. */
+  protected readonly pageActions: readonly { label: string; icon: IconName; run: (page: StatusPage) => void }[] = [
+    { label: 'Copy address', icon: 'copy', run: (page) => this.copy(page) },
+    { label: 'Edit', icon: 'edit', run: (page) => this.edit(page) },
+    { label: 'New address', icon: 'refresh', run: (page) => this.rotate(page) },
+    { label: 'Revoke', icon: 'delete', run: (page) => this.revoke(page) },
+  ];
 
   protected names(page: StatusPage): string {
     return page.items.map((item) => item.displayName).join(', ');
