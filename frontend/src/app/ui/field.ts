@@ -65,7 +65,7 @@ export function namedChoices(items: readonly { readonly id: unknown; readonly na
           [type]="type()"
           [formControl]="control()"
           autocomplete="off"
-          [attr.name]="name()"
+          [name]="name() ?? ''"
           [attr.placeholder]="placeholder()"
           [attr.data-testid]="testid()"
           [attr.cdkFocusInitial]="first() ? '' : null"
