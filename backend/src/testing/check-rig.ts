@@ -13,20 +13,8 @@ import { createChecksRepo } from '../checks/repo.js';
 import { createCheckResults } from '../checks/results.js';
 import { createCheckRunner } from '../checks/runner.js';
 import { createChecksService } from '../checks/service.js';
-import type { Principal } from '../lib/access.js';
 import { auditTrailOn } from './audit.js';
 import type { EvaluationHarness } from './evaluation-harness.js';
-
-/** An administrator signed in to the console, for calls of the checks service. */
-export const ADMIN: Principal = {
-  userId: 1,
-  role: 'ADMIN',
-  email: 'admin@example.com',
-  via: 'session',
-  sessionId: null,
-  tokenId: null,
-  customerIds: new Set(),
-};
 
 export interface Shop {
   /** `http://127.0.0.1:<port>/` */
