@@ -124,6 +124,7 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     mailer,
     notifier,
     rules: rules.rules,
+    forecastSettings: settings.forecastSettings,
     cronSecret,
     metrics: selfMetrics.evaluation,
   });

@@ -13,6 +13,7 @@ import { createRoutingRepo } from '../../backend/src/notifications/routing-repo.
 import { createAlertNotifier } from '../../backend/src/notifications/service.js';
 import { createDeliveriesRepo } from '../../backend/src/notifications/deliveries-repo.js';
 import { createSecretBox } from '../../backend/src/lib/secret-box.js';
+import { createForecastSettingsRepo } from '../../backend/src/settings/forecast/repo.js';
 import { captureLogger } from '../../backend/src/testing/logger.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 
@@ -78,6 +79,16 @@ export async function seedFleet(knex: Knex, systems: number): Promise<number> {
   return rows;
 }
 
+/** What ingest does between two runs, for the parts the run reads: every agent reported again. */
+export async function agentsReport(knex: Knex): Promise<void> {
+  // a report rewrites its system's row: every series' time, and the uptime went on
+  await knex.raw(
+    `UPDATE system_latest SET times = array_fill(now(), ARRAY[cardinality(times)]),
+            vals[array_position(names, 'uptime.s')] = vals[array_position(names, 'uptime.s')] + 60`,
+  );
+  await knex.raw(`UPDATE systems SET last_seen_at = now()`);
+}
+
 /** The evaluation as the app builds it, on the memory bus, the real clock and mail off. */
 export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boolean } = {}) {
   const { log } = captureLogger();
@@ -99,6 +110,7 @@ export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boole
       log,
       authUrl: '',
     }),
+    forecastSettings: { get: () => createForecastSettingsRepo(knex).find() },
     ...options,
   });
 }

@@ -20,6 +20,8 @@ import { createNotificationsRepo } from '../notifications/repo.js';
 import { createRoutingRepo } from '../notifications/routing-repo.js';
 import { createAlertNotifier } from '../notifications/service.js';
 import { createDeliveriesRepo } from '../notifications/deliveries-repo.js';
+import { createForecastSettingsRepo } from '../settings/forecast/repo.js';
+import { createForecastSettingsService } from '../settings/forecast/service.js';
 import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createAccount, createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -106,6 +108,10 @@ export async function startEvaluationHarness() {
     log: logs.log,
     mailer,
     notifier,
+    forecastSettings: createForecastSettingsService({
+      repo: createForecastSettingsRepo(knex),
+      audit: auditTrailOn(knex),
+    }),
   });
 
   async function setMail(options: { enabled: boolean; port?: number }): Promise<void> {
