@@ -23,6 +23,7 @@ import {
 } from '../backend/src/testing/report-rows.js';
 import { createSystemsRepo } from '../backend/src/systems/repo.js';
 import { createScriptChecksReader } from '../backend/src/systems/script-checks-repo.js';
+import { createContainerImagesReader } from '../backend/src/systems/container-images-repo.js';
 import { createSystemsService } from '../backend/src/systems/service.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
@@ -218,6 +219,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     const service = createSystemsService({
       repo: createSystemsRepo(knex),
       scriptChecks: createScriptChecksReader(knex),
+      containerImages: createContainerImagesReader(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
       audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),
