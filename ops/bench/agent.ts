@@ -11,7 +11,7 @@
  *
  * `--containers N`: N idle containers of the test suites' tiny local image on their Docker engine
  * (agent/test/container-engine.ts), read by the agent (the setting `containers.socket` in the sink's
- * answer), removed at the end. `--before <executable>`: that build and this one alternately, over
+ * answer), removed at the end (`--engine-as-is`: the containers the engine runs already, none started). `--before <executable>`: that build and this one alternately, over
  * http, `--rounds R` times (default 3), then each one's median and the ratio after/before: the machine
  * is shared, so the ratio of runs side by side says more than either figure.
  *
@@ -207,12 +207,14 @@ export async function benchAgent(args: string[]): Promise<void> {
   const before = option('--before');
   const { dir } = await buildAgent();
   const state = await mkdtemp(join(tmpdir(), 'argus-agent-bench-'));
-  const removeContainers = containers > 0 ? await startContainers(containers) : async () => undefined;
+  // `--engine-as-is`: the engine's containers as they are (none started or removed: a slow engine takes minutes)
+  const asIs = args.includes('--engine-as-is');
+  const removeContainers = containers > 0 && !asIs ? await startContainers(containers) : async () => undefined;
   const base = {
     state,
     seconds,
     withScripts: args.includes('--scripts'),
-    ...(containers > 0 ? { containersSocket: ENGINE_SOCKET } : {}),
+    ...(containers > 0 || asIs ? { containersSocket: ENGINE_SOCKET } : {}),
   };
   try {
     const binary = join(state, 'argus-agent');
