@@ -33,17 +33,22 @@ export interface EngineRequest {
 /** The answer's body as text; 2xx only. */
 export function engineGet({ socketPath, path, timeoutMs, signal }: EngineRequest): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = request({ socketPath, path, method: 'GET', headers: { host: 'engine' }, signal, agent: keptOpen }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve(body);
-        else reject(new EngineError(`HTTP ${status} for ${path.split('?')[0]}`, `HTTP ${status}`));
-      });
-      res.on('error', (error: NodeJS.ErrnoException) => reject(new EngineError(error.message, error.code ?? 'ERROR')));
-    });
+    const req = request(
+      { socketPath, path, method: 'GET', headers: { host: 'engine' }, signal, agent: keptOpen },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) resolve(body);
+          else reject(new EngineError(`HTTP ${status} for ${path.split('?')[0]}`, `HTTP ${status}`));
+        });
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          reject(new EngineError(error.message, error.code ?? 'ERROR')),
+        );
+      },
+    );
     req.setTimeout(timeoutMs, () => req.destroy(new EngineError(`no answer within ${timeoutMs} ms`, 'TIMEOUT')));
     req.on('error', (error: NodeJS.ErrnoException) =>
       reject(error instanceof EngineError ? error : new EngineError(error.message, error.code ?? 'ERROR')),

@@ -99,7 +99,8 @@ export function processesCollector(
   /** Account names by uid: /etc/passwd changes seldom, so it is read again after PASSWD_MS only. */
   async function passwd(): Promise<Map<string, string>> {
     const at = clock();
-    if (!accounts || at - accounts.at >= PASSWD_MS) accounts = { at, names: users((await host.read('/etc/passwd')) ?? '') };
+    if (!accounts || at - accounts.at >= PASSWD_MS)
+      accounts = { at, names: users((await host.read('/etc/passwd')) ?? '') };
     return accounts.names;
   }
 
