@@ -116,18 +116,6 @@ describe('containers from the Docker engine', () => {
     for (const container of mine) assert.equal(container.image, TINY_IMAGE, container.name);
   });
 
-  it('cuts an image name to what a report may carry and drops control characters', () => {
-    assert.equal(
-      imageOf({ Id: 'a', Image: 'registry.example:5000/team/app:1.2@sha256:ab' }),
-      'registry.example:5000/team/app:1.2@sha256:ab',
-    );
-    assert.equal(imageOf({ Id: 'a' }), '');
-    assert.equal(imageOf({ Id: 'a', Image: 'app\u0007:1' }), 'app:1');
-    const long = imageOf({ Id: 'a', Image: 'x'.repeat(600) });
-    assert.equal(long.length, 512);
-    assert.ok(long.endsWith('…'));
-  });
-
   it('leaves the series out and says so once when the socket is missing, refuses, or never answers', async () => {
     const file = join(dir, 'not-a-socket');
     await writeFile(file, '');
@@ -157,5 +145,19 @@ describe('containers from the Docker engine', () => {
     } finally {
       silent.close();
     }
+  });
+});
+
+describe("a container's image in the report", () => {
+  it('cuts an image name to what a report may carry and drops control characters', () => {
+    assert.equal(
+      imageOf({ Id: 'a', Image: 'registry.example:5000/team/app:1.2@sha256:ab' }),
+      'registry.example:5000/team/app:1.2@sha256:ab',
+    );
+    assert.equal(imageOf({ Id: 'a' }), '');
+    assert.equal(imageOf({ Id: 'a', Image: 'app\u0007:1' }), 'app:1');
+    const long = imageOf({ Id: 'a', Image: 'x'.repeat(600) });
+    assert.equal(long.length, 512);
+    assert.ok(long.endsWith('…'));
   });
 });
