@@ -12,6 +12,7 @@ import { pino } from 'pino';
 import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
 import {
   chartsOf,
+  insertSystem,
   startRealTimescale,
   stopRealTimescale,
   unscheduleJobs,
@@ -63,11 +64,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     real = await startRealTimescale();
     knex = real.knex;
     await runMigrations(knex);
-    const [customer] = await knex('customers').insert({ name: 'Real' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'real-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    systemId = await insertSystem(knex, 'Real', 'real-01');
   });
   after(() => stopRealTimescale(real));
 

@@ -9,6 +9,7 @@ import { createEvaluationRepos } from '../../backend/src/evaluation/assembly.js'
 import { createEvaluation } from '../../backend/src/evaluation/service.js';
 import { randomToken } from '../../backend/src/lib/crypto.js';
 import { createNotificationsRepo } from '../../backend/src/notifications/repo.js';
+import { createRoutingRepo } from '../../backend/src/notifications/routing-repo.js';
 import { createAlertNotifier } from '../../backend/src/notifications/service.js';
 import { createDeliveriesRepo } from '../../backend/src/notifications/deliveries-repo.js';
 import { createSecretBox } from '../../backend/src/lib/secret-box.js';
@@ -91,6 +92,7 @@ export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boole
     notifier: createAlertNotifier({
       repo: createNotificationsRepo(knex),
       deliveries: createDeliveriesRepo(knex),
+      routing: createRoutingRepo(knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'b'.repeat(40) }, log),
       mailer,
       clock: { now: () => new Date() },

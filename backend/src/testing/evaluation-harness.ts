@@ -17,6 +17,7 @@ import { createRedisClient, waitUntilReady } from '../lib/redis.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
 import { createNotificationsRepo } from '../notifications/repo.js';
+import { createRoutingRepo } from '../notifications/routing-repo.js';
 import { createAlertNotifier } from '../notifications/service.js';
 import { createDeliveriesRepo } from '../notifications/deliveries-repo.js';
 import { createSmtpSettingsService } from '../settings/smtp/service.js';
@@ -87,6 +88,7 @@ export async function startEvaluationHarness() {
   const notifier = createAlertNotifier({
     repo: createNotificationsRepo(knex),
     deliveries: createDeliveriesRepo(knex),
+    routing: createRoutingRepo(knex),
     box,
     allowPrivateWebhooks: true,
     channelTimeoutMs: 2000,
