@@ -19,6 +19,7 @@ import { ADMIN } from '../testing/principals.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from './repo.js';
 import { createScriptChecksReader } from './script-checks-repo.js';
+import { createContainerImagesReader } from './container-images-repo.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createSystemsService, MAX_POINTS } from './service.js';
@@ -96,6 +97,7 @@ describe('chart data on TimescaleDB (WASM)', () => {
     createSystemsService({
       repo: createSystemsRepo(knex),
       scriptChecks: createScriptChecksReader(knex),
+      containerImages: createContainerImagesReader(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
       audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),

@@ -16,6 +16,7 @@ import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from '../systems/repo.js';
 import { createScriptChecksReader } from '../systems/script-checks-repo.js';
+import { createContainerImagesReader } from '../systems/container-images-repo.js';
 import { createSystemsService } from '../systems/service.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
 
@@ -55,6 +56,7 @@ export async function chartsOf(
   const service = createSystemsService({
     repo: createSystemsRepo(knex),
     scriptChecks: createScriptChecksReader(knex),
+    containerImages: createContainerImagesReader(knex),
     bus: createMemoryBus(),
     clock,
     audit: createAuditService({ repo: createAuditRepo(knex), clock }),
