@@ -44,7 +44,7 @@ export async function testNetwork(name: string): Promise<{ name: string; unheld:
 
 interface CheckAnswer {
   state: string;
-  lastResult: { up: boolean; responseMs: number | null; packetLossPct: number | null } | null;
+  lastResult: { up: boolean; reason: string | null; responseMs: number | null; packetLossPct: number | null } | null;
   results: unknown[];
 }
 
