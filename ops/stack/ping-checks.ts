@@ -1,7 +1,7 @@
 /**
  * The server's ping checks inside the production image: the app container runs as the image's
- * unprivileged user and pings through iputils' ICMP datagram socket (docs/decisions.md "Network
- * checks"). The targets are on the compose network the test started: the redis container answers;
+ * unprivileged user without NET_RAW, so it pings through iputils' ICMP datagram socket
+ * (docs/decisions.md "Network checks"). The targets are on the compose network the test started: the redis container answers;
  * an address of that network's subnet that no container holds does not (nothing leaves the
  * machine: the bridge finds no neighbour for it).
  */
@@ -55,8 +55,10 @@ export async function containerAddress(id: string): Promise<string> {
  * waits for UP with a round trip and for DOWN with full loss. Returns both answers and how long each took.
  */
 export async function pingChecksInTheImage(dir: string, api: HttpsClient) {
-  const user = await docker(['inspect', '-f', '{{.Config.User}}', await containerOf(dir, 'app')]);
-  assert.equal(user.stdout.trim(), 'node', 'the app runs as the image’s unprivileged user');
+  const app = await containerOf(dir, 'app');
+  const user = await docker(['inspect', '-f', '{{.Config.User}} {{.HostConfig.CapDrop}}', app]);
+  // no raw socket for anyone in the container: ping can only take the ICMP datagram socket
+  assert.match(user.stdout.trim(), /^node \[.*NET_RAW.*\]$/, 'the image’s unprivileged user, without NET_RAW');
   const customer = await api.request('POST', '/api/customers', { name: 'Ping Ltd' });
   assert.equal(customer.status, 201, JSON.stringify(customer.body));
   const { subnet, taken } = await composeNetwork();
