@@ -16,6 +16,7 @@ import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
 import type { Principal } from '../backend/src/lib/access.js';
 import { FakeClock } from '../backend/src/lib/clock.js';
 import {
+  insertSystem,
   startRealTimescale,
   stopRealTimescale,
   unscheduleJobs,
@@ -70,11 +71,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     real = await startRealTimescale();
     knex = real.knex;
     await runMigrations(knex);
-    const [customer] = await knex('customers').insert({ name: 'Real' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'real-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    systemId = await insertSystem(knex, 'Real', 'real-01');
   });
   after(() => stopRealTimescale(real));
 

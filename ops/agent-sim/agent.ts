@@ -84,6 +84,12 @@ export class SimulatedAgent {
   private backlogGzip: { count: number; gz: Buffer } | null = null;
   /** The times of the last stored request's reports (the 'replay' fault sends them again). */
   private lastBatch: number[] = [];
+  /**
+   * The runs of network checks each report carries (its `checks`, a JSON array for the report's
+   * time), as an agent that runs checks assigned to it sends them; none when null (a bench turns it
+   * on and off between phases).
+   */
+  checkRuns: ((ts: string) => string) | null = null;
 
   constructor(private readonly options: AgentOptions) {
     this.host = new SimulatedHost(options.seed, undefined, options.containers ?? 0);
@@ -129,9 +135,10 @@ export class SimulatedAgent {
     return this.options.gzip ? deflate(json) : Buffer.from(json);
   }
 
-  /** A buffered report as JSON.stringify writes it ({ts, metrics}), without its sample objects. */
+  /** A buffered report as JSON.stringify writes it ({ts, metrics[, checks]}), without its sample objects. */
   private heldJson({ ts, values }: { ts: string; values: Float64Array }): string {
-    return `{"ts":${JSON.stringify(ts)},"metrics":${this.host.metricsJson(values)}}`;
+    const checks = this.checkRuns ? `,"checks":${this.checkRuns(ts)}` : '';
+    return `{"ts":${JSON.stringify(ts)},"metrics":${this.host.metricsJson(values)}${checks}}`;
   }
 
   private drawnJson(ms: number): string {

@@ -6,6 +6,8 @@
  * response times stored. Figures only.
  *
  *   node --import tsx ops/bench/checks.ts [--checks 2000] [--interval 30] [--seconds 75]
+ *
+ * The checks agents run, sent with their reports: `-- checks --agents` (checks-agents.ts).
  */
 import { spawn } from 'node:child_process';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';

@@ -91,6 +91,8 @@ else if (which === 'live-console') await (await import('./live-console.js')).ben
 else if (which === 'replay') await (await import('./replay.js')).benchReplay(rest);
 else if (which === 'overview') await (await import('./overview.js')).benchOverview(rest);
 else if (which === 'status-page') await (await import('./status-page.js')).benchStatusPage(rest);
+else if (which === 'checks' && rest.includes('--agents'))
+  await (await import('./checks-agents.js')).benchAgentChecks(rest);
 else if (which === 'checks') await (await import('./checks.js')).benchChecks(rest);
 else if (which === 'processes') await (await import('./proc-reads.js')).benchProcReads(rest);
 else if (which === 'search') await (await import('./search-containers.js')).benchSearch(rest);

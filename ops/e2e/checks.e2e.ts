@@ -5,7 +5,8 @@
  * metadata address refused with the policy's words, the shop answered with its status, time and
  * keyword), the Checks page follows the check UP, DOWN while the test's server is stopped and UP
  * again once it is back, without a reload; the check page shows the newest result per location,
- * the charts at every range and the alert the evaluation raised; a viewer reads without a write
+ * its response-time chart and that result following each run live (no reload), the charts at every
+ * range and the alert the evaluation raised; a viewer reads without a write
  * button; the quick search and the Overview find it. Axe and the 390 px width are checked on both
  * pages and the dialog.
  */
@@ -158,14 +159,38 @@ describe('e2e: a network check, set up and watched in the console', () => {
     assert.equal(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed), true);
   });
 
+  /** Waits until `read` answers something other than `before`; returns it. */
+  const changed = async (what: string, read: () => Promise<string | null>, before: string | null) => {
+    const until = Date.now() + STATE_WAIT_MS;
+    for (;;) {
+      const now = await read();
+      if (now !== before) return now;
+      if (Date.now() > until) throw new Error(`${what} did not change from ${before}`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  };
+
   it('shows the newest result per location, the charts at every range and the alert history', async () => {
     await page.goto(`${app.url}/checks/${checkId}`);
     await page.getByRole('heading', { name: 'Shop front' }).waitFor();
     const argus = page.locator('tr[data-location="argus"]');
-    assert.equal((await argus.locator('td').first().textContent())?.trim(), 'Argus server');
+    assert.equal((await argus.locator('td').first().textContent())?.trim(), 'Argus');
     assert.equal((await argus.getByTestId('outcome').textContent())?.trim(), 'Up');
     const chart = page.locator('argus-family-chart[data-chart="Response time"] .uplot');
     await chart.waitFor();
+
+    // the next run (within its 20 s interval) moves the chart and the newest result, without a reload
+    await page.evaluate(() => ((globalThis as unknown as { stayed: boolean }).stayed = true));
+    const lastPoint = () =>
+      page.locator('argus-family-chart[data-chart="Response time"] .metric-chart__at').textContent();
+    const lastRun = () => argus.locator('time').getAttribute('datetime');
+    const [pointBefore, runBefore] = [await lastPoint(), await lastRun()];
+    assert.match(pointBefore ?? '', /^Values at /);
+    const runAfter = await changed('the newest result of the server', lastRun, runBefore);
+    await changed("the response time chart's newest point", lastPoint, pointBefore);
+    assert.ok(Date.parse(runAfter ?? '') > Date.parse(runBefore ?? ''), 'a newer run');
+    assert.equal(await page.evaluate(() => (globalThis as unknown as { stayed?: boolean }).stayed), true);
+
     for (const range of ['1 h', '7 d', '30 d', '400 d']) {
       await page.locator('mat-button-toggle', { hasText: range }).locator('button').click();
       await chart.waitFor();

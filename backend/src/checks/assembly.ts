@@ -14,11 +14,12 @@ import type { SecretBox } from '../lib/secret-box.js';
 import type { LimiterFactory } from '../ratelimit/rate-limiter.js';
 import { createAgentChecks, type AgentChecks } from './agent-checks.js';
 import { checksPolicy } from './policy.js';
-import { createChecksRepo } from './repo.js';
+import { createChecksRepo, type StoredRun } from './repo.js';
 import { checksRoutes } from './routes.js';
 import { createCheckResults } from './results.js';
 import { createCheckRunner, type CheckRunner } from './runner.js';
 import { createChecksService, TRY_LIMIT } from './service.js';
+import { liveReportOf } from './state.js';
 
 export interface ChecksAssemblyDeps {
   db: Knex;
@@ -44,7 +45,15 @@ export function assembleChecks(deps: ChecksAssemblyDeps): {
   // a check is a system of its own: the live hub tells the consoles that see its customer, as for
   // an agent's status change (a state change only: a run that changes nothing is no event)
   const announce = (ids: number[]) => ids.forEach((id) => void bus.publish('systems', { id }));
-  const results = createCheckResults({ repo, clock, stateChanged: announce });
+  // every stored run (and heartbeat) goes to the check's open pages as a report of its system
+  // (`system:<id>`, the topic a system page's charts follow): with no page open nothing is built
+  const tellOpenPages = (rows: StoredRun[]) => {
+    for (const row of rows) {
+      const topic = `system:${row.id}`;
+      if (bus.listens(topic)) void bus.publish(topic, liveReportOf(row));
+    }
+  };
+  const results = createCheckResults({ repo, clock, stateChanged: announce, stored: tellOpenPages });
   const runner = createCheckRunner({ repo, box, clock, log, policy, results });
   const agentChecks = createAgentChecks({ repo, results, box, clock, log });
   const service = createChecksService({

@@ -3,15 +3,19 @@
  * counts per customer and state (the Overview's line), the quick search finding a check as a check
  * (never among the agents' systems), and a check's changes told on the bus as its system's, so the
  * live channel names it to the consoles that see its customer: an edit at once, a state change once
- * the runner stored the run that made it.
+ * the runner stored the run that made it; and every stored run sent to an open check page on its
+ * system's topic (`system:<id>`), as a system's report is, so its charts and last result move live.
  */
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { liveReport } from '../../../contracts/live.js';
 import { createCustomer } from '../testing/accounts.js';
 import { useTestServer } from '../testing/app.js';
 import { signedInAs, type Client } from '../testing/http.js';
+import { LiveClient } from '../testing/live-client.js';
+import { cookieHeader } from '../testing/live-fixtures.js';
 
 const waitFor = async (what: string, done: () => boolean, ms: number) => {
   const until = Date.now() + ms;
@@ -108,5 +112,33 @@ describe('checks for the console: summary, quick search, live changes', () => {
     // the first run (within one interval of 20 s, at the check's own phase) turns it from PENDING to UP
     await waitFor('the state change announced', () => times() >= 2, 25_000);
     assert.equal((await viewer.get(`/api/checks/${id}`)).body.state, 'UP');
+  });
+
+  it("sends each stored run to a viewer following the check's system topic, with the place's series", async () => {
+    const { id } = await create(mine, 'Charted shop');
+    const live = await LiveClient.open(fixture.server.url, {
+      origin: fixture.server.url,
+      headers: { cookie: cookieHeader(viewer) },
+    });
+    try {
+      live.send({ t: 'sub', sid: 'check', topic: `system:${id}`, after: null });
+      await waitFor('the subscription', () => fixture.server.live.stats().subscriptions >= 1, 2000);
+      // the first run comes within one interval (20 s) at the check's own phase
+      const msg = await live.next((f) => f['t'] === 'msg' && f['sid'] === 'check', 25_000);
+      assert.ok(liveReport.safeParse(msg['data']).success, 'system:<id> matches contracts/live.ts');
+      const series = new Map(
+        (msg['data'] as { metrics: { name: string; instance: string; value: number }[] }).metrics.map((m) => [
+          `${m.name}{${m.instance}}`,
+          m.value,
+        ]),
+      );
+      assert.equal(series.get('check.up{argus}'), 1);
+      assert.equal(series.get('check.down{}'), 0);
+      assert.ok((series.get('check.response_ms{argus}') ?? -1) >= 0, 'the response time of the server location');
+      const stored = await viewer.get(`/api/checks/${id}`);
+      assert.equal(stored.body.lastResult.at, msg['data'].ts, 'the run the check answers as its last');
+    } finally {
+      live.close();
+    }
   });
 });

@@ -46,6 +46,8 @@ export function createCheckResults(deps: {
   clock: Clock;
   /** Told after the runs that changed these checks' state are stored (the consoles follow it live). */
   stateChanged?(ids: number[]): void;
+  /** Told of every row stored (runs and heartbeats), once committed: an open check page draws it. */
+  stored?(rows: StoredRun[]): void;
 }) {
   const { repo, clock } = deps;
 
@@ -59,6 +61,7 @@ export function createCheckResults(deps: {
     const ids = [...new Set([...runs.map((r) => r.checkId), ...heartbeats])];
     if (!ids.length) return;
     const turned: number[] = [];
+    const committed: StoredRun[] = [];
     await repo.transaction(async (trx) => {
       const checks = new Map((await repo.lockForResults(trx, ids)).map((c) => [c.id, c]));
       const was = new Map([...checks.values()].map((c) => [c.id, c.state]));
@@ -105,9 +108,11 @@ export function createCheckResults(deps: {
       }
       await repo.saveLocations(trx, changed);
       await repo.storeRuns(stored, trx);
+      committed.push(...stored);
       for (const check of checks.values()) if (check.state !== was.get(check.id)) turned.push(check.id);
     });
     if (turned.length) deps.stateChanged?.(turned);
+    if (committed.length) deps.stored?.(committed);
   }
 
   return {

@@ -197,7 +197,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
 
   /**
    * Agents a check runs from must be systems with an agent of the check's customer; a location set
-   * before (an agent since moved or deleted) may stay. The quorum cannot exceed the locations.
+   * before (an agent since moved to another customer) may stay. The quorum cannot exceed the locations.
    */
   async function validateLocations(customerId: number, locations: string[], before: string[], quorum: number | null) {
     const added = locations.filter((l) => !before.includes(l));
@@ -323,6 +323,9 @@ export function createChecksService(deps: ChecksServiceDeps) {
         ...(changes.enabled !== undefined && changes.enabled !== current.enabled ? { enabled: changes.enabled } : {}),
       };
       validateTiming(timing);
+      // a check whose only place was an agent since deleted was paused: it runs again once it has one
+      if ((changes.enabled ?? current.enabled) && !(changes.locations ?? current.locations).length)
+        throw new Invalid('locations: name at least one place to run the check from', { field: 'locations' });
       await validateLocations(
         current.customerId,
         changes.locations ?? current.locations,

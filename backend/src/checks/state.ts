@@ -9,6 +9,7 @@
  * measurements of the place it ran from (instance: the location).
  */
 import { defaultQuorum, type CheckResult } from '../../../contracts/checks.js';
+import type { LiveReport } from '../../../contracts/live.js';
 import type { ProbeResult } from '../../../probes/probe.js';
 import type { CheckRow, LocationRow, StoredRun } from './repo.js';
 
@@ -139,3 +140,9 @@ export function heartbeatRow(
 ): StoredRun {
   return { ...toRun(id, time, stateSeries(state, last, certHost)), state: { ...state, lastResult: last } };
 }
+
+/** A stored row as the live channel carries a system's report (`system:<id>`): what an open check page draws. */
+export const liveReportOf = (run: StoredRun): LiveReport => ({
+  ts: run.time.toISOString(),
+  metrics: run.names.map((name, i) => ({ name, instance: run.instances[i] ?? '', value: run.vals[i] ?? 0 })),
+});

@@ -16,6 +16,7 @@ import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
+import { createSettingsRevisions } from './settings-revision.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -104,32 +105,6 @@ export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /** docs/limits.md "Rate limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
 export const DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE = 600;
 
-/** JSON with object keys sorted at every level: equal settings always hash alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * The settings' revision, once per settings object: the agent-settings cache hands every request of
- * a system the same object until the settings change (a change makes a new one), so the canonical
- * JSON and its hash are not made again for each report.
- */
-function revisionOf(revisions: WeakMap<object, string>, settings: Record<string, unknown>): string {
-  let revision = revisions.get(settings);
-  if (revision === undefined) {
-    revision = sha256(canonicalJson(settings));
-    revisions.set(settings, revision);
-  }
-  return revision;
-}
-
 export function createIngestService(deps: IngestServiceDeps) {
   const { repo, limits, log } = deps;
   const maxNewSystems = deps.maxNewSystemsPerClusterPerHour ?? 1000;
@@ -137,7 +112,7 @@ export function createIngestService(deps: IngestServiceDeps) {
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
   const agentChecks = deps.agentChecks ?? (() => Promise.resolve([]));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
-  const revisions = new WeakMap<object, string>();
+  const revisionOf = createSettingsRevisions();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
     reports.reduce((sum, report) => sum + report.metrics.length, 0);
 
@@ -355,8 +330,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       skipped,
       ...(agentKey ? { agentKey } : {}),
       settings,
-      // the checks count in the revision only when there are some: an agent without any sees no change
-      settings_rev: checks.length ? sha256(canonicalJson({ settings, checks })) : revisionOf(revisions, settings),
+      settings_rev: revisionOf(settings, checks),
       ...(checks.length ? { checks } : {}),
       update,
     };

@@ -8,7 +8,7 @@ import { Check, checkUrl } from '@console/shared/checks/checks-api';
 import { checkBody, checkResultBody } from '@console/shared/checks/checks-testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { renderForTests, settle } from '@console/testing';
-import { CheckPage, locationResults } from './check-page';
+import { CheckPage } from './check-page';
 
 describe('CheckPage', () => {
   let fixture: ComponentFixture<CheckPage>;
@@ -64,7 +64,7 @@ describe('CheckPage', () => {
     );
     const location = page().querySelector('[data-testid="location"]');
     expect(Array.from(location?.querySelectorAll('td') ?? [], (c) => c.textContent?.trim()).slice(0, 3)).toEqual([
-      'Argus server',
+      'Argus',
       'Up',
       'HTTP 200 · 48 ms · keyword as expected',
     ]);
@@ -86,12 +86,23 @@ describe('CheckPage', () => {
     expect(page().querySelector('[data-testid="actions"]')).toBeNull();
   });
 
-  it('keeps a row for every location, one without a result of its own showing none', () => {
-    expect(
-      locationResults({ ...shop, locations: ['argus', 'system:12'] }).map((l) => [l.name, l.result?.status ?? null]),
-    ).toEqual([
-      ['Argus server', 200],
-      ['system:12', null],
+  it('shows each location the server answers, by the name it gives, one without a result yet as not run', async () => {
+    const pending = {
+      location: 'system:12',
+      name: 'edge-01',
+      state: 'PENDING' as const,
+      stateSince: null,
+      failures: 0,
+      lastResult: null,
+      stale: false,
+    };
+    await render(userBody(), { ...shop, locations: ['argus', 'system:12'], results: [...shop.results, pending] });
+    const rows = Array.from(page().querySelectorAll('[data-testid="location"]'), (row) =>
+      Array.from(row.querySelectorAll('td'), (c) => c.textContent?.trim()).slice(0, 3),
+    );
+    expect(rows).toEqual([
+      ['Argus', 'Up', 'HTTP 200 · 48 ms · keyword as expected'],
+      ['edge-01', '—', 'Not run yet'],
     ]);
   });
 });

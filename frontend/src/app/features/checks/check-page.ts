@@ -12,7 +12,7 @@ import { mayWriteAt } from '@console/core/rights';
 import { SystemAlerts } from '@console/shared/alerts/system-alerts';
 import { SystemCharts } from '@console/shared/charts/system-charts';
 import { CheckStateBadge } from '@console/shared/checks/check-state-badge';
-import { Check, CHECK_TYPE_LABELS, CheckResult, ChecksApi } from '@console/shared/checks/checks-api';
+import { Check, CHECK_TYPE_LABELS, ChecksApi } from '@console/shared/checks/checks-api';
 import { ConfirmThen } from '@console/ui/confirm-dialog';
 import { FormDialog } from '@console/ui/form-dialog';
 import { Icon } from '@console/ui/icon';
@@ -21,27 +21,7 @@ import { Notify } from '@console/ui/notify';
 import { Table } from '@console/ui/table';
 import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { CheckDialog, CheckDialogData } from './check-dialog';
-import { checkTarget, intervalText, locationName, resultText } from './check-text';
-
-/** The newest result from one place the check runs from. */
-export interface LocationResult {
-  location: string;
-  name: string;
-  result: CheckResult | null;
-}
-
-/**
- * The newest result of each location, in the order of the check's locations: the server answers
- * each place's own (`results`); a location without a result of its own yet shows none.
- */
-export function locationResults(check: Check): LocationResult[] {
-  const byLocation = new Map(check.results.map((r) => [r.location, r]));
-  return check.locations.map((location) => {
-    const seen = byLocation.get(location);
-    const name = location === 'argus' || !seen ? locationName(location) : seen.name;
-    return { location, name, result: seen?.lastResult ?? null };
-  });
-}
+import { checkTarget, intervalText, resultText } from './check-text';
 
 /** One check: state, settings in a line, the newest result per location, its charts and alert history. */
 @Component({
@@ -76,11 +56,6 @@ export class CheckPage {
     const check = this.current();
     return check !== null && mayWriteAt(this.auth.user(), check.customerId);
   });
-  protected readonly locations = computed(() => {
-    const check = this.current();
-    return check ? locationResults(check) : [];
-  });
-
   protected readonly typeLabels = CHECK_TYPE_LABELS;
   protected readonly target = checkTarget;
   protected readonly result = resultText;

@@ -52,8 +52,3 @@ export function intervalText(seconds: number): string {
   if (seconds % 60 === 0) return `every ${seconds / 60} min`;
   return `every ${seconds} s`;
 }
-
-/** Where a location's results come from: "argus" is the server; an agent's is "system:<id>". */
-export function locationName(location: string): string {
-  return location === 'argus' ? 'Argus server' : location;
-}

@@ -4,6 +4,7 @@ import { ComponentFixture } from '@angular/core/testing';
 import { renderForTests, settle } from '@console/testing';
 import { systemUrl } from '@console/shared/systems/systems-api';
 import { SeriesKey } from '@console/shared/systems/series';
+import { forecastLineBody } from '@console/shared/charts/charts-testing';
 import type { SystemForecasts } from '@contracts/rules';
 import { SystemMetrics } from './system-metrics';
 
@@ -106,22 +107,7 @@ describe('SystemMetrics', () => {
     forecasts = {
       evaluatedAt: new Date().toISOString(),
       windowHours: 24,
-      lines: [
-        {
-          metric: 'disk.used_pct',
-          instance: '/var',
-          through: through.toISOString(),
-          level: 50,
-          slopePerHour: 1,
-          enoughData: true,
-          ruleKey: 'disk.forecast',
-          threshold: 100,
-          direction: 1,
-          horizonSeconds: 72 * 3600,
-          projectedAt: new Date(through.getTime() + 50 * 3_600_000).toISOString(),
-          text: 'Disk used on /var reaches 100 % in 2 d 2 h, around Wed 14:00',
-        },
-      ],
+      lines: [forecastLineBody(through.getTime())],
     };
     await render([...HOST, { name: 'disk.used_pct', instance: '/var' }]);
 

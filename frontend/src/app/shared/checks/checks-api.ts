@@ -1,8 +1,9 @@
 import { HttpClient, HttpParams } from '@angular/common/http';
 import { inject, Injectable } from '@angular/core';
-import { interval, merge, Observable } from 'rxjs';
+import { merge, Observable, tap, throttleTime } from 'rxjs';
 
-import { Changes, LiveChange, Refreshing, refreshing } from '@console/core/refresh';
+import { LiveService } from '@console/core/live';
+import { Changes, LIVE_REFRESH_MIN_MS, LiveChange, Refreshing, refreshing } from '@console/core/refresh';
 import type {
   Check,
   CheckChanges,
@@ -46,9 +47,6 @@ export const CHECKS_SUMMARY_URL = `${CHECKS_URL}/summary`;
 export const CHECKS_TRY_URL = `${CHECKS_URL}/try`;
 export const checkUrl = (id: number): string => `${CHECKS_URL}/${id}`;
 
-/** A check's page reads its row again this often for the last result (a run that changes nothing announces nothing). */
-export const CHECK_RESULT_MS = 20_000;
-
 export const CHECK_TYPE_LABELS: Record<CheckType, string> = {
   http: 'HTTP(S)',
   tcp: 'TCP port',
@@ -71,10 +69,15 @@ export const CHECK_STATE_LABELS: Record<CheckState, string> = {
  */
 const onSystems = (change: LiveChange): boolean => change.topic === 'systems';
 
+/** The agent's system a location names (`system:<id>`), or null for the server's. */
+const agentOf = (location: string): number | null =>
+  location.startsWith('system:') ? Number(location.slice('system:'.length)) : null;
+
 /** Network checks: the list, one check, the counts per customer, the changes and "Try it now". */
 @Injectable({ providedIn: 'root' })
 export class ChecksApi {
   private readonly http = inject(HttpClient);
+  private readonly live = inject(LiveService);
   private readonly changed$ = new Changes();
 
   /** Every check the account may see, kept current (a state change is announced live). */
@@ -92,12 +95,24 @@ export class ChecksApi {
     return this.http.get<Check[]>(CHECKS_URL, { params });
   }
 
-  /** One check: again on its state change, and every CHECK_RESULT_MS for its last result. */
+  /**
+   * One check: again on its state change, and on each of its runs for the newest result of each
+   * place. A stored run comes live as a report of the check's system (`system:<id>`, the topic its
+   * charts follow: one subscription for both), at most one read every LIVE_REFRESH_MIN_MS. A change of
+   * an agent it runs from (renamed, deleted: the server names its places) reads it again too.
+   */
   check$(id: number): Observable<Refreshing<Check>> {
+    const runs$ = this.live
+      .messages(`system:${id}`)
+      .pipe(throttleTime(LIVE_REFRESH_MIN_MS, undefined, { leading: true, trailing: true }));
+    let systems = new Set([id]);
     return refreshing(
-      () => this.http.get<Check>(checkUrl(id)),
-      merge(this.changed$, interval(CHECK_RESULT_MS)),
-      (change) => change.topic === 'systems' && change.ids.includes(id),
+      () =>
+        this.http
+          .get<Check>(checkUrl(id))
+          .pipe(tap((check) => (systems = new Set([id, ...check.locations.map(agentOf).filter((a) => a !== null)])))),
+      merge(this.changed$, runs$),
+      (change) => change.topic === 'systems' && change.ids.some((changed) => systems.has(changed)),
     );
   }
 
