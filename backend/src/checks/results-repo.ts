@@ -27,7 +27,7 @@ SELECT check_id, location, state, state_since, failures, at,
        CASE WHEN check_id = ANY ($2::int[]) THEN last_result END AS last_result
   FROM check_locations WHERE check_id = ANY ($1::int[])`;
 
-const WRITE = `
+export const WRITE_FOR_PROFILE = `
 WITH runs AS MATERIALIZED (
   SELECT * FROM jsonb_to_recordset($1::jsonb)
     AS r(id int, time timestamptz, names text[], instances text[], vals float8[], state text,
@@ -41,9 +41,14 @@ places AS (
   ON CONFLICT (check_id, location) DO UPDATE SET (state, state_since, failures, last_result, at) =
     (excluded.state, excluded.state_since, excluded.failures, excluded.last_result, excluded.at)
 ),
+-- a set's id looked up once a statement: the runs of a report share a few layouts
+sets AS MATERIALIZED (
+  SELECT names, instances, metric_series_set_id(names, instances) AS set_id
+    FROM (SELECT DISTINCT names, instances FROM runs) d
+),
 inserted AS (
   INSERT INTO metrics (time, system_id, set_id, vals)
-  SELECT time, id, metric_series_set_id(names, instances), vals::real[] FROM runs
+  SELECT r.time, r.id, s.set_id, r.vals::real[] FROM runs r JOIN sets s USING (names, instances)
   ON CONFLICT (system_id, time) DO NOTHING
 ),
 latest AS (
@@ -121,11 +126,11 @@ export function createResultsRepo(db: Knex) {
         while (runs.length) {
           const seen = new Set<number>();
           const now = new Set(runs.filter((r) => !seen.has(r.id) && seen.add(r.id)));
-          await query('checks-write', WRITE, [JSON.stringify([...now].map(runJson)), placesJson]);
+          await query('checks-write', WRITE_FOR_PROFILE, [JSON.stringify([...now].map(runJson)), placesJson]);
           runs = runs.filter((r) => !now.has(r));
           placesJson = '[]';
         }
-        if (placesJson !== '[]') await query('checks-write', WRITE, ['[]', placesJson]);
+        if (placesJson !== '[]') await query('checks-write', WRITE_FOR_PROFILE, ['[]', placesJson]);
         return written;
       });
     },
