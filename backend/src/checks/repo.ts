@@ -2,8 +2,9 @@
  * The checks' SQL. A check is a `checks` row keyed by the id of its own `systems` row (kind
  * 'check'; migration 0024): name, customer and cluster live there, so alerts, maintenance windows,
  * reports and status pages treat it as they treat a system. Each run is one `metrics` row and
- * updates `system_latest` (what the evaluation reads), the system's last-seen time and the check's
- * state and last result.
+ * updates `system_latest` (what the evaluation reads), the system's last-seen time, its place's row
+ * and, when it changed, the check's state (results-repo.ts); the check's last result is read from
+ * its places' rows.
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';

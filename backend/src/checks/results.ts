@@ -2,8 +2,9 @@
  * Where every result of a check is recorded, from the server's runner and from the agents' reports
  * alike: in one transaction, with the checks locked, each location's state moves on (a result not
  * newer than the location's last one is a replay: ignored), the check's state is decided from its
- * locations (state.ts: the quorum), and the runs are stored as the check's rows. A heartbeat
- * decides the state again without a result: a location gone quiet stops counting.
+ * locations (state.ts: the quorum), and the runs are stored as the check's rows; the check's own
+ * row is written only when its state changed (results-repo.ts: three statements a batch). A
+ * heartbeat decides the state again without a result: a location gone quiet stops counting.
  */
 import type { CheckResult } from '../../../contracts/checks.js';
 import type { ProbeResult } from '../../../probes/probe.js';
