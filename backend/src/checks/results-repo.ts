@@ -11,11 +11,13 @@ import { inPreparedTransaction } from '../lib/prepared-transaction.js';
 import { mapLocation, mapRow, type CheckRow, type LocationRow, type StoredRun } from './check-rows.js';
 
 // NO KEY UPDATE: enough to serialise the quorum decisions of a check, and it does not block
-// the key-share locks of rows referencing it
+// the key-share locks of rows referencing it. The sealed headers are never needed here, the
+// check's own last result only by a heartbeat of a check whose places have none
 const LOCK_CHECKS = `
-SELECT c.id, s.customer_id, s.cluster_id, s.name, c.type, c.settings, c.sealed_headers, c.interval_s,
+SELECT c.id, s.customer_id, s.cluster_id, s.name, c.type, c.settings, NULL AS sealed_headers, c.interval_s,
        c.timeout_s, c.retries, c.retry_interval_s, c.max_response_ms, c.locations, c.quorum, c.enabled,
-       c.state, c.state_since, c.failures, c.last_result, c.created_at, c.updated_at
+       c.state, c.state_since, c.failures, CASE WHEN c.id = ANY ($2::int[]) THEN c.last_result END AS last_result,
+       c.created_at, c.updated_at
   FROM checks c JOIN systems s ON s.id = c.id
  WHERE c.id = ANY ($1::int[])
  ORDER BY c.id
@@ -116,7 +118,7 @@ export function createResultsRepo(db: Knex) {
       decide: (checks: CheckRow[], places: LocationRow[]) => ResultsToWrite,
     ): Promise<ResultsToWrite> {
       return inPreparedTransaction(db, async (query) => {
-        const checks = (await query('checks-lock', LOCK_CHECKS, [ids])).map(mapRow);
+        const checks = (await query('checks-lock', LOCK_CHECKS, [ids, heartbeats])).map(mapRow);
         const places = checks.length
           ? (await query('checks-places', READ_PLACES, [checks.map((c) => c.id), heartbeats])).map(mapLocation)
           : [];
