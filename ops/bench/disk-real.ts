@@ -12,13 +12,18 @@
  * A compressed rollup is counted by its compressed rows (heap and TOAST): what grows with the
  * fleet; a chunk's fixed pages (indexes, free-space maps: ~100 kB each) weigh on 4 hosts, not on 1,000.
  *
- *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7] [--containers 50]
+ * It also prints where the bytes go: per table, its uncompressed chunks' heap, indexes and TOAST and
+ * its compressed chunks' (`disk-breakdown.ts`); `--alternatives` measures other rollup layouts on
+ * the same rows (one array, a row per series, averages only, TOAST lz4, …).
+ *
+ *   node --import tsx ops/bench/run.ts disk --real [--systems 4] [--days 7] [--containers 50] [--alternatives]
  *
  * `--containers N`: each host also reports N running containers (13 series each).
  */
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Knex } from 'knex';
+import { bytesByState, compressedRowsBytes, rollupAlternatives } from './disk-breakdown.js';
 import { startRealTimescale } from './real-timescale.js';
 import { loadSimulatedSamples } from './simulated-load.js';
 
@@ -32,6 +37,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       systems: { type: 'string', default: '4' },
       days: { type: 'string', default: '7' },
       containers: { type: 'string', default: '0' },
+      alternatives: { type: 'boolean', default: false },
     },
   });
   const systems = Number(values.systems);
@@ -122,15 +128,7 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       const mat = await materialisation(knex, view);
       await knex.raw('SELECT compress_chunk(c, if_not_compressed => true) FROM show_chunks(?::regclass) c', [mat]);
       const { rows, bytes } = await rollup(view);
-      const data = await one<{ bytes: string }>(
-        `SELECT sum(pg_relation_size(cc.oid) + coalesce(pg_relation_size(NULLIF(cc.reltoastrelid, 0)), 0)) AS bytes
-           FROM _timescaledb_catalog.hypertable h
-           JOIN _timescaledb_catalog.chunk c1 ON c1.hypertable_id = h.id
-           JOIN _timescaledb_catalog.chunk c2 ON c2.id = c1.compressed_chunk_id
-           JOIN pg_class cc ON cc.oid = format('%I.%I', c2.schema_name, c2.table_name)::regclass
-          WHERE format('%I.%I', h.schema_name, h.table_name)::regclass = ?::regclass`,
-        [mat],
-      );
+      const data = await one<{ bytes: string }>(`SELECT (${compressedRowsBytes(mat)}) AS bytes`);
       return { all: Number(bytes) / Number(rows), rows: Number(data.bytes) / Number(rows) };
     };
     const compressedNow = { m5: await compressedRollup('metrics_5m'), h1: await compressedRollup('metrics_1h') };
@@ -138,6 +136,17 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       `metrics_5m ${c.m5.rows.toFixed(1)} B, metrics_1h ${c.h1.rows.toFixed(1)} B per series and bucket ` +
       `(with each chunk's fixed pages: ${c.m5.all.toFixed(1)} and ${c.h1.all.toFixed(1)} B)`;
     console.log(`  rollups compressed, the step's settings: ${describeRollups(compressedNow)}`);
+    console.log('  where the bytes go (this run, every rollup chunk compressed):');
+    const tables = [
+      { label: 'metrics', table: 'metrics' },
+      { label: 'metrics_5m', table: await materialisation(knex, 'metrics_5m') },
+      { label: 'metrics_1h', table: await materialisation(knex, 'metrics_1h') },
+    ];
+    for (const line of await bytesByState(knex, tables)) console.log(`    ${line}`);
+    if (values.alternatives) {
+      console.log('  other rollup layouts on the same rows, per series and bucket:');
+      for (const line of await rollupAlternatives(knex)) console.log(`    ${line}`);
+    }
     // the same rows with the settings of the release before
     for (const view of ['metrics_5m', 'metrics_1h']) {
       const mat = await materialisation(knex, view);
@@ -158,14 +167,15 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     const perDay = seriesTotal * 2880;
     interface Layout {
       compressAfterDays: number;
-      /** metrics_5m's compress_after (metrics_1h's: 8 days, its refresh window and a day). */
       compress5mDays: number;
       chunk5mDays: number;
+      compress1hDays: number;
+      chunk1hDays: number;
       compressed5m: number;
       compressed1h: number;
     }
-    /** Raw in one-day chunks, metrics_1h in ten-day ones. */
-    const steady = ({ compressAfterDays, compress5mDays, chunk5mDays, compressed5m, compressed1h }: Layout) => {
+    /** Raw in one-day chunks. */
+    const steady = ({ compressAfterDays, compress5mDays, chunk5mDays, compress1hDays, chunk1hDays, ...c }: Layout) => {
       const rollupBytes = (
         perDayRows: number,
         keptDays: number,
@@ -179,8 +189,8 @@ export async function benchDiskReal(args: string[]): Promise<void> {
       const parts = {
         uncompressed: perDay * (compressAfterDays + 1) * perSample.raw,
         compressed: perDay * (7 - compressAfterDays) * perSample.compressed,
-        fiveMinutes: rollupBytes(288, 30, [compress5mDays, chunk5mDays], perSample.row5m, compressed5m),
-        hours: rollupBytes(24, 400, [8, 10], perSample.row1h, compressed1h),
+        fiveMinutes: rollupBytes(288, 30, [compress5mDays, chunk5mDays], perSample.row5m, c.compressed5m),
+        hours: rollupBytes(24, 400, [compress1hDays, chunk1hDays], perSample.row1h, c.compressed1h),
       };
       const total = Object.values(parts).reduce((a, b) => a + b, 0);
       return (
@@ -191,6 +201,8 @@ export async function benchDiskReal(args: string[]): Promise<void> {
     const now = {
       compress5mDays: 2,
       chunk5mDays: 1,
+      compress1hDays: 8,
+      chunk1hDays: 10,
       compressed5m: compressedNow.m5.rows,
       compressed1h: compressedNow.h1.rows,
     };
@@ -202,12 +214,15 @@ export async function benchDiskReal(args: string[]): Promise<void> {
           compressAfterDays: 2,
           compress5mDays: 8,
           chunk5mDays: 10,
+          compress1hDays: 8,
+          chunk1hDays: 10,
           compressed5m: compressedBefore.m5.rows,
           compressed1h: compressedBefore.h1.rows,
         }),
     );
     console.log(
-      `    now (metrics_5m compressed after 2 days in one-day chunks; raw after 2 days): ${steady({ ...now, compressAfterDays: 2 })}`,
+      `    now (metrics_5m compressed after 2 days in one-day chunks, metrics_1h after 8 days in ten-day ones; ` +
+        `raw after 2 days): ${steady({ ...now, compressAfterDays: 2 })}`,
     );
     console.log(`    … and METRICS_COMPRESS_AFTER=6 hours: ${steady({ ...now, compressAfterDays: 0.25 })}`);
     await lateReports(knex, series);

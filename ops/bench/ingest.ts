@@ -11,8 +11,8 @@
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
- *     [--no-fresh-tokens]
- *     [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus] [--containers 50]
+ *     [--no-fresh-tokens] [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
+ *     [--containers 50] [--node-args="--max-semi-space-size=64"]
  *
  * Agents send as the argus-agent does: gzip bodies and a new token a request (its own HMAC, so no
  * token is served from the server's cache). --no-gzip sends plain JSON and --no-fresh-tokens reuses a
@@ -21,6 +21,8 @@
  * each of its phases right after this checkout's: before/after of a change in one run.
  * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
  * --containers N: each host also reports N running containers (13 series each).
+ * --node-args="FLAGS": node flags for this checkout's server alone (not the baseline's): a flag's
+ * effect, measured with --baseline DIR set to the same code.
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -228,6 +230,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       connections: { type: 'string', default: '4' },
       prometheus: { type: 'boolean', default: true },
       containers: { type: 'string', default: '0' },
+      'node-args': { type: 'string', default: '' },
     },
     allowNegative: true,
   });
@@ -236,6 +239,8 @@ export async function benchIngest(argv: string[]): Promise<void> {
   const rate = Number(values.rate);
   const connections = Number(values.connections);
   const nodeArgs = values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : [];
+  const own = values['node-args'] ? values['node-args'].split(' ') : [];
+  const argsOf = (label: string) => (label === 'Argus' ? [...nodeArgs, ...own] : nodeArgs);
   // the per-cluster enrolment limit counts new systems per hour: 100 systems a cluster stays far below it
   const clusters = Math.ceil(systems / 100);
   const run = `bench${Date.now().toString(36)}`;
@@ -257,7 +262,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       ['baseline', values.baseline],
     ] as const) {
       if (label === 'baseline' && !checkout) continue;
-      const server = await startArgusServer({ clusters, nodeArgs, ...(checkout ? { checkout } : {}) });
+      const server = await startArgusServer({ clusters, nodeArgs: argsOf(label), ...(checkout ? { checkout } : {}) });
       const agents = Array.from(
         { length: systems },
         (_, i) =>

@@ -15,16 +15,18 @@ export function requestLog(log: Logger): Koa.Middleware {
         !ctx.path.startsWith('/api/') ||
         ((ctx.path === '/api/webhook/metrics' || ctx.path === '/api/metrics') && ctx.status === 200);
       const level = quiet ? 'debug' : 'info';
-      log[level](
-        {
-          method: ctx.method,
-          // a status page's slug is its key: never in the log
-          path: ctx.path.startsWith('/status/') ? '/status/:slug' : ctx.path,
-          status: ctx.status,
-          ms: Math.round(performance.now() - started),
-        },
-        'request',
-      );
+      // at the usual level the agents' accepted reports log nothing: not even the line's object is made
+      if (log.isLevelEnabled(level))
+        log[level](
+          {
+            method: ctx.method,
+            // a status page's slug is its key: never in the log
+            path: ctx.path.startsWith('/status/') ? '/status/:slug' : ctx.path,
+            status: ctx.status,
+            ms: Math.round(performance.now() - started),
+          },
+          'request',
+        );
     }
   };
 }

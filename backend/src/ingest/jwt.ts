@@ -47,6 +47,17 @@ export function createAgentTokenVerifier(options: {
   const key = new TextEncoder().encode(options.secret);
   const maxEntries = options.cacheEntries ?? 10_000;
   const cache = new Map<string, AgentClaims>();
+  // an agent's key stays the same over its fresh tokens: its hash is made once, not for each token
+  let keyHashes = new Map<string, string>();
+  function hashOfKey(ak: string): string {
+    let hash = keyHashes.get(ak);
+    if (hash === undefined) {
+      hash = sha256(ak);
+      if (keyHashes.size >= maxEntries) keyHashes = new Map();
+      keyHashes.set(ak, hash);
+    }
+    return hash;
+  }
 
   function timely(claims: AgentClaims, nowS: number): boolean {
     return claims.exp > nowS && claims.iat <= nowS + MAX_ISSUED_AHEAD_S;
@@ -77,7 +88,7 @@ export function createAgentTokenVerifier(options: {
       if (ak !== undefined && (typeof ak !== 'string' || ak.length > 256)) return null;
       if (typeof iat !== 'number' || typeof exp !== 'number') return null;
       if (exp - iat > MAX_TOKEN_LIFETIME_S) return null;
-      const claims: AgentClaims = { sub, ak: ak ?? null, akHash: ak ? sha256(ak) : null, iat, exp };
+      const claims: AgentClaims = { sub, ak: ak ?? null, akHash: ak ? hashOfKey(ak) : null, iat, exp };
       return timely(claims, nowS) ? claims : null;
     } catch {
       return null;

@@ -15,7 +15,9 @@ import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
+import type { ContainerImagesRecorder } from './container-images.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
+import { createSettingsRevisions } from './settings-revision.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -96,39 +98,15 @@ export interface IngestServiceDeps {
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
   admission?: Pick<Admission, 'check' | 'isReplay'>;
-  /** Script checks' states and messages (the reports' `checks`). */
+  /** Script checks' states and messages (the reports' `scripts`). */
   scriptChecks?: ScriptChecksRecorder;
+  /** Containers' images (the reports' `containers`). */
+  containerImages?: ContainerImagesRecorder;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /** docs/limits.md "Rate limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
 export const DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE = 600;
-
-/** JSON with object keys sorted at every level: equal settings always hash alike. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/**
- * The settings' revision, once per settings object: the agent-settings cache hands every request of
- * a system the same object until the settings change (a change makes a new one), so the canonical
- * JSON and its hash are not made again for each report.
- */
-function revisionOf(revisions: WeakMap<object, string>, settings: Record<string, unknown>): string {
-  let revision = revisions.get(settings);
-  if (revision === undefined) {
-    revision = sha256(canonicalJson(settings));
-    revisions.set(settings, revision);
-  }
-  return revision;
-}
 
 export function createIngestService(deps: IngestServiceDeps) {
   const { repo, limits, log } = deps;
@@ -137,7 +115,7 @@ export function createIngestService(deps: IngestServiceDeps) {
   const updateOffer = deps.updateOffer ?? (() => Promise.resolve(null));
   const agentChecks = deps.agentChecks ?? (() => Promise.resolve([]));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
-  const revisions = new WeakMap<object, string>();
+  const revisionOf = createSettingsRevisions();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
     reports.reduce((sum, report) => sum + report.metrics.length, 0);
 
@@ -223,14 +201,15 @@ export function createIngestService(deps: IngestServiceDeps) {
     inWindow: ReportToStore[];
     skipped: number;
     outOfWindow: AgentBody['reports'];
-    withChecks: AgentBody['reports'];
+    /** Reports with a text channel besides events: script checks, containers. */
+    withText: AgentBody['reports'];
   } {
     const now = deps.clock.now().getTime();
     const oldest = now - deps.rawRetentionMs;
     const newest = now + FUTURE_TOLERANCE_MS;
     const inWindow: ReportToStore[] = [];
     const outOfWindow: AgentBody['reports'] = [];
-    const withChecks: AgentBody['reports'] = [];
+    const withText: AgentBody['reports'] = [];
     for (const report of reports) {
       const ms = Date.parse(report.ts);
       if (!(ms >= oldest && ms <= newest)) {
@@ -242,17 +221,23 @@ export function createIngestService(deps: IngestServiceDeps) {
         metrics: report.metrics, // validated; not copied again (this is the hot path)
         events: report.events ?? [],
       });
-      if (report.scripts) withChecks.push(report);
+      if (report.scripts || report.containers) withText.push(report);
     }
-    return { inWindow, skipped: outOfWindow.length, outOfWindow, withChecks };
+    return { inWindow, skipped: outOfWindow.length, outOfWindow, withText };
   }
 
   /** The reports are committed: a failure here is logged, and the answer stays 200 (a retry would only duplicate). */
-  async function recordChecks(systemId: number, reports: AgentBody['reports']): Promise<void> {
-    try {
-      await deps.scriptChecks?.record(systemId, reports);
-    } catch (error) {
-      log.error({ err: error, systemId }, 'Could not record the script checks of a report');
+  async function recordTexts(systemId: number, reports: AgentBody['reports']): Promise<void> {
+    const recorders = [
+      [deps.scriptChecks, 'the script checks'],
+      [deps.containerImages, "the containers' images"],
+    ] as const;
+    for (const [recorder, what] of recorders) {
+      try {
+        await recorder?.record(systemId, reports);
+      } catch (error) {
+        log.error({ err: error, systemId }, `Could not record ${what} of a report`);
+      }
     }
   }
 
@@ -274,7 +259,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     onCounted: () => void,
   ): Promise<IngestAnswer> {
     const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
-    const { inWindow, skipped, outOfWindow, withChecks } = toStore(body.reports);
+    const { inWindow, skipped, outOfWindow, withText } = toStore(body.reports);
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
@@ -309,7 +294,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       });
       stored = outcome.stored;
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
-      if (withChecks.length) await recordChecks(system.id, withChecks);
+      if (withText.length) await recordTexts(system.id, withText);
     }
     count(inWindow, stored, outOfWindow);
     onCounted();
@@ -355,8 +340,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       skipped,
       ...(agentKey ? { agentKey } : {}),
       settings,
-      // the checks count in the revision only when there are some: an agent without any sees no change
-      settings_rev: checks.length ? sha256(canonicalJson({ settings, checks })) : revisionOf(revisions, settings),
+      settings_rev: revisionOf(settings, checks),
       ...(checks.length ? { checks } : {}),
       update,
     };

@@ -18,7 +18,7 @@ import {
   NotificationsApi,
   POLICIES_URL,
 } from './shared/notifications/notifications-api';
-import { incidentUrl, IncidentsApi, INCIDENTS_URL } from './shared/incidents/incidents-api';
+import { incidentUrl, IncidentsApi, INCIDENTS_URL } from './features/alerts/incidents-api';
 import { ALERT_RULES_URL, EVENT_RULES_URL, RulesApi } from './shared/rules/rules-api';
 
 /** Each data service reloads on the `changes` topics of what it shows, and on no other. */

@@ -103,6 +103,23 @@ export function renderForTests<C>(
   return { fixture: TestBed.createComponent(component), http };
 }
 
+/**
+ * Renders a page that first reads one thing (its list, its settings) and answers that read with
+ * `body`; the page has settled on the answer.
+ */
+export async function renderAnsweredForTests<C>(
+  component: Type<C>,
+  user: User | undefined,
+  url: string,
+  body: unknown,
+): Promise<{ fixture: ComponentFixture<C>; http: HttpTestingController }> {
+  const rendered = renderForTests(component, user);
+  await settle(rendered.fixture);
+  (await nextRequest(rendered.http, { method: 'GET', url })).flush(body as object);
+  await settle(rendered.fixture);
+  return rendered;
+}
+
 /** Opens the mat-select marked `data-testid="<testid>"` inside `root`; returns its options' labels. */
 export async function openSelect(
   fixture: ComponentFixture<unknown>,

@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, computed, inject, viewChild } from '@angular/core';
 import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
@@ -9,13 +8,14 @@ import { passwordGroup, passwordLength } from '@console/core/password-rules';
 import { NewPasswordFields } from '@console/ui/new-password-fields';
 import { AccountApi } from './account-api';
 import { Notify, NOTICE_MS } from '@console/ui/notify';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 /** Change the own password; the server then ends the account's other sessions. */
 @Component({
   selector: 'argus-password-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [MatButtonModule, MatFormFieldModule, MatInputModule, NewPasswordFields, ReactiveFormsModule],
+  imports: [FormFooter, MatFormFieldModule, MatInputModule, NewPasswordFields, ReactiveFormsModule],
   template: `
     <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
       <!-- Lets password managers file the new password under the right account. -->
@@ -46,12 +46,7 @@ import { Submission } from '@console/ui/submission';
         missing="Choose a new password."
         [identities]="identities()"
       />
-      @if (submission.error(); as message) {
-        <p class="form-error" role="alert">{{ message }}</p>
-      }
-      <div class="form-actions">
-        <button mat-flat-button type="submit" [disabled]="submission.busy()">Change password</button>
-      </div>
+      <argus-form-footer [submission]="submission" submit="Change password" />
     </form>
   `,
 })

@@ -1,6 +1,5 @@
 import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormBuilder, ReactiveFormsModule } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatSelectModule } from '@angular/material/select';
 
@@ -8,6 +7,7 @@ import { AuthService, NotifyLevel, User } from '@console/core/auth';
 import { identityControls, IdentityFields } from '@console/ui/identity-fields';
 import { AccountApi, ProfileChanges } from './account-api';
 import { Notify } from '@console/ui/notify';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
@@ -21,7 +21,7 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
 @Component({
   selector: 'argus-profile-form',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [IdentityFields, MatButtonModule, MatFormFieldModule, MatSelectModule, ReactiveFormsModule],
+  imports: [IdentityFields, FormFooter, MatFormFieldModule, MatSelectModule, ReactiveFormsModule],
   template: `
     <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
       <argus-identity-fields [controls]="form.controls" [own]="true" />
@@ -34,12 +34,7 @@ export const SEVERITIES: readonly { value: NotifyLevel; label: string }[] = [
         </mat-select>
         <mat-hint>Alerts below this severity still show in the console.</mat-hint>
       </mat-form-field>
-      @if (submission.error(); as message) {
-        <p class="form-error" role="alert">{{ message }}</p>
-      }
-      <div class="form-actions">
-        <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save profile</button>
-      </div>
+      <argus-form-footer [submission]="submission" submit="Save profile" [blocked]="form.pristine" />
     </form>
   `,
 })

@@ -41,7 +41,7 @@ describe('TwoFactorSection', () => {
 
   const page = (): HTMLElement => fixture.nativeElement;
   const status = () => page().querySelector('[data-testid="totp-status"]')?.textContent?.trim();
-  const codeInput = () => page().querySelector<HTMLInputElement>('input[formcontrolname="code"]');
+  const codeInput = () => page().querySelector<HTMLInputElement>('input[name="code"]');
 
   async function click(label: string, root: ParentNode = page()): Promise<void> {
     buttonByText(label, root).click();

@@ -13,16 +13,16 @@ import {
 import { FormBuilder, FormGroupDirective, ReactiveFormsModule, Validators } from '@angular/forms';
 import { MatButtonModule } from '@angular/material/button';
 import { MatDialog } from '@angular/material/dialog';
-import { MatFormFieldModule } from '@angular/material/form-field';
-import { MatInputModule } from '@angular/material/input';
 import { catchError, filter, Observable, of, switchMap } from 'rxjs';
 
 import { errorStatus } from '@console/core/api-error';
 import { AuthService } from '@console/core/auth';
 import { sixDigits } from '@console/core/validators';
+import { CodeField } from '@console/ui/code-field';
 import { Icon } from '@console/ui/icon';
 import { TotpApi, TotpEnrolment } from './totp-api';
 import { TotpDisableDialog } from './totp-disable-dialog';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 /** "JBSW Y3DP EHPK 3PXP": a secret is easier to type from groups of four. */
@@ -39,7 +39,7 @@ function pngDataUrl(url: string): string | null {
 @Component({
   selector: 'argus-two-factor-section',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [CodeField, Icon, FormFooter, MatButtonModule, ReactiveFormsModule],
   templateUrl: './two-factor-section.html',
   styleUrl: './two-factor-section.scss',
 })

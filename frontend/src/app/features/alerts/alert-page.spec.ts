@@ -11,8 +11,8 @@ import { Alert, ALERTS_URL } from '@console/shared/alerts/alerts-api';
 import { alertBody } from '@console/shared/alerts/alerts-testing';
 import { alertNotificationsUrl, DeliveryLogEntry } from '@console/shared/notifications/notifications-api';
 import { deliveryBody } from '@console/shared/notifications/notifications-testing';
-import { incidentUrl } from '@console/shared/incidents/incidents-api';
-import { incidentAlertBody, incidentBody } from '@console/shared/incidents/incidents-testing';
+import { incidentUrl } from './incidents-api';
+import { incidentAlertBody, incidentBody } from './incidents-testing';
 
 describe('AlertPage', () => {
   let http: HttpTestingController;

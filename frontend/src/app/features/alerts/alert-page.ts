@@ -16,7 +16,7 @@ import { AlertNotifications } from './alert-notifications';
 import { AlertSummary } from '@console/shared/alerts/alert-row';
 import { Alert, AlertsApi } from '@console/shared/alerts/alerts-api';
 import { DeliveryLogEntry, NotificationsApi } from '@console/shared/notifications/notifications-api';
-import { Incident, IncidentsApi, incidentSystems, systemsText } from '@console/shared/incidents/incidents-api';
+import { Incident, IncidentsApi, incidentSystems, systemsText } from './incidents-api';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
 

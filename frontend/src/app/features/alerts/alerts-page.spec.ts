@@ -11,8 +11,8 @@ import { SYSTEMS_PAGE_URL } from '@console/shared/systems/systems-api';
 import { pageBody, systemBody } from '@console/shared/systems/systems-testing';
 import { alertBody } from '@console/shared/alerts/alerts-testing';
 import { shortTime } from '@console/ui/time-ago';
-import { Incident, INCIDENTS_URL } from '@console/shared/incidents/incidents-api';
-import { incidentAlertBody, incidentBody } from '@console/shared/incidents/incidents-testing';
+import { Incident, INCIDENTS_URL } from './incidents-api';
+import { incidentAlertBody, incidentBody } from './incidents-testing';
 
 describe('AlertsPage', () => {
   let fixture: ComponentFixture<AlertsPage>;

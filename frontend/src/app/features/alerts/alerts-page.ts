@@ -26,11 +26,12 @@ import {
   PAGE_SIZE,
   SEVERITY_LABELS,
 } from '@console/shared/alerts/alerts-api';
-import { Incident, IncidentsApi } from '@console/shared/incidents/incidents-api';
+import { Incident, IncidentsApi } from './incidents-api';
 import { OpenIncidents } from './open-incidents';
 import { Notify } from '@console/ui/notify';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
+import { CustomerSelect } from '@console/shared/customers/customer-select';
 
 /** The System filter offers this many systems matching what was typed (a fleet can have 10,000). */
 export const SYSTEM_OPTIONS = 20;
@@ -47,6 +48,7 @@ function idParam(value: string | undefined): number | null {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     PageHeader,
+    CustomerSelect,
     AlertSummary,
     LoadState,
     MatAutocompleteModule,

@@ -2,7 +2,7 @@ import { ChangeDetectionStrategy, Component, input } from '@angular/core';
 import { RouterLink } from '@angular/router';
 
 import { Refreshing } from '@console/core/refresh';
-import { Incident, incidentSystems, systemsText } from '@console/shared/incidents/incidents-api';
+import { Incident, incidentSystems, systemsText } from './incidents-api';
 import { TimeAgo } from '@console/ui/time-ago';
 
 /**

@@ -7,13 +7,14 @@ import { RouterLink } from '@angular/router';
 
 import { AuthService } from '@console/core/auth';
 import { AuthCard } from './auth-card';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 /** Asks for a reset link. The answer never says whether the account exists (docs/api.md: 202 always). */
 @Component({
   selector: 'argus-forgot-password-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [AuthCard, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule, RouterLink],
+  imports: [AuthCard, FormFooter, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule, RouterLink],
   template: `
     <argus-auth-card heading="Forgot your password?" intro="We will e-mail you a link to choose a new one.">
       @if (sentTo(); as email) {
@@ -30,13 +31,9 @@ import { Submission } from '@console/ui/submission';
             <input matInput type="email" formControlName="email" autocomplete="email" required />
             <mat-error>Enter a valid e-mail address.</mat-error>
           </mat-form-field>
-          @if (submission.error(); as message) {
-            <p class="form-error" role="alert">{{ message }}</p>
-          }
-          <div class="form-actions">
+          <argus-form-footer [submission]="submission" submit="Send link">
             <a mat-button class="aside" routerLink="/login">Back to sign in</a>
-            <button mat-flat-button type="submit" [disabled]="submission.busy()">Send link</button>
-          </div>
+          </argus-form-footer>
         </form>
       }
     </argus-auth-card>

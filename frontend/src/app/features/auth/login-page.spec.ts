@@ -28,7 +28,8 @@ describe('LoginPage', () => {
   afterEach(() => http?.verify());
 
   const page = (): HTMLElement => fixture.nativeElement;
-  const input = (name: string) => page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"]`);
+  const input = (name: string) =>
+    page().querySelector<HTMLInputElement>(`input[formcontrolname="${name}"], input[name="${name}"]`);
   const alertText = () => page().querySelector('[role="alert"]')?.textContent?.trim();
 
   async function submit(): Promise<void> {

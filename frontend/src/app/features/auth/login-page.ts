@@ -3,7 +3,6 @@ import {
   ChangeDetectionStrategy,
   Component,
   computed,
-  ElementRef,
   inject,
   Injector,
   input,
@@ -23,8 +22,10 @@ import { errorCode, errorStatus } from '@console/core/api-error';
 import { AuthService, Credentials, SecondFactor } from '@console/core/auth';
 import { safeReturnUrl } from '@console/core/return-url';
 import { sixDigits } from '@console/core/validators';
+import { CodeField } from '@console/ui/code-field';
 import { Icon } from '@console/ui/icon';
 import { AuthCard } from './auth-card';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 import { SsoButton } from './sso-button';
 
@@ -39,7 +40,9 @@ export const LOGIN_NOTICES: Record<string, string> = {
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     AuthCard,
+    CodeField,
     Icon,
+    FormFooter,
     MatButtonModule,
     MatCheckboxModule,
     MatFormFieldModule,
@@ -77,7 +80,7 @@ export class LoginPage {
   protected readonly submission = new Submission();
   protected readonly hidePassword = signal(true);
 
-  private readonly codeInput = viewChild<ElementRef<HTMLInputElement>>('codeInput');
+  private readonly codeField = viewChild(CodeField);
 
   protected signIn(): void {
     if (this.credentials.invalid) {
@@ -111,7 +114,7 @@ export class LoginPage {
           void this.router.navigateByUrl(safeReturnUrl(this.returnUrl()));
         } else {
           this.secondFactor.set(result.method);
-          afterNextRender(() => this.codeInput()?.nativeElement.focus(), { injector: this.injector });
+          afterNextRender(() => this.codeField()?.focus(), { injector: this.injector });
         }
       },
       {

@@ -2,12 +2,10 @@ import { HttpTestingController } from '@angular/common/http/testing';
 
 import { userBody } from '@console/core/auth-testing';
 import { CHECKS_TRY_URL, CHECKS_URL, checkUrl } from '@console/shared/checks/checks-api';
-import { checkBody, checkResultBody } from '@console/shared/checks/checks-testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { checkBody, checkCreateBody, checkResultBody, httpSettingsBody } from '@console/shared/checks/checks-testing';
 import { buttonByText, dialogElement, nextRequest, openDialogForTests, turn, typeInto } from '@console/testing';
+import { answerFleet, twoCustomers } from '@console/shared/customers/customers-testing';
 import { CheckDialog, CheckDialogData } from './check-dialog';
-
-const customer = (id: number, name: string) => ({ id, name, active: true, notes: '', timeZone: 'UTC', createdAt: '' });
 
 describe('CheckDialog', () => {
   let http: HttpTestingController;
@@ -16,13 +14,7 @@ describe('CheckDialog', () => {
   async function open(data: CheckDialogData, user = userBody({ role: 'OPERATOR', customerIds: [10] })) {
     const opened = await openDialogForTests(CheckDialog, data, user);
     http = opened.http;
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
-      customer(10, 'Acme'),
-      customer(20, 'Globex'),
-    ]);
-    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([
-      { id: 5, customerId: 10, name: 'web', enrollmentKey: null, createdAt: '' },
-    ]);
+    await answerFleet(http, twoCustomers(), [{ id: 5, customerId: 10, name: 'web' }]);
     await turn();
     return opened.ref;
   }
@@ -60,29 +52,8 @@ describe('CheckDialog', () => {
     await turn();
     const create = await nextRequest(http, { method: 'POST', url: CHECKS_URL });
 
-    expect(create.request.body).toEqual({
-      customerId: 10,
-      name: 'Shop front',
-      clusterId: null,
-      settings: {
-        type: 'http',
-        url: 'https://shop.example.com/health',
-        method: 'GET',
-        expectedStatuses: '200-299',
-        keyword: 'ok',
-        keywordIsRegex: false,
-        keywordAbsent: false,
-        followRedirects: true,
-        verifyTls: true,
-        headers: [],
-      },
-      intervalSeconds: 60,
-      timeoutSeconds: 10,
-      retries: 1,
-      retryIntervalSeconds: 20,
-      maxResponseMs: null,
-      enabled: true,
-    });
+    const typed = checkBody({ settings: httpSettingsBody({ url: 'https://shop.example.com/health', keyword: 'ok' }) });
+    expect(create.request.body).toEqual(checkCreateBody(typed));
     create.flush(checkBody());
     await turn();
     expect(closed).toHaveBeenCalledWith(checkBody());
@@ -148,10 +119,7 @@ describe('CheckDialog', () => {
   it('never shows a secret header back; left empty, it keeps the stored value', async () => {
     const stored = checkBody({
       settings: {
-        type: 'http',
-        url: 'https://shop.example.com/',
-        method: 'GET',
-        expectedStatuses: '200-299',
+        ...httpSettingsBody(),
         headers: [
           { name: 'Authorization', value: null, secret: true },
           { name: 'X-Plain', value: 'visible', secret: false },

@@ -1,7 +1,7 @@
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { FormArray, FormBuilder, FormGroup, Validators } from '@angular/forms';
-import { MAT_DIALOG_DATA, MatDialogRef } from '@angular/material/dialog';
+import { FormArray, FormBuilder, FormControl, FormGroup, Validators } from '@angular/forms';
+import { MAT_DIALOG_DATA } from '@angular/material/dialog';
 import { MatSelectModule } from '@angular/material/select';
 import { MatSlideToggleModule } from '@angular/material/slide-toggle';
 
@@ -23,11 +23,22 @@ import {
 } from '@console/shared/checks/checks-api';
 import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { FORM_DIALOG } from '@console/ui/dialog-footer';
+import { Field } from '@console/ui/field';
 import { IconButton } from '@console/ui/icon-button';
 import { NameField } from '@console/ui/name-field';
-import { Submission } from '@console/ui/submission';
+import { DialogSubmission } from '@console/ui/submission';
 import { resultText } from './check-text';
 import { HeaderForm, headerGroup, REQUIRED_SETTINGS, settingsFrom, SettingsForm, settingsGroup } from './check-form';
+
+/** A number field of the check's timing: its label and bounds, what a missing value says. */
+interface TimingField {
+  label: string;
+  control: FormControl<number> | FormControl<number | null>;
+  min: number;
+  max?: number;
+  hint?: string;
+  missing?: string;
+}
 
 export interface CheckDialogData {
   /** The check to edit; absent to create one. */
@@ -63,7 +74,7 @@ export function tryText(outcome: TryOutcome): string {
 @Component({
   selector: 'argus-check-dialog',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [FORM_DIALOG, IconButton, MatSelectModule, MatSlideToggleModule, NameField],
+  imports: [FORM_DIALOG, Field, IconButton, MatSelectModule, MatSlideToggleModule, NameField],
   templateUrl: './check-dialog.html',
   styleUrl: './check-dialog.scss',
 })
@@ -71,15 +82,12 @@ export class CheckDialog {
   private readonly api = inject(ChecksApi);
   private readonly auth = inject(AuthService);
   private readonly fb = inject(FormBuilder).nonNullable;
-  private readonly dialogRef = inject<MatDialogRef<CheckDialog, Check>>(MatDialogRef);
   protected readonly original = inject<CheckDialogData>(MAT_DIALOG_DATA).check ?? null;
 
   protected readonly types = CHECK_TYPES;
   protected readonly typeLabels = CHECK_TYPE_LABELS;
   protected readonly methods = HTTP_METHODS;
   protected readonly recordTypes = DNS_RECORD_TYPES;
-  protected readonly minInterval = MIN_INTERVAL_S;
-  protected readonly maxInterval = MAX_INTERVAL_S;
 
   private readonly fleet = toSignal(inject(CustomersApi).loadFleet(), { initialValue: LOADING });
   /** The customers the account may add checks to; on edit the check's own (it cannot move). */
@@ -120,7 +128,39 @@ export class CheckDialog {
     return fleet.state === 'ready' ? fleet.value.clusters.filter((c) => c.customerId === customerId).sort(byName) : [];
   });
 
-  protected readonly submission = new Submission(this.form);
+  /** The timing fields, two to a row. */
+  protected readonly timingRows: TimingField[][] = [
+    [
+      {
+        label: 'Interval (s)',
+        control: this.form.controls.intervalSeconds,
+        min: MIN_INTERVAL_S,
+        max: MAX_INTERVAL_S,
+        hint: `${MIN_INTERVAL_S} s to 1 h`,
+        missing: `At least ${MIN_INTERVAL_S} s.`,
+      },
+      { label: 'Timeout (s)', control: this.form.controls.timeoutSeconds, min: 1, max: 60, missing: 'At least 1 s.' },
+    ],
+    [
+      { label: 'Retries before down', control: this.form.controls.retries, min: 0, max: 10, missing: '0 to 10.' },
+      {
+        label: 'Retry interval (s)',
+        control: this.form.controls.retryIntervalSeconds,
+        min: MIN_INTERVAL_S,
+        missing: 'Enter the retry interval.',
+      },
+    ],
+    [
+      {
+        label: 'Slow above (ms, optional)',
+        control: this.form.controls.maxResponseMs,
+        min: 1,
+        hint: 'Slower answers make it Degraded.',
+      },
+    ],
+  ];
+
+  protected readonly submission = new DialogSubmission<Check>(this.form);
   protected readonly tried = signal<TryOutcome>({ state: 'idle' });
   protected readonly tryText = computed(() => tryText(this.tried()));
   protected readonly tryFailed = computed(() => {
@@ -194,6 +234,6 @@ export class CheckDialog {
     const request = this.original
       ? this.api.update(this.original.id, fields)
       : this.api.create({ ...fields, customerId: v.customerId as number });
-    this.submission.run(request, (check) => this.dialogRef.close(check), { leaves: true });
+    this.submission.save(request);
   }
 }

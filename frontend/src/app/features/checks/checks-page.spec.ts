@@ -5,11 +5,9 @@ import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
 import { Check, CHECKS_URL } from '@console/shared/checks/checks-api';
 import { checkBody, checkResultBody } from '@console/shared/checks/checks-testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { nextRequest, renderForTests, settle, typeInto } from '@console/testing';
+import { answerFleet } from '@console/shared/customers/customers-testing';
 import { ChecksPage } from './checks-page';
-
-const customer = (id: number, name: string) => ({ id, name, active: true, notes: '', timeZone: 'UTC', createdAt: '' });
 
 const shop = checkBody({ id: 1, name: 'Shop front', customerId: 10 });
 const vpn = checkBody({
@@ -39,11 +37,7 @@ describe('ChecksPage', () => {
     ({ fixture, http } = renderForTests(ChecksPage, user));
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: CHECKS_URL })).flush(checks);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
-      customer(10, 'Acme'),
-      customer(20, 'Globex'),
-    ]);
-    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
+    await answerFleet(http);
     await settle(fixture);
   }
 

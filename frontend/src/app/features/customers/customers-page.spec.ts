@@ -9,6 +9,7 @@ import { AGENT_SETTINGS_URL } from '@console/shared/agent-settings/agent-setting
 import { installCommand } from './cluster-enrollment';
 import { timeZones } from './customer-dialog';
 import { Cluster, CLUSTERS_URL, Customer, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
+import { customerBody } from '@console/shared/customers/customers-testing';
 import { CustomersPage } from './customers-page';
 import { AGENT_VERSION_URL, ClusterEnrollment, ENROLLMENT_URL, enrollmentLimitUrl } from './enrollment-api';
 
@@ -26,17 +27,8 @@ function atLimit(overrides: Partial<ClusterEnrollment> = {}): ClusterEnrollment 
   };
 }
 
-function customer(overrides: Partial<Customer> = {}): Customer {
-  return {
-    id: 10,
-    name: 'Acme',
-    active: true,
-    notes: '',
-    timeZone: 'Europe/Berlin',
-    createdAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  };
-}
+const customer = (overrides: Partial<Customer> = {}): Customer =>
+  customerBody({ timeZone: 'Europe/Berlin', createdAt: '2026-01-01T00:00:00.000Z', ...overrides });
 
 const KEY = 'k3y_AbC-123';
 

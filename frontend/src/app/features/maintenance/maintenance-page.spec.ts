@@ -3,7 +3,7 @@ import { ComponentFixture } from '@angular/core/testing';
 
 import { User } from '@console/core/auth';
 import { userBody } from '@console/core/auth-testing';
-import { buttonByText, nextRequest, settle, typeInto, renderForTests } from '@console/testing';
+import { buttonByText, nextRequest, settle, typeInto, renderAnsweredForTests } from '@console/testing';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
 import { MaintenanceWindow, WINDOWS_URL } from './maintenance-api';
@@ -33,10 +33,7 @@ describe('MaintenancePage', () => {
   let http: HttpTestingController;
 
   async function render(user: User, windows: MaintenanceWindow[]): Promise<void> {
-    ({ fixture, http } = renderForTests(MaintenancePage, user));
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: WINDOWS_URL })).flush(windows);
-    await settle(fixture);
+    ({ fixture, http } = await renderAnsweredForTests(MaintenancePage, user, WINDOWS_URL, windows));
   }
 
   afterEach(() => http?.verify());

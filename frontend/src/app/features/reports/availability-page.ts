@@ -28,6 +28,7 @@ import {
 import { TimelineBar } from './timeline-bar';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
+import { CustomerSelect } from '@console/shared/customers/customer-select';
 
 const idParam = (value: string | undefined): number | null =>
   value && /^[1-9]\d*$/.test(value) ? Number(value) : null;
@@ -44,6 +45,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     PageHeader,
+    CustomerSelect,
     Icon,
     LoadState,
     MatButtonModule,

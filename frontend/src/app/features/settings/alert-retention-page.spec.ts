@@ -1,7 +1,7 @@
 import { HttpTestingController } from '@angular/common/http/testing';
 import { ComponentFixture } from '@angular/core/testing';
 
-import { buttonByText, nextRequest, renderForTests, settle, typeInto } from '@console/testing';
+import { buttonByText, nextRequest, renderAnsweredForTests, settle, typeInto } from '@console/testing';
 import { ALERT_RETENTION_URL } from './alert-retention-api';
 import { AlertRetentionPage } from './alert-retention-page';
 
@@ -12,10 +12,8 @@ describe('AlertRetentionPage', () => {
 
   /** The page once the server answered that it keeps resolved alerts `days` days. */
   async function render(days: number): Promise<HTMLElement> {
-    ({ fixture, http } = renderForTests(AlertRetentionPage));
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: ALERT_RETENTION_URL })).flush({ retentionDays: days });
-    await settle(fixture);
+    const retention = { retentionDays: days };
+    ({ fixture, http } = await renderAnsweredForTests(AlertRetentionPage, undefined, ALERT_RETENTION_URL, retention));
     return fixture.nativeElement;
   }
 

@@ -1,13 +1,11 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { AlertRetention, AlertRetentionApi } from './alert-retention-api';
-import { Notify } from '@console/ui/notify';
-import { Submission } from '@console/ui/submission';
+import { DocumentForm } from '@console/ui/document-form';
+import { FormFooter } from '@console/ui/form-footer';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
 
@@ -15,12 +13,12 @@ import { PageHeader } from '@console/ui/page-header';
 @Component({
   selector: 'argus-alert-retention-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [PageHeader, LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [PageHeader, LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
     <argus-page-header heading="Alert retention"
       >Resolved alerts older than this are deleted once an hour. Open alerts are never deleted.</argus-page-header
     >
-    @let state = loadedState();
+    @let state = document.state();
     <argus-load-state [state]="state" label="Loading the setting" />
     @if (state.state === 'ready') {
       <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
@@ -30,19 +28,13 @@ import { PageHeader } from '@console/ui/page-header';
           <mat-hint>0 keeps them until deleted by hand. Default 90.</mat-hint>
           <mat-error>{{ days.getError('server') ?? 'A whole number from 0 to 3650.' }}</mat-error>
         </mat-form-field>
-        @if (submission.error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
-        <div class="form-actions">
-          <button mat-flat-button type="submit" [disabled]="submission.busy() || days.pristine">Save</button>
-        </div>
+        <argus-form-footer [submission]="document.submission" submit="Save" [blocked]="days.pristine" />
       </form>
     }
   `,
 })
 export class AlertRetentionPage {
   private readonly api = inject(AlertRetentionApi);
-  private readonly notify = inject(Notify);
   protected readonly form = new FormGroup({
     days: new FormControl(90, {
       nonNullable: true,
@@ -50,24 +42,11 @@ export class AlertRetentionPage {
     }),
   });
   protected readonly days = this.form.controls.days;
-  protected readonly loadedState = signal<Loaded<AlertRetention>>(LOADING);
-  protected readonly submission = new Submission();
-
-  constructor() {
-    loaded(this.api.get()).subscribe((state) => {
-      if (state.state === 'ready') this.days.reset(state.value.retentionDays);
-      this.loadedState.set(state);
-    });
-  }
+  protected readonly document = new DocumentForm<AlertRetention>(this.form, this.api.get(), (retention) =>
+    this.days.reset(retention.retentionDays),
+  );
 
   protected save(): void {
-    if (this.days.invalid) {
-      this.days.markAsTouched();
-      return;
-    }
-    this.submission.run(this.api.save({ retentionDays: Number(this.days.value) }), (saved) => {
-      this.days.reset(saved.retentionDays);
-      this.notify.done('Alert retention saved');
-    });
+    this.document.save(() => this.api.save({ retentionDays: Number(this.days.value) }), 'Alert retention saved');
   }
 }

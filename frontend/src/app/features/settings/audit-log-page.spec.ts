@@ -2,6 +2,7 @@ import { HttpTestingController, TestRequest } from '@angular/common/http/testing
 
 import { CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { buttonByText, nextRequest, renderForTests, settle, typeInto } from '@console/testing';
+import { customerBody } from '@console/shared/customers/customers-testing';
 import { AUDIT_LOG_URL, AuditItem, auditParams, changeLines, NO_FILTERS } from './audit-log-api';
 import { AuditLogPage } from './audit-log-page';
 
@@ -30,9 +31,7 @@ describe('AuditLogPage', () => {
     const { fixture, http: backend } = renderForTests(AuditLogPage);
     http = backend;
     await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
-      { id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '2026-01-01T00:00:00Z' },
-    ]);
+    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([customerBody()]);
     return fixture;
   }
 

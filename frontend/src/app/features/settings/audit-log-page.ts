@@ -6,7 +6,6 @@ import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 import { MatProgressBarModule } from '@angular/material/progress-bar';
-import { MatSelectModule } from '@angular/material/select';
 import { Subscription } from 'rxjs';
 
 import { errorMessage } from '@console/core/api-error';
@@ -15,6 +14,7 @@ import { byName, CustomersApi } from '@console/shared/customers/customers-api';
 import { AuditFilters, AuditItem, AuditLogApi, changeLines, NO_FILTERS } from './audit-log-api';
 import { Table } from '@console/ui/table';
 import { PageHeader } from '@console/ui/page-header';
+import { CustomerSelect } from '@console/shared/customers/customer-select';
 
 const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', token: 'API token', system: 'System' };
 
@@ -28,13 +28,13 @@ const ACTOR_TYPES: Record<AuditItem['actor']['type'], string> = { user: 'User', 
   changeDetection: ChangeDetectionStrategy.OnPush,
   imports: [
     PageHeader,
+    CustomerSelect,
     Table,
     DatePipe,
     MatButtonModule,
     MatFormFieldModule,
     MatInputModule,
     MatProgressBarModule,
-    MatSelectModule,
     ReactiveFormsModule,
   ],
   templateUrl: './audit-log-page.html',

@@ -9,13 +9,13 @@ import {
   openSelect,
   overlayText,
   pickOption,
-  renderForTests,
+  renderAnsweredForTests,
   settle,
   typeInto,
 } from '@console/testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { Channel, CHANNELS_URL } from '@console/shared/notifications/notifications-api';
 import { channelBody } from '@console/shared/notifications/notifications-testing';
+import { answerFleet, twoCustomers } from '@console/shared/customers/customers-testing';
 import { ChannelsPage } from './channels-page';
 
 const acmeMail = channelBody({
@@ -38,17 +38,13 @@ const hook = channelBody({
   hasSecret: true,
   enabled: false,
 });
-const customer = (id: number, name: string) => ({ id, name, active: true, notes: '', timeZone: 'UTC', createdAt: '' });
 
 describe('ChannelsPage', () => {
   let fixture: ComponentFixture<ChannelsPage>;
   let http: HttpTestingController;
 
   async function render(user: User, channels: Channel[]): Promise<void> {
-    ({ fixture, http } = renderForTests(ChannelsPage, user));
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);
-    await settle(fixture);
+    ({ fixture, http } = await renderAnsweredForTests(ChannelsPage, user, CHANNELS_URL, channels));
   }
 
   afterEach(() => http?.verify());
@@ -58,11 +54,10 @@ describe('ChannelsPage', () => {
   const button = (label: string) => page().querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`);
 
   /** Opens the dialog and answers its customer list. */
-  async function openDialog(label: string, customers = [customer(10, 'Acme'), customer(20, 'Globex')]): Promise<void> {
+  async function openDialog(label: string, customers = twoCustomers()): Promise<void> {
     (label === 'New channel' ? buttonByText(label, page()) : button(label)!).click();
     await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush(customers);
-    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
+    await answerFleet(http, customers);
     await settle(fixture);
   }
 

@@ -95,12 +95,6 @@ export function testResultText(channel: Channel, result: ChannelTestResult): str
     td {
       vertical-align: middle;
     }
-    .target {
-      font-family: var(--argus-mono, monospace);
-      font-size: 0.9em;
-      overflow-wrap: anywhere;
-      max-width: 24rem;
-    }
     .actions {
       white-space: nowrap;
     }

@@ -1,14 +1,13 @@
-import { ChangeDetectionStrategy, Component, inject, signal } from '@angular/core';
+import { ChangeDetectionStrategy, Component, inject } from '@angular/core';
 import { FormControl, FormGroup, ReactiveFormsModule, Validators } from '@angular/forms';
-import { MatButtonModule } from '@angular/material/button';
 import { MatFormFieldModule } from '@angular/material/form-field';
 import { MatInputModule } from '@angular/material/input';
 
-import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { ForecastSettings, ForecastSettingsApi } from './forecast-settings-api';
-import { Notify } from '@console/ui/notify';
-import { Submission } from '@console/ui/submission';
+import { DocumentForm } from '@console/ui/document-form';
+import { FormFooter } from '@console/ui/form-footer';
 import { LoadState } from '@console/ui/load-state';
+import { PageHeader } from '@console/ui/page-header';
 
 const WHOLE = /^\d+$/;
 
@@ -20,17 +19,14 @@ const WHOLE = /^\d+$/;
 @Component({
   selector: 'argus-forecast-settings-page',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, MatButtonModule, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
+  imports: [PageHeader, LoadState, FormFooter, MatFormFieldModule, MatInputModule, ReactiveFormsModule],
   template: `
-    <header class="page-header">
-      <h1>Forecasts</h1>
-      <p>
-        Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
-        carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
-        pace sooner. Lines are fitted again once an hour.
-      </p>
-    </header>
-    @let state = loadedState();
+    <argus-page-header heading="Forecasts">
+      Forecast rules ("disk full within 3 days") fit a straight line over the last hours of the hourly averages and
+      carry it forward. A longer window ignores a cron job's burst or a fresh boot; a shorter one follows a change of
+      pace sooner. Lines are fitted again once an hour.
+    </argus-page-header>
+    @let state = document.state();
     <argus-load-state [state]="state" label="Loading the settings" />
     @if (state.state === 'ready') {
       <form class="argus-form narrow-form" [formGroup]="form" (ngSubmit)="save()">
@@ -48,19 +44,13 @@ const WHOLE = /^\d+$/;
           >
           <mat-error>{{ minShare.getError('server') ?? 'A whole percentage from 10 to 100.' }}</mat-error>
         </mat-form-field>
-        @if (submission.error(); as message) {
-          <p class="form-error" role="alert">{{ message }}</p>
-        }
-        <div class="form-actions">
-          <button mat-flat-button type="submit" [disabled]="submission.busy() || form.pristine">Save</button>
-        </div>
+        <argus-form-footer [submission]="document.submission" submit="Save" [blocked]="form.pristine" />
       </form>
     }
   `,
 })
 export class ForecastSettingsPage {
   private readonly api = inject(ForecastSettingsApi);
-  private readonly notify = inject(Notify);
   protected readonly form = new FormGroup({
     windowHours: new FormControl(24, {
       nonNullable: true,
@@ -74,29 +64,19 @@ export class ForecastSettingsPage {
   });
   protected readonly windowHours = this.form.controls.windowHours;
   protected readonly minShare = this.form.controls.minShare;
-  protected readonly loadedState = signal<Loaded<ForecastSettings>>(LOADING);
-  protected readonly submission = new Submission(this.form);
-
-  constructor() {
-    loaded(this.api.get()).subscribe((state) => {
-      if (state.state === 'ready') this.show(state.value);
-      this.loadedState.set(state);
-    });
-  }
+  protected readonly document = new DocumentForm<ForecastSettings>(this.form, this.api.get(), (settings) =>
+    this.show(settings),
+  );
 
   private show(settings: ForecastSettings): void {
     this.form.reset({ windowHours: settings.windowHours, minShare: Math.round(settings.minShare * 100) });
   }
 
   protected save(): void {
-    if (this.form.invalid) {
-      this.form.markAllAsTouched();
-      return;
-    }
-    const settings = { windowHours: Number(this.windowHours.value), minShare: Number(this.minShare.value) / 100 };
-    this.submission.run(this.api.save(settings), (saved) => {
-      this.show(saved);
-      this.notify.done('Forecast settings saved');
+    const settings = () => ({
+      windowHours: Number(this.windowHours.value),
+      minShare: Number(this.minShare.value) / 100,
     });
+    this.document.save(() => this.api.save(settings()), 'Forecast settings saved');
   }
 }

@@ -10,6 +10,7 @@ import { Icon } from '@console/ui/icon';
 import { SEVERITY_LABELS } from '@console/shared/alerts/alerts-api';
 import { Channel, NotificationsApi, Policy, PolicyFields } from '@console/shared/notifications/notifications-api';
 import { SEVERITIES } from './channel-dialog';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 
 /** docs/api.md: at most 20 routes; repeat and escalation minutes 1–10080 (a week). */
@@ -39,7 +40,15 @@ export function channelLabel(channel: Channel, inCustomerPolicy: boolean): strin
 @Component({
   selector: 'argus-policy-editor',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [Icon, MatButtonModule, MatFormFieldModule, MatInputModule, MatSelectModule, ReactiveFormsModule],
+  imports: [
+    Icon,
+    FormFooter,
+    MatButtonModule,
+    MatFormFieldModule,
+    MatInputModule,
+    MatSelectModule,
+    ReactiveFormsModule,
+  ],
   templateUrl: './policy-editor.html',
   styles: `
     fieldset {

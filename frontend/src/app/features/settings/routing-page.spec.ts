@@ -13,7 +13,6 @@ import {
   settle,
   typeInto,
 } from '@console/testing';
-import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import {
   CHANNELS_URL,
   customerPolicyUrl,
@@ -22,6 +21,7 @@ import {
   POLICIES_URL,
 } from '@console/shared/notifications/notifications-api';
 import { channelBody, policyBody } from '@console/shared/notifications/notifications-testing';
+import { answerFleet } from '@console/shared/customers/customers-testing';
 import { RoutingPage } from './routing-page';
 
 const channels = [
@@ -36,7 +36,6 @@ const acmeOwn = policyBody({
   routes: [{ minSeverity: 'WARNING', channelIds: [2] }],
   repeatMinutes: 60,
 });
-const customer = (id: number, name: string) => ({ id, name, active: true, notes: '', timeZone: 'UTC', createdAt: '' });
 
 describe('RoutingPage', () => {
   let fixture: ComponentFixture<RoutingPage>;
@@ -47,11 +46,7 @@ describe('RoutingPage', () => {
     await settle(fixture);
     (await nextRequest(http, { method: 'GET', url: POLICIES_URL })).flush(policies);
     (await nextRequest(http, { method: 'GET', url: CHANNELS_URL })).flush(channels);
-    (await nextRequest(http, { method: 'GET', url: CUSTOMERS_URL })).flush([
-      customer(10, 'Acme'),
-      customer(20, 'Globex'),
-    ]);
-    (await nextRequest(http, { method: 'GET', url: CLUSTERS_URL })).flush([]);
+    await answerFleet(http);
     await settle(fixture);
   }
 

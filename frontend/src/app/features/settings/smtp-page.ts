@@ -15,6 +15,7 @@ import { Loaded, loaded, LOADING } from '@console/core/loaded';
 import { Icon } from '@console/ui/icon';
 import { Encryption, SmtpApi, SmtpSettings, SmtpUpdate } from './smtp-api';
 import { Notify } from '@console/ui/notify';
+import { FormFooter } from '@console/ui/form-footer';
 import { Submission } from '@console/ui/submission';
 import { LoadState } from '@console/ui/load-state';
 import { PageHeader } from '@console/ui/page-header';
@@ -36,6 +37,7 @@ type TestResult = { ok: true; to: string } | { ok: false; message: string };
     PageHeader,
     LoadState,
     Icon,
+    FormFooter,
     MatButtonModule,
     MatCardModule,
     MatFormFieldModule,

@@ -6,7 +6,15 @@ import { userBody } from '@console/core/auth-testing';
 import { CHECKS_URL } from '@console/shared/checks/checks-api';
 import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers-api';
 import { SYSTEMS_URL } from '@console/shared/rules/scope-targets';
-import { buttonByText, nextRequest, overlayText, pickOption, renderForTests, settle, typeInto } from '@console/testing';
+import {
+  buttonByText,
+  nextRequest,
+  overlayText,
+  pickOption,
+  renderAnsweredForTests,
+  settle,
+  typeInto,
+} from '@console/testing';
 import { StatusPage, STATUS_PAGES_URL } from './status-pages-api';
 import { StatusPagesPage } from './status-pages-page';
 
@@ -30,10 +38,8 @@ describe('StatusPagesPage', () => {
   const dialog = () => document.querySelector('mat-dialog-container') as HTMLElement;
 
   async function render(pages: StatusPage[]): Promise<void> {
-    ({ fixture, http } = renderForTests(StatusPagesPage, userBody({ role: 'OPERATOR', customerIds: [10] })));
-    await settle(fixture);
-    (await nextRequest(http, { method: 'GET', url: STATUS_PAGES_URL })).flush(pages);
-    await settle(fixture);
+    const operator = userBody({ role: 'OPERATOR', customerIds: [10] });
+    ({ fixture, http } = await renderAnsweredForTests(StatusPagesPage, operator, STATUS_PAGES_URL, pages));
   }
 
   async function answerTargets(): Promise<void> {

@@ -11,6 +11,7 @@ import { CLUSTERS_URL, CUSTOMERS_URL } from '@console/shared/customers/customers
 import { SystemDetail, systemUrl } from '@console/shared/systems/systems-api';
 import { SystemPage } from './system-page';
 import { systemDetailBody } from '@console/shared/systems/systems-testing';
+import { customerBody, twoCustomers } from '@console/shared/customers/customers-testing';
 
 describe('SystemPage', () => {
   let fixture: ComponentFixture<SystemPage>;
@@ -135,11 +136,7 @@ describe('SystemPage', () => {
   it('moves to another cluster of a customer the account may write at', async () => {
     await render(userBody({ role: 'OPERATOR', customerIds: [10, 20] }));
     await click(buttonByText('Move', page()));
-    http.expectOne(CUSTOMERS_URL).flush([
-      { id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '' },
-      { id: 20, name: 'Globex', active: true, notes: '', timeZone: 'UTC', createdAt: '' },
-      { id: 30, name: 'Initech', active: true, notes: '', timeZone: 'UTC', createdAt: '' },
-    ]);
+    http.expectOne(CUSTOMERS_URL).flush([...twoCustomers(), customerBody({ id: 30, name: 'Initech' })]);
     http.expectOne(CLUSTERS_URL).flush([
       { id: 100, name: 'prod', customerId: 10 },
       { id: 200, name: 'office', customerId: 20 },
@@ -169,10 +166,7 @@ describe('SystemPage', () => {
   it('moves to another customer without a cluster', async () => {
     await render(userBody({ role: 'ADMIN' }));
     await click(buttonByText('Move', page()));
-    http.expectOne(CUSTOMERS_URL).flush([
-      { id: 10, name: 'Acme', active: true, notes: '', timeZone: 'UTC', createdAt: '' },
-      { id: 20, name: 'Globex', active: true, notes: '', timeZone: 'UTC', createdAt: '' },
-    ]);
+    http.expectOne(CUSTOMERS_URL).flush(twoCustomers());
     http.expectOne(CLUSTERS_URL).flush([{ id: 100, name: 'prod', customerId: 10 }]);
     await settle(fixture);
 

@@ -5,13 +5,14 @@ import { MatDialog } from '@angular/material/dialog';
 import { MatSlideToggleChange, MatSlideToggleModule } from '@angular/material/slide-toggle';
 import { Title } from '@angular/platform-browser';
 import { Router, RouterLink } from '@angular/router';
-import { filter, switchMap } from 'rxjs';
+import { switchMap } from 'rxjs';
 
 import { AuthService } from '@console/core/auth';
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { mayWriteAt } from '@console/core/rights';
-import { confirmAction } from '@console/ui/confirm-dialog';
+import { ConfirmThen } from '@console/ui/confirm-dialog';
+import { FormDialog } from '@console/ui/form-dialog';
 import { Notify } from '@console/ui/notify';
 import { Icon } from '@console/ui/icon';
 import { askName } from '@console/ui/name-dialog';
@@ -52,6 +53,8 @@ export class SystemPage {
   private readonly api = inject(SystemsApi);
   private readonly auth = inject(AuthService);
   private readonly dialog = inject(MatDialog);
+  private readonly confirmThen = inject(ConfirmThen);
+  private readonly formDialog = inject(FormDialog);
   private readonly notify = inject(Notify);
   private readonly router = inject(Router);
   protected readonly now = injectNow();
@@ -100,13 +103,11 @@ export class SystemPage {
   }
 
   protected move(system: SystemDetail): void {
-    this.dialog
-      .open<MoveDialog, MoveDialogData, SystemDetail>(MoveDialog, { data: { system }, width: '440px' })
-      .afterClosed()
-      .pipe(filter((moved): moved is SystemDetail => !!moved))
-      .subscribe((moved) =>
-        this.notify.done(`Moved to ${moved.customer.name}${moved.cluster ? ` · ${moved.cluster.name}` : ''}`),
-      );
+    this.formDialog.open<MoveDialogData, SystemDetail>(
+      MoveDialog,
+      { data: { system }, width: '440px' },
+      (moved) => `Moved to ${moved.customer.name}${moved.cluster ? ` · ${moved.cluster.name}` : ''}`,
+    );
   }
 
   protected setOfflineAlerts(system: SystemDetail, change: MatSlideToggleChange): void {
@@ -120,41 +121,26 @@ export class SystemPage {
   }
 
   protected remove(system: SystemDetail): void {
-    confirmAction(this.dialog, {
-      title: `Delete ${system.name}?`,
+    this.confirmThen.delete({
+      name: system.name,
       message:
         'Its charts and history are deleted with it. Stop or uninstall the agent on the host first: an agent ' +
         'that keeps running may enroll again as a new system. This cannot be undone.',
-      confirm: 'Delete',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.remove(system.id)),
-      )
-      .subscribe({
-        next: () => {
-          this.notify.done(`${system.name} deleted`);
-          void this.router.navigateByUrl('/systems');
-        },
-        error: (err: unknown) => this.notify.refused(err),
-      });
+      action: () => this.api.remove(system.id),
+      done: `${system.name} deleted`,
+      then: () => void this.router.navigateByUrl('/systems'),
+    });
   }
 
   protected reEnroll(system: SystemDetail): void {
-    confirmAction(this.dialog, {
+    this.confirmThen.run({
       title: `Re-enroll ${system.name}?`,
       message:
         'Argus forgets the agent key that binds this system to its host. The next report that carries a valid ' +
         'enrollment key binds the host anew: use this for a reinstalled host, or one whose agent lost its key.',
       confirm: 'Re-enroll',
-    })
-      .pipe(
-        filter(Boolean),
-        switchMap(() => this.api.reEnroll(system.id)),
-      )
-      .subscribe({
-        next: () => this.notify.done(`${system.name} waits to be enrolled again`),
-        error: (err: unknown) => this.notify.refused(err),
-      });
+      action: () => this.api.reEnroll(system.id),
+      done: `${system.name} waits to be enrolled again`,
+    });
   }
 }

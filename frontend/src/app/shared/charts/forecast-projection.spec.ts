@@ -1,27 +1,12 @@
 import { ChartLine } from './chart-data';
+import { forecastLineBody } from './charts-testing';
 import { ForecastLine, projectionOf, projectionsFor } from './forecast-projection';
 
 const HOUR = 3_600_000;
 const THROUGH = Date.parse('2026-11-23T12:00:00Z');
 const NOW = THROUGH + 20 * 60_000;
 
-function forecast(overrides: Partial<ForecastLine> = {}): ForecastLine {
-  return {
-    metric: 'disk.used_pct',
-    instance: '/var',
-    through: new Date(THROUGH).toISOString(),
-    level: 50,
-    slopePerHour: 1,
-    enoughData: true,
-    ruleKey: 'disk.forecast',
-    threshold: 100,
-    direction: 1,
-    horizonSeconds: 72 * 3600,
-    projectedAt: new Date(THROUGH + 50 * HOUR).toISOString(),
-    text: 'Disk used on /var reaches 100 % in 2 d 2 h, around Wed 14:00',
-    ...overrides,
-  };
-}
+const forecast = (overrides: Partial<ForecastLine> = {}): ForecastLine => forecastLineBody(THROUGH, overrides);
 
 const diskLine: ChartLine = {
   key: 'disk.used_pct|/var',

@@ -1,3 +1,4 @@
+import type { CheckCreate, HttpSettings } from '@contracts/checks';
 import { Check, CheckResult } from './checks-api';
 
 /** A result of one run for specs: up, HTTP 200 in 48 ms, unless told otherwise. */
@@ -17,6 +18,24 @@ export function checkResultBody(overrides: Partial<CheckResult> = {}): CheckResu
   };
 }
 
+/** An HTTP check's settings without headers for specs, each field as the check dialog sends it, unless told otherwise. */
+export function httpSettingsBody(
+  overrides: Partial<Omit<HttpSettings, 'headers'>> = {},
+): Omit<HttpSettings, 'headers'> & { headers: never[] } {
+  return {
+    type: 'http',
+    url: 'https://shop.example.com/',
+    method: 'GET',
+    expectedStatuses: '200-299',
+    keywordIsRegex: false,
+    keywordAbsent: false,
+    followRedirects: true,
+    verifyTls: true,
+    headers: [],
+    ...overrides,
+  };
+}
+
 /** A check for specs: an HTTP check of customer 10, UP, unless told otherwise; the server's own location
  * sees what the check's state and last result say unless `results` is given. */
 export function checkBody(overrides: Partial<Check> = {}): Check {
@@ -26,17 +45,7 @@ export function checkBody(overrides: Partial<Check> = {}): Check {
     clusterId: null,
     name: 'Shop front',
     type: 'http',
-    settings: {
-      type: 'http',
-      url: 'https://shop.example.com/',
-      method: 'GET',
-      expectedStatuses: '200-299',
-      keywordIsRegex: false,
-      keywordAbsent: false,
-      followRedirects: true,
-      verifyTls: true,
-      headers: [],
-    },
+    settings: httpSettingsBody(),
     intervalSeconds: 60,
     timeoutSeconds: 10,
     retries: 1,
@@ -59,5 +68,23 @@ export function checkBody(overrides: Partial<Check> = {}): Check {
   return {
     ...check,
     results: overrides.results ?? [{ ...server, failures: check.failures, lastResult: check.lastResult }],
+  };
+}
+
+/** The body that creates `check`: its fields a user writes, as the check dialog sends them. */
+export function checkCreateBody(check: Check = checkBody()): Omit<CheckCreate, 'locations' | 'quorum'> {
+  const { customerId, name, clusterId, settings, enabled, maxResponseMs } = check;
+  const { intervalSeconds, timeoutSeconds, retries, retryIntervalSeconds } = check;
+  return {
+    customerId,
+    name,
+    clusterId,
+    settings: settings as CheckCreate['settings'],
+    intervalSeconds,
+    timeoutSeconds,
+    retries,
+    retryIntervalSeconds,
+    maxResponseMs,
+    enabled,
   };
 }
