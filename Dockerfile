@@ -28,8 +28,11 @@ COPY backend/package.json backend/
 COPY frontend/package.json frontend/
 COPY agent/package.json agent/
 # iputils ping for the network checks' ping type: it opens an ICMP datagram socket, which the
-# container's net.ipv4.ping_group_range admits for the unprivileged user (docker-compose.prod.yml)
-RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping && rm -rf /var/lib/apt/lists/*
+# container's net.ipv4.ping_group_range admits for the unprivileged user (docker-compose.prod.yml).
+# Debian gives the file cap_net_raw, which would make ping take the raw socket instead, and refuse to
+# start at all in a container without NET_RAW: removed, so the app needs no capability to ping
+RUN apt-get update && apt-get install -y --no-install-recommends iputils-ping \
+  && setcap -r /usr/bin/ping && rm -rf /var/lib/apt/lists/*
 # only the backend workspace runs here: the console is already compiled into dist/frontend
 RUN npm ci --omit=dev --workspace=backend --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist/server dist/server

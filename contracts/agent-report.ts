@@ -17,6 +17,11 @@ export const CHECK_STATES = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'] as const;
 /** A check's message: the first line of its output, cut to this length by the agent. */
 export const MAX_CHECK_MESSAGE_LENGTH = 512;
 
+/** Containers a report may describe (the agent sends its first 120 by name). */
+export const MAX_CONTAINERS_PER_REPORT = 120;
+/** A container's image as the engine names it: a reference (registry/name:tag@digest) or an image id. */
+export const MAX_IMAGE_LENGTH = 512;
+
 /** Control characters, lone surrogates and line/paragraph separators are not printable. */
 export const PRINTABLE = /^[^\p{Cc}\p{Cs}\p{Zl}\p{Zp}]*$/u;
 /** A metric's (and an event type's) name. */
@@ -73,6 +78,15 @@ const checkSchema = z.object({
   ran: z.iso.datetime({ offset: true }),
 });
 
+/**
+ * A container the agent saw at this report: its text, beside its `container.*` series (whose
+ * instance is `name`). The engine's image name, as `docker ps` shows it.
+ */
+const containerSchema = z.object({
+  name: text(MAX_INSTANCE_LENGTH).min(1),
+  image: text(MAX_IMAGE_LENGTH),
+});
+
 const reportSchema = z
   .object({
     ts: z.iso.datetime({ offset: true }),
@@ -81,6 +95,8 @@ const reportSchema = z
     /** Runs of the checks assigned to the agent finished since its previous report. */
     checks: z.array(checkRunSchema).max(MAX_CHECK_RUNS_PER_REPORT).optional(),
     scripts: z.array(checkSchema).max(MAX_CHECKS_PER_REPORT).optional(),
+    /** Every container the engine listed (absent: the agent could not ask, or is older). */
+    containers: z.array(containerSchema).max(MAX_CONTAINERS_PER_REPORT).optional(),
   })
   .superRefine((report, ctx) => {
     // the same (name, instance) twice in one report is ambiguous: which value counts?
@@ -96,6 +112,12 @@ const reportSchema = z
       if (names.has(check.name))
         ctx.addIssue({ code: 'custom', path: ['scripts', index, 'name'], message: 'duplicate check name' });
       names.add(check.name);
+    });
+    const containers = new Set<string>();
+    report.containers?.forEach((container, index) => {
+      if (containers.has(container.name))
+        ctx.addIssue({ code: 'custom', path: ['containers', index, 'name'], message: 'duplicate container name' });
+      containers.add(container.name);
     });
   });
 
@@ -119,3 +141,4 @@ export type AgentInfo = z.infer<typeof agentInfoSchema>;
 export type AgentReport = AgentBody['reports'][number];
 export type CheckState = (typeof CHECK_STATES)[number];
 export type CheckResult = NonNullable<AgentReport['scripts']>[number];
+export type ContainerText = NonNullable<AgentReport['containers']>[number];

@@ -25,8 +25,19 @@ export const searchResults = z
       }),
     ),
     customers: z.array(z.object({ id, name: z.string(), active: z.boolean() })),
-    /** Containers by name, from the series their systems sent in the last day. */
-    containers: z.array(z.object({ name: z.string(), systemId: id, systemName: z.string(), running: z.boolean() })),
+    /**
+     * Containers by name or image, from the series their systems sent in the last day; `image` as the
+     * agent last listed it (null from an agent that does not send images).
+     */
+    containers: z.array(
+      z.object({
+        name: z.string(),
+        image: z.string().nullable(),
+        systemId: id,
+        systemName: z.string(),
+        running: z.boolean(),
+      }),
+    ),
     alerts: z.array(
       z.object({
         id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),

@@ -80,6 +80,19 @@ export const scriptCheckList = z
   .meta({ id: 'ScriptCheckList' });
 export type ScriptCheck = z.infer<typeof scriptCheckList>[number];
 
+/** The image of each of a system's containers as its agent last listed them (docs/protocol.md "Containers and processes"). */
+export const containerImageList = z
+  .array(
+    z.object({
+      name: z.string(),
+      image: z.string(),
+      /** The report that last said so. */
+      reportedAt: z.iso.datetime({ offset: true }),
+    }),
+  )
+  .meta({ id: 'ContainerImageList' });
+export type ContainerImage = z.infer<typeof containerImageList>[number];
+
 export const metricsQuery = z.object({
   name: z.string().regex(/^[a-z0-9_.]{1,64}$/, 'must be a metric name'),
   instance: z.string().max(128).default(''),

@@ -13,18 +13,13 @@ import { createIngestRepo } from '../backend/src/ingest/repo.js';
 import {
   chartsOf,
   HOUR,
-  jobIds,
   MINUTE,
   refreshNow,
   rowsOf,
-  startRealTimescale,
+  startSetUpRealTimescale,
   stopRealTimescale,
-  unscheduleJobs,
   type RealTimescale,
 } from '../backend/src/testing/report-rows.js';
-import { loadRetentionConfig } from './environment.js';
-import { runMigrations } from './migrate.js';
-import { setupTimescale } from './timescale.js';
 
 const SILENT = pino({ level: 'silent' });
 
@@ -39,13 +34,8 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
   const rows = <T>(sql: string, bindings: Knex.RawBinding[] = []) => rowsOf<T>(knex, sql, bindings);
 
   before(async () => {
-    real = await startRealTimescale();
+    real = await startSetUpRealTimescale();
     knex = real.knex;
-    await runMigrations(knex);
-    const first = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
-    assert.equal(first.ok, true, first.messages.join('\n'));
-    // from here the policies run only when a test calls them
-    await unscheduleJobs(knex, await jobIds(knex));
     const [customer] = await knex('customers').insert({ name: 'Rows' }).returning('id');
     customerId = (customer as { id: number }).id;
   });

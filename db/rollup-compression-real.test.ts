@@ -9,19 +9,16 @@ import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
 import {
-  jobIds,
+  insertSystem,
   refreshNow,
   rowsOf,
-  startRealTimescale,
+  startSetUpRealTimescale,
   stopRealTimescale,
-  unscheduleJobs,
   type RealTimescale,
 } from '../backend/src/testing/report-rows.js';
 import { loadRetentionConfig } from './environment.js';
-import { runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
 
-const SILENT = pino({ level: 'silent' });
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
@@ -53,17 +50,9 @@ describe('metrics_5m compressed inside its refresh window on the real extension'
     );
 
   before(async () => {
-    real = await startRealTimescale();
+    real = await startSetUpRealTimescale();
     knex = real.knex;
-    await runMigrations(knex);
-    const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
-    assert.equal(outcome.ok, true, outcome.messages.join('\n'));
-    await unscheduleJobs(knex, await jobIds(knex));
-    const [customer] = await knex('customers').insert({ name: 'Late' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'late-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    systemId = await insertSystem(knex, 'Late', 'late-01');
   });
   after(() => stopRealTimescale(real));
 

@@ -9,21 +9,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { createAuditRepo } from '../backend/src/audit/repo.js';
-import { createAuditService } from '../backend/src/audit/service.js';
-import { createMemoryBus } from '../backend/src/bus/memory-bus.js';
 import { createHousekeepingRepo } from '../backend/src/housekeeping/repo.js';
-import type { Principal } from '../backend/src/lib/access.js';
-import { FakeClock } from '../backend/src/lib/clock.js';
 import {
+  chartsOf,
+  insertSystem,
   startRealTimescale,
   stopRealTimescale,
   unscheduleJobs,
   type RealTimescale,
 } from '../backend/src/testing/report-rows.js';
-import { createSystemsRepo } from '../backend/src/systems/repo.js';
-import { createScriptChecksReader } from '../backend/src/systems/script-checks-repo.js';
-import { createSystemsService } from '../backend/src/systems/service.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
 import { setupTimescale } from './timescale.js';
@@ -70,11 +64,7 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
     real = await startRealTimescale();
     knex = real.knex;
     await runMigrations(knex);
-    const [customer] = await knex('customers').insert({ name: 'Real' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'real-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    systemId = await insertSystem(knex, 'Real', 'real-01');
   });
   after(() => stopRealTimescale(real));
 
@@ -214,24 +204,8 @@ describe('the TimescaleDB step on the real extension', { timeout: 300_000 }, () 
   });
 
   it('answers each chart range from the right source', async () => {
-    const admin = { userId: 1, role: 'ADMIN', customerIds: new Set() } as unknown as Principal;
-    const service = createSystemsService({
-      repo: createSystemsRepo(knex),
-      scriptChecks: createScriptChecksReader(knex),
-      bus: createMemoryBus(),
-      clock: new FakeClock(now),
-      audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),
-    });
-    const range = async (ms: number) =>
-      (
-        await service.metrics(admin, {
-          systemId,
-          name: 'cpu.usage_pct',
-          instance: '',
-          from: new Date(now.getTime() - ms),
-          to: now,
-        })
-      ).source;
+    const chart = await chartsOf(knex, systemId, now);
+    const range = async (ms: number) => (await chart('cpu.usage_pct', '', ms)).source;
     assert.equal(await range(HOUR), 'raw');
     assert.equal(await range(2 * DAY), 'raw');
     assert.equal(await range(7 * DAY), '5m');

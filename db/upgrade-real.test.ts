@@ -6,7 +6,6 @@
  * (docs/decisions.md "One row per report").
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
@@ -16,14 +15,12 @@ import { pickSource } from '../backend/src/systems/service.js';
 import {
   chartsOf,
   HOUR,
-  PER_SAMPLE_RELEASE_STEP,
-  perSampleReleaseMigrations,
   rowsOf,
-  startRealTimescale,
-  stopRealTimescale,
-  unscheduleJobs,
+  settlePerSampleRows,
+  startPerSampleRelease,
+  stopPerSampleRelease,
   type Chart,
-  type RealTimescale,
+  type PerSampleRelease,
 } from '../backend/src/testing/report-rows.js';
 import { loadRetentionConfig } from './environment.js';
 import { runMigrations } from './migrate.js';
@@ -65,29 +62,15 @@ async function previousChart(knex: Knex, systemId: number, now: Date, series: (t
 }
 
 describe('upgrading per-sample rows to one row per report on the real extension', { timeout: 300_000 }, () => {
-  let real: RealTimescale | undefined;
+  let release: PerSampleRelease | undefined;
   let knex: Knex;
-  let migrations: string;
   let systemId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const rows = <T>(sql: string, bindings: Knex.RawBinding[] = []) => rowsOf<T>(knex, sql, bindings);
 
   before(async () => {
-    real = await startRealTimescale();
-    knex = real.knex;
-    migrations = await perSampleReleaseMigrations();
-    await runMigrations(knex, migrations);
-    await knex.raw(PER_SAMPLE_RELEASE_STEP);
-    const jobs = await rows<{ job_id: number }>('SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000');
-    await unscheduleJobs(
-      knex,
-      jobs.map((job) => job.job_id),
-    );
-    const [customer] = await knex('customers').insert({ name: 'Old' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'old-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    release = await startPerSampleRelease();
+    ({ knex, systemId } = release);
     // 20 days of a report every 5 minutes; the rollups take it all, then raw keeps its last 7 days
     await knex.raw(
       `INSERT INTO metrics (time, system_id, name, instance, value)
@@ -102,15 +85,9 @@ describe('upgrading per-sample rows to one row per report on the real extension'
         SERIES.map((s) => s.instance),
       ],
     );
-    for (const view of ['metrics_5m', 'metrics_1h'])
-      await knex.raw('CALL refresh_continuous_aggregate(?::regclass, NULL, ?::timestamptz)', [view, now]);
-    await knex.raw("SELECT drop_chunks('metrics', older_than => INTERVAL '7 days')");
-    await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c");
+    await settlePerSampleRows(knex, now, '7 days');
   });
-  after(async () => {
-    await stopRealTimescale(real);
-    if (migrations) await rm(migrations, { recursive: true, force: true });
-  });
+  after(() => stopPerSampleRelease(release));
 
   it('keeps every chart range unchanged across the upgrade, and new reports continue the lines', async () => {
     const before = new Map<string, Chart>();

@@ -106,7 +106,10 @@ export async function probePing(settings: z.infer<typeof pingSettings>, ctx: Pro
   // the address resolved and checked above, never the name: ping would resolve it again
   const args = ['-n', '-q', '-c', String(settings.count), '-i', '0.2', '-w', String(deadline), address];
   const output = await new Promise<string | CheckFailure>((resolve) => {
-    execFile('ping', args, { timeout: ctx.timeoutMs + 1000, signal: ctx.signal }, (error, stdout) => {
+    // ping stops itself at its deadline (-w, the run's timeout) and then prints the loss; killing it
+    // when the run's timer fires at the same instant would lose that summary, so only a ping that
+    // outlives its own deadline is killed
+    execFile('ping', args, { timeout: ctx.timeoutMs + 1000 }, (error, stdout) => {
       if (error && (error as { code?: unknown }).code === 'ENOENT') resolve(new CheckFailure('ping is not installed'));
       else resolve(stdout);
     });

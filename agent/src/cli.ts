@@ -51,6 +51,108 @@ function refusal(status: number, answer: unknown): string {
   return `the server answered ${status}: ${error}`;
 }
 
+/** `install-update`: the root start step installing a staged update; exits 0 whatever happens. */
+async function installUpdate(args: string[], io: Output): Promise<number> {
+  const executable = runningExecutable();
+  const config = await readConfig(configPath(args)).catch((error: Error) => {
+    io.err(`argus-agent: config: ${error.message}; no staged update installed`);
+    return null;
+  });
+  // a start step that failed would keep the agent from starting: whatever happens, exit 0
+  if (config && executable)
+    await installStagedUpdate({
+      stateDir: config.stateDir,
+      executable,
+      webhookUrl: config.webhookUrl,
+      arch: buildArch(),
+      log: (line) => io.err(`argus-agent: ${line}`),
+    });
+  return 0;
+}
+
+/** `once`: one report sent, the server's answer printed (the agent key kept, not shown). */
+async function reportOnce(args: string[], io: Output, host: Host): Promise<number> {
+  const config = await readConfig(configPath(args));
+  const identity = await loadIdentity(config.stateDir, host);
+  const report = await createCollector(host, {
+    waitForHostTools: true,
+    checksDir: config.checksDir,
+    textfileDir: config.textfileDir,
+    log: (line) => io.err(`argus-agent: ${line}`),
+  }).report();
+  const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
+  const answer = await deliver(
+    config.webhookUrl,
+    token,
+    await body(host, report, identity.agentKey ? null : config.enrollment),
+  );
+  if (answer.status !== 200) {
+    io.err(`argus-agent: ${refusal(answer.status, answer.body)}`);
+    return 1;
+  }
+  const agentKey = (answer.body as { agentKey?: string }).agentKey;
+  if (agentKey) await saveIdentity(config.stateDir, { ...identity, agentKey });
+  io.out(
+    JSON.stringify(answer.body, null, 2).replace(/"agentKey": "[^"]*"/, '"agentKey": "[kept in the state directory]"'),
+  );
+  return 0;
+}
+
+/** `run`: the agent as a service, until SIGTERM or SIGINT. */
+async function runService(args: string[], io: Output, host: Host): Promise<number> {
+  const config = await readConfig(configPath(args));
+  const stop = new AbortController();
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
+  io.out(`argus-agent ${AGENT_VERSION}: reporting to ${new URL(config.webhookUrl).origin} every ${config.interval} s`);
+  // what the server's agent settings ask to watch, from its last answer
+  const saved = await loadSettings(config.stateDir);
+  const settings = { current: saved.settings };
+  const log = (line: string) => io.err(`argus-agent: ${line}`);
+  // the network checks assigned to this agent, from the last answer until the next one says otherwise
+  const checks = createCheckScheduler({ log });
+  checks.assign(saved.checks);
+  checks.start(stop.signal);
+  const updater = createUpdater({
+    stateDir: config.stateDir,
+    running: AGENT_VERSION,
+    webhookUrl: config.webhookUrl,
+    executable: runningExecutable(),
+    // under systemd (INVOCATION_ID) the installer's unit has the root start step install-update
+    rootInstallsStaged: process.env['INVOCATION_ID'] !== undefined,
+    log,
+    restart: () => restartInPlace(log),
+  });
+  await runAgent(
+    {
+      config,
+      identity: await loadIdentity(config.stateDir, host),
+      facts: await hostFacts(host),
+      collector: createCollector(host, {
+        settings: () => settings.current,
+        log,
+        checksDir: config.checksDir,
+        textfileDir: config.textfileDir,
+      }),
+      settings,
+      settingsRev: saved.rev,
+      boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),
+      buffer: await openBuffer(join(config.stateDir, 'buffer')),
+      update: (offer) => updater.answered(offer),
+      checks,
+      log,
+    },
+    stop.signal,
+  );
+  return 0;
+}
+
+/** A config that did not read or a step that threw: said on stderr, exit code 2. */
+function failed(io: Output, error: unknown): number {
+  const message = error instanceof ConfigError ? `config: ${error.message}` : (error as Error).message;
+  io.err(`argus-agent: ${message}`);
+  return 2;
+}
+
 export async function main(args: string[], io: Output, host: Host = localHost()): Promise<number> {
   // units written by installers before `run` existed start `argus-agent --config FILE`
   const [command] = args[0] === '--config' ? ['run'] : args;
@@ -58,117 +160,14 @@ export async function main(args: string[], io: Output, host: Host = localHost())
     io.out(AGENT_VERSION);
     return 0;
   }
-  if (command === 'install-update') {
-    const executable = runningExecutable();
-    const config = await readConfig(configPath(args)).catch((error: Error) => {
-      io.err(`argus-agent: config: ${error.message}; no staged update installed`);
-      return null;
-    });
-    // a start step that failed would keep the agent from starting: whatever happens, exit 0
-    if (config && executable)
-      await installStagedUpdate({
-        stateDir: config.stateDir,
-        executable,
-        webhookUrl: config.webhookUrl,
-        arch: buildArch(),
-        log: (line) => io.err(`argus-agent: ${line}`),
-      });
-    return 0;
-  }
+  if (command === 'install-update') return installUpdate(args, io);
   if (command === 'collect') {
     const report = await createCollector(host, { waitForHostTools: true }).report();
     io.out(JSON.stringify(await body(host, report, null), null, 2));
     return 0;
   }
-  if (command === 'once') {
-    try {
-      const config = await readConfig(configPath(args));
-      const identity = await loadIdentity(config.stateDir, host);
-      const report = await createCollector(host, {
-        waitForHostTools: true,
-        checksDir: config.checksDir,
-        textfileDir: config.textfileDir,
-        log: (line) => io.err(`argus-agent: ${line}`),
-      }).report();
-      const token = agentToken(config.webhookSecret, { sub: identity.sub, ak: identity.agentKey });
-      const answer = await deliver(
-        config.webhookUrl,
-        token,
-        await body(host, report, identity.agentKey ? null : config.enrollment),
-      );
-      if (answer.status !== 200) {
-        io.err(`argus-agent: ${refusal(answer.status, answer.body)}`);
-        return 1;
-      }
-      const agentKey = (answer.body as { agentKey?: string }).agentKey;
-      if (agentKey) await saveIdentity(config.stateDir, { ...identity, agentKey });
-      io.out(
-        JSON.stringify(answer.body, null, 2).replace(
-          /"agentKey": "[^"]*"/,
-          '"agentKey": "[kept in the state directory]"',
-        ),
-      );
-      return 0;
-    } catch (error) {
-      const message = error instanceof ConfigError ? `config: ${error.message}` : (error as Error).message;
-      io.err(`argus-agent: ${message}`);
-      return 2;
-    }
-  }
-  if (command === 'run') {
-    try {
-      const config = await readConfig(configPath(args));
-      const stop = new AbortController();
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => stop.abort());
-      io.out(
-        `argus-agent ${AGENT_VERSION}: reporting to ${new URL(config.webhookUrl).origin} every ${config.interval} s`,
-      );
-      // what the server's agent settings ask to watch, from its last answer
-      const saved = await loadSettings(config.stateDir);
-      const settings = { current: saved.settings };
-      const log = (line: string) => io.err(`argus-agent: ${line}`);
-      // the network checks assigned to this agent, from the last answer until the next one says otherwise
-      const checks = createCheckScheduler({ log });
-      checks.assign(saved.checks);
-      checks.start(stop.signal);
-      const updater = createUpdater({
-        stateDir: config.stateDir,
-        running: AGENT_VERSION,
-        webhookUrl: config.webhookUrl,
-        executable: runningExecutable(),
-        // under systemd (INVOCATION_ID) the installer's unit has the root start step install-update
-        rootInstallsStaged: process.env['INVOCATION_ID'] !== undefined,
-        log,
-        restart: () => restartInPlace(log),
-      });
-      await runAgent(
-        {
-          config,
-          identity: await loadIdentity(config.stateDir, host),
-          facts: await hostFacts(host),
-          collector: createCollector(host, {
-            settings: () => settings.current,
-            log,
-            checksDir: config.checksDir,
-            textfileDir: config.textfileDir,
-          }),
-          settings,
-          settingsRev: saved.rev,
-          boot: eventWatches(bootWatch(host, config.stateDir), journalWatch(runTool, config.stateDir)),
-          buffer: await openBuffer(join(config.stateDir, 'buffer')),
-          update: (offer) => updater.answered(offer),
-          checks,
-          log,
-        },
-        stop.signal,
-      );
-      return 0;
-    } catch (error) {
-      const message = error instanceof ConfigError ? `config: ${error.message}` : (error as Error).message;
-      io.err(`argus-agent: ${message}`);
-      return 2;
-    }
-  }
+  if (command === 'once') return reportOnce(args, io, host).catch((error: unknown) => failed(io, error));
+  if (command === 'run') return runService(args, io, host).catch((error: unknown) => failed(io, error));
   io.err(USAGE);
   return 64;
 }

@@ -68,6 +68,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
   const scripts = scriptChecks({ dir: options.checksDir ?? DEFAULT_CHECKS_DIR, settings, log, firstWaitMs });
   // every /proc/<pid>/stat once a look: the zombie count and the process lists share them
   const procStats = sharedProcStats(host);
+  const containers = containersCollector({ settings, log, hostCpus: cores });
   const parts: (() => Promise<Sample[]>)[] = [
     cpuCollector(host),
     memoryCollector(host),
@@ -78,7 +79,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     kernelCollector(host, procStats.stats),
     configuredCollector(settings, run),
     processesCollector(host, settings, clock, procStats.stats),
-    containersCollector({ settings, log, hostCpus: cores }),
+    containers,
     textfileCollector({ dir: options.textfileDir ?? DEFAULT_TEXTFILE_DIR, settings, log }),
     atMostEvery(MINUTE, clockCollector(run), { firstWaitMs }),
     atMostEvery(10 * MINUTE, smartCollector(run), { firstWaitMs }),
@@ -101,11 +102,13 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
       const [metrics, checked] = await Promise.all([lookOnce(), scripts.collect()]);
       metrics.push(...checked.samples);
       const checks = checked.checks;
+      const described = containers.described();
       return {
         ts: new Date().toISOString(),
         metrics,
         ...(events.length ? { events } : {}),
         ...(checks.length ? { scripts: checks } : {}),
+        ...(described ? { containers: described } : {}),
       };
     },
   };

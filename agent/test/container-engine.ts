@@ -33,15 +33,11 @@ async function copyWithLibraries(root: string, binaries: string[]): Promise<void
   }
 }
 
-/** Builds TINY_IMAGE once per engine (kept between runs: a second run finds it). */
-export async function ensureTinyImage(): Promise<void> {
-  if (
-    await docker('image', 'inspect', TINY_IMAGE).then(
-      () => true,
-      () => false,
-    )
-  )
-    return;
+/**
+ * The tiny image's root file system as a tarball at `tar`: dash (as sh), sleep and rm with their
+ * libraries. Docker and Podman both import it (`docker import`, `podman import`).
+ */
+export async function tinyRootTarball(tar: string): Promise<void> {
   const root = await mkdtemp(join(tmpdir(), 'argus-tiny-'));
   try {
     const which = async (name: string) =>
@@ -56,11 +52,27 @@ export async function ensureTinyImage(): Promise<void> {
       ['rm', remove],
     ] as const)
       await symlink(target as string, join(root, 'bin', name)).catch(() => undefined);
-    const tar = `${root}.tar`;
     await exec('tar', ['-C', root, '-cf', tar, '.']);
-    await docker('import', '--change', 'ENV PATH=/bin', '--change', 'CMD ["/bin/sh"]', tar, TINY_IMAGE);
-    await rm(tar, { force: true });
   } finally {
     await rm(root, { recursive: true, force: true });
+  }
+}
+
+/** Builds TINY_IMAGE once per engine (kept between runs: a second run finds it). */
+export async function ensureTinyImage(): Promise<void> {
+  if (
+    await docker('image', 'inspect', TINY_IMAGE).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  const dir = await mkdtemp(join(tmpdir(), 'argus-tiny-tar-'));
+  try {
+    const tar = join(dir, 'root.tar');
+    await tinyRootTarball(tar);
+    await docker('import', '--change', 'ENV PATH=/bin', '--change', 'CMD ["/bin/sh"]', tar, TINY_IMAGE);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
   }
 }

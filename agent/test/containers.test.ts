@@ -4,6 +4,7 @@
  * stopped by the test, one busy under CPU and memory limits), read through the engine's socket and
  * through a second path to it (as a Podman socket would be named); then an engine that is missing,
  * refusing or silent: no container series, one line in the log, and the collection within its budget.
+ * Beside the series, each container's image for the report's `containers`.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -12,7 +13,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { containersCollector } from '../src/collectors/containers.js';
+import { containersCollector, imageOf } from '../src/collectors/containers.js';
 import type { Sample } from '../src/sample.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from './container-engine.js';
 
@@ -95,10 +96,24 @@ describe('containers from the Docker engine', () => {
     await symlink(ENGINE_SOCKET, path);
     const collect = containersCollector({ settings: () => ({ 'containers.socket': path }), log: () => undefined });
     assert.equal(value(await collect(), 'container.running', 'busy'), 1);
+    const off = containersCollector({ settings: () => ({ 'containers.socket': 'off' }), log: assert.fail });
+    assert.deepEqual(await off(), []);
+    assert.equal(off.described(), undefined, 'no engine asked: the report says nothing of containers');
+  });
+
+  it("describes each listed container with the engine's image name, running or not", async () => {
+    const collect = containersCollector({
+      settings: () => ({ 'containers.socket': ENGINE_SOCKET }),
+      log: () => undefined,
+    });
+    assert.equal(collect.described(), undefined, 'nothing before the first collection');
+    await collect();
+    const mine = (collect.described() ?? []).filter((c) => c.name.startsWith(prefix));
     assert.deepEqual(
-      await containersCollector({ settings: () => ({ 'containers.socket': 'off' }), log: assert.fail })(),
-      [],
+      mine.map((c) => c.name),
+      ['busy', 'health', 'loop', 'stopped'].map(name),
     );
+    for (const container of mine) assert.equal(container.image, TINY_IMAGE, container.name);
   });
 
   it('leaves the series out and says so once when the socket is missing, refuses, or never answers', async () => {
@@ -122,6 +137,7 @@ describe('containers from the Docker engine', () => {
           const started = performance.now();
           assert.deepEqual(await collect(), []);
           assert.ok(performance.now() - started < 9000);
+          assert.equal(collect.described(), undefined, 'an engine that does not answer describes no container');
         }
         assert.equal(logs.length, 1, logs.join('\n'));
         assert.match(logs[0] as string, says);
@@ -129,5 +145,19 @@ describe('containers from the Docker engine', () => {
     } finally {
       silent.close();
     }
+  });
+});
+
+describe("a container's image in the report", () => {
+  it('cuts an image name to what a report may carry and drops control characters', () => {
+    assert.equal(
+      imageOf({ Id: 'a', Image: 'registry.example:5000/team/app:1.2@sha256:ab' }),
+      'registry.example:5000/team/app:1.2@sha256:ab',
+    );
+    assert.equal(imageOf({ Id: 'a' }), '');
+    assert.equal(imageOf({ Id: 'a', Image: 'app\u0007:1' }), 'app:1');
+    const long = imageOf({ Id: 'a', Image: 'x'.repeat(600) });
+    assert.equal(long.length, 512);
+    assert.ok(long.endsWith('…'));
   });
 });

@@ -62,6 +62,19 @@ export interface AppDeps {
   outermost?: Koa.Middleware;
 }
 
+/** How long housekeeping keeps audit rows, agent events and samples, from the configuration. */
+function housekeepingRetention(config: AppConfig) {
+  return {
+    auditRetentionMs: config.auditRetention.ms,
+    agentEventRetentionMs: config.retention.rawRetention.ms,
+    sampleRetention: {
+      rawMs: config.retention.rawRetention.ms,
+      rollup5mMs: config.retention.rollup5mRetention.ms,
+      rollup1hMs: config.retention.rollup1hRetention.ms,
+    },
+  };
+}
+
 /**
  * Every feature's assembly, in dependency order. `origins` is the one Origin rule of every
  * browser-facing check.
@@ -111,6 +124,7 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     mailer,
     notifier,
     rules: rules.rules,
+    forecastSettings: settings.forecastSettings,
     cronSecret,
     metrics: selfMetrics.evaluation,
   });
@@ -131,13 +145,7 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
     ...shared,
     alertRetention: settings.alertRetention,
     monthlyReports: reports.monthly,
-    auditRetentionMs: config.auditRetention.ms,
-    agentEventRetentionMs: config.retention.rawRetention.ms,
-    sampleRetention: {
-      rawMs: config.retention.rawRetention.ms,
-      rollup5mMs: config.retention.rollup5mRetention.ms,
-      rollup1hMs: config.retention.rollup1hRetention.ms,
-    },
+    ...housekeepingRetention(config),
   });
   const troubledStorageJobs = () => housekeeping.housekeeping.troubledStorageJobs();
   const health = assembleHealth({ ...core, redis: deps.redis, troubledStorageJobs });

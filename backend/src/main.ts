@@ -24,6 +24,7 @@ import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
 import { createSecretBox } from './lib/secret-box.js';
 import { checkSecretsKey } from './secrets/key-check.js';
+import { createSecretsRepo } from './secrets/repo.js';
 import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -94,7 +95,7 @@ export async function startServer(
     log,
   );
   // a database that does not answer yet must not stop the start: health reports it, the check waits for next start
-  await checkSecretsKey({ db, box, log }).catch((error: unknown) =>
+  await checkSecretsKey({ repo: createSecretsRepo(db), box, log }).catch((error: unknown) =>
     log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
   );
   const {

@@ -9,6 +9,12 @@
  * difference is what script checks and drop-ins cost the agent itself (the checks' own CPU shows apart,
  * as the children's).
  *
+ * `--containers N`: N idle containers of the test suites' tiny local image on their Docker engine
+ * (agent/test/container-engine.ts), read by the agent (the setting `containers.socket` in the sink's
+ * answer), removed at the end (`--engine-as-is`: the containers the engine runs already, none started). `--before <executable>`: that build and this one alternately, over
+ * http, `--rounds R` times (default 3), then each one's median and the ratio after/before: the machine
+ * is shared, so the ratio of runs side by side says more than either figure.
+ *
  * The executable run is a copy written in 64 KiB pieces, as the installer's curl writes it: postject
  * writes the whole file in one write(2), and on kernels whose page cache then holds it in large
  * folios (ext4 on Linux 6.16+) every page fault maps a whole folio, which put about 30 MB of never
@@ -24,6 +30,7 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { buildAgent } from '../../agent/build/build-agent.js';
+import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from '../../agent/test/container-engine.js';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 
@@ -61,15 +68,36 @@ async function scriptsAndDropIns(state: string): Promise<string> {
   return `checks_dir: "${checks}"\ntextfile_dir: "${textfile}"\n`;
 }
 
-async function benchOnce(
-  binary: string,
-  state: string,
-  scheme: 'http' | 'https',
-  seconds: number,
+interface Figures {
+  rssMb: number;
+  cpuMs: number;
+}
+
+interface BenchRun {
+  binary: string;
+  state: string;
+  scheme: 'http' | 'https';
+  seconds: number;
+  withScripts?: boolean;
+  /** The engine's socket when the bench started containers for the agent to read. */
+  containersSocket?: string;
+  label?: string;
+}
+
+async function benchOnce({
+  binary,
+  state: stateRoot,
+  scheme,
+  seconds,
   withScripts = false,
-): Promise<void> {
+  containersSocket,
+  label = '',
+}: BenchRun): Promise<Figures> {
+  const state = await mkdtemp(join(stateRoot, 'run-'));
   const extraConfig = withScripts ? await scriptsAndDropIns(state) : '';
-  const ANSWER = answer(withScripts ? { 'scripts.interval': '5' } : {});
+  const settings: Record<string, string> = withScripts ? { 'scripts.interval': '5' } : {};
+  settings['containers.socket'] = containersSocket ?? 'off';
+  const ANSWER = answer(settings);
   let reports = 0;
   const handler: http.RequestListener = (request, response) => {
     request.resume();
@@ -118,17 +146,76 @@ async function benchOnce(
   const perCollection = (end.cpuMs - start.cpuMs) / Math.max(1, collections);
   const toolsPerCollection = (end.childrenMs - start.childrenMs) / Math.max(1, collections);
   console.log(
-    `agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s): ` +
+    `${label}agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s): ` +
       `RSS ${end.rssMb.toFixed(1)} MB (peak ${peakRss.toFixed(1)}), CPU ${perCollection.toFixed(1)} ms per collection ` +
       `(collect + gzip + send), ${((perCollection / 30_000) * 100).toFixed(3)} % of one core at the 30 s interval; ` +
       `host tools it ran: ${toolsPerCollection.toFixed(1)} ms per collection`,
   );
+  return { rssMb: end.rssMb, cpuMs: perCollection };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** `count` idle containers labelled for this bench; returns their removal. */
+async function startContainers(count: number): Promise<() => Promise<void>> {
+  await ensureTinyImage();
+  const label = `argus-agent-bench=${process.pid}`;
+  const names = Array.from({ length: count }, (_, i) => `argus-bench-${process.pid}-${i}`);
+  const remove = async () => {
+    const ids = (await docker('ps', '-aq', '--filter', `label=${label}`)).split('\n').filter(Boolean);
+    for (let i = 0; i < ids.length; i += 10) await docker('rm', '-f', ...ids.slice(i, i + 10));
+  };
+  try {
+    for (let i = 0; i < names.length; i += 10)
+      await Promise.all(
+        names
+          .slice(i, i + 10)
+          .map((name) => docker('run', '-d', '--name', name, '--label', label, TINY_IMAGE, 'sleep', '1d')),
+      );
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return remove;
+}
+
+/** `before` and this build alternately over http, `rounds` times: each one's medians and their ratio. */
+async function compare(before: string, after: string, rounds: number, base: Omit<BenchRun, 'binary' | 'scheme'>) {
+  const runs: Record<'before' | 'after', Figures[]> = { before: [], after: [] };
+  for (let round = 1; round <= rounds; round++)
+    for (const [which, binary] of [
+      ['before', before],
+      ['after', after],
+    ] as const)
+      runs[which].push(await benchOnce({ ...base, binary, scheme: 'http', label: `round ${round}, ${which}: ` }));
+  const cpu = runs.before.map((b, i) => (runs.after[i] as Figures).cpuMs / b.cpuMs);
+  const rss = runs.before.map((b, i) => (runs.after[i] as Figures).rssMb / b.rssMb);
+  console.log(
+    `before: CPU median ${median(runs.before.map((r) => r.cpuMs)).toFixed(1)} ms, RSS median ${median(runs.before.map((r) => r.rssMb)).toFixed(1)} MB; ` +
+      `after: CPU median ${median(runs.after.map((r) => r.cpuMs)).toFixed(1)} ms, RSS median ${median(runs.after.map((r) => r.rssMb)).toFixed(1)} MB; ` +
+      `after/before per round: CPU ${cpu.map((r) => r.toFixed(2)).join(', ')}; RSS ${rss.map((r) => r.toFixed(2)).join(', ')}`,
+  );
 }
 
 export async function benchAgent(args: string[]): Promise<void> {
-  const seconds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 60);
+  const option = (name: string) => {
+    const at = args.indexOf(name);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const seconds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 60);
+  const containers = Number(option('--containers') ?? 0);
+  const before = option('--before');
   const { dir } = await buildAgent();
   const state = await mkdtemp(join(tmpdir(), 'argus-agent-bench-'));
+  // `--engine-as-is`: the engine's containers as they are (none started or removed: a slow engine takes minutes)
+  const asIs = args.includes('--engine-as-is');
+  const removeContainers = containers > 0 && !asIs ? await startContainers(containers) : async () => undefined;
+  const base = {
+    state,
+    seconds,
+    withScripts: args.includes('--scripts'),
+    ...(containers > 0 || asIs ? { containersSocket: ENGINE_SOCKET } : {}),
+  };
   try {
     const binary = join(state, 'argus-agent');
     await pipeline(
@@ -136,9 +223,17 @@ export async function benchAgent(args: string[]): Promise<void> {
       createWriteStream(binary),
     );
     await chmod(binary, 0o755);
-    for (const scheme of ['http', 'https'] as const) await benchOnce(binary, state, scheme, seconds);
-    if (args.includes('--scripts')) await benchOnce(binary, state, 'http', seconds, true);
+    if (before) {
+      const copy = join(state, 'argus-agent-before');
+      await pipeline(createReadStream(before, { highWaterMark: 64 * 1024 }), createWriteStream(copy));
+      await chmod(copy, 0o755);
+      await compare(copy, binary, Number(option('--rounds') ?? 3), base);
+      return;
+    }
+    for (const scheme of ['http', 'https'] as const) await benchOnce({ ...base, binary, scheme, withScripts: false });
+    if (base.withScripts) await benchOnce({ ...base, binary, scheme: 'http' });
   } finally {
+    await removeContainers();
     await rm(state, { recursive: true, force: true });
   }
 }

@@ -9,9 +9,11 @@ import { createEvaluationRepos } from '../../backend/src/evaluation/assembly.js'
 import { createEvaluation } from '../../backend/src/evaluation/service.js';
 import { randomToken } from '../../backend/src/lib/crypto.js';
 import { createNotificationsRepo } from '../../backend/src/notifications/repo.js';
+import { createRoutingRepo } from '../../backend/src/notifications/routing-repo.js';
 import { createAlertNotifier } from '../../backend/src/notifications/service.js';
 import { createDeliveriesRepo } from '../../backend/src/notifications/deliveries-repo.js';
 import { createSecretBox } from '../../backend/src/lib/secret-box.js';
+import { createForecastSettingsRepo } from '../../backend/src/settings/forecast/repo.js';
 import { captureLogger } from '../../backend/src/testing/logger.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 
@@ -77,6 +79,16 @@ export async function seedFleet(knex: Knex, systems: number): Promise<number> {
   return rows;
 }
 
+/** What ingest does between two runs, for the parts the run reads: every agent reported again. */
+export async function agentsReport(knex: Knex): Promise<void> {
+  // a report rewrites its system's row: every series' time, and the uptime went on
+  await knex.raw(
+    `UPDATE system_latest SET times = array_fill(now(), ARRAY[cardinality(times)]),
+            vals[array_position(names, 'uptime.s')] = vals[array_position(names, 'uptime.s')] + 60`,
+  );
+  await knex.raw(`UPDATE systems SET last_seen_at = now()`);
+}
+
 /** The evaluation as the app builds it, on the memory bus, the real clock and mail off. */
 export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boolean } = {}) {
   const { log } = captureLogger();
@@ -91,12 +103,14 @@ export function benchEvaluation(knex: Knex, options: { keepForecastLines?: boole
     notifier: createAlertNotifier({
       repo: createNotificationsRepo(knex),
       deliveries: createDeliveriesRepo(knex),
+      routing: createRoutingRepo(knex),
       box: createSecretBox({ settingsEncryptionKey: null, authSecret: 'b'.repeat(40) }, log),
       mailer,
       clock: { now: () => new Date() },
       log,
       authUrl: '',
     }),
+    forecastSettings: { get: () => createForecastSettingsRepo(knex).find() },
     ...options,
   });
 }

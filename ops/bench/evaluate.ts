@@ -22,7 +22,7 @@ import { createKnex } from '../../db/connection.js';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { isMain } from '../../db/is-main.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
-import { benchEvaluation, seedFleet } from './evaluate-fleet.js';
+import { agentsReport, benchEvaluation, seedFleet } from './evaluate-fleet.js';
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -40,16 +40,6 @@ async function seedHistory(knex: Knex, systems: number, hours: number, stepMin: 
     [stepMin, systems, Math.floor((hours * 60) / stepMin)],
   );
   return (result as { rowCount: number }).rowCount;
-}
-
-/** What ingest does between two runs, for the parts the run reads: every agent reported again. */
-async function agentsReport(knex: Knex): Promise<void> {
-  // a report rewrites its system's row: every series' time, and the uptime went on
-  await knex.raw(
-    `UPDATE system_latest SET times = array_fill(now(), ARRAY[cardinality(times)]),
-            vals[array_position(names, 'uptime.s')] = vals[array_position(names, 'uptime.s')] + 60`,
-  );
-  await knex.raw(`UPDATE systems SET last_seen_at = now()`);
 }
 
 async function timeRuns(knex: Knex, evaluation: ReturnType<typeof benchEvaluation>, runs: number, label: string) {

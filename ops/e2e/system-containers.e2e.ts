@@ -1,10 +1,11 @@
 /**
  * End to end, a system's containers and processes as a person reads them: the built console behind
  * nginx, a system whose last half hour holds container and process series (seeded through the
- * `metric_samples` view, as the agent's reports would store them). The Containers tab lists each
- * container's state, health, restarts, CPU and memory, a click shows the container's own charts,
- * the Processes tab shows the top lists, and the quick search finds a container by name and leads
- * to its tab. Axe and the 390 px width are checked on the Containers tab.
+ * `metric_samples` view, as the agent's reports would store them, and the images its agent listed).
+ * The Containers tab lists each container's image, state, health, restarts, CPU and memory, a click
+ * shows the container's own charts, the Processes tab shows the top lists, and the quick search
+ * finds a container by name or image and leads to its tab. Axe and the 390 px width (with a long
+ * image reference) are checked on the Containers tab.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -25,6 +26,11 @@ const CONTAINERS: Record<string, Record<string, number>> = {
   'web-shop': { running: 1, healthy: 0, restarts: 3, cpu_pct: 95, mem_pct: 40 },
   'db-main': { running: 1, healthy: 1, restarts: 0, cpu_pct: 20, mem_pct: 70 },
   'cron-job': { running: 0, restarts: 1, cpu_pct: 0, mem_pct: 0 },
+};
+/** The images the agent listed: a long reference must wrap at 390 px; cron-job's is not known. */
+const IMAGES = {
+  'web-shop': 'registry.example.com:5000/shop/storefront-web:2026.11.28-build.1234',
+  'db-main': 'postgres:16',
 };
 const PROCESSES: Record<string, { cpu_pct: number; rss_bytes: number }> = {
   'node (app)': { cpu_pct: 150, rss_bytes: 800 * 1024 ** 2 },
@@ -67,6 +73,14 @@ describe('e2e: the containers and processes of a system', () => {
     await db
       .knex('metric_latest')
       .insert(rows.map((r) => ({ system_id: seeded.systemId, ...r, time: new Date(Date.now() - 60_000) })));
+    await db.knex('container_images').insert(
+      Object.entries(IMAGES).map(([name, image]) => ({
+        system_id: seeded.systemId,
+        name,
+        image,
+        reported_at: new Date(Date.now() - 60_000),
+      })),
+    );
     browser = await launchChromium();
     // bypassCSP: axe is injected as a script, which the console's CSP refuses
     page = await (await browser.newContext({ ignoreHTTPSErrors: true, bypassCSP: true })).newPage();
@@ -91,7 +105,7 @@ describe('e2e: the containers and processes of a system', () => {
       .locator(selector)
       .evaluateAll((rows) =>
         (rows as unknown as Cells[]).map((row) =>
-          Array.from(row.querySelectorAll('th, td'), (cell) => cell.textContent?.trim()),
+          Array.from(row.querySelectorAll('th, td'), (cell) => cell.textContent?.replace(/\s+/g, ' ').trim()),
         ),
       );
 
@@ -105,8 +119,8 @@ describe('e2e: the containers and processes of a system', () => {
 
     assert.deepEqual(await rowTexts('argus-system-containers tbody tr'), [
       ['cron-job', 'Exited', 'No check', '1', '0 %', '0 %'],
-      ['db-main', 'Running', 'Healthy', '0', '20 %', '70 %'],
-      ['web-shop', 'Unhealthy', 'Unhealthy', '3', '95 %', '40 %'],
+      [`db-main ${IMAGES['db-main']}`, 'Running', 'Healthy', '0', '20 %', '70 %'],
+      [`web-shop ${IMAGES['web-shop']}`, 'Unhealthy', 'Unhealthy', '3', '95 %', '40 %'],
     ]);
     await page.getByRole('button', { name: 'Charts of web-shop' }).click();
     const charts = page.getByTestId('container-charts');
@@ -128,11 +142,14 @@ describe('e2e: the containers and processes of a system', () => {
     await page.getByTestId('watched-charts').locator('argus-family-chart .uplot').first().waitFor();
   });
 
-  it("finds a container in the quick search and leads to its system's Containers tab", async () => {
+  it("finds a container in the quick search by name or image and leads to its system's Containers tab", async () => {
     await page.goto(`${app.url}/alerts`);
     await page.getByRole('heading', { name: 'Incidents' }).waitFor();
     await page.keyboard.press('Control+K');
-    await page.getByRole('combobox', { name: 'Systems, checks, customers, containers and alerts' }).fill('web-sh');
+    const search = page.getByRole('combobox', { name: 'Systems, checks, customers, containers and alerts' });
+    await search.fill('storefront');
+    await page.getByRole('option', { name: /web-shop.*storefront-web/ }).waitFor();
+    await search.fill('web-sh');
     await page.getByRole('option', { name: /web-shop/ }).click();
     await page.waitForURL(/\/systems\/\d+\?tab=containers&container=web-shop$/);
     assert.equal(

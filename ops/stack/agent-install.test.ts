@@ -20,6 +20,8 @@ import { signedInAs } from '../../backend/src/testing/http.js';
 import { waitFor } from '../../backend/src/testing/net.js';
 import { buildAgent } from '../../agent/build/build-agent.js';
 import { docker, figure, offlineImages, requireEngine } from './deployment.js';
+import { hostImage, startAgentAsTheUnitSays, startAgentHost, unitLine } from './agent-host.js';
+import { agentPingChecks, reportsOf, systemOf, testNetwork } from './agent-host-checks.js';
 
 const WEBHOOK_SECRET = 'agent-install-container-webhook-secret-01';
 const dist = await mkdtemp(path.join(tmpdir(), 'argus-agent-install-'));
@@ -33,10 +35,15 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
   let binary: string;
   let installUrl: string;
   let key: string;
+  /** The systemd hosts' cluster: its agents report every 5 s. */
+  let systemdKey: string;
+  let admin: Awaited<ReturnType<typeof signedInAs>>;
+  let customerId: number;
   const containers: string[] = [];
+  const networks: string[] = [];
   /** The console's command (contracts/agents.ts installCommand), with the script's options. */
-  const installCommand = (options = '') =>
-    `printf 'Argus-Enrollment-Key: %s\\n' '${key}' | curl -fsSL -H @- '${installUrl}' | sh${options}`;
+  const installCommand = (options = '', enrollmentKey = key) =>
+    `printf 'Argus-Enrollment-Key: %s\\n' '${enrollmentKey}' | curl -fsSL -H @- '${installUrl}' | sh${options}`;
 
   /** A container of the Debian image piping the installer into sh, as the README's command does. */
   async function installer(name: string, detach: boolean) {
@@ -61,15 +68,21 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
     const { dir } = await buildAgent({ outDir: dist, arches: ['x86_64'] });
     binary = path.join(dir, 'argus-agent-linux-x86_64');
     await utimes(binary, MTIME, MTIME);
-    const admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
+    admin = await signedInAs(fixture.server.url, fixture.db.knex, 'ADMIN');
     const customer = await admin.post('/api/customers', { name: 'Container GmbH' });
+    customerId = customer.body.id;
     const cluster = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'containers' });
+    const systemd = await admin.post('/api/clusters', { customerId: customer.body.id, name: 'systemd hosts' });
+    systemdKey = systemd.body.enrollmentKey;
+    const fast = { scope: { type: 'cluster', id: systemd.body.id }, key: 'interval', value: '5' };
+    assert.equal((await admin.post('/api/agent-settings', fast)).status, 201);
     // what the console shows: PUBLIC_URL is where the test server listens, reachable on the host network
     installUrl = `${fixture.server.url}/api/agent/install.sh`;
     key = cluster.body.enrollmentKey;
   });
   after(async () => {
     for (const container of containers) await docker(['rm', '-f', container]);
+    for (const network of networks) await docker(['network', 'rm', network]);
     await rm(dist, { recursive: true, force: true });
   });
 
@@ -198,6 +211,78 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
       ),
       /^\d+\.\d+\.\d+\n# Argus agent configuration, written by the installer/,
     );
+  });
+
+  /** A host with Docker where the installer ran (with its options) and the agent runs as the unit says. */
+  async function installedHost(role: string, options: string) {
+    const container = `argus-agent-install-${run}-${role}`;
+    containers.push(container);
+    const host = await startAgentHost(await hostImage(image), container);
+    await host.sh(installCommand(` -s -- ${options}`.trimEnd(), systemdKey));
+    const status = await startAgentAsTheUnitSays(host);
+    const system = await systemOf(fixture.db.knex, host.hostname, async () => host.log());
+    return { host, status, system };
+  }
+
+  it('--docker: the agent, as its own account in the socket’s group, reads the real engine’s containers; its ping checks run', async () => {
+    const started = performance.now();
+    const { host, status, system } = await installedHost('docker', '--docker');
+    assert.equal(await unitLine(host, 'SupplementaryGroups'), 'docker');
+    const [uid, groups] = await Promise.all([
+      host.sh('id -u argus-agent'),
+      host.sh('getent group docker | cut -d: -f3'),
+    ]);
+    assert.match(status, new RegExp(`^Uid:\\s+${uid}\\s+${uid}\\s+${uid}\\s+${uid}$`, 'm'), 'not root');
+    assert.match(status, new RegExp(`^Groups:\\s+${groups}\\s*$`, 'm'), 'the docker group alone');
+    // the engine's containers, read through its socket: this host's own container among them
+    const running = async () =>
+      (
+        await fixture.db
+          .knex('metric_latest')
+          .where({ system_id: system.id, name: 'container.running', instance: host.container })
+          .first()
+      )?.value;
+    await waitFor(async () => (await running()) === 1, 60_000, 500).catch(async () => {
+      throw new Error(`the agent sent no container of the engine; it said:\n${await host.log()}`);
+    });
+    figure(
+      `installer --docker to the engine's containers stored in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    );
+    assert.doesNotMatch(await host.log(), /containers:/);
+
+    // ping as the agent's account: a neighbour that answers, and an address of the test's own network nobody holds
+    const network = await testNetwork(`argus-agent-install-${run}`);
+    networks.push(network.name);
+    const pinged = await agentPingChecks(admin, { customerId, system }, { up: '127.0.0.1', down: network.unheld });
+    assert.equal(pinged.up.state, 'UP', JSON.stringify(pinged.up.results));
+    assert.equal(pinged.up.lastResult?.packetLossPct, 0);
+    assert.equal(typeof pinged.up.lastResult?.responseMs, 'number');
+    assert.equal(pinged.down.state, 'DOWN', JSON.stringify(pinged.down.results));
+    assert.deepEqual([pinged.down.lastResult?.reason, pinged.down.lastResult?.packetLossPct], ['no reply', 100]);
+    figure(
+      `agent ping checks: UP after ${pinged.seconds.up.toFixed(0)} s, DOWN after ${pinged.seconds.down.toFixed(0)} s`,
+    );
+  });
+
+  it('without --docker: the agent says once that it may not open the socket, sends no container, and keeps reporting', async () => {
+    const { host, system } = await installedHost('no-docker', '');
+    assert.equal(await unitLine(host, 'SupplementaryGroups'), '');
+    const said =
+      /containers: may not open \/var\/run\/docker\.sock \(install with --docker, or point containers\.socket at a proxy\); container series left out/;
+    await waitFor(async () => said.test(await host.log()), 30_000, 500);
+    const first = await reportsOf(fixture.db.knex, system.id);
+    await waitFor(async () => (await reportsOf(fixture.db.knex, system.id)) >= first + 3, 60_000, 1000).catch(
+      async () => {
+        throw new Error(`the agent stopped reporting after ${first} reports; it said:\n${await host.log()}`);
+      },
+    );
+    assert.equal((await host.log()).match(new RegExp(said.source, 'g'))?.length, 1, await host.log());
+    const containers = await fixture.db
+      .knex('metric_latest')
+      .where({ system_id: system.id })
+      .andWhere('name', 'like', 'container.%');
+    assert.deepEqual(containers, []);
+    assert.equal((await fixture.db.knex('systems').where({ id: system.id }).first()).status, 'ONLINE');
   });
 
   it('refuses a build whose bytes do not match the sha256 the server gives, installing nothing', async () => {

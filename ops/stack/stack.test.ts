@@ -35,6 +35,7 @@ import {
   requireEngine,
   testCodeInApp,
 } from './deployment.js';
+import { pingChecksInTheImage } from './ping-checks.js';
 import { httpsClient, type HttpsClient, type Reply } from './https-client.js';
 
 const PASSWORD = 'a long enough password for the stack';
@@ -74,7 +75,10 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     proxy = await startTlsProxy({ appPort });
     authUrl = proxy.origin;
     api = httpsClient(proxy.origin, proxy.cert);
-    await layOutDeployment(dir, { AUTH_URL: authUrl, ...SECRETS, ARGUS_PORT: String(appPort), ...images });
+    // the ping checks' targets are on the compose network: private addresses, allowed as a server inside
+    // the network it checks allows them
+    const settings = { AUTH_URL: authUrl, ...SECRETS, ARGUS_PORT: String(appPort), ARGUS_ALLOW_PRIVATE_CHECKS: 'true' };
+    await layOutDeployment(dir, { ...settings, ...images });
     // a previous run that was cut off leaves its containers and volume behind
     await compose(dir, ['down', '-v', '--remove-orphans']);
   });
@@ -194,6 +198,21 @@ describe('the production stack (image, compose, nginx with TLS, Chromium)', { ti
     } finally {
       sim.kill('SIGTERM');
     }
+  });
+
+  test('ping checks run in the image as its unprivileged user: a container answers (UP), an unheld address not (DOWN)', async () => {
+    const { up, down, redis, silent, settled } = await pingChecksInTheImage(dir, api);
+    assert.equal(up.state, 'UP', `ping ${redis}: ${JSON.stringify(up.lastResult)}`);
+    assert.equal(up.lastResult?.up, true);
+    assert.equal(up.lastResult?.packetLossPct, 0);
+    // a round trip on a bridge is well under a millisecond (tenths are kept: it may read 0)
+    const roundTrip = up.lastResult?.responseMs;
+    assert.ok(typeof roundTrip === 'number' && roundTrip >= 0 && roundTrip < 1000, `round trip ${roundTrip}`);
+    assert.equal(down.state, 'DOWN', `ping ${silent}: ${JSON.stringify(down.lastResult)}`);
+    assert.deepEqual([down.lastResult?.reason, down.lastResult?.packetLossPct], ['no reply', 100]);
+    figure(
+      `ping checks: UP after ${settled['up']?.toFixed(0)} s (${up.lastResult?.responseMs} ms), DOWN after ${settled['down']?.toFixed(0)} s`,
+    );
   });
 
   test('the scheduler calls the evaluation endpoint within 150 s of the start', async () => {

@@ -108,6 +108,9 @@ fi
 for tool in dockerd debootstrap; do
   command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] || apt_install "$([ "$tool" = dockerd ] && echo docker.io || echo "$tool")"
 done
+# Podman for the agent's containers through Podman's Docker-compatible socket (agent/test/podman.test.ts):
+# the test runs its own `podman system service` with storage of its own, so nothing here is started
+command -v podman >/dev/null 2>&1 || apt_install podman
 export DOCKER_HOST=${DOCKER_HOST:-unix:///run/argus-docker.sock}
 if ! docker info >/dev/null 2>&1; then
   if [ "$(id -u)" != 0 ]; then
@@ -128,4 +131,4 @@ if ! docker info >/dev/null 2>&1; then
   fi
 fi
 
-echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, dnsmasq, ping, qemu (arm64), docker, PostgreSQL and Redis are ready"
+echo "prepare: chromium, shellcheck, docker-compose, yamllint, nginx, dnsmasq, ping, qemu (arm64), docker, podman, PostgreSQL and Redis are ready"

@@ -12,8 +12,16 @@
  * running container — the Docker API has no stats for all containers at once — at most
  * STATS_AT_ONCE at a time, all within BUDGET_MS; what is not in by then waits for the next
  * collection. An engine that does not answer leaves every container series out, said once in the log.
+ * Beside the series, `described()` gives the report's `containers`: each listed container's image.
  */
+import {
+  MAX_CONTAINERS_PER_REPORT,
+  MAX_IMAGE_LENGTH,
+  PRINTABLE,
+  type ContainerText,
+} from '../../../contracts/agent-report.js';
 import { sample, type Sample } from '../sample.js';
+import { printable } from './nagios-output.js';
 import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
 import {
   figures,
@@ -31,7 +39,7 @@ const REQUEST_MS = 3000;
 const BUDGET_MS = 8000;
 const STATS_AT_ONCE = 4;
 /** 2,000 metrics a report at most: 120 containers × 12 series leave room for the host's own. */
-export const MAX_CONTAINERS = 120;
+export const MAX_CONTAINERS = MAX_CONTAINERS_PER_REPORT;
 const MINUTE = 60_000;
 
 interface Tracked {
@@ -81,6 +89,28 @@ function why(error: unknown, socket: string): string {
   return `the container engine at ${socket} did not answer (${error instanceof Error ? error.message : code})`;
 }
 
+/**
+ * What the series need of an inspection, kept until the container changes: the whole answer (its
+ * configuration, mounts, networks…) is tens of kilobytes of objects per container held for nothing.
+ */
+function slim({ RestartCount, State, HostConfig }: Inspection): Inspection {
+  return {
+    RestartCount,
+    State: State && {
+      Status: State.Status,
+      ExitCode: State.ExitCode,
+      OOMKilled: State.OOMKilled,
+      StartedAt: State.StartedAt,
+      Health: State.Health && { Status: State.Health.Status },
+    },
+    HostConfig: HostConfig && {
+      NanoCpus: HostConfig.NanoCpus,
+      CpuQuota: HostConfig.CpuQuota,
+      CpuPeriod: HostConfig.CpuPeriod,
+    },
+  };
+}
+
 const newTracked = (): Tracked => ({
   inspection: null,
   inspectedState: '',
@@ -92,9 +122,23 @@ const newTracked = (): Tracked => ({
   look: null,
 });
 
-export function containersCollector(options: ContainerOptions) {
+export type ContainersCollector = (() => Promise<Sample[]>) & {
+  /** The containers of the last collection with their images; undefined when it saw no engine. */
+  described(): ContainerText[] | undefined;
+};
+
+/** The engine's image name as it is (the usual case, no copy), else cut and cleaned to what a report may carry. */
+export function imageOf(entry: ListEntry): string {
+  const image = entry.Image ?? '';
+  return image.length <= MAX_IMAGE_LENGTH && PRINTABLE.test(image) ? image : printable(image, MAX_IMAGE_LENGTH);
+}
+
+const describe = (entry: ListEntry): ContainerText => ({ name: nameOf(entry), image: imageOf(entry) });
+
+export function containersCollector(options: ContainerOptions): ContainersCollector {
   const now = options.now ?? Date.now;
   const tracked = new Map<string, Tracked>();
+  let described: ContainerText[] | undefined;
   let eventsSince: number | null = null;
   let saidWhy = '';
   let saidCapped = false;
@@ -174,7 +218,8 @@ export function containersCollector(options: ContainerOptions) {
   type Settings = ReturnType<typeof containerSettings>;
   type Samples = Map<string, Sample[]>;
 
-  return async (): Promise<Sample[]> => {
+  const collect = async (): Promise<Sample[]> => {
+    described = undefined;
     const settings = containerSettings(options.settings());
     if (settings.off) return [];
     const socket = settings.socket;
@@ -211,6 +256,7 @@ export function containersCollector(options: ContainerOptions) {
       saidCapped = true;
     }
     const shown = [...list].sort((a, b) => nameOf(a).localeCompare(nameOf(b))).slice(0, MAX_CONTAINERS);
+    described = shown.map(describe);
     const present = new Set(list.map((entry) => entry.Id));
     for (const id of tracked.keys()) if (!present.has(id)) tracked.delete(id); // removed: forgotten
 
@@ -227,7 +273,7 @@ export function containersCollector(options: ContainerOptions) {
       ({ entry, container }) => !withEvents || container.changed || container.inspectedState !== entry.State,
     );
     await boundedEach(stale, STATS_AT_ONCE, signal, async ({ entry, container }) => {
-      container.inspection = await get<Inspection>(`/containers/${entry.Id}/json`);
+      container.inspection = slim(await get<Inspection>(`/containers/${entry.Id}/json`));
       container.inspectedState = entry.State ?? '';
       container.changed = false;
     });
@@ -243,4 +289,5 @@ export function containersCollector(options: ContainerOptions) {
     });
     return entries.flatMap(({ entry, container }) => seriesOf(entry, container, stats, withEvents, settings));
   };
+  return Object.assign(collect, { described: () => described });
 }

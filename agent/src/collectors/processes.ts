@@ -22,6 +22,8 @@ const TICKS = 100;
 const MAX_TOP = 20;
 /** The longest process name the kernel keeps (TASK_COMM_LEN less its NUL). */
 const COMM_LENGTH = 15;
+/** How long the account names of /etc/passwd are kept: a new account's processes show its name after this. */
+const PASSWD_MS = 10 * 60_000;
 
 interface Proc {
   pid: string;
@@ -65,6 +67,15 @@ export function globMatcher(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/** The `top` items with the largest `size`, largest first; each size computed once. */
+function largest<T>(items: T[], size: (item: T) => number, top: number): T[] {
+  return items
+    .map((item) => ({ item, size: size(item) }))
+    .sort((a, b) => b.size - a.size)
+    .slice(0, top)
+    .map(({ item }) => item);
+}
+
 const users = (passwd: string) =>
   new Map(
     passwd
@@ -83,6 +94,15 @@ export function processesCollector(
 ) {
   let before: { at: number; ticks: Map<string, number> } | null = null;
   let pageSize: number | null = null;
+  let accounts: { at: number; names: Map<string, string> } | null = null;
+
+  /** Account names by uid: /etc/passwd changes seldom, so it is read again after PASSWD_MS only. */
+  async function passwd(): Promise<Map<string, string>> {
+    const at = clock();
+    if (!accounts || at - accounts.at >= PASSWD_MS)
+      accounts = { at, names: users((await host.read('/etc/passwd')) ?? '') };
+    return accounts.names;
+  }
 
   /** Bytes a page: the agent's own RSS in kB (status) over its pages (stat). */
   async function pageBytes(): Promise<number> {
@@ -148,26 +168,28 @@ export function processesCollector(
     }
     if (top === 0) return samples;
 
-    // group by name, take the candidates of both lists, then split them by user (status read only for those)
+    // group by name once, take the candidates of both lists, then split them by user (status read only for those)
+    const byName = new Map<string, Proc[]>();
+    for (const p of procs) {
+      const group = byName.get(p.name);
+      if (group) group.push(p);
+      else byName.set(p.name, [p]);
+    }
+    const userNames = await passwd();
     const rank = async (key: (p: Proc) => number) => {
-      const byName = new Map<string, Proc[]>();
-      for (const p of procs) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
       const sum = (list: Proc[]) => list.reduce((s, p) => s + key(p), 0);
-      const candidates = [...byName.values()].sort((a, b) => sum(b) - sum(a)).slice(0, top);
+      const candidates = largest([...byName.values()], sum, top);
       const groups = new Map<string, Proc[]>();
       for (const p of candidates.flat()) {
         const label = args ? (await cmdline(p.pid)) || p.name : p.name;
-        const user = (await userNames()).get(await uid(p.pid)) ?? 'unknown';
+        const user = userNames.get(await uid(p.pid)) ?? 'unknown';
         const instance = `${label.slice(0, 96)} (${user.slice(0, 28)})`.replace(/[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/gu, '?');
-        groups.set(instance, [...(groups.get(instance) ?? []), p]);
+        const group = groups.get(instance);
+        if (group) group.push(p);
+        else groups.set(instance, [p]);
       }
-      return [...groups.entries()]
-        .filter(([, list]) => sum(list) > 0)
-        .sort((a, b) => sum(b[1]) - sum(a[1]))
-        .slice(0, top);
+      return largest([...groups.entries()], ([, list]) => sum(list), top).filter(([, list]) => sum(list) > 0);
     };
-    let passwd: Map<string, string> | null = null;
-    const userNames = async () => (passwd ??= users((await host.read('/etc/passwd')) ?? ''));
     const shown = new Map<string, Proc[]>([...(last ? await rank(cpuOf) : []), ...(await rank((p) => p.rssPages))]);
     for (const [instance, list] of shown) {
       if (last)

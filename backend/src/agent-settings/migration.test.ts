@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { down, up } from '../../../db/migrations/0005_agent_settings.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { checkSecretsKey } from '../secrets/key-check.js';
+import { createSecretsRepo } from '../secrets/repo.js';
 import { places } from '../secrets/places.js';
 import { createCustomer } from '../testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
@@ -47,7 +48,7 @@ describe('migration 0005_agent_settings', () => {
     const logs = captureLogger();
     const authSecret = 'migration-test-auth-secret-0123456789abcdef';
     const fallback = createSecretBox({ settingsEncryptionKey: null, authSecret }, logs.log);
-    await checkSecretsKey({ db: db.knex, box: fallback, log: logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: fallback, log: logs.log });
     const [row] = await db
       .knex('agent_settings')
       .insert({ scope_type: 'cluster', cluster_id: clusterId, key: 'token', value: '', secret: true })
@@ -62,7 +63,10 @@ describe('migration 0005_agent_settings', () => {
       { settingsEncryptionKey: 'a-new-settings-key-0123456789abcdef', authSecret },
       logs.log,
     );
-    assert.equal((await checkSecretsKey({ db: db.knex, box: upgraded, log: logs.log })).status, 'reencrypted');
+    assert.equal(
+      (await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: upgraded, log: logs.log })).status,
+      'reencrypted',
+    );
     const stored = await db.knex('agent_settings').where({ id }).first('value');
     assert.equal(upgraded.sourceOf(stored.value), 'sek');
     assert.equal(upgraded.open(stored.value, places.agentSetting(id)), 'agent-token');

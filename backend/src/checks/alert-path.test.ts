@@ -5,36 +5,21 @@
  * on the harness's fake clock.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
 import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
-import { auditTrailOn } from '../testing/audit.js';
 import { routeGlobally, sealedWebhook } from '../testing/channels.js';
+import { checkInput, checkRig, httpGet, startShop, type Shop } from '../testing/check-rig.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
+import { ADMIN } from '../testing/principals.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../testing/webhook-receiver.js';
-import type { Principal } from '../lib/access.js';
-import { checksPolicy } from './policy.js';
-import { createChecksRepo } from './repo.js';
-import { createCheckRunner, HEARTBEAT_MS, nextSlot, type CheckRunner } from './runner.js';
-import { createChecksService, type ChecksService } from './service.js';
-
-const ADMIN: Principal = {
-  userId: 1,
-  role: 'ADMIN',
-  email: 'admin@example.com',
-  via: 'session',
-  sessionId: null,
-  tokenId: null,
-  customerIds: new Set(),
-};
+import { HEARTBEAT_MS, nextSlot, type CheckRunner } from './runner.js';
+import type { ChecksService } from './service.js';
 
 describe('a check on the one alert path', () => {
   let h: EvaluationHarness;
   let receiver: WebhookReceiver;
-  let shop: http.Server;
-  let answer = 200;
+  let shop: Shop;
   let runner: CheckRunner;
   let checks: ChecksService;
   before(async () => {
@@ -42,24 +27,12 @@ describe('a check on the one alert path', () => {
     assert.equal(await ensureCheckRules(h.knex), 2);
     receiver = await startWebhookReceiver();
     await routeGlobally(h.knex, [await sealedWebhook(h.knex, h.box, `${receiver.url}/hook`)]);
-    shop = http.createServer((_req, res) => res.writeHead(answer).end('shop'));
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const repo = createChecksRepo(h.knex);
-    const policy = checksPolicy(true);
-    runner = createCheckRunner({ repo, box: h.box, clock: h.clock, log: h.logs.log, policy });
-    checks = createChecksService({
-      repo,
-      box: h.box,
-      clock: h.clock,
-      audit: auditTrailOn(h.knex, h.clock),
-      policy,
-      changed: () => undefined,
-    });
+    shop = await startShop();
+    ({ runner, checks } = checkRig(h));
   });
   after(async () => {
     await runner.stop();
-    shop.closeAllConnections();
-    await new Promise((resolve) => shop.close(resolve));
+    await shop.close();
     await receiver.close();
     await h.close();
   });
@@ -73,37 +46,17 @@ describe('a check on the one alert path', () => {
 
   it('DOWN after its retries raises a routed CRITICAL alert; UP again resolves it', async () => {
     const customerId = await h.customer();
-    const url = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
-    const check = await checks.create(SYSTEM_ACTOR, ADMIN, {
-      customerId,
-      clusterId: null,
-      name: 'Shop front',
-      settings: {
-        type: 'http',
-        url,
-        method: 'GET',
-        expectedStatuses: '200-299',
-        keywordIsRegex: false,
-        keywordAbsent: false,
-        followRedirects: true,
-        verifyTls: true,
-        headers: [],
-      },
-      intervalSeconds: 60,
-      timeoutSeconds: 5,
-      retries: 1,
-      retryIntervalSeconds: 20,
-      maxResponseMs: null,
-      locations: ['argus'],
-      quorum: null,
-      enabled: true,
-    });
+    const check = await checks.create(
+      SYSTEM_ACTOR,
+      ADMIN,
+      checkInput(customerId, 'Shop front', { settings: httpGet(shop.url), retries: 1 }),
+    );
 
     await runThenEvaluate(check.id);
     assert.equal((await checks.get(ADMIN, check.id)).state, 'UP');
     assert.equal(await h.statusOf(check.id), 'ONLINE');
 
-    answer = 503;
+    shop.answer = 503;
     await runThenEvaluate(check.id);
     const retrying = await checks.get(ADMIN, check.id);
     assert.deepEqual([retrying.state, retrying.failures, retrying.lastResult?.reason], ['UP', 1, 'status 503']);
@@ -116,7 +69,7 @@ describe('a check on the one alert path', () => {
     assert.equal(await h.statusOf(check.id), 'CRITICAL');
     await waitFor(() => receiver.events().includes('raised'));
 
-    answer = 200;
+    shop.answer = 200;
     await runThenEvaluate(check.id);
     assert.equal((await checks.get(ADMIN, check.id)).state, 'UP');
     assert.deepEqual(await h.openAlerts(check.id), []);
@@ -135,20 +88,14 @@ describe('a check on the one alert path', () => {
 
   it('keeps the state fresh between the runs of a long interval, and spreads checks over their interval', async () => {
     const customerId = await h.customer();
-    const check = await checks.create(SYSTEM_ACTOR, ADMIN, {
-      customerId,
-      clusterId: null,
-      name: 'Hourly',
-      settings: { type: 'tcp', host: '127.0.0.1', port: (shop.address() as AddressInfo).port },
-      intervalSeconds: 3600,
-      timeoutSeconds: 5,
-      retries: 0,
-      retryIntervalSeconds: 20,
-      maxResponseMs: null,
-      locations: ['argus'],
-      quorum: null,
-      enabled: true,
-    });
+    const check = await checks.create(
+      SYSTEM_ACTOR,
+      ADMIN,
+      checkInput(customerId, 'Hourly', {
+        settings: { type: 'tcp', host: '127.0.0.1', port: shop.port },
+        intervalSeconds: 3600,
+      }),
+    );
     await runner.runNow(check.id);
     const stored = async () => Number((await h.knex('metrics').where({ system_id: check.id }).count({ n: '*' }))[0]?.n);
     assert.equal(await stored(), 1);

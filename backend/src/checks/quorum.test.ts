@@ -8,57 +8,33 @@
  * out, a location gone quiet that stops counting, and the locations and quorum refused when wrong.
  */
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { CheckRun } from '../../../contracts/agent-report.js';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
-import type { Principal } from '../lib/access.js';
 import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { Invalid } from '../lib/errors.js';
-import { auditTrailOn } from '../testing/audit.js';
+import { checkInput, checkRig, httpGet, startShop, type Shop } from '../testing/check-rig.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
-import { createAgentChecks, type AgentChecks } from './agent-checks.js';
-import { checksPolicy } from './policy.js';
-import { createChecksRepo } from './repo.js';
-import { createCheckResults } from './results.js';
-import { createCheckRunner, type CheckRunner } from './runner.js';
-import { createChecksService, type ChecksService } from './service.js';
-
-const ADMIN: Principal = {
-  userId: 1,
-  role: 'ADMIN',
-  email: 'admin@example.com',
-  via: 'session',
-  sessionId: null,
-  tokenId: null,
-  customerIds: new Set(),
-};
+import { ADMIN } from '../testing/principals.js';
+import type { AgentChecks } from './agent-checks.js';
+import type { CheckRunner } from './runner.js';
+import type { ChecksService } from './service.js';
 
 describe('a check run from three places', () => {
   let h: EvaluationHarness;
-  let shop: http.Server;
-  let answer = 200;
+  let shop: Shop;
   let runner: CheckRunner;
   let checks: ChecksService;
   let agents: AgentChecks;
   before(async () => {
     h = await startEvaluationHarness();
     await ensureCheckRules(h.knex);
-    shop = http.createServer((_req, res) => res.writeHead(answer).end('shop'));
-    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
-    const repo = createChecksRepo(h.knex);
-    const policy = checksPolicy(true);
-    const results = createCheckResults({ repo, clock: h.clock });
-    runner = createCheckRunner({ repo, box: h.box, clock: h.clock, log: h.logs.log, policy, results });
-    agents = createAgentChecks({ repo, results, box: h.box, clock: h.clock, log: h.logs.log });
-    const audit = auditTrailOn(h.knex, h.clock);
-    checks = createChecksService({ repo, box: h.box, clock: h.clock, audit, policy, changed: () => agents.changed() });
+    shop = await startShop();
+    ({ runner, agents, checks } = checkRig(h));
   });
   after(async () => {
     await runner.stop();
-    shop.closeAllConnections();
-    await new Promise((resolve) => shop.close(resolve));
+    await shop.close();
     await h.close();
   });
 
@@ -79,30 +55,14 @@ describe('a check run from three places', () => {
     const customerId = await h.customer();
     const [a, b] = [await h.system({ customerId }), await h.system({ customerId })];
     const stranger = await h.system();
-    const check = await checks.create(SYSTEM_ACTOR, ADMIN, {
-      customerId,
-      clusterId: null,
-      name: 'Shop',
-      settings: {
-        type: 'http',
-        url: `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`,
-        method: 'GET',
-        expectedStatuses: '200-299',
-        keywordIsRegex: false,
-        keywordAbsent: false,
-        followRedirects: true,
-        verifyTls: true,
-        headers: [],
-      },
-      intervalSeconds: 60,
-      timeoutSeconds: 5,
-      retries: 0,
-      retryIntervalSeconds: 20,
-      maxResponseMs: null,
-      locations: ['argus', `system:${a.id}`, `system:${b.id}`],
-      quorum: null,
-      enabled: true,
-    });
+    const check = await checks.create(
+      SYSTEM_ACTOR,
+      ADMIN,
+      checkInput(customerId, 'Shop', {
+        settings: httpGet(shop.url),
+        locations: ['argus', `system:${a.id}`, `system:${b.id}`],
+      }),
+    );
     assert.equal(check.effectiveQuorum, 2);
     // each agent gets it with its answer; the stranger (another customer) does not
     assert.deepEqual(
@@ -126,7 +86,7 @@ describe('a check run from three places', () => {
     assert.deepEqual([now.state, states(now)], ['UP', ['UP', 'UP', 'UP']]);
 
     // the server's own network fails: one of three, nothing raised
-    answer = 503;
+    shop.answer = 503;
     now = await round(true, true);
     assert.deepEqual([now.state, states(now)], ['UP', ['DOWN', 'UP', 'UP']]);
     assert.equal(now.results[0]?.lastResult?.reason, 'status 503');
@@ -154,7 +114,7 @@ describe('a check run from three places', () => {
     );
 
     // back: resolved
-    answer = 200;
+    shop.answer = 200;
     now = await round(true, true);
     assert.equal(now.state, 'UP');
     assert.deepEqual(await h.openAlerts(check.id), []);
@@ -180,19 +140,7 @@ describe('a check run from three places', () => {
   it('refuses agents of another customer, places that run no agent, and a quorum above the places', async () => {
     const customerId = await h.customer();
     const other = await h.system();
-    const base = {
-      customerId,
-      clusterId: null,
-      name: 'Port',
-      settings: { type: 'tcp' as const, host: '127.0.0.1', port: 22 },
-      intervalSeconds: 60,
-      timeoutSeconds: 5,
-      retries: 0,
-      retryIntervalSeconds: 20,
-      maxResponseMs: null,
-      quorum: null,
-      enabled: true,
-    };
+    const base = checkInput(customerId, 'Port', { settings: { type: 'tcp', host: '127.0.0.1', port: 22 } });
     await assert.rejects(
       checks.create(SYSTEM_ACTOR, ADMIN, { ...base, locations: ['argus', `system:${other.id}`] }),
       (error: Invalid) => error instanceof Invalid && error.details?.['field'] === 'locations.1',

@@ -13,6 +13,7 @@ import type { AlertNotifier } from '../notifications/service.js';
 import type { RulesService } from '../rules/service.js';
 import { createFlappingRepo } from './flapping-repo.js';
 import { createForecastRepo } from './forecast-repo.js';
+import type { ForecastSettingsSource } from './forecasts.js';
 import { createRunIncidentsRepo } from './incidents-repo.js';
 import { createObservationsRepo } from './observations-repo.js';
 import { createPreviewRepo } from './preview-repo.js';
@@ -33,6 +34,8 @@ export interface EvaluationAssemblyDeps {
   mailer: Mailer;
   notifier: AlertNotifier;
   rules: RulesService;
+  /** The settings feature's forecast settings (window, data share). */
+  forecastSettings: ForecastSettingsSource;
   cronSecret: string | null;
   metrics: EvaluationMetrics;
 }
@@ -50,9 +53,20 @@ export function createEvaluationRepos(db: Knex): EvaluationRepos {
 
 export function assembleEvaluation(deps: EvaluationAssemblyDeps) {
   const { db, bus, clock, log, mailer, notifier, metrics } = deps;
+  const settings = deps.forecastSettings;
   const repos = createEvaluationRepos(db);
-  const evaluation = createEvaluation({ db, repos, bus, clock, log, mailer, notifier, metrics });
-  const preview = createRulePreview({ repo: createPreviewRepo(db, repos.forecasts), clock });
+  const evaluation = createEvaluation({
+    db,
+    repos,
+    bus,
+    clock,
+    log,
+    mailer,
+    notifier,
+    metrics,
+    forecastSettings: settings,
+  });
+  const preview = createRulePreview({ repo: createPreviewRepo(db, repos.forecasts), clock, settings });
   return {
     /** The suppression in force now (maintenance, inactive customers): acknowledgements notify under it. */
     suppressionNow: () => currentSuppression(repos.run, clock.now()),
@@ -60,7 +74,7 @@ export function assembleEvaluation(deps: EvaluationAssemblyDeps) {
     cronRoutes: mountRoutes(evaluationRoutes, { evaluation, cronSecret: deps.cronSecret, log }),
     previewRoutes: mountRoutes(rulePreviewRoutes, { rules: deps.rules, preview }),
     /** A system's stored forecast lines, for its page's chart. */
-    forecastRoutes: mountRoutes(forecastRoutes, createSystemForecasts({ repos, clock })),
+    forecastRoutes: mountRoutes(forecastRoutes, createSystemForecasts({ repos, clock, settings })),
     /** Waits for a run in progress before the pool closes. */
     settled: () => evaluation.settled(),
   };

@@ -90,8 +90,7 @@ describe('forecast rules through the API', () => {
     // the lines as a run stores them, fitted through the last whole hour
     const ids = await db('systems').pluck('id');
     const forecasts = createForecastRepo(db);
-    const lines = await forecasts.fitLines('disk.used_pct', NOW, 24, { systemIds: ids });
-    await forecasts.storeLines('disk.used_pct', ids, NOW, 24, lines);
+    await forecasts.refitLines('disk.used_pct', ids, NOW, 24);
     const idOf = async (name: string) => (await db('systems').where({ name }).first('id')).id as number;
 
     const fast = await viewer.get(`/api/systems/${await idOf('fast-01')}/forecasts`);

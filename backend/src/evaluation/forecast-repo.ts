@@ -1,16 +1,13 @@
 /**
  * SQL of forecast rules: the least-squares line of a metric's series over the whole hours of a
  * window (from the hourly rollup `metrics_1h`, or from the raw rows binned by the hour where there
- * is no TimescaleDB), the lines the runs stored, and the forecast settings. A window is bounded
+ * is no TimescaleDB) and the lines the runs stored (the settings are the settings feature's, read
+ * through its service). A window is bounded
  * (at most a few weeks of hourly points), so a fit costs the same whatever history is stored.
  */
 import type { Knex } from 'knex';
-import { FORECAST_DEFAULTS, type ForecastSettings } from '../../../contracts/settings.js';
 
 export const HOUR_MS = 3_600_000;
-const SETTINGS_KEY = 'forecasts';
-
-export type { ForecastSettings };
 
 /** A series' line: its value at `through` (the window's end) and its slope per hour. */
 export interface FittedLine {
@@ -30,26 +27,67 @@ export type FitFilter = { systemIds: readonly number[] } | { customerIds: readon
 const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /**
- * The hourly points of the metric's series: the rollup's rows as they are (one per hour and series
- * set; an hour whose set changed counts twice, which moves a line by nothing that matters), or the
- * raw rows averaged by the hour. The rows are read once (MATERIALIZED), then split by position:
- * joined the other way round, each position re-read them all.
+ * The fit as common table expressions ending in `fitted` (system_id, instance, buckets, slope,
+ * level). The metric's positions in each series set are read once, each instance numbered (`slot`):
+ * the points are grouped by numbers, never by text. The hourly points are the rollup's rows as they
+ * are (one per hour and series set; an hour whose set changed counts twice, which moves a line by
+ * nothing that matters), or the raw rows averaged by the hour. The rows are read once
+ * (MATERIALIZED) and each point is taken out of its row's array before the points are grouped:
+ * grouped with the arrays still attached, the rows were sorted on disk.
  */
-function pointsSql(rollup: boolean): string {
-  return rollup
+function fitSql(
+  filter: FitFilter,
+  rollup: boolean,
+  metric: string,
+  through: Date,
+  windowHours: number,
+): { sql: string; bindings: Knex.RawBinding[] } {
+  const chosen = chosenSql(filter);
+  const from = new Date(through.getTime() - windowHours * HOUR_MS);
+  // x: the hour's middle in hours before `through`, computed once a row, not once a point
+  const x = `extract(epoch FROM bucket + INTERVAL '30 minutes' - ?::timestamptz) / 3600`;
+  const points = rollup
     ? `picked AS MATERIALIZED (
-         SELECT system_id, set_id, bucket, avgs AS vals FROM metrics_1h
+         SELECT system_id, set_id, ${x} AS x, avgs AS vals FROM metrics_1h
           WHERE system_id IN (SELECT id FROM chosen) AND bucket >= ? AND bucket < ?),
-       points AS (
-         SELECT r.system_id, p.instance, r.bucket, r.vals[p.k]::float8 AS value
-           FROM picked r JOIN positions p ON p.id = r.set_id)`
+       points AS MATERIALIZED (
+         SELECT r.system_id, p.slot, r.x, r.vals[p.k]::float8 AS value
+           FROM picked r JOIN positions p ON p.set_id = r.set_id)`
     : `picked AS MATERIALIZED (
-         SELECT system_id, set_id, date_bin(INTERVAL '1 hour', time, TIMESTAMPTZ 'epoch') AS bucket, vals FROM metrics
-          WHERE system_id IN (SELECT id FROM chosen) AND time >= ? AND time < ?),
-       points AS (
-         SELECT r.system_id, p.instance, r.bucket, avg(r.vals[p.k]::float8) AS value
-           FROM picked r JOIN positions p ON p.id = r.set_id GROUP BY 1, 2, 3)`;
+         SELECT system_id, set_id, ${x} AS x, vals
+           FROM (SELECT system_id, set_id, date_bin(INTERVAL '1 hour', time, TIMESTAMPTZ 'epoch') AS bucket, vals
+                   FROM metrics WHERE system_id IN (SELECT id FROM chosen) AND time >= ? AND time < ?) raw),
+       points AS MATERIALIZED (
+         SELECT r.system_id, p.slot, r.x, avg(r.vals[p.k]::float8) AS value
+           FROM picked r JOIN positions p ON p.set_id = r.set_id GROUP BY 1, 2, 3)`;
+  return {
+    sql: `chosen AS (${chosen.sql}),
+       positions AS MATERIALIZED (
+         SELECT s.id AS set_id, u.k::int AS k, u.instance, dense_rank() OVER (ORDER BY u.instance)::int AS slot
+           FROM metric_series_sets s, unnest(s.names, s.instances) WITH ORDINALITY AS u(name, instance, k)
+          WHERE s.names @> ARRAY[?::text] AND u.name = ?),
+       ${points},
+       -- the regr_* aggregates share one running state a group: one pass over the points
+       lines AS (
+         SELECT system_id, slot, count(*)::int AS buckets,
+                coalesce(regr_slope(value, x), 0) AS slope, coalesce(regr_intercept(value, x), regr_avgy(value, x)) AS level
+           FROM points GROUP BY 1, 2),
+       fitted AS MATERIALIZED (
+         SELECT l.system_id, i.instance, l.buckets, l.slope, l.level
+           FROM lines l JOIN (SELECT DISTINCT slot, instance FROM positions) i ON i.slot = l.slot)`,
+    bindings: [...chosen.bindings, metric, metric, through, from, through],
+  };
 }
+
+const lineOfRow = (metric: string, through: Date) => (row: Record<string, unknown>) => ({
+  systemId: row['system_id'] as number,
+  metric,
+  instance: row['instance'] as string,
+  through,
+  level: Number(row['level']),
+  slopePerH: Number(row['slope']),
+  buckets: row['buckets'] as number,
+});
 
 function chosenSql(filter: FitFilter): { sql: string; bindings: Knex.RawBinding[] } {
   if ('systemIds' in filter) return { sql: 'SELECT unnest(?::int[]) AS id', bindings: [[...filter.systemIds]] };
@@ -78,6 +116,9 @@ async function rollupExists(q: Knex): Promise<boolean> {
 }
 
 export function createForecastRepo(db: Knex) {
+  // once the TimescaleDB step made the rollup it stays: asked again only while it is missing
+  let rollup = false;
+  const hasRollup = async (q: Knex) => (rollup ||= await rollupExists(q));
   return {
     /**
      * The lines of `metric`'s series of the chosen systems over the `windowHours` whole hours before
@@ -91,97 +132,64 @@ export function createForecastRepo(db: Knex) {
       filter: FitFilter,
       q: Knex = db,
     ): Promise<FittedLine[]> {
-      const chosen = chosenSql(filter);
-      const from = new Date(through.getTime() - windowHours * HOUR_MS);
-      const result = await q.raw(
-        `WITH chosen AS (${chosen.sql}),
-         positions AS (
-           SELECT s.id, u.k::int AS k, u.instance
-             FROM metric_series_sets s, unnest(s.names, s.instances) WITH ORDINALITY AS u(name, instance, k)
-            WHERE s.names @> ARRAY[?::text] AND u.name = ?),
-         ${pointsSql(await rollupExists(q))},
-         placed AS (
-           SELECT system_id, instance, value,
-                  extract(epoch FROM bucket + INTERVAL '30 minutes' - ?::timestamptz) / 3600 AS x
-             FROM points)
-         SELECT system_id, instance, count(*)::int AS buckets,
-                coalesce(regr_slope(value, x), 0) AS slope,
-                coalesce(regr_intercept(value, x), avg(value)) AS level
-           FROM placed GROUP BY 1, 2`,
-        [...chosen.bindings, metric, metric, from, through, through],
-      );
-      return rows<Record<string, unknown>>(result).map((row) => ({
-        systemId: row['system_id'] as number,
-        metric,
-        instance: row['instance'] as string,
-        through,
-        level: Number(row['level']),
-        slopePerH: Number(row['slope']),
-        buckets: row['buckets'] as number,
-      }));
-    },
-    /** The settings (written by settings/forecast/service.ts), or their defaults; in the run's transaction. */
-    async loadForecastSettings(q: Knex = db): Promise<ForecastSettings> {
-      const row = (await q('app_settings').where({ key: SETTINGS_KEY }).first('value')) as
-        { value: Partial<ForecastSettings> } | undefined;
-      return { ...FORECAST_DEFAULTS, ...row?.value };
+      const fit = fitSql(filter, await hasRollup(q), metric, through, windowHours);
+      // by system and instance: the preview lists lines that cross at the same time in this order
+      const result = await q.raw(`WITH ${fit.sql} SELECT * FROM fitted ORDER BY system_id, instance`, fit.bindings);
+      return rows<Record<string, unknown>>(result).map(lineOfRow(metric, through));
     },
     /**
-     * Reporting systems whose lines of `metric` were not fitted through `through` over `windowHours`
-     * yet, never-fitted first: at most `limit` (of the fleet part, null: all).
+     * Fits the lines of `metric` of these systems and stores them in the same statement, in place of
+     * their lines before (a series that is gone loses its line), and notes the systems as fitted
+     * through `through` over `windowHours`. Answers the new lines.
      */
-    async dueForRefit(
-      metric: string,
-      through: Date,
-      windowHours: number,
-      part: number | null,
-      limit: number,
-      trx: Knex = db,
-    ): Promise<number[]> {
-      const result = await trx.raw(
-        `SELECT s.id FROM systems s
-           LEFT JOIN forecast_refits r ON r.system_id = s.id AND r.metric = ?
-          WHERE s.status <> 'PENDING' AND (?::int IS NULL OR s.customer_id = ?)
-            AND (r.system_id IS NULL OR r.through < ? OR r.window_hours <> ?)
-          ORDER BY r.through NULLS FIRST, s.id
-          LIMIT ?`,
-        [metric, part, part, through, windowHours, limit],
-      );
-      return rows<{ id: number }>(result).map((row) => row.id);
-    },
-    /** Replaces the lines of `metric` of these systems (a series that is gone loses its line). */
-    async storeLines(
+    async refitLines(
       metric: string,
       systemIds: readonly number[],
       through: Date,
       windowHours: number,
-      lines: readonly FittedLine[],
       trx: Knex = db,
-    ): Promise<void> {
-      if (!systemIds.length) return;
-      await trx('forecast_fits').where({ metric }).whereIn('system_id', systemIds).delete();
-      if (lines.length) {
-        await trx.raw(
-          `INSERT INTO forecast_fits (system_id, metric, instance, through, level, slope_per_h, buckets)
-           SELECT u.system_id, ?, u.instance, ?, u.level, u.slope, u.buckets
-             FROM unnest(?::int[], ?::text[], ?::float8[], ?::float8[], ?::int[]) AS u(system_id, instance, level, slope, buckets)`,
-          [
-            metric,
-            through,
-            lines.map((l) => l.systemId),
-            lines.map((l) => l.instance),
-            lines.map((l) => l.level),
-            lines.map((l) => l.slopePerH),
-            lines.map((l) => l.buckets),
-          ],
-        );
-      }
-      await trx.raw(
-        `INSERT INTO forecast_refits (system_id, metric, through, window_hours)
-         SELECT unnest(?::int[]), ?, ?, ?
-         ON CONFLICT (system_id, metric) DO UPDATE SET through = EXCLUDED.through, window_hours = EXCLUDED.window_hours`,
-        [[...systemIds], metric, through, windowHours],
+    ): Promise<FittedLine[]> {
+      if (!systemIds.length) return [];
+      const fit = fitSql({ systemIds: [...new Set(systemIds)] }, await hasRollup(trx), metric, through, windowHours);
+      const result = await trx.raw(
+        `WITH ${fit.sql},
+         gone AS (
+           DELETE FROM forecast_fits f
+            WHERE f.metric = ? AND f.system_id IN (SELECT id FROM chosen)
+              AND NOT EXISTS (SELECT 1 FROM fitted n WHERE n.system_id = f.system_id AND n.instance = f.instance)),
+         stored AS (
+           INSERT INTO forecast_fits (system_id, metric, instance, through, level, slope_per_h, buckets)
+           SELECT system_id, ?, instance, ?, level, slope, buckets FROM fitted
+           ON CONFLICT (system_id, metric, instance) DO UPDATE
+              SET through = EXCLUDED.through, level = EXCLUDED.level, slope_per_h = EXCLUDED.slope_per_h,
+                  buckets = EXCLUDED.buckets),
+         noted AS (
+           INSERT INTO forecast_refits (system_id, metric, through, window_hours)
+           SELECT id, ?, ?, ? FROM chosen
+           ON CONFLICT (system_id, metric) DO UPDATE
+              SET through = EXCLUDED.through, window_hours = EXCLUDED.window_hours)
+         SELECT * FROM fitted`,
+        [...fit.bindings, metric, metric, through, metric, through, windowHours],
       );
+      return rows<Record<string, unknown>>(result).map(lineOfRow(metric, through));
+    },
+    /** When each system's lines of `metric` were last fitted (of the fleet part, null: all): the window's end and its hours. */
+    async refitsOf(
+      metric: string,
+      part: number | null,
+      trx: Knex = db,
+    ): Promise<{ systemId: number; through: Date; windowHours: number }[]> {
+      const found = await trx('forecast_refits')
+        .where({ metric })
+        .modify((query) => {
+          if (part !== null) query.whereIn('system_id', trx('systems').where({ customer_id: part }).select('id'));
+        })
+        .select('system_id', 'through', 'window_hours');
+      return found.map((row: Record<string, unknown>) => ({
+        systemId: row['system_id'] as number,
+        through: row['through'] as Date,
+        windowHours: row['window_hours'] as number,
+      }));
     },
     /**
      * The stored lines with enough hours that reach some rule's threshold within its horizon from

@@ -9,11 +9,16 @@
  */
 import { durationText, formatMetricValue, metricInfo } from '../../../contracts/metric-catalogue.js';
 import { wallClock } from '../../../contracts/zoned-time.js';
+import type { ForecastSettings } from '../../../contracts/settings.js';
 import { instanceMatches } from '../rules/condition.js';
-import { HOUR_MS, type FittedLine, type ForecastSettings } from './forecast-repo.js';
+import type { ForecastSettingsService } from '../settings/forecast/service.js';
+import { HOUR_MS, type FittedLine } from './forecast-repo.js';
 import type { RuleBook } from './rule-book.js';
 import type { Suppression } from './suppression.js';
 import { identity, type AlertRule, type NewAlert, type OpenAlert, type SystemInfo } from './types.js';
+
+/** Where the evaluation reads the forecast settings: the settings feature's service, injected. */
+export type ForecastSettingsSource = Pick<ForecastSettingsService, 'get'>;
 
 /** A change over the whole window below this share of the threshold is flat (at least 0.001 units). */
 const FLAT_SHARE = 0.001;

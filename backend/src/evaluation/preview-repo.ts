@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
-import type { FittedLine, ForecastRepo, ForecastSettings } from './forecast-repo.js';
+import type { FittedLine, ForecastRepo } from './forecast-repo.js';
 
 export interface PreviewCandidate {
   systemId: number;
@@ -53,7 +53,6 @@ export function createPreviewRepo(db: Knex, forecasts: ForecastRepo) {
         .orderBy(['s.name', 'ml.instance']);
       return rows.map(mapCandidate);
     },
-    forecastSettings: (): Promise<ForecastSettings> => forecasts.loadForecastSettings(),
     /** The lines of `metric`'s series over the `windowHours` before `through`, of the systems one may see. */
     async forecastLines(metric: string, through: Date, windowHours: number, visible: Visible) {
       const lines = await forecasts.fitLines(metric, through, windowHours, {

@@ -10,7 +10,7 @@ import { visibleTo, type Principal, type Visible } from '../lib/access.js';
 import { conditionHolds, instanceMatches } from '../rules/condition.js';
 import type { Operator } from '../../../contracts/rules.js';
 import { HOUR_MS } from './forecast-repo.js';
-import { projectedAt } from './forecasts.js';
+import { projectedAt, type ForecastSettingsSource } from './forecasts.js';
 import { FRESH_MS } from './metric-rules.js';
 import { OFFLINE_AFTER_MS } from './offline.js';
 import { RuleBook } from './rule-book.js';
@@ -68,8 +68,8 @@ export const FORECAST_NOTE =
   'The trend of the hourly rollup up to the last whole hour, carried to now: maintenance windows and inactive customers are not considered.';
 
 /** The forecast rule's firing systems, soonest first, each with when it reaches the threshold. */
-async function forecastFiring(repo: PreviewRepo, rule: PreviewRule, now: Date, visible: Visible) {
-  const settings = await repo.forecastSettings();
+async function forecastFiring({ repo, settings: source }: PreviewDeps, rule: PreviewRule, now: Date, visible: Visible) {
+  const settings = await source.get();
   const through = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS);
   const lines = await repo.forecastLines(rule.metric as string, through, settings.windowHours, visible);
   const horizonMs = (rule.horizonSeconds ?? 0) * 1000;
@@ -82,7 +82,14 @@ async function forecastFiring(repo: PreviewRepo, rule: PreviewRule, now: Date, v
     .sort((a, b) => a.projectedAt.getTime() - b.projectedAt.getTime());
 }
 
-export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: Clock }) {
+interface PreviewDeps {
+  repo: PreviewRepo;
+  clock: Clock;
+  settings: ForecastSettingsSource;
+}
+
+export function createRulePreview(deps: PreviewDeps) {
+  const { repo, clock } = deps;
   return {
     /** `siblings`: the saved rules with the same key (overrides and the global one). */
     async preview(principal: Principal, rule: PreviewRule, siblings: { id: number; scope: NewScope | null }[]) {
@@ -90,7 +97,7 @@ export function createRulePreview({ repo, clock }: { repo: PreviewRepo; clock: C
       const visible = visibleTo(principal);
       const governs = governedBy(rule, siblings);
       let firing: (PreviewCandidate & { projectedAt?: Date })[];
-      if (rule.kind === 'forecast') firing = (await forecastFiring(repo, rule, now, visible)).filter(governs);
+      if (rule.kind === 'forecast') firing = (await forecastFiring(deps, rule, now, visible)).filter(governs);
       else {
         const candidates =
           rule.kind === 'offline'

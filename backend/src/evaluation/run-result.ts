@@ -1,6 +1,8 @@
 /** What a run answers and what it hands over after its commit; the parts of a run evaluated customer by customer, merged. */
 import type { Alert, AlertTransition } from '../alerts/alert-json.js';
+import type { QueuedTransition } from '../notifications/repo.js';
 import type { IncidentOutcome } from './incidents.js';
+import type { IncidentChange } from './incidents-repo.js';
 import type { Suppression } from './suppression.js';
 import { REPORTING, type SystemInfo, type SystemStatus } from './types.js';
 
@@ -133,3 +135,21 @@ export function stillOpenAfter(open: readonly Alert[], raised: readonly Alert[],
   const resolvedIds = new Set(resolved.map((r) => r.id));
   return [...open.filter((a) => !resolvedIds.has(a.id)), ...raised];
 }
+
+/** An alert's own notification of a transition. */
+export const ownTransition = (alert: Alert, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
+  alertId: alert.id,
+  kind,
+  customerId: alert.customerId,
+  severity: alert.severity,
+});
+
+/** An incident's notification, sent for its lead alert. */
+export const incidentTransition = (change: IncidentChange, kind: 'raised' | 'resolved'): QueuedTransition => ({
+  alertId: change.leadAlertId,
+  kind,
+  customerId: change.customerId,
+  severity: change.severity,
+  incidentId: change.incidentId,
+  adminsOnly: change.fleet,
+});

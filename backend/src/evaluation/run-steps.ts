@@ -4,15 +4,15 @@
  * found; the decisions themselves are pure (offline.ts, metric-rules.ts, event-rules.ts, forecasts.ts).
  */
 import type { Knex } from 'knex';
+import type { ForecastSettings } from '../../../contracts/settings.js';
 import type { Alert } from '../alerts/alert-json.js';
-import type { QueuedTransition } from '../notifications/repo.js';
 import type { AlertNotifier } from '../notifications/service.js';
 import { decideEvents, type EventDecision } from './event-rules.js';
 import { flappingRaises, holdFlapping } from './flapping.js';
-import { forecastStep, type ForecastLineCache } from './forecast-step.js';
+import type { ForecastMemory } from './forecast-memory.js';
+import { forecastStep } from './forecast-step.js';
 import type { ForecastDecision } from './forecasts.js';
 import { prepareIncidents, raiseInIncidents, settleIncidents, type IncidentOutcome } from './incidents.js';
-import type { IncidentChange } from './incidents-repo.js';
 import { decideMetricRules, FRESH_MS, seriesKey, type MetricDecision } from './metric-rules.js';
 import type { ObservationsRepo } from './observations-repo.js';
 import { decideOffline, OFFLINE_AFTER_MS, type OfflineDecision } from './offline.js';
@@ -20,7 +20,7 @@ import type { FleetPart } from './repo.js';
 import type { EvaluationRepos } from './repos.js';
 import { RuleBook } from './rule-book.js';
 import { withScriptCheckMessages } from './script-checks.js';
-import { committedRun, stillOpenAfter, type Committed } from './run-result.js';
+import { committedRun, incidentTransition, ownTransition, stillOpenAfter, type Committed } from './run-result.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, splitByKind, startRun } from './run-start.js';
 import { buildSuppression, type Suppression } from './suppression.js';
 import {
@@ -41,10 +41,14 @@ import {
 /** Agent events are looked at for this long after they arrived (then forgotten by the seen-list). */
 const EVENT_WINDOW_MS = 10 * 60_000;
 
-/** Run context: the mail switch, and the part of the fleet with its previous run (null: all, bookkeeping included). */
+/**
+ * Run context: the mail switch, the forecast settings (both read before the transaction), and the
+ * part of the fleet with its previous run (null: all, bookkeeping included).
+ */
 export interface RunContext {
   now: Date;
   mailOn: boolean;
+  forecastSettings: ForecastSettings;
   part: { customerId: number; previousRun: Date | null } | null;
 }
 
@@ -53,11 +57,11 @@ export interface RunDeps {
   notifier: AlertNotifier;
   /** How long a run waits for another process's run to finish (ms). */
   lockTimeoutMs?: number | undefined;
-  forecastLines: ForecastLineCache | null;
+  forecastMemory: ForecastMemory | null;
 }
 
 /** What every step of one run shares. */
-interface RunScope extends Pick<RunDeps, 'repos' | 'forecastLines'> {
+interface RunScope extends Pick<RunDeps, 'repos' | 'forecastMemory'>, Pick<RunContext, 'forecastSettings'> {
   trx: Knex.Transaction;
   now: Date;
   part: FleetPart;
@@ -68,6 +72,7 @@ interface Rules {
   eventRules: RuleBook<EventRule>;
   suppressed: Suppression;
   clusterIds: number[];
+  timeZoneOf: (customerId: number) => string;
 }
 
 interface Fleet {
@@ -104,8 +109,9 @@ interface Raised {
 
 /** The run inside its transaction: the steps in the order they happen. */
 export async function evaluate(trx: Knex.Transaction, run: RunContext, deps: RunDeps): Promise<Committed> {
-  const { repos, forecastLines } = deps;
-  const scope: RunScope = { trx, repos, forecastLines, now: run.now, part: run.part?.customerId ?? null };
+  const { repos, forecastMemory } = deps;
+  const { now, forecastSettings } = run;
+  const scope: RunScope = { trx, repos, forecastMemory, forecastSettings, now, part: run.part?.customerId ?? null };
   const previousRun = await beginRun(scope, run.part, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS);
   const rules = await readRules(scope);
   const fleet = await detectOfflineAndReadFleet(scope);
@@ -152,7 +158,9 @@ async function readRules({ repos, trx, now }: RunScope): Promise<Rules> {
   const eventRules = new RuleBook(await repos.run.loadEventRules(trx));
   const customers = await repos.run.loadCustomers(trx);
   const suppressed = buildSuppression(customers, await repos.run.loadMaintenanceWindows(trx), now);
-  return { alertRules, eventRules, suppressed, clusterIds: await repos.run.loadClusterIds(trx) };
+  const zones = new Map(customers.map((c) => [c.id, c.timeZone]));
+  const timeZoneOf = (customerId: number) => zones.get(customerId) ?? 'UTC';
+  return { alertRules, eventRules, suppressed, clusterIds: await repos.run.loadClusterIds(trx), timeZoneOf };
 }
 
 /** Offline detection first, before anything reads statuses; then the systems, open alerts and pending conditions. */
@@ -227,8 +235,10 @@ async function decide(scope: RunScope, rules: Rules, fleet: Fleet, observed: Obs
     rules: alertRules,
     open: open.forecast,
     suppressed,
+    settings: scope.forecastSettings,
+    timeZoneOf: rules.timeZoneOf,
     part: scope.part,
-    cache: scope.forecastLines,
+    memory: scope.forecastMemory,
   });
   const events = decideEvents({
     now,
@@ -344,22 +354,6 @@ async function settleRunIncidents(
   const resolvedIds = resolved.map((alert) => alert.id);
   return { ...outcome, resolvedInIncident: await repos.incidents.inIncident(resolvedIds, trx) };
 }
-
-const ownTransition = (alert: Alert, kind: 'raised' | 'resolved' | 'flapping'): QueuedTransition => ({
-  alertId: alert.id,
-  kind,
-  customerId: alert.customerId,
-  severity: alert.severity,
-});
-
-const incidentTransition = (change: IncidentChange, kind: 'raised' | 'resolved'): QueuedTransition => ({
-  alertId: change.leadAlertId,
-  kind,
-  customerId: change.customerId,
-  severity: change.severity,
-  incidentId: change.incidentId,
-  adminsOnly: change.fleet,
-});
 
 /**
  * Queues the run's notifications with the reminders that are due; answers the acknowledgements that

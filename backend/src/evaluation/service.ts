@@ -25,8 +25,9 @@ import type { AlertNotifier } from '../notifications/service.js';
 import type { EvaluationRepos } from './repos.js';
 import { mergeParts, type Committed, type RunResult } from './run-result.js';
 import { DEFAULT_LOCK_TIMEOUT_MS, startRun } from './run-start.js';
-import { createForecastLineCache } from './forecast-step.js';
-import { evaluate } from './run-steps.js';
+import { createForecastMemory } from './forecast-memory.js';
+import type { ForecastSettingsSource } from './forecasts.js';
+import { evaluate, type RunContext } from './run-steps.js';
 import { buildSuppression, type Suppression } from './suppression.js';
 
 export interface EvaluationDeps {
@@ -37,11 +38,13 @@ export interface EvaluationDeps {
   log: Logger;
   mailer: Pick<Mailer, 'isEnabled'>;
   notifier: AlertNotifier;
+  /** The forecast settings, read before each run's transaction. */
+  forecastSettings: ForecastSettingsSource;
   /** How long a run waits for another process's run to finish (ms). */
   lockTimeoutMs?: number;
   /** Argus's own metrics: run durations and outcomes, alerts raised and resolved. */
   metrics?: EvaluationMetrics;
-  /** false: read the forecast lines that may fire from the table at every run (the bench's "before"). */
+  /** false: keep nothing of the forecasts between runs, read it all every run (the bench's "before"). */
   keepForecastLines?: boolean;
 }
 
@@ -53,7 +56,7 @@ export async function currentSuppression(repo: EvaluationRepos['run'], now: Date
 export function createEvaluation(evaluationDeps: EvaluationDeps) {
   const deps = {
     ...evaluationDeps,
-    forecastLines: evaluationDeps.keepForecastLines === false ? null : createForecastLineCache(),
+    forecastMemory: evaluationDeps.keepForecastLines === false ? null : createForecastMemory(),
   };
   const { db, bus, clock, log, mailer, notifier } = deps;
   const repo = deps.repos.run;
@@ -90,7 +93,8 @@ export function createEvaluation(evaluationDeps: EvaluationDeps) {
    * customer's failing work (a statement that fails on its data) does not stop the rest of the fleet.
    * Throws when no customer could be evaluated.
    */
-  async function runPerCustomer(now: Date, mailOn: boolean, failure: unknown): Promise<Committed> {
+  async function runPerCustomer(run: Omit<RunContext, 'part'>, failure: unknown): Promise<Committed> {
+    const { now } = run;
     const previousRun = await db.transaction((trx) =>
       startRun(repo, trx, now, deps.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS),
     );
@@ -100,7 +104,7 @@ export function createEvaluation(evaluationDeps: EvaluationDeps) {
     for (const customerId of customers) {
       try {
         const part = { customerId, previousRun };
-        parts.push(await retryTransient(() => db.transaction((trx) => evaluate(trx, { now, mailOn, part }, deps))));
+        parts.push(await retryTransient(() => db.transaction((trx) => evaluate(trx, { ...run, part }, deps))));
       } catch (error) {
         log.error({ err: error, customer: customerId }, 'Evaluation failed for a customer; the others were evaluated');
         failed.push(customerId);
@@ -126,13 +130,22 @@ export function createEvaluation(evaluationDeps: EvaluationDeps) {
       log.warn({ err: error }, 'Could not read whether mail is enabled: no alert e-mails this run');
       return false;
     });
+    const run = { now, mailOn, forecastSettings: await deps.forecastSettings.get() };
     // a report committing just as its system is marked offline can deadlock with the run: run it again
     let committed: Committed;
     try {
-      committed = await retryTransient(() => db.transaction((trx) => evaluate(trx, { now, mailOn, part: null }, deps)));
+      committed = await retryTransient(() =>
+        db
+          .transaction((trx) => evaluate(trx, { ...run, part: null }, deps))
+          .catch((error: unknown) => {
+            // what the failed run changed in the forecast memory was rolled back with it
+            deps.forecastMemory?.forget();
+            throw error;
+          }),
+      );
     } catch (error) {
       log.error({ err: error }, 'Evaluation run failed: evaluating customer by customer');
-      committed = await runPerCustomer(now, mailOn, error);
+      committed = await runPerCustomer(run, error);
     }
     // the answer does not wait for the live updates: 20,000 events of a mass outage take ~2 s
     published = published.then(() => publish(committed));

@@ -10,7 +10,7 @@ import type { Clock } from '../lib/clock.js';
 import { NotFound } from '../lib/errors.js';
 import { instanceMatches } from '../rules/condition.js';
 import type { FittedLine } from './forecast-repo.js';
-import { directionOf, forecastAlertText, minBuckets, projectedAt } from './forecasts.js';
+import { directionOf, forecastAlertText, minBuckets, projectedAt, type ForecastSettingsSource } from './forecasts.js';
 import type { EvaluationRepos } from './repos.js';
 import { RuleBook } from './rule-book.js';
 import type { AlertRule } from './types.js';
@@ -18,6 +18,7 @@ import type { AlertRule } from './types.js';
 export interface SystemForecastsDeps {
   repos: Pick<EvaluationRepos, 'run' | 'forecasts'>;
   clock: Clock;
+  settings: ForecastSettingsSource;
 }
 
 /** Of the rules reading `line`, the one that looks farthest ahead (the projection is drawn that far). */
@@ -31,7 +32,7 @@ function farthestRule(rules: readonly AlertRule[], line: FittedLine): AlertRule 
   );
 }
 
-export function createSystemForecasts({ repos, clock }: SystemForecastsDeps) {
+export function createSystemForecasts({ repos, clock, settings: source }: SystemForecastsDeps) {
   return {
     async forSystem(principal: Principal, systemId: number): Promise<SystemForecasts> {
       const system = await repos.forecasts.systemForForecasts(systemId, visibleTo(principal));
@@ -40,7 +41,7 @@ export function createSystemForecasts({ repos, clock }: SystemForecastsDeps) {
       const rules = new RuleBook(await repos.run.loadAlertRules())
         .effectiveFor(system)
         .filter((rule) => rule.kind === 'forecast' && rule.metric !== null && rule.threshold !== null);
-      const settings = await repos.forecasts.loadForecastSettings();
+      const settings = await source.get();
       const stored = await repos.forecasts.linesOfSystem(system.id, [
         ...new Set(rules.map((rule) => rule.metric as string)),
       ]);

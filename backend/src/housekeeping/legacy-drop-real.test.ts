@@ -5,7 +5,6 @@
  * the hourly housekeeping drops all three with their policy jobs, and the charts read the new rows.
  */
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
@@ -19,13 +18,11 @@ import { captureLogger } from '../testing/logger.js';
 import {
   chartsOf,
   HOUR,
-  PER_SAMPLE_RELEASE_STEP,
-  perSampleReleaseMigrations,
   rowsOf,
-  startRealTimescale,
-  stopRealTimescale,
-  unscheduleJobs,
-  type RealTimescale,
+  settlePerSampleRows,
+  startPerSampleRelease,
+  stopPerSampleRelease,
+  type PerSampleRelease,
 } from '../testing/report-rows.js';
 import { createHousekeepingRepo } from './repo.js';
 import { createHousekeeping, type SampleRetention } from './service.js';
@@ -36,9 +33,8 @@ const RETENTION: SampleRetention = { rawMs: 7 * DAY, rollup5mMs: 30 * DAY, rollu
 const LEGACY = ['metrics_1h_legacy', 'metrics_5m_legacy', 'metrics_legacy']; // sorted, as listed
 
 describe('housekeeping drops the legacy per-sample tables on the real extension', { timeout: 300_000 }, () => {
-  let real: RealTimescale | undefined;
+  let release: PerSampleRelease | undefined;
   let knex: Knex;
-  let migrations: string;
   let systemId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
   const rows = <T>(sql: string, bindings: Knex.RawBinding[] = []) => rowsOf<T>(knex, sql, bindings);
@@ -62,21 +58,8 @@ describe('housekeeping drops the legacy per-sample tables on the real extension'
   }
 
   before(async () => {
-    real = await startRealTimescale();
-    knex = real.knex;
-    migrations = await perSampleReleaseMigrations();
-    await runMigrations(knex, migrations);
-    await knex.raw(PER_SAMPLE_RELEASE_STEP);
-    const jobs = await rows<{ job_id: number }>('SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000');
-    await unscheduleJobs(
-      knex,
-      jobs.map((job) => job.job_id),
-    );
-    const [customer] = await knex('customers').insert({ name: 'Old' }).returning('id');
-    const [system] = await knex('systems')
-      .insert({ customer_id: (customer as { id: number }).id, name: 'old-01' })
-      .returning('id');
-    systemId = (system as { id: number }).id;
+    release = await startPerSampleRelease();
+    ({ knex, systemId } = release);
     // five days of a sample every 5 minutes, rolled up, the older raw chunks compressed
     await knex.raw(
       `INSERT INTO metrics (time, system_id, name, instance, value)
@@ -84,18 +67,13 @@ describe('housekeeping drops the legacy per-sample tables on the real extension'
          FROM generate_series(?::timestamptz, ?::timestamptz, INTERVAL '5 minutes') t`,
       [systemId, new Date(now.getTime() - 5 * DAY), new Date(now.getTime() - 5 * 60_000)],
     );
-    for (const view of ['metrics_5m', 'metrics_1h'])
-      await knex.raw('CALL refresh_continuous_aggregate(?::regclass, NULL, ?::timestamptz)', [view, now]);
-    await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c");
+    await settlePerSampleRows(knex, now);
 
     await runMigrations(knex);
     const outcome = await setupTimescale(knex, loadRetentionConfig({}), SILENT);
     assert.equal(outcome.ok, true, outcome.messages.join('\n'));
   });
-  after(async () => {
-    await stopRealTimescale(real);
-    if (migrations) await rm(migrations, { recursive: true, force: true });
-  });
+  after(() => stopPerSampleRelease(release));
 
   it('keeps them while any holds kept rows, then drops all three with their jobs', async () => {
     assert.deepEqual(await legacyRelations(), LEGACY, 'the upgrade kept the per-sample rows');

@@ -3,7 +3,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
   agentBodySchema,
+  MAX_CONTAINERS_PER_REPORT,
   MAX_EVENTS_PER_REPORT,
+  MAX_IMAGE_LENGTH,
   MAX_METRICS_PER_REPORT,
   MAX_REPORTS,
 } from '../../../contracts/agent-report.js';
@@ -104,6 +106,13 @@ const check = object(
   },
   ['name', 'state', 'ran'],
 );
+const container = object(
+  {
+    name: fc.oneof({ weight: 20, arbitrary: fc.constantFrom('web', 'db') }, text(128)),
+    image: fc.oneof({ weight: 20, arbitrary: fc.constantFrom('nginx:1.27', '') }, text(512)),
+  },
+  ['name', 'image'],
+);
 const metrics = fc.oneof(
   { weight: 100, arbitrary: fc.array(sample, { maxLength: 6 }) },
   // the same name (and instance) twice
@@ -118,6 +127,7 @@ const report = object(
     metrics,
     events: fc.oneof({ weight: 100, arbitrary: fc.array(event, { maxLength: 3 }) }, anyValue),
     scripts: fc.oneof({ weight: 100, arbitrary: fc.array(check, { maxLength: 3 }) }, anyValue),
+    containers: fc.oneof({ weight: 100, arbitrary: fc.array(container, { maxLength: 3 }) }, anyValue),
   },
   ['ts', 'metrics'],
 );
@@ -187,10 +197,11 @@ describe('the agent body checked by hand', () => {
     assert.deepEqual(parseAgentBody(input).reports[0]?.metrics, [{ name: 'a.b', value: 1 }]);
   });
 
-  it('refuses beyond the limits as the schema does (reports, samples a report, events a report)', () => {
+  it('refuses beyond the limits as the schema does (reports, samples, events and containers a report)', () => {
     const ts = '2026-11-28T10:00:00Z';
     const samples = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `m.${i}`, value: i }));
     const events = (n: number) => Array.from({ length: n }, () => ({ type: 'x' }));
+    const containers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: 'app:1' }));
     const cases = [
       { reports: Array.from({ length: MAX_REPORTS }, () => ({ ts, metrics: [] })) },
       { reports: Array.from({ length: MAX_REPORTS + 1 }, () => ({ ts, metrics: [] })) },
@@ -198,6 +209,10 @@ describe('the agent body checked by hand', () => {
       { reports: [{ ts, metrics: samples(MAX_METRICS_PER_REPORT + 1) }] },
       { reports: [{ ts, metrics: [], events: events(MAX_EVENTS_PER_REPORT) }] },
       { reports: [{ ts, metrics: [], events: events(MAX_EVENTS_PER_REPORT + 1) }] },
+      { reports: [{ ts, metrics: [], containers: containers(MAX_CONTAINERS_PER_REPORT) }] },
+      { reports: [{ ts, metrics: [], containers: containers(MAX_CONTAINERS_PER_REPORT + 1) }] },
+      { reports: [{ ts, metrics: [], containers: [{ name: 'web', image: 'i'.repeat(MAX_IMAGE_LENGTH) }] }] },
+      { reports: [{ ts, metrics: [], containers: [{ name: 'web', image: 'i'.repeat(MAX_IMAGE_LENGTH + 1) }] }] },
     ];
     for (const [index, input] of cases.entries()) {
       const expected = bySchema(structuredClone(input));

@@ -14,7 +14,9 @@ import {
   MAX_AGENT_TEXT,
   MAX_CHECK_MESSAGE_LENGTH,
   MAX_CHECKS_PER_REPORT,
+  MAX_CONTAINERS_PER_REPORT,
   MAX_CORES,
+  MAX_IMAGE_LENGTH,
   MAX_EVENTS_PER_REPORT,
   MAX_INSTANCE_LENGTH,
   MAX_MESSAGE_LENGTH,
@@ -55,8 +57,10 @@ function isText(value: unknown, max: number): boolean {
 }
 
 const bodyKey = (key: string) => key === 'agent' || key === 'reports';
-const reportKey = (key: string) => key === 'ts' || key === 'metrics' || key === 'events' || key === 'scripts';
+const reportKey = (key: string) =>
+  key === 'ts' || key === 'metrics' || key === 'events' || key === 'scripts' || key === 'containers';
 const checkKey = (key: string) => key === 'name' || key === 'state' || key === 'message' || key === 'ran';
+const containerKey = (key: string) => key === 'name' || key === 'image';
 const sampleKey = (key: string) => key === 'name' || key === 'instance' || key === 'value';
 const eventKey = (key: string) => key === 'type' || key === 'severity' || key === 'message';
 const agentKey = (key: string) => key === 'cores' || Object.hasOwn(MAX_AGENT_TEXT, key);
@@ -82,9 +86,10 @@ function isPlainAgent(agent: unknown): boolean {
 
 function isPlainReport(report: unknown): boolean {
   if (!isObject(report) || !onlyKeys(report, reportKey)) return false;
-  const { ts, metrics, events, scripts } = report;
+  const { ts, metrics, events, scripts, containers } = report;
   if (typeof ts !== 'string' || !TIMESTAMP.test(ts)) return false;
   if (scripts !== undefined && !arePlainChecks(scripts)) return false;
+  if (containers !== undefined && !arePlainContainers(containers)) return false;
   if (!Array.isArray(metrics) || metrics.length > MAX_METRICS_PER_REPORT) return false;
   const seen: Seen = new Map();
   for (const sample of metrics) {
@@ -150,6 +155,20 @@ function arePlainChecks(checks: unknown): boolean {
     if (!CHECK_STATE_SET.has(state) || (message !== undefined && !isText(message, MAX_CHECK_MESSAGE_LENGTH)))
       return false;
     if (typeof ran !== 'string' || !TIMESTAMP.test(ran)) return false;
+  }
+  return true;
+}
+
+/** Containers and their images: up to 120 per report, each name once. */
+function arePlainContainers(containers: unknown): boolean {
+  if (!Array.isArray(containers) || containers.length > MAX_CONTAINERS_PER_REPORT) return false;
+  const names = new Set<unknown>();
+  for (const container of containers) {
+    if (!isObject(container) || !onlyKeys(container, containerKey)) return false;
+    const { name, image } = container;
+    if (!isText(name, MAX_INSTANCE_LENGTH) || (name as string).length === 0 || names.has(name)) return false;
+    names.add(name);
+    if (!isText(image, MAX_IMAGE_LENGTH)) return false;
   }
   return true;
 }

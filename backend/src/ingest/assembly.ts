@@ -16,6 +16,8 @@ import { createGroupCommitWriter, type GroupCommitOptions, type GroupCommitWrite
 import { createAgentTokenVerifier } from './jwt.js';
 import { createIngestRepo } from './repo.js';
 import { ingestRoutes } from './routes.js';
+import { createContainerImagesRepo } from './container-images-repo.js';
+import { createContainerImagesRecorder } from './container-images.js';
 import { createScriptChecksRepo } from './script-checks-repo.js';
 import { createScriptChecksRecorder } from './script-checks.js';
 import {
@@ -92,6 +94,7 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
     rawRetentionMs: deps.rawRetentionMs,
     metrics,
     scriptChecks: createScriptChecksRecorder(createScriptChecksRepo(deps.db)),
+    containerImages: createContainerImagesRecorder(createContainerImagesRepo(deps.db)),
     limits: {
       // docs/limits.md "Rate limits": failed agent authentication per client address; accepted reports per system
       failedAuth: limiter('agent-failures', deps.failuresPerAddress ?? 60, 10 * 60),

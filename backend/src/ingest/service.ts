@@ -15,6 +15,7 @@ import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
 import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
+import type { ContainerImagesRecorder } from './container-images.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
 import { createSettingsRevisions } from './settings-revision.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
@@ -97,8 +98,10 @@ export interface IngestServiceDeps {
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
   admission?: Pick<Admission, 'check' | 'isReplay'>;
-  /** Script checks' states and messages (the reports' `checks`). */
+  /** Script checks' states and messages (the reports' `scripts`). */
   scriptChecks?: ScriptChecksRecorder;
+  /** Containers' images (the reports' `containers`). */
+  containerImages?: ContainerImagesRecorder;
 }
 
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -198,14 +201,15 @@ export function createIngestService(deps: IngestServiceDeps) {
     inWindow: ReportToStore[];
     skipped: number;
     outOfWindow: AgentBody['reports'];
-    withChecks: AgentBody['reports'];
+    /** Reports with a text channel besides events: script checks, containers. */
+    withText: AgentBody['reports'];
   } {
     const now = deps.clock.now().getTime();
     const oldest = now - deps.rawRetentionMs;
     const newest = now + FUTURE_TOLERANCE_MS;
     const inWindow: ReportToStore[] = [];
     const outOfWindow: AgentBody['reports'] = [];
-    const withChecks: AgentBody['reports'] = [];
+    const withText: AgentBody['reports'] = [];
     for (const report of reports) {
       const ms = Date.parse(report.ts);
       if (!(ms >= oldest && ms <= newest)) {
@@ -217,17 +221,23 @@ export function createIngestService(deps: IngestServiceDeps) {
         metrics: report.metrics, // validated; not copied again (this is the hot path)
         events: report.events ?? [],
       });
-      if (report.scripts) withChecks.push(report);
+      if (report.scripts || report.containers) withText.push(report);
     }
-    return { inWindow, skipped: outOfWindow.length, outOfWindow, withChecks };
+    return { inWindow, skipped: outOfWindow.length, outOfWindow, withText };
   }
 
   /** The reports are committed: a failure here is logged, and the answer stays 200 (a retry would only duplicate). */
-  async function recordChecks(systemId: number, reports: AgentBody['reports']): Promise<void> {
-    try {
-      await deps.scriptChecks?.record(systemId, reports);
-    } catch (error) {
-      log.error({ err: error, systemId }, 'Could not record the script checks of a report');
+  async function recordTexts(systemId: number, reports: AgentBody['reports']): Promise<void> {
+    const recorders = [
+      [deps.scriptChecks, 'the script checks'],
+      [deps.containerImages, "the containers' images"],
+    ] as const;
+    for (const [recorder, what] of recorders) {
+      try {
+        await recorder?.record(systemId, reports);
+      } catch (error) {
+        log.error({ err: error, systemId }, `Could not record ${what} of a report`);
+      }
     }
   }
 
@@ -249,7 +259,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     onCounted: () => void,
   ): Promise<IngestAnswer> {
     const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
-    const { inWindow, skipped, outOfWindow, withChecks } = toStore(body.reports);
+    const { inWindow, skipped, outOfWindow, withText } = toStore(body.reports);
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
@@ -284,7 +294,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       });
       stored = outcome.stored;
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
-      if (withChecks.length) await recordChecks(system.id, withChecks);
+      if (withText.length) await recordTexts(system.id, withText);
     }
     count(inWindow, stored, outOfWindow);
     onCounted();

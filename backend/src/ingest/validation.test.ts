@@ -81,6 +81,45 @@ describe('POST /api/webhook/metrics: body and validation', () => {
         ]),
       'reports.0.metrics.1',
     ],
+    [
+      "a container's image of 513 characters",
+      () => JSON.stringify({ reports: [{ ...good(), containers: [{ name: 'web', image: 'i'.repeat(513) }] }] }),
+      'reports.0.containers.0.image',
+    ],
+    [
+      "a control character in a container's image",
+      () => JSON.stringify({ reports: [{ ...good(), containers: [{ name: 'web', image: 'nginx\u0000:1' }] }] }),
+      'reports.0.containers.0.image',
+    ],
+    [
+      'a container without an image',
+      () => JSON.stringify({ reports: [{ ...good(), containers: [{ name: 'web' }] }] }),
+      'reports.0.containers.0.image',
+    ],
+    [
+      'the same container twice in a report',
+      () =>
+        JSON.stringify({
+          reports: [
+            {
+              ...good(),
+              containers: [
+                { name: 'web', image: 'a' },
+                { name: 'web', image: 'b' },
+              ],
+            },
+          ],
+        }),
+      'reports.0.containers.1.name',
+    ],
+    [
+      '121 containers in a report',
+      () =>
+        JSON.stringify({
+          reports: [{ ...good(), containers: Array.from({ length: 121 }, (_, i) => ({ name: `c${i}`, image: 'a' })) }],
+        }),
+      'reports.0.containers',
+    ],
     ['an array body', () => '[1,2]', ''],
     [
       'a valid first report and an invalid fourth',

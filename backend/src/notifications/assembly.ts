@@ -14,6 +14,7 @@ import { createDeliveriesRepo } from './deliveries-repo.js';
 import { createDeliveryLog } from './delivery-log.js';
 import { deliveryLogRoutes } from './log-routes.js';
 import { createNotificationsRepo } from './repo.js';
+import { createRoutingRepo } from './routing-repo.js';
 import { createAlertNotifier } from './service.js';
 
 export interface NotificationsAssemblyDeps {
@@ -30,7 +31,18 @@ export function assembleNotifications(deps: NotificationsAssemblyDeps) {
   const { db, box, mailer, clock, log, authUrl, allowPrivateWebhooks } = deps;
   const deliveries = createDeliveriesRepo(db);
   const repo = createNotificationsRepo(db);
-  const notifier = createAlertNotifier({ repo, deliveries, box, mailer, clock, log, authUrl, allowPrivateWebhooks });
+  const routing = createRoutingRepo(db);
+  const notifier = createAlertNotifier({
+    repo,
+    deliveries,
+    routing,
+    box,
+    mailer,
+    clock,
+    log,
+    authUrl,
+    allowPrivateWebhooks,
+  });
   return {
     notifier,
     deliveryLogRoutes: (alerts: AlertsService) =>

@@ -20,15 +20,7 @@ import { createChannelSender } from './channel-sender.js';
 import type { DeliveryResult, SystemRef } from './types.js';
 import type { DeliveriesRepo } from './deliveries-repo.js';
 import { queueNotifications, type NotificationsRepo, type QueuedTransition } from './repo.js';
-import {
-  alertRef,
-  dueReminders,
-  eventKey,
-  expireAcknowledgements,
-  markReminded,
-  queueChannelDeliveries,
-  routedChannels,
-} from './routing-repo.js';
+import { eventKey, type RoutingRepo } from './routing-repo.js';
 
 export const MAX_ATTEMPTS = 4;
 const STALE_MS = 60 * 60_000;
@@ -39,6 +31,8 @@ const GIVE_UP_AFTER = 3;
 export interface AlertNotifierDeps {
   repo: NotificationsRepo;
   deliveries: DeliveriesRepo;
+  /** Which channels an event goes to, the channel outbox, the reminders due. */
+  routing: RoutingRepo;
   /** Opens the channels' sealed targets and secrets. */
   box: SecretBox;
   mailer: Mailer;
@@ -51,7 +45,7 @@ export interface AlertNotifierDeps {
 }
 
 export function createAlertNotifier(deps: AlertNotifierDeps) {
-  const { repo, mailer, clock, log, authUrl } = deps;
+  const { repo, routing, mailer, clock, log, authUrl } = deps;
   const channels = createChannelSender({
     repo: deps.deliveries,
     box: deps.box,
@@ -114,9 +108,9 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
     now: Date,
     mailOn: boolean,
   ): Promise<number> {
-    const routed = await routedChannels(
-      trx,
+    const routed = await routing.routedChannels(
       transitions.map((t) => ({ alertId: t.alertId, event: t.kind, adminsOnly: t.adminsOnly ?? false })),
+      trx,
     );
     const keyOf = (t: QueuedTransition) =>
       eventKey({ alertId: t.alertId, event: t.kind, adminsOnly: t.adminsOnly ?? false });
@@ -129,7 +123,7 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
         )
       : 0;
     const incidentOf = new Map(transitions.flatMap((t) => (t.incidentId ? [[keyOf(t), t.incidentId] as const] : [])));
-    return mails + (await queueChannelDeliveries(trx, routed, now, incidentOf));
+    return mails + (await routing.queueChannelDeliveries(routed, now, incidentOf, trx));
   }
 
   /** Starts a pass after the previous one: the channel outbox, then (mail on) the account e-mails; never rejects. */
@@ -161,7 +155,7 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
           const mailOn = await mailer.isEnabled().catch(() => false);
           return {
             queue: async (trx: Knex.Transaction, alertId: number) => {
-              const alert = await alertRef(trx, alertId);
+              const alert = await routing.alertRef(alertId, trx);
               if (alert) await queue(trx, [{ alertId, kind: 'acknowledged', ...alert }], clock.now(), mailOn);
             },
             send: () => {
@@ -186,9 +180,9 @@ export function createAlertNotifier(deps: AlertNotifierDeps) {
       quiet: (systemId: number) => boolean,
       customerId: number | null = null,
     ) {
-      const expired = await expireAcknowledgements(trx, now, customerId);
-      const due = (await dueReminders(trx, now, customerId)).filter((r) => !quiet(r.systemId));
-      await markReminded(trx, due, now);
+      const expired = await routing.expireAcknowledgements(now, customerId, trx);
+      const due = (await routing.dueReminders(now, customerId, trx)).filter((r) => !quiet(r.systemId));
+      await routing.markReminded(due, now, trx);
       const reminders: QueuedTransition[] = due.map((r) => ({
         alertId: r.alertId,
         kind: r.event,

@@ -10,7 +10,7 @@ import { simpleParser } from 'mailparser';
 import { PDFParse } from 'pdf-parse';
 import { createHousekeepingRepo } from '../housekeeping/repo.js';
 import { createHousekeeping } from '../housekeeping/service.js';
-import type { Principal } from '../lib/access.js';
+import { ADMIN } from '../testing/principals.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
@@ -28,16 +28,6 @@ import { createReportsRepo } from './repo.js';
 import { createReportsService } from './service.js';
 
 const smtpOn = (port: number) => ({ ...smtpSettingsOf({ port }), encryption: 'none' as const });
-
-const ADMIN: Principal = {
-  userId: 1,
-  role: 'ADMIN',
-  email: 'admin@example.com',
-  via: 'session',
-  sessionId: null,
-  tokenId: null,
-  customerIds: new Set(),
-};
 
 describe('monthly report e-mail', () => {
   let db: TestDatabase;

@@ -31,22 +31,8 @@ const LEGEND: Array<[PeriodKind | 'up', string]> = [
 /** Characters Helvetica (WinAnsi) can draw; anything else becomes "?". */
 const printable = (text: string) => text.replace(/[^\x20-\x7e\xa0-\xff€–—‘’“”•…]/g, '?');
 
-export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
-  const doc = new PDFDocument({
-    size: 'A4',
-    margin: MARGIN,
-    info: {
-      Title: printable(`Availability report: ${report.customer.name}, ${periodLabel(report)}`),
-      Author: 'Argus',
-      CreationDate: new Date(report.generatedAt),
-    },
-  });
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+/** The title, the period and the totals, with what counts as down. */
+function drawTotals(doc: PDFKit.PDFDocument, report: AvailabilityReport): void {
   const zone = report.customer.timeZone;
 
   doc.font('Helvetica-Bold').fontSize(20).text('Availability report');
@@ -73,8 +59,10 @@ export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
       'was inactive are shown separately and not counted.',
   );
   doc.fillColor('#000000');
+}
 
-  // the table
+/** One row per system, then one per cluster, a page added when the next row would not fit. */
+function drawTable(doc: PDFKit.PDFDocument, report: AvailabilityReport): void {
   const columns = [
     { title: 'System', x: 0, width: 170 },
     { title: 'Cluster', x: 175, width: 105 },
@@ -118,8 +106,11 @@ export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
       true,
     );
   }
+}
 
-  // the timeline: one bar per system over the whole range, below the table when the heading and a few bars fit
+/** One bar per system over the whole range, below the table when the heading and a few bars fit. */
+function drawTimeline(doc: PDFKit.PDFDocument, report: AvailabilityReport): void {
+  const zone = report.customer.timeZone;
   if (doc.y > BOTTOM - 120) doc.addPage();
   else doc.moveDown(2);
   doc.x = MARGIN;
@@ -162,6 +153,27 @@ export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
     doc.x = MARGIN;
     doc.y = y + 20;
   }
+}
+
+export function reportPdf(report: AvailabilityReport): Promise<Buffer> {
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    info: {
+      Title: printable(`Availability report: ${report.customer.name}, ${periodLabel(report)}`),
+      Author: 'Argus',
+      CreationDate: new Date(report.generatedAt),
+    },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+  drawTotals(doc, report);
+  drawTable(doc, report);
+  drawTimeline(doc, report);
   doc.fillColor('#000000');
   doc.end();
   return done;

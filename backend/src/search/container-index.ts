@@ -2,9 +2,10 @@
  * The quick search's containers, from an index in memory instead of the fleet's newest values at
  * every keystroke: those are one row of arrays per system, so finding containers by name unnested
  * every series of every system with containers (a few hundred each) for each letter typed. The index
- * is the list of container names, read in one statement when a search finds it older than
+ * is the list of container names and images, read in one statement when a search finds it older than
  * CONTAINER_INDEX_MS (so never while nobody searches), shared by the searches meanwhile; a search
- * then filters it in memory. A container started or renamed is found within that time.
+ * then filters it in memory. A container started, renamed or moved to another image is found within
+ * that time.
  */
 import type { Visible } from '../lib/access.js';
 import type { Clock } from '../lib/clock.js';
@@ -17,6 +18,7 @@ const GONE_AFTER_MS = 86_400_000;
 
 export interface ContainerHit {
   name: string;
+  image: string | null;
   systemId: number;
   systemName: string;
   running: boolean;
@@ -24,6 +26,7 @@ export interface ContainerHit {
 
 interface Entry extends ContainerName {
   lower: string;
+  imageLower: string;
   systemLower: string;
 }
 
@@ -41,6 +44,7 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
     entries = names.map((entry) => ({
       ...entry,
       lower: entry.name.toLowerCase(),
+      imageLower: entry.image?.toLowerCase() ?? '',
       systemLower: entry.systemName.toLowerCase(),
     }));
     builtAt = now;
@@ -59,15 +63,16 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
 
   return {
     /**
-     * Up to `limit` containers whose name contains `term` (any case), on systems `visible` shows,
-     * seen within a day: a name that starts with the term first, then the shorter, then by name.
+     * Up to `limit` containers whose name or image contains `term` (any case), on systems `visible`
+     * shows, seen within a day: a name that starts with the term first, then a name that contains it,
+     * then an image that does; then the shorter name, then by name.
      */
     async search(term: string, visible: Visible, limit: number): Promise<ContainerHit[]> {
       const needle = term.toLowerCase();
       const since = clock.now().getTime() - GONE_AFTER_MS;
-      const starts = (entry: Entry) => (entry.lower.startsWith(needle) ? 0 : 1);
+      const nameMatch = (entry: Entry) => (entry.lower.startsWith(needle) ? 0 : entry.lower.includes(needle) ? 1 : 2);
       const before = (a: Entry, b: Entry) =>
-        (starts(a) - starts(b) ||
+        (nameMatch(a) - nameMatch(b) ||
           a.name.length - b.name.length ||
           order(a.lower, b.lower) ||
           order(a.systemLower, b.systemLower)) < 0;
@@ -75,7 +80,8 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
       // to keep eight cost more than the rest of the search
       const best: Entry[] = [];
       for (const entry of await current()) {
-        if (!entry.lower.includes(needle) || entry.seenAt.getTime() <= since) continue;
+        if (!entry.lower.includes(needle) && !entry.imageLower.includes(needle)) continue;
+        if (entry.seenAt.getTime() <= since) continue;
         if (visible !== null && !visible.has(entry.customerId)) continue;
         if (best.length === limit && !before(entry, best[limit - 1] as Entry)) continue;
         let at = best.length;
@@ -83,7 +89,13 @@ export function createContainerIndex(repo: Pick<SearchRepo, 'containerNames'>, c
         best.splice(at, 0, entry);
         if (best.length > limit) best.pop();
       }
-      return best.map(({ name, systemId, systemName, running }) => ({ name, systemId, systemName, running }));
+      return best.map(({ name, image, systemId, systemName, running }) => ({
+        name,
+        image,
+        systemId,
+        systemName,
+        running,
+      }));
     },
   };
 }

@@ -1,6 +1,7 @@
 /**
  * SQL of the quick search: names (of systems, checks, customers, alerts) that contain the words typed,
- * within what the caller may see, and the fleet's container names the search's container index is built from.
+ * within what the caller may see, and the fleet's container names and images the search's container
+ * index is built from.
  */
 import type { Knex } from 'knex';
 import type { Visible } from '../lib/access.js';
@@ -8,6 +9,8 @@ import { escapeLike } from '../lib/like.js';
 
 export interface ContainerName {
   name: string;
+  /** The image its agent last listed it with, if it sent one. */
+  image: string | null;
   systemId: number;
   systemName: string;
   customerId: number;
@@ -36,7 +39,8 @@ export function createSearchRepo(db: Knex) {
     /**
      * Every container of the fleet, named by the instance of its `container.running` series in its
      * system's newest values, seen within `since` (a series older is a container removed since: the
-     * newest values keep it). Read for the search's container index, not at every keystroke.
+     * newest values keep it), with the image its agent last listed it with. Read for the search's
+     * container index, not at every keystroke.
      */
     async containerNames(since: Date): Promise<ContainerName[]> {
       const rows = await db('system_latest as l')
@@ -45,8 +49,10 @@ export function createSearchRepo(db: Knex) {
         .whereRaw(`l.names @> ARRAY['container.running']`)
         .where('u.name', 'container.running')
         .where('u.time', '>', since)
+        .leftJoin('container_images as ci', (on) => on.on('ci.system_id', 's.id').andOn('ci.name', 'u.instance'))
         .select(
           'u.instance as name',
+          'ci.image as image',
           's.id as systemId',
           's.name as systemName',
           's.customer_id as customerId',

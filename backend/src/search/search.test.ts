@@ -92,7 +92,7 @@ describe('/api/search', () => {
     assert.deepEqual(zones, { 'Disk / is 97% full': 'Asia/Tokyo', 'Disk / is 99% full on db-secret': 'UTC' });
   });
 
-  it('finds containers by name on the systems that sent them in the last day', async () => {
+  it('finds containers by name or image on the systems that sent them in the last day', async () => {
     const [db01, secret] = await Promise.all(
       ['db-01', 'db-secret'].map(async (name) => (await db('systems').where({ name }).first<{ id: number }>('id')).id),
     );
@@ -106,17 +106,29 @@ describe('/api/search', () => {
     await latest(db01!, 'container.running', 'pg-old', 1, new Date(now.getTime() - 2 * 86_400_000));
     await latest(db01!, 'disk.used_pct', '/var/lib/pg', 50);
     await latest(secret!, 'container.running', 'pg-secret', 1);
+    await latest(db01!, 'container.running', 'cache', 1);
+    await db('container_images').insert([
+      { system_id: db01, name: 'pgbouncer', image: 'edoburu/pgbouncer:1.23', reported_at: now },
+      { system_id: db01, name: 'cache', image: 'registry.example/team/PGcache:7', reported_at: now },
+    ]);
     // the searches before read the container index already: it is read again once it is this old
     clock.advance(CONTAINER_INDEX_MS);
 
     const found = await admin.get('/api/search?q=PG');
     assert.equal(found.status, 200);
     assert.deepEqual(found.body.containers, [
-      { name: 'pg-secret', systemId: secret, systemName: 'db-secret', running: true },
-      { name: 'pgbouncer', systemId: db01, systemName: 'db-01', running: true },
-      { name: 'app-pgbackup', systemId: db01, systemName: 'db-01', running: false },
+      { name: 'pg-secret', image: null, systemId: secret, systemName: 'db-secret', running: true },
+      { name: 'pgbouncer', image: 'edoburu/pgbouncer:1.23', systemId: db01, systemName: 'db-01', running: true },
+      { name: 'app-pgbackup', image: null, systemId: db01, systemName: 'db-01', running: false },
+      // by its image only: after the names that match
+      { name: 'cache', image: 'registry.example/team/PGcache:7', systemId: db01, systemName: 'db-01', running: true },
     ]);
-    assert.deepEqual(names((await viewer.get('/api/search?q=pg')).body.containers), ['pgbouncer', 'app-pgbackup']);
+    assert.deepEqual(names((await viewer.get('/api/search?q=pg')).body.containers), [
+      'pgbouncer',
+      'app-pgbackup',
+      'cache',
+    ]);
+    assert.deepEqual(names((await admin.get('/api/search?q=edoburu')).body.containers), ['pgbouncer']);
 
     // a container started since is found once the index is read again, not at every keystroke before
     await latest(db01!, 'container.running', 'pg-new', 1, clock.now());

@@ -6,6 +6,7 @@ import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { checkSecretsKey } from './key-check.js';
+import { createSecretsRepo } from './repo.js';
 import { places } from './places.js';
 
 const AUTH = 'auth-secret-for-key-check-tests-0123456789';
@@ -40,20 +41,25 @@ describe('secrets key check at start', () => {
 
   it('creates the check value on the first start, then finds it ok', async () => {
     const { box, logs } = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    assert.deepEqual(await checkSecretsKey({ db: db.knex, box, log: logs.log }), { status: 'created' });
+    assert.deepEqual(await checkSecretsKey({ repo: createSecretsRepo(db.knex), box, log: logs.log }), {
+      status: 'created',
+    });
     const row = await db.knex('app_settings').where({ key: 'secrets_key_check' }).first();
     assert.equal(box.sourceOf(row.value.sealed), 'sek');
-    assert.deepEqual(await checkSecretsKey({ db: db.knex, box, log: logs.log }), { status: 'ok' });
+    assert.deepEqual(await checkSecretsKey({ repo: createSecretsRepo(db.knex), box, log: logs.log }), { status: 'ok' });
     assert.equal(logs.lines().filter((line) => line['level'] === 50).length, 0);
   });
 
   it('reports a changed key loudly with the recovery steps, and does not throw', async () => {
     const first = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: first.box, log: first.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: first.box, log: first.logs.log });
     const changed = boxOf({ settingsEncryptionKey: 'a-new-key-nobody-remembered-0123456789', authSecret: AUTH });
-    assert.deepEqual(await checkSecretsKey({ db: db.knex, box: changed.box, log: changed.logs.log }), {
-      status: 'mismatch',
-    });
+    assert.deepEqual(
+      await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: changed.box, log: changed.logs.log }),
+      {
+        status: 'mismatch',
+      },
+    );
     const loud = changed.logs
       .lines()
       .find((line) => String(line['msg']).includes('STORED SECRETS CANNOT BE DECRYPTED'));
@@ -69,15 +75,18 @@ describe('secrets key check at start', () => {
 
   it('says so when SETTINGS_ENCRYPTION_KEY was dropped from the environment', async () => {
     const first = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: first.box, log: first.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: first.box, log: first.logs.log });
     const dropped = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
-    assert.equal((await checkSecretsKey({ db: db.knex, box: dropped.box, log: dropped.logs.log })).status, 'mismatch');
+    assert.equal(
+      (await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: dropped.box, log: dropped.logs.log })).status,
+      'mismatch',
+    );
     assert.ok(dropped.logs.messages().some((message) => message.includes('is not set now')));
   });
 
   it('follows the current key once the recovery has re-entered a secret under it', async () => {
     const old = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: old.box, log: old.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: old.box, log: old.logs.log });
     const ada = await insertUser('ada@example.com');
     await db
       .knex('users')
@@ -85,7 +94,7 @@ describe('secrets key check at start', () => {
       .update({ totp_secret: old.box.seal('ADA-TOTP', places.totpSecret(ada)) });
 
     const fresh = boxOf({ settingsEncryptionKey: 'the-replacement-key-0123456789abcdef', authSecret: AUTH });
-    const check = () => checkSecretsKey({ db: db.knex, box: fresh.box, log: fresh.logs.log });
+    const check = () => checkSecretsKey({ repo: createSecretsRepo(db.knex), box: fresh.box, log: fresh.logs.log });
     assert.equal((await check()).status, 'mismatch', 'a secret under the old key is no recovery');
 
     await createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box: fresh.box }).update({
@@ -113,7 +122,10 @@ describe('secrets key check at start', () => {
       .where({ id: ada })
       .update({ totp_secret: fallback.box.seal('ADA-TOTP', places.totpSecret(ada)) });
     const upgraded = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    assert.equal((await checkSecretsKey({ db: db.knex, box: upgraded.box, log: upgraded.logs.log })).status, 'created');
+    assert.equal(
+      (await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: upgraded.box, log: upgraded.logs.log })).status,
+      'created',
+    );
     const user = await db.knex('users').where({ id: ada }).first('totp_secret');
     assert.equal(upgraded.box.sourceOf(user.totp_secret), 'sek');
     assert.equal(upgraded.box.open(user.totp_secret, places.totpSecret(ada)), 'ADA-TOTP');
@@ -121,7 +133,7 @@ describe('secrets key check at start', () => {
 
   it('moves every covered secret to SETTINGS_ENCRYPTION_KEY once it is set', async () => {
     const fallback = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: fallback.box, log: fallback.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: fallback.box, log: fallback.logs.log });
     await createSmtpSettingsService({ db: db.knex, audit: auditTrailOn(db.knex), box: fallback.box }).update({
       enabled: true,
       host: 'smtp.example.com',
@@ -152,9 +164,12 @@ describe('secrets key check at start', () => {
     ]);
 
     const upgraded = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
-    assert.deepEqual(await checkSecretsKey({ db: db.knex, box: upgraded.box, log: upgraded.logs.log }), {
-      status: 'reencrypted',
-    });
+    assert.deepEqual(
+      await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: upgraded.box, log: upgraded.logs.log }),
+      {
+        status: 'reencrypted',
+      },
+    );
 
     // opened with SETTINGS_ENCRYPTION_KEY alone: a different AUTH_SECRET no longer matters
     const sekOnly = boxOf({ settingsEncryptionKey: SEK, authSecret: 'rotated-auth-secret-0123456789abcdef' }).box;
@@ -170,12 +185,15 @@ describe('secrets key check at start', () => {
     assert.equal(sekOnly.open(agent[0].value, places.agentSetting(1)), 'agent-token');
     assert.equal(agent[1].value, 'plain value', 'settings not flagged secret are left alone');
 
-    assert.deepEqual(await checkSecretsKey({ db: db.knex, box: sekOnly, log: upgraded.logs.log }), { status: 'ok' });
+    assert.deepEqual(
+      await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: sekOnly, log: upgraded.logs.log }),
+      { status: 'ok' },
+    );
   });
 
   it('re-encrypts without an agent_settings table (it comes with a later feature)', async () => {
     const fallback = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: fallback.box, log: fallback.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: fallback.box, log: fallback.logs.log });
     const ada = await insertUser('ada@example.com');
     await db
       .knex('users')
@@ -183,7 +201,7 @@ describe('secrets key check at start', () => {
       .update({ totp_secret: fallback.box.seal('ADA-TOTP', places.totpSecret(ada)) });
     const upgraded = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
     assert.equal(
-      (await checkSecretsKey({ db: db.knex, box: upgraded.box, log: upgraded.logs.log })).status,
+      (await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: upgraded.box, log: upgraded.logs.log })).status,
       'reencrypted',
     );
     const user = await db.knex('users').where({ id: ada }).first('totp_secret');
@@ -192,7 +210,7 @@ describe('secrets key check at start', () => {
   it('moves notification channel targets and secrets, and leaves e-mail addresses alone', async () => {
     await db.knex('notification_channels').whereNot({ target: 'accounts' }).delete();
     const fallback = boxOf({ settingsEncryptionKey: null, authSecret: AUTH });
-    await checkSecretsKey({ db: db.knex, box: fallback.box, log: fallback.logs.log });
+    await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: fallback.box, log: fallback.logs.log });
     const [hook] = await db
       .knex('notification_channels')
       .insert({ name: 'Slack', type: 'slack', target: '' })
@@ -209,7 +227,7 @@ describe('secrets key check at start', () => {
 
     const upgraded = boxOf({ settingsEncryptionKey: SEK, authSecret: AUTH });
     assert.equal(
-      (await checkSecretsKey({ db: db.knex, box: upgraded.box, log: upgraded.logs.log })).status,
+      (await checkSecretsKey({ repo: createSecretsRepo(db.knex), box: upgraded.box, log: upgraded.logs.log })).status,
       'reencrypted',
     );
     const sekOnly = boxOf({ settingsEncryptionKey: SEK, authSecret: 'rotated-auth-secret-0123456789abcdef' }).box;

@@ -11,16 +11,15 @@
  *     able to sign in and re-enter the secrets. Once a re-entered secret opens
  *     under the current key, the check follows that key ('ok' again).
  */
-import type { Knex } from 'knex';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { places } from './places.js';
-import { findKeyCheck, lockStoredSecrets, saveKeyCheck, updateStoredSecret } from './repo.js';
+import type { SecretsRepo } from './repo.js';
 
 export type KeyCheckStatus = 'created' | 'ok' | 'mismatch' | 'reencrypted';
 
 export interface KeyCheckDeps {
-  db: Knex;
+  repo: SecretsRepo;
   box: SecretBox;
   log: Logger;
 }
@@ -38,11 +37,11 @@ export const KEY_MISMATCH_MESSAGE = [
   'unenrols one user (it also sets a new password).',
 ].join(' ');
 
-async function reencrypt(db: Knex, box: SecretBox, log: Logger): Promise<void> {
-  await db.transaction(async (trx) => {
+async function reencrypt(repo: SecretsRepo, box: SecretBox, log: Logger): Promise<void> {
+  await repo.transaction(async (trx) => {
     let moved = 0;
     let unreadable = 0;
-    for (const secret of await lockStoredSecrets(trx)) {
+    for (const secret of await repo.lockStoredSecrets(trx)) {
       if (box.sourceOf(secret.sealed) === box.source) continue;
       const plaintext = box.open(secret.sealed, secret.place);
       // a value that does not open is left as it is (the box has logged it): it is lost either way
@@ -50,10 +49,10 @@ async function reencrypt(db: Knex, box: SecretBox, log: Logger): Promise<void> {
         unreadable++;
         continue;
       }
-      await updateStoredSecret(trx, secret.cell, box.seal(plaintext, secret.place));
+      await repo.updateStoredSecret(secret.cell, box.seal(plaintext, secret.place), trx);
       moved++;
     }
-    await saveKeyCheck(trx, box.seal(CHECK_PLAINTEXT, places.keyCheck));
+    await repo.saveKeyCheck(box.seal(CHECK_PLAINTEXT, places.keyCheck), trx);
     if (moved || unreadable)
       log.info({ moved, unreadable }, 'Stored secrets re-encrypted under SETTINGS_ENCRYPTION_KEY');
   });
@@ -65,11 +64,13 @@ async function reencrypt(db: Knex, box: SecretBox, log: Logger): Promise<void> {
  * the alarm stops repeating at every start (values still under the old key stay
  * unreadable, and the box logs each one when it is used).
  */
-async function adoptCurrentKey(db: Knex, box: SecretBox, log: Logger): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const candidates = (await lockStoredSecrets(trx)).filter((secret) => box.sourceOf(secret.sealed) === box.source);
+async function adoptCurrentKey(repo: SecretsRepo, box: SecretBox, log: Logger): Promise<boolean> {
+  return repo.transaction(async (trx) => {
+    const candidates = (await repo.lockStoredSecrets(trx)).filter(
+      (secret) => box.sourceOf(secret.sealed) === box.source,
+    );
     if (!candidates.some((secret) => box.open(secret.sealed, secret.place) !== null)) return false;
-    await saveKeyCheck(trx, box.seal(CHECK_PLAINTEXT, places.keyCheck));
+    await repo.saveKeyCheck(box.seal(CHECK_PLAINTEXT, places.keyCheck), trx);
     log.warn(
       'Stored secrets were re-entered under the current key after a key change: it is the reference from now on. ' +
         'Secrets still sealed under the old key stay unreadable until they are re-entered.',
@@ -92,9 +93,9 @@ function logMismatch(sealed: string, box: SecretBox, log: Logger): void {
 }
 
 /** False when it failed: rolled back, every value still opens through the fallback key, so start anyway. */
-async function tryReencrypt(db: Knex, box: SecretBox, log: Logger): Promise<boolean> {
+async function tryReencrypt(repo: SecretsRepo, box: SecretBox, log: Logger): Promise<boolean> {
   try {
-    await reencrypt(db, box, log);
+    await reencrypt(repo, box, log);
     return true;
   } catch (error) {
     log.error(
@@ -105,23 +106,23 @@ async function tryReencrypt(db: Knex, box: SecretBox, log: Logger): Promise<bool
   }
 }
 
-export async function checkSecretsKey({ db, box, log }: KeyCheckDeps): Promise<{ status: KeyCheckStatus }> {
-  const sealed = await findKeyCheck(db);
+export async function checkSecretsKey({ repo, box, log }: KeyCheckDeps): Promise<{ status: KeyCheckStatus }> {
+  const sealed = await repo.findKeyCheck();
   if (sealed === null) {
     // first start with the check: values an older version sealed under the fallback move along
-    if (box.source === 'auth' || !(await tryReencrypt(db, box, log))) {
-      await saveKeyCheck(db, box.seal(CHECK_PLAINTEXT, places.keyCheck));
+    if (box.source === 'auth' || !(await tryReencrypt(repo, box, log))) {
+      await repo.saveKeyCheck(box.seal(CHECK_PLAINTEXT, places.keyCheck));
     }
     return { status: 'created' };
   }
 
   if (box.open(sealed, places.keyCheck) !== CHECK_PLAINTEXT) {
-    if (await adoptCurrentKey(db, box, log)) return { status: 'ok' };
+    if (await adoptCurrentKey(repo, box, log)) return { status: 'ok' };
     logMismatch(sealed, box, log);
     return { status: 'mismatch' };
   }
 
-  if (box.sourceOf(sealed) === 'auth' && box.source === 'sek' && (await tryReencrypt(db, box, log))) {
+  if (box.sourceOf(sealed) === 'auth' && box.source === 'sek' && (await tryReencrypt(repo, box, log))) {
     return { status: 'reencrypted' };
   }
   return { status: 'ok' };

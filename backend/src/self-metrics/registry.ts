@@ -7,7 +7,14 @@
 import type { Knex } from 'knex';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Logger } from '../lib/logger.js';
-import type { ReportOutcome, RunOutcome, SelfMetrics } from '../lib/self-metrics.js';
+import type {
+  EvaluationMetrics,
+  IngestMetrics,
+  LiveMetrics,
+  ReportOutcome,
+  RunOutcome,
+  SelfMetrics,
+} from '../lib/self-metrics.js';
 import { createSelfMetricsRepo } from './repo.js';
 
 const REPORT_OUTCOMES: readonly ReportOutcome[] = ['accepted', 'duplicate', 'skipped', 'refused'];
@@ -33,26 +40,8 @@ function poolOf(db: Knex): PoolLike | undefined {
   return (db.client as { pool?: PoolLike }).pool;
 }
 
-export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfMetricsRegistry {
-  const registry = new Registry();
-  const registers = [registry];
-  // process memory, CPU, handles, GC and event-loop delay (monitorEventLoopDelay), unprefixed as usual
-  collectDefaultMetrics({ register: registry });
-
-  const httpRequests = new Counter({
-    name: 'argus_http_requests_total',
-    help: 'HTTP requests answered, by method, matched route and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
-  });
-  const httpDuration = new Histogram({
-    name: 'argus_http_request_duration_seconds',
-    help: 'Time from receiving an HTTP request to its answer, by method and matched route.',
-    labelNames: ['method', 'route'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers,
-  });
-
+/** Agent reports and samples by outcome, the group commit's statements, replays slowed, samples pending. */
+function ingestMetrics(registers: Registry[]): IngestMetrics {
   const reports = new Counter({
     name: 'argus_ingest_reports_total',
     help: 'Agent reports by outcome: accepted, duplicate (already stored), skipped (outside the time window), refused.',
@@ -103,6 +92,25 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
     },
   });
 
+  return {
+    reports(outcome, reportCount, sampleCount) {
+      if (reportCount > 0) reports.inc({ outcome }, reportCount);
+      if (sampleCount > 0) samples.inc({ outcome }, sampleCount);
+    },
+    batch(requests, sampleCount, seconds) {
+      batchRequests.observe(requests);
+      batchSamples.observe(sampleCount);
+      statementSeconds.observe(seconds);
+    },
+    replaySlowed: () => replaysSlowed.inc(),
+    watchPending(read) {
+      readPending = read;
+    },
+  };
+}
+
+/** Evaluation runs by outcome and duration, alerts raised and resolved. */
+function evaluationMetrics(registers: Registry[]): EvaluationMetrics {
   const runs = new Counter({
     name: 'argus_evaluation_runs_total',
     help: 'Evaluation runs by outcome.',
@@ -119,6 +127,18 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
   const alertsRaised = new Counter({ name: 'argus_alerts_raised_total', help: 'Alerts raised.', registers });
   const alertsResolved = new Counter({ name: 'argus_alerts_resolved_total', help: 'Alerts resolved.', registers });
 
+  return {
+    run(outcome, seconds, alerts) {
+      runs.inc({ outcome });
+      runSeconds.observe(seconds);
+      if (alerts.raised > 0) alertsRaised.inc(alerts.raised);
+      if (alerts.resolved > 0) alertsResolved.inc(alerts.resolved);
+    },
+  };
+}
+
+/** Open live WebSocket connections and the frames sent to them. */
+function liveMetrics(registers: Registry[]): LiveMetrics {
   const sockets = new Gauge({ name: 'argus_live_sockets', help: 'Open live WebSocket connections.', registers });
   const messages = new Counter({
     name: 'argus_live_messages_sent_total',
@@ -126,6 +146,15 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
     registers,
   });
 
+  return {
+    socketOpened: () => sockets.inc(),
+    socketClosed: () => sockets.dec(),
+    messageSent: () => messages.inc(),
+  };
+}
+
+/** Levels read when Prometheus scrapes: the outboxes' depth and the database pool. */
+function databaseGauges(db: Knex, log: Logger, registers: Registry[]): void {
   const repo = createSelfMetricsRepo(db);
   new Gauge({
     name: 'argus_outbox_pending',
@@ -159,6 +188,33 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
     pool.numPendingAcquires(),
   );
   poolGauge('argus_db_pool_max', 'Most database connections the pool opens (DATABASE_POOL_MAX).', (pool) => pool.max);
+}
+
+export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfMetricsRegistry {
+  const registry = new Registry();
+  const registers = [registry];
+  // process memory, CPU, handles, GC and event-loop delay (monitorEventLoopDelay), unprefixed as usual
+  collectDefaultMetrics({ register: registry });
+
+  const httpRequests = new Counter({
+    name: 'argus_http_requests_total',
+    help: 'HTTP requests answered, by method, matched route and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
+  const httpDuration = new Histogram({
+    name: 'argus_http_request_duration_seconds',
+    help: 'Time from receiving an HTTP request to its answer, by method and matched route.',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+
+  // registered in this order, so a scrape lists them so
+  const ingest = ingestMetrics(registers);
+  const evaluation = evaluationMetrics(registers);
+  const live = liveMetrics(registers);
+  databaseGauges(db, log, registers);
 
   return {
     registry,
@@ -167,33 +223,8 @@ export function createSelfMetrics({ db, log }: { db: Knex; log: Logger }): SelfM
       httpDuration.observe({ method, route }, seconds);
     },
     scrape: () => registry.metrics(),
-    ingest: {
-      reports(outcome, reportCount, sampleCount) {
-        if (reportCount > 0) reports.inc({ outcome }, reportCount);
-        if (sampleCount > 0) samples.inc({ outcome }, sampleCount);
-      },
-      batch(requests, sampleCount, seconds) {
-        batchRequests.observe(requests);
-        batchSamples.observe(sampleCount);
-        statementSeconds.observe(seconds);
-      },
-      replaySlowed: () => replaysSlowed.inc(),
-      watchPending(read) {
-        readPending = read;
-      },
-    },
-    evaluation: {
-      run(outcome, seconds, alerts) {
-        runs.inc({ outcome });
-        runSeconds.observe(seconds);
-        if (alerts.raised > 0) alertsRaised.inc(alerts.raised);
-        if (alerts.resolved > 0) alertsResolved.inc(alerts.resolved);
-      },
-    },
-    live: {
-      socketOpened: () => sockets.inc(),
-      socketClosed: () => sockets.dec(),
-      messageSent: () => messages.inc(),
-    },
+    ingest,
+    evaluation,
+    live,
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The settings edited at runtime, built once by the composition root: the SMTP settings with the
  * mailer that reads them, the alert retention (reports and housekeeping share the one service) and
- * the forecast settings.
+ * the forecast settings (the evaluation reads them through their service).
  */
 import type { Knex } from 'knex';
 import { mountRoutes } from '../http/route.js';
@@ -32,14 +32,14 @@ export function assembleSettings(deps: SettingsAssemblyDeps) {
   const smtp = createSmtpSettingsService({ db, box: deps.box, audit });
   const mailer = createMailer({ smtp, log: deps.log });
   const alertRetention = createAlertRetentionService({ repo: createAlertRetentionRepo(db), clock, audit });
+  const forecastSettings = createForecastSettingsService({ repo: createForecastSettingsRepo(db), audit });
   return {
     mailer,
     alertRetention,
+    /** The window and data share of forecast rules: the evaluation's runs, preview and charts read them here. */
+    forecastSettings,
     smtpRoutes: mountRoutes(smtpSettingsRoutes, { smtp, mailer }),
     alertRetentionRoutes: mountRoutes(alertRetentionRoutes, alertRetention),
-    forecastRoutes: mountRoutes(
-      forecastSettingsRoutes,
-      createForecastSettingsService({ repo: createForecastSettingsRepo(db), audit }),
-    ),
+    forecastRoutes: mountRoutes(forecastSettingsRoutes, forecastSettings),
   };
 }

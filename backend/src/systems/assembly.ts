@@ -8,13 +8,21 @@ import { createSystemsListing } from './listing.js';
 import { createSystemsPageRepo } from './page-repo.js';
 import { createSystemsRepo } from './repo.js';
 import { systemsRoutes } from './routes.js';
+import { createContainerImagesReader } from './container-images-repo.js';
 import { createScriptChecksReader } from './script-checks-repo.js';
 import { createSystemsService } from './service.js';
 
 export function assembleSystems(deps: { db: Knex; bus: Bus; clock: Clock; audit: AuditTrail }) {
   const { db, bus, clock, audit } = deps;
   const repo = createSystemsRepo(db);
-  const systems = createSystemsService({ repo, scriptChecks: createScriptChecksReader(db), bus, clock, audit });
+  const systems = createSystemsService({
+    repo,
+    scriptChecks: createScriptChecksReader(db),
+    containerImages: createContainerImagesReader(db),
+    bus,
+    clock,
+    audit,
+  });
   const listing = createSystemsListing({ repo, pages: createSystemsPageRepo(db) });
   return { systems, routes: mountRoutes(systemsRoutes, { systems, clock, listing }) };
 }

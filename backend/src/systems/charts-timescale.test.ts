@@ -15,10 +15,11 @@ import { startEmbeddedTimescale, type EmbeddedDb } from '../../../db/embedded.js
 import { runMigrations } from '../../../db/migrate.js';
 import { setupTimescale } from '../../../db/timescale.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
-import type { Principal } from '../lib/access.js';
+import { ADMIN } from '../testing/principals.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from './repo.js';
 import { createScriptChecksReader } from './script-checks-repo.js';
+import { createContainerImagesReader } from './container-images-repo.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createSystemsService, MAX_POINTS } from './service.js';
@@ -32,15 +33,6 @@ describe('chart data on TimescaleDB (WASM)', () => {
   let systemId: number;
   let mixedId: number;
   const now = new Date(Math.floor(Date.now() / HOUR) * HOUR);
-  const admin: Principal = {
-    userId: 1,
-    role: 'ADMIN',
-    email: 'admin@example.com',
-    via: 'session',
-    sessionId: null,
-    tokenId: null,
-    customerIds: new Set(),
-  } as Principal;
 
   before(async () => {
     embedded = await startEmbeddedTimescale({ log: pino({ level: 'silent' }) });
@@ -105,6 +97,7 @@ describe('chart data on TimescaleDB (WASM)', () => {
     createSystemsService({
       repo: createSystemsRepo(knex),
       scriptChecks: createScriptChecksReader(knex),
+      containerImages: createContainerImagesReader(knex),
       bus: createMemoryBus(),
       clock: new FakeClock(now),
       audit: createAuditService({ repo: createAuditRepo(knex), clock: new FakeClock(now) }),
@@ -118,17 +111,17 @@ describe('chart data on TimescaleDB (WASM)', () => {
   });
 
   it('reads an hour from raw samples', async () => {
-    const answer = await service().metrics(admin, query(HOUR));
+    const answer = await service().metrics(ADMIN, query(HOUR));
     assert.equal(answer.source, 'raw');
     assert.equal(answer.points.length, 12, 'every 5-minute sample of the hour');
   });
 
   it('reads a week from metrics_5m and a quarter from metrics_1h, agreeing with the raw samples', async () => {
-    const week = await service().metrics(admin, query(7 * DAY));
+    const week = await service().metrics(ADMIN, query(7 * DAY));
     assert.equal(week.source, '5m');
     assert.ok(week.points.length <= MAX_POINTS + 1 && week.points.length > 500, `${week.points.length} points`);
 
-    const quarter = await service().metrics(admin, query(90 * DAY));
+    const quarter = await service().metrics(ADMIN, query(90 * DAY));
     assert.equal(quarter.source, '1h');
     assert.ok(
       quarter.points.length <= MAX_POINTS + 1 && quarter.points.length > 500,
@@ -152,14 +145,14 @@ describe('chart data on TimescaleDB (WASM)', () => {
     const sources = new Set<string>();
     for (const rangeMs of [6 * HOUR, 2 * DAY, 7 * DAY, 45 * DAY, 90 * DAY]) {
       const window = { from: new Date(now.getTime() - rangeMs), to: now };
-      const batch = await service().metricsBatch(admin, { systemId: mixedId, series, ...window });
+      const batch = await service().metricsBatch(ADMIN, { systemId: mixedId, series, ...window });
       sources.add(batch.source);
       assert.deepEqual(
         batch.series.map((s) => `${s.name} ${s.instance}`),
         series.map((s) => `${s.name} ${s.instance}`),
       );
       for (const [i, { name, instance }] of series.entries()) {
-        const alone = await service().metrics(admin, { systemId: mixedId, name, instance, ...window });
+        const alone = await service().metrics(ADMIN, { systemId: mixedId, name, instance, ...window });
         assert.equal(alone.source, batch.source);
         assert.equal(alone.bucketSeconds, batch.bucketSeconds);
         assert.deepEqual(batch.series[i]!.points, alone.points, `${name} ${instance} over ${rangeMs / HOUR} h`);

@@ -10,6 +10,7 @@ import { Forbidden, Invalid, NotFound } from '../lib/errors.js';
 import type { Clock } from '../lib/clock.js';
 import type { AuditActor, AuditTrail } from '../lib/audit-trail.js';
 import type { SeriesQuery, SystemRow, SystemsRepo, Usage } from './repo.js';
+import type { ContainerImagesReader } from './container-images-repo.js';
 import type { ScriptChecksReader } from './script-checks-repo.js';
 
 const HOUR = 3_600_000;
@@ -106,12 +107,14 @@ const systemFacts = ({ name, hostname, customerId, clusterId, offlineAlerts }: S
 export function createSystemsService({
   repo,
   scriptChecks,
+  containerImages,
   bus,
   clock,
   audit,
 }: {
   repo: SystemsRepo;
   scriptChecks: ScriptChecksReader;
+  containerImages: ContainerImagesReader;
   bus: Bus;
   clock: Clock;
   audit: AuditTrail;
@@ -222,6 +225,12 @@ export function createSystemsService({
     async scriptChecks(principal: Principal, id: number) {
       await visibleSystem(principal, id);
       return scriptChecks.ofSystem(id);
+    },
+
+    /** The image of each of its containers, as its agent last listed them. */
+    async containerImages(principal: Principal, id: number) {
+      await visibleSystem(principal, id);
+      return containerImages.ofSystem(id);
     },
 
     async metrics(principal: Principal, q: SeriesQuery) {

@@ -17,8 +17,11 @@ import { createRedisClient, waitUntilReady } from '../lib/redis.js';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createMailer } from '../mail/smtp-mailer.js';
 import { createNotificationsRepo } from '../notifications/repo.js';
+import { createRoutingRepo } from '../notifications/routing-repo.js';
 import { createAlertNotifier } from '../notifications/service.js';
 import { createDeliveriesRepo } from '../notifications/deliveries-repo.js';
+import { createForecastSettingsRepo } from '../settings/forecast/repo.js';
+import { createForecastSettingsService } from '../settings/forecast/service.js';
 import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createAccount, createCustomer } from './accounts.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
@@ -87,6 +90,7 @@ export async function startEvaluationHarness() {
   const notifier = createAlertNotifier({
     repo: createNotificationsRepo(knex),
     deliveries: createDeliveriesRepo(knex),
+    routing: createRoutingRepo(knex),
     box,
     allowPrivateWebhooks: true,
     channelTimeoutMs: 2000,
@@ -104,6 +108,10 @@ export async function startEvaluationHarness() {
     log: logs.log,
     mailer,
     notifier,
+    forecastSettings: createForecastSettingsService({
+      repo: createForecastSettingsRepo(knex),
+      audit: auditTrailOn(knex),
+    }),
   });
 
   async function setMail(options: { enabled: boolean; port?: number }): Promise<void> {

@@ -1,10 +1,14 @@
 /** What the real-extension tests share: a private cluster, charts through the service, policy jobs. */
-import { mkdtemp, readdir, symlink } from 'node:fs/promises';
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Knex } from 'knex';
+import { pino } from 'pino';
 import { createKnex } from '../../../db/connection.js';
-import { MIGRATIONS_DIR } from '../../../db/migrate.js';
+import { loadRetentionConfig } from '../../../db/environment.js';
+import { MIGRATIONS_DIR, runMigrations } from '../../../db/migrate.js';
+import { setupTimescale } from '../../../db/timescale.js';
 import { createAuditRepo } from '../audit/repo.js';
 import { createAuditService } from '../audit/service.js';
 import { createMemoryBus } from '../bus/memory-bus.js';
@@ -12,8 +16,11 @@ import type { Principal } from '../lib/access.js';
 import { FakeClock } from '../lib/clock.js';
 import { createSystemsRepo } from '../systems/repo.js';
 import { createScriptChecksReader } from '../systems/script-checks-repo.js';
+import { createContainerImagesReader } from '../systems/container-images-repo.js';
 import { createSystemsService } from '../systems/service.js';
 import { createDatabase, startPrivatePostgres, type PrivatePostgres } from './private-postgres.js';
+
+const SILENT = pino({ level: 'silent' });
 
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
@@ -49,6 +56,7 @@ export async function chartsOf(
   const service = createSystemsService({
     repo: createSystemsRepo(knex),
     scriptChecks: createScriptChecksReader(knex),
+    containerImages: createContainerImagesReader(knex),
     bus: createMemoryBus(),
     clock,
     audit: createAuditService({ repo: createAuditRepo(knex), clock }),
@@ -131,4 +139,81 @@ export async function perSampleReleaseMigrations(): Promise<string> {
     if (/^\d{4}_/.test(file) && file < '0022') await symlink(path.join(MIGRATIONS_DIR, file), path.join(dir, file));
   }
   return dir;
+}
+
+/** A customer and one system of it, by their names: the system's id. */
+export async function insertSystem(knex: Knex, customerName: string, systemName: string): Promise<number> {
+  const [customer] = await knex('customers').insert({ name: customerName }).returning('id');
+  const [system] = await knex('systems')
+    .insert({ customer_id: (customer as { id: number }).id, name: systemName })
+    .returning('id');
+  return (system as { id: number }).id;
+}
+
+/**
+ * A private cluster on the real extension, migrated and set up as at start-up, its policies taken off
+ * the scheduler: from then on they run only when a test calls them.
+ */
+export async function startSetUpRealTimescale(): Promise<RealTimescale> {
+  const real = await startRealTimescale();
+  try {
+    await runMigrations(real.knex);
+    const outcome = await setupTimescale(real.knex, loadRetentionConfig({}), SILENT);
+    assert.equal(outcome.ok, true, outcome.messages.join('\n'));
+    await unscheduleJobs(real.knex, await jobIds(real.knex));
+    return real;
+  } catch (error) {
+    await stopRealTimescale(real);
+    throw error;
+  }
+}
+
+export interface PerSampleRelease extends RealTimescale {
+  /** The release's migrations directory (removed by stopPerSampleRelease). */
+  migrations: string;
+  /** The system `old-01` of the customer `Old`. */
+  systemId: number;
+}
+
+/**
+ * A private cluster on the real extension as the release before one row per report left it: its
+ * migrations and TimescaleDB step, its policy jobs off the scheduler, one system and no samples yet.
+ */
+export async function startPerSampleRelease(): Promise<PerSampleRelease> {
+  const real = await startRealTimescale();
+  const migrations = await perSampleReleaseMigrations();
+  try {
+    const { knex } = real;
+    await runMigrations(knex, migrations);
+    await knex.raw(PER_SAMPLE_RELEASE_STEP);
+    const jobs = await rowsOf<{ job_id: number }>(
+      knex,
+      'SELECT job_id FROM timescaledb_information.jobs WHERE job_id >= 1000',
+    );
+    await unscheduleJobs(
+      knex,
+      jobs.map((job) => job.job_id),
+    );
+    return { ...real, migrations, systemId: await insertSystem(knex, 'Old', 'old-01') };
+  } catch (error) {
+    await stopPerSampleRelease({ ...real, migrations, systemId: 0 });
+    throw error;
+  }
+}
+
+export async function stopPerSampleRelease(release: PerSampleRelease | undefined): Promise<void> {
+  await stopRealTimescale(release);
+  if (release) await rm(release.migrations, { recursive: true, force: true });
+}
+
+/**
+ * The per-sample rows as that release's policies would have left them at `now`: both rollups
+ * refreshed, raw chunks older than `dropRawOlderThan` dropped (when given), those older than two days
+ * compressed.
+ */
+export async function settlePerSampleRows(knex: Knex, now: Date, dropRawOlderThan?: string): Promise<void> {
+  for (const view of ['metrics_5m', 'metrics_1h'])
+    await knex.raw('CALL refresh_continuous_aggregate(?::regclass, NULL, ?::timestamptz)', [view, now]);
+  if (dropRawOlderThan) await knex.raw("SELECT drop_chunks('metrics', older_than => ?::interval)", [dropRawOlderThan]);
+  await knex.raw("SELECT compress_chunk(c) FROM show_chunks('metrics', older_than => INTERVAL '2 days') c");
 }

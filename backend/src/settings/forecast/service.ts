@@ -1,7 +1,8 @@
 /**
  * Forecast settings (docs/rules.md "Forecast rules"): the hours of the hourly rollup a trend is
  * fitted over, and the share of them that must hold data. Kept in app_settings under `forecasts`;
- * each evaluation run reads them in its own transaction (evaluation/forecast-repo.ts). A changed
+ * the evaluation reads them here (`get`, injected by the composition root): each run before its
+ * transaction, the rule preview and the system page's projection at each request. A changed
  * window refits every line over the next runs.
  */
 import type { ForecastSettings } from '../../../../contracts/settings.js';

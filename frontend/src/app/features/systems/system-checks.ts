@@ -10,6 +10,7 @@ import { LoadState } from '@console/ui/load-state';
 import { injectNow, TimeAgo } from '@console/ui/time-ago';
 import { ofScriptCheck } from './latest-values';
 import { SystemCharts } from '@console/shared/charts/system-charts';
+import { PICKED_TABLE_STYLES, PickName } from './picked-table';
 
 const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNING: 1, UNKNOWN: 2, OK: 3 };
 
@@ -20,7 +21,7 @@ const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNI
 @Component({
   selector: 'argus-system-checks',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, SystemCharts, TimeAgo],
+  imports: [LoadState, PickName, SystemCharts, TimeAgo],
   template: `
     @let state = checks();
     <argus-load-state [state]="state" label="Loading the checks" />
@@ -29,7 +30,7 @@ const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNI
         <p class="empty" data-testid="no-checks">No script check reported.</p>
       } @else {
         <div class="scroll">
-          <table aria-label="Script checks">
+          <table class="argus-table" aria-label="Script checks">
             <thead>
               <tr>
                 <th scope="col">Check</th>
@@ -42,15 +43,7 @@ const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNI
               @for (check of state.value; track check.name) {
                 <tr [class.picked]="check.name === shown()" [attr.data-check]="check.name">
                   <th scope="row">
-                    <button
-                      type="button"
-                      class="name mono"
-                      [attr.aria-pressed]="check.name === shown()"
-                      [attr.aria-label]="'Charts of ' + check.name"
-                      (click)="pick(check.name)"
-                    >
-                      {{ check.name }}
-                    </button>
+                    <argus-pick-name [name]="check.name" [picked]="check.name === shown()" (pick)="pick(check.name)" />
                   </th>
                   <td>
                     <span [class]="'state state--' + check.state.toLowerCase()">{{ check.state }}</span>
@@ -77,63 +70,31 @@ const PROBLEM_FIRST: Record<ScriptCheck['state'], number> = { CRITICAL: 0, WARNI
       />
     }
   `,
-  styles: `
-    .scroll {
-      overflow-x: auto;
-    }
-    table {
-      width: 100%;
-      border-collapse: collapse;
-    }
-    th,
-    td {
-      text-align: left;
-      padding: 8px;
-      border-bottom: 1px solid var(--mat-sys-outline-variant);
-      vertical-align: top;
-    }
-    thead th {
-      font: var(--mat-sys-title-small);
-      color: var(--mat-sys-on-surface-variant);
-    }
-    .message {
-      overflow-wrap: anywhere;
-    }
-    .ran {
-      white-space: nowrap;
-    }
-    .name {
-      all: unset;
-      cursor: pointer;
-      color: var(--mat-sys-primary);
-      text-decoration: underline;
-      overflow-wrap: anywhere;
-    }
-    .name:focus-visible {
-      outline: 2px solid var(--mat-sys-primary);
-      outline-offset: 2px;
-    }
-    tr.picked {
-      background: var(--mat-sys-surface-container-high);
-    }
-    .state {
-      font-weight: 500;
-    }
-    .state--critical {
-      color: var(--mat-sys-error);
-    }
-    .state--warning,
-    .state--unknown {
-      color: var(--mat-sys-tertiary);
-    }
-    .empty,
-    .note {
-      color: var(--mat-sys-on-surface-variant);
-    }
-    .note {
-      font: var(--mat-sys-body-small);
-    }
-  `,
+  styles: [
+    PICKED_TABLE_STYLES,
+    `
+      .argus-table th,
+      .argus-table td {
+        vertical-align: top;
+      }
+      .message {
+        overflow-wrap: anywhere;
+      }
+      .ran {
+        white-space: nowrap;
+      }
+      .state {
+        font-weight: 500;
+      }
+      .state--critical {
+        color: var(--mat-sys-error);
+      }
+      .state--warning,
+      .state--unknown {
+        color: var(--mat-sys-tertiary);
+      }
+    `,
+  ],
 })
 export class SystemChecks {
   private readonly api = inject(SystemsApi);

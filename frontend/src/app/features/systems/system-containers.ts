@@ -5,11 +5,12 @@ import { switchMap } from 'rxjs';
 import { LOADING } from '@console/core/loaded';
 import { Refreshing } from '@console/core/refresh';
 import { ChartsData, SeriesKey } from '@console/shared/systems/series';
-import { SystemsApi } from '@console/shared/systems/systems-api';
+import { ContainerImage, SystemsApi } from '@console/shared/systems/systems-api';
 import { LoadState } from '@console/ui/load-state';
 import { CONTAINER_TABLE_METRICS, ContainerRow, containerRows, isContainerSeries, latestValues } from './latest-values';
 import { SystemCharts } from '@console/shared/charts/system-charts';
 import { UsageBar } from './usage-bar';
+import { PICKED_TABLE_STYLES, PickName } from './picked-table';
 
 const STATE_LABELS: Record<ContainerRow['state'], string> = {
   running: 'Running',
@@ -19,12 +20,13 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
 
 /**
  * A system's containers: a table of their newest values (the last hour's samples with every report
- * appended live), and the charts of the container picked, at every range.
+ * appended live) with the image each runs (as the agent last listed them), and the charts of the
+ * container picked, at every range.
  */
 @Component({
   selector: 'argus-system-containers',
   changeDetection: ChangeDetectionStrategy.OnPush,
-  imports: [LoadState, SystemCharts, UsageBar],
+  imports: [LoadState, PickName, SystemCharts, UsageBar],
   template: `
     @let state = latest();
     <argus-load-state [state]="state" label="Loading the containers" />
@@ -48,15 +50,10 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
               @for (row of rows(); track row.name) {
                 <tr [class.picked]="row.name === picked()" [attr.data-container]="row.name">
                   <th scope="row">
-                    <button
-                      type="button"
-                      class="name mono"
-                      [attr.aria-pressed]="row.name === picked()"
-                      [attr.aria-label]="'Charts of ' + row.name"
-                      (click)="pick(row.name)"
-                    >
-                      {{ row.name }}
-                    </button>
+                    <argus-pick-name [name]="row.name" [picked]="row.name === picked()" (pick)="pick(row.name)" />
+                    @if (images().get(row.name); as image) {
+                      <span class="image mono" [title]="image">{{ image }}</span>
+                    }
                   </th>
                   <td>
                     <span [class]="'state state--' + row.state">{{ stateLabels[row.state] }}</span>
@@ -85,61 +82,37 @@ const STATE_LABELS: Record<ContainerRow['state'], string> = {
       />
     }
   `,
-  styles: `
-    .scroll {
-      overflow-x: auto;
-    }
-    /* closer than the console's other tables: many short rows */
-    .argus-table th,
-    .argus-table td {
-      padding: 8px;
-      vertical-align: middle;
-    }
-    thead th {
-      font: var(--mat-sys-title-small);
-      color: var(--mat-sys-on-surface-variant);
-    }
-    .number {
-      text-align: right;
-      font-variant-numeric: tabular-nums;
-    }
-    .name {
-      all: unset;
-      cursor: pointer;
-      color: var(--mat-sys-primary);
-      text-decoration: underline;
-      overflow-wrap: anywhere;
-    }
-    .name:focus-visible {
-      outline: 2px solid var(--mat-sys-primary);
-      outline-offset: 2px;
-    }
-    tr.picked {
-      background: var(--mat-sys-surface-container-high);
-    }
-    .state--exited,
-    .state--unhealthy {
-      color: var(--mat-sys-error);
-      font-weight: 500;
-    }
-    .empty,
-    .note {
-      color: var(--mat-sys-on-surface-variant);
-    }
-    .note {
-      font: var(--mat-sys-body-small);
-    }
-    @media (max-width: 600px) {
-      // the state says "Unhealthy" already; the column makes room for the figures
-      .health {
-        display: none;
-      }
+  styles: [
+    PICKED_TABLE_STYLES,
+    `
       .argus-table th,
       .argus-table td {
-        padding: 8px 4px;
+        vertical-align: middle;
       }
-    }
-  `,
+      .number {
+        text-align: right;
+        font-variant-numeric: tabular-nums;
+      }
+      /* under the name, smaller: the column stays as narrow as the names */
+      .image {
+        display: block;
+        font: var(--mat-sys-body-small);
+        color: var(--mat-sys-on-surface-variant);
+        overflow-wrap: anywhere;
+      }
+      .state--exited,
+      .state--unhealthy {
+        color: var(--mat-sys-error);
+        font-weight: 500;
+      }
+      @media (max-width: 600px) {
+        // the state says "Unhealthy" already; the column makes room for the figures
+        .health {
+          display: none;
+        }
+      }
+    `,
+  ],
 })
 export class SystemContainers {
   private readonly api = inject(SystemsApi);
@@ -171,6 +144,15 @@ export class SystemContainers {
     toObservable(this.request).pipe(switchMap(({ id, keys }) => this.api.charts$(id, keys, '1h'))),
     { initialValue: LOADING as Refreshing<ChartsData> },
   );
+  private readonly imageList = toSignal(
+    toObservable(this.systemId).pipe(switchMap((id) => this.api.containerImages$(id))),
+    { initialValue: LOADING as Refreshing<ContainerImage[]> },
+  );
+  /** Each container's image; none while they load or for an agent that sends none. */
+  protected readonly images = computed(() => {
+    const state = this.imageList();
+    return new Map(state.state === 'ready' ? state.value.map((c) => [c.name, c.image] as const) : []);
+  });
   protected readonly rows = computed(() => {
     const state = this.latest();
     return state.state === 'ready' ? containerRows(latestValues(state.value), this.names()) : [];

@@ -19,6 +19,11 @@ describe('SystemMetrics', () => {
       name: `container.${m}`,
       instance,
     }));
+  /** The images the agent listed: cache runs from a long reference, db's image is not known. */
+  const IMAGES = [
+    { name: 'cache', image: 'registry.example:5000/platform/redis-cache:7.4.1', reportedAt: '2026-11-28T10:00:00Z' },
+    { name: 'web', image: 'nginx:1.27', reportedAt: '2026-11-28T10:00:00Z' },
+  ];
   /** The newest value of each container series: web is unhealthy, db exited, cache runs without a healthcheck. */
   const VALUES: Record<string, number> = {
     'container.running|web': 1,
@@ -62,6 +67,7 @@ describe('SystemMetrics', () => {
     for (let turn = 0; turn < 20; turn++) {
       await settle(fixture);
       http.match((req) => req.url === `${systemUrl(7)}/forecasts`).forEach((req) => req.flush(forecasts));
+      http.match((req) => req.url === `${systemUrl(7)}/container-images`).forEach((req) => req.flush(IMAGES));
       const found = http.match((req) => req.url === batchUrl);
       found.forEach(answer);
       answered.push(...found);
@@ -100,7 +106,8 @@ describe('SystemMetrics', () => {
     tab!.click();
     return answerCharts();
   }
-  const cells = (row: Element) => Array.from(row.querySelectorAll('th, td'), (c) => c.textContent?.trim());
+  const cells = (row: Element) =>
+    Array.from(row.querySelectorAll('th, td'), (c) => c.textContent?.replace(/\s+/g, ' ').trim());
 
   it("draws a disk's forecast as a dashed trend in its chart and says when it fills", async () => {
     const through = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000);
@@ -135,7 +142,7 @@ describe('SystemMetrics', () => {
     expect(page().querySelector('[role="tab"][aria-selected="true"]')?.textContent?.trim()).toBe('Host');
   });
 
-  it('lists each container with its state, health, restarts, CPU and memory', async () => {
+  it('lists each container with its image, state, health, restarts, CPU and memory', async () => {
     await render([...HOST, ...containerSeries('web'), ...containerSeries('db'), ...containerSeries('cache')]);
     const requests = await openTab('Containers');
 
@@ -146,10 +153,11 @@ describe('SystemMetrics', () => {
     expect(headers).toEqual(['Container', 'State', 'Health', 'Restarts', 'CPU', 'Memory']);
     const rows = Array.from(page().querySelectorAll('table tbody tr'), cells);
     expect(rows).toEqual([
-      ['cache', 'Running', 'No check', '1', '12 %', '85 %'],
+      ['cache registry.example:5000/platform/redis-cache:7.4.1', 'Running', 'No check', '1', '12 %', '85 %'],
       ['db', 'Exited', 'No check', '0', '0 %', '0 %'],
-      ['web', 'Unhealthy', 'Unhealthy', '4', '93 %', '40 %'],
+      ['web nginx:1.27', 'Unhealthy', 'Unhealthy', '4', '93 %', '40 %'],
     ]);
+    expect(page().querySelector('tr[data-container="web"] .image')?.textContent?.trim()).toBe('nginx:1.27');
     expect(page().querySelectorAll('table argus-usage-bar').length).toBe(6);
   });
 

@@ -27,7 +27,16 @@ describe('QuickSearch', () => {
     systems: [{ id: 7, name: 'db-01', hostname: 'db-01.acme.net', status: 'ONLINE', customerName: 'Acme' }],
     checks: [{ id: 9, name: 'db port', type: 'tcp', state: 'DOWN', customerName: 'Acme' }],
     customers: [{ id: 3, name: 'Acme DB', active: false }],
-    containers: [{ name: 'db-backup', systemId: 7, systemName: 'db-01', running: false }],
+    containers: [
+      {
+        name: 'db-backup',
+        image: 'registry.example/ops/pg-backup:2',
+        systemId: 7,
+        systemName: 'db-01',
+        running: false,
+      },
+      { name: 'db-old', image: null, systemId: 7, systemName: 'db-01', running: true },
+    ],
     alerts: [
       {
         id: 42,
@@ -78,10 +87,11 @@ describe('QuickSearch', () => {
       'db-01 / Acme · db-01.acme.net',
       'db port / Acme · TCP port check · down',
       'Acme DB / Customer, inactive',
-      'db-backup / Container on db-01 · not running',
+      'db-backup / Container on db-01 · registry.example/ops/pg-backup:2 · not running',
+      'db-old / Container on db-01 · running',
       '#42 Disk / is 97% full / db-01 · critical · open',
     ]);
-    expect(status()).toBe('5 matches');
+    expect(status()).toBe('6 matches');
   });
 
   it("shows the times in an alert's text on its customer's clock", () => {

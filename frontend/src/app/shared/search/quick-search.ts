@@ -60,7 +60,9 @@ export function hitGroups(results: SearchResults, now = Date.now()): HitGroup[] 
       label: 'Containers',
       hits: results.containers.map((c) => ({
         title: c.name,
-        detail: `Container on ${c.systemName} · ${c.running ? 'running' : 'not running'}`,
+        detail: [`Container on ${c.systemName}`, c.image, c.running ? 'running' : 'not running']
+          .filter(Boolean)
+          .join(' · '),
         link: ['/systems', String(c.systemId)],
         queryParams: { tab: 'containers', container: c.name },
       })),

@@ -8,10 +8,18 @@ import { LiveReport, withLiveTail } from './live-tail';
 import { ChartAnswer, ChartRange, ChartsData, rangeWindow, SeriesKey } from './series';
 import { MAX_BATCH_SERIES } from '@contracts/metric-catalogue';
 import type { SystemForecasts } from '@contracts/rules';
-import type { ScriptCheck, System, SystemChanges, SystemDetail, SystemsPage, SystemStatus } from '@contracts/systems';
+import type {
+  ContainerImage,
+  ScriptCheck,
+  System,
+  SystemChanges,
+  SystemDetail,
+  SystemsPage,
+  SystemStatus,
+} from '@contracts/systems';
 
 // the JSON of /api/systems, from the schemas the server answers with (contracts/systems.ts)
-export type { ScriptCheck, SystemChanges, SystemDetail, SystemsPage, SystemStatus };
+export type { ContainerImage, ScriptCheck, SystemChanges, SystemDetail, SystemsPage, SystemStatus };
 /** One system as GET /api/systems lists it (docs/api.md "Fleet"). */
 export type SystemSummary = System;
 
@@ -87,6 +95,19 @@ export class SystemsApi {
   scriptChecks$(id: number): Observable<Refreshing<ScriptCheck[]>> {
     return refreshing(
       () => this.http.get<ScriptCheck[]>(`${systemUrl(id)}/script-checks`),
+      merge(this.changed$, interval(SYSTEM_LAST_SEEN_MS)),
+      onChangeOf('systems', id),
+    );
+  }
+
+  /**
+   * The image each of the system's containers runs, as its agent last listed them: read again every
+   * SYSTEM_LAST_SEEN_MS (a container recreated from another image announces no change) and when its
+   * status changes.
+   */
+  containerImages$(id: number): Observable<Refreshing<ContainerImage[]>> {
+    return refreshing(
+      () => this.http.get<ContainerImage[]>(`${systemUrl(id)}/container-images`),
       merge(this.changed$, interval(SYSTEM_LAST_SEEN_MS)),
       onChangeOf('systems', id),
     );
