@@ -70,19 +70,21 @@ describe('AccountPage', () => {
     expect(page().querySelector('[role="alert"]')?.textContent).toContain('This e-mail address is already used');
   });
 
+  /** Fills the password form (the new one typed twice) and submits it. */
+  async function changePassword(current: string, next: string): Promise<void> {
+    typeInto(input('currentPassword'), current);
+    typeInto(input('newPassword'), next);
+    typeInto(input('confirm'), next);
+    buttonByText('Change password', page()).click();
+    await settle(fixture);
+  }
+
   it('changes the password, checking the rules against the own e-mail and username first', async () => {
     await openTab('Password');
-    typeInto(input('currentPassword'), 'the old passphrase');
-    typeInto(input('newPassword'), 'ADA@example.com');
-    typeInto(input('confirm'), 'ADA@example.com');
-    buttonByText('Change password', page()).click();
-    await settle(fixture);
+    await changePassword('the old passphrase', 'ADA@example.com');
     http.expectNone(ACCOUNT_PASSWORD_URL);
 
-    typeInto(input('newPassword'), 'a brand new passphrase');
-    typeInto(input('confirm'), 'a brand new passphrase');
-    buttonByText('Change password', page()).click();
-    await settle(fixture);
+    await changePassword('the old passphrase', 'a brand new passphrase');
 
     const post = http.expectOne({ method: 'POST', url: ACCOUNT_PASSWORD_URL });
     expect(post.request.body).toEqual({ currentPassword: 'the old passphrase', newPassword: 'a brand new passphrase' });
@@ -94,11 +96,7 @@ describe('AccountPage', () => {
 
   it('puts "wrong current password" under that field', async () => {
     await openTab('Password');
-    typeInto(input('currentPassword'), 'not it at all');
-    typeInto(input('newPassword'), 'a brand new passphrase');
-    typeInto(input('confirm'), 'a brand new passphrase');
-    buttonByText('Change password', page()).click();
-    await settle(fixture);
+    await changePassword('not it at all', 'a brand new passphrase');
 
     http
       .expectOne(ACCOUNT_PASSWORD_URL)

@@ -87,17 +87,21 @@ describe('UsersPage', () => {
     ]);
   });
 
+  /** Answers the `method` request on Ada's account with the server's 409; the snack bar says it. */
+  async function refuseAsLastAdmin(method: 'DELETE' | 'PATCH'): Promise<void> {
+    http
+      .expectOne({ method, url: `${USERS_URL}/1` })
+      .flush({ error: LAST_ADMIN }, { status: 409, statusText: 'Conflict' });
+    await settle(fixture);
+    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain(LAST_ADMIN);
+  }
+
   it("shows the server's 409 in a snack bar when the last administrator cannot be deleted", async () => {
     await click(page().querySelector('button[aria-label="Delete Ada Lovelace"]'));
     expect(overlayText()).toContain('you will be signed out');
     await click(buttonByText('Delete', dialog()));
 
-    http
-      .expectOne({ method: 'DELETE', url: `${USERS_URL}/1` })
-      .flush({ error: LAST_ADMIN }, { status: 409, statusText: 'Conflict' });
-    await settle(fixture);
-
-    expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain(LAST_ADMIN);
+    await refuseAsLastAdmin('DELETE');
     expect(page().querySelectorAll('tr[mat-row]').length).toBe(3);
   });
 
@@ -176,12 +180,7 @@ describe('UsersPage', () => {
 
       await chooseRole('Operator');
       await click(buttonByText('Save', dialog()));
-      http
-        .expectOne({ method: 'PATCH', url: `${USERS_URL}/1` })
-        .flush({ error: LAST_ADMIN }, { status: 409, statusText: 'Conflict' });
-      await settle(fixture);
-
-      expect(document.querySelector('mat-snack-bar-container')?.textContent).toContain(LAST_ADMIN);
+      await refuseAsLastAdmin('PATCH');
       expect(document.querySelector('mat-dialog-container')).not.toBeNull();
     });
 
