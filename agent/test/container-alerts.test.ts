@@ -15,13 +15,7 @@ import { after, before, describe, it } from 'node:test';
 import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { useTestServer } from '../../backend/src/testing/app.js';
 import { signedInAs } from '../../backend/src/testing/http.js';
-import { openBuffer } from '../src/buffer.js';
-import { createCollector } from '../src/collect.js';
-import { parseConfig } from '../src/config.js';
-import { hostFacts } from '../src/facts.js';
-import { localHost } from '../src/host.js';
-import { loadIdentity } from '../src/identity.js';
-import { runAgent } from '../src/runner.js';
+import { startInProcessAgent } from './in-process-agent.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from './container-engine.js';
 import { until } from './link.js';
 
@@ -91,28 +85,12 @@ describe('container and process alerts, from the engine to the evaluation', () =
   });
 
   it('raises exited, unhealthy, crash loop and not running; resolves them; a stop or a removal raises nothing', async () => {
-    const config = parseConfig(
-      `webhook_url: "${fixture.server.url}/api/webhook/metrics"\nwebhook_secret: "${WEBHOOK_SECRET}"\n` +
-        `enrollment: "${enrollment}"\nstate_dir: "${dir}"\n`,
-    );
-    const host = localHost();
-    const settings = { current: {} as Record<string, unknown> };
-    const logs: string[] = [];
-    const stop = new AbortController();
-    const running = runAgent(
-      {
-        config,
-        identity: await loadIdentity(dir, host),
-        facts: await hostFacts(host),
-        collector: createCollector(host, { primeMs: 10, settings: () => settings.current, log: (l) => logs.push(l) }),
-        buffer: await openBuffer(join(dir, 'buffer')),
-        log: (line) => logs.push(line),
-        intervalMs: 1500,
-        random: () => 0,
-        settings,
-      },
-      stop.signal,
-    );
+    const { running, stop, logs } = await startInProcessAgent({
+      serverUrl: fixture.server.url,
+      webhookSecret: WEBHOOK_SECRET,
+      enrollment,
+      dir,
+    });
     const raisedEver = new Set<string>();
     let lastOpen = new Set<string>();
     const waitFor = (what: string, check: () => Promise<boolean>, ms: number) =>

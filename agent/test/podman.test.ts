@@ -16,13 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { useTestServer } from '../../backend/src/testing/app.js';
 import { signedInAs } from '../../backend/src/testing/http.js';
-import { openBuffer } from '../src/buffer.js';
-import { createCollector } from '../src/collect.js';
-import { parseConfig } from '../src/config.js';
-import { hostFacts } from '../src/facts.js';
-import { localHost } from '../src/host.js';
-import { loadIdentity } from '../src/identity.js';
-import { runAgent } from '../src/runner.js';
+import { startInProcessAgent } from './in-process-agent.js';
 import { tinyRootTarball } from './container-engine.js';
 import { until } from './link.js';
 
@@ -91,28 +85,12 @@ describe('containers of a real Podman through its Docker-compatible socket', { t
   });
 
   it('reads the containers Podman runs: name, state, CPU share of its limit and memory, stored by the server', async () => {
-    const config = parseConfig(
-      `webhook_url: "${fixture.server.url}/api/webhook/metrics"\nwebhook_secret: "${WEBHOOK_SECRET}"\n` +
-        `enrollment: "${enrollment}"\nstate_dir: "${dir}"\n`,
-    );
-    const host = localHost();
-    const settings = { current: {} as Record<string, unknown> };
-    const logs: string[] = [];
-    const stop = new AbortController();
-    const running = runAgent(
-      {
-        config,
-        identity: await loadIdentity(dir, host),
-        facts: await hostFacts(host),
-        collector: createCollector(host, { primeMs: 10, settings: () => settings.current, log: (l) => logs.push(l) }),
-        buffer: await openBuffer(join(dir, 'buffer')),
-        log: (line) => logs.push(line),
-        intervalMs: 1500,
-        random: () => 0,
-        settings,
-      },
-      stop.signal,
-    );
+    const { running, stop, logs } = await startInProcessAgent({
+      serverUrl: fixture.server.url,
+      webhookSecret: WEBHOOK_SECRET,
+      enrollment,
+      dir,
+    });
     const latest = async (metric: string, role: string) =>
       (
         await fixture.db

@@ -8,31 +8,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CheckRun } from '../../../contracts/agent-report.js';
 import type { CheckCreate } from '../../../contracts/checks.js';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
-import type { Principal } from '../lib/access.js';
 import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { Invalid } from '../lib/errors.js';
 import { createCustomersRepo } from '../customers/repo.js';
 import { createSystemsRepo } from '../systems/repo.js';
 import { auditTrailOn } from '../testing/audit.js';
+import { agentRun } from '../testing/check-rig.js';
+import { ADMIN } from '../testing/principals.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { ASSIGNMENTS_TTL_MS, createAgentChecks, type AgentChecks } from './agent-checks.js';
 import { checksPolicy } from './policy.js';
 import { createChecksRepo } from './repo.js';
 import { createCheckResults } from './results.js';
 import { createChecksService, type ChecksService } from './service.js';
-
-const ADMIN: Principal = {
-  userId: 1,
-  role: 'ADMIN',
-  email: 'admin@example.com',
-  via: 'session',
-  sessionId: null,
-  tokenId: null,
-  customerIds: new Set(),
-};
 
 describe('an agent deleted while checks run from it', () => {
   let h: EvaluationHarness;
@@ -54,18 +44,7 @@ describe('an agent deleted while checks run from it', () => {
   });
   after(() => h.close());
 
-  const run = (id: number, up: boolean): CheckRun => ({
-    id,
-    at: h.clock.now().toISOString(),
-    up,
-    reason: up ? null : 'connection refused',
-    responseMs: up ? 12 : null,
-    status: null,
-    keywordMatched: null,
-    certDaysLeft: null,
-    certValid: null,
-    packetLossPct: null,
-  });
+  const run = (id: number, up: boolean) => agentRun(id, up, h.clock.now());
 
   const create = (customerId: number, locations: string[], quorum: number | null = null) =>
     checks.create(SYSTEM_ACTOR, ADMIN, {

@@ -6,6 +6,7 @@
  * ARGUS_ALLOW_PRIVATE_CHECKS does.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { CheckSettings } from '../../../contracts/checks.js';
 import { httpSettings } from '../../../contracts/checks.js';
@@ -175,14 +176,27 @@ describe('network check probes', () => {
     assert.equal(none.reason, 'name does not exist');
   });
 
-  it('ping: 127.0.0.1 answers; an address without a route does not', async () => {
-    const up = await probe({ type: 'ping', host: '127.0.0.1', count: 3 });
-    assert.equal(up.up, true, up.reason ?? '');
-    assert.equal(up.packetLossPct, 0);
-    assert.ok(up.responseMs !== null && up.responseMs < 100);
-    // TEST-NET-3: routed to the default gateway, which never answers for it
-    const down = await probe({ type: 'ping', host: '203.0.113.1', count: 2 }, { timeoutMs: 2000 });
-    assert.deepEqual([down.up, down.reason, down.packetLossPct], [false, 'no reply', 100]);
+  describe('ping', () => {
+    // A network of the test's own: a veth pair whose one end holds 198.18.77.1/30, so 198.18.77.2
+    // is asked for on a link where nobody answers and no packet leaves the machine.
+    const link = `argus-p${process.pid % 100000}`;
+    const setUp = [
+      `ip link add ${link} type veth peer name ${link}b`,
+      `ip addr add 198.18.77.1/30 dev ${link}`,
+      `ip link set ${link}b up`,
+      `ip link set ${link} up`,
+    ];
+    before(() => execFileSync('sh', ['-c', setUp.join(' && ')]));
+    after(() => execFileSync('ip', ['link', 'del', link]));
+
+    it('127.0.0.1 answers; an address nobody holds on the test network does not', async () => {
+      const up = await probe({ type: 'ping', host: '127.0.0.1', count: 3 });
+      assert.equal(up.up, true, up.reason ?? '');
+      assert.equal(up.packetLossPct, 0);
+      assert.ok(up.responseMs !== null && up.responseMs < 100);
+      const down = await probe({ type: 'ping', host: '198.18.77.2', count: 2 }, { timeoutMs: 2000 });
+      assert.deepEqual([down.up, down.reason, down.packetLossPct], [false, 'no reply', 100]);
+    });
   });
 
   describe('the address policy (the server default: no private addresses)', () => {

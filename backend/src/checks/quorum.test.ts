@@ -9,11 +9,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { CheckRun } from '../../../contracts/agent-report.js';
 import { ensureCheckRules } from '../../../db/seed-rules.js';
 import { SYSTEM_ACTOR } from '../lib/audit-trail.js';
 import { Invalid } from '../lib/errors.js';
-import { checkInput, checkRig, httpGet, startShop, type Shop } from '../testing/check-rig.js';
+import { agentRun, checkInput, checkRig, httpGet, startShop, type Shop } from '../testing/check-rig.js';
 import { MINUTE, startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { ADMIN } from '../testing/principals.js';
 import type { AgentChecks } from './agent-checks.js';
@@ -38,18 +37,7 @@ describe('a check run from three places', () => {
     await h.close();
   });
 
-  const run = (id: number, up: boolean, at = h.clock.now()): CheckRun => ({
-    id,
-    at: at.toISOString(),
-    up,
-    reason: up ? null : 'connection refused',
-    responseMs: up ? 12 : null,
-    status: up ? 200 : null,
-    keywordMatched: null,
-    certDaysLeft: null,
-    certValid: null,
-    packetLossPct: null,
-  });
+  const run = (id: number, up: boolean, at = h.clock.now()) => agentRun(id, up, at);
 
   it('is DOWN only when two of the three see it down', async () => {
     const customerId = await h.customer();

@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { CheckRun } from '../../../contracts/agent-report.js';
 import type { CheckCreate } from '../../../contracts/checks.js';
 import { createAgentChecks } from '../checks/agent-checks.js';
 import { checksPolicy } from '../checks/policy.js';
@@ -94,5 +95,21 @@ export function checkInput(
     quorum: null,
     enabled: true,
     ...changes,
+  };
+}
+
+/** One run of check `id` as an agent sends it with its report: up in 12 ms, or "connection refused". */
+export function agentRun(id: number, up: boolean, at: Date): CheckRun {
+  return {
+    id,
+    at: at.toISOString(),
+    up,
+    reason: up ? null : 'connection refused',
+    responseMs: up ? 12 : null,
+    status: null,
+    keywordMatched: null,
+    certDaysLeft: null,
+    certValid: null,
+    packetLossPct: null,
   };
 }
