@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
-import { boolArray, numberArray, numbered, preparedQuery, textArray } from './pg.js';
+import { preparedQuery } from '../lib/prepared-transaction.js';
+import { boolArray, numberArray, numbered, textArray } from './pg.js';
 
 describe('array literals of the prepared statements', () => {
   let db: TestDatabase;

@@ -1,36 +1,9 @@
 /**
  * The two statements of the hot path (system lookup, group commit) go to
- * PostgreSQL as named prepared statements on a connection of the app's Knex
- * pool (same pool, same statement timeout): no parse and plan per request, and
- * their arrays are sent as ready-made array literals, which is several times
- * cheaper than node-postgres escaping each element.
+ * PostgreSQL as named prepared statements (lib/prepared-transaction.ts): no parse
+ * and plan per request, and their arrays are sent as ready-made array literals,
+ * which is several times cheaper than node-postgres escaping each element.
  */
-import type { Knex } from 'knex';
-
-interface PgConnection {
-  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: Record<string, unknown>[] }>;
-}
-
-interface KnexPgClient {
-  acquireConnection(): Promise<PgConnection>;
-  releaseConnection(connection: PgConnection): Promise<void>;
-}
-
-/** Runs a named prepared statement (`$1`… placeholders) on a pooled connection. */
-export async function preparedQuery(
-  db: Knex,
-  name: string,
-  text: string,
-  values: unknown[],
-): Promise<Record<string, unknown>[]> {
-  const client = db.client as unknown as KnexPgClient;
-  const connection = await client.acquireConnection();
-  try {
-    return (await connection.query({ name, text, values })).rows;
-  } finally {
-    await client.releaseConnection(connection);
-  }
-}
 
 /** `{1,2.5,NULL}`: numbers are finite (validated), so String() is a valid float8/int literal. */
 export function numberArray(values: readonly (number | null)[]): string {

@@ -1,6 +1,7 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
-import { numberArray, numbered, preparedQuery, textArray } from './pg.js';
+import { preparedQuery } from '../lib/prepared-transaction.js';
+import { numberArray, numbered, textArray } from './pg.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
 

@@ -1,7 +1,8 @@
 /**
- * A transaction of named prepared statements on one connection of the app's Knex pool (same pool,
- * same statement timeout): a statement run often is parsed and planned once per connection, not on
- * every call, and no query builder runs in between.
+ * Named prepared statements on a connection of the app's Knex pool (same pool, same statement
+ * timeout): a statement run often is parsed and planned once per connection, not on every call,
+ * and no query builder runs in between. One statement (`preparedQuery`, ingest's hot path) or a
+ * transaction of them (`inPreparedTransaction`, the checks' results).
  */
 import type { Knex } from 'knex';
 
@@ -17,6 +18,22 @@ interface PgConnection {
 interface KnexPgClient {
   acquireConnection(): Promise<PgConnection>;
   releaseConnection(connection: PgConnection): Promise<void>;
+}
+
+/** Runs one named prepared statement (`$1`… placeholders) on a pooled connection. */
+export async function preparedQuery(
+  db: Knex,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<Record<string, unknown>[]> {
+  const client = db.client as unknown as KnexPgClient;
+  const connection = await client.acquireConnection();
+  try {
+    return (await connection.query({ name, text, values })).rows;
+  } finally {
+    await client.releaseConnection(connection);
+  }
 }
 
 /** `work` between BEGIN and COMMIT; rolled back (and the error rethrown) when it throws. */
