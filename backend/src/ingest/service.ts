@@ -252,6 +252,36 @@ export function createIngestService(deps: IngestServiceDeps) {
     }
   }
 
+  /** The system's reports a minute (429 with Retry-After beyond them). */
+  async function consumeReportLimit(systemId: number, reports: number): Promise<void> {
+    const limit = await limits.reportsPerSystem.consume(String(systemId), reports);
+    if (limit.allowed) return;
+    const wait = Math.ceil(limit.retryAfterSeconds);
+    throw new TooMany(
+      limit.retryAfterSeconds,
+      `Too many reports for this system: more than ${limits.reportsPerSystem.points} ` +
+        `a minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE): send them again in ${wait} s`,
+    );
+  }
+
+  /**
+   * The newest stored report goes to open dashboards (`system:<id>`); with none open its 60
+   * objects and their JSON are not made at all (a tenth of the request's CPU).
+   */
+  function publishNewest(systemId: number, inWindow: readonly ReportToStore[], stored: readonly boolean[]): void {
+    const liveTopic = `system:${systemId}`;
+    if (!deps.bus.listens(liveTopic)) return;
+    let newest: ReportToStore | null = null;
+    for (const [index, report] of inWindow.entries()) {
+      if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
+    }
+    if (!newest) return;
+    void deps.bus.publish(liveTopic, {
+      ts: new Date(newest.ms).toISOString(),
+      metrics: newest.metrics.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
+    } satisfies LiveReport);
+  }
+
   async function storeReports(
     agent: VerifiedAgent,
     body: AgentBody,
@@ -264,15 +294,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
       deps.admission?.check(inWindow);
-      const limit = await limits.reportsPerSystem.consume(String(system.id), inWindow.length);
-      if (!limit.allowed) {
-        const wait = Math.ceil(limit.retryAfterSeconds);
-        throw new TooMany(
-          limit.retryAfterSeconds,
-          `Too many reports for this system: more than ${limits.reportsPerSystem.points} ` +
-            `a minute (AGENT_REPORTS_PER_SYSTEM_PER_MINUTE): send them again in ${wait} s`,
-        );
-      }
+      await consumeReportLimit(system.id, inWindow.length);
       // before the reports: recording runs is idempotent (a replayed run is older than the last), a
       // report stored once is not, so a failure here leaves the whole request to be sent again
       const runs = body.reports.flatMap((r) => (r.checks && inWindowTs(r.ts) ? r.checks : []));
@@ -299,21 +321,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     count(inWindow, stored, outOfWindow);
     onCounted();
 
-    // the newest stored report goes to open dashboards (`system:<id>`); with none open its 60
-    // objects and their JSON are not made at all (a tenth of the request's CPU)
-    const liveTopic = `system:${system.id}`;
-    let newest: ReportToStore | null = null;
-    if (deps.bus.listens(liveTopic))
-      for (const [index, report] of inWindow.entries()) {
-        if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
-      }
-    if (newest) {
-      const { ms, metrics: samples } = newest;
-      void deps.bus.publish(liveTopic, {
-        ts: new Date(ms).toISOString(),
-        metrics: samples.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
-      } satisfies LiveReport);
-    }
+    publishNewest(system.id, inWindow, stored);
 
     // the first stored (or already stored) report binds the system to a new agent key
     let agentKey: string | undefined;
