@@ -16,7 +16,7 @@ export interface ConnectionOptions {
   log?: Logger;
 }
 
-/** Pool options inside the connection string are ignored: DATABASE_POOL_MAX rules (spec). */
+/** Pool options inside the connection string are ignored: DATABASE_POOL_MAX rules (docs/operations.md "Application variables"). */
 function stripPoolOptions(url: string): string {
   const parsed = new URL(url);
   for (const key of [...parsed.searchParams.keys()]) {

@@ -1,5 +1,5 @@
 /**
- * The database's own environment: DATABASE_URL and the retention variables of the spec, read by
+ * The database's own environment: DATABASE_URL and the retention variables (docs/operations.md "Retention variables"), read by
  * migrations and seeding (the lowest floor) and by the server's configuration (backend/src/config.ts)
  * alike. A malformed value throws a ConfigError whose message is the one line start-up prints.
  */

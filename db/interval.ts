@@ -1,5 +1,5 @@
 /**
- * PostgreSQL interval strings as the spec's retention variables accept them
+ * PostgreSQL interval strings as the retention variables accept them (docs/operations.md "Retention variables")
  * ("12 hours", "14 days", "6 months", "1 day 12 hours"). We accept only the
  * plain "<integer> <unit>" form so that what PostgreSQL stores is exactly what
  * the operator wrote, and we can also compute an approximate length in ms for

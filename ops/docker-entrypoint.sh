@@ -1,5 +1,5 @@
 #!/bin/sh
-# Image entrypoint: the spec's start-up sequence, then the server (the compiled `npm run start:prod`).
+# Image entrypoint: the start-up sequence (docs/operations.md "Start-up sequence"), then the server (the compiled `npm run start:prod`).
 #   1-3. db/migrate: pending migrations in one transaction, default rules once, TimescaleDB (non-fatal)
 #   4.   db/seed: ensures the default rules (no users, no sample systems)
 #   5.   the server on PORT (3000)

@@ -15,7 +15,7 @@ function configError(env: Record<string, string>): string {
 }
 
 describe('config', () => {
-  it("gives the spec's defaults when only the required variables are set", () => {
+  it('gives the documented defaults when only the required variables are set', () => {
     const config = loadConfig(BASE);
     assert.equal(config.database.poolMax, 20);
     assert.equal(config.database.statementTimeoutMs, 30000);
@@ -36,7 +36,7 @@ describe('config', () => {
     assert.equal(loadConfig({ ...BASE, AUDIT_RETENTION: '13 months' }).auditRetention.ms, 13 * 30 * 86_400_000);
   });
 
-  it('accepts the interval strings the spec shows and normalises them', () => {
+  it('accepts the interval strings the docs show and normalises them', () => {
     const retention = loadRetentionConfig({
       METRICS_RAW_RETENTION: '12 hours',
       METRICS_5M_RETENTION: '14 days',

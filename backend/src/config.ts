@@ -33,7 +33,7 @@ export interface AppConfig {
   /** `memory://` selects the in-memory bus and rate limiter (demo only). */
   redisUrl: string;
   authSecret: string;
-  /** Exact public base URL without trailing slash; '' when unset (spec default). */
+  /** Exact public base URL without trailing slash; '' when unset (the default: docs/operations.md "Application variables"). */
   authUrl: string;
   /** PUBLIC_URL, falling back to AUTH_URL (docs/protocol.md "Names"). */
   publicUrl: string;

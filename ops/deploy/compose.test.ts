@@ -74,7 +74,7 @@ describe('docker-compose.prod.yml', () => {
     assert.equal(scheduler.environment.CRON_SECRET, SETTINGS['CRON_SECRET']);
     assert.equal(app.environment.METRICS_TOKEN, '', 'optional: empty unless set');
     assert.equal(app.environment.ALLOW_HTTP_PUBLIC_URL, 'false');
-    // retention passed through with the spec's defaults
+    // retention passed through with the documented defaults
     assert.equal(app.environment.METRICS_CHUNK_INTERVAL, '1 day');
     assert.equal(app.environment.METRICS_RAW_RETENTION, '7 days');
     assert.equal(app.environment.METRICS_COMPRESS_AFTER, '2 days');

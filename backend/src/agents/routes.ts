@@ -47,7 +47,7 @@ const rolloutSchema = z.object({
 });
 
 /**
- * The spec gives the config endpoint's refusals word for word (`{error: "Unauthorized"}`,
+ * docs/api.md "Answers given word for word" gives the config endpoint's refusals (`{error: "Unauthorized"}`,
  * `{error: "Server misconfigured"}`): sent as written, without `code`.
  */
 const exactReplies: Middleware = async (ctx, next) => {

@@ -2,8 +2,8 @@
  * Who is asking (docs/protocol.md "Authentication"): a bearer token is checked BEFORE
  * the cookie, and a request carrying one is answered as that token even when a
  * cookie is present. A bad token is 401 whatever the cookie says. The bearer
- * path is rate-limited per client address on failures (answered 401, as the
- * spec says); a success clears that address's counter. Cookie-authenticated
+ * path is rate-limited per client address on failures (answered 401, as
+ * docs/limits.md "Rate limits" says); a success clears that address's counter. Cookie-authenticated
  * writes need the CSRF header, a JSON or form body and none but our Origin.
  */
 import type { Context, Middleware } from 'koa';
@@ -58,7 +58,7 @@ export function authenticate({ sessions, tokens, users, bearerFailures, origins 
         throw new Unauthenticated();
       }
       if (failures.consumed > 0) await bearerFailures.reset(address);
-      // spec: "A viewer's token is refused every write"
+      // docs/protocol.md "API tokens": a viewer's token is refused every write
       if (principal.role === 'VIEWER' && !SAFE_METHODS.has(ctx.method)) {
         ctx.state.writeRefusal = { message: "A viewer's token cannot change anything", code: 'forbidden' };
       }

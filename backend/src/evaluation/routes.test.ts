@@ -1,7 +1,7 @@
 /**
  * `POST`/`GET /api/cron/evaluate-alerts` through the real app: the CRON_SECRET
  * bearer (checked only when set, never mistaken for an API token), the exact
- * answers of the spec (200 fields, 401, 500), overlapping runs, and a restart
+ * answers of docs/api.md "Evaluation" (200 fields, 401, 500), overlapping runs, and a restart
  * between runs (a new app on the same database raises or resolves nothing falsely).
  */
 import assert from 'node:assert/strict';
@@ -97,7 +97,7 @@ describe('the evaluation endpoint with CRON_SECRET set', () => {
     assert.equal(await db.knex('app_settings').where({ key: 'evaluation_last_run' }).first(), undefined);
   });
 
-  it('answers 200 with exactly the spec fields on GET and POST', async () => {
+  it('answers 200 with exactly the documented fields on GET and POST', async () => {
     const { clusterId } = await seedSystem(db, clock);
     const emptyCluster = await seedSystem(db, clock);
     await db.knex('systems').where({ id: emptyCluster.systemId }).delete();

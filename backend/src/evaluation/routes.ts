@@ -4,7 +4,7 @@
  * (SHA-256 of both sides, then timingSafeEqual, so lengths leak nothing). It is
  * mounted before the console's body parser and API-token authentication (like
  * the agent webhook): the scheduler's `Authorization: Bearer <CRON_SECRET>` is
- * not an API token and must not be refused as one. Bodies exactly as the spec
+ * not an API token and must not be refused as one. Bodies exactly as docs/api.md "Evaluation"
  * writes them: 401 `{error: "Unauthorized"}`, 500 `{success: false, error: "Evaluation failed"}` (plus
  * `failedCustomers` when only some customers failed and the rest of the fleet was evaluated).
  */

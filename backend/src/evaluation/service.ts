@@ -1,5 +1,5 @@
 /**
- * The evaluation run (spec: `POST /api/cron/evaluate-alerts`, called once a
+ * The evaluation run (docs/api.md "Evaluation": `POST /api/cron/evaluate-alerts`, called once a
  * minute by the scheduler; nothing in the app runs it on a timer). In ONE
  * transaction under a PostgreSQL advisory lock: offline detection, metric
  * rules, event rules, suppression, system status from the worst open alert,

@@ -1,5 +1,5 @@
 /**
- * GET /api/health (spec endpoint table): database and key-value store, each
+ * GET /api/health (docs/api.md "Public"): database and key-value store, each
  * check bounded to 2 s (docs/limits.md "Time limits"), so a dead dependency answers 503 fast.
  */
 import type { Redis } from 'ioredis';

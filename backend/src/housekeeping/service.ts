@@ -2,7 +2,7 @@
  * Hourly in-app housekeeping (not evaluation: it needs no scheduler), first a minute after start
  * (a process restarted more often than hourly would otherwise never do it). Removes expired
  * sessions, trusted devices, e-mailed codes and reset links, and resolved alerts past the alert
- * retention (spec: "checked once an hour"), audit log rows past AUDIT_RETENTION, and agent events older than the raw metrics retention
+ * retention (checked once an hour: docs/operations.md "Storage policies"), audit log rows past AUDIT_RETENTION, and agent events older than the raw metrics retention
  * (they are history of the same age). Then it checks TimescaleDB's policy jobs: their scheduler can
  * fail every run (seen on PostgreSQL 15.20 with 2.28.3), and then compression and retention stop
  * silently until the disk is full. A job that failed its last run or has not succeeded within twice

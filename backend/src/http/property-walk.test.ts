@@ -96,7 +96,7 @@ const hostileQueryValue = fc.constantFrom(
 );
 
 describe('every documented route under hostile input (fast-check over the OpenAPI document)', () => {
-  // configured as deployed: without WEBHOOK_SECRET the agent routes answer 500 "Server misconfigured" (spec)
+  // configured as deployed: without WEBHOOK_SECRET the agent routes answer 500 "Server misconfigured" (docs/api.md "Answers given word for word")
   const fixture = useTestServer({ WEBHOOK_SECRET: 'webhook-secret-of-the-property-walk-0123' });
   let admin: Client;
   let writes: WriteLog;

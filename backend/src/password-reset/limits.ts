@@ -1,6 +1,6 @@
 /**
- * Limits in front of POST /api/auth/password/forgot (the route's `before`, routes.ts; the spec
- * leaves them open): per client address (429) and per e-mail address. Over the per-e-mail
+ * Limits in front of POST /api/auth/password/forgot (the route's `before`, routes.ts;
+ * docs/limits.md "Rate limits"): per client address (429) and per e-mail address. Over the per-e-mail
  * limit the answer is the usual 202 and nothing is sent: no mailbox can be
  * flooded, and the answer still says nothing about whether the account exists.
  */

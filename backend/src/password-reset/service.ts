@@ -88,7 +88,7 @@ export function createPasswordResetService({ db, clock, mailer, hasher, authUrl,
 
   return {
     /**
-     * 503 while mail is off (spec); otherwise returns at once and sends in the
+     * 503 while mail is off (docs/api.md "Public"); otherwise returns at once and sends in the
      * background. Failures are logged, never answered.
      */
     async requestReset(email: string, address: string | null = null): Promise<void> {

@@ -92,7 +92,7 @@ export function createSecondFactorService({ repo, box, mailer, clock, log, audit
       if (kind === 'totp') {
         const stored = await repo.findTotp(user.id);
         const secret = stored.secret ? box.open(stored.secret, totpPlace(user.id)) : null;
-        if (!secret) return false; // a secret the key no longer opens: the user cannot sign in (spec)
+        if (!secret) return false; // a secret the key no longer opens: the user cannot sign in (docs/api.md "Second factor")
         const step = await matchStep(secret, code, stored.lastStep);
         return step !== null && (await repo.claimStep(user.id, step));
       }

@@ -1,4 +1,4 @@
-/** /api/tokens: an account's own API tokens. Session cookie only: a token never manages tokens (spec). */
+/** /api/tokens: an account's own API tokens. Session cookie only: a token never manages tokens (docs/api.md "Token management"). */
 import { z } from 'zod';
 import { idParam, routeOf } from '../http/route.js';
 import type { TokensService } from './service.js';

@@ -13,7 +13,7 @@ import type { ApiToken } from '../../../contracts/accounts.js';
 
 export const TOKEN_PREFIX = 'argus_';
 const TOKEN_FORMAT = /^argus_[0-9A-Za-z]{43}$/;
-// spec: last used is refreshed at most every few minutes
+// last used is refreshed at most every few minutes (docs/protocol.md "API tokens")
 export const LAST_USED_REFRESH_MS = 5 * 60_000;
 
 /** A token as answers show it (contracts/accounts.ts), never its value. */

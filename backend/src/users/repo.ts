@@ -103,7 +103,7 @@ export function createUsersRepo(db: Knex) {
       return (await trx('users').first('id')) !== undefined;
     },
 
-    /** Sign-in matching (spec): a value with "@" is an e-mail, anything else a username; case-insensitive. */
+    /** Sign-in matching (docs/api.md "Public"): a value with "@" is an e-mail, anything else a username; case-insensitive. */
     async findByIdentifier(identifier: string): Promise<UserRow | null> {
       const column = identifier.includes('@') ? 'email' : 'username';
       const row = await db('users').select(COLUMNS).whereRaw(`lower(${column}) = lower(?)`, [identifier]).first();

@@ -44,7 +44,7 @@ export const writerGuard: CanActivateFn = (_route, state) => {
   );
 };
 
-/** Spec "Pages": /login redirects to /setup while no account exists; a signed-in user goes straight on. */
+/** docs/console.md "First visit and the Overview": /login redirects to /setup while no account exists; a signed-in user goes straight on. */
 export const loginPageGuard: CanActivateFn = (route) => {
   const router = inject(Router);
   const auth = inject(AuthService);
@@ -63,7 +63,7 @@ export const loginPageGuard: CanActivateFn = (route) => {
   );
 };
 
-/** Spec "Pages": /setup redirects to /login once an account exists. */
+/** docs/console.md "First visit and the Overview": /setup redirects to /login once an account exists. */
 export const setupPageGuard: CanActivateFn = () => {
   const router = inject(Router);
   return inject(AuthService).options$.pipe(

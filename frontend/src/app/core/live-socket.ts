@@ -23,7 +23,7 @@ export function liveUrl(): string {
   return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/live`;
 }
 
-/** Close codes of the spec ("Errors"): rights changed, token/session stopped working, server restart. */
+/** Close codes of the live channel (docs/protocol.md "Live channel"): rights changed, token/session stopped working, server restart. */
 export const CLOSE_RIGHTS_CHANGED = 4000;
 export const CLOSE_SIGNED_OUT = 4401;
 export const CLOSE_GOING_AWAY = 1001;

@@ -17,7 +17,7 @@ export function endOfDay(day: Date): string {
 
 /**
  * Creates a token, then shows its value once with a copy button. The value lives only in this
- * dialog: closing it forgets the value for good (spec: "displayed once at creation").
+ * dialog: closing it forgets the value for good (docs/protocol.md "API tokens": displayed once at creation).
  */
 @Component({
   selector: 'argus-token-dialog',
