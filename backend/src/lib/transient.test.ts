@@ -44,8 +44,10 @@ describe('retryTransient on a real PostgreSQL deadlock', () => {
         }
       });
     await Promise.all([side(1, 2, aHeld, bHolding), side(2, 1, bHeld, aHolding)]);
-    assert.equal(conflicts.length, 1, 'exactly one side was chosen as the deadlock victim');
-    assert.equal(isTransientConflict(conflicts[0]), true);
+    // at least one side was the deadlock victim; under load its retry can cross the other side's
+    // lock once more and be chosen again, which the retry must survive as well
+    assert.ok(conflicts.length >= 1, 'a side was chosen as the deadlock victim');
+    assert.ok(conflicts.every(isTransientConflict), 'every abort was a deadlock, retried');
     const rows = await db.knex('pair').orderBy('id').select('n');
     assert.deepEqual(
       rows.map((r) => r.n),
