@@ -17,6 +17,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { createKnex } from '../../db/connection.js';
 import { createChecksRepo } from '../../backend/src/checks/repo.js';
+import { agentTcpCheck } from '../../backend/src/testing/check-rig.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 import { startArgusServer } from './argus-server.js';
@@ -120,22 +121,14 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
         const ids: number[] = [];
         for (let c = 0; c < most; c++)
           ids.push(
-            await repo.insert(trx, {
-              customerId: places[0]?.customer_id as number,
-              clusterId: null,
-              name: `vpn ${g}-${c}`,
-              type: 'tcp',
-              settings: { type: 'tcp', host: '10.0.0.5', port: 1194 },
-              sealedHeaders: null,
-              intervalS: 20,
-              timeoutS: 5,
-              retries: 0,
-              retryIntervalS: 20,
-              maxResponseMs: null,
-              locations: places.map((p) => `system:${p?.id}`),
-              quorum: null,
-              enabled: true,
-            }),
+            await repo.insert(
+              trx,
+              agentTcpCheck(
+                places[0]?.customer_id as number,
+                `vpn ${g}-${c}`,
+                places.map((p) => p?.id as number),
+              ),
+            ),
           );
         checksOfGroup.push(ids);
       }

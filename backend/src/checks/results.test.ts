@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ProbeResult } from '../../../probes/probe.js';
+import { agentTcpCheck } from '../testing/check-rig.js';
 import { startEvaluationHarness, type EvaluationHarness } from '../testing/evaluation-harness.js';
 import { createChecksRepo, type ChecksRepo } from './repo.js';
 import { createCheckResults, type CheckResults } from './results.js';
@@ -38,25 +39,7 @@ describe('check results recorded from agents', () => {
   async function checksRunFrom(customerId: number, places: number[], count: number): Promise<number[]> {
     return h.knex.transaction(async (trx) => {
       const ids: number[] = [];
-      for (let i = 0; i < count; i++)
-        ids.push(
-          await repo.insert(trx, {
-            customerId,
-            clusterId: null,
-            name: `vpn ${i}`,
-            type: 'tcp',
-            settings: { type: 'tcp', host: '10.0.0.5', port: 1194 },
-            sealedHeaders: null,
-            intervalS: 20,
-            timeoutS: 5,
-            retries: 0,
-            retryIntervalS: 20,
-            maxResponseMs: null,
-            locations: places.map((id) => `system:${id}`),
-            quorum: null,
-            enabled: true,
-          }),
-        );
+      for (let i = 0; i < count; i++) ids.push(await repo.insert(trx, agentTcpCheck(customerId, `vpn ${i}`, places)));
       return ids;
     });
   }

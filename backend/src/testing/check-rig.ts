@@ -10,7 +10,7 @@ import type { CheckRun } from '../../../contracts/agent-report.js';
 import type { CheckCreate } from '../../../contracts/checks.js';
 import { createAgentChecks } from '../checks/agent-checks.js';
 import { checksPolicy } from '../checks/policy.js';
-import { createChecksRepo } from '../checks/repo.js';
+import { createChecksRepo, type CheckFields } from '../checks/repo.js';
 import { createCheckResults } from '../checks/results.js';
 import { createCheckRunner } from '../checks/runner.js';
 import { createChecksService } from '../checks/service.js';
@@ -111,5 +111,25 @@ export function agentRun(id: number, up: boolean, at: Date): CheckRun {
     certDaysLeft: null,
     certValid: null,
     packetLossPct: null,
+  };
+}
+
+/** The stored fields of a TCP check run every 20 s from the agents of `places` (system ids), quorum by default. */
+export function agentTcpCheck(customerId: number, name: string, places: readonly number[]): CheckFields {
+  return {
+    customerId,
+    clusterId: null,
+    name,
+    type: 'tcp',
+    settings: { type: 'tcp', host: '10.0.0.5', port: 1194 },
+    sealedHeaders: null,
+    intervalS: 20,
+    timeoutS: 5,
+    retries: 0,
+    retryIntervalS: 20,
+    maxResponseMs: null,
+    locations: places.map((id) => `system:${id}`),
+    quorum: null,
+    enabled: true,
   };
 }
