@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CheckRun } from '../../../contracts/agent-report.js';
-import type { CheckCreate } from '../../../contracts/checks.js';
+import { httpSettings, type CheckCreate } from '../../../contracts/checks.js';
 import { createAgentChecks } from '../checks/agent-checks.js';
 import { checksPolicy } from '../checks/policy.js';
 import { createChecksRepo, type CheckFields } from '../checks/repo.js';
@@ -61,19 +61,9 @@ export function checkRig(h: EvaluationHarness) {
   return { runner, agents, checks };
 }
 
-/** The settings of an HTTP check: a GET of `url` expecting 2xx. */
+/** The settings of an HTTP check: a GET of `url` expecting 2xx (the schema's defaults). */
 export function httpGet(url: string): CheckCreate['settings'] {
-  return {
-    type: 'http',
-    url,
-    method: 'GET',
-    expectedStatuses: '200-299',
-    keywordIsRegex: false,
-    keywordAbsent: false,
-    followRedirects: true,
-    verifyTls: true,
-    headers: [],
-  };
+  return httpSettings.parse({ type: 'http', url });
 }
 
 /** A check of `settings` run every minute from the server alone, no retry; `changes` sets the rest. */
