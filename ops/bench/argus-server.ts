@@ -51,6 +51,8 @@ export interface ServerSnapshot {
   statementSeconds: number;
   rss: number;
   heapUsed: number;
+  /** Samples handed to the group commit and not yet answered (admission's depth), now. */
+  pendingSamples: number;
 }
 
 const TICKS = 100; // USER_HZ on Linux
@@ -213,6 +215,7 @@ async function startOn(database: string, options: ArgusServerOptions) {
           samples: metricValue(text, 'argus_ingest_batch_samples_sum'),
           rss: metricValue(text, 'process_resident_memory_bytes'),
           heapUsed: metricValue(text, 'nodejs_heap_size_used_bytes'),
+          pendingSamples: metricValue(text, 'argus_ingest_pending_samples'),
         },
       };
     },

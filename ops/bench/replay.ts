@@ -30,7 +30,7 @@ import { isMain } from '../../db/is-main.js';
 import { randomToken, sha256 } from '../../backend/src/lib/crypto.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { webhookUrl } from '../agent-sim/main.js';
-import { startArgusServer, type ArgusServer } from './argus-server.js';
+import { backendCpuSince, startArgusServer, type ArgusServer } from './argus-server.js';
 import type { Phase, WindowFigures, WindowName, WorkerProgress, WorkerResult, WorkerStart } from './replay-worker.js';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -69,6 +69,56 @@ function describeWindow(name: string, w: WindowFigures): string {
     `${name}: live ${ms(w.live)}; replayed ${ms(w.replayed)}\n` +
     `  answers ${statuses || 'none'}; reports accepted ${w.accepted}, duplicates ${w.duplicates}`
   );
+}
+
+/**
+ * What the server did since the last call: cores of its process and of its PostgreSQL backends,
+ * statements a second and their mean time, samples stored a second, and the samples pending now.
+ */
+function serverLoadSince(server: ArgusServer) {
+  let last: Awaited<ReturnType<ArgusServer['snapshot']>> | null = null;
+  let lastAt = Date.now();
+  return async () => {
+    const now = await server.snapshot();
+    const seconds = (Date.now() - lastAt) / 1000;
+    const before = last;
+    last = now;
+    lastAt = Date.now();
+    if (!before) return '';
+    const d = (field: 'cpuSeconds' | 'statements' | 'statementSeconds' | 'samples') => now.at[field] - before.at[field];
+    const statements = d('statements');
+    return (
+      `server ${(d('cpuSeconds') / seconds).toFixed(2)} cores, PostgreSQL ` +
+      `${(backendCpuSince(before.backends, now.backends) / seconds).toFixed(2)} cores, ` +
+      `${(statements / seconds).toFixed(1)} statements/s of ${((d('statementSeconds') / Math.max(1, statements)) * 1000).toFixed(0)} ms, ` +
+      `${(d('samples') / seconds / 1000).toFixed(1)}k samples/s, pending ${now.at.pendingSamples}; `
+    );
+  };
+}
+
+/**
+ * Waits until the agents' backlogs are stored, noting when half, 90 % and all of the backlog at the
+ * recovery was, and the load average's range meanwhile.
+ */
+async function drainMilestones(backlog: () => number, recovery: number) {
+  const initial = backlog();
+  const at = new Map<number, number>();
+  const loads: number[] = [];
+  await sleep(3000);
+  for (;;) {
+    const left = backlog();
+    for (const share of [50, 90, 100])
+      if (!at.has(share) && left <= initial * (1 - share / 100)) at.set(share, (Date.now() - recovery) / 1000);
+    loads.push(loadavg()[0] ?? 0);
+    if (left === 0) break;
+    await sleep(500);
+  }
+  const minutes = (share: number) => `${share} % after ${((at.get(share) ?? NaN) / 60).toFixed(1)} min`;
+  return {
+    describe: () =>
+      `of the ${initial} backlogged reports at the recovery ${[50, 90, 100].map(minutes).join(', ')}; ` +
+      `load average (1 min) during the replay ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}`,
+  };
 }
 
 /** N systems bound to agent keys, as after their first reports (enrolment is item 1's subject). */
@@ -199,14 +249,16 @@ export async function benchReplay(argv: string[]): Promise<void> {
           )
         ).rows[0]?.n ?? 0,
       );
+    const serverLoad = serverLoadSince(server);
     const status = setInterval(async () => {
       const delay = Math.max(0, ...[...progress.values()].map((p) => p.loopDelayP99Ms));
       const seen = await seenLastMinute().catch(() => NaN);
+      const work = await serverLoad().catch(() => '');
       console.log(
         `  ${((Date.now() - startAt) / 1000).toFixed(0)} s ${phase}: backlog ${total('backlog')} reports at ` +
           `${total('waiting')} agents${phase === 'outage' ? ` (${total('prepared')} prepared)` : ''}; ` +
           `systems heard from in the last minute ${seen}; ` +
-          `429s ${total('refused')}; server rss ${mib(rssNow())}; load ${load()}; ` +
+          `429s ${total('refused')}; server rss ${mib(rssNow())}; ${work}load ${load()}; ` +
           `generator loop delay p99 ${delay.toFixed(0)} ms`,
       );
     }, intervalMs);
@@ -222,8 +274,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
         `${total('buffered')} reports buffered`,
     );
     announce('replay', recovery);
-    await sleep(3000);
-    while (total('backlog') > 0) await sleep(500);
+    const drained = await drainMilestones(() => total('backlog'), recovery);
     const replaySeconds = (Date.now() - recovery) / 1000;
     const rssAtReplayEnd = rssNow();
     announce('after');
@@ -266,7 +317,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
     console.log(describeWindow('after the replay', windows.after));
     console.log(
       `replay: ${replaySeconds.toFixed(0)} s from the recovery until the last agent's backlog was stored ` +
-        `(${count * backlogPerAgent} buffered reports)`,
+        `(${count * backlogPerAgent} buffered reports); ${drained.describe()}`,
     );
     console.log(
       `samples: ${expected} made, ${expected - missing + extra} in the database: ${missing} missing, ${extra} extra; ` +
