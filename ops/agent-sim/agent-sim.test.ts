@@ -88,6 +88,36 @@ describe('simulated agent against the webhook', () => {
     assert.equal(await h.metricCount(system.id), 7 * 60);
   });
 
+  it('keeps the reports collected while its backlog is compressed and sent, and delivers them next', async () => {
+    const bound = await h.boundAgent();
+    const agent = new SimulatedAgent({
+      url: `${h.url}/api/webhook/metrics`,
+      secret: SECRET,
+      sub: bound.sub,
+      hostname: 'sim-host-3',
+      seed: 3,
+      gzip: true,
+      agentKey: bound.ak,
+    });
+    const now = Date.now();
+    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    agent.collect(now - 1000);
+    // a fleet's ticks go on while a request is built (its gzip in the thread pool) and answered;
+    // fewer than the system's 600 reports a minute in all
+    let done = false;
+    const sending = agent.send(now).finally(() => (done = true));
+    let made = 61;
+    while (!done) {
+      if (made < 400) agent.collect(now + made++);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const first = await sending;
+    assert.equal(first?.status, 200);
+    assert.equal(agent.buffered, made - (first?.sent ?? 0), 'what was not in the request is still buffered');
+    while (agent.buffered > 0) assert.equal((await agent.send(now + made))?.status, 200);
+    assert.equal(await h.metricCount(bound.systemId), made * 60, 'every report stored');
+  });
+
   it('sends a value a test set on the collected report (the tests raise alerts this way)', async () => {
     const cluster = await h.cluster();
     const agent = new SimulatedAgent({

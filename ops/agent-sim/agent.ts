@@ -253,10 +253,13 @@ export class SimulatedAgent {
     const opening = this.opening();
     const closing = `${this.buffer.map((h) => `,${this.heldJson(h)}`).join('')}]}`;
     const times = [...this.backlog, ...this.buffer.map((report) => Date.parse(report.ts))];
+    // counted with the text, not after compressing it: a report collected meanwhile is not in this body
+    const fromBacklog = this.backlog.length;
+    const fromBuffer = this.buffer.length;
     return {
       payload: Buffer.concat([await deflate(opening), gz, await deflate(closing)]),
-      fromBacklog: this.backlog.length,
-      fromBuffer: this.buffer.length,
+      fromBacklog,
+      fromBuffer,
       times,
       sent: times.length,
       oldestMs: Math.min(...times),
