@@ -3,7 +3,8 @@
  * drained oldest first, up to 500 a request, each request with a fresh token.
  * 200 takes the batch off the buffer and applies the settings of the answer; 413 halves the batch;
  * 429 and 5xx wait Retry-After or a growing, jittered backoff; an unreachable or stalled server
- * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop).
+ * (20 s) is tried again the same way; 401/403 say why and wait 5 minutes (no crash loop). The buffer
+ * goes again as soon as its wait is over, between ticks if need be.
  * After a 429 (a busy server slowing replays), until a buffer is taken, each new report also goes
  * alone at its tick, before the buffer: the server takes a live report, so the system shows ONLINE
  * and fresh while its backlog waits. It stays in the buffer and comes again with the backlog (a
@@ -199,15 +200,25 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
     // first, so a tick whose buffer is refused again still brings the system's newest report
     if (slowedDown && identity.agentKey) await sendLive(report);
     await drain();
-    const wait = Math.max(0, intervalMs - (Date.now() - started));
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, wait);
-      signal.addEventListener('abort', wake, { once: true });
-    });
+    // a buffer held back (Retry-After, a backoff) goes again when its wait is over, not at the next tick after it
+    const tick = started + intervalMs;
+    while (!signal.aborted && waitUntil > Date.now() && waitUntil < tick) {
+      await sleep(waitUntil - Date.now(), signal);
+      await drain();
+    }
+    await sleep(Math.max(0, tick - Date.now()), signal);
   }
+}
+
+/** Waits `ms`, or until the signal aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const wake = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', wake);
+      resolve();
+    };
+    const timer = setTimeout(wake, ms);
+    signal.addEventListener('abort', wake, { once: true });
+  });
 }

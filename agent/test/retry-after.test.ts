@@ -136,4 +136,56 @@ describe('argus-agent run: 429 with Retry-After', () => {
       logs.join('\n'),
     );
   });
+
+  it('sends the buffer again as soon as Retry-After is over, not at the next tick after it', async () => {
+    const answers: { at: number; status: number }[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const status = answers.length === 0 ? 429 : 200;
+        answers.push({ at: Date.now(), status });
+        res.writeHead(status, {
+          'content-type': 'application/json',
+          ...(status === 429 ? { 'retry-after': '1' } : {}),
+        });
+        res.end(JSON.stringify(status === 429 ? { error: 'busy' } : { accepted: 1, settings: {}, settings_rev: 'r' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const state = await mkdtemp(join(tmpdir(), 'argus-retry-after-wake-'));
+    const config = parseConfig(
+      `webhook_url: "http://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "retry-after-secret-0123456789abcdef"\n` +
+        `state_dir: "${state}"\n`,
+    );
+    const buffer = await openBuffer(join(state, 'buffer'));
+    const stop = new AbortController();
+    const running = runAgent(
+      {
+        config,
+        identity: { sub: 'retry-after-wake', agentKey: 'key' },
+        facts: { hostname: 'retry-after-wake', arch: 'x86_64' },
+        collector: { report: async () => ({ ts: new Date().toISOString(), metrics: [{ name: 'test.n', value: 1 }] }) },
+        buffer,
+        log: () => {},
+        // a tick a minute: the next one is far after the wait
+        intervalMs: 60_000,
+        random: () => 0,
+        settings: { current: {} },
+      },
+      stop.signal,
+    );
+    try {
+      await until('the buffer delivered', async () => answers.some((a) => a.status === 200), 10_000);
+    } finally {
+      stop.abort();
+      await running;
+      server.close();
+      await rm(state, { recursive: true, force: true });
+    }
+    const [refused, delivered] = answers as [{ at: number; status: number }, { at: number; status: number }];
+    const after = delivered.at - refused.at;
+    assert.ok(after >= 950 && after < 5_000, `delivered ${after} ms after the 429 with Retry-After: 1`);
+    assert.equal(answers.length, 2);
+  });
 });

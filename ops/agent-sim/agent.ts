@@ -3,7 +3,7 @@
  * as the real one does: a short-lived HS256 JWT (reused until shortly before its
  * exp), the enrollment key until it holds an agent key, then `ak`; a buffer of
  * unsent reports delivered oldest first (up to 500 a request), halved on 413,
- * paused for Retry-After on 429 and 503 (after a 429, until a buffer is taken, each new report also goes
+ * paused for Retry-After on 429 and 503 (`retryAt`: the driver sends again when it is over; after a 429, until a buffer is taken, each new report also goes
  * alone, as the real agent does). Faults: offline (keeps buffering), clock skew, replayed buffer.
  * A backlog of reports made while the server was away can be given by their times (`backfill`).
  */
@@ -98,6 +98,14 @@ export class SimulatedAgent {
 
   get buffered(): number {
     return this.backlog.length + this.buffer.length;
+  }
+
+  /**
+   * When the buffer held back by a 429 or 503 may go again (epoch ms; past when nothing is held back):
+   * the argus-agent sends it then, between its ticks if need be, so a driver wakes the agent then.
+   */
+  get retryAt(): number {
+    return this.blockedUntil;
   }
 
   /** Reports still waiting in the backlog (see backfill). */

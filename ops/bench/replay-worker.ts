@@ -5,7 +5,8 @@
  *
  * Each agent ticks every interval (the whole fleet spread over it): it collects a report and, unless
  * its previous request is still out, sends its buffer, oldest first (agent-sim: up to 500 a
- * request, 429 and Retry-After honoured). At the recovery each agent's backlog is filled with what
+ * request, 429 and Retry-After honoured); a buffer held back goes again when its wait is over, before
+ * the next tick if that is later (as the argus-agent does). At the recovery each agent's backlog is filled with what
  * the outage's minutes would have made (replay.ts tells how the outage is compressed).
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -82,6 +83,7 @@ function drive(start: WorkerStart) {
   let collecting = true;
   let cutAt = 0;
   let prepared = 0;
+  let stopped = false;
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
 
@@ -92,6 +94,27 @@ function drive(start: WorkerStart) {
     (result.oldestMs >= now - 2 * intervalMs ? w.live : w.replayed).push(result.ms);
     w.accepted += result.accepted ?? 0;
     w.duplicates += result.duplicates ?? 0;
+  };
+
+  /** The buffer held back by Retry-After goes again when the wait is over, before the next tick (as runner.ts). */
+  const wakeAfterWait = (k: number, nextTick: number) => {
+    const at = (agents[k] as SimulatedAgent).retryAt;
+    if (at <= Date.now() || at >= nextTick) return;
+    setTimeout(() => void resend(k, nextTick), at - Date.now());
+  };
+
+  const resend = async (k: number, nextTick: number) => {
+    if (inFlight[k] || stopped) return;
+    inFlight[k] = true;
+    const w = windows[current];
+    try {
+      const now = Date.now();
+      const result = await (agents[k] as SimulatedAgent).send(now);
+      if (result) record(w, result, now);
+    } finally {
+      inFlight[k] = false;
+    }
+    wakeAfterWait(k, nextTick);
   };
 
   const tick = async (k: number) => {
@@ -116,6 +139,7 @@ function drive(start: WorkerStart) {
     } finally {
       inFlight[k] = false;
     }
+    wakeAfterWait(k, now + intervalMs);
   };
 
   const timers: NodeJS.Timeout[] = [];
@@ -186,6 +210,7 @@ function drive(start: WorkerStart) {
       }
     },
     async stop() {
+      stopped = true;
       for (const timer of timers) clearInterval(timer);
       clearInterval(progress);
       lag.disable();

@@ -12,7 +12,10 @@ import { startIngestHarness, type IngestHarness } from '../testing/ingest-harnes
 import { createSelfMetrics } from '../self-metrics/registry.js';
 import { createLogger } from '../lib/logger.js';
 import { FakeClock } from '../lib/clock.js';
+import { TooMany } from '../lib/errors.js';
 import { createAdmission } from './admission.js';
+import type { GroupCommitWriter } from './group-commit.js';
+import type { WriteOutcome, WriteRequest } from './types.js';
 
 const until = async (what: string, check: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
@@ -154,5 +157,58 @@ describe('admission.isReplay: what the group commit queues behind live reports',
     assert.equal(admission.isReplay([{ ms: now - 30_000 }, { ms: now }]), false);
     assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 }]), false, 'exactly the age: live');
     assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 - 1 }, { ms: now }]), true);
+  });
+});
+
+describe('admission: refused replays are asked back at the pace replays are admitted', () => {
+  /** An admission whose write path is made deep (150 samples not yet answered) by `deepen`. */
+  function admission(retryAfterSeconds?: { min: number; max: number }) {
+    const clock = new FakeClock(new Date('2026-11-29T12:00:00Z'));
+    const paced = createAdmission({ clock, maxPendingSamples: 100, random: () => 0.5, retryAfterSeconds });
+    const never: Pick<GroupCommitWriter, 'write'> = { write: () => new Promise<WriteOutcome>(() => {}) };
+    const deepWrite = { systemId: 1, reports: [{ metrics: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
+    /** The Retry-After of a replay refused now (null: admitted). */
+    const waitOf = () => {
+      try {
+        paced.check([{ ms: clock.now().getTime() - 30 * 60_000 }]);
+        return null;
+      } catch (error) {
+        assert.ok(error instanceof TooMany);
+        return error.retryAfterSeconds;
+      }
+    };
+    return { clock, waitOf, deepen: () => void paced.tracking(never).write(deepWrite) };
+  }
+
+  it('gives a fleet refused at once return times one after the other, at the turn pace when nothing else is admitted', () => {
+    const { waitOf, deepen } = admission();
+    deepen();
+    // a turn every 500 ms (2 a second), asked back 1.5 times faster: one return every 1/3 s from 5 s on
+    const waits = Array.from({ length: 30 }, () => waitOf());
+    assert.deepEqual(waits.slice(0, 4), [6, 6, 6, 7]);
+    assert.equal(waits.at(-1), 15, '30 refused come back over 10 s');
+    for (let i = 1; i < waits.length; i++) assert.ok((waits[i] as number) >= (waits[i - 1] as number));
+  });
+
+  it('asks them back faster when more replays were admitted, and spreads those past the cap over its upper half', () => {
+    const { clock, waitOf, deepen } = admission({ min: 5, max: 60 });
+    // 40 replays admitted in 10 s while the path had room: 4 a second, so asked back at ~6 a second
+    for (let i = 0; i < 40; i++) {
+      clock.advance(250);
+      assert.equal(waitOf(), null);
+    }
+    deepen();
+    const waits = Array.from({ length: 600 }, () => waitOf());
+    assert.equal(waits[0], null, 'the turn');
+    const within15 = waits.filter((w) => w !== null && w <= 15).length;
+    assert.ok(within15 >= 58 && within15 <= 64, `~60 asked back within 15 s (${within15}), 30 at the turn pace`);
+    assert.ok(waits.every((w) => w === null || (w >= 5 && w <= 60)));
+    assert.ok(waits.filter((w) => w === 45).length > 200, 'past the cap: drawn from 30–60 s (here its middle)');
+  });
+
+  it('keeps a fixed wait when min and max are equal', () => {
+    const { waitOf, deepen } = admission({ min: 20, max: 20 });
+    deepen();
+    assert.ok(Array.from({ length: 50 }, () => waitOf()).every((w) => w === 20));
   });
 });

@@ -34,7 +34,11 @@ export interface AdmissionOptions {
    * grow the queue, and the server's memory, without bound.
    */
   turnMaxPendingSamples?: number;
-  /** `Retry-After` of a refused replay, seconds: uniform in [min, max] (default 15–60) so a fleet spreads. */
+  /**
+   * `Retry-After` of a refused replay, seconds, within [min, max] (default 5–300): the refused replays
+   * are given return times one after the other at the pace replays are being admitted (see
+   * `returnTime`); past `max` the schedule is full and the wait is drawn from its upper half.
+   */
   retryAfterSeconds?: { min: number; max: number };
   random?: () => number;
   /** Told of each refusal (Argus's own metrics). */
@@ -62,6 +66,10 @@ export interface Admission {
 }
 
 export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
+/** Replays admitted over this long make the pace at which refused ones are asked back. */
+const PACE_WINDOW_MS = 10_000;
+/** Refused replays are asked back this much faster than replays were admitted, so the pace can grow. */
+const PACE_PROBE = 1.5;
 export const DEFAULT_MAX_PENDING_SAMPLES = 10_000;
 export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 50_000;
 /** `"reports":[{"ts":"…"` as JSON.stringify writes it (both agents do). */
@@ -70,7 +78,7 @@ const FIRST_REPORT_TS = /"reports":\[\{"ts":"([^"\\]{1,40})"/;
 export function createAdmission(options: AdmissionOptions): Admission {
   const replayAgeMs = options.replayAgeMs ?? DEFAULT_REPLAY_AGE_MS;
   const maxPending = options.maxPendingSamples ?? DEFAULT_MAX_PENDING_SAMPLES;
-  const { min, max } = options.retryAfterSeconds ?? { min: 15, max: 60 };
+  const { min, max } = options.retryAfterSeconds ?? { min: 5, max: 300 };
   const random = options.random ?? Math.random;
   const replayGapMs = options.replayGapMs ?? 500;
   const turnMaxPending = options.turnMaxPendingSamples ?? DEFAULT_TURN_MAX_PENDING_SAMPLES;
@@ -78,6 +86,33 @@ export function createAdmission(options: AdmissionOptions): Admission {
   let refused = 0;
   // the first replay under pressure waits its gap like the next ones
   let replayAdmittedAt = options.clock.now().getTime();
+  /** When replays were admitted in the last PACE_WINDOW_MS, oldest first. */
+  const admittedAt: number[] = [];
+  /** The latest return time handed out to a refused replay. */
+  let returnsUntil = 0;
+
+  const admitted = (now: number) => {
+    admittedAt.push(now);
+    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
+  };
+
+  /**
+   * A refused replay's wait, seconds: the next free return time, spaced by the pace at which replays
+   * were admitted lately (at least the turn's), a little faster so the pace can grow. A fleet refused
+   * at once comes back one after the other as the server takes it, not all within a fixed range
+   * while the path may be idle (nor as a stream of refusals while it is full).
+   */
+  function returnTime(now: number): number {
+    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
+    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (PACE_WINDOW_MS / 1000)) * PACE_PROBE;
+    const spacingMs = 1000 / perSecond;
+    const slot = Math.max(now + min * 1000, returnsUntil);
+    // the schedule is full up to the cap: spread over its upper half, as a fixed range would
+    const half = Math.max(min, max / 2);
+    if (slot > now + max * 1000) return Math.round(half + random() * (max - half));
+    returnsUntil = slot + spacingMs;
+    return Math.min(max, Math.max(min, Math.ceil((slot + random() * spacingMs - now) / 1000)));
+  }
 
   const oldestOf = (reports: readonly { ms: number }[]) => {
     let oldest = Infinity;
@@ -90,19 +125,22 @@ export function createAdmission(options: AdmissionOptions): Admission {
     const now = options.clock.now().getTime();
     if (!(now - oldestMs > replayAgeMs)) return; // live: never refused here
     if (now - replayAdmittedAt >= replayGapMs && pending < turnMaxPending) {
-      if (takeTurn) replayAdmittedAt = now;
+      if (takeTurn) {
+        replayAdmittedAt = now;
+        admitted(now);
+      }
       return;
     }
     refused += 1;
     options.onRefused?.();
-    const wait = Math.round(min + random() * (max - min));
+    const wait = returnTime(now);
     throw new TooMany(wait, `The server is busy storing live reports: send these older reports again in ${wait} s`);
   }
 
   return {
     check(reports) {
-      if (pending <= maxPending) return;
-      refuseIfOld(oldestOf(reports), true);
+      if (pending > maxPending) refuseIfOld(oldestOf(reports), true);
+      else if (options.clock.now().getTime() - oldestOf(reports) > replayAgeMs) admitted(options.clock.now().getTime());
     },
     isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {
