@@ -65,6 +65,8 @@ describe('a container cgroup from /proc/<pid>/cgroup', () => {
     // an abbreviated id is not enough: the whole 64 digits must be there
     const short = files(v2Tree(`/docker/${ID.slice(0, 12)}`, `/sys/fs/cgroup/docker/${ID.slice(0, 12)}`));
     assert.match(placeOf(42, ID, short) as string, /does not name/);
+    const above = files(v2Tree(`/../../docker-${ID}.scope`, `/sys/fs/cgroup/../../docker-${ID}.scope`));
+    assert.match(placeOf(42, ID, above) as string, /does not name/, 'outside the agent’s own cgroup namespace');
     assert.match(placeOf(42, ID, files({})) as string, /not readable/, 'the pid is not in this /proc');
     assert.match(placeOf(0, ID, files({})) as string, /no full id and main pid/);
     assert.match(placeOf(42, ID.slice(0, 12), files({})) as string, /no full id/);

@@ -38,7 +38,8 @@ function pathsNaming(text: string, id: string): Map<string, string> {
     const second = line.indexOf(':', first + 1);
     if (first < 0 || second < 0) continue;
     const path = line.slice(second + 1);
-    if (!path.includes(id)) continue;
+    // a path above this agent's own cgroup namespace (`/../…`) is not under its /sys/fs/cgroup
+    if (!path.includes(id) || path.includes('/..')) continue;
     const controllers = line.slice(first + 1, second);
     if (line.slice(0, first) === '0' && controllers === '') paths.set('', path);
     else for (const controller of controllers.split(',')) paths.set(controller, path);
