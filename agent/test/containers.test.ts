@@ -49,15 +49,17 @@ describe('containers from the Docker engine', () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-containers-'));
     await ensureTinyImage();
     const run = (role: string, ...args: string[]) => docker('run', '-d', '--name', name(role), ...args);
+    // the ones with a short window last: a `docker run` takes 1–2 s on a loaded machine, and the first
+    // collection must see `health` healthy (its first 6 s) and `crash` running (its first 4 s)
+    await run('stopped', TINY_IMAGE, 'sleep', '600');
+    await run('busy', '--cpus', '0.5', '--memory', '64m', TINY_IMAGE, 'sh', '-c', 'while :; do :; done');
+    await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
     await run(
       'health',
       ...['--health-cmd', 'test -f /tmp/ok', '--health-interval', '1s', '--health-retries', '1'],
       ...[TINY_IMAGE, 'sh', '-c', ': > /tmp/ok; sleep 6; rm /tmp/ok; sleep 600'],
     );
-    await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
     await run('crash', TINY_IMAGE, 'sh', '-c', 'sleep 4; exit 2');
-    await run('stopped', TINY_IMAGE, 'sleep', '600');
-    await run('busy', '--cpus', '0.5', '--memory', '64m', TINY_IMAGE, 'sh', '-c', 'while :; do :; done');
   });
   after(async () => {
     const ids = await docker('ps', '-aq', '--filter', `name=${prefix}`);

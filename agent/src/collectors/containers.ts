@@ -175,25 +175,30 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
     container.look = look;
   }
 
-  /** Its figures from its cgroup files; false when they cannot be read, and the engine is asked. */
-  function fromFiles(entry: ListEntry, container: Tracked, cpus: number, memTotal: number, stats: Samples) {
+  /** Its figures from its cgroup files, read from that place; else why not, and the engine is asked. */
+  function fromFiles(
+    entry: ListEntry,
+    container: Tracked,
+    cpus: number,
+    memTotal: number,
+    stats: Samples,
+  ): Place | string {
     const pid = container.inspection?.State?.Pid ?? 0;
     if (container.files?.pid !== pid) {
       container.files = { pid, place: placeOf(pid, entry.Id, read) };
-      sayWay(container.files.place);
     }
     const place = container.files.place;
-    if (typeof place === 'string') return false;
+    if (typeof place === 'string') return place;
     // a container on the host's network (or another container's) has no interfaces of its own to count
     const mode = container.inspection?.HostConfig?.NetworkMode ?? '';
     const ownNetwork = mode !== 'host' && !mode.startsWith('container:');
     const answer = statsFromFiles({ place, pid, ownNetwork, memTotal }, read);
     if (answer === null) {
       container.files = { pid, place: 'its cgroup files are gone' }; // until the next inspection's pid
-      return false;
+      return container.files.place;
     }
     record(entry, container, answer, cpus, stats);
-    return true;
+    return place;
   }
 
   /** Applies the engine's events; false when the engine does not give them (a proxy may refuse). */
@@ -333,7 +338,14 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
     const stats: Samples = new Map();
     const running = entries.filter(({ entry }) => entry.State === 'running');
     const memTotal = running.length > 0 ? memTotalOf(read) : Infinity;
-    const asked = running.filter(({ entry, container }) => !fromFiles(entry, container, cpus, memTotal, stats));
+    const ways = running.map((item) => ({
+      ...item,
+      way: fromFiles(item.entry, item.container, cpus, memTotal, stats),
+    }));
+    const asked = ways.filter(({ way }) => typeof way === 'string');
+    // the way of this host: files when any container's could be read (another one's pid may just have ended)
+    const way = ways.find((item) => typeof item.way !== 'string') ?? asked[0];
+    if (way) sayWay(way.way);
     await boundedEach(asked, STATS_AT_ONCE, signal, async ({ entry, container }) => {
       record(
         entry,
