@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { createGroupCommitWriter, type WriteRequest } from './group-commit.js';
 import { createIngestRepo } from './repo.js';
+import { packed } from './series-sets.js';
 
 describe('group-commit writer', () => {
   let db: TestDatabase;
@@ -30,7 +31,7 @@ describe('group-commit writer', () => {
       reports: [
         {
           ms,
-          metrics: Array.from({ length: samples }, (_, i) => ({ name: `m.${i}`, instance: '', value: i })),
+          ...packed(Array.from({ length: samples }, (_, i) => ({ name: `m.${i}`, instance: '', value: i }))),
           events: [],
         },
       ],
@@ -115,7 +116,7 @@ describe('group-commit writer', () => {
     const id = await system();
     const report = (ms: number, metrics: { name: string; value: number }[]) => ({
       systemId: id,
-      reports: [{ ms, metrics: metrics.map((m) => ({ ...m, instance: '' })), events: [] }],
+      reports: [{ ms, ...packed(metrics), events: [] }],
       touch: request(id, ms).touch,
     });
     // one batch: the newest report first, a series only the oldest report has, and a two-report request
@@ -135,13 +136,13 @@ describe('group-commit writer', () => {
         reports: [
           {
             ms: base + 2000,
-            metrics: [
+            ...packed([
               { name: 'a', value: 2 },
               { name: 'b', value: 2 },
-            ],
+            ]),
             events: [],
           },
-          { ms: base + 500, metrics: [{ name: 'b', value: 0.5 }], events: [] },
+          { ms: base + 500, ...packed([{ name: 'b', value: 0.5 }]), events: [] },
         ],
       }),
     ]);

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
 import { numberArray, numbered, textArray } from './pg.js';
+import type { SeriesSet } from './series-sets.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
 
@@ -28,20 +29,13 @@ export type Registration =
 /** Why a cluster refused a host's enrolment (what the console counts per cluster). */
 export type EnrollmentRefusalReason = 'hourly-limit' | 'other-customer';
 
-/** A sample as the writer hands it over (types.ts's SampleToStore, which imports from here). */
-interface SampleToStore {
-  name: string;
-  instance?: string | undefined;
-  value: number;
-}
-
 /** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
 export interface BatchArrays {
   /**
-   * One entry per report with samples: its system and time, and its samples (their names and
-   * instances find the report's series set; only the values travel to the database).
+   * One entry per report with samples: its system and time, and its series set (only the set's id
+   * and the values travel to the database).
    */
-  reports: { systemId: number[]; ms: number[]; samples: readonly SampleToStore[][] };
+  reports: { systemId: number[]; ms: number[]; sets: SeriesSet[] };
   /** Every report's values, report after report in `reports` order. */
   values: number[];
   events: { systemId: number[]; ms: number[]; type: string[]; severity: string[]; message: string[] };
@@ -147,18 +141,16 @@ UNION ALL
 SELECT id, NULL, NULL, old_status, new_status FROM touched WHERE old_status IS DISTINCT FROM new_status`);
 
 const SERIES_SET_ID = 'SELECT metric_series_set_id(?::text[], ?::text[]) AS id';
-/** Sets known to this process; beyond this many the cache starts over (a set is looked up again). */
-const MAX_CACHED_SETS = 50_000;
 
 /** Where each report's values are in the batch's values (contiguous, in report order; 1-based). */
 function reportSlices(arrays: BatchArrays): { first: number[]; n: number[] } {
   const first: number[] = [];
   const n: number[] = [];
   let next = 1;
-  for (const samples of arrays.reports.samples) {
+  for (const set of arrays.reports.sets) {
     first.push(next);
-    n.push(samples.length);
-    next += samples.length;
+    n.push(set.names.length);
+    next += set.names.length;
   }
   return { first, n };
 }
@@ -188,25 +180,15 @@ export function createIngestRepo(db: Knex) {
     }
   }
 
-  // A report's series set by its names and instances: nearly every report finds its set here.
-  let knownSets = new Map<string, number>();
-
-  async function seriesSetIds(reports: readonly SampleToStore[][]): Promise<number[]> {
+  /** Each report's set id: a set is looked up once, then its object keeps its id (series-sets.ts). */
+  async function seriesSetIds(sets: readonly SeriesSet[]): Promise<number[]> {
     const ids: number[] = [];
-    for (const samples of reports) {
-      let key = '';
-      for (const sample of samples) key += `${sample.name}\u0000${sample.instance ?? ''}\u0001`;
-      let id = knownSets.get(key);
-      if (id === undefined) {
-        const result = (await db.raw(SERIES_SET_ID, [
-          samples.map((sample) => sample.name),
-          samples.map((sample) => sample.instance ?? ''),
-        ])) as { rows: { id: number }[] };
-        id = result.rows[0]?.id as number;
-        if (knownSets.size >= MAX_CACHED_SETS) knownSets = new Map();
-        knownSets.set(key, id);
+    for (const set of sets) {
+      if (set.id === undefined) {
+        const result = (await db.raw(SERIES_SET_ID, [set.names as string[], set.instances as string[]])) as { rows: { id: number }[] };
+        set.id = result.rows[0]?.id as number;
       }
-      ids.push(id);
+      ids.push(set.id);
     }
     return ids;
   }
@@ -327,7 +309,7 @@ export function createIngestRepo(db: Knex) {
     async storeBatch(batch: BatchArrays): Promise<BatchResult> {
       const { reports: r, events: e, systems: s } = batch;
       const slices = reportSlices(batch);
-      const setIds = await seriesSetIds(r.samples);
+      const setIds = await seriesSetIds(r.sets);
       const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
         numberArray(r.systemId),
         numberArray(r.ms),

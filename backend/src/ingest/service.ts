@@ -18,6 +18,7 @@ import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo
 import type { ContainerImagesRecorder } from './container-images.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
 import { createSettingsRevisions } from './settings-revision.js';
+import { createSeriesSets } from './series-sets.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -116,15 +117,23 @@ export function createIngestService(deps: IngestServiceDeps) {
   const agentChecks = deps.agentChecks ?? (() => Promise.resolve([]));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
   const revisionOf = createSettingsRevisions();
+  const seriesSets = createSeriesSets();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
     reports.reduce((sum, report) => sum + report.metrics.length, 0);
 
   /** Reports and samples by outcome, once the store has decided (or nothing was to be stored). */
   function count(inWindow: ReportToStore[], stored: boolean[], outOfWindow: AgentBody['reports']): void {
-    const accepted = inWindow.filter((_, index) => stored[index]);
-    const duplicates = inWindow.filter((_, index) => !stored[index]);
-    metrics.reports('accepted', accepted.length, samplesIn(accepted));
-    metrics.reports('duplicate', duplicates.length, samplesIn(duplicates));
+    let accepted = 0;
+    let acceptedSamples = 0;
+    let samples = 0;
+    for (const [index, report] of inWindow.entries()) {
+      samples += report.values.length;
+      if (!stored[index]) continue;
+      accepted += 1;
+      acceptedSamples += report.values.length;
+    }
+    metrics.reports('accepted', accepted, acceptedSamples);
+    metrics.reports('duplicate', inWindow.length - accepted, samples - acceptedSamples);
     metrics.reports('skipped', outOfWindow.length, samplesIn(outOfWindow));
   }
 
@@ -197,7 +206,10 @@ export function createIngestService(deps: IngestServiceDeps) {
     return ms >= now - deps.rawRetentionMs && ms <= now + FUTURE_TOLERANCE_MS;
   }
 
-  function toStore(reports: AgentBody['reports']): {
+  function toStore(
+    systemId: number,
+    reports: AgentBody['reports'],
+  ): {
     inWindow: ReportToStore[];
     skipped: number;
     outOfWindow: AgentBody['reports'];
@@ -216,11 +228,9 @@ export function createIngestService(deps: IngestServiceDeps) {
         outOfWindow.push(report);
         continue;
       }
-      inWindow.push({
-        ms,
-        metrics: report.metrics, // validated; not copied again (this is the hot path)
-        events: report.events ?? [],
-      });
+      // the parsed samples are not kept: their set and values are (series-sets.ts)
+      const { set, values } = seriesSets.pack(systemId, report.metrics);
+      inWindow.push({ ms, set, values, events: report.events ?? [] });
       if (report.scripts || report.containers) withText.push(report);
     }
     return { inWindow, skipped: outOfWindow.length, outOfWindow, withText };
@@ -276,9 +286,10 @@ export function createIngestService(deps: IngestServiceDeps) {
       if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
     }
     if (!newest) return;
+    const { set, values } = newest;
     void deps.bus.publish(liveTopic, {
       ts: new Date(newest.ms).toISOString(),
-      metrics: newest.metrics.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
+      metrics: values.map((value, k) => ({ name: set.names[k] as string, instance: set.instances[k] as string, value })),
     } satisfies LiveReport);
   }
 
@@ -289,7 +300,7 @@ export function createIngestService(deps: IngestServiceDeps) {
     onCounted: () => void,
   ): Promise<IngestAnswer> {
     const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
-    const { inWindow, skipped, outOfWindow, withText } = toStore(body.reports);
+    const { inWindow, skipped, outOfWindow, withText } = toStore(system.id, body.reports);
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
