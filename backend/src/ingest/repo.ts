@@ -1,7 +1,7 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
-import { numberArray, numbered, textArray } from './pg.js';
+import { float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
 import type { SeriesSet } from './series-sets.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
@@ -316,7 +316,7 @@ export function createIngestRepo(db: Knex) {
         numberArray(setIds),
         numberArray(slices.first),
         numberArray(slices.n),
-        numberArray(batch.values),
+        float8ArrayBinary(batch.values),
         batch.receivedAt,
         numberArray(e.systemId),
         numberArray(e.ms),
