@@ -160,6 +160,83 @@ describe('group-commit writer', () => {
     await writer.close();
   });
 
+  it("a system's only report of a batch: newer replaces, a late older one keeps the newer, a new set merges", async () => {
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log, lanes: 1 });
+    const id = await system();
+    const alone = async (ms: number, metrics: { name: string; instance?: string; value: number }[]) => {
+      const outcome = await writer.write({
+        systemId: id,
+        reports: [{ ms, ...packed(metrics), events: [] }],
+        touch: request(id, ms).touch,
+      });
+      await writer.flush();
+      return outcome.stored;
+    };
+    const latest = async () =>
+      (await db.knex('metric_latest').where({ system_id: id }).orderBy(['name', 'instance'])).map((r) => [
+        r.name,
+        r.instance,
+        r.value,
+        r.time.getTime() - base,
+      ]);
+    await alone(base + 1000, [
+      { name: 'a', value: 1.25 },
+      { name: 'd', instance: '/', value: 31_536_123 },
+    ]);
+    await alone(base + 2000, [
+      { name: 'a', value: 2 },
+      { name: 'd', instance: '/', value: 31_536_124 },
+    ]);
+    assert.deepEqual(await latest(), [
+      ['a', '', 2, 2000],
+      ['d', '/', 31_536_124, 2000],
+    ]);
+    assert.deepEqual(
+      await alone(base + 1500, [
+        { name: 'a', value: 9 },
+        { name: 'd', instance: '/', value: 9 },
+      ]),
+      [true],
+    );
+    assert.deepEqual(
+      await latest(),
+      [
+        ['a', '', 2, 2000],
+        ['d', '/', 31_536_124, 2000],
+      ],
+      'a replayed older report is stored, the newer values stay',
+    );
+    await alone(base + 3000, [
+      { name: 'a', value: 3 },
+      { name: 'd', instance: '/data', value: 0.5 },
+    ]);
+    assert.deepEqual(
+      await latest(),
+      [
+        ['a', '', 3, 3000],
+        ['d', '/', 31_536_124, 2000],
+        ['d', '/data', 0.5, 3000],
+      ],
+      'a new set: its series taken, the one it left out kept',
+    );
+    assert.deepEqual(
+      await alone(base + 3000, [
+        { name: 'a', value: 4 },
+        { name: 'd', instance: '/data', value: 4 },
+      ]),
+      [false],
+    );
+    await alone(base + 4000, [
+      { name: 'a', value: 5 },
+      { name: 'd', instance: '/data', value: 6 },
+    ]);
+    assert.deepEqual(
+      (await latest()).map((r) => r[2]),
+      [5, 31_536_124, 6],
+    );
+    await writer.close();
+  });
+
   it('fails only the request the database refuses, not the others of its batch', async () => {
     const logs = captureLogger();
     const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: logs.log, lanes: 1 });

@@ -1,7 +1,7 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
-import { float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
+import { boolArray, float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
 import type { SeriesSet } from './series-sets.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
@@ -77,8 +77,9 @@ function mapSystem(row: Record<string, unknown>): AgentSystemRow {
 // the events and the systems' last-seen/status all commit together.
 const STORE_BATCH = numbered(`
 WITH reports AS MATERIALIZED (
-  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n
-  FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(system_id, ms, set_id, first, n, ord)
+  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n, sole
+  FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[], ?::bool[])
+    WITH ORDINALITY AS r(system_id, ms, set_id, first, n, sole, ord)
 ),
 samples AS MATERIALIZED (SELECT ?::float8[] AS value),
 -- one row per report: its values are a slice of the batch's values (docs/decisions.md "One row per report")
@@ -90,7 +91,8 @@ inserted AS (
   RETURNING system_id, time, cardinality(vals) AS n
 ),
 -- each series' newest sample of the batch, named by the report's series set (the names and
--- instances never travel with the values)
+-- instances never travel with the values); a system with one report in the batch (nearly every
+-- one) takes its report's set and values as they are, without a row per sample
 input AS MATERIALIZED (
   SELECT DISTINCT ON (r.system_id, x.name, x.instance) r.system_id, x.name, x.instance, r.time, x.value, r.report, x.k
   FROM reports r
@@ -98,19 +100,32 @@ input AS MATERIALIZED (
   CROSS JOIN samples s
   CROSS JOIN LATERAL unnest(ss.names, ss.instances, s.value[r.first : r.first + r.n - 1])
     WITH ORDINALITY AS x(name, instance, value, k)
+  WHERE NOT r.sole
   ORDER BY r.system_id, x.name, x.instance, r.time DESC
 ),
 -- a system's arrays hold each series once, in its reports' order (the merge's fast path compares
--- them with the stored ones); one row per system (db/migrations/0018)
+-- them with the stored ones); one row per system (db/migrations/0018). The merge's fast path is
+-- taken here when it surely applies (the same series, no new time before any stored one), so the
+-- function runs only for a change of set or an older report.
 latest AS (
   INSERT INTO system_latest AS l (system_id, names, instances, times, vals)
+  SELECT r.system_id, ss.names, ss.instances, array_fill(r.time, ARRAY[r.n]), s.value[r.first : r.first + r.n - 1]
+  FROM reports r JOIN metric_series_sets ss ON ss.id = r.set_id CROSS JOIN samples s
+  WHERE r.sole
+  UNION ALL
   SELECT system_id, array_agg(name ORDER BY report, k), array_agg(instance ORDER BY report, k),
          array_agg(time ORDER BY report, k), array_agg(value ORDER BY report, k)
   FROM input GROUP BY system_id
   ON CONFLICT (system_id) DO UPDATE SET (names, instances, times, vals) = (
+    SELECT excluded.names, excluded.instances, excluded.times, excluded.vals
+    WHERE l.names = excluded.names AND l.instances = excluded.instances
+      AND excluded.times[1] >= ALL (l.times) AND excluded.times[1] <= ALL (excluded.times)
+    UNION ALL
     SELECT m.names, m.instances, m.times, m.vals
     FROM system_latest_merge(l.names, l.instances, l.times, l.vals,
-                             excluded.names, excluded.instances, excluded.times, excluded.vals) m)
+                             excluded.names, excluded.instances, excluded.times, excluded.vals) m
+    WHERE NOT (l.names = excluded.names AND l.instances = excluded.instances
+      AND excluded.times[1] >= ALL (l.times) AND excluded.times[1] <= ALL (excluded.times)))
 ),
 events AS (
   INSERT INTO agent_events (system_id, time, type, severity, message, received_at)
@@ -153,6 +168,13 @@ function reportSlices(arrays: BatchArrays): { first: number[]; n: number[] } {
     next += set.names.length;
   }
   return { first, n };
+}
+
+/** Per report, whether it is the only report of its system in the batch (the statement's short way). */
+function soleReports(systemIds: readonly number[]): boolean[] {
+  const counts = new Map<number, number>();
+  for (const id of systemIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return systemIds.map((id) => counts.get(id) === 1);
 }
 
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
@@ -316,6 +338,7 @@ export function createIngestRepo(db: Knex) {
         numberArray(setIds),
         numberArray(slices.first),
         numberArray(slices.n),
+        boolArray(soleReports(r.systemId)),
         float8ArrayBinary(batch.values),
         batch.receivedAt,
         numberArray(e.systemId),
