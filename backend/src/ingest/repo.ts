@@ -207,7 +207,9 @@ export function createIngestRepo(db: Knex) {
     const ids: number[] = [];
     for (const set of sets) {
       if (set.id === undefined) {
-        const result = (await db.raw(SERIES_SET_ID, [set.names as string[], set.instances as string[]])) as { rows: { id: number }[] };
+        const result = (await db.raw(SERIES_SET_ID, [set.names as string[], set.instances as string[]])) as {
+          rows: { id: number }[];
+        };
         set.id = result.rows[0]?.id as number;
       }
       ids.push(set.id);

@@ -21,7 +21,14 @@ describe('series sets: a report packed as its set and values', () => {
     const c = sets.pack(2, samples(['cpu', undefined, 5], ['disk', '/', 6]));
     assert.equal(a.set, b.set, 'an absent instance and "" are one series');
     assert.equal(a.set, c.set, 'systems of one set share it');
-    assert.deepEqual([a.values, b.values, c.values], [[1, 2], [3, 4], [5, 6]]);
+    assert.deepEqual(
+      [a.values, b.values, c.values],
+      [
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ],
+    );
   });
 
   it('makes a new set when the series change, and goes back to the old one', () => {

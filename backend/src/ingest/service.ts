@@ -136,17 +136,11 @@ export function createIngestService(deps: IngestServiceDeps) {
 
   /** Reports and samples by outcome, once the store has decided (or nothing was to be stored). */
   function count({ inWindow, skipped, skippedSamples }: Intake, stored: boolean[]): void {
-    let accepted = 0;
-    let acceptedSamples = 0;
-    let samples = 0;
-    for (const [index, report] of inWindow.entries()) {
-      samples += report.values.length;
-      if (!stored[index]) continue;
-      accepted += 1;
-      acceptedSamples += report.values.length;
-    }
-    metrics.reports('accepted', accepted, acceptedSamples);
-    metrics.reports('duplicate', inWindow.length - accepted, samples - acceptedSamples);
+    const values = (reports: ReportToStore[]) => reports.reduce((sum, report) => sum + report.values.length, 0);
+    const accepted = inWindow.filter((_, index) => stored[index]);
+    const duplicates = inWindow.filter((_, index) => !stored[index]);
+    metrics.reports('accepted', accepted.length, values(accepted));
+    metrics.reports('duplicate', duplicates.length, values(duplicates));
     metrics.reports('skipped', skipped, skippedSamples);
   }
 
@@ -266,7 +260,12 @@ export function createIngestService(deps: IngestServiceDeps) {
       ? enroll(agent, body.agent, clientIp).then((system) =>
           storeReports(agent, system, intake(system.id, body), onCounted),
         )
-      : storeReports(agent, agent.system as AgentSystemRow, intake((agent.system as AgentSystemRow).id, body), onCounted);
+      : storeReports(
+          agent,
+          agent.system as AgentSystemRow,
+          intake((agent.system as AgentSystemRow).id, body),
+          onCounted,
+        );
     return stored.catch((error: unknown) => {
       // refused before the store decided (enrolment, limits, the database): none of it was kept
       if (!counted) metrics.reports('refused', reports, samples);
@@ -301,7 +300,11 @@ export function createIngestService(deps: IngestServiceDeps) {
     const { set, values } = newest;
     void deps.bus.publish(liveTopic, {
       ts: new Date(newest.ms).toISOString(),
-      metrics: values.map((value, k) => ({ name: set.names[k] as string, instance: set.instances[k] as string, value })),
+      metrics: values.map((value, k) => ({
+        name: set.names[k] as string,
+        instance: set.instances[k] as string,
+        value,
+      })),
     } satisfies LiveReport);
   }
 
