@@ -110,7 +110,7 @@ module.exports = {
       name: 'contracts-import-only-zod',
       severity: 'error',
       comment:
-        'contracts/ is the JSON both sides speak (issue 14): zod schemas and nothing of the server, the ' +
+        'contracts/ is the JSON both sides speak: zod schemas and nothing of the server, the ' +
         'console or the scripts, so the console can import its types and the server its schemas.',
       from: { path: '^contracts/' },
       to: { path: '^(agent|backend|frontend|db|ops|probes)/' },
@@ -119,7 +119,7 @@ module.exports = {
       name: 'agent-imports-only-contracts',
       severity: 'error',
       comment:
-        'argus-agent (issue 12) ships alone as a single executable: it shares the report schema with the ' +
+        'argus-agent ships alone as a single executable: it shares the report schema with the ' +
         'server through contracts/, the network check probes through probes/, and imports nothing else of the repository.',
       from: { path: '^agent/', pathNot: TEST_SUPPORT },
       to: { path: '^(backend|frontend|db|ops)/' },

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Knex } from 'knex';
 import { pino } from 'pino';
-import { createGroupCommitWriter, type SampleToStore, type WriteRequest } from '../backend/src/ingest/group-commit.js';
+import { createGroupCommitWriter, type WriteRequest } from '../backend/src/ingest/group-commit.js';
+import { packed, type Sample as SampleToStore } from '../backend/src/ingest/series-sets.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
 import {
   chartsOf,
@@ -48,7 +49,7 @@ describe('one row per report on the real extension', { timeout: 300_000 }, () =>
   const request = (systemId: number, reports: { ms: number; metrics: SampleToStore[] }[], replay = false) =>
     ({
       systemId,
-      reports: reports.map((r) => ({ ...r, events: [] })),
+      reports: reports.map((r) => ({ ms: r.ms, ...packed(r.metrics), events: [] })),
       touch: { seenAt: new Date(), version: null, hostname: null, os: null, kernel: null, arch: null, cores: null },
       replay,
     }) satisfies WriteRequest;

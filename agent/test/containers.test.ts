@@ -7,20 +7,41 @@
  * Beside the series, each container's image for the report's `containers`.
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { containersCollector, imageOf } from '../src/collectors/containers.js';
 import type { Sample } from '../src/sample.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from './container-engine.js';
 
+const exec = promisify(execFile);
 const prefix = `argus-ct-${randomBytes(3).toString('hex')}`;
 const name = (role: string) => `${prefix}-${role}`;
+const FROM_FILES = /^containers: figures read from the containers' cgroup v[12] files and \/proc\/<pid>\/net\/dev$/;
 const value = (samples: Sample[], metric: string, role: string) =>
   samples.find((s) => s.name === metric && s.instance === name(role))?.value;
+
+/** A unix socket passing every connection on to the engine, keeping each request's path. */
+async function countingProxy(path: string) {
+  const paths: string[] = [];
+  const server = net.createServer((client) => {
+    const engine = net.connect(ENGINE_SOCKET);
+    client.on('data', (chunk: Buffer) => {
+      for (const match of chunk.toString('latin1').matchAll(/^GET (\S+) HTTP/gm)) paths.push(match[1] as string);
+    });
+    client.pipe(engine).pipe(client);
+    const end = () => (client.destroy(), engine.destroy());
+    client.on('error', end).on('close', end);
+    engine.on('error', end).on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(path, resolve));
+  return { path, paths, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
 
 describe('containers from the Docker engine', () => {
   let dir: string;
@@ -28,15 +49,17 @@ describe('containers from the Docker engine', () => {
     dir = await mkdtemp(join(tmpdir(), 'argus-containers-'));
     await ensureTinyImage();
     const run = (role: string, ...args: string[]) => docker('run', '-d', '--name', name(role), ...args);
+    // the ones with a short window last: a `docker run` takes 1–2 s on a loaded machine, and the first
+    // collection must see `health` healthy (its first 6 s) and `crash` running (its first 4 s)
+    await run('stopped', TINY_IMAGE, 'sleep', '600');
+    await run('busy', '--cpus', '0.5', '--memory', '64m', TINY_IMAGE, 'sh', '-c', 'while :; do :; done');
+    await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
     await run(
       'health',
       ...['--health-cmd', 'test -f /tmp/ok', '--health-interval', '1s', '--health-retries', '1'],
       ...[TINY_IMAGE, 'sh', '-c', ': > /tmp/ok; sleep 6; rm /tmp/ok; sleep 600'],
     );
-    await run('loop', '--restart', 'always', TINY_IMAGE, 'sh', '-c', 'sleep 1; exit 3');
     await run('crash', TINY_IMAGE, 'sh', '-c', 'sleep 4; exit 2');
-    await run('stopped', TINY_IMAGE, 'sleep', '600');
-    await run('busy', '--cpus', '0.5', '--memory', '64m', TINY_IMAGE, 'sh', '-c', 'while :; do :; done');
   });
   after(async () => {
     const ids = await docker('ps', '-aq', '--filter', `name=${prefix}`);
@@ -82,13 +105,73 @@ describe('containers from the Docker engine', () => {
     for (const metric of ['container.net_rx_bps', 'container.disk_read_bytes_ps', 'container.mem_pct'])
       assert.notEqual(value(samples, metric, 'busy'), undefined, metric);
     assert.equal(value(samples, 'container.cpu_pct', 'crash'), undefined, 'no figures for a container not running');
-    assert.deepEqual(logs, []);
+    assert.equal(logs.length, 1, logs.join('\n'));
+    assert.match(logs[0] as string, FROM_FILES, 'which way the figures come, said once');
 
     // removed on purpose: forgotten at once, its series are no longer sent
     await docker('rm', '-f', name('crash'));
     samples = await collect();
     assert.equal(value(samples, 'container.running', 'crash'), undefined);
     assert.equal(value(samples, 'container.running', 'busy'), 1);
+  });
+
+  it("reads running containers' figures from their cgroup files: no stats request, the same series", async () => {
+    const proxy = await countingProxy(join(dir, 'counted.sock'));
+    try {
+      const options = { settings: () => ({ 'containers.socket': proxy.path }), hostCpus: async () => 2 };
+      const logs: string[] = [];
+      const collect = containersCollector({ ...options, log: (line) => logs.push(line) });
+      await collect();
+      const ip = await docker(
+        'inspect',
+        '-f',
+        '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}',
+        name('busy'),
+      );
+      await exec('ping', ['-c', '3', '-i', '0.2', '-W', '1', ip]);
+      const samples = await collect();
+      assert.equal(value(samples, 'container.mem_limit_bytes', 'busy'), 64 * 1024 * 1024, 'its --memory');
+      assert.ok((value(samples, 'container.mem_used_bytes', 'busy') ?? 0) > 0);
+      assert.ok((value(samples, 'container.cpu_pct', 'busy') ?? 0) > 0, 'its busy loop');
+      assert.ok((value(samples, 'container.net_rx_bps', 'busy') ?? 0) > 0, 'the pings it received');
+      assert.equal(value(samples, 'container.disk_read_bytes_ps', 'busy'), 0);
+      assert.deepEqual(
+        proxy.paths.filter((path) => path.includes('/stats')),
+        [],
+        'no stats request',
+      );
+      assert.ok(
+        proxy.paths.some((path) => path.startsWith('/containers/json')),
+        'the list came through the proxy',
+      );
+      assert.equal(logs.length, 1, logs.join('\n'));
+      assert.match(logs[0] as string, FROM_FILES);
+
+      // files not readable (as from another pid namespace): the engine's stats, the same series
+      proxy.paths.length = 0;
+      const fallback: string[] = [];
+      const asking = containersCollector({ ...options, log: (line) => fallback.push(line), read: () => null });
+      await asking();
+      const asked = await asking();
+      assert.equal(value(asked, 'container.mem_limit_bytes', 'busy'), 64 * 1024 * 1024);
+      assert.ok((value(asked, 'container.cpu_pct', 'busy') ?? 0) > 0);
+      assert.ok(
+        proxy.paths.some((path) => path.includes(`/stats?`)),
+        'asked of the engine',
+      );
+      assert.match(
+        fallback.join('\n'),
+        /^containers: figures asked of the engine, a stats request per running container \(/,
+      );
+      const metrics = (list: Sample[]) =>
+        list
+          .filter((s) => s.instance === name('busy'))
+          .map((s) => s.name)
+          .sort();
+      assert.deepEqual(metrics(samples), metrics(asked), 'the same series either way');
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('reads the engine through another socket path (a Podman socket is set the same way)', async () => {

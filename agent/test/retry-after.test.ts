@@ -1,5 +1,5 @@
 /**
- * `argus-agent run` against a server that slows it down (issue 15 item 2): a real HTTP server
+ * `argus-agent run` against a server that slows it down (docs/protocol.md, 429 and Retry-After): a real HTTP server
  * answers the agent's buffered reports 429 with `Retry-After: 4`, as Argus does to a replayed buffer
  * while its write path is deep. The agent sends no buffer until the four seconds are over (its
  * interval here is 0.2 s, its own backoff after a first failure 2.5 s), keeps collecting meanwhile

@@ -1,5 +1,5 @@
 /**
- * Self-update for real (issue 12 item 5): two releases of the x86_64 single executable are built
+ * Self-update for real: two releases of the x86_64 single executable are built
  * (7.0.0 installed, 7.0.1 in the test server's AGENT_DIST_DIR). The running 7.0.0 is offered 7.0.1 in
  * an ingest answer, downloads it, swaps its own file and restarts into it — in the foreground by
  * exec'ing itself (same process), under systemd by exiting 75 for Restart= — and the server then sees

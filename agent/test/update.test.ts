@@ -1,5 +1,5 @@
 /**
- * Self-update (issue 12 item 5): the update-loop guard's decision, and the updater against a real
+ * Self-update: the update-loop guard's decision, and the updater against a real
  * Argus serving small fake builds (sh scripts that print their version) from AGENT_DIST_DIR: it
  * downloads, checks the sha256 and the build's own --version, swaps the executable and restarts; it
  * refuses a wrong checksum, a build that lies about its version, a version it installed that never

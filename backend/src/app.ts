@@ -23,6 +23,7 @@ import { httpMetrics } from './self-metrics/http-metrics.js';
 import { createSelfMetrics } from './self-metrics/registry.js';
 import { features, type AppDeps } from './features.js';
 import type { Housekeeping } from './housekeeping/service.js';
+import type { KeyCheckStatus } from './secrets/key-check.js';
 
 export type { AppDeps } from './features.js';
 
@@ -36,6 +37,8 @@ export interface AppAssembly {
   housekeeping: Housekeeping;
   /** The network checks run from the server (main.ts starts it). */
   checkRunner: { start(): void };
+  /** The start-up check of the key that seals stored secrets (main.ts runs it before anything starts). */
+  secretsKeyCheck(): Promise<{ status: KeyCheckStatus }>;
 }
 
 export function createApp(deps: AppDeps): AppAssembly {
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps): AppAssembly {
     liveHub,
     housekeeping,
     checkRunner,
+    secretsKeyCheck,
     publicStatusPage,
   } = features(deps, origins, selfMetrics);
   // the agents' reports (~1,000 a second) first among the routers: no other router's match is run
@@ -99,5 +103,6 @@ export function createApp(deps: AppDeps): AppAssembly {
     ctx.status = 404;
     ctx.body = 'Not found';
   });
-  return { app, shutdown, live: (options?: LiveOptions) => liveHub(app, options), housekeeping, checkRunner };
+  const live = (options?: LiveOptions) => liveHub(app, options);
+  return { app, shutdown, live, housekeeping, checkRunner, secretsKeyCheck };
 }

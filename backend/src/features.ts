@@ -38,6 +38,8 @@ import { assembleReports } from './reports/assembly.js';
 import { assembleRules } from './rules/assembly.js';
 import { createScopeRepo } from './scopes/repo.js';
 import { assembleSearch } from './search/assembly.js';
+import { checkSecretsKey } from './secrets/key-check.js';
+import { createSecretsRepo } from './secrets/repo.js';
 import { assembleSelfMetrics } from './self-metrics/assembly.js';
 import type { SelfMetricsRegistry } from './self-metrics/registry.js';
 import { assembleSettings } from './settings/assembly.js';
@@ -151,6 +153,9 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   const health = assembleHealth({ ...core, redis: deps.redis, troubledStorageJobs });
   const metricsToken = config.metricsToken;
   const metrics = assembleSelfMetrics({ metrics: selfMetrics, metricsToken, authentication });
+  // the key of stored secrets, checked once at start (main.ts runs it before anything else starts)
+  const secrets = createSecretsRepo(db);
+  const secretsKeyCheck = () => checkSecretsKey({ repo: secrets, box: deps.box, log });
   const live = assembleLive({
     ...core,
     authentication,
@@ -163,7 +168,7 @@ function assembleFeatures(deps: AppDeps, origins: OriginRule, selfMetrics: SelfM
   return {
     auditLog, settings, auth, sso, passwordReset, agents, agentSettings: agentSettingsModule, ingest,
     notifications, rules, evaluation, maintenance, alerts, channels, reports, statusPages, customers, systems,
-    overview, search, housekeeping, health, metrics, live, checks,
+    overview, search, housekeeping, health, metrics, live, checks, secretsKeyCheck,
   };
 }
 
@@ -189,6 +194,8 @@ export function features(deps: AppDeps, origins: OriginRule, selfMetrics: SelfMe
     housekeeping: f.housekeeping.housekeeping,
     /** The network checks run from the server: main.ts starts it. */
     checkRunner: f.checks.runner,
+    /** The start-up check of the key that seals stored secrets: main.ts runs it. */
+    secretsKeyCheck: f.secretsKeyCheck,
     routers: [
       f.auth.routes,
       // single sign-on with an OpenID provider configured by OIDC_* (sso/)

@@ -23,8 +23,6 @@ import type { LiveOptions } from './live/assembly.js';
 import { createLogger, type Logger } from './lib/logger.js';
 import { createRedisClient, waitUntilReady } from './lib/redis.js';
 import { createSecretBox } from './lib/secret-box.js';
-import { checkSecretsKey } from './secrets/key-check.js';
-import { createSecretsRepo } from './secrets/repo.js';
 import type { RateLimitStore } from './ratelimit/rate-limiter.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -94,16 +92,13 @@ export async function startServer(
     { settingsEncryptionKey: config.settingsEncryptionKey, authSecret: config.authSecret },
     log,
   );
-  // a database that does not answer yet must not stop the start: health reports it, the check waits for next start
-  await checkSecretsKey({ repo: createSecretsRepo(db), box, log }).catch((error: unknown) =>
-    log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
-  );
   const {
     app,
     shutdown: shutdownFeatures,
     live: buildLiveHub,
     housekeeping,
     checkRunner,
+    secretsKeyCheck,
   } = createApp({
     config,
     box,
@@ -117,6 +112,10 @@ export async function startServer(
     ...(options.loginFailureDelayMs !== undefined ? { loginFailureDelayMs: options.loginFailureDelayMs } : {}),
     ...(options.outermost ? { outermost: options.outermost } : {}),
   });
+  // a database that does not answer yet must not stop the start: health reports it, the check waits for next start
+  await secretsKeyCheck().catch((error: unknown) =>
+    log.error({ err: { message: (error as Error).message } }, 'Could not check the key of stored secrets'),
+  );
   housekeeping.start();
   checkRunner.start();
   const server = http.createServer(app.callback());

@@ -21,7 +21,7 @@
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
 import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
-import type { SampleToStore } from '../../backend/src/ingest/types.js';
+import { createSeriesSets, type SeriesSet } from '../../backend/src/ingest/series-sets.js';
 import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
@@ -52,17 +52,17 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
   const base = Date.now() - 3_600_000;
   // connection c writes the systems whose index mod connections is c
   const nextOf = Array.from({ length: options.connections }, (_, c) => c);
+  const seriesSets = createSeriesSets();
 
   function batch(ids: number[], connection: number, batchRows: number): BatchArrays {
     const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [], samples: [] },
+      reports: { systemId: [], ms: [], sets: [] },
       values: [],
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
       receivedAt: new Date(),
     };
     const inBatch = new Set<number>();
-    const samples = arrays.reports.samples as SampleToStore[][];
     while (arrays.values.length < batchRows) {
       const index = (nextOf[connection] as number) % options.systems;
       nextOf[connection] = (nextOf[connection] as number) + options.connections;
@@ -74,9 +74,9 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
       clock.set(system, ms);
       arrays.reports.systemId.push(system);
       arrays.reports.ms.push(ms);
-      const report = (hosts[index] as SimulatedHost).sample(ms);
-      samples.push(report);
-      for (const sample of report) arrays.values.push(sample.value);
+      const { set, values } = seriesSets.pack(system, (hosts[index] as SimulatedHost).sample(ms));
+      arrays.reports.sets.push(set);
+      for (const value of values) arrays.values.push(value);
       const s = arrays.systems;
       s.id.push(system);
       s.seenMs.push(Date.now());
@@ -135,16 +135,15 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
 
   const pool = new pg.Pool({ connectionString: url, max: options.connections });
   const ids = Array.from({ length: options.systems }, (_, i) => i + 1);
-  const sets = new Map<string, number>();
-  const setOf = async (names: string[], instances: string[]): Promise<number> => {
-    const key = JSON.stringify([names, instances]);
-    let id = sets.get(key);
-    if (id === undefined) {
-      const found = await pool.query<{ id: number }>('SELECT metric_series_set_id($1, $2) AS id', [names, instances]);
-      id = found.rows[0]?.id as number;
-      sets.set(key, id);
+  const setOf = async (set: SeriesSet): Promise<number> => {
+    if (set.id === undefined) {
+      const found = await pool.query<{ id: number }>('SELECT metric_series_set_id($1, $2) AS id', [
+        set.names,
+        set.instances,
+      ]);
+      set.id = found.rows[0]?.id as number;
     }
-    return id;
+    return set.id;
   };
   return {
     run: (seconds, batchRows) =>
@@ -154,16 +153,11 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
         const n: number[] = [];
         const setIds: number[] = [];
         let at = 0;
-        for (const samples of reports.samples) {
+        for (const set of reports.sets) {
           first.push(at + 1);
-          n.push(samples.length);
-          at += samples.length;
-          setIds.push(
-            await setOf(
-              samples.map((sample) => sample.name),
-              samples.map((sample) => sample.instance ?? ''),
-            ),
-          );
+          n.push(set.names.length);
+          at += set.names.length;
+          setIds.push(await setOf(set));
         }
         await pool.query({
           name: 'ceiling',

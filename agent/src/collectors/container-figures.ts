@@ -1,6 +1,7 @@
 /**
  * One container's series from what the engine answered: its list entry (fresh every collection),
- * its inspection (kept until something changes) and a one-shot stats answer. CPU and the I/O rates
+ * its inspection (kept until something changes) and its counters: the engine's one-shot stats answer,
+ * or the same counters read from the container's cgroup files (cgroup-files.ts). CPU and the I/O rates
  * are deltas between this agent's two latest looks, so the engine never has to wait a second for a
  * second sample of its own (what `stream=false` without `one-shot` costs per container).
  */
@@ -16,8 +17,16 @@ export interface ListEntry {
 
 export interface Inspection {
   RestartCount?: number;
-  State?: { Status?: string; ExitCode?: number; OOMKilled?: boolean; StartedAt?: string; Health?: { Status?: string } };
-  HostConfig?: { NanoCpus?: number; CpuQuota?: number; CpuPeriod?: number };
+  State?: {
+    Status?: string;
+    ExitCode?: number;
+    OOMKilled?: boolean;
+    StartedAt?: string;
+    Health?: { Status?: string };
+    /** The main process's pid in the engine's pid namespace (0 when not running). */
+    Pid?: number;
+  };
+  HostConfig?: { NanoCpus?: number; CpuQuota?: number; CpuPeriod?: number; NetworkMode?: string };
 }
 
 export interface Stats {

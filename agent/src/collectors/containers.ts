@@ -8,10 +8,13 @@
  *
  * One collection: the engine's events since the last one (one request: who died, who was stopped or
  * killed by a request, who was removed), the list (`/containers/json?all=1`, one request), an
- * inspection only of containers the events or the list say changed, and one-shot stats of each
- * running container — the Docker API has no stats for all containers at once — at most
- * STATS_AT_ONCE at a time, all within BUDGET_MS; what is not in by then waits for the next
- * collection. An engine that does not answer leaves every container series out, said once in the log.
+ * inspection only of containers the events or the list say changed. Each running container's CPU,
+ * memory, network and block I/O counters are read from its cgroup files and its network namespace
+ * (cgroup-files.ts), found through the main pid of its inspection; only a container whose files
+ * cannot be read (another pid namespace, no permission, the pid gone) costs a one-shot stats request
+ * — the Docker API has no stats for all containers at once — at most STATS_AT_ONCE at a time, all
+ * within BUDGET_MS; what is not in by then waits for the next collection. Which way the figures come
+ * is said once in the log. An engine that does not answer leaves every container series out, said once in the log.
  * Beside the series, `described()` gives the report's `containers`: each listed container's image.
  */
 import {
@@ -22,6 +25,7 @@ import {
 } from '../../../contracts/agent-report.js';
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
+import { memTotalOf, placeOf, readFile, statsFromFiles, type Place, type Read } from './cgroup-files.js';
 import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
 import {
   figures,
@@ -54,6 +58,8 @@ interface Tracked {
   seenRunning: boolean;
   restartHistory: { at: number; count: number }[];
   look: Look | null;
+  /** Its cgroup found from its main pid (or why not), kept until the pid changes. */
+  files: { pid: number; place: Place | string } | null;
 }
 
 interface EngineEvent {
@@ -69,6 +75,8 @@ export interface ContainerOptions {
   log: (line: string) => void;
   now?: () => number;
   hostCpus?: () => Promise<number>;
+  /** How the cgroup and /proc files are read (tests: none readable, so every figure is asked of the engine). */
+  read?: Read;
 }
 
 export function containerSettings(settings: Record<string, unknown>) {
@@ -102,11 +110,13 @@ function slim({ RestartCount, State, HostConfig }: Inspection): Inspection {
       OOMKilled: State.OOMKilled,
       StartedAt: State.StartedAt,
       Health: State.Health && { Status: State.Health.Status },
+      Pid: State.Pid,
     },
     HostConfig: HostConfig && {
       NanoCpus: HostConfig.NanoCpus,
       CpuQuota: HostConfig.CpuQuota,
       CpuPeriod: HostConfig.CpuPeriod,
+      NetworkMode: HostConfig.NetworkMode,
     },
   };
 }
@@ -120,6 +130,7 @@ const newTracked = (): Tracked => ({
   seenRunning: false,
   restartHistory: [],
   look: null,
+  files: null,
 });
 
 export type ContainersCollector = (() => Promise<Sample[]>) & {
@@ -137,12 +148,58 @@ const describe = (entry: ListEntry): ContainerText => ({ name: nameOf(entry), im
 
 export function containersCollector(options: ContainerOptions): ContainersCollector {
   const now = options.now ?? Date.now;
+  const read = options.read ?? readFile;
   const tracked = new Map<string, Tracked>();
   let described: ContainerText[] | undefined;
   let eventsSince: number | null = null;
   let saidWhy = '';
   let saidCapped = false;
   let socketInUse = '';
+  const saidWays = new Set<string>();
+
+  function sayWay(place: Place | string) {
+    const way = typeof place === 'string' ? 'engine' : `v${place.version}`;
+    if (saidWays.has(way)) return;
+    saidWays.add(way);
+    options.log(
+      typeof place === 'string'
+        ? `containers: figures asked of the engine, a stats request per running container (${place})`
+        : `containers: figures read from the containers' cgroup v${place.version} files and /proc/<pid>/net/dev`,
+    );
+  }
+
+  function record(entry: ListEntry, container: Tracked, answer: Stats, cpus: number, stats: Samples) {
+    const look = lookOf(answer, now(), cpus);
+    if (!look) return;
+    stats.set(entry.Id, figures(nameOf(entry), answer, look, container.look, container.inspection));
+    container.look = look;
+  }
+
+  /** Its figures from its cgroup files, read from that place; else why not, and the engine is asked. */
+  function fromFiles(
+    entry: ListEntry,
+    container: Tracked,
+    cpus: number,
+    memTotal: number,
+    stats: Samples,
+  ): Place | string {
+    const pid = container.inspection?.State?.Pid ?? 0;
+    if (container.files?.pid !== pid) {
+      container.files = { pid, place: placeOf(pid, entry.Id, read) };
+    }
+    const place = container.files.place;
+    if (typeof place === 'string') return place;
+    // a container on the host's network (or another container's) has no interfaces of its own to count
+    const mode = container.inspection?.HostConfig?.NetworkMode ?? '';
+    const ownNetwork = mode !== 'host' && !mode.startsWith('container:');
+    const answer = statsFromFiles({ place, pid, ownNetwork, memTotal }, read);
+    if (answer === null) {
+      container.files = { pid, place: 'its cgroup files are gone' }; // until the next inspection's pid
+      return container.files.place;
+    }
+    record(entry, container, answer, cpus, stats);
+    return place;
+  }
 
   /** Applies the engine's events; false when the engine does not give them (a proxy may refuse). */
   async function readEvents(socket: string, until: number, signal: AbortSignal): Promise<boolean> {
@@ -280,12 +337,23 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
     const cpus = (await options.hostCpus?.()) || 1;
     const stats: Samples = new Map();
     const running = entries.filter(({ entry }) => entry.State === 'running');
-    await boundedEach(running, STATS_AT_ONCE, signal, async ({ entry, container }) => {
-      const answer = await get<Stats>(`/containers/${entry.Id}/stats?stream=false&one-shot=true`);
-      const look = lookOf(answer, now(), cpus);
-      if (!look) return;
-      stats.set(entry.Id, figures(nameOf(entry), answer, look, container.look, container.inspection));
-      container.look = look;
+    const memTotal = running.length > 0 ? memTotalOf(read) : Infinity;
+    const ways = running.map((item) => ({
+      ...item,
+      way: fromFiles(item.entry, item.container, cpus, memTotal, stats),
+    }));
+    const asked = ways.filter(({ way }) => typeof way === 'string');
+    // the way of this host: files when any container's could be read (another one's pid may just have ended)
+    const way = ways.find((item) => typeof item.way !== 'string') ?? asked[0];
+    if (way) sayWay(way.way);
+    await boundedEach(asked, STATS_AT_ONCE, signal, async ({ entry, container }) => {
+      record(
+        entry,
+        container,
+        await get<Stats>(`/containers/${entry.Id}/stats?stream=false&one-shot=true`),
+        cpus,
+        stats,
+      );
     });
     return entries.flatMap(({ entry, container }) => seriesOf(entry, container, stats, withEvents, settings));
   };

@@ -34,6 +34,9 @@ export function shQuote(value: string): string {
 // ExecStartPre's `+` runs as root whatever User= says: the root-owned executable installs an update the
 // agent staged in its state directory once its sha256 matches the server's (agent/src/install-update.ts);
 // `-`: a build without that step (older than the installer) must not keep the agent from starting.
+// MALLOC_ARENA_MAX=1: one malloc arena instead of one per thread (libuv's pool, V8's helpers); the
+// agent allocates little outside V8's heap, and it measured ~2 MB less RSS and no more CPU
+// (docs/performance.md "The agent's footprint").
 const UNIT = `[Unit]
 Description=Argus monitoring agent
 Wants=network-online.target
@@ -44,6 +47,7 @@ StartLimitIntervalSec=0
 Type=simple
 ExecStartPre=-+/usr/local/lib/argus-agent/argus-agent install-update --config /etc/argus-agent/config.yaml
 ExecStart=/usr/local/bin/argus-agent run --config /etc/argus-agent/config.yaml
+Environment=MALLOC_ARENA_MAX=1
 #USER
 #GROUPS
 StateDirectory=argus-agent argus-agent/textfile

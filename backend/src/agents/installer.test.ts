@@ -108,6 +108,7 @@ describe('the installer run by dash against a real Argus', () => {
       const unit = await readFile(path.join(root, 'etc/systemd/system/argus-agent.service'), 'utf8');
       assert.match(unit, /^\[Unit\][^[]*^StartLimitIntervalSec=0$/m);
       assert.match(unit, /^ExecStart=\/usr\/local\/bin\/argus-agent run --config \/etc\/argus-agent\/config.yaml$/m);
+      assert.match(unit, /^Environment=MALLOC_ARENA_MAX=1$/m, 'one malloc arena: the footprint the docs measure');
       // root's start step installs an update the agent staged, from the root-owned executable
       assert.match(
         unit,

@@ -118,5 +118,12 @@ describe('script checks on the alert path', () => {
       (await stored(id)).map((r) => [r.name, r.message]),
       [['a', 'fine again']],
     );
+    // after a restart the recorder knows nothing written: the table keeps a's newer row from a late older report
+    const restarted = createScriptChecksRecorder(createScriptChecksRepo(h.knex));
+    await restarted.record(id, [report(at(0), [check('a', 'CRITICAL', 'older', at(0))])]);
+    assert.deepEqual(
+      (await stored(id)).map((r) => [r.name, r.message]),
+      [['a', 'fine again']],
+    );
   });
 });

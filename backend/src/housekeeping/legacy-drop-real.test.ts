@@ -13,6 +13,7 @@ import { runMigrations } from '../../../db/migrate.js';
 import { setupTimescale } from '../../../db/timescale.js';
 import { createGroupCommitWriter } from '../ingest/group-commit.js';
 import { createIngestRepo } from '../ingest/repo.js';
+import { packed } from '../ingest/series-sets.js';
 import { FakeClock } from '../lib/clock.js';
 import { captureLogger } from '../testing/logger.js';
 import {
@@ -128,7 +129,7 @@ describe('housekeeping drops the legacy per-sample tables on the real extension'
     await writer.write({
       systemId,
       reports: [
-        { ms: now.getTime() - 60_000, metrics: [{ name: 'mem.used_pct', instance: '', value: 77 }], events: [] },
+        { ms: now.getTime() - 60_000, ...packed([{ name: 'mem.used_pct', instance: '', value: 77 }]), events: [] },
       ],
       touch: { seenAt: now, version: null, hostname: null, os: null, kernel: null, arch: null, cores: null },
     });

@@ -154,7 +154,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
         ...writer,
         write(request: WriteRequest) {
           let samples = 0;
-          for (const report of request.reports) samples += report.metrics.length;
+          for (const report of request.reports) samples += report.values.length;
           pending += samples;
           return writer.write(request).finally(() => (pending -= samples));
         },

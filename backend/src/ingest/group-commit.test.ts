@@ -5,6 +5,7 @@ import { createTestDatabase, type TestDatabase } from '../testing/database.js';
 import { captureLogger } from '../testing/logger.js';
 import { createGroupCommitWriter, type WriteRequest } from './group-commit.js';
 import { createIngestRepo } from './repo.js';
+import { packed } from './series-sets.js';
 
 describe('group-commit writer', () => {
   let db: TestDatabase;
@@ -30,7 +31,7 @@ describe('group-commit writer', () => {
       reports: [
         {
           ms,
-          metrics: Array.from({ length: samples }, (_, i) => ({ name: `m.${i}`, instance: '', value: i })),
+          ...packed(Array.from({ length: samples }, (_, i) => ({ name: `m.${i}`, instance: '', value: i }))),
           events: [],
         },
       ],
@@ -115,7 +116,7 @@ describe('group-commit writer', () => {
     const id = await system();
     const report = (ms: number, metrics: { name: string; value: number }[]) => ({
       systemId: id,
-      reports: [{ ms, metrics: metrics.map((m) => ({ ...m, instance: '' })), events: [] }],
+      reports: [{ ms, ...packed(metrics), events: [] }],
       touch: request(id, ms).touch,
     });
     // one batch: the newest report first, a series only the oldest report has, and a two-report request
@@ -135,13 +136,13 @@ describe('group-commit writer', () => {
         reports: [
           {
             ms: base + 2000,
-            metrics: [
+            ...packed([
               { name: 'a', value: 2 },
               { name: 'b', value: 2 },
-            ],
+            ]),
             events: [],
           },
-          { ms: base + 500, metrics: [{ name: 'b', value: 0.5 }], events: [] },
+          { ms: base + 500, ...packed([{ name: 'b', value: 0.5 }]), events: [] },
         ],
       }),
     ]);
@@ -156,6 +157,83 @@ describe('group-commit writer', () => {
       ],
     );
     assert.equal(await rows([id]), 6);
+    await writer.close();
+  });
+
+  it("a system's only report of a batch: newer replaces, a late older one keeps the newer, a new set merges", async () => {
+    const writer = createGroupCommitWriter({ repo: createIngestRepo(db.knex), log: captureLogger().log, lanes: 1 });
+    const id = await system();
+    const alone = async (ms: number, metrics: { name: string; instance?: string; value: number }[]) => {
+      const outcome = await writer.write({
+        systemId: id,
+        reports: [{ ms, ...packed(metrics), events: [] }],
+        touch: request(id, ms).touch,
+      });
+      await writer.flush();
+      return outcome.stored;
+    };
+    const latest = async () =>
+      (await db.knex('metric_latest').where({ system_id: id }).orderBy(['name', 'instance'])).map((r) => [
+        r.name,
+        r.instance,
+        r.value,
+        r.time.getTime() - base,
+      ]);
+    await alone(base + 1000, [
+      { name: 'a', value: 1.25 },
+      { name: 'd', instance: '/', value: 31_536_123 },
+    ]);
+    await alone(base + 2000, [
+      { name: 'a', value: 2 },
+      { name: 'd', instance: '/', value: 31_536_124 },
+    ]);
+    assert.deepEqual(await latest(), [
+      ['a', '', 2, 2000],
+      ['d', '/', 31_536_124, 2000],
+    ]);
+    assert.deepEqual(
+      await alone(base + 1500, [
+        { name: 'a', value: 9 },
+        { name: 'd', instance: '/', value: 9 },
+      ]),
+      [true],
+    );
+    assert.deepEqual(
+      await latest(),
+      [
+        ['a', '', 2, 2000],
+        ['d', '/', 31_536_124, 2000],
+      ],
+      'a replayed older report is stored, the newer values stay',
+    );
+    await alone(base + 3000, [
+      { name: 'a', value: 3 },
+      { name: 'd', instance: '/data', value: 0.5 },
+    ]);
+    assert.deepEqual(
+      await latest(),
+      [
+        ['a', '', 3, 3000],
+        ['d', '/', 31_536_124, 2000],
+        ['d', '/data', 0.5, 3000],
+      ],
+      'a new set: its series taken, the one it left out kept',
+    );
+    assert.deepEqual(
+      await alone(base + 3000, [
+        { name: 'a', value: 4 },
+        { name: 'd', instance: '/data', value: 4 },
+      ]),
+      [false],
+    );
+    await alone(base + 4000, [
+      { name: 'a', value: 5 },
+      { name: 'd', instance: '/data', value: 6 },
+    ]);
+    assert.deepEqual(
+      (await latest()).map((r) => r[2]),
+      [5, 31_536_124, 6],
+    );
     await writer.close();
   });
 

@@ -14,9 +14,9 @@ import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
 import { Unavailable } from '../lib/errors.js';
 import type { BatchArrays, BatchResult, IngestRepo } from './repo.js';
-import type { ReportToStore, SampleToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
+import type { ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
-export type { EventToStore, ReportToStore, SampleToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
+export type { EventToStore, ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
 export interface WriterStats {
   /** Statements sent (one per batch, plus single retries after a failed batch). */
@@ -157,7 +157,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
 
   async function store(batch: Entry[]): Promise<{ owners: Map<string, ReportToStore>; result: BatchResult }> {
     const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [], samples: [] },
+      reports: { systemId: [], ms: [], sets: [] },
       values: [],
       events: { systemId: [], ms: [], type: [], severity: [], message: [] },
       systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
@@ -165,7 +165,6 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     };
     const owners = new Map<string, ReportToStore>();
     const touches = new Map<number, SystemTouch>();
-    const samples = arrays.reports.samples as SampleToStore[][];
     for (const entry of batch) {
       const { systemId, reports, touch } = entry.request;
       touches.set(systemId, touch);
@@ -174,12 +173,12 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
         const key = `${systemId}:${report.ms}`;
         if (owners.has(key)) continue; // the same report twice in this batch: the first copy counts
         owners.set(key, report);
-        if (report.metrics.length) {
+        if (report.values.length) {
           // the series' newest samples go to system_latest: the statement picks them (repo.ts)
           arrays.reports.systemId.push(systemId);
           arrays.reports.ms.push(report.ms);
-          samples.push(report.metrics);
-          for (const sample of report.metrics) arrays.values.push(sample.value);
+          arrays.reports.sets.push(report.set);
+          for (const value of report.values) arrays.values.push(value);
         }
         for (const event of report.events) {
           arrays.events.systemId.push(systemId);
@@ -225,7 +224,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
       const stored = reports.map((report) => {
         const key = `${systemId}:${report.ms}`;
         // a report without samples is stored when it is the first copy (its events, if any, are)
-        return owners.get(key) === report && (report.metrics.length === 0 || inserted.has(key));
+        return owners.get(key) === report && (report.values.length === 0 || inserted.has(key));
       });
       const change = changes.get(systemId);
       // the status change is told once, to the first request of its system in the batch
@@ -238,7 +237,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
     write(request) {
       if (closed) return Promise.reject(new Unavailable('Shutting down: try again shortly'));
       return new Promise<WriteOutcome>((resolve, reject) => {
-        const rows = request.reports.reduce((sum, report) => sum + report.metrics.length, 0);
+        const rows = request.reports.reduce((sum, report) => sum + report.values.length, 0);
         const lane = lanes[request.systemId % lanes.length] as Lane;
         lane.queue.push({ request, rows, replay: request.replay ?? false, resolve, reject });
         lane.queuedRows += rows;

@@ -1,7 +1,8 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
-import { numberArray, numbered, textArray } from './pg.js';
+import { boolArray, float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
+import type { SeriesSet } from './series-sets.js';
 
 export type SystemStatus = 'PENDING' | 'ONLINE' | 'WARNING' | 'CRITICAL' | 'OFFLINE' | 'STANDBY';
 
@@ -28,20 +29,13 @@ export type Registration =
 /** Why a cluster refused a host's enrolment (what the console counts per cluster). */
 export type EnrollmentRefusalReason = 'hourly-limit' | 'other-customer';
 
-/** A sample as the writer hands it over (types.ts's SampleToStore, which imports from here). */
-interface SampleToStore {
-  name: string;
-  instance?: string | undefined;
-  value: number;
-}
-
 /** Column arrays of one group commit (unnest is far cheaper than a VALUES list of many rows). */
 export interface BatchArrays {
   /**
-   * One entry per report with samples: its system and time, and its samples (their names and
-   * instances find the report's series set; only the values travel to the database).
+   * One entry per report with samples: its system and time, and its series set (only the set's id
+   * and the values travel to the database).
    */
-  reports: { systemId: number[]; ms: number[]; samples: readonly SampleToStore[][] };
+  reports: { systemId: number[]; ms: number[]; sets: SeriesSet[] };
   /** Every report's values, report after report in `reports` order. */
   values: number[];
   events: { systemId: number[]; ms: number[]; type: string[]; severity: string[]; message: string[] };
@@ -83,8 +77,9 @@ function mapSystem(row: Record<string, unknown>): AgentSystemRow {
 // the events and the systems' last-seen/status all commit together.
 const STORE_BATCH = numbered(`
 WITH reports AS MATERIALIZED (
-  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n
-  FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[]) WITH ORDINALITY AS r(system_id, ms, set_id, first, n, ord)
+  SELECT ord::int AS report, system_id, to_timestamp(ms / 1000) AS time, set_id, first, n, sole
+  FROM unnest(?::int[], ?::float8[], ?::int[], ?::int[], ?::int[], ?::bool[])
+    WITH ORDINALITY AS r(system_id, ms, set_id, first, n, sole, ord)
 ),
 samples AS MATERIALIZED (SELECT ?::float8[] AS value),
 -- one row per report: its values are a slice of the batch's values (docs/decisions.md "One row per report")
@@ -96,7 +91,8 @@ inserted AS (
   RETURNING system_id, time, cardinality(vals) AS n
 ),
 -- each series' newest sample of the batch, named by the report's series set (the names and
--- instances never travel with the values)
+-- instances never travel with the values); a system with one report in the batch (nearly every
+-- one) takes its report's set and values as they are, without a row per sample
 input AS MATERIALIZED (
   SELECT DISTINCT ON (r.system_id, x.name, x.instance) r.system_id, x.name, x.instance, r.time, x.value, r.report, x.k
   FROM reports r
@@ -104,19 +100,32 @@ input AS MATERIALIZED (
   CROSS JOIN samples s
   CROSS JOIN LATERAL unnest(ss.names, ss.instances, s.value[r.first : r.first + r.n - 1])
     WITH ORDINALITY AS x(name, instance, value, k)
+  WHERE NOT r.sole
   ORDER BY r.system_id, x.name, x.instance, r.time DESC
 ),
 -- a system's arrays hold each series once, in its reports' order (the merge's fast path compares
--- them with the stored ones); one row per system (db/migrations/0018)
+-- them with the stored ones); one row per system (db/migrations/0018). The merge's fast path is
+-- taken here when it surely applies (the same series, no new time before any stored one), so the
+-- function runs only for a change of set or an older report.
 latest AS (
   INSERT INTO system_latest AS l (system_id, names, instances, times, vals)
+  SELECT r.system_id, ss.names, ss.instances, array_fill(r.time, ARRAY[r.n]), s.value[r.first : r.first + r.n - 1]
+  FROM reports r JOIN metric_series_sets ss ON ss.id = r.set_id CROSS JOIN samples s
+  WHERE r.sole
+  UNION ALL
   SELECT system_id, array_agg(name ORDER BY report, k), array_agg(instance ORDER BY report, k),
          array_agg(time ORDER BY report, k), array_agg(value ORDER BY report, k)
   FROM input GROUP BY system_id
   ON CONFLICT (system_id) DO UPDATE SET (names, instances, times, vals) = (
+    SELECT excluded.names, excluded.instances, excluded.times, excluded.vals
+    WHERE l.names = excluded.names AND l.instances = excluded.instances
+      AND excluded.times[1] >= ALL (l.times) AND excluded.times[1] <= ALL (excluded.times)
+    UNION ALL
     SELECT m.names, m.instances, m.times, m.vals
     FROM system_latest_merge(l.names, l.instances, l.times, l.vals,
-                             excluded.names, excluded.instances, excluded.times, excluded.vals) m)
+                             excluded.names, excluded.instances, excluded.times, excluded.vals) m
+    WHERE NOT (l.names = excluded.names AND l.instances = excluded.instances
+      AND excluded.times[1] >= ALL (l.times) AND excluded.times[1] <= ALL (excluded.times)))
 ),
 events AS (
   INSERT INTO agent_events (system_id, time, type, severity, message, received_at)
@@ -147,20 +156,25 @@ UNION ALL
 SELECT id, NULL, NULL, old_status, new_status FROM touched WHERE old_status IS DISTINCT FROM new_status`);
 
 const SERIES_SET_ID = 'SELECT metric_series_set_id(?::text[], ?::text[]) AS id';
-/** Sets known to this process; beyond this many the cache starts over (a set is looked up again). */
-const MAX_CACHED_SETS = 50_000;
 
 /** Where each report's values are in the batch's values (contiguous, in report order; 1-based). */
 function reportSlices(arrays: BatchArrays): { first: number[]; n: number[] } {
   const first: number[] = [];
   const n: number[] = [];
   let next = 1;
-  for (const samples of arrays.reports.samples) {
+  for (const set of arrays.reports.sets) {
     first.push(next);
-    n.push(samples.length);
-    next += samples.length;
+    n.push(set.names.length);
+    next += set.names.length;
   }
   return { first, n };
+}
+
+/** Per report, whether it is the only report of its system in the batch (the statement's short way). */
+function soleReports(systemIds: readonly number[]): boolean[] {
+  const counts = new Map<number, number>();
+  for (const id of systemIds) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return systemIds.map((id) => counts.get(id) === 1);
 }
 
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
@@ -188,25 +202,17 @@ export function createIngestRepo(db: Knex) {
     }
   }
 
-  // A report's series set by its names and instances: nearly every report finds its set here.
-  let knownSets = new Map<string, number>();
-
-  async function seriesSetIds(reports: readonly SampleToStore[][]): Promise<number[]> {
+  /** Each report's set id: a set is looked up once, then its object keeps its id (series-sets.ts). */
+  async function seriesSetIds(sets: readonly SeriesSet[]): Promise<number[]> {
     const ids: number[] = [];
-    for (const samples of reports) {
-      let key = '';
-      for (const sample of samples) key += `${sample.name}\u0000${sample.instance ?? ''}\u0001`;
-      let id = knownSets.get(key);
-      if (id === undefined) {
-        const result = (await db.raw(SERIES_SET_ID, [
-          samples.map((sample) => sample.name),
-          samples.map((sample) => sample.instance ?? ''),
-        ])) as { rows: { id: number }[] };
-        id = result.rows[0]?.id as number;
-        if (knownSets.size >= MAX_CACHED_SETS) knownSets = new Map();
-        knownSets.set(key, id);
+    for (const set of sets) {
+      if (set.id === undefined) {
+        const result = (await db.raw(SERIES_SET_ID, [set.names as string[], set.instances as string[]])) as {
+          rows: { id: number }[];
+        };
+        set.id = result.rows[0]?.id as number;
       }
-      ids.push(id);
+      ids.push(set.id);
     }
     return ids;
   }
@@ -327,14 +333,15 @@ export function createIngestRepo(db: Knex) {
     async storeBatch(batch: BatchArrays): Promise<BatchResult> {
       const { reports: r, events: e, systems: s } = batch;
       const slices = reportSlices(batch);
-      const setIds = await seriesSetIds(r.samples);
+      const setIds = await seriesSetIds(r.sets);
       const rows = await preparedQuery(db, 'ingest_store_batch', STORE_BATCH, [
         numberArray(r.systemId),
         numberArray(r.ms),
         numberArray(setIds),
         numberArray(slices.first),
         numberArray(slices.n),
-        numberArray(batch.values),
+        boolArray(soleReports(r.systemId)),
+        float8ArrayBinary(batch.values),
         batch.receivedAt,
         numberArray(e.systemId),
         numberArray(e.ms),

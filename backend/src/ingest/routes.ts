@@ -10,7 +10,7 @@ import type { AgentTokenVerifier } from './jwt.js';
 import { parseAgentBody } from './agent-body.js';
 import type { Admission } from './admission.js';
 import { agentBodySchema } from '../../../contracts/agent-report.js';
-import { AgentRefusal, type IngestService } from './service.js';
+import { AgentRefusal, type IngestService, type VerifiedAgent } from './service.js';
 import { refusalDoc } from '../http/openapi.js';
 import { routeOf } from '../http/route.js';
 import { ingestAnswer } from '../../../contracts/agents.js';
@@ -55,9 +55,8 @@ async function report(deps: IngestRouteDeps, ctx: Context): Promise<unknown> {
     const raw = await readBody(ctx.req, encoding === 'gzip', deps.maxBodyBytes ?? MAX_BODY_BYTES);
     bodyRead = true;
     deps.admission?.checkBody(raw);
-    const body = parseAgentBody(parseJsonBody(raw));
     ctx.set('Cache-Control', 'no-store');
-    return await service.ingest(agent, body, ip);
+    return await ingestBody(service, agent, raw, ip);
   } catch (error) {
     // a body we did not read to its end is not worth reading: close after answering
     if (!bodyRead || error instanceof PayloadTooLarge) ctx.set('Connection', 'close');
@@ -67,6 +66,14 @@ async function report(deps: IngestRouteDeps, ctx: Context): Promise<unknown> {
     }
     throw error;
   }
+}
+
+/**
+ * Parsed, checked and handed to the service in one call: no frame that waits for the store holds the
+ * parsed body (service.ts takes it apart before it awaits anything), so its objects die young.
+ */
+function ingestBody(service: IngestService, agent: VerifiedAgent, raw: Buffer, ip: string): Promise<unknown> {
+  return service.ingest(agent, parseAgentBody(parseJsonBody(raw)), ip);
 }
 
 const route = routeOf<IngestRouteDeps>();

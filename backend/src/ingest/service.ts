@@ -18,6 +18,7 @@ import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo
 import type { ContainerImagesRecorder } from './container-images.js';
 import type { ScriptChecksRecorder } from './script-checks.js';
 import { createSettingsRevisions } from './settings-revision.js';
+import { createSeriesSets } from './series-sets.js';
 import type { AgentBody, AgentInfo, CheckRun } from '../../../contracts/agent-report.js';
 import type { LiveReport } from '../../../contracts/live.js';
 
@@ -104,6 +105,19 @@ export interface IngestServiceDeps {
   containerImages?: ContainerImagesRecorder;
 }
 
+/** A body's parts the store needs (service.ts intake): no sample object of it. */
+interface Intake {
+  info: AgentInfo;
+  inWindow: ReportToStore[];
+  /** Reports outside the storage window, and their samples. */
+  skipped: number;
+  skippedSamples: number;
+  /** Reports with a text channel besides events (script checks, containers), without their samples. */
+  withText: AgentBody['reports'];
+  /** The network checks' runs of the reports in the window. */
+  runs: CheckRun[];
+}
+
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 /** docs/limits.md "Rate limits": accepted reports per system and minute, unless AGENT_REPORTS_PER_SYSTEM_PER_MINUTE says. */
 export const DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE = 600;
@@ -116,16 +130,18 @@ export function createIngestService(deps: IngestServiceDeps) {
   const agentChecks = deps.agentChecks ?? (() => Promise.resolve([]));
   const metrics = deps.metrics ?? NO_INGEST_METRICS;
   const revisionOf = createSettingsRevisions();
+  const seriesSets = createSeriesSets();
   const samplesIn = (reports: readonly { metrics: readonly unknown[] }[]) =>
     reports.reduce((sum, report) => sum + report.metrics.length, 0);
 
   /** Reports and samples by outcome, once the store has decided (or nothing was to be stored). */
-  function count(inWindow: ReportToStore[], stored: boolean[], outOfWindow: AgentBody['reports']): void {
+  function count({ inWindow, skipped, skippedSamples }: Intake, stored: boolean[]): void {
+    const values = (reports: ReportToStore[]) => reports.reduce((sum, report) => sum + report.values.length, 0);
     const accepted = inWindow.filter((_, index) => stored[index]);
     const duplicates = inWindow.filter((_, index) => !stored[index]);
-    metrics.reports('accepted', accepted.length, samplesIn(accepted));
-    metrics.reports('duplicate', duplicates.length, samplesIn(duplicates));
-    metrics.reports('skipped', outOfWindow.length, samplesIn(outOfWindow));
+    metrics.reports('accepted', accepted.length, values(accepted));
+    metrics.reports('duplicate', duplicates.length, values(duplicates));
+    metrics.reports('skipped', skipped, skippedSamples);
   }
 
   /** The console counts refused hosts per cluster; a failure to count never changes the answer. */
@@ -190,40 +206,30 @@ export function createIngestService(deps: IngestServiceDeps) {
     return registration.system;
   }
 
-  /** Whether a report's time lies in the window reports are stored in. */
-  function inWindowTs(ts: string): boolean {
-    const now = deps.clock.now().getTime();
-    const ms = Date.parse(ts);
-    return ms >= now - deps.rawRetentionMs && ms <= now + FUTURE_TOLERANCE_MS;
-  }
-
-  function toStore(reports: AgentBody['reports']): {
-    inWindow: ReportToStore[];
-    skipped: number;
-    outOfWindow: AgentBody['reports'];
-    /** Reports with a text channel besides events: script checks, containers. */
-    withText: AgentBody['reports'];
-  } {
+  /**
+   * What the store needs of a body, taken from it before anything is awaited: the parsed body (its
+   * sample objects) is dropped once this returns, so it dies young instead of waiting with its
+   * request for the commit (docs/decisions.md "Ingest: a report's samples packed before they queue").
+   */
+  function intake(systemId: number, body: AgentBody): Intake {
     const now = deps.clock.now().getTime();
     const oldest = now - deps.rawRetentionMs;
     const newest = now + FUTURE_TOLERANCE_MS;
-    const inWindow: ReportToStore[] = [];
-    const outOfWindow: AgentBody['reports'] = [];
-    const withText: AgentBody['reports'] = [];
-    for (const report of reports) {
+    const taken: Intake = { info: body.agent, inWindow: [], skipped: 0, skippedSamples: 0, withText: [], runs: [] };
+    for (const report of body.reports) {
       const ms = Date.parse(report.ts);
       if (!(ms >= oldest && ms <= newest)) {
-        outOfWindow.push(report);
+        taken.skipped += 1;
+        taken.skippedSamples += report.metrics.length;
         continue;
       }
-      inWindow.push({
-        ms,
-        metrics: report.metrics, // validated; not copied again (this is the hot path)
-        events: report.events ?? [],
-      });
-      if (report.scripts || report.containers) withText.push(report);
+      // the parsed samples are not kept: their set and values are (series-sets.ts)
+      const { set, values } = seriesSets.pack(systemId, report.metrics);
+      taken.inWindow.push({ ms, set, values, events: report.events ?? [] });
+      if (report.scripts || report.containers) taken.withText.push({ ...report, metrics: [] });
+      if (report.checks) taken.runs.push(...report.checks);
     }
-    return { inWindow, skipped: outOfWindow.length, outOfWindow, withText };
+    return taken;
   }
 
   /** The reports are committed: a failure here is logged, and the answer stays 200 (a retry would only duplicate). */
@@ -241,15 +247,30 @@ export function createIngestService(deps: IngestServiceDeps) {
     }
   }
 
-  async function ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
+  /**
+   * Not async: the body is taken apart (intake) before the first await, so no suspended frame holds
+   * it; only an enrolment (a system's first request) keeps it until its system exists.
+   */
+  function ingest(agent: VerifiedAgent, body: AgentBody, clientIp: string): Promise<IngestAnswer> {
+    const reports = body.reports.length;
+    const samples = samplesIn(body.reports);
     let counted = false;
-    try {
-      return await storeReports(agent, body, clientIp, () => (counted = true));
-    } catch (error) {
+    const onCounted = () => (counted = true);
+    const stored = agent.needsEnrollment
+      ? enroll(agent, body.agent, clientIp).then((system) =>
+          storeReports(agent, system, intake(system.id, body), onCounted),
+        )
+      : storeReports(
+          agent,
+          agent.system as AgentSystemRow,
+          intake((agent.system as AgentSystemRow).id, body),
+          onCounted,
+        );
+    return stored.catch((error: unknown) => {
       // refused before the store decided (enrolment, limits, the database): none of it was kept
-      if (!counted) metrics.reports('refused', body.reports.length, samplesIn(body.reports));
+      if (!counted) metrics.reports('refused', reports, samples);
       throw error;
-    }
+    });
   }
 
   /** The system's reports a minute (429 with Retry-After beyond them). */
@@ -276,20 +297,24 @@ export function createIngestService(deps: IngestServiceDeps) {
       if (stored[index] && (!newest || report.ms > newest.ms)) newest = report;
     }
     if (!newest) return;
+    const { set, values } = newest;
     void deps.bus.publish(liveTopic, {
       ts: new Date(newest.ms).toISOString(),
-      metrics: newest.metrics.map((m) => ({ name: m.name, instance: m.instance ?? '', value: m.value })),
+      metrics: values.map((value, k) => ({
+        name: set.names[k] as string,
+        instance: set.instances[k] as string,
+        value,
+      })),
     } satisfies LiveReport);
   }
 
   async function storeReports(
     agent: VerifiedAgent,
-    body: AgentBody,
-    clientIp: string,
+    system: AgentSystemRow,
+    taken: Intake,
     onCounted: () => void,
   ): Promise<IngestAnswer> {
-    const system = agent.needsEnrollment ? await enroll(agent, body.agent, clientIp) : (agent.system as AgentSystemRow);
-    const { inWindow, skipped, outOfWindow, withText } = toStore(body.reports);
+    const { inWindow, skipped, withText, runs, info } = taken;
 
     let stored: boolean[] = [];
     if (inWindow.length > 0) {
@@ -297,9 +322,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       await consumeReportLimit(system.id, inWindow.length);
       // before the reports: recording runs is idempotent (a replayed run is older than the last), a
       // report stored once is not, so a failure here leaves the whole request to be sent again
-      const runs = body.reports.flatMap((r) => (r.checks && inWindowTs(r.ts) ? r.checks : []));
       if (runs.length && deps.checkRuns) await deps.checkRuns({ id: system.id, customerId: system.customerId }, runs);
-      const info = body.agent;
       const outcome = await deps.writer.write({
         systemId: system.id,
         reports: inWindow,
@@ -318,7 +341,7 @@ export function createIngestService(deps: IngestServiceDeps) {
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
       if (withText.length) await recordTexts(system.id, withText);
     }
-    count(inWindow, stored, outOfWindow);
+    count(taken, stored);
     onCounted();
 
     publishNewest(system.id, inWindow, stored);
@@ -338,8 +361,8 @@ export function createIngestService(deps: IngestServiceDeps) {
         id: system.id,
         customerId: system.customerId,
         clusterId: system.clusterId,
-        agentVersion: body.agent.version ?? system.agentVersion,
-        arch: body.agent.arch ?? system.arch,
+        agentVersion: info.version ?? system.agentVersion,
+        arch: info.arch ?? system.arch,
       }),
     ]);
     return {

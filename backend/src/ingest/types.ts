@@ -1,12 +1,6 @@
 /** What the ingest service hands the group-commit writer, and what it gets back. */
 import type { SystemStatus } from './repo.js';
-
-export interface SampleToStore {
-  name: string;
-  /** Absent: '' (instance-less samples dedupe too). */
-  instance?: string | undefined;
-  value: number;
-}
+import type { SeriesSet } from './series-sets.js';
 
 export interface EventToStore {
   type: string;
@@ -17,7 +11,10 @@ export interface EventToStore {
 export interface ReportToStore {
   /** Report ts in epoch milliseconds. */
   ms: number;
-  metrics: SampleToStore[];
+  /** The report's series, in its order (series-sets.ts). */
+  set: SeriesSet;
+  /** Its samples' values, in the set's order. */
+  values: number[];
   events: EventToStore[];
 }
 

@@ -4,6 +4,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { createSecretBox } from '../lib/secret-box.js';
 import { createSmtpSettingsService } from '../settings/smtp/service.js';
 import { createTestDatabase, type TestDatabase } from '../testing/database.js';
+import { useTestServer } from '../testing/app.js';
 import { captureLogger } from '../testing/logger.js';
 import { checkSecretsKey } from './key-check.js';
 import { createSecretsRepo } from './repo.js';
@@ -236,5 +237,15 @@ describe('secrets key check at start', () => {
     assert.equal(sekOnly.open(row.secret, places.channelSecret(id)), 'hook-secret');
     const mail = await db.knex('notification_channels').where({ name: 'Ops' }).first();
     assert.equal(mail.target, 'ops@example.com');
+  });
+});
+
+describe('secrets key check of the running server', () => {
+  const fixture = useTestServer();
+
+  it('has run once the server listens: the check value is stored', async () => {
+    const row = await fixture.db.knex('app_settings').where({ key: 'secrets_key_check' }).first();
+    assert.equal(typeof row?.value.sealed, 'string');
+    assert.equal(fixture.server.logs.lines().filter((line) => line['level'] === 50).length, 0);
   });
 });
