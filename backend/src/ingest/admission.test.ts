@@ -166,7 +166,7 @@ describe('admission: refused replays are asked back at the pace replays are admi
     const clock = new FakeClock(new Date('2026-11-29T12:00:00Z'));
     const paced = createAdmission({ clock, maxPendingSamples: 100, random: () => 0.5, retryAfterSeconds });
     const never: Pick<GroupCommitWriter, 'write'> = { write: () => new Promise<WriteOutcome>(() => {}) };
-    const deepWrite = { systemId: 1, reports: [{ metrics: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
+    const deepWrite = { systemId: 1, reports: [{ values: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
     /** The Retry-After of a replay refused now (null: admitted). */
     const waitOf = () => {
       try {
