@@ -89,27 +89,22 @@ const whole = (text: string | null): number | null => {
   return Number.isFinite(value) ? value : null;
 };
 
-/** Bytes read and written over every device: v2's io.stat (`rbytes=`, `wbytes=`). */
-export function ioStatBytes(text: string): { read: number; write: number } {
+/** Sums a counter file's read and write bytes: each match gives the direction (group 1) and bytes (group 2). */
+function readWriteBytes(text: string, pattern: RegExp, readTag: string): { read: number; write: number } {
   let read = 0;
   let write = 0;
-  for (const match of text.matchAll(/\b([rw])bytes=(\d+)/g)) {
-    if (match[1] === 'r') read += Number(match[2]);
+  for (const match of text.matchAll(pattern)) {
+    if (match[1] === readTag) read += Number(match[2]);
     else write += Number(match[2]);
   }
   return { read, write };
 }
 
+/** Bytes read and written over every device: v2's io.stat (`rbytes=`, `wbytes=`). */
+export const ioStatBytes = (text: string) => readWriteBytes(text, /\b([rw])bytes=(\d+)/g, 'r');
+
 /** Bytes read and written over every device: v1's blkio `<major>:<minor> Read|Write <bytes>` lines. */
-export function blkioBytes(text: string): { read: number; write: number } {
-  let read = 0;
-  let write = 0;
-  for (const match of text.matchAll(/^\d+:\d+ (Read|Write) (\d+)$/gm)) {
-    if (match[1] === 'Read') read += Number(match[2]);
-    else write += Number(match[2]);
-  }
-  return { read, write };
-}
+export const blkioBytes = (text: string) => readWriteBytes(text, /^\d+:\d+ (Read|Write) (\d+)$/gm, 'Read');
 
 /** Received and sent bytes over every interface of /proc/<pid>/net/dev but the loopback. */
 export function netDevBytes(text: string): { rx: number; tx: number } {
