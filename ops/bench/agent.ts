@@ -107,7 +107,8 @@ async function benchOnce({
       response.end(ANSWER);
     });
   };
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // the environment the installer's unit gives the agent (backend/src/agents/install-script.ts)
+  const env: NodeJS.ProcessEnv = { ...process.env, MALLOC_ARENA_MAX: '1' };
   let sink: http.Server;
   if (scheme === 'https') {
     const key = join(state, 'sink.key');
