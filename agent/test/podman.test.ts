@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -80,8 +80,8 @@ describe('containers of a real Podman through its Docker-compatible socket', { t
   });
   after(async () => {
     if (dir) await podman('rm', '-f', '-t', '0', name('busy'), name('done')).catch(() => undefined);
-    service?.kill('SIGTERM');
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await stopService(service);
+    if (dir) await removeStorage(dir);
   });
 
   it('reads the containers Podman runs: name, state, CPU share of its limit and memory, stored by the server', async () => {
@@ -128,3 +128,27 @@ describe('containers of a real Podman through its Docker-compatible socket', { t
     assert.ok(!logs.some((line) => line.includes(socket)), logs.join('\n'));
   });
 });
+
+/** Stops the API service and waits for it: it unmounts its storage on the way out. */
+async function stopService(service: ChildProcess | undefined): Promise<void> {
+  if (!service || service.exitCode !== null || service.signalCode !== null) return;
+  const exited = new Promise((resolve) => service.once('exit', resolve));
+  service.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
+}
+
+/**
+ * Removes the test's storage: Podman's overlay driver mounts its own directory (and each container's
+ * layers) and may leave a mount behind when it is stopped, which makes rmdir fail with EBUSY; those
+ * under the test's directory are detached first, deepest first.
+ */
+async function removeStorage(dir: string): Promise<void> {
+  const mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
+  const mounts = mountinfo
+    .split('\n')
+    .map((line) => line.split(' ')[4] ?? '')
+    .filter((point) => point.startsWith(`${dir}/`))
+    .sort((a, b) => b.length - a.length);
+  for (const point of mounts) await exec('umount', ['-l', point]).catch(() => undefined);
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+}
