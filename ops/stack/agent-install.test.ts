@@ -248,7 +248,9 @@ describe('the agent installer in a Debian container (--no-systemd)', { timeout: 
     figure(
       `installer --docker to the engine's containers stored in ${((performance.now() - started) / 1000).toFixed(1)} s`,
     );
-    assert.doesNotMatch(await host.log(), /containers:/);
+    // it may say how it reads the figures (from the engine when it runs in another pid namespace),
+    // never that it cannot see the engine
+    assert.doesNotMatch(await host.log(), /containers: (no container engine|may not open|the container engine)/);
 
     // ping as the agent's account: a neighbour that answers, and an address of the test's own network nobody holds
     const network = await testNetwork(`argus-agent-install-${run}`);
