@@ -7,7 +7,9 @@
  * a crash (no newline, or a checksum that does not match) is skipped. What was delivered is a
  * position (segment, line) in `position.json`, written by rename; a segment read to its end is
  * deleted. Bounded by age and size: the oldest segments go first, and the reports dropped are
- * counted.
+ * counted. Each segment's lines are checked once (offsets kept in memory, only appended bytes read
+ * again), so a collection's append, count, peek and acknowledgement cost the new report, not the
+ * segment's megabyte.
  */
 import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
