@@ -17,12 +17,8 @@
  * is said once in the log. An engine that does not answer leaves every container series out, said once in the log.
  * Beside the series, `described()` gives the report's `containers`: each listed container's image.
  */
-import {
-  MAX_CONTAINERS_PER_REPORT,
-  MAX_IMAGE_LENGTH,
-  PRINTABLE,
-  type ContainerText,
-} from '../../../contracts/agent-report.js';
+import type { ContainerText } from '../../../contracts/agent-report.js';
+import { MAX_CONTAINERS_PER_REPORT, MAX_IMAGE_LENGTH, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
 import { memTotalOf, placeOf, readFile, statsFromFiles, type Place, type Read } from './cgroup-files.js';
