@@ -141,7 +141,9 @@ export async function openBuffer(dir: string, limits: BufferLimits = DEFAULT_LIM
     const reports: AgentReport[] = [];
     for (let i = 0; i < wanted.length; i += 2) {
       try {
-        reports.push(JSON.parse(bytes.toString('utf8', (wanted[i] as number) - from, (wanted[i + 1] as number) - from)));
+        reports.push(
+          JSON.parse(bytes.toString('utf8', (wanted[i] as number) - from, (wanted[i + 1] as number) - from)),
+        );
       } catch {
         // a checksum collision on garbage: skip it like any damaged line
       }

@@ -10,7 +10,15 @@
  */
 import type { Sample } from '../sample.js';
 import { memTotalOf, placeOf, statsFromFiles, type Place, type Read } from './cgroup-files.js';
-import { figures, lookOf, nameOf, type Inspection, type ListEntry, type Look, type Stats } from './container-figures.js';
+import {
+  figures,
+  lookOf,
+  nameOf,
+  type Inspection,
+  type ListEntry,
+  type Look,
+  type Stats,
+} from './container-figures.js';
 import { boundedEach } from './engine-api.js';
 
 const STATS_AT_ONCE = 4;
