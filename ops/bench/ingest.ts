@@ -3,11 +3,12 @@
  * production mode, ops/bench/argus-server.ts) and the ceiling, measured in the
  * same run and alternately, so a slow spell of this shared machine lowers both.
  * Each round: Argus saturated (every agent sends again as soon as it is
- * answered), the ceiling (plain unnest insert straight into PostgreSQL),
- * Argus's own group-commit statement alone (same rows and connections, no
- * HTTP), Prometheus's remote-write receiver saturated with the same reports by
- * as many senders (prometheus-peer.ts; skipped, saying how to install it, when
- * the machine has no `prometheus`), then Argus paced at --rate reports/s.
+ * answered; with --baseline both checkouts, in turn first), Prometheus's
+ * remote-write receiver saturated with the same reports by as many senders
+ * (prometheus-peer.ts; skipped, saying how to install it, when the machine has
+ * no `prometheus`), the ceiling (plain unnest insert straight into PostgreSQL)
+ * at each checkout's statement size, Argus's own group-commit statement alone
+ * (same rows and connections, no HTTP), then Argus paced at --rate reports/s.
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
@@ -268,7 +269,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
     // written ahead for 2 × the best rate the contender has reached so far (more are written as needed)
     const best = new Map<Contender, number>();
     const phaseOptions = (contender: Contender): PhaseOptions =>
-      writeAhead ? { prepared: { expectedRate: Math.max(2000, 2 * (best.get(contender) ?? 0)) } } : {};
+      writeAhead ? { prepared: { expectedRate: Math.max(4000, 2 * (best.get(contender) ?? 0)) } } : {};
     const reached = (contender: Contender, phase: PhaseResult) =>
       best.set(contender, Math.max(best.get(contender) ?? 0, phase.reportsPerS));
     console.log(
@@ -290,8 +291,10 @@ export async function benchIngest(argv: string[]): Promise<void> {
     const ceilingCpu: CpuPerReport[] = [];
     const statements: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      let batchRows = samplesPerReport;
-      for (const contender of contenders) {
+      // saturated phases back to back (the checkouts in turn first), then the ceilings: a ceiling's
+      // millions of rows leave PostgreSQL writing after it, which must not fall on one checkout's phases
+      const order = round % 2 ? contenders : [...contenders].reverse();
+      for (const contender of order) {
         const saturated = await argusPhase(
           `round ${round} ${contender.label} saturated`,
           contender,
@@ -302,9 +305,21 @@ export async function benchIngest(argv: string[]): Promise<void> {
         );
         reached(contender, saturated);
         contender.saturated.push(saturated);
+      }
+      if (peer) {
+        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds, writeAhead);
+        peer.phases.push(phase);
+        for (const contender of contenders) {
+          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
+          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
+      }
+      let batchRows = samplesPerReport;
+      for (const contender of contenders) {
+        const saturated = contender.saturated.at(-1) as PhaseResult;
         batchRows = Math.max(samplesPerReport, Math.round(saturated.samplesPerStatement));
         const { rowsPerS, cpu } = await ceilingPhase(
-          `round ${round} ceiling`,
+          `round ${round} ceiling (${contender.label}'s statements)`,
           ceiling,
           ceilingDb,
           admin,
@@ -317,14 +332,6 @@ export async function benchIngest(argv: string[]): Promise<void> {
         contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
         console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
       }
-      if (peer) {
-        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds, writeAhead);
-        peer.phases.push(phase);
-        for (const contender of contenders) {
-          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
-          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
-        }
-      }
       const alone = await ceilingPhase(
         `round ${round} Argus's statement alone`,
         statement,
@@ -336,7 +343,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       );
       statements.push(alone.rowsPerS / (ceilings.at(-1) ?? alone.rowsPerS));
       if (rate > 0) {
-        for (const contender of contenders) {
+        for (const contender of order) {
           contender.paced.push(
             await argusPhase(
               `round ${round} ${contender.label} paced at ${rate}/s`,
