@@ -266,10 +266,10 @@ export async function benchIngest(argv: string[]): Promise<void> {
     }
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
     const writeAhead = values['write-ahead'];
-    // written ahead for 2 × the best rate the contender has reached so far (more are written as needed)
+    // written ahead for 1.3 × the best rate the contender has reached so far (more are written as needed)
     const best = new Map<Contender, number>();
     const phaseOptions = (contender: Contender): PhaseOptions =>
-      writeAhead ? { prepared: { expectedRate: Math.max(4000, 2 * (best.get(contender) ?? 0)) } } : {};
+      writeAhead ? { prepared: { expectedRate: Math.max(4000, 1.3 * (best.get(contender) ?? 0)) } } : {};
     const reached = (contender: Contender, phase: PhaseResult) =>
       best.set(contender, Math.max(best.get(contender) ?? 0, phase.reportsPerS));
     console.log(

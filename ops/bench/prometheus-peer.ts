@@ -326,7 +326,7 @@ export async function peerPhase(name: string, peer: Peer, seconds: number, write
     peer.prometheus,
     peer.senders,
     seconds,
-    writeAhead ? { expectedRate: Math.max(4000, 2 * best) } : null,
+    writeAhead ? { expectedRate: Math.max(4000, 1.3 * best) } : null,
   );
   peer.warmUp = Math.max(peer.warmUp ?? 0, phase.reportsPerS);
   const other = [...phase.refused].map(([code, n]) => `${code || 'network error'}: ${n}`);
