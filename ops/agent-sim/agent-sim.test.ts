@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/src/testing/ingest-harness.js';
+import { gunzipSync } from 'node:zlib';
+import { postBytes, RawConnection } from '../bench/raw-http.js';
 import { SimulatedAgent } from './agent.js';
 import { SimulatedHost } from './catalogue.js';
 
@@ -10,6 +12,27 @@ const CATALOGUE = `cpu.usage_pct cpu.iowait_pct cpu.steal_pct load.1 load.5 load
   raid.degraded net.rx_bps net.tx_bps net.errors_ps net.drops_ps net.up conntrack.used_pct services.failed
   service.active proc.zombies fd.used_pct time.offset_ms uptime.s updates.security system.reboot_required
   temp.max_c cert.days_left backup.age_h agent.buffered_reports`.split(/\s+/);
+
+/** A bound agent sending gzip bodies, back from a 30-minute outage with its 60 buffered reports. */
+function agentBackFromOutage(
+  h: IngestHarness,
+  bound: { sub: string; ak: string },
+  hostname: string,
+  seed: number,
+  now: number,
+): SimulatedAgent {
+  const agent = new SimulatedAgent({
+    url: `${h.url}/api/webhook/metrics`,
+    secret: SECRET,
+    sub: bound.sub,
+    hostname,
+    seed,
+    gzip: true,
+    agentKey: bound.ak,
+  });
+  agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+  return agent;
+}
 
 describe('simulated host', () => {
   it('sends the whole metric catalogue, 60 samples a report, with values that drift within bounds', () => {
@@ -90,17 +113,8 @@ describe('simulated agent against the webhook', () => {
 
   it('keeps the reports collected while its backlog is compressed and sent, and delivers them next', async () => {
     const bound = await h.boundAgent();
-    const agent = new SimulatedAgent({
-      url: `${h.url}/api/webhook/metrics`,
-      secret: SECRET,
-      sub: bound.sub,
-      hostname: 'sim-host-3',
-      seed: 3,
-      gzip: true,
-      agentKey: bound.ak,
-    });
     const now = Date.now();
-    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    const agent = agentBackFromOutage(h, bound, 'sim-host-3', 3, now);
     agent.collect(now - 1000);
     // a fleet's ticks go on while a request is built (its gzip in the thread pool) and answered;
     // fewer than the system's 600 reports a minute in all
@@ -116,6 +130,45 @@ describe('simulated agent against the webhook', () => {
     assert.equal(agent.buffered, made - (first?.sent ?? 0), 'what was not in the request is still buffered');
     while (agent.buffered > 0) assert.equal((await agent.send(now + made))?.status, 200);
     assert.equal(await h.metricCount(bound.systemId), made * 60, 'every report stored');
+  });
+
+  it('writes requests ahead as it sends them live (gzip, a new token each), stored when sent later on a raw connection', async () => {
+    const bound = await h.boundAgent();
+    const url = `${h.url}/api/webhook/metrics`;
+    const agent = new SimulatedAgent({
+      url,
+      secret: SECRET,
+      sub: bound.sub,
+      hostname: 'sim-ahead',
+      seed: 4,
+      gzip: true,
+      freshTokens: true,
+      agentKey: bound.ak,
+    });
+    const now = Date.now();
+    const times = Array.from({ length: 5 }, (_, i) => now - 10_000 + i * 1000);
+    const written = await agent.prepareRequests(times);
+    assert.equal(new Set(written.map((r) => r.headers['authorization'])).size, 5, 'a token each');
+    for (const { headers, payload } of written) {
+      assert.equal(headers['content-encoding'], 'gzip');
+      const body = JSON.parse(gunzipSync(payload).toString('utf8')) as { reports: { metrics: unknown[] }[] };
+      assert.deepEqual([body.reports.length, body.reports[0]?.metrics.length], [1, 60]);
+    }
+    const connection = new RawConnection(url);
+    try {
+      for (const { headers, payload } of written) {
+        const answer = await connection.send(postBytes(url, headers, payload));
+        assert.equal(answer.status, 200, answer.body.toString());
+        assert.equal((JSON.parse(answer.body.toString()) as { accepted: number }).accepted, 1);
+      }
+      // the same request again: the same report, a duplicate (its token still valid)
+      const [first] = written;
+      const again = await connection.send(postBytes(url, first?.headers ?? {}, first?.payload ?? Buffer.alloc(0)));
+      assert.equal((JSON.parse(again.body.toString()) as { duplicates: number }).duplicates, 1);
+    } finally {
+      connection.close();
+    }
+    assert.equal(await h.metricCount(bound.systemId), 5 * 60);
   });
 
   it('sends a value a test set on the collected report (the tests raise alerts this way)', async () => {
@@ -156,17 +209,8 @@ describe('simulated agent slowed by the server', () => {
 
   it('keeps a replayed backlog refused with 429, sends only its newest report alone until Retry-After is over, then delivers it once', async () => {
     const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
-    const agent = new SimulatedAgent({
-      url: `${h.url}/api/webhook/metrics`,
-      secret: SECRET,
-      sub: replaying.sub,
-      hostname: 'sim-replay',
-      seed: 2,
-      gzip: true,
-      agentKey: replaying.ak,
-    });
     const now = Date.now();
-    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    const agent = agentBackFromOutage(h, replaying, 'sim-replay', 2, now);
     agent.collect(now);
 
     const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
