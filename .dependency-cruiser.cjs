@@ -125,6 +125,30 @@ module.exports = {
       to: { path: '^(backend|frontend|db|ops)/' },
     },
     {
+      name: 'agent-takes-contract-types-only',
+      severity: 'error',
+      comment:
+        'The agent (and the probes it bundles) takes types from contracts/, never values: zod costs the executable ' +
+        'megabytes of heap it does not need to build a report. Values come from the zod-free limits ' +
+        '(contracts/agent-report-limits.ts); the two schemas it does run (a check list, an update offer) are loaded ' +
+        'by a dynamic import, only when there is something to parse.',
+      from: { path: '^(agent/src|probes)/', pathNot: TEST_SUPPORT },
+      to: {
+        path: '^contracts/',
+        pathNot: '^contracts/agent-report-limits\\.ts$',
+        dependencyTypesNot: ['type-only', 'dynamic-import'],
+      },
+    },
+    {
+      name: 'agent-limits-stay-plain',
+      severity: 'error',
+      comment:
+        'contracts/agent-report-limits.ts is the one contract module the agent imports as a value: it imports ' +
+        'types only, so zod does not come into the executable through it.',
+      from: { path: '^contracts/agent-report-limits\\.ts$' },
+      to: { dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'probes-import-only-contracts',
       severity: 'error',
       comment:

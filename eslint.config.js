@@ -52,6 +52,27 @@ export default tseslint.config(
     rules: { 'argus/own-lines-per-function': ['error', { max: 80 }] },
   },
   {
+    // zod stays out of the agent's executable: its types are free, its values cost megabytes of heap
+    // (contract values are held off by the agent-takes-contract-types-only rule of .dependency-cruiser.cjs)
+    files: ['agent/src/**/*.ts', 'probes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'zod',
+              allowTypeImports: true,
+              message:
+                'The agent takes types from zod, never values (a schema it must run is a dynamic import of contracts/).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // a parent-relative import reads like a path out of the app: other folders go through the alias
     files: ['frontend/src/**/*.ts'],
     rules: {

@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
+import { ESLint } from 'eslint';
 import { REPO_ROOT, runTool } from '../deploy/support.js';
 
 const CONFIG = path.join(REPO_ROOT, '.dependency-cruiser.cjs');
@@ -122,6 +123,33 @@ describe('npm run lint refuses an import that runs back up', () => {
       },
     },
     {
+      name: 'the agent imports a contract schema as a value (zod into the executable)',
+      rule: 'agent-takes-contract-types-only',
+      files: {
+        'agent/src/journal.ts':
+          "import { agentReport } from '../../contracts/agent-report.js';\nexport const y = agentReport;\n",
+        'contracts/agent-report.ts': 'export const agentReport = 1;\n',
+      },
+    },
+    {
+      name: 'a probe the agent bundles imports a contract value',
+      rule: 'agent-takes-contract-types-only',
+      files: {
+        'probes/probe.ts': "import { checkSettings } from '../contracts/checks.js';\nexport const y = checkSettings;\n",
+        'contracts/checks.ts': 'export const checkSettings = 1;\n',
+      },
+    },
+    {
+      name: "the agent's limits import a schema",
+      rule: 'agent-limits-stay-plain',
+      files: {
+        'agent/src/journal.ts':
+          "import { MAX } from '../../contracts/agent-report-limits.js';\nexport const y = MAX;\n",
+        'contracts/agent-report-limits.ts': "import { z } from './zod-helpers.js';\nexport const MAX = z;\n",
+        'contracts/zod-helpers.ts': 'export const z = 1;\n',
+      },
+    },
+    {
       name: 'two files import each other',
       rule: 'no-circular',
       files: {
@@ -149,10 +177,36 @@ describe('npm run lint refuses an import that runs back up', () => {
         "import { x } from '../../shared/alerts/alerts-api';\nexport const y = x;\n",
       'frontend/src/app/shared/alerts/alerts-api.ts': "import { z } from '../../core/auth';\nexport const x = z;\n",
       'frontend/src/app/core/auth.ts': 'export const z = 1;\n',
-      'agent/src/checks.ts': "import { p } from '../../probes/probe.js';\nexport const q = p;\n",
-      'probes/probe.ts': "import { c } from '../contracts/checks.js';\nexport const p = c;\n",
-      'contracts/checks.ts': 'export const c = 1;\n',
+      'agent/src/checks.ts':
+        "import { p } from '../../probes/probe.js';\nimport type { C } from '../../contracts/checks.js';\n" +
+        "import { MAX } from '../../contracts/agent-report-limits.js';\n" +
+        "export const q = async (c: C) => [p, c, MAX, (await import('../../contracts/checks.js')).c];\n",
+      'probes/probe.ts': "import type { C } from '../contracts/checks.js';\nexport const p = (c: C) => c;\n",
+      'contracts/checks.ts': 'export const c = 1;\nexport type C = number;\n',
+      'contracts/agent-report-limits.ts': "import type { C } from './checks.js';\nexport const MAX: C = 1;\n",
     });
     assert.equal(code, 0, report);
+  });
+});
+
+describe('npm run lint keeps zod values out of the agent', () => {
+  const eslint = new ESLint({ cwd: REPO_ROOT });
+  const fired = async (file: string, source: string): Promise<string[]> => {
+    const [result] = await eslint.lintText(source, { filePath: path.join(REPO_ROOT, file) });
+    assert.ok(result, `ESLint linted ${file}`);
+    return result.messages.map((m) => m.ruleId ?? '');
+  };
+
+  test('a value import of zod in the agent or a probe is refused', async () => {
+    const source = "import { z } from 'zod';\nexport const y = z.string();\n";
+    assert.ok((await fired('agent/src/example.ts', source)).includes('@typescript-eslint/no-restricted-imports'));
+    assert.ok((await fired('probes/example.ts', source)).includes('@typescript-eslint/no-restricted-imports'));
+  });
+
+  test('a type import of zod is let through, and the server keeps its zod', async () => {
+    const typeOnly = "import type { z } from 'zod';\nexport type Y = z.ZodString;\n";
+    assert.ok(!(await fired('agent/src/example.ts', typeOnly)).includes('@typescript-eslint/no-restricted-imports'));
+    const value = "import { z } from 'zod';\nexport const y = z.string();\n";
+    assert.ok(!(await fired('backend/src/lib/example.ts', value)).includes('@typescript-eslint/no-restricted-imports'));
   });
 });
