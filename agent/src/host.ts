@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { stat, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
+import { keptFiles, type KeptFiles } from './kept-files.js';
 
 export interface FsStats {
   /** Fragment size in bytes, and counts of blocks: all, free, free for unprivileged users. */
@@ -26,13 +27,19 @@ export interface Host {
   statfs(path: string): Promise<FsStats | null>;
   /** Whether the path is a directory (false when it is a file or not there). */
   isDirectory(path: string): Promise<boolean>;
+  /** Every process's /proc/<pid>/stat kept open between collections (the real host only; proc-stats.ts). */
+  procStats?: KeptFiles;
 }
+
+/** /proc/<pid>/stat files kept open at most: on a host with more processes the rest are read the plain way. */
+const KEPT_STATS = 1024;
 
 /** The host under `root` (`/` in production). */
 export function localHost(root = '/'): Host {
   // the path as it is under `/`: path.join's normalising is a measurable share of a few hundred reads a collection
   const at = root === '/' ? (path: string) => path : (path: string) => join(root, path);
   return {
+    ...(root === '/' ? { procStats: keptFiles(KEPT_STATS) } : {}),
     // synchronous on purpose: /proc and /sys files are generated in memory, and a promise and a
     // thread-pool hop per file cost more CPU than the read itself (hundreds of /proc/<pid>/stat)
     read: async (path) => {

@@ -113,11 +113,23 @@ describe('one read of each process a collection', () => {
   it('reads every /proc/<pid>/stat once a look, shared by the zombie count and the process lists', async () => {
     const real = localHost();
     const statReads = new Map<string, number>();
+    const count = (path: string) => {
+      if (/^\/proc\/\d+\/stat$/.test(path)) statReads.set(path, (statReads.get(path) ?? 0) + 1);
+    };
+    const kept = real.procStats;
+    assert.ok(kept, 'the real host keeps the stat files open');
     const counting = {
       ...real,
       read: (path: string) => {
-        if (/^\/proc\/\d+\/stat$/.test(path)) statReads.set(path, (statReads.get(path) ?? 0) + 1);
+        count(path);
         return real.read(path);
+      },
+      procStats: {
+        read: (path: string) => {
+          count(path);
+          return kept.read(path);
+        },
+        sweep: kept.sweep,
       },
     };
     const collector = createCollector(counting, {

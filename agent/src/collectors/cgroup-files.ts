@@ -12,18 +12,10 @@
  * synchronous reads, as the other /proc readers do (decisions.md). Anything not readable gives
  * null or a reason, and the collector asks the engine for that container instead.
  */
-import { readFileSync } from 'node:fs';
+import { readFile, type Read } from '../kept-files.js';
 import type { Stats } from './container-figures.js';
 
-export type Read = (path: string) => string | null;
-
-export const readFile: Read = (path) => {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return null;
-  }
-};
+export { readFile, type Read };
 
 const CGROUP_ROOT = '/sys/fs/cgroup';
 

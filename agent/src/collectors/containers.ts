@@ -18,7 +18,8 @@ import type { ContainerText } from '../../../contracts/agent-report.js';
 import { MAX_CONTAINERS_PER_REPORT, MAX_IMAGE_LENGTH, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
-import { readFile, type Read } from './cgroup-files.js';
+import type { Read } from './cgroup-files.js';
+import { keptFiles } from '../kept-files.js';
 import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
 import { healthOf, nameOf, type Inspection, type ListEntry, type Stats } from './container-figures.js';
 import { containerStats, type StatsState } from './container-stats.js';
@@ -30,6 +31,8 @@ const STATS_AT_ONCE = 4;
 /** 2,000 metrics a report at most: 120 containers × 12 series leave room for the host's own. */
 export const MAX_CONTAINERS = MAX_CONTAINERS_PER_REPORT;
 const MINUTE = 60_000;
+/** Counter files kept open at most: 120 containers take about 720. */
+const KEPT_FILES = 768;
 
 interface Tracked extends StatsState {
   inspectedState: string;
@@ -129,7 +132,9 @@ const describe = (entry: ListEntry): ContainerText => ({ name: nameOf(entry), im
 
 export function containersCollector(options: ContainerOptions): ContainersCollector {
   const now = options.now ?? Date.now;
-  const read = options.read ?? readFile;
+  // the real files kept open between collections (cgroup-files.ts), closed when no longer read
+  const kept = options.read ? null : keptFiles(KEPT_FILES);
+  const read = options.read ?? (kept as ReturnType<typeof keptFiles>).read;
   const tracked = new Map<string, Tracked>();
   let described: ContainerText[] | undefined;
   let eventsSince: number | null = null;
@@ -215,7 +220,11 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
   const collect = async (): Promise<Sample[]> => {
     described = undefined;
     const settings = containerSettings(options.settings());
-    if (settings.off) return [];
+    if (settings.off) {
+      kept?.sweep(); // two sweeps in a row close every file
+      kept?.sweep();
+      return [];
+    }
     const socket = settings.socket;
     if (socket !== socketInUse) {
       // another socket (the settings changed): what was said of the last one does not carry over
@@ -241,6 +250,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
       if (reason !== saidWhy) options.log(`containers: ${reason}; container series left out`);
       saidWhy = reason;
       eventsSince = null;
+      kept?.sweep();
       return [];
     }
     if (saidWhy) options.log(`containers: the engine at ${socket} answers again`);
@@ -284,6 +294,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
       (id) => get<Stats>(`/containers/${id}/stats?stream=false&one-shot=true`),
       signal,
     );
+    kept?.sweep();
     return entries.flatMap(({ entry, container }) => seriesOf(entry, container, stats, withEvents, settings));
   };
   return Object.assign(collect, { described: () => described });
