@@ -149,7 +149,7 @@ describe('simulated agent slowed by the server', () => {
     // a long group-commit window keeps a live write pending: the write path is "deep"
     h = await startIngestHarness({
       groupCommit: { windowMs: 1000 },
-      admission: { maxPendingSamples: 50, retryAfterSeconds: { min: 20, max: 20 } },
+      admission: { maxPendingSamples: 50, drainTargetMs: 0, retryAfterSeconds: { min: 20, max: 20 } },
     });
   });
   after(() => h.close());

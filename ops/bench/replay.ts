@@ -91,7 +91,8 @@ function serverLoadSince(server: ArgusServer) {
       `server ${(d('cpuSeconds') / seconds).toFixed(2)} cores, PostgreSQL ` +
       `${(backendCpuSince(before.backends, now.backends) / seconds).toFixed(2)} cores, ` +
       `${(statements / seconds).toFixed(1)} statements/s of ${((d('statementSeconds') / Math.max(1, statements)) * 1000).toFixed(0)} ms, ` +
-      `${(d('samples') / seconds / 1000).toFixed(1)}k samples/s, pending ${now.at.pendingSamples}; `
+      `${(d('samples') / seconds / 1000).toFixed(1)}k samples/s, pending ${now.at.pendingSamples}` +
+      `${now.at.pendingLimit ? `, limit ${now.at.pendingLimit}` : ''}; `
     );
   };
 }

@@ -7,7 +7,10 @@
  * nothing is stored twice).
  *
  * Depth is counted here, not read from the group-commit writer: samples admitted and not yet
- * answered (queued, in a statement, or waiting for its commit).
+ * answered (queued, in a statement, or waiting for its commit). How deep is too deep follows the
+ * commit: above a floor, replays are admitted while what is pending would be committed within
+ * `drainTargetMs` at the pace samples were committed lately (pending ≈ pace × wait, so this admits
+ * while the write path's wait stays under the target), up to a cap that bounds the memory.
  */
 import type { Clock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
@@ -21,17 +24,27 @@ export interface AdmissionOptions {
    * agent that gets in is younger than this.
    */
   replayAgeMs?: number;
-  /** Samples admitted and not yet answered above which replays are refused (default 10,000). */
+  /**
+   * Samples admitted and not yet answered up to which replays are always admitted (default 40,000:
+   * ~2.5 MiB of queued reports, ~50 ms of statements on a quiet 2-core machine).
+   */
   maxPendingSamples?: number;
+  /**
+   * Above `maxPendingSamples`, a replay is still admitted while the pending samples would be committed
+   * within this many ms at the pace samples were committed in the last 2 s (default 1,000). 0: the
+   * floor alone decides, as a fixed threshold.
+   */
+  drainTargetMs?: number;
   /**
    * While deep, one replayed batch is still admitted every this many ms (default 500), so a fleet's
    * live reports alone cannot hold the replay back for ever when the database is slow.
    */
   replayGapMs?: number;
   /**
-   * Samples pending above which even that turn waits (default 50,000). What is admitted must be
-   * storable soon: while PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would
-   * grow the queue, and the server's memory, without bound.
+   * Samples pending above which no replay is admitted, by the pace or in its turn (default 200,000:
+   * ~12 MiB of queued reports and their bodies). What is admitted must be storable soon: while
+   * PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would grow the queue, and the
+   * server's memory, without bound.
    */
   turnMaxPendingSamples?: number;
   /**
@@ -61,6 +74,8 @@ export interface Admission {
   tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
   /** Samples handed to the writer and not yet answered. */
   pending(): number;
+  /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or the cap. */
+  limit(): number;
   /** Replayed batches refused since start. */
   refused(): number;
 }
@@ -70,8 +85,11 @@ export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
 const PACE_WINDOW_MS = 10_000;
 /** Refused replays are asked back this much faster than replays were admitted, so the pace can grow. */
 const PACE_PROBE = 1.5;
-export const DEFAULT_MAX_PENDING_SAMPLES = 10_000;
-export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 50_000;
+export const DEFAULT_MAX_PENDING_SAMPLES = 40_000;
+export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 200_000;
+export const DEFAULT_DRAIN_TARGET_MS = 1_000;
+/** The commit's pace is the samples answered over this long. */
+const DRAIN_WINDOW_MS = 2_000;
 /** `"reports":[{"ts":"…"` as JSON.stringify writes it (both agents do). */
 const FIRST_REPORT_TS = /"reports":\[\{"ts":"([^"\\]{1,40})"/;
 
@@ -82,7 +100,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const random = options.random ?? Math.random;
   const replayGapMs = options.replayGapMs ?? 500;
   const turnMaxPending = options.turnMaxPendingSamples ?? DEFAULT_TURN_MAX_PENDING_SAMPLES;
+  const drainTargetMs = options.drainTargetMs ?? DEFAULT_DRAIN_TARGET_MS;
   let pending = 0;
+  /** Samples answered in the last DRAIN_WINDOW_MS: when and how many, oldest first (from `head`). */
+  const answered: { at: number; samples: number }[] = [];
+  let head = 0;
+  let answeredInWindow = 0;
   let refused = 0;
   // the first replay under pressure waits its gap like the next ones
   let replayAdmittedAt = options.clock.now().getTime();
@@ -114,6 +137,29 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return Math.min(max, Math.max(min, Math.ceil((slot + random() * spacingMs - now) / 1000)));
   }
 
+  function forgetAnswered(now: number): void {
+    while (head < answered.length && (answered[head] as { at: number }).at <= now - DRAIN_WINDOW_MS) {
+      answeredInWindow -= (answered[head] as { samples: number }).samples;
+      head += 1;
+    }
+    if (head > 1024 && head * 2 > answered.length) {
+      answered.splice(0, head);
+      head = 0;
+    }
+  }
+
+  /**
+   * Pending samples above which a replay waits for its turn: what the commit, at its pace of the last
+   * 2 s, stores within drainTargetMs; never below the floor nor above the cap. The pace counts live
+   * and replayed samples alike: while PostgreSQL keeps up the limit grows with what is admitted, when
+   * it slows the pace drops and so does the limit.
+   */
+  function limitAt(now: number): number {
+    forgetAnswered(now);
+    const pace = answeredInWindow / DRAIN_WINDOW_MS; // samples a ms
+    return Math.min(turnMaxPending, Math.max(maxPending, pace * drainTargetMs));
+  }
+
   const oldestOf = (reports: readonly { ms: number }[]) => {
     let oldest = Infinity;
     for (const report of reports) oldest = Math.min(oldest, report.ms);
@@ -139,12 +185,13 @@ export function createAdmission(options: AdmissionOptions): Admission {
 
   return {
     check(reports) {
-      if (pending > maxPending) refuseIfOld(oldestOf(reports), true);
-      else if (options.clock.now().getTime() - oldestOf(reports) > replayAgeMs) admitted(options.clock.now().getTime());
+      const now = options.clock.now().getTime();
+      if (pending > limitAt(now)) refuseIfOld(oldestOf(reports), true);
+      else if (now - oldestOf(reports) > replayAgeMs) admitted(now);
     },
     isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {
-      if (pending <= maxPending) return;
+      if (pending <= limitAt(options.clock.now().getTime())) return;
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key
       const ts = FIRST_REPORT_TS.exec(json.toString('utf8', 0, Math.min(json.length, 16_384)))?.[1];
       if (ts !== undefined) refuseIfOld(Date.parse(ts), false);
@@ -156,11 +203,26 @@ export function createAdmission(options: AdmissionOptions): Admission {
           let samples = 0;
           for (const report of request.reports) samples += report.values.length;
           pending += samples;
-          return writer.write(request).finally(() => (pending -= samples));
+          return writer.write(request).then(
+            (outcome) => {
+              pending -= samples;
+              // committed: counts towards the pace (a failed write does not)
+              const at = options.clock.now().getTime();
+              answered.push({ at, samples });
+              answeredInWindow += samples;
+              forgetAnswered(at);
+              return outcome;
+            },
+            (error: unknown) => {
+              pending -= samples;
+              throw error;
+            },
+          );
         },
       };
     },
     pending: () => pending,
+    limit: () => limitAt(options.clock.now().getTime()),
     refused: () => refused,
   };
 }

@@ -83,7 +83,10 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
   const reportsPerMinute = deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE;
   const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
-  metrics.watchPending(() => admission.pending());
+  metrics.watchPending(
+    () => admission.pending(),
+    () => admission.limit(),
+  );
   const serviceDeps: IngestServiceDeps = {
     repo,
     writer: admission.tracking(writer),
