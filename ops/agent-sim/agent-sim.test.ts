@@ -187,4 +187,27 @@ describe('simulated agent slowed by the server', () => {
     );
     assert.equal(await h.metricCount(replaying.systemId), 61 * 60);
   });
+
+  it('sends the buffer itself, not its newest report alone, when woken at the end of its wait', async () => {
+    const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
+    const agent = new SimulatedAgent({
+      url: `${h.url}/api/webhook/metrics`,
+      secret: SECRET,
+      sub: replaying.sub,
+      hostname: 'sim-woken',
+      seed: 3,
+      gzip: true,
+      agentKey: replaying.ak,
+    });
+    const now = Date.now();
+    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    agent.collect(now);
+    const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
+    while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await agent.send(now))?.status, 429);
+    assert.equal((await deep).status, 200);
+    // woken when the wait is over (the driver, as runner.ts): the whole buffer, no lone report first
+    const delivered = await agent.send(now + 20_000, true);
+    assert.deepEqual([delivered?.status, delivered?.sent, delivered?.accepted, agent.buffered], [200, 61, 61, 0]);
+  });
 });

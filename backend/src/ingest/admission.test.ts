@@ -237,7 +237,7 @@ describe('admission: how deep is too deep follows the commit', () => {
       clock,
       maxPendingSamples: options.floor,
       ...(options.targetMs === undefined ? {} : { drainTargetMs: options.targetMs }),
-      turnMaxPendingSamples: options.cap,
+      paceMaxPendingSamples: options.cap,
       replayGapMs: 3_600_000,
       random: () => 0.5,
     });

@@ -36,15 +36,21 @@ export interface AdmissionOptions {
    */
   drainTargetMs?: number;
   /**
+   * The most samples the pace admits pending (default 200,000: ~12 MiB of queued reports and their
+   * bodies, ~0.25 s of statements on a quiet 2-core machine).
+   */
+  paceMaxPendingSamples?: number;
+  /**
    * While deep, one replayed batch is still admitted every this many ms (default 500), so a fleet's
    * live reports alone cannot hold the replay back for ever when the database is slow.
    */
   replayGapMs?: number;
   /**
-   * Samples pending above which no replay is admitted, by the pace or in its turn (default 200,000:
-   * ~12 MiB of queued reports and their bodies). What is admitted must be storable soon: while
-   * PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would grow the queue, and the
-   * server's memory, without bound.
+   * Samples pending above which even that turn waits (default 50,000). What is admitted must be
+   * storable soon: while PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would
+   * grow the queue, and the server's memory, without bound; and a replay waiting longer than the
+   * agent's 20 s request timeout is sent again. 50,000 is ~8 s of commits at the slowest pace
+   * measured (~100 reports a second while other work starved PostgreSQL).
    */
   turnMaxPendingSamples?: number;
   /**
@@ -74,7 +80,7 @@ export interface Admission {
   tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
   /** Samples handed to the writer and not yet answered. */
   pending(): number;
-  /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or the cap. */
+  /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or its cap. */
   limit(): number;
   /** Replayed batches refused since start. */
   refused(): number;
@@ -86,7 +92,8 @@ const PACE_WINDOW_MS = 10_000;
 /** Refused replays are asked back this much faster than replays were admitted, so the pace can grow. */
 const PACE_PROBE = 1.5;
 export const DEFAULT_MAX_PENDING_SAMPLES = 40_000;
-export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 200_000;
+export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 50_000;
+export const DEFAULT_PACE_MAX_PENDING_SAMPLES = 200_000;
 export const DEFAULT_DRAIN_TARGET_MS = 1_000;
 /** The commit's pace is the samples answered over this long. */
 const DRAIN_WINDOW_MS = 2_000;
@@ -101,6 +108,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const replayGapMs = options.replayGapMs ?? 500;
   const turnMaxPending = options.turnMaxPendingSamples ?? DEFAULT_TURN_MAX_PENDING_SAMPLES;
   const drainTargetMs = options.drainTargetMs ?? DEFAULT_DRAIN_TARGET_MS;
+  const paceMax = options.paceMaxPendingSamples ?? DEFAULT_PACE_MAX_PENDING_SAMPLES;
   let pending = 0;
   /** Samples answered in the last DRAIN_WINDOW_MS: when and how many, oldest first (from `head`). */
   const answered: { at: number; samples: number }[] = [];
@@ -157,7 +165,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
   function limitAt(now: number): number {
     forgetAnswered(now);
     const pace = answeredInWindow / DRAIN_WINDOW_MS; // samples a ms
-    return Math.min(turnMaxPending, Math.max(maxPending, pace * drainTargetMs));
+    return Math.max(maxPending, Math.min(paceMax, pace * drainTargetMs));
   }
 
   const oldestOf = (reports: readonly { ms: number }[]) => {
