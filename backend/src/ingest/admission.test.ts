@@ -218,6 +218,21 @@ describe('admission: refused replays are asked back at the pace replays are admi
     assert.ok(waits.filter((w) => w === 45).length > 200, 'past the cap: drawn from 30–60 s (here its middle)');
   });
 
+  it('takes the pace over the time its admissions span, so the first second of a surge does not space returns 10 × too far', () => {
+    const { clock, waitOf, deepen } = admission({ min: 5, max: 300 });
+    // a surge: 50 replays admitted within its first second (after a quiet 10 s)
+    clock.advance(10_000);
+    for (let i = 0; i < 50; i++) {
+      clock.advance(20);
+      assert.equal(waitOf(), null);
+    }
+    deepen();
+    // 50 a second, asked back at 75 a second: 750 refused at once come back within ~15 s, not ~105 s
+    const waits = Array.from({ length: 750 }, () => waitOf()).filter((w): w is number => w !== null);
+    assert.ok((waits.at(-1) as number) <= 16, `the last asked back after ${waits.at(-1)} s`);
+    assert.ok((waits.at(-1) as number) >= 14);
+  });
+
   it('keeps a fixed wait when min and max are equal', () => {
     const { waitOf, deepen } = admission({ min: 20, max: 20 });
     deepen();

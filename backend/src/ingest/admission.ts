@@ -135,7 +135,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
    */
   function returnTime(now: number): number {
     while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
-    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (PACE_WINDOW_MS / 1000)) * PACE_PROBE;
+    // over the time the window's admissions span (at least 1 s): at a surge's start the last 10 s
+    // hold only its first second, and a pace over all 10 s would space a fleet's returns 10 × too far
+    const spanMs = Math.min(PACE_WINDOW_MS, Math.max(1000, now - (admittedAt[0] ?? now)));
+    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (spanMs / 1000)) * PACE_PROBE;
     const spacingMs = 1000 / perSecond;
     const slot = Math.max(now + min * 1000, returnsUntil);
     // the schedule is full up to the cap: spread over its upper half, as a fixed range would
