@@ -11,6 +11,27 @@ const CATALOGUE = `cpu.usage_pct cpu.iowait_pct cpu.steal_pct load.1 load.5 load
   service.active proc.zombies fd.used_pct time.offset_ms uptime.s updates.security system.reboot_required
   temp.max_c cert.days_left backup.age_h agent.buffered_reports`.split(/\s+/);
 
+/** A bound agent sending gzip bodies, back from a 30-minute outage with its 60 buffered reports. */
+function agentBackFromOutage(
+  h: IngestHarness,
+  bound: { sub: string; ak: string },
+  hostname: string,
+  seed: number,
+  now: number,
+): SimulatedAgent {
+  const agent = new SimulatedAgent({
+    url: `${h.url}/api/webhook/metrics`,
+    secret: SECRET,
+    sub: bound.sub,
+    hostname,
+    seed,
+    gzip: true,
+    agentKey: bound.ak,
+  });
+  agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+  return agent;
+}
+
 describe('simulated host', () => {
   it('sends the whole metric catalogue, 60 samples a report, with values that drift within bounds', () => {
     const host = new SimulatedHost(7);
@@ -90,17 +111,8 @@ describe('simulated agent against the webhook', () => {
 
   it('keeps the reports collected while its backlog is compressed and sent, and delivers them next', async () => {
     const bound = await h.boundAgent();
-    const agent = new SimulatedAgent({
-      url: `${h.url}/api/webhook/metrics`,
-      secret: SECRET,
-      sub: bound.sub,
-      hostname: 'sim-host-3',
-      seed: 3,
-      gzip: true,
-      agentKey: bound.ak,
-    });
     const now = Date.now();
-    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    const agent = agentBackFromOutage(h, bound, 'sim-host-3', 3, now);
     agent.collect(now - 1000);
     // a fleet's ticks go on while a request is built (its gzip in the thread pool) and answered;
     // fewer than the system's 600 reports a minute in all
@@ -156,17 +168,8 @@ describe('simulated agent slowed by the server', () => {
 
   it('keeps a replayed backlog refused with 429, sends only its newest report alone until Retry-After is over, then delivers it once', async () => {
     const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
-    const agent = new SimulatedAgent({
-      url: `${h.url}/api/webhook/metrics`,
-      secret: SECRET,
-      sub: replaying.sub,
-      hostname: 'sim-replay',
-      seed: 2,
-      gzip: true,
-      agentKey: replaying.ak,
-    });
     const now = Date.now();
-    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    const agent = agentBackFromOutage(h, replaying, 'sim-replay', 2, now);
     agent.collect(now);
 
     const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
