@@ -193,17 +193,8 @@ describe('simulated agent slowed by the server', () => {
 
   it('sends the buffer itself, not its newest report alone, when woken at the end of its wait', async () => {
     const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
-    const agent = new SimulatedAgent({
-      url: `${h.url}/api/webhook/metrics`,
-      secret: SECRET,
-      sub: replaying.sub,
-      hostname: 'sim-woken',
-      seed: 3,
-      gzip: true,
-      agentKey: replaying.ak,
-    });
     const now = Date.now();
-    agent.backfill(Array.from({ length: 60 }, (_, i) => now - 30 * 60_000 + i * 30_000));
+    const agent = agentBackFromOutage(h, replaying, 'sim-woken', 3, now);
     agent.collect(now);
     const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
     while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
