@@ -264,7 +264,10 @@ describe('admission: how deep is too deep follows the commit', () => {
         }),
     });
     const write = (samples: number) => {
-      const request = { systemId: 1, reports: [{ values: Array.from({ length: samples }) }] } as unknown as WriteRequest;
+      const request = {
+        systemId: 1,
+        reports: [{ values: Array.from({ length: samples }) }],
+      } as unknown as WriteRequest;
       const answer = writer.write(request).catch(() => null);
       return async (ok = true) => {
         (request as unknown as { settle: (ok: boolean) => void }).settle(ok);
@@ -291,7 +294,7 @@ describe('admission: how deep is too deep follows the commit', () => {
     // 12,000 samples committed over the last 2 s: 6,000 a second
     for (let i = 0; i < 4; i++) {
       clock.advance(500);
-      await (write(3_000))();
+      await write(3_000)();
     }
     assert.equal(admission.limit(), 6_000, 'what 1 s of that pace commits');
     const pending = write(5_500);
@@ -305,7 +308,7 @@ describe('admission: how deep is too deep follows the commit', () => {
 
   it('falls back to the floor when commits stop, and never rises above the cap', async () => {
     const { clock, admission, write, admits, live } = paced({ floor: 1_000, targetMs: 1_000, cap: 8_000 });
-    await (write(30_000))();
+    await write(30_000)();
     assert.equal(admission.limit(), 8_000, '15,000 a second, capped');
     const deep = write(9_000);
     assert.equal(admits(), false, 'above the cap');
@@ -320,19 +323,19 @@ describe('admission: how deep is too deep follows the commit', () => {
 
   it('counts only committed writes towards the pace', async () => {
     const { admission, write } = paced({ floor: 1_000, targetMs: 1_000, cap: 100_000 });
-    await (write(10_000))(false);
+    await write(10_000)(false);
     assert.equal(admission.pending(), 0, 'a failed write leaves the count');
     assert.equal(admission.limit(), 1_000, 'and does not raise the limit');
-    await (write(10_000))();
+    await write(10_000)();
     assert.equal(admission.limit(), 5_000);
   });
 
   it('uses the floor alone with a drain target of 0, and defaults to a 1 s target', async () => {
     const fixed = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
-    await (fixed.write(50_000))();
+    await fixed.write(50_000)();
     assert.equal(fixed.admission.limit(), 1_000);
     const byDefault = paced({ floor: 1_000, cap: 100_000 });
-    await (byDefault.write(50_000))();
+    await byDefault.write(50_000)();
     assert.equal(byDefault.admission.limit(), 25_000);
   });
 });
