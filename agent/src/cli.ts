@@ -110,7 +110,7 @@ async function runService(args: string[], io: Output, host: Host): Promise<numbe
   const log = (line: string) => io.err(`argus-agent: ${line}`);
   // the network checks assigned to this agent, from the last answer until the next one says otherwise
   const checks = createCheckScheduler({ log });
-  checks.assign(saved.checks);
+  await checks.assign(saved.checks);
   checks.start(stop.signal);
   const updater = createUpdater({
     stateDir: config.stateDir,

@@ -13,14 +13,17 @@ import type { AgentEvent } from './sample.js';
 export function bootWatch(host: Host, stateDir: string) {
   const file = join(stateDir, 'boot.json');
   let current: string | null = null;
+  /** The boot id boot.json holds, once read: written again only when it changes, not every report. */
+  let recorded: string | null | undefined;
   return {
     /** The events for the next report: a reboot when the boot id differs from the one last recorded. */
     async events(): Promise<AgentEvent[]> {
       current = (await host.read('/proc/sys/kernel/random/boot_id'))?.trim() || null;
-      const known = await readFile(file, 'utf8').then(
+      recorded ??= await readFile(file, 'utf8').then(
         (text) => (JSON.parse(text) as { bootId?: string }).bootId ?? null,
         () => null,
       );
+      const known = recorded;
       if (!current || !known || known === current) return [];
       const uptime = Number(((await host.read('/proc/uptime')) ?? '').split(/\s+/)[0]);
       const booted = Number.isFinite(uptime) ? new Date(Date.now() - uptime * 1000).toISOString() : 'recently';
@@ -28,10 +31,11 @@ export function bootWatch(host: Host, stateDir: string) {
     },
     /** The report carrying them is in the buffer: remember this boot. */
     async commit(): Promise<void> {
-      if (!current) return;
+      if (!current || current === recorded) return;
       await mkdir(stateDir, { recursive: true, mode: 0o700 });
       await writeFile(`${file}.tmp`, JSON.stringify({ bootId: current }), { mode: 0o600 });
       await rename(`${file}.tmp`, file);
+      recorded = current;
     },
   };
 }

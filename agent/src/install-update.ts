@@ -15,7 +15,7 @@ import { constants } from 'node:fs';
 import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import http from 'node:http';
 import { dirname, join } from 'node:path';
-import { agentOffer, type AgentOffer } from '../../contracts/agents.js';
+import type { AgentOffer } from '../../contracts/agents.js';
 import { REQUEST_TIMEOUT_MS } from './send.js';
 
 /** Where update.ts stages a build, inside the state directory. */
@@ -49,6 +49,13 @@ async function openPlainFile(path: string, maxBytes: number): Promise<FileHandle
   return handle;
 }
 
+/** An offered build as the server's schema reads it, else null; the schema (and zod) loaded only for an offer. */
+export async function offerOf(value: unknown): Promise<AgentOffer | null> {
+  if (value === null || value === undefined) return null;
+  const parsed = (await import('../../contracts/agents.js')).agentOffer.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
 /** The sha256 the server publishes for this release and architecture. */
 function publishedOffer(webhookUrl: string, arch: string, version: string): Promise<AgentOffer> {
   const url = new URL('../agent/version', webhookUrl);
@@ -61,9 +68,10 @@ function publishedOffer(webhookUrl: string, arch: string, version: string): Prom
       response.on('error', reject);
       response.on('end', () => {
         if (response.statusCode !== 200) return reject(new Error(`the server answered ${response.statusCode}`));
-        const parsed = agentOffer.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-        if (!parsed.success || parsed.data.version !== version) return reject(new Error('unexpected answer'));
-        resolve(parsed.data);
+        offerOf(JSON.parse(Buffer.concat(chunks).toString('utf8'))).then(
+          (offer) => (offer && offer.version === version ? resolve(offer) : reject(new Error('unexpected answer'))),
+          reject,
+        );
       });
     });
     request.on('timeout', () => request.destroy(new Error('no answer within 20 s')));

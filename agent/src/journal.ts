@@ -13,6 +13,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { MAX_EVENTS_PER_REPORT } from '../../contracts/agent-report-limits.js';
 import type { RunTool } from './run-tool.js';
 import type { AgentEvent } from './sample.js';
 
@@ -20,8 +21,8 @@ export const UNIT_FAILURE_RESULT = 'd9b373ed55a64feb8242e02dbe79a49c';
 const OOM_KILL = /^((?:Memory cgroup )?[Oo]ut of memory): Killed process (\d+) \(([^)]*)\)/;
 /** At most this many entries a call, so a flood of kernel errors stays within the tool runner's 1 MiB. */
 const MAX_ENTRIES = 300;
-/** contracts/agent-report.ts's MAX_EVENTS_PER_REPORT, not imported: that module brings zod along. */
-export const MAX_EVENTS = 100;
+/** The most events a report may carry. */
+export const MAX_EVENTS = MAX_EVENTS_PER_REPORT;
 
 interface Position {
   cursor?: string;

@@ -118,7 +118,7 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
         deps.settings.current = reply.settings as Record<string, unknown>;
         settingsRev = String(reply.settings_rev ?? '');
         const checks = Array.isArray(reply.checks) ? reply.checks : [];
-        deps.checks?.assign(checks);
+        await deps.checks?.assign(checks);
         await saveSettings(config.stateDir, { rev: settingsRev, settings: deps.settings.current, checks });
       }
       if (deps.intervalMs === undefined) intervalMs = intervalOf(reply.settings) ?? config.interval * 1000;

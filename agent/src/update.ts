@@ -21,12 +21,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { chmod, mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import http from 'node:http';
-import https from 'node:https';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { agentOffer, type AgentOffer } from '../../contracts/agents.js';
-import { MAX_BUILD_BYTES, STAGED_BUILD, STAGED_VERSION, STAGING_DIR } from './install-update.js';
+import type { AgentOffer } from '../../contracts/agents.js';
+import { MAX_BUILD_BYTES, offerOf, STAGED_BUILD, STAGED_VERSION, STAGING_DIR } from './install-update.js';
 import { REQUEST_TIMEOUT_MS } from './send.js';
 
 /** The last install, kept in the state directory. */
@@ -99,7 +98,8 @@ async function fileSha256(file: string): Promise<string> {
 
 /** GET url into file, hashing as it goes; the sha256 of what arrived. */
 function download(url: URL, file: string): Promise<string> {
-  const transport = url.protocol === 'https:' ? https : http;
+  // node:https (and tls) only for an https download: the agent does not load them otherwise
+  const transport = url.protocol === 'https:' ? process.getBuiltinModule('node:https') : http;
   return new Promise((resolve, reject) => {
     const request = transport.get(url, { timeout: REQUEST_TIMEOUT_MS }, (response) => {
       if (response.statusCode !== 200) {
@@ -284,8 +284,7 @@ export function createUpdater(deps: UpdaterDeps): Updater {
       await saveAttempt(deps.stateDir, last);
     }
     if (ready) return install(ready, deps.executable as string);
-    const parsed = agentOffer.safeParse(update);
-    const offer = parsed.success ? parsed.data : null;
+    const offer = await offerOf(update);
     const decision = decideUpdate(offer, deps.running, last);
     if (!decision.install) {
       if (decision.why) sayOnce(`guard ${offer?.version}`, decision.why);

@@ -114,4 +114,20 @@ describe('what agent settings ask the agent to watch', () => {
     )();
     assert.deepEqual(samples, []);
   });
+
+  it('does not run systemctl where systemd is not the init system', async () => {
+    const asked: string[] = [];
+    const recording: RunTool = async (file, args) => {
+      asked.push(file);
+      return systemd(file, args);
+    };
+    const samples = await configuredCollector(
+      () => ({ services: 'nginx' }),
+      recording,
+      Date.now,
+      () => false,
+    )();
+    assert.deepEqual(asked, []);
+    assert.deepEqual(samples, []);
+  });
 });

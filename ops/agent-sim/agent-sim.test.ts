@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { SECRET, startIngestHarness, type IngestHarness } from '../../backend/src/testing/ingest-harness.js';
+import { gunzipSync } from 'node:zlib';
+import { postBytes, RawConnection } from '../bench/raw-http.js';
 import { SimulatedAgent } from './agent.js';
 import { SimulatedHost } from './catalogue.js';
 
@@ -128,6 +130,45 @@ describe('simulated agent against the webhook', () => {
     assert.equal(agent.buffered, made - (first?.sent ?? 0), 'what was not in the request is still buffered');
     while (agent.buffered > 0) assert.equal((await agent.send(now + made))?.status, 200);
     assert.equal(await h.metricCount(bound.systemId), made * 60, 'every report stored');
+  });
+
+  it('writes requests ahead as it sends them live (gzip, a new token each), stored when sent later on a raw connection', async () => {
+    const bound = await h.boundAgent();
+    const url = `${h.url}/api/webhook/metrics`;
+    const agent = new SimulatedAgent({
+      url,
+      secret: SECRET,
+      sub: bound.sub,
+      hostname: 'sim-ahead',
+      seed: 4,
+      gzip: true,
+      freshTokens: true,
+      agentKey: bound.ak,
+    });
+    const now = Date.now();
+    const times = Array.from({ length: 5 }, (_, i) => now - 10_000 + i * 1000);
+    const written = await agent.prepareRequests(times);
+    assert.equal(new Set(written.map((r) => r.headers['authorization'])).size, 5, 'a token each');
+    for (const { headers, payload } of written) {
+      assert.equal(headers['content-encoding'], 'gzip');
+      const body = JSON.parse(gunzipSync(payload).toString('utf8')) as { reports: { metrics: unknown[] }[] };
+      assert.deepEqual([body.reports.length, body.reports[0]?.metrics.length], [1, 60]);
+    }
+    const connection = new RawConnection(url);
+    try {
+      for (const { headers, payload } of written) {
+        const answer = await connection.send(postBytes(url, headers, payload));
+        assert.equal(answer.status, 200, answer.body.toString());
+        assert.equal((JSON.parse(answer.body.toString()) as { accepted: number }).accepted, 1);
+      }
+      // the same request again: the same report, a duplicate (its token still valid)
+      const [first] = written;
+      const again = await connection.send(postBytes(url, first?.headers ?? {}, first?.payload ?? Buffer.alloc(0)));
+      assert.equal((JSON.parse(again.body.toString()) as { duplicates: number }).duplicates, 1);
+    } finally {
+      connection.close();
+    }
+    assert.equal(await h.metricCount(bound.systemId), 5 * 60);
   });
 
   it('sends a value a test set on the collected report (the tests raise alerts this way)', async () => {

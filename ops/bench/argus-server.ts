@@ -194,8 +194,10 @@ async function startOn(database: string, options: ArgusServerOptions) {
     enrollmentKeys,
     pid,
     async snapshot(): Promise<{ at: ServerSnapshot; backends: Map<number, number> }> {
-      const response = await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-      const text = await response.text();
+      const read = async () =>
+        (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
+      // a kept-alive connection the server closed at its idle timeout as the request went out: once more
+      const text = await read().catch(read);
       let loop = { active: 0, idle: 0 };
       try {
         loop = JSON.parse(readFileSync(loopFile, 'utf8')) as typeof loop;

@@ -18,6 +18,7 @@
  * A runner keeps its database, connections and per-system clocks between
  * phases, so the bench can alternate it with the server's phases.
  */
+import os from 'node:os';
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
 import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
@@ -25,6 +26,8 @@ import { createSeriesSets, type SeriesSet } from '../../backend/src/ingest/serie
 import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
+import type { TestDatabase } from '../../backend/src/testing/database.js';
+import { backendCpu, backendCpuSince } from './argus-server.js';
 
 // one row per report: its series set and its values, a slice of the batch's values
 const INSERT = `
@@ -167,5 +170,40 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
         return values.length;
       }, seconds),
     close: () => pool.end(),
+  };
+}
+
+/** What the ceiling did in one phase: samples a second, and CPU a report's worth of samples (ms). */
+export interface CeilingResult {
+  rowsPerS: number;
+  /** The ceiling's PostgreSQL backends and the bench (no server: 0). */
+  cpu: { server: number; postgres: number; bench: number };
+}
+
+/** One phase of `runner`, printed: `bench ingest`'s ceiling and Argus's statement alone. */
+export async function ceilingPhase(
+  name: string,
+  runner: CeilingRunner,
+  database: TestDatabase,
+  admin: pg.Client,
+  seconds: number,
+  batchRows: number,
+  samplesPerReport: number,
+): Promise<CeilingResult> {
+  const before = await backendCpu(admin, database.name);
+  const benchCpu = process.cpuUsage();
+  const started = performance.now();
+  const { rowsPerS } = await runner.run(seconds, batchRows);
+  const wall = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(benchCpu);
+  const db = backendCpuSince(before, await backendCpu(admin, database.name));
+  console.log(
+    `${name}: ${rowsPerS.toLocaleString('en-US', { maximumFractionDigits: 0 })} samples/s (${batchRows.toLocaleString('en-US')} rows a statement); PostgreSQL ${(db / wall).toFixed(2)} cores, ` +
+      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores; load ${os.loadavg()[0]?.toFixed(1) ?? '?'}`,
+  );
+  const perReport = (cores: number) => (cores * 1000 * samplesPerReport) / Math.max(1e-9, rowsPerS);
+  return {
+    rowsPerS,
+    cpu: { server: 0, postgres: perReport(db / wall), bench: perReport((cpu.user + cpu.system) / 1e6 / wall) },
   };
 }

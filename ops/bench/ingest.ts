@@ -3,20 +3,25 @@
  * production mode, ops/bench/argus-server.ts) and the ceiling, measured in the
  * same run and alternately, so a slow spell of this shared machine lowers both.
  * Each round: Argus saturated (every agent sends again as soon as it is
- * answered), the ceiling (plain unnest insert straight into PostgreSQL),
- * Argus's own group-commit statement alone (same rows and connections, no
- * HTTP), Prometheus's remote-write receiver saturated with the same reports by
- * as many senders (prometheus-peer.ts; skipped, saying how to install it, when
- * the machine has no `prometheus`), then Argus paced at --rate reports/s.
+ * answered; with --baseline both checkouts, in turn first), Prometheus's
+ * remote-write receiver saturated with the same reports by as many senders
+ * (prometheus-peer.ts; skipped, saying how to install it, when the machine has
+ * no `prometheus`), the ceiling (plain unnest insert straight into PostgreSQL)
+ * at each checkout's statement size, Argus's own group-commit statement alone
+ * (same rows and connections, no HTTP), then Argus paced at --rate reports/s.
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
  *     [--no-fresh-tokens] [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
- *     [--containers 50] [--node-args="--max-semi-space-size=64"]
+ *     [--containers 50] [--node-args="--max-semi-space-size=64"] [--no-write-ahead]
  *
  * Agents send as the argus-agent does: gzip bodies and a new token a request (its own HMAC, so no
  * token is served from the server's cache). --no-gzip sends plain JSON and --no-fresh-tokens reuses a
  * token for 4 minutes (how the bench sent before 2026-11-28: cheaper for the server than agents are).
+ * After the warm-up (enrolment), every phase's requests are written before it (written-ahead.ts: the
+ * same bodies and fresh tokens) and sent on one raw keep-alive connection an agent, and Prometheus's
+ * the same way, so the bench's own CPU during a phase is little beside what it measures;
+ * --no-write-ahead writes and sends them as the phase goes (node:http), as before 2026-11-29.
  * --baseline DIR runs the server of another checkout too (e.g. `git worktree add /tmp/base main`),
  * each of its phases right after this checkout's: before/after of a change in one run.
  * --profile DIR writes a CPU profile of each server (node --cpu-prof) when it stops.
@@ -30,16 +35,11 @@ import pg from 'pg';
 import { isMain } from '../../db/is-main.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
-import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
-import {
-  backendCpu,
-  backendCpuSince,
-  startArgusServer,
-  type ArgusServer,
-  type ServerSnapshot,
-} from './argus-server.js';
-import { openCeiling, type CeilingRunner } from './ingest-ceiling.js';
+import { createTestDatabase } from '../../backend/src/testing/database.js';
+import { backendCpuSince, startArgusServer, type ArgusServer, type ServerSnapshot } from './argus-server.js';
+import { ceilingPhase, openCeiling } from './ingest-ceiling.js';
 import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
+import { AheadSender, nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
 
 export interface Contender {
   label: string;
@@ -69,12 +69,6 @@ export interface CpuPerReport {
   serverMain?: number;
 }
 
-interface CeilingResult {
-  rowsPerS: number;
-  /** CPU of the ceiling's PostgreSQL backends and of the bench per report's worth of samples (ms). */
-  cpu: CpuPerReport;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -90,40 +84,55 @@ export async function argusPhase(
   seconds: number,
   rate: number | null,
   samplesPerReport: number,
+  options: PhaseOptions = {},
 ): Promise<PhaseResult> {
   const { server, agents } = contender;
+  const url = webhookUrl(server.url);
+  const written = options.prepared ? await writeAhead(agents, url, seconds, rate, options.prepared.expectedRate) : null;
   const before = await server.snapshot();
   const benchCpu = process.cpuUsage();
   const statuses = new Map<number, number>();
   const latencies: number[] = [];
   let reports = 0;
+  let writtenLate = 0;
   const started = performance.now();
   const until = started + seconds * 1000;
   const period = rate ? (agents.length / rate) * 1000 : 0;
-  const lastTs = new Map<SimulatedAgent, number>();
+  const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
   await Promise.all(
     agents.map(async (agent, i) => {
       let next = started + (period * i) / agents.length;
+      const sender = written ? new AheadSender(agent, url, written.requests[i] ?? []) : null;
       while (performance.now() < until) {
         if (period) {
           const wait = next - performance.now();
           if (wait > 0) await sleep(wait);
           next += period;
         }
-        const ts = Math.max(Date.now(), (lastTs.get(agent) ?? 0) + 1);
-        lastTs.set(agent, ts);
+        if (sender) {
+          const outcome = await sender.send();
+          count(outcome.status);
+          if (outcome.status === 200) {
+            reports += outcome.accepted;
+            latencies.push(outcome.ms);
+          } else if (outcome.waitMs) await sleep(Math.max(50, Math.min(outcome.waitMs, until - performance.now())));
+          continue;
+        }
+        const ts = nextTime(agent);
         agent.collect(ts);
         const result = await agent.send(ts);
         if (!result) {
           await sleep(50); // paused by a Retry-After: do not spin
           continue;
         }
-        statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
+        count(result.status);
         if (result.status === 200) {
           reports += result.accepted ?? 0;
           latencies.push(result.ms);
         }
       }
+      writtenLate += sender?.writtenLate ?? 0;
+      sender?.close();
     }),
   );
   const wall = (performance.now() - started) / 1000;
@@ -162,34 +171,8 @@ export async function argusPhase(
       `bench ${benchCores.toFixed(2)} cores, rss ${(after.at.rss / 1048576).toFixed(0)} MiB; ` +
       `${d('statements') ? `${(d('requests') / d('statements')).toFixed(1)} requests, ${fmt(result.samplesPerStatement)} samples, ${((d('statementSeconds') * 1000) / d('statements')).toFixed(1)} ms a statement` : 'no statements'}`,
   );
+  if (written) console.log(writtenLine(written, writtenLate));
   return result;
-}
-
-async function ceilingPhase(
-  name: string,
-  runner: CeilingRunner,
-  database: TestDatabase,
-  admin: pg.Client,
-  seconds: number,
-  batchRows: number,
-  samplesPerReport: number,
-): Promise<CeilingResult> {
-  const before = await backendCpu(admin, database.name);
-  const benchCpu = process.cpuUsage();
-  const started = performance.now();
-  const { rowsPerS } = await runner.run(seconds, batchRows);
-  const wall = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(benchCpu);
-  const db = backendCpuSince(before, await backendCpu(admin, database.name));
-  console.log(
-    `${name}: ${fmt(rowsPerS)} samples/s (${fmt(batchRows)} rows a statement); PostgreSQL ${(db / wall).toFixed(2)} cores, ` +
-      `bench ${((cpu.user + cpu.system) / 1e6 / wall).toFixed(2)} cores; load ${load()}`,
-  );
-  const perReport = (cores: number) => (cores * 1000 * samplesPerReport) / Math.max(1e-9, rowsPerS);
-  return {
-    rowsPerS,
-    cpu: { server: 0, postgres: perReport(db / wall), bench: perReport((cpu.user + cpu.system) / 1e6 / wall) },
-  };
 }
 
 const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
@@ -231,6 +214,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       prometheus: { type: 'boolean', default: true },
       containers: { type: 'string', default: '0' },
       'node-args': { type: 'string', default: '' },
+      'write-ahead': { type: 'boolean', default: true },
     },
     allowNegative: true,
   });
@@ -281,38 +265,61 @@ export async function benchIngest(argv: string[]): Promise<void> {
       contenders.push({ label, server, agents, saturated: [], paced: [], ratios: [], peerRatios: [] });
     }
     const samplesPerReport = contenders[0]?.agents[0]?.host.sample(Date.now()).length ?? 0;
+    const writeAhead = values['write-ahead'];
+    // written ahead for 1.3 × the best rate the contender has reached so far (more are written as needed)
+    const best = new Map<Contender, number>();
+    const phaseOptions = (contender: Contender): PhaseOptions =>
+      writeAhead ? { prepared: { expectedRate: Math.max(4000, 1.3 * (best.get(contender) ?? 0)) } } : {};
+    const reached = (contender: Contender, phase: PhaseResult) =>
+      best.set(contender, Math.max(best.get(contender) ?? 0, phase.reportsPerS));
     console.log(
       `bench ingest: the real server (NODE_ENV=production) ${contenders.map((c) => c.label).join(' and ')}, ` +
         `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ', plain JSON'}${values['fresh-tokens'] ? ', a new token a request' : ', a token reused'}, ${seconds} s phases, ` +
-        `${values.rounds} rounds; ceiling on ${connections} connections` +
+        `${values.rounds} rounds; ${writeAhead ? 'requests written ahead of each phase, sent on one raw keep-alive connection a sender' : 'requests written and sent by each agent as it goes (node:http)'}; ceiling on ${connections} connections` +
         `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
         `${os.cpus().length} cores, load ${load()}`,
     );
     // enrolment: every agent's first report binds its system (and warms the server up)
     for (const contender of contenders) {
-      await argusPhase(`${contender.label} warm-up`, contender, 5, null, samplesPerReport);
+      reached(contender, await argusPhase(`${contender.label} warm-up`, contender, 5, null, samplesPerReport));
       const unbound = contender.agents.filter((a) => !a.agentKey).length;
       if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
     }
-    if (peer) await peerPhase('Prometheus warm-up', peer, 5);
+    if (peer) await peerPhase('Prometheus warm-up', peer, 5, writeAhead);
 
     const ceilings: number[] = [];
     const ceilingCpu: CpuPerReport[] = [];
     const statements: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      let batchRows = samplesPerReport;
-      for (const contender of contenders) {
+      // saturated phases back to back (the checkouts in turn first), then the ceilings: a ceiling's
+      // millions of rows leave PostgreSQL writing after it, which must not fall on one checkout's phases
+      const order = round % 2 ? contenders : [...contenders].reverse();
+      for (const contender of order) {
         const saturated = await argusPhase(
           `round ${round} ${contender.label} saturated`,
           contender,
           seconds,
           null,
           samplesPerReport,
+          phaseOptions(contender),
         );
+        reached(contender, saturated);
         contender.saturated.push(saturated);
+      }
+      if (peer) {
+        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds, writeAhead);
+        peer.phases.push(phase);
+        for (const contender of contenders) {
+          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
+          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
+      }
+      let batchRows = samplesPerReport;
+      for (const contender of contenders) {
+        const saturated = contender.saturated.at(-1) as PhaseResult;
         batchRows = Math.max(samplesPerReport, Math.round(saturated.samplesPerStatement));
         const { rowsPerS, cpu } = await ceilingPhase(
-          `round ${round} ceiling`,
+          `round ${round} ceiling (${contender.label}'s statements)`,
           ceiling,
           ceilingDb,
           admin,
@@ -325,14 +332,6 @@ export async function benchIngest(argv: string[]): Promise<void> {
         contender.ratios.push((saturated.reportsPerS * samplesPerReport) / rowsPerS);
         console.log(`    ${contender.label}/ceiling: ${contender.ratios.at(-1)?.toFixed(2)}`);
       }
-      if (peer) {
-        const phase = await peerPhase(`round ${round} Prometheus saturated`, peer, seconds);
-        peer.phases.push(phase);
-        for (const contender of contenders) {
-          contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
-          console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
-        }
-      }
       const alone = await ceilingPhase(
         `round ${round} Argus's statement alone`,
         statement,
@@ -344,7 +343,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       );
       statements.push(alone.rowsPerS / (ceilings.at(-1) ?? alone.rowsPerS));
       if (rate > 0) {
-        for (const contender of contenders) {
+        for (const contender of order) {
           contender.paced.push(
             await argusPhase(
               `round ${round} ${contender.label} paced at ${rate}/s`,
@@ -352,6 +351,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
               seconds,
               rate,
               samplesPerReport,
+              phaseOptions(contender),
             ),
           );
         }

@@ -17,6 +17,8 @@ import { compressSync } from 'snappy';
 import { post } from '../../agent/src/send.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { processCpuSeconds } from './argus-server.js';
+import { postBytes, RawConnection } from './raw-http.js';
+import { writtenLine } from './written-ahead.js';
 
 export const PROMETHEUS_INSTALL = 'apt-get install -y prometheus (Debian/Ubuntu; apt-get update first if needed)';
 
@@ -116,6 +118,8 @@ export class RemoteWriteHost {
   private readonly host: SimulatedHost;
   /** Per series: its labels, encoded (fields 1 of a TimeSeries). */
   private readonly labels: Buffer[];
+  /** The newest sample time sent or written ahead (epoch ms): a series' samples must grow in time. */
+  lastMs = 0;
   /** Per series, for timestamps of one varint length: the TimeSeries up to its sample's value. */
   private prefixes: { timeBytes: number; heads: Buffer[]; size: number } | null = null;
 
@@ -183,38 +187,87 @@ export interface PeerPhase {
   cpu: { peer: number; bench: number };
   /** Answers other than 204, by status (0: no answer). */
   refused: Map<number, number>;
+  /** Requests written ahead of the phase (and during it, `late`), and what writing them ahead took. */
+  written?: { requests: number; seconds: number; cpuMs: number; late: number };
 }
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Every sender sends its next report as soon as the last is answered, for `seconds`. */
-export async function saturatePeer(peer: PrometheusPeer, senders: RemoteWriteHost[], seconds: number) {
+/**
+ * Every sender sends its next report as soon as the last is answered, for `seconds`. `writeAhead`:
+ * each sender's requests for `expectedRate` reports/s over the phase are written before it (more as it
+ * goes if needed) and sent on a raw keep-alive connection (raw-http.ts), as Argus's agents send theirs.
+ */
+export async function saturatePeer(
+  peer: PrometheusPeer,
+  senders: RemoteWriteHost[],
+  seconds: number,
+  writeAhead: { expectedRate: number } | null = null,
+) {
   const url = `${peer.url}/api/v1/write`;
   const latencies: number[] = [];
   const refused = new Map<number, number>();
+  let written: { requests: Buffer[][]; seconds: number; cpuMs: number } | null = null;
+  if (writeAhead) {
+    const perSender = Math.ceil((seconds * writeAhead.expectedRate) / senders.length) + 2;
+    const spacing = (seconds * 1000) / perSender;
+    const startedWriting = performance.now();
+    const cpu = process.cpuUsage();
+    const requests = senders.map((sender) => {
+      const base = Math.max(Date.now(), sender.lastMs + 1);
+      return Array.from({ length: perSender }, (_, k) => {
+        sender.lastMs = base + Math.floor(k * spacing);
+        return postBytes(url, HEADERS, sender.request(sender.lastMs));
+      });
+    });
+    const used = process.cpuUsage(cpu);
+    written = {
+      requests,
+      seconds: (performance.now() - startedWriting) / 1000,
+      cpuMs: (used.user + used.system) / 1000,
+    };
+  }
+  let writtenLate = 0;
   const cpuBefore = processCpuSeconds(peer.pid);
   const benchBefore = process.cpuUsage();
   const started = performance.now();
   const until = started + seconds * 1000;
   await Promise.all(
-    senders.map(async (sender) => {
-      let previous = 0;
+    senders.map(async (sender, i) => {
+      const queue = written?.requests[i];
+      const connection = queue ? new RawConnection(url) : null;
+      let k = 0;
       while (performance.now() < until) {
-        // a series' samples must grow in time: one ms past the last at least
-        previous = Math.max(Date.now(), previous + 1);
         const sentAt = performance.now();
-        const status = await post(url, HEADERS, sender.request(previous), keepAlive).then(
-          (response) => response.status,
-          () => 0,
-        );
+        let status: number;
+        if (queue && connection) {
+          let bytes = queue[k++];
+          if (!bytes) {
+            sender.lastMs = Math.max(Date.now(), sender.lastMs + 1);
+            bytes = postBytes(url, HEADERS, sender.request(sender.lastMs));
+            writtenLate += 1;
+          }
+          status = await connection.send(bytes).then(
+            (answer) => answer.status,
+            () => 0,
+          );
+        } else {
+          // a series' samples must grow in time: one ms past the last at least
+          sender.lastMs = Math.max(Date.now(), sender.lastMs + 1);
+          status = await post(url, HEADERS, sender.request(sender.lastMs), keepAlive).then(
+            (response) => response.status,
+            () => 0,
+          );
+        }
         if (status === 204) latencies.push(performance.now() - sentAt);
         else {
           refused.set(status, (refused.get(status) ?? 0) + 1);
           if (status === 0) await sleep(50);
         }
       }
+      connection?.close();
     }),
   );
   const wall = (performance.now() - started) / 1000;
@@ -228,6 +281,16 @@ export async function saturatePeer(peer: PrometheusPeer, senders: RemoteWriteHos
     p99: percentile(sorted, 99),
     cpu: { peer: (peerCpu * 1000) / reports, bench: (bench.user + bench.system) / 1000 / reports },
     refused,
+    ...(written
+      ? {
+          written: {
+            requests: written.requests.reduce((n, list) => n + list.length, 0),
+            seconds: written.seconds,
+            cpuMs: written.cpuMs,
+            late: writtenLate,
+          },
+        }
+      : {}),
   } satisfies PeerPhase;
 }
 
@@ -239,6 +302,8 @@ export interface Peer {
   prometheus: PrometheusPeer;
   senders: RemoteWriteHost[];
   phases: PeerPhase[];
+  /** The best rate of any phase so far, the warm-up's included (how many requests to write ahead). */
+  warmUp?: number;
 }
 
 /** Prometheus beside Argus: the machine's `prometheus`, or null (saying why) when there is none. */
@@ -254,15 +319,23 @@ export async function openPeer(enabled: boolean, systems: number, run: string): 
   return { prometheus, senders, phases: [] };
 }
 
-/** One saturated phase, printed. */
-export async function peerPhase(name: string, peer: Peer, seconds: number): Promise<PeerPhase> {
-  const phase = await saturatePeer(peer.prometheus, peer.senders, seconds);
+/** One saturated phase, printed; `writeAhead`: its requests written before it (see saturatePeer). */
+export async function peerPhase(name: string, peer: Peer, seconds: number, writeAhead = false): Promise<PeerPhase> {
+  const best = Math.max(0, ...peer.phases.map((p) => p.reportsPerS), peer.warmUp ?? 0);
+  const phase = await saturatePeer(
+    peer.prometheus,
+    peer.senders,
+    seconds,
+    writeAhead ? { expectedRate: Math.max(4000, 1.3 * best) } : null,
+  );
+  peer.warmUp = Math.max(peer.warmUp ?? 0, phase.reportsPerS);
   const other = [...phase.refused].map(([code, n]) => `${code || 'network error'}: ${n}`);
   console.log(
     `${name}: ${fmt(phase.reportsPerS)} reports/s, p50 ${phase.p50.toFixed(1)} ms, p99 ${phase.p99.toFixed(1)} ms` +
       `${other.length ? ` [${other.join(', ')}]` : ''}; CPU a report: Prometheus ${phase.cpu.peer.toFixed(2)} ms, ` +
       `bench ${phase.cpu.bench.toFixed(2)} ms; load ${os.loadavg()[0]?.toFixed(1) ?? '?'}`,
   );
+  if (phase.written) console.log(writtenLine(phase.written, phase.written.late));
   return phase;
 }
 

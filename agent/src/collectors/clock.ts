@@ -23,7 +23,7 @@ export function chronyOffsetMs(tracking: string): number | null {
 
 /** The offset in `timedatectl timesync-status` (timesyncd prints it once it has an answer). */
 export function timesyncdOffsetMs(status: string): number | null {
-  const match = /^\s*Offset:\s*([+-]?[\d.]+)(ns|us|µs|ms|s|min)\s*$/m.exec(status);
+  const match = /^\s*Offset:\s*([+-]?[\d.]+)(ns|us|\u00b5s|ms|s|min)\s*$/m.exec(status);
   const unit = match ? UNIT_MS[match[2] as string] : undefined;
   if (!match || unit === undefined) return null;
   const offset = -Number(match[1]) * unit;

@@ -8,35 +8,20 @@
  *
  * One collection: the engine's events since the last one (one request: who died, who was stopped or
  * killed by a request, who was removed), the list (`/containers/json?all=1`, one request), an
- * inspection only of containers the events or the list say changed. Each running container's CPU,
- * memory, network and block I/O counters are read from its cgroup files and its network namespace
- * (cgroup-files.ts), found through the main pid of its inspection; only a container whose files
- * cannot be read (another pid namespace, no permission, the pid gone) costs a one-shot stats request
- * — the Docker API has no stats for all containers at once — at most STATS_AT_ONCE at a time, all
- * within BUDGET_MS; what is not in by then waits for the next collection. Which way the figures come
- * is said once in the log. An engine that does not answer leaves every container series out, said once in the log.
+ * inspection only of containers the events or the list say changed (STATS_AT_ONCE at a time). Each
+ * running container's CPU, memory, network and block I/O counters come from its cgroup files, or from
+ * the engine for a container whose files cannot be read (container-stats.ts), all within BUDGET_MS.
+ * An engine that does not answer leaves every container series out, said once in the log.
  * Beside the series, `described()` gives the report's `containers`: each listed container's image.
  */
-import {
-  MAX_CONTAINERS_PER_REPORT,
-  MAX_IMAGE_LENGTH,
-  PRINTABLE,
-  type ContainerText,
-} from '../../../contracts/agent-report.js';
+import type { ContainerText } from '../../../contracts/agent-report.js';
+import { MAX_CONTAINERS_PER_REPORT, MAX_IMAGE_LENGTH, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
-import { memTotalOf, placeOf, readFile, statsFromFiles, type Place, type Read } from './cgroup-files.js';
+import { readFile, type Read } from './cgroup-files.js';
 import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
-import {
-  figures,
-  healthOf,
-  lookOf,
-  nameOf,
-  type Inspection,
-  type ListEntry,
-  type Look,
-  type Stats,
-} from './container-figures.js';
+import { healthOf, nameOf, type Inspection, type ListEntry, type Stats } from './container-figures.js';
+import { containerStats, type StatsState } from './container-stats.js';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 const REQUEST_MS = 3000;
@@ -46,8 +31,7 @@ const STATS_AT_ONCE = 4;
 export const MAX_CONTAINERS = MAX_CONTAINERS_PER_REPORT;
 const MINUTE = 60_000;
 
-interface Tracked {
-  inspection: Inspection | null;
+interface Tracked extends StatsState {
   inspectedState: string;
   /** An event since the last inspection: inspect again. */
   changed: boolean;
@@ -57,9 +41,6 @@ interface Tracked {
   diedOnItsOwn: boolean;
   seenRunning: boolean;
   restartHistory: { at: number; count: number }[];
-  look: Look | null;
-  /** Its cgroup found from its main pid (or why not), kept until the pid changes. */
-  files: { pid: number; place: Place | string } | null;
 }
 
 interface EngineEvent {
@@ -155,51 +136,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
   let saidWhy = '';
   let saidCapped = false;
   let socketInUse = '';
-  const saidWays = new Set<string>();
-
-  function sayWay(place: Place | string) {
-    const way = typeof place === 'string' ? 'engine' : `v${place.version}`;
-    if (saidWays.has(way)) return;
-    saidWays.add(way);
-    options.log(
-      typeof place === 'string'
-        ? `containers: figures asked of the engine, a stats request per running container (${place})`
-        : `containers: figures read from the containers' cgroup v${place.version} files and /proc/<pid>/net/dev`,
-    );
-  }
-
-  function record(entry: ListEntry, container: Tracked, answer: Stats, cpus: number, stats: Samples) {
-    const look = lookOf(answer, now(), cpus);
-    if (!look) return;
-    stats.set(entry.Id, figures(nameOf(entry), answer, look, container.look, container.inspection));
-    container.look = look;
-  }
-
-  /** Its figures from its cgroup files, read from that place; else why not, and the engine is asked. */
-  function fromFiles(
-    entry: ListEntry,
-    container: Tracked,
-    cpus: number,
-    memTotal: number,
-    stats: Samples,
-  ): Place | string {
-    const pid = container.inspection?.State?.Pid ?? 0;
-    if (container.files?.pid !== pid) {
-      container.files = { pid, place: placeOf(pid, entry.Id, read) };
-    }
-    const place = container.files.place;
-    if (typeof place === 'string') return place;
-    // a container on the host's network (or another container's) has no interfaces of its own to count
-    const mode = container.inspection?.HostConfig?.NetworkMode ?? '';
-    const ownNetwork = mode !== 'host' && !mode.startsWith('container:');
-    const answer = statsFromFiles({ place, pid, ownNetwork, memTotal }, read);
-    if (answer === null) {
-      container.files = { pid, place: 'its cgroup files are gone' }; // until the next inspection's pid
-      return container.files.place;
-    }
-    record(entry, container, answer, cpus, stats);
-    return place;
-  }
+  const statsOf = containerStats({ read, log: options.log, now });
 
   /** Applies the engine's events; false when the engine does not give them (a proxy may refuse). */
   async function readEvents(socket: string, until: number, signal: AbortSignal): Promise<boolean> {
@@ -312,7 +249,12 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
       options.log(`containers: ${list.length} containers, series of the first ${MAX_CONTAINERS} by name only`);
       saidCapped = true;
     }
-    const shown = [...list].sort((a, b) => nameOf(a).localeCompare(nameOf(b))).slice(0, MAX_CONTAINERS);
+    // by code unit, not localeCompare: engine names are ASCII, and ICU's collation costs the agent ~3 MB of RSS
+    const shown = list
+      .map((entry) => ({ entry, name: nameOf(entry) }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+      .slice(0, MAX_CONTAINERS)
+      .map(({ entry }) => entry);
     described = shown.map(describe);
     const present = new Set(list.map((entry) => entry.Id));
     for (const id of tracked.keys()) if (!present.has(id)) tracked.delete(id); // removed: forgotten
@@ -335,26 +277,13 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
       container.changed = false;
     });
     const cpus = (await options.hostCpus?.()) || 1;
-    const stats: Samples = new Map();
     const running = entries.filter(({ entry }) => entry.State === 'running');
-    const memTotal = running.length > 0 ? memTotalOf(read) : Infinity;
-    const ways = running.map((item) => ({
-      ...item,
-      way: fromFiles(item.entry, item.container, cpus, memTotal, stats),
-    }));
-    const asked = ways.filter(({ way }) => typeof way === 'string');
-    // the way of this host: files when any container's could be read (another one's pid may just have ended)
-    const way = ways.find((item) => typeof item.way !== 'string') ?? asked[0];
-    if (way) sayWay(way.way);
-    await boundedEach(asked, STATS_AT_ONCE, signal, async ({ entry, container }) => {
-      record(
-        entry,
-        container,
-        await get<Stats>(`/containers/${entry.Id}/stats?stream=false&one-shot=true`),
-        cpus,
-        stats,
-      );
-    });
+    const stats = await statsOf(
+      running,
+      cpus,
+      (id) => get<Stats>(`/containers/${id}/stats?stream=false&one-shot=true`),
+      signal,
+    );
     return entries.flatMap(({ entry, container }) => seriesOf(entry, container, stats, withEvents, settings));
   };
   return Object.assign(collect, { described: () => described });

@@ -4,7 +4,8 @@
  * and on any later line) `'label'=value[UOM];warn;crit;min;max`, space separated. Only the value is
  * kept; warn/crit/min/max are the plugin's own thresholds, already in its state.
  */
-import { MAX_CHECK_MESSAGE_LENGTH, PRINTABLE, type CheckState } from '../../../contracts/agent-report.js';
+import type { CheckState } from '../../../contracts/agent-report.js';
+import { MAX_CHECK_MESSAGE_LENGTH, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 
 export const STATE_BY_EXIT: readonly CheckState[] = ['OK', 'WARNING', 'CRITICAL', 'UNKNOWN'];
 /** One check's figures at most: a plugin printing hundreds is a mistake, not a dashboard. */

@@ -27,6 +27,8 @@ const PASSWD_MS = 10 * 60_000;
 
 interface Proc {
   pid: string;
+  /** Its start time in clock ticks after boot: a pid with another start time is another process. */
+  start: string;
   name: string;
   ticks: number;
   rssPages: number;
@@ -48,7 +50,7 @@ export function processSettings(settings: Record<string, unknown>) {
   };
 }
 
-/** pid, comm and the fields after it: state (3) … utime (14), stime (15) … rss (24). */
+/** pid, comm and the fields after it: state (3) … utime (14), stime (15) … starttime (22), rss (24). */
 export function parseStat(pid: string, stat: string): Proc | null {
   const close = stat.lastIndexOf(')');
   if (close < 0) return null;
@@ -56,7 +58,7 @@ export function parseStat(pid: string, stat: string): Proc | null {
   const rest = stat.slice(close + 2).split(' ');
   const [utime, stime, rss] = [rest[11], rest[12], rest[21]].map(Number);
   if (![utime, stime, rss].every((n) => Number.isFinite(n))) return null;
-  return { pid, name, ticks: (utime as number) + (stime as number), rssPages: rss as number };
+  return { pid, start: rest[19] ?? '', name, ticks: (utime as number) + (stime as number), rssPages: rss as number };
 }
 
 export function globMatcher(pattern: string): RegExp {
@@ -116,7 +118,19 @@ export function processesCollector(
 
   const cmdline = async (pid: string) =>
     ((await host.read(`/proc/${pid}/cmdline`)) ?? '').replace(/\0+$/, '').replace(/\0/g, ' ');
-  const uid = async (pid: string) => /^Uid:\s+(\d+)/m.exec((await host.read(`/proc/${pid}/status`)) ?? '')?.[1] ?? '?';
+  /**
+   * Each process's uid from its status file, kept while the same process lives (pid and start time)
+   * and read again after PASSWD_MS (a daemon may drop its privileges after it started): the top
+   * lists' candidates are mostly the same processes every look, hundreds on a host with containers.
+   */
+  const owners = new Map<string, { start: string; uid: string; at: number }>();
+  async function uid(p: Proc, at: number): Promise<string> {
+    const known = owners.get(p.pid);
+    if (known && known.start === p.start && at - known.at < PASSWD_MS) return known.uid;
+    const read = /^Uid:\s+(\d+)/m.exec((await host.read(`/proc/${p.pid}/status`)) ?? '')?.[1] ?? '?';
+    owners.set(p.pid, { start: p.start, uid: read, at });
+    return read;
+  }
 
   /** The kernel cuts a process name to 15 characters: such a name is also tried as its program's whole name. */
   async function matches(p: Proc, matcher: RegExp, onCommandLine: boolean): Promise<boolean> {
@@ -136,6 +150,7 @@ export function processesCollector(
     }
     const at = clock();
     const ticks = new Map(procs.map((p) => [p.pid, p.ticks]));
+    for (const pid of owners.keys()) if (!ticks.has(pid)) owners.delete(pid); // ended: forgotten
     const last = before;
     before = { at, ticks };
     const page = await pageBytes();
@@ -182,7 +197,7 @@ export function processesCollector(
       const groups = new Map<string, Proc[]>();
       for (const p of candidates.flat()) {
         const label = args ? (await cmdline(p.pid)) || p.name : p.name;
-        const user = userNames.get(await uid(p.pid)) ?? 'unknown';
+        const user = userNames.get(await uid(p, at)) ?? 'unknown';
         const instance = `${label.slice(0, 96)} (${user.slice(0, 28)})`.replace(/[\p{Cc}\p{Cs}\p{Zl}\p{Zp}]/gu, '?');
         const group = groups.get(instance);
         if (group) group.push(p);

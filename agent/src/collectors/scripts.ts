@@ -13,7 +13,8 @@
 import { spawn } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_CHECKS_PER_REPORT, MAX_INSTANCE_LENGTH, type CheckResult } from '../../../contracts/agent-report.js';
+import type { CheckResult } from '../../../contracts/agent-report.js';
+import { MAX_CHECKS_PER_REPORT, MAX_INSTANCE_LENGTH } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { messageOf, perfValuesOf, printable, STATE_BY_EXIT } from './nagios-output.js';
 

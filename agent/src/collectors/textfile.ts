@@ -11,7 +11,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_INSTANCE_LENGTH, METRIC_NAME, PRINTABLE } from '../../../contracts/agent-report.js';
+import { MAX_INSTANCE_LENGTH, METRIC_NAME, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { parsePromText } from './prom-text.js';
 
