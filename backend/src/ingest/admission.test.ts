@@ -182,7 +182,7 @@ describe('admission: refused replays are asked back at the pace replays are admi
     /** The Retry-After of a replay refused now (null: admitted). */
     const waitOf = () => {
       try {
-        paced.check([{ ms: clock.now().getTime() - 30 * 60_000 }]);
+        paced.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
         return null;
       } catch (error) {
         assert.ok(error instanceof TooMany);
@@ -277,14 +277,14 @@ describe('admission: how deep is too deep follows the commit', () => {
     /** Whether a replay (30 minutes old) is admitted now. */
     const admits = () => {
       try {
-        admission.check([{ ms: clock.now().getTime() - 30 * 60_000 }]);
+        admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
         return true;
       } catch (error) {
         assert.ok(error instanceof TooMany);
         return false;
       }
     };
-    const live = () => admission.check([{ ms: clock.now().getTime() - 30_000 }]);
+    const live = () => admission.check([{ ms: clock.now().getTime() - 30_000, values: [] }]);
     return { clock, admission, write, admits, live };
   }
 
@@ -328,6 +328,22 @@ describe('admission: how deep is too deep follows the commit', () => {
     assert.equal(admission.limit(), 1_000, 'and does not raise the limit');
     await write(10_000)();
     assert.equal(admission.limit(), 5_000);
+  });
+
+  it('holds an admitted batch as pending until the writer has it, so a batch checked meanwhile counts it', () => {
+    const { clock, admission } = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
+    const replay = (samples: number) =>
+      admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: { length: samples } }]);
+    const first = replay(900);
+    assert.equal(admission.pending(), 900, 'admitted and awaiting its rate limit: already pending');
+    const second = replay(900);
+    assert.throws(() => replay(900), TooMany, 'the third sees the two admitted before it (1,800 > 1,000)');
+    first.release();
+    first.release();
+    assert.equal(admission.pending(), 900, 'a reservation is released once');
+    second.release();
+    assert.equal(admission.pending(), 0);
+    assert.doesNotThrow(() => replay(900).release());
   });
 
   it('uses the floor alone with a drain target of 0, and defaults to a 1 s target', async () => {

@@ -65,8 +65,13 @@ export interface AdmissionOptions {
 }
 
 export interface Admission {
-  /** Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path is deep. */
-  check(reports: readonly { ms: number }[]): void;
+  /**
+   * Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path
+   * is deep. An admitted batch's samples count as pending from here until `release()`, which is called
+   * once the writer holds them (or the request failed before): concurrent requests awaiting their rate
+   * limit between this check and the write would otherwise all pass the same check.
+   */
+  check(reports: readonly { ms: number; values: { length: number } }[]): AdmissionReservation;
   /** Whether a batch is a replay: its oldest report older than replayAgeMs. */
   isReplay(reports: readonly { ms: number }[]): boolean;
   /**
@@ -84,6 +89,11 @@ export interface Admission {
   limit(): number;
   /** Replayed batches refused since start. */
   refused(): number;
+}
+
+/** An admitted batch's samples held as pending until the writer counts them; `release()` is idempotent. */
+export interface AdmissionReservation {
+  release(): void;
 }
 
 export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
@@ -177,6 +187,18 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return oldest;
   };
 
+  function reserve(reports: readonly { values: { length: number } }[]): AdmissionReservation {
+    let held = 0;
+    for (const report of reports) held += report.values.length;
+    pending += held;
+    return {
+      release() {
+        pending -= held;
+        held = 0;
+      },
+    };
+  }
+
   /** `takeTurn`: the exact check takes the replay's turn; the early one only looks whether it is open. */
   function refuseIfOld(oldestMs: number, takeTurn: boolean): void {
     const now = options.clock.now().getTime();
@@ -199,6 +221,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       const now = options.clock.now().getTime();
       if (pending > limitAt(now)) refuseIfOld(oldestOf(reports), true);
       else if (now - oldestOf(reports) > replayAgeMs) admitted(now);
+      return reserve(reports);
     },
     isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {

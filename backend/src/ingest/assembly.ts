@@ -25,10 +25,8 @@ import {
   DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
   type IngestService,
   type IngestServiceDeps,
-  type IngestSystem,
-  type ReportingSystem,
-  type UpdateOffer,
 } from './service.js';
+import type { IngestSystem, ReportingSystem, UpdateOffer } from './types.js';
 import type { CheckRun } from '../../../contracts/agent-report.js';
 
 export interface IngestDeps {
