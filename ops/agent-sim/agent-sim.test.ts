@@ -202,7 +202,7 @@ describe('simulated agent slowed by the server', () => {
     // a long group-commit window keeps a live write pending: the write path is "deep"
     h = await startIngestHarness({
       groupCommit: { windowMs: 1000 },
-      admission: { maxPendingSamples: 50, retryAfterSeconds: { min: 20, max: 20 } },
+      admission: { maxPendingSamples: 50, drainTargetMs: 0, retryAfterSeconds: { min: 20, max: 20 } },
     });
   });
   after(() => h.close());
@@ -230,5 +230,19 @@ describe('simulated agent slowed by the server', () => {
       'the buffer once, the report sent alone answered as a duplicate',
     );
     assert.equal(await h.metricCount(replaying.systemId), 61 * 60);
+  });
+
+  it('sends the buffer itself, not its newest report alone, when woken at the end of its wait', async () => {
+    const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
+    const now = Date.now();
+    const agent = agentBackFromOutage(h, replaying, 'sim-woken', 3, now);
+    agent.collect(now);
+    const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
+    while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal((await agent.send(now))?.status, 429);
+    assert.equal((await deep).status, 200);
+    // woken when the wait is over (the driver, as runner.ts): the whole buffer, no lone report first
+    const delivered = await agent.send(now + 20_000, true);
+    assert.deepEqual([delivered?.status, delivered?.sent, delivered?.accepted, agent.buffered], [200, 61, 61, 0]);
   });
 });

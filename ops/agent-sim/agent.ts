@@ -345,12 +345,17 @@ export class SimulatedAgent {
     return requests;
   }
 
-  /** Sends the oldest buffered reports; what the server stored leaves the buffer. */
-  async send(now = Date.now()): Promise<SendResult | null> {
+  /**
+   * Sends the oldest buffered reports; what the server stored leaves the buffer. `waitOver`: sent
+   * because the wait after a 429 is over, between ticks: the buffer goes at once (the argus-agent drains
+   * it then; its new report goes alone at a tick only).
+   */
+  async send(now = Date.now(), waitOver = false): Promise<SendResult | null> {
     if (this.fault === 'offline' || this.buffered === 0) return null;
     // after a refused buffer, each new report goes alone first (a live report is taken), then the buffer
     const newest = this.buffer.at(-1);
-    if (this.slowedDown && this.agentKey && newest && newest !== this.sentAlone) return this.sendAlone(newest);
+    if (!waitOver && this.slowedDown && this.agentKey && newest && newest !== this.sentAlone)
+      return this.sendAlone(newest);
     if (now < this.blockedUntil) return null;
     const wholeBacklog =
       this.options.gzip && this.fault !== 'replay' && this.backlog.length > 0 && this.buffered <= this.batchLimit;

@@ -53,6 +53,8 @@ export interface ServerSnapshot {
   heapUsed: number;
   /** Samples handed to the group commit and not yet answered (admission's depth), now. */
   pendingSamples: number;
+  /** The depth above which replays are slowed now (0 from a server without the gauge). */
+  pendingLimit: number;
 }
 
 const TICKS = 100; // USER_HZ on Linux
@@ -218,6 +220,7 @@ async function startOn(database: string, options: ArgusServerOptions) {
           rss: metricValue(text, 'process_resident_memory_bytes'),
           heapUsed: metricValue(text, 'nodejs_heap_size_used_bytes'),
           pendingSamples: metricValue(text, 'argus_ingest_pending_samples'),
+          pendingLimit: metricValue(text, 'argus_ingest_pending_limit_samples'),
         },
       };
     },

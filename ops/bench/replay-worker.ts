@@ -31,6 +31,8 @@ export type WindowName = 'before' | 'replay' | 'after';
 export interface WindowFigures {
   live: number[];
   replayed: number[];
+  /** The waits (s) the refused requests were told, by Retry-After. */
+  waits: number[];
   statuses: [number, number][];
   accepted: number;
   duplicates: number;
@@ -57,7 +59,7 @@ export interface WorkerResult {
 const send = (message: WorkerProgress | WorkerResult) => process.send?.(message);
 
 function newFigures(): WindowFigures & { statusMap: Map<number, number> } {
-  return { live: [], replayed: [], statuses: [], statusMap: new Map(), accepted: 0, duplicates: 0 };
+  return { live: [], replayed: [], waits: [], statuses: [], statusMap: new Map(), accepted: 0, duplicates: 0 };
 }
 
 function drive(start: WorkerStart) {
@@ -87,8 +89,10 @@ function drive(start: WorkerStart) {
   const lag = monitorEventLoopDelay({ resolution: 10 });
   lag.enable();
 
-  const record = (w: ReturnType<typeof newFigures>, result: SendResult, now: number) => {
+  const record = (w: ReturnType<typeof newFigures>, result: SendResult, now: number, agent: SimulatedAgent) => {
     w.statusMap.set(result.status, (w.statusMap.get(result.status) ?? 0) + 1);
+    // the wait counts from the request's start (agent-sim: blockedUntil = its start + Retry-After)
+    if (result.status === 429) w.waits.push(Math.round((agent.retryAt - (Date.now() - result.ms)) / 1000));
     if (result.status !== 200) return;
     // live: nothing older than two intervals in the request
     (result.oldestMs >= now - 2 * intervalMs ? w.live : w.replayed).push(result.ms);
@@ -109,8 +113,9 @@ function drive(start: WorkerStart) {
     const w = windows[current];
     try {
       const now = Date.now();
-      const result = await (agents[k] as SimulatedAgent).send(now);
-      if (result) record(w, result, now);
+      // the buffer itself: the new report went alone at the tick, if at all (as runner.ts)
+      const result = await (agents[k] as SimulatedAgent).send(now, true);
+      if (result) record(w, result, now, agents[k] as SimulatedAgent);
     } finally {
       inFlight[k] = false;
     }
@@ -133,7 +138,7 @@ function drive(start: WorkerStart) {
       for (let attempt = 0; attempt < 2; attempt++) {
         const result = await agent.send(Date.now());
         if (!result) break;
-        record(w, result, now);
+        record(w, result, now, agent);
         if (result.sent > 1 || result.status !== 200 || agent.buffered === 0) break;
       }
     } finally {
@@ -218,6 +223,7 @@ function drive(start: WorkerStart) {
       const out = (w: ReturnType<typeof newFigures>): WindowFigures => ({
         live: w.live,
         replayed: w.replayed,
+        waits: w.waits,
         statuses: [...w.statusMap],
         accepted: w.accepted,
         duplicates: w.duplicates,

@@ -9,6 +9,8 @@
  *
  *   npm run bench -- replay [--agents 10000] [--interval 30] [--outage-minutes 30] [--duplicates 0.02]
  *     [--processes 2]   (load-generating processes, replay-worker.ts)
+ *     [--baseline DIR]  (the server of another checkout, e.g. the code before a change, run as
+ *                        `npm start` runs it there, with this checkout's agents and figures)
  *
  * The outage is compressed, not waited: the agents report live for one interval (warm-up), then are
  * cut off (their requests are not sent; they keep collecting every interval into their buffers,
@@ -52,6 +54,7 @@ function merge(parts: WindowFigures[]): WindowFigures {
   return {
     live: parts.flatMap((part) => part.live).sort((a, b) => a - b),
     replayed: parts.flatMap((part) => part.replayed).sort((a, b) => a - b),
+    waits: parts.flatMap((part) => part.waits).sort((a, b) => a - b),
     statuses: [...statuses],
     accepted: parts.reduce((sum, part) => sum + part.accepted, 0),
     duplicates: parts.reduce((sum, part) => sum + part.duplicates, 0),
@@ -65,9 +68,12 @@ function describeWindow(name: string, w: WindowFigures): string {
         `${percentile(sorted, 99).toFixed(0)} ms, max ${(sorted.at(-1) ?? 0).toFixed(0)} ms`
       : 'none';
   const statuses = w.statuses.map(([code, n]) => `${code || 'network error'}: ${n}`).join(', ');
+  const waits = w.waits.length
+    ? `; Retry-After p10 ${percentile(w.waits, 10)} s, p50 ${percentile(w.waits, 50)} s, p90 ${percentile(w.waits, 90)} s, max ${w.waits.at(-1)} s`
+    : '';
   return (
     `${name}: live ${ms(w.live)}; replayed ${ms(w.replayed)}\n` +
-    `  answers ${statuses || 'none'}; reports accepted ${w.accepted}, duplicates ${w.duplicates}`
+    `  answers ${statuses || 'none'}${waits}; reports accepted ${w.accepted}, duplicates ${w.duplicates}`
   );
 }
 
@@ -91,7 +97,8 @@ function serverLoadSince(server: ArgusServer) {
       `server ${(d('cpuSeconds') / seconds).toFixed(2)} cores, PostgreSQL ` +
       `${(backendCpuSince(before.backends, now.backends) / seconds).toFixed(2)} cores, ` +
       `${(statements / seconds).toFixed(1)} statements/s of ${((d('statementSeconds') / Math.max(1, statements)) * 1000).toFixed(0)} ms, ` +
-      `${(d('samples') / seconds / 1000).toFixed(1)}k samples/s, pending ${now.at.pendingSamples}; `
+      `${(d('samples') / seconds / 1000).toFixed(1)}k samples/s, pending ${now.at.pendingSamples}` +
+      `${now.at.pendingLimit ? `, limit ${now.at.pendingLimit}` : ''}; `
     );
   };
 }
@@ -163,6 +170,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
       'outage-minutes': { type: 'string', default: '30' },
       duplicates: { type: 'string', default: '0.02' },
       processes: { type: 'string', default: '2' },
+      baseline: { type: 'string' },
     },
   });
   const count = Number(values.agents);
@@ -173,7 +181,8 @@ export async function benchReplay(argv: string[]): Promise<void> {
   console.log(
     `bench replay: ${count} agents every ${intervalMs / 1000} s in ${processes} processes, Argus away ` +
       `${outageMs / 60_000} min (${backlogPerAgent} reports buffered per agent), ` +
-      `${Number(values.duplicates) * 100}% resending their previous request; load average ${load()}`,
+      `${Number(values.duplicates) * 100}% resending their previous request; ` +
+      `${values.baseline ? `the server of ${values.baseline}; ` : ''}load average ${load()}`,
   );
 
   let server: ArgusServer | null = null;
@@ -192,7 +201,7 @@ export async function benchReplay(argv: string[]): Promise<void> {
   process.once('SIGINT', abort).once('SIGTERM', abort);
   try {
     const run = `replay${Date.now().toString(36)}`;
-    server = await startArgusServer({ clusters: 1 });
+    server = await startArgusServer({ clusters: 1, ...(values.baseline ? { checkout: values.baseline } : {}) });
     rss = sampleRss(server.pid);
     admin = new pg.Client({ connectionString: server.databaseUrl });
     await admin.connect();

@@ -88,6 +88,8 @@ else if (which === 'compression') await (await import('./compression.js')).bench
 else if (which === 'disk') await (await import('./disk-real.js')).benchDiskReal(rest);
 else if (which === 'console-scale') await (await import('./console-scale.js')).benchConsoleScale(rest);
 else if (which === 'live-console') await (await import('./live-console.js')).benchLiveConsole(rest);
+else if (which === 'replay' && rest.includes('--costs'))
+  await (await import('./replay-costs.js')).benchReplayCosts(rest);
 else if (which === 'replay') await (await import('./replay.js')).benchReplay(rest);
 else if (which === 'overview') await (await import('./overview.js')).benchOverview(rest);
 else if (which === 'status-page') await (await import('./status-page.js')).benchStatusPage(rest);

@@ -50,7 +50,8 @@ describe('POST /api/webhook/metrics: replayed batches while the write path is de
     h = await startIngestHarness({
       metrics: selfMetrics.ingest,
       groupCommit: { windowMs: 1000 },
-      admission: { maxPendingSamples: 100, retryAfterSeconds: { min: 20, max: 20 } },
+      // the floor alone (no pace): these tests make the path deep by hand
+      admission: { maxPendingSamples: 100, drainTargetMs: 0, retryAfterSeconds: { min: 20, max: 20 } },
     });
   });
   after(() => h.close());
@@ -120,7 +121,12 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
   before(async () => {
     h = await startIngestHarness({
       groupCommit: { windowMs: 1000 },
-      admission: { maxPendingSamples: 100, turnMaxPendingSamples: 400, retryAfterSeconds: { min: 20, max: 20 } },
+      admission: {
+        maxPendingSamples: 100,
+        drainTargetMs: 0,
+        turnMaxPendingSamples: 400,
+        retryAfterSeconds: { min: 20, max: 20 },
+      },
     });
   });
   after(() => h.close());
@@ -164,13 +170,19 @@ describe('admission: refused replays are asked back at the pace replays are admi
   /** An admission whose write path is made deep (150 samples not yet answered) by `deepen`. */
   function admission(retryAfterSeconds?: { min: number; max: number }) {
     const clock = new FakeClock(new Date('2026-11-29T12:00:00Z'));
-    const paced = createAdmission({ clock, maxPendingSamples: 100, random: () => 0.5, retryAfterSeconds });
+    const paced = createAdmission({
+      clock,
+      maxPendingSamples: 100,
+      drainTargetMs: 0,
+      random: () => 0.5,
+      retryAfterSeconds,
+    });
     const never: Pick<GroupCommitWriter, 'write'> = { write: () => new Promise<WriteOutcome>(() => {}) };
     const deepWrite = { systemId: 1, reports: [{ values: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
     /** The Retry-After of a replay refused now (null: admitted). */
     const waitOf = () => {
       try {
-        paced.check([{ ms: clock.now().getTime() - 30 * 60_000 }]);
+        paced.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
         return null;
       } catch (error) {
         assert.ok(error instanceof TooMany);
@@ -206,9 +218,140 @@ describe('admission: refused replays are asked back at the pace replays are admi
     assert.ok(waits.filter((w) => w === 45).length > 200, 'past the cap: drawn from 30–60 s (here its middle)');
   });
 
+  it('takes the pace over the time its admissions span, so the first second of a surge does not space returns 10 × too far', () => {
+    const { clock, waitOf, deepen } = admission({ min: 5, max: 300 });
+    // a surge: 50 replays admitted within its first second (after a quiet 10 s)
+    clock.advance(10_000);
+    for (let i = 0; i < 50; i++) {
+      clock.advance(20);
+      assert.equal(waitOf(), null);
+    }
+    deepen();
+    // 50 a second, asked back at 75 a second: 750 refused at once come back within ~15 s, not ~105 s
+    const waits = Array.from({ length: 750 }, () => waitOf()).filter((w): w is number => w !== null);
+    assert.ok((waits.at(-1) as number) <= 16, `the last asked back after ${waits.at(-1)} s`);
+    assert.ok((waits.at(-1) as number) >= 14);
+  });
+
   it('keeps a fixed wait when min and max are equal', () => {
     const { waitOf, deepen } = admission({ min: 20, max: 20 });
     deepen();
     assert.ok(Array.from({ length: 50 }, () => waitOf()).every((w) => w === 20));
+  });
+});
+
+describe('admission: how deep is too deep follows the commit', () => {
+  /**
+   * An admission over a writer whose writes settle when the test says: `write(n)` hands it n samples
+   * and answers a function that commits them (or, with `false`, fails them). The replay's turn is
+   * an hour apart here, so only the depth decides.
+   */
+  function paced(options: { floor: number; targetMs?: number; cap: number }) {
+    const clock = new FakeClock(new Date('2026-11-29T12:00:00Z'));
+    const admission = createAdmission({
+      clock,
+      maxPendingSamples: options.floor,
+      ...(options.targetMs === undefined ? {} : { drainTargetMs: options.targetMs }),
+      paceMaxPendingSamples: options.cap,
+      replayGapMs: 3_600_000,
+      random: () => 0.5,
+    });
+    const writer = admission.tracking({
+      write: (request: WriteRequest) =>
+        new Promise<WriteOutcome>((resolve, reject) => {
+          const settle = request as unknown as { settle: (ok: boolean) => void };
+          settle.settle = (ok) => (ok ? resolve({ stored: [], statusChange: null }) : reject(new Error('refused')));
+        }),
+    });
+    const write = (samples: number) => {
+      const request = {
+        systemId: 1,
+        reports: [{ values: Array.from({ length: samples }) }],
+      } as unknown as WriteRequest;
+      const answer = writer.write(request).catch(() => null);
+      return async (ok = true) => {
+        (request as unknown as { settle: (ok: boolean) => void }).settle(ok);
+        await answer;
+      };
+    };
+    /** Whether a replay (30 minutes old) is admitted now. */
+    const admits = () => {
+      try {
+        admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
+        return true;
+      } catch (error) {
+        assert.ok(error instanceof TooMany);
+        return false;
+      }
+    };
+    const live = () => admission.check([{ ms: clock.now().getTime() - 30_000, values: [] }]);
+    return { clock, admission, write, admits, live };
+  }
+
+  it('admits replays above the floor while what is pending is committed within the target at the recent pace', async () => {
+    const { clock, admission, write, admits } = paced({ floor: 1_000, targetMs: 1_000, cap: 100_000 });
+    assert.equal(admission.limit(), 1_000, 'nothing committed yet: the floor');
+    // 12,000 samples committed over the last 2 s: 6,000 a second
+    for (let i = 0; i < 4; i++) {
+      clock.advance(500);
+      await write(3_000)();
+    }
+    assert.equal(admission.limit(), 6_000, 'what 1 s of that pace commits');
+    const pending = write(5_500);
+    assert.equal(admits(), true, '5,500 pending: above the floor, within a second of commits');
+    const more = write(1_000);
+    assert.equal(admits(), false, '6,500 pending: more than a second of commits');
+    await pending();
+    assert.equal(admits(), true, 'once committed, replays are admitted again');
+    await more();
+  });
+
+  it('falls back to the floor when commits stop, and never rises above the cap', async () => {
+    const { clock, admission, write, admits, live } = paced({ floor: 1_000, targetMs: 1_000, cap: 8_000 });
+    await write(30_000)();
+    assert.equal(admission.limit(), 8_000, '15,000 a second, capped');
+    const deep = write(9_000);
+    assert.equal(admits(), false, 'above the cap');
+    assert.doesNotThrow(live, 'a live report is never refused');
+    await deep();
+    clock.advance(2_000);
+    assert.equal(admission.limit(), 1_000, 'nothing committed in the last 2 s: the floor');
+    const slow = write(1_500);
+    assert.equal(admits(), false);
+    await slow();
+  });
+
+  it('counts only committed writes towards the pace', async () => {
+    const { admission, write } = paced({ floor: 1_000, targetMs: 1_000, cap: 100_000 });
+    await write(10_000)(false);
+    assert.equal(admission.pending(), 0, 'a failed write leaves the count');
+    assert.equal(admission.limit(), 1_000, 'and does not raise the limit');
+    await write(10_000)();
+    assert.equal(admission.limit(), 5_000);
+  });
+
+  it('holds an admitted batch as pending until the writer has it, so a batch checked meanwhile counts it', () => {
+    const { clock, admission } = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
+    const replay = (samples: number) =>
+      admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: { length: samples } }]);
+    const first = replay(900);
+    assert.equal(admission.pending(), 900, 'admitted and awaiting its rate limit: already pending');
+    const second = replay(900);
+    assert.throws(() => replay(900), TooMany, 'the third sees the two admitted before it (1,800 > 1,000)');
+    first.release();
+    first.release();
+    assert.equal(admission.pending(), 900, 'a reservation is released once');
+    second.release();
+    assert.equal(admission.pending(), 0);
+    assert.doesNotThrow(() => replay(900).release());
+  });
+
+  it('uses the floor alone with a drain target of 0, and defaults to a 1 s target', async () => {
+    const fixed = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
+    await fixed.write(50_000)();
+    assert.equal(fixed.admission.limit(), 1_000);
+    const byDefault = paced({ floor: 1_000, cap: 100_000 });
+    await byDefault.write(50_000)();
+    assert.equal(byDefault.admission.limit(), 25_000);
   });
 });

@@ -7,7 +7,10 @@
  * nothing is stored twice).
  *
  * Depth is counted here, not read from the group-commit writer: samples admitted and not yet
- * answered (queued, in a statement, or waiting for its commit).
+ * answered (queued, in a statement, or waiting for its commit). How deep is too deep follows the
+ * commit: above a floor, replays are admitted while what is pending would be committed within
+ * `drainTargetMs` at the pace samples were committed lately (pending ≈ pace × wait, so this admits
+ * while the write path's wait stays under the target), up to a cap that bounds the memory.
  */
 import type { Clock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
@@ -21,8 +24,22 @@ export interface AdmissionOptions {
    * agent that gets in is younger than this.
    */
   replayAgeMs?: number;
-  /** Samples admitted and not yet answered above which replays are refused (default 10,000). */
+  /**
+   * Samples admitted and not yet answered up to which replays are always admitted (default 40,000:
+   * ~2.5 MiB of queued reports, ~50 ms of statements on a quiet 2-core machine).
+   */
   maxPendingSamples?: number;
+  /**
+   * Above `maxPendingSamples`, a replay is still admitted while the pending samples would be committed
+   * within this many ms at the pace samples were committed in the last 2 s (default 1,000). 0: the
+   * floor alone decides, as a fixed threshold.
+   */
+  drainTargetMs?: number;
+  /**
+   * The most samples the pace admits pending (default 200,000: ~12 MiB of queued reports and their
+   * bodies, ~0.25 s of statements on a quiet 2-core machine).
+   */
+  paceMaxPendingSamples?: number;
   /**
    * While deep, one replayed batch is still admitted every this many ms (default 500), so a fleet's
    * live reports alone cannot hold the replay back for ever when the database is slow.
@@ -31,7 +48,9 @@ export interface AdmissionOptions {
   /**
    * Samples pending above which even that turn waits (default 50,000). What is admitted must be
    * storable soon: while PostgreSQL is slow, a replay every 500 ms (up to 500 reports each) would
-   * grow the queue, and the server's memory, without bound.
+   * grow the queue, and the server's memory, without bound; and a replay waiting longer than the
+   * agent's 20 s request timeout is sent again. 50,000 is ~8 s of commits at the slowest pace
+   * measured (~100 reports a second while other work starved PostgreSQL).
    */
   turnMaxPendingSamples?: number;
   /**
@@ -46,8 +65,13 @@ export interface AdmissionOptions {
 }
 
 export interface Admission {
-  /** Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path is deep. */
-  check(reports: readonly { ms: number }[]): void;
+  /**
+   * Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path
+   * is deep. An admitted batch's samples count as pending from here until `release()`, which is called
+   * once the writer holds them (or the request failed before): concurrent requests awaiting their rate
+   * limit between this check and the write would otherwise all pass the same check.
+   */
+  check(reports: readonly { ms: number; values: { length: number } }[]): AdmissionReservation;
   /** Whether a batch is a replay: its oldest report older than replayAgeMs. */
   isReplay(reports: readonly { ms: number }[]): boolean;
   /**
@@ -61,8 +85,15 @@ export interface Admission {
   tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
   /** Samples handed to the writer and not yet answered. */
   pending(): number;
+  /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or its cap. */
+  limit(): number;
   /** Replayed batches refused since start. */
   refused(): number;
+}
+
+/** An admitted batch's samples held as pending until the writer counts them; `release()` is idempotent. */
+export interface AdmissionReservation {
+  release(): void;
 }
 
 export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
@@ -70,8 +101,12 @@ export const DEFAULT_REPLAY_AGE_MS = 10 * 60_000;
 const PACE_WINDOW_MS = 10_000;
 /** Refused replays are asked back this much faster than replays were admitted, so the pace can grow. */
 const PACE_PROBE = 1.5;
-export const DEFAULT_MAX_PENDING_SAMPLES = 10_000;
+export const DEFAULT_MAX_PENDING_SAMPLES = 40_000;
 export const DEFAULT_TURN_MAX_PENDING_SAMPLES = 50_000;
+export const DEFAULT_PACE_MAX_PENDING_SAMPLES = 200_000;
+export const DEFAULT_DRAIN_TARGET_MS = 1_000;
+/** The commit's pace is the samples answered over this long. */
+const DRAIN_WINDOW_MS = 2_000;
 /** `"reports":[{"ts":"…"` as JSON.stringify writes it (both agents do). */
 const FIRST_REPORT_TS = /"reports":\[\{"ts":"([^"\\]{1,40})"/;
 
@@ -82,7 +117,13 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const random = options.random ?? Math.random;
   const replayGapMs = options.replayGapMs ?? 500;
   const turnMaxPending = options.turnMaxPendingSamples ?? DEFAULT_TURN_MAX_PENDING_SAMPLES;
+  const drainTargetMs = options.drainTargetMs ?? DEFAULT_DRAIN_TARGET_MS;
+  const paceMax = options.paceMaxPendingSamples ?? DEFAULT_PACE_MAX_PENDING_SAMPLES;
   let pending = 0;
+  /** Samples answered in the last DRAIN_WINDOW_MS: when and how many, oldest first (from `head`). */
+  const answered: { at: number; samples: number }[] = [];
+  let head = 0;
+  let answeredInWindow = 0;
   let refused = 0;
   // the first replay under pressure waits its gap like the next ones
   let replayAdmittedAt = options.clock.now().getTime();
@@ -104,7 +145,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
    */
   function returnTime(now: number): number {
     while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
-    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (PACE_WINDOW_MS / 1000)) * PACE_PROBE;
+    // over the time the window's admissions span (at least 1 s): at a surge's start the last 10 s
+    // hold only its first second, and a pace over all 10 s would space a fleet's returns 10 × too far
+    const spanMs = Math.min(PACE_WINDOW_MS, Math.max(1000, now - (admittedAt[0] ?? now)));
+    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (spanMs / 1000)) * PACE_PROBE;
     const spacingMs = 1000 / perSecond;
     const slot = Math.max(now + min * 1000, returnsUntil);
     // the schedule is full up to the cap: spread over its upper half, as a fixed range would
@@ -114,11 +158,46 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return Math.min(max, Math.max(min, Math.ceil((slot + random() * spacingMs - now) / 1000)));
   }
 
+  function forgetAnswered(now: number): void {
+    while (head < answered.length && (answered[head] as { at: number }).at <= now - DRAIN_WINDOW_MS) {
+      answeredInWindow -= (answered[head] as { samples: number }).samples;
+      head += 1;
+    }
+    if (head > 1024 && head * 2 > answered.length) {
+      answered.splice(0, head);
+      head = 0;
+    }
+  }
+
+  /**
+   * Pending samples above which a replay waits for its turn: what the commit, at its pace of the last
+   * 2 s, stores within drainTargetMs; never below the floor nor above the cap. The pace counts live
+   * and replayed samples alike: while PostgreSQL keeps up the limit grows with what is admitted, when
+   * it slows the pace drops and so does the limit.
+   */
+  function limitAt(now: number): number {
+    forgetAnswered(now);
+    const pace = answeredInWindow / DRAIN_WINDOW_MS; // samples a ms
+    return Math.max(maxPending, Math.min(paceMax, pace * drainTargetMs));
+  }
+
   const oldestOf = (reports: readonly { ms: number }[]) => {
     let oldest = Infinity;
     for (const report of reports) oldest = Math.min(oldest, report.ms);
     return oldest;
   };
+
+  function reserve(reports: readonly { values: { length: number } }[]): AdmissionReservation {
+    let held = 0;
+    for (const report of reports) held += report.values.length;
+    pending += held;
+    return {
+      release() {
+        pending -= held;
+        held = 0;
+      },
+    };
+  }
 
   /** `takeTurn`: the exact check takes the replay's turn; the early one only looks whether it is open. */
   function refuseIfOld(oldestMs: number, takeTurn: boolean): void {
@@ -139,12 +218,14 @@ export function createAdmission(options: AdmissionOptions): Admission {
 
   return {
     check(reports) {
-      if (pending > maxPending) refuseIfOld(oldestOf(reports), true);
-      else if (options.clock.now().getTime() - oldestOf(reports) > replayAgeMs) admitted(options.clock.now().getTime());
+      const now = options.clock.now().getTime();
+      if (pending > limitAt(now)) refuseIfOld(oldestOf(reports), true);
+      else if (now - oldestOf(reports) > replayAgeMs) admitted(now);
+      return reserve(reports);
     },
     isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {
-      if (pending <= maxPending) return;
+      if (pending <= limitAt(options.clock.now().getTime())) return;
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key
       const ts = FIRST_REPORT_TS.exec(json.toString('utf8', 0, Math.min(json.length, 16_384)))?.[1];
       if (ts !== undefined) refuseIfOld(Date.parse(ts), false);
@@ -156,11 +237,26 @@ export function createAdmission(options: AdmissionOptions): Admission {
           let samples = 0;
           for (const report of request.reports) samples += report.values.length;
           pending += samples;
-          return writer.write(request).finally(() => (pending -= samples));
+          return writer.write(request).then(
+            (outcome) => {
+              pending -= samples;
+              // committed: counts towards the pace (a failed write does not)
+              const at = options.clock.now().getTime();
+              answered.push({ at, samples });
+              answeredInWindow += samples;
+              forgetAnswered(at);
+              return outcome;
+            },
+            (error: unknown) => {
+              pending -= samples;
+              throw error;
+            },
+          );
         },
       };
     },
     pending: () => pending,
+    limit: () => limitAt(options.clock.now().getTime()),
     refused: () => refused,
   };
 }

@@ -25,10 +25,8 @@ import {
   DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE,
   type IngestService,
   type IngestServiceDeps,
-  type IngestSystem,
-  type ReportingSystem,
-  type UpdateOffer,
 } from './service.js';
+import type { IngestSystem, ReportingSystem, UpdateOffer } from './types.js';
 import type { CheckRun } from '../../../contracts/agent-report.js';
 
 export interface IngestDeps {
@@ -83,7 +81,10 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
     createRateLimiter(deps.rateLimitStore, { name, points, durationSeconds }, deps.log);
   const reportsPerMinute = deps.reportsPerSystemPerMinute ?? DEFAULT_REPORTS_PER_SYSTEM_PER_MINUTE;
   const admission = createAdmission({ clock: deps.clock, ...deps.admission, onRefused: () => metrics.replaySlowed() });
-  metrics.watchPending(() => admission.pending());
+  metrics.watchPending(
+    () => admission.pending(),
+    () => admission.limit(),
+  );
   const serviceDeps: IngestServiceDeps = {
     repo,
     writer: admission.tracking(writer),

@@ -11,7 +11,8 @@ import { equalDigests, randomToken, safeEqual, sha256 } from '../lib/crypto.js';
 import type { Logger } from '../lib/logger.js';
 import { NO_INGEST_METRICS, type IngestMetrics } from '../lib/self-metrics.js';
 import type { RateLimiter } from '../ratelimit/rate-limiter.js';
-import type { GroupCommitWriter, ReportToStore } from './group-commit.js';
+import type { GroupCommitWriter, ReportToStore, WriteOutcome } from './group-commit.js';
+import type { IngestAnswer, IngestSystem, ReportingSystem, UpdateOffer, VerifiedAgent } from './types.js';
 import type { Admission } from './admission.js';
 import type { AgentClaims } from './jwt.js';
 import type { AgentSystemRow, EnrollmentRefusalReason, IngestRepo } from './repo.js';
@@ -35,48 +36,6 @@ export class AgentRefusal extends Error {
 
 export const unauthorized = () => new AgentRefusal(401, 'Unauthorized');
 const unknownAgent = () => new AgentRefusal(403, 'Unknown agent');
-
-/** What the settings and update seams see of a system. */
-export interface IngestSystem {
-  id: number;
-  customerId: number;
-  clusterId: number | null;
-  /** The version the agent reports now (else the stored one). */
-  agentVersion: string | null;
-  arch: string | null;
-}
-
-export interface UpdateOffer {
-  version: string;
-  url: string;
-  sha256: string;
-}
-
-export interface IngestAnswer {
-  accepted: number;
-  duplicates: number;
-  skipped: number;
-  agentKey?: string;
-  settings: Record<string, unknown>;
-  settings_rev: string;
-  /** The network checks the agent runs (absent when none). */
-  checks?: unknown[];
-  update: UpdateOffer | null;
-}
-
-/** The agent's system, as the checks seams see it. */
-export interface ReportingSystem {
-  id: number;
-  customerId: number;
-}
-
-/** An agent whose token verified; `system` is null for an unknown `sub`. */
-export interface VerifiedAgent {
-  claims: AgentClaims;
-  system: AgentSystemRow | null;
-  /** Unknown, or known without an agent key (new, or re-enrolled): needs a valid enrollment key. */
-  needsEnrollment: boolean;
-}
 
 export interface IngestServiceDeps {
   repo: IngestRepo;
@@ -308,22 +267,20 @@ export function createIngestService(deps: IngestServiceDeps) {
     } satisfies LiveReport);
   }
 
-  async function storeReports(
-    agent: VerifiedAgent,
-    system: AgentSystemRow,
-    taken: Intake,
-    onCounted: () => void,
-  ): Promise<IngestAnswer> {
-    const { inWindow, skipped, withText, runs, info } = taken;
-
-    let stored: boolean[] = [];
-    if (inWindow.length > 0) {
-      deps.admission?.check(inWindow);
+  /**
+   * Admits the reports, takes them from the system's report limit, records its check runs and hands
+   * the reports to the writer; `writing` settles with the commit. Between the admission and the hand-over
+   * the reports are held as pending (admission.ts), so requests awaiting their limit meanwhile see them.
+   */
+  async function handToWriter(system: AgentSystemRow, taken: Intake): Promise<{ writing: Promise<WriteOutcome> }> {
+    const { inWindow, runs, info } = taken;
+    const reservation = deps.admission?.check(inWindow);
+    try {
       await consumeReportLimit(system.id, inWindow.length);
       // before the reports: recording runs is idempotent (a replayed run is older than the last), a
       // report stored once is not, so a failure here leaves the whole request to be sent again
       if (runs.length && deps.checkRuns) await deps.checkRuns({ id: system.id, customerId: system.customerId }, runs);
-      const outcome = await deps.writer.write({
+      const writing = deps.writer.write({
         systemId: system.id,
         reports: inWindow,
         touch: {
@@ -337,6 +294,24 @@ export function createIngestService(deps: IngestServiceDeps) {
         },
         replay: deps.admission?.isReplay(inWindow) ?? false,
       });
+      return { writing };
+    } finally {
+      reservation?.release(); // the writer counts them from its call on
+    }
+  }
+
+  async function storeReports(
+    agent: VerifiedAgent,
+    system: AgentSystemRow,
+    taken: Intake,
+    onCounted: () => void,
+  ): Promise<IngestAnswer> {
+    const { inWindow, skipped, withText, info } = taken;
+
+    let stored: boolean[] = [];
+    if (inWindow.length > 0) {
+      const { writing } = await handToWriter(system, taken);
+      const outcome = await writing;
       stored = outcome.stored;
       if (outcome.statusChange) void deps.bus.publish('systems', { id: system.id });
       if (withText.length) await recordTexts(system.id, withText);

@@ -14,8 +14,11 @@ export interface IngestMetrics {
   batch(requests: number, samples: number, seconds: number): void;
   /** A replayed batch answered 429 because the write path was deep (ingest/admission.ts). */
   replaySlowed(): void;
-  /** Where the samples handed to the group commit and not yet answered are read, when scraped. */
-  watchPending(read: () => number): void;
+  /**
+   * Where the samples handed to the group commit and not yet answered are read, and the depth above
+   * which replays are slowed now, when scraped.
+   */
+  watchPending(read: () => number, limit: () => number): void;
 }
 
 /** partial: a failed run went on customer by customer and some customers failed. */

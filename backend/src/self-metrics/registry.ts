@@ -83,12 +83,21 @@ function ingestMetrics(registers: Registry[]): IngestMetrics {
     registers,
   });
   let readPending = () => 0;
+  let readLimit = () => 0;
   new Gauge({
     name: 'argus_ingest_pending_samples',
-    help: 'Samples handed to the group commit and not yet answered (replays are slowed above 10,000).',
+    help: 'Samples handed to the group commit and not yet answered (replays are slowed above argus_ingest_pending_limit_samples).',
     registers,
     collect() {
       this.set(readPending());
+    },
+  });
+  new Gauge({
+    name: 'argus_ingest_pending_limit_samples',
+    help: "Pending samples above which replayed batches are slowed now: what the commit's recent pace stores in 1 s, within 40,000–200,000.",
+    registers,
+    collect() {
+      this.set(readLimit());
     },
   });
 
@@ -103,8 +112,9 @@ function ingestMetrics(registers: Registry[]): IngestMetrics {
       statementSeconds.observe(seconds);
     },
     replaySlowed: () => replaysSlowed.inc(),
-    watchPending(read) {
+    watchPending(read, limit) {
       readPending = read;
+      readLimit = limit;
     },
   };
 }
