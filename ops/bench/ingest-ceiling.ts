@@ -21,7 +21,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { createKnex } from '../../db/connection.js';
-import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
+import { createIngestRepo, emptyBatchArrays, type BatchArrays } from '../../backend/src/ingest/repo.js';
 import { createSeriesSets, type SeriesSet } from '../../backend/src/ingest/series-sets.js';
 import { createLogger } from '../../db/logger.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
@@ -58,13 +58,7 @@ export async function openCeiling(url: string, options: CeilingOptions): Promise
   const seriesSets = createSeriesSets();
 
   function batch(ids: number[], connection: number, batchRows: number): BatchArrays {
-    const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [], sets: [] },
-      values: [],
-      events: { systemId: [], ms: [], type: [], severity: [], message: [] },
-      systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
-      receivedAt: new Date(),
-    };
+    const arrays: BatchArrays = emptyBatchArrays(new Date());
     const inBatch = new Set<number>();
     while (arrays.values.length < batchRows) {
       const index = (nextOf[connection] as number) % options.systems;

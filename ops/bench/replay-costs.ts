@@ -16,7 +16,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createIngestRepo, type BatchArrays } from '../../backend/src/ingest/repo.js';
+import { createIngestRepo, emptyBatchArrays, type BatchArrays } from '../../backend/src/ingest/repo.js';
 import { createSeriesSets } from '../../backend/src/ingest/series-sets.js';
 import { parseAgentBody } from '../../backend/src/ingest/agent-body.js';
 import { parseJsonBody } from '../../backend/src/ingest/body.js';
@@ -146,13 +146,7 @@ export async function benchReplayCosts(argv: string[]): Promise<void> {
       s.cores.push(2);
     };
     const batchOf = (live: number, replays: number): BatchArrays => {
-      const arrays: BatchArrays = {
-        reports: { systemId: [], ms: [], sets: [] },
-        values: [],
-        events: { systemId: [], ms: [], type: [], severity: [], message: [] },
-        systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
-        receivedAt: new Date(),
-      };
+      const arrays: BatchArrays = emptyBatchArrays(new Date());
       for (let i = 0; i < live; i++) {
         const index = liveCursor++ % (systems / 2);
         const ms = (liveNext.get(index) ?? now) + INTERVAL_MS;

@@ -13,7 +13,7 @@
 import type { Logger } from '../lib/logger.js';
 import { retryTransient } from '../lib/transient.js';
 import { Unavailable } from '../lib/errors.js';
-import type { BatchArrays, BatchResult, IngestRepo } from './repo.js';
+import { emptyBatchArrays, type BatchArrays, type BatchResult, type IngestRepo } from './repo.js';
 import type { ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
 
 export type { EventToStore, ReportToStore, SystemTouch, WriteOutcome, WriteRequest } from './types.js';
@@ -156,13 +156,7 @@ export function createGroupCommitWriter(options: GroupCommitOptions): GroupCommi
   }
 
   async function store(batch: Entry[]): Promise<{ owners: Map<string, ReportToStore>; result: BatchResult }> {
-    const arrays: BatchArrays = {
-      reports: { systemId: [], ms: [], sets: [] },
-      values: [],
-      events: { systemId: [], ms: [], type: [], severity: [], message: [] },
-      systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
-      receivedAt: new Date(0),
-    };
+    const arrays: BatchArrays = emptyBatchArrays(new Date(0));
     const owners = new Map<string, ReportToStore>();
     const touches = new Map<number, SystemTouch>();
     for (const entry of batch) {

@@ -52,6 +52,17 @@ export interface BatchArrays {
   receivedAt: Date;
 }
 
+/** A batch with nothing in it yet; `receivedAt` as given (the group commit raises it to its newest request's). */
+export function emptyBatchArrays(receivedAt: Date): BatchArrays {
+  return {
+    reports: { systemId: [], ms: [], sets: [] },
+    values: [],
+    events: { systemId: [], ms: [], type: [], severity: [], message: [] },
+    systems: { id: [], seenMs: [], version: [], hostname: [], os: [], kernel: [], arch: [], cores: [] },
+    receivedAt,
+  };
+}
+
 export interface BatchResult {
   /** (system, report ts) pairs of which at least one sample was inserted. */
   inserted: { systemId: number; ms: number; rows: number }[];
