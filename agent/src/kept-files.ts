@@ -18,6 +18,8 @@ export interface KeptFiles {
   read: Read;
   /** Closes the files not read since the last sweep. */
   sweep: () => void;
+  /** Closes every file (the files' reader is turned off). */
+  closeAll: () => void;
 }
 
 /** Longer files (a /proc/<pid>/net/dev of many interfaces) are read the plain way. */
@@ -70,5 +72,8 @@ export function keptFiles(max: number): KeptFiles {
       else drop(path, kept.fd);
     }
   };
-  return { read, sweep };
+  const closeAll = () => {
+    for (const [path, kept] of open) drop(path, kept.fd);
+  };
+  return { read, sweep, closeAll };
 }

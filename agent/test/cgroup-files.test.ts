@@ -14,8 +14,8 @@ import {
   netDevBytes,
   placeOf,
   statsFromFiles,
-  type Read,
 } from '../src/collectors/cgroup-files.js';
+import type { Read } from '../src/kept-files.js';
 
 const ID = 'a'.repeat(40) + '0123456789abcdef01234567';
 const OTHER = 'b'.repeat(64);

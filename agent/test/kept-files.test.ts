@@ -61,4 +61,17 @@ describe('files kept open between reads', () => {
     kept.sweep();
     assert.equal(await openFds(), before);
   });
+
+  it('closes every file at once when its reader is turned off, and opens them again when read', async () => {
+    const before = await openFds();
+    const kept = keptFiles(10);
+    kept.read('/proc/self/stat');
+    kept.read('/proc/self/statm');
+    assert.equal(await openFds(), before + 2);
+    kept.closeAll();
+    assert.equal(await openFds(), before);
+    assert.match(kept.read('/proc/self/stat') ?? '', /^\d+ \(/);
+    assert.equal(await openFds(), before + 1);
+    kept.closeAll();
+  });
 });

@@ -15,8 +15,6 @@
 import { readFile, type Read } from '../kept-files.js';
 import type { Stats } from './container-figures.js';
 
-export { readFile, type Read };
-
 const CGROUP_ROOT = '/sys/fs/cgroup';
 
 /** A container's cgroup directories: cgroup v2's one, or cgroup v1's one per controller. */

@@ -9,7 +9,8 @@
  * reason. The files are read first, so a slow engine never delays them.
  */
 import type { Sample } from '../sample.js';
-import { memTotalOf, placeOf, statsFromFiles, type Place, type Read } from './cgroup-files.js';
+import type { Read } from '../kept-files.js';
+import { memTotalOf, placeOf, statsFromFiles, type Place } from './cgroup-files.js';
 import {
   figures,
   lookOf,

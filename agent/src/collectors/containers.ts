@@ -18,8 +18,7 @@ import type { ContainerText } from '../../../contracts/agent-report.js';
 import { MAX_CONTAINERS_PER_REPORT, MAX_IMAGE_LENGTH, PRINTABLE } from '../../../contracts/agent-report-limits.js';
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
-import type { Read } from './cgroup-files.js';
-import { keptFiles } from '../kept-files.js';
+import { keptFiles, readFile, type Read } from '../kept-files.js';
 import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
 import { healthOf, nameOf, type Inspection, type ListEntry, type Stats } from './container-figures.js';
 import { containerStats, type StatsState } from './container-stats.js';
@@ -134,7 +133,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
   const now = options.now ?? Date.now;
   // the real files kept open between collections (cgroup-files.ts), closed when no longer read
   const kept = options.read ? null : keptFiles(KEPT_FILES);
-  const read = options.read ?? (kept as ReturnType<typeof keptFiles>).read;
+  const read = options.read ?? kept?.read ?? readFile;
   const tracked = new Map<string, Tracked>();
   let described: ContainerText[] | undefined;
   let eventsSince: number | null = null;
@@ -221,8 +220,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
     described = undefined;
     const settings = containerSettings(options.settings());
     if (settings.off) {
-      kept?.sweep(); // two sweeps in a row close every file
-      kept?.sweep();
+      kept?.closeAll();
       return [];
     }
     const socket = settings.socket;
