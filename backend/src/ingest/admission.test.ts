@@ -13,7 +13,7 @@ import { createSelfMetrics } from '../self-metrics/registry.js';
 import { createLogger } from '../lib/logger.js';
 import { FakeClock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
-import { createAdmission } from './admission.js';
+import { createAdmission, type Admission } from './admission.js';
 import type { GroupCommitWriter } from './group-commit.js';
 import type { WriteOutcome, WriteRequest } from './types.js';
 
@@ -155,16 +155,28 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
   });
 });
 
-describe('admission.isReplay: what the group commit queues behind live reports', () => {
+describe('admission: a replay is what the group commit queues behind live reports', () => {
   it('is a replay when the oldest report is older than replayAgeMs, whatever the newest', () => {
     const clock = new FakeClock(new Date('2026-11-26T12:00:00Z'));
     const admission = createAdmission({ clock, replayAgeMs: 10 * 60_000 });
     const now = clock.now().getTime();
-    assert.equal(admission.isReplay([{ ms: now - 30_000 }, { ms: now }]), false);
-    assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 }]), false, 'exactly the age: live');
-    assert.equal(admission.isReplay([{ ms: now - 10 * 60_000 - 1 }, { ms: now }]), true);
+    const isReplay = (times: number[]) => admission.check(times.map((ms) => ({ ms, values: [] }))).replay;
+    assert.equal(isReplay([now - 30_000, now]), false);
+    assert.equal(isReplay([now - 10 * 60_000]), false, 'exactly the age: live');
+    assert.equal(isReplay([now - 10 * 60_000 - 1, now]), true);
   });
 });
+
+/** The Retry-After, seconds, of a replay (30 minutes old) checked now; null when it is admitted. */
+function replayWaitOf(admission: Admission, clock: FakeClock): number | null {
+  try {
+    admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
+    return null;
+  } catch (error) {
+    assert.ok(error instanceof TooMany);
+    return error.retryAfterSeconds;
+  }
+}
 
 describe('admission: refused replays are asked back at the pace replays are admitted', () => {
   /** An admission whose write path is made deep (150 samples not yet answered) by `deepen`. */
@@ -179,17 +191,11 @@ describe('admission: refused replays are asked back at the pace replays are admi
     });
     const never: Pick<GroupCommitWriter, 'write'> = { write: () => new Promise<WriteOutcome>(() => {}) };
     const deepWrite = { systemId: 1, reports: [{ values: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
-    /** The Retry-After of a replay refused now (null: admitted). */
-    const waitOf = () => {
-      try {
-        paced.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
-        return null;
-      } catch (error) {
-        assert.ok(error instanceof TooMany);
-        return error.retryAfterSeconds;
-      }
+    return {
+      clock,
+      waitOf: () => replayWaitOf(paced, clock),
+      deepen: () => void paced.tracking(never).write(deepWrite),
     };
-    return { clock, waitOf, deepen: () => void paced.tracking(never).write(deepWrite) };
   }
 
   it('gives a fleet refused at once return times one after the other, at the turn pace when nothing else is admitted', () => {
@@ -275,15 +281,7 @@ describe('admission: how deep is too deep follows the commit', () => {
       };
     };
     /** Whether a replay (30 minutes old) is admitted now. */
-    const admits = () => {
-      try {
-        admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: [] }]);
-        return true;
-      } catch (error) {
-        assert.ok(error instanceof TooMany);
-        return false;
-      }
-    };
+    const admits = () => replayWaitOf(admission, clock) === null;
     const live = () => admission.check([{ ms: clock.now().getTime() - 30_000, values: [] }]);
     return { clock, admission, write, admits, live };
   }

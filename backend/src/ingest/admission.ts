@@ -72,8 +72,6 @@ export interface Admission {
    * limit between this check and the write would otherwise all pass the same check.
    */
   check(reports: readonly { ms: number; values: { length: number } }[]): AdmissionReservation;
-  /** Whether a batch is a replay: its oldest report older than replayAgeMs. */
-  isReplay(reports: readonly { ms: number }[]): boolean;
   /**
    * The same before the body is parsed (parsing and validating a replayed buffer of 60 reports costs
    * ~10 ms of CPU, which the refusal saves): reads the first report's `ts` from the JSON text. Agents
@@ -93,6 +91,8 @@ export interface Admission {
 
 /** An admitted batch's samples held as pending until the writer counts them; `release()` is idempotent. */
 export interface AdmissionReservation {
+  /** Whether the batch is a replay (its oldest report older than replayAgeMs): queued behind live reports. */
+  replay: boolean;
   release(): void;
 }
 
@@ -132,9 +132,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
   /** The latest return time handed out to a refused replay. */
   let returnsUntil = 0;
 
+  const forgetAdmitted = (now: number) => {
+    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
+  };
   const admitted = (now: number) => {
     admittedAt.push(now);
-    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
+    forgetAdmitted(now);
   };
 
   /**
@@ -144,7 +147,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
    * while the path may be idle (nor as a stream of refusals while it is full).
    */
   function returnTime(now: number): number {
-    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
+    forgetAdmitted(now);
     // over the time the window's admissions span (at least 1 s): at a surge's start the last 10 s
     // hold only its first second, and a pace over all 10 s would space a fleet's returns 10 × too far
     const spanMs = Math.min(PACE_WINDOW_MS, Math.max(1000, now - (admittedAt[0] ?? now)));
@@ -187,11 +190,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return oldest;
   };
 
-  function reserve(reports: readonly { values: { length: number } }[]): AdmissionReservation {
+  function reserve(reports: readonly { values: { length: number } }[], replay: boolean): AdmissionReservation {
     let held = 0;
     for (const report of reports) held += report.values.length;
     pending += held;
     return {
+      replay,
       release() {
         pending -= held;
         held = 0;
@@ -219,11 +223,12 @@ export function createAdmission(options: AdmissionOptions): Admission {
   return {
     check(reports) {
       const now = options.clock.now().getTime();
-      if (pending > limitAt(now)) refuseIfOld(oldestOf(reports), true);
-      else if (now - oldestOf(reports) > replayAgeMs) admitted(now);
-      return reserve(reports);
+      const oldest = oldestOf(reports);
+      const replay = now - oldest > replayAgeMs;
+      if (pending > limitAt(now)) refuseIfOld(oldest, true);
+      else if (replay) admitted(now);
+      return reserve(reports, replay);
     },
-    isReplay: (reports) => options.clock.now().getTime() - oldestOf(reports) > replayAgeMs,
     checkBody(json) {
       if (pending <= limitAt(options.clock.now().getTime())) return;
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key

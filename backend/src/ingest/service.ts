@@ -57,7 +57,7 @@ export interface IngestServiceDeps {
   /** Argus's own metrics: what became of each request's reports and samples. */
   metrics?: IngestMetrics;
   /** Replayed batches are slowed with 429 while the write path is deep (admission.ts). */
-  admission?: Pick<Admission, 'check' | 'isReplay'>;
+  admission?: Pick<Admission, 'check'>;
   /** Script checks' states and messages (the reports' `scripts`). */
   scriptChecks?: ScriptChecksRecorder;
   /** Containers' images (the reports' `containers`). */
@@ -292,7 +292,7 @@ export function createIngestService(deps: IngestServiceDeps) {
           arch: info.arch ?? null,
           cores: info.cores ?? null,
         },
-        replay: deps.admission?.isReplay(inWindow) ?? false,
+        replay: reservation?.replay ?? false,
       });
       return { writing };
     } finally {
