@@ -207,17 +207,22 @@ describe('simulated agent slowed by the server', () => {
   });
   after(() => h.close());
 
-  it('keeps a replayed backlog refused with 429, sends only its newest report alone until Retry-After is over, then delivers it once', async () => {
+  /** An agent back from an outage whose backlog and newest report are refused while another system's write keeps the path deep. */
+  async function refusedBackFromOutage(hostname: string, seed: number) {
     const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
     const now = Date.now();
-    const agent = agentBackFromOutage(h, replaying, 'sim-replay', 2, now);
+    const agent = agentBackFromOutage(h, replaying, hostname, seed, now);
     agent.collect(now);
-
     const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
     while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
     const refused = await agent.send(now);
-    assert.deepEqual([refused?.status, agent.buffered], [429, 61]);
     assert.equal((await deep).status, 200);
+    return { agent, replaying, now, refused };
+  }
+
+  it('keeps a replayed backlog refused with 429, sends only its newest report alone until Retry-After is over, then delivers it once', async () => {
+    const { agent, replaying, now, refused } = await refusedBackFromOutage('sim-replay', 2);
+    assert.deepEqual([refused?.status, agent.buffered], [429, 61]);
     // while it waits: the newest report alone (live, so taken), once; it stays in the buffer
     const alone = await agent.send(now + 1_000);
     assert.deepEqual([alone?.status, alone?.sent, alone?.accepted, agent.buffered], [200, 1, 1, 61]);
@@ -233,14 +238,8 @@ describe('simulated agent slowed by the server', () => {
   });
 
   it('sends the buffer itself, not its newest report alone, when woken at the end of its wait', async () => {
-    const [busy, replaying] = [await h.boundAgent(), await h.boundAgent()];
-    const now = Date.now();
-    const agent = agentBackFromOutage(h, replaying, 'sim-woken', 3, now);
-    agent.collect(now);
-    const deep = h.post({ reports: [h.report(0, 100)] }, { token: await busy.token() });
-    while (h.feature.admission.pending() <= 50) await new Promise((resolve) => setTimeout(resolve, 5));
-    assert.equal((await agent.send(now))?.status, 429);
-    assert.equal((await deep).status, 200);
+    const { agent, now, refused } = await refusedBackFromOutage('sim-woken', 3);
+    assert.equal(refused?.status, 429);
     // woken when the wait is over (the driver, as runner.ts): the whole buffer, no lone report first
     const delivered = await agent.send(now + 20_000, true);
     assert.deepEqual([delivered?.status, delivered?.sent, delivered?.accepted, agent.buffered], [200, 61, 61, 0]);
