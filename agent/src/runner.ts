@@ -10,6 +10,7 @@
  * and fresh while its backlog waits. It stays in the buffer and comes again with the backlog (a
  * duplicate, stored once).
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { AgentBody, AgentReport } from '../../contracts/agent-report.js';
 import type { ReportBuffer } from './buffer.js';
 import type { Collector } from './collect.js';
@@ -210,15 +211,6 @@ export async function runAgent(deps: RunnerDeps, signal: AbortSignal): Promise<v
   }
 }
 
-/** Waits `ms`, or until the signal aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const wake = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', wake);
-      resolve();
-    };
-    const timer = setTimeout(wake, ms);
-    signal.addEventListener('abort', wake, { once: true });
-  });
-}
+/** Waits `ms`, or until the signal aborts (then it resolves early: the loop sees the signal). */
+const sleep = (ms: number, signal: AbortSignal): Promise<unknown> =>
+  delay(ms, undefined, { signal }).catch(() => undefined);
