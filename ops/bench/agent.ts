@@ -4,6 +4,10 @@
  * answers as Argus does, once over http and once over https (the usual production case: node:https
  * and TLS loaded), and reads the process's CPU time and resident memory from /proc, from the first
  * report on once the host tools' first runs are over (apt-get's simulation at start: then hourly).
+ * The sink keeps idle connections as the production proxy does (ops/nginx.conf.example sets no
+ * `keepalive_timeout`, so nginx's defaults: 75 s idle, 1,000 requests a connection), not for Node's
+ * default 5 s, which at the bench's 5 s interval closed about every connection between two reports;
+ * it counts the connections the agent opened.
  * Targets: ≤ 60 MB RSS, ≤ 20 ms CPU per collection, ≤ 1 % of one core at the 30 s interval.
  * `--scripts`: then again over http with 10 script checks run at every collection (the agent setting
  * `scripts.interval` 5 s in the sink's answer) and 5 drop-in files of 100 samples each, so the
@@ -13,7 +17,7 @@
  * `--containers N`: N idle containers of the test suites' tiny local image on their Docker engine
  * (agent/test/container-engine.ts), read by the agent (the setting `containers.socket` in the sink's
  * answer), removed at the end (`--engine-as-is`: the containers the engine runs already, none started). `--before <executable>`: that build and this one alternately, over
- * http, `--rounds R` times (default 3), then each one's median and the ratio after/before: the machine
+ * http (`--scheme https`: over https), `--rounds R` times (default 3), then each one's median and the ratio after/before: the machine
  * is shared, so the ratio of runs side by side says more than either figure.
  *
  * The executable run is a copy written in 64 KiB pieces, as the installer's curl writes it: postject
@@ -34,6 +38,9 @@ import { buildAgent } from '../../agent/build/build-agent.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from '../../agent/test/container-engine.js';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+/** nginx's defaults, which the production proxy runs with: `keepalive_timeout 75s`, `keepalive_requests 1000`. */
+const PROXY_KEEPALIVE_MS = 75_000;
+const PROXY_KEEPALIVE_REQUESTS = 1000;
 
 async function usage(pid: number): Promise<{ cpuMs: number; childrenMs: number; rssMb: number }> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
@@ -125,6 +132,10 @@ async function benchOnce({
     sink = https.createServer({ key: await readFile(key), cert: await readFile(cert) }, handler);
     env['NODE_EXTRA_CA_CERTS'] = cert; // the agent verifies the server as it would in production
   } else sink = http.createServer(handler);
+  sink.keepAliveTimeout = PROXY_KEEPALIVE_MS;
+  sink.maxRequestsPerSocket = PROXY_KEEPALIVE_REQUESTS;
+  let connections = 0;
+  sink.on('connection', () => (connections += 1));
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const config = join(state, `config-${scheme}${withScripts ? '-scripts' : ''}.yaml`);
   const stateDir = join(state, `${scheme}${withScripts ? '-scripts' : ''}`);
@@ -146,6 +157,7 @@ async function benchOnce({
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const start = await usage(agent.pid as number);
   const reportsAtStart = reports;
+  const connectionsAtStart = connections;
   let peakRss = start.rssMb;
   for (let t = 0; t < seconds; t += 5) {
     await new Promise((resolve) => setTimeout(resolve, 5000));
@@ -153,12 +165,13 @@ async function benchOnce({
   }
   const end = await usage(agent.pid as number);
   const collections = reports - reportsAtStart;
+  const opened = connections - connectionsAtStart;
   agent.kill('SIGTERM');
   sink.close();
   const perCollection = (end.cpuMs - start.cpuMs) / Math.max(1, collections);
   const toolsPerCollection = (end.childrenMs - start.childrenMs) / Math.max(1, collections);
   console.log(
-    `${label}agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s): ` +
+    `${label}agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s on ${opened} new connections): ` +
       `RSS ${end.rssMb.toFixed(1)} MB (peak ${peakRss.toFixed(1)}), CPU ${perCollection.toFixed(1)} ms per collection ` +
       `(collect + gzip + send), ${((perCollection / 30_000) * 100).toFixed(3)} % of one core at the 30 s interval; ` +
       `host tools it ran: ${toolsPerCollection.toFixed(1)} ms per collection`,
@@ -191,15 +204,15 @@ async function startContainers(count: number): Promise<() => Promise<void>> {
   return remove;
 }
 
-/** `before` and this build alternately over http, `rounds` times: each one's medians and their ratio. */
-async function compare(before: string, after: string, rounds: number, base: Omit<BenchRun, 'binary' | 'scheme'>) {
+/** `before` and this build alternately, `rounds` times: each one's medians and their ratio. */
+async function compare(before: string, after: string, rounds: number, base: Omit<BenchRun, 'binary'>) {
   const runs: Record<'before' | 'after', Figures[]> = { before: [], after: [] };
   for (let round = 1; round <= rounds; round++)
     for (const [which, binary] of [
       ['before', before],
       ['after', after],
     ] as const)
-      runs[which].push(await benchOnce({ ...base, binary, scheme: 'http', label: `round ${round}, ${which}: ` }));
+      runs[which].push(await benchOnce({ ...base, binary, label: `round ${round}, ${which}: ` }));
   const cpu = runs.before.map((b, i) => (runs.after[i] as Figures).cpuMs / b.cpuMs);
   const rss = runs.before.map((b, i) => (runs.after[i] as Figures).rssMb / b.rssMb);
   console.log(
@@ -239,7 +252,8 @@ export async function benchAgent(args: string[]): Promise<void> {
       const copy = join(state, 'argus-agent-before');
       await pipeline(createReadStream(before, { highWaterMark: 64 * 1024 }), createWriteStream(copy));
       await chmod(copy, 0o755);
-      await compare(copy, binary, Number(option('--rounds') ?? 3), base);
+      const scheme = option('--scheme') === 'https' ? 'https' : 'http';
+      await compare(copy, binary, Number(option('--rounds') ?? 3), { ...base, scheme });
       return;
     }
     for (const scheme of ['http', 'https'] as const) await benchOnce({ ...base, binary, scheme, withScripts: false });
