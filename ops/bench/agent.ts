@@ -1,13 +1,14 @@
 /**
- * `npm run bench -- agent [seconds]`: the footprint of the built x86_64 agent as a
- * service. It runs `argus-agent run` at the shortest interval (5 s) against a local sink that
- * answers as Argus does, once over http and once over https (the usual production case: node:https
- * and TLS loaded), and reads the process's CPU time and resident memory from /proc, from the first
- * report on once the host tools' first runs are over (apt-get's simulation at start: then hourly).
- * The sink keeps idle connections as the production proxy does (ops/nginx.conf.example sets no
- * `keepalive_timeout`, so nginx's defaults: 75 s idle, 1,000 requests a connection), not for Node's
- * default 5 s, which at the bench's 5 s interval closed about every connection between two reports;
- * it counts the connections the agent opened.
+ * `npm run bench -- agent [seconds]`: the footprint of the built x86_64 agent as a service. It runs
+ * `argus-agent run` at the shortest interval (5 s; `--interval S`: another) against a local sink
+ * that answers as Argus does, once over http and once over https (the usual production case:
+ * node:https and TLS loaded), and reads the process's CPU time and resident memory from /proc, from
+ * the first report on once the host tools' first runs are over (apt-get's simulation at start: then
+ * hourly). The sink keeps idle connections as the production proxy does (ops/nginx.conf.example
+ * sets no `keepalive_timeout`, so nginx's defaults: 75 s idle, 1,000 requests a connection), not for
+ * the 5 s of a Node server's default, and counts the connections the agent opened: an agent that
+ * keeps its connection 5 s (Node's default pool) reuses it in some collections at the 5 s interval,
+ * in none at the default 30 s, so `--interval 30` shows what a connection a report costs.
  * Targets: ≤ 60 MB RSS, ≤ 20 ms CPU per collection, ≤ 1 % of one core at the 30 s interval.
  * `--scripts`: then again over http with 10 script checks run at every collection (the agent setting
  * `scripts.interval` 5 s in the sink's answer) and 5 drop-in files of 100 samples each, so the
@@ -17,8 +18,9 @@
  * `--containers N`: N idle containers of the test suites' tiny local image on their Docker engine
  * (agent/test/container-engine.ts), read by the agent (the setting `containers.socket` in the sink's
  * answer), removed at the end (`--engine-as-is`: the containers the engine runs already, none started). `--before <executable>`: that build and this one alternately, over
- * http (`--scheme https`: over https), `--rounds R` times (default 3), then each one's median and the ratio after/before: the machine
- * is shared, so the ratio of runs side by side says more than either figure.
+ * http (`--scheme https`: over https), `--rounds R` times (default 3), then each one's median and
+ * the ratio after/before: the machine is shared, so the ratio of runs side by side says more than
+ * either figure.
  *
  * The executable run is a copy written in 64 KiB pieces, as the installer's curl writes it: postject
  * writes the whole file in one write(2), and on kernels whose page cache then holds it in large
@@ -90,6 +92,7 @@ interface BenchRun {
   state: string;
   scheme: 'http' | 'https';
   seconds: number;
+  interval: number;
   withScripts?: boolean;
   /** The engine's socket when the bench started containers for the agent to read. */
   containersSocket?: string;
@@ -101,6 +104,7 @@ async function benchOnce({
   state: stateRoot,
   scheme,
   seconds,
+  interval,
   withScripts = false,
   containersSocket,
   label = '',
@@ -142,7 +146,7 @@ async function benchOnce({
   const port = (sink.address() as { port: number }).port;
   await writeFile(
     config,
-    `webhook_url: "${scheme}://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "bench"\nstate_dir: "${stateDir}"\ninterval: 5\n${extraConfig}`,
+    `webhook_url: "${scheme}://127.0.0.1:${port}/api/webhook/metrics"\nwebhook_secret: "bench"\nstate_dir: "${stateDir}"\ninterval: ${interval}\n${extraConfig}`,
   );
   const agent = spawn(binary, ['run', '--config', config], { stdio: 'ignore', env });
   // start-up and the first report's two looks
@@ -238,6 +242,7 @@ export async function benchAgent(args: string[]): Promise<void> {
   const base = {
     state,
     seconds,
+    interval: Number(option('--interval') ?? 5),
     withScripts: args.includes('--scripts'),
     ...(containers > 0 || asIs ? { containersSocket: ENGINE_SOCKET } : {}),
   };
