@@ -57,6 +57,13 @@ async function usage(pid: number): Promise<{ cpuMs: number; childrenMs: number; 
   };
 }
 
+/** Of the resident memory, the executable's (and libraries') file pages and the anonymous rest, MB. */
+async function residentSplit(pid: number): Promise<{ fileMb: number; anonymousMb: number }> {
+  const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+  const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0);
+  return { fileMb: (kB('Rss') - kB('Anonymous')) / 1024, anonymousMb: kB('Anonymous') / 1024 };
+}
+
 /** The agent's child processes now (the host tools it runs), as pids. */
 const childrenOf = async (pid: number) =>
   (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).trim();
@@ -168,6 +175,7 @@ async function benchOnce({
     peakRss = Math.max(peakRss, (await usage(agent.pid as number)).rssMb);
   }
   const end = await usage(agent.pid as number);
+  const split = await residentSplit(agent.pid as number);
   const collections = reports - reportsAtStart;
   const opened = connections - connectionsAtStart;
   agent.kill('SIGTERM');
@@ -176,7 +184,7 @@ async function benchOnce({
   const toolsPerCollection = (end.childrenMs - start.childrenMs) / Math.max(1, collections);
   console.log(
     `${label}agent over ${scheme}${withScripts ? ' with 10 script checks and 5 drop-in files' : ''} (built x86_64 executable, ${collections} collections and reports in ${seconds} s on ${opened} new connections): ` +
-      `RSS ${end.rssMb.toFixed(1)} MB (peak ${peakRss.toFixed(1)}), CPU ${perCollection.toFixed(1)} ms per collection ` +
+      `RSS ${end.rssMb.toFixed(1)} MB (peak ${peakRss.toFixed(1)}; ${split.fileMb.toFixed(1)} MB file pages, ${split.anonymousMb.toFixed(1)} anonymous), CPU ${perCollection.toFixed(1)} ms per collection ` +
       `(collect + gzip + send), ${((perCollection / 30_000) * 100).toFixed(3)} % of one core at the 30 s interval; ` +
       `host tools it ran: ${toolsPerCollection.toFixed(1)} ms per collection`,
   );
