@@ -1,7 +1,8 @@
 /**
- * One POST of reports to the webhook: gzip JSON, a fresh token, 20 s at most (a stalled connection
- * is given up and dialled anew by the next attempt), on the connection kept from the previous report. The answer's status decides what happens next
- * (sender.ts): 200 stored, 413 halve the batch, 429/5xx wait (Retry-After), 401/403 stop and say why.
+ * One POST of reports to the webhook, on the connection kept from the previous report: gzip JSON, a
+ * fresh token, 20 s at most (a stalled connection is given up and dialled anew by the next attempt).
+ * The answer's status decides what happens next (sender.ts): 200 stored, 413 halve the batch,
+ * 429/5xx wait (Retry-After), 401/403 stop and say why.
  */
 import http from 'node:http';
 import type https from 'node:https';
@@ -21,9 +22,9 @@ export interface Delivery {
  * How long the connection to the server is kept between reports: longer than the default 30 s
  * interval, so every report at it goes out on the connection (and TLS session) of the previous one;
  * shorter than the idle timeouts of what usually sits in front of the server (nginx's default
- * `keepalive_timeout` of 75 s in ops/nginx.conf.example, the app's own 65 s, a cloud load balancer's,
- * often 60 s), so that the agent, not the server, normally closes an idle connection. Node's default pool
- * closes it after 5 s: a full TLS handshake every report.
+ * `keepalive_timeout` of 75 s in ops/nginx.conf.example, the app's own 65 s, a cloud load
+ * balancer's, often 60 s), so that the agent, not the server, normally closes an idle connection.
+ * Node's default pool closes it after 5 s: a full TLS handshake every report.
  */
 export const KEPT_CONNECTION_IDLE_MS = 50_000;
 /**
