@@ -197,10 +197,24 @@ interface PendingLookup {
 }
 
 export function createIngestRepo(db: Knex) {
-  // Every request looks its system up. The lookups of one turn of the event loop
-  // share one query (a fresh read each time, nothing cached): one round trip
-  // instead of dozens at a thousand requests a second.
+  // Every request looks its system up, with a fresh read (nothing cached). One lookup
+  // query is in flight at a time: the lookups that arrive meanwhile go out together
+  // when it returns (or, with none in flight, at the end of the event-loop turn). So
+  // requests spread over time, as agents send them, share a round trip too, instead
+  // of one query each; a lookup still starts after its request arrived.
   let pending: PendingLookup[] = [];
+  let lookingUp = false;
+
+  function sendPending(): void {
+    if (lookingUp || pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    lookingUp = true;
+    void lookUp(batch).finally(() => {
+      lookingUp = false;
+      sendPending();
+    });
+  }
 
   async function lookUp(batch: PendingLookup[]): Promise<void> {
     try {
@@ -232,12 +246,7 @@ export function createIngestRepo(db: Knex) {
     /** The system of an agent `sub`, or null. */
     findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
       return new Promise((resolve, reject) => {
-        if (pending.length === 0)
-          setImmediate(() => {
-            const batch = pending;
-            pending = [];
-            void lookUp(batch);
-          });
+        if (pending.length === 0 && !lookingUp) setImmediate(sendPending);
         pending.push({ agentId, resolve, reject });
       });
     },
