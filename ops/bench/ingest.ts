@@ -39,7 +39,7 @@ import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { backendCpuSince, startArgusServer, type ArgusServer, type ServerSnapshot } from './argus-server.js';
 import { ceilingPhase, openCeiling } from './ingest-ceiling.js';
 import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
-import { AheadSender, nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
+import { nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
 
 export interface Contender {
   label: string;
@@ -102,7 +102,7 @@ export async function argusPhase(
   await Promise.all(
     agents.map(async (agent, i) => {
       let next = started + (period * i) / agents.length;
-      const sender = written ? new AheadSender(agent, url, written.requests[i] ?? []) : null;
+      const sender = written?.senders[i] ?? null;
       while (performance.now() < until) {
         if (period) {
           const wait = next - performance.now();
