@@ -1,6 +1,7 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
+import { coalescedLoads } from '../lib/coalesced-loads.js';
 import { boolArray, float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
 import type { SeriesSet } from './series-sets.js';
 
@@ -190,42 +191,13 @@ function soleReports(systemIds: readonly number[]): boolean[] {
 
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
 
-interface PendingLookup {
-  agentId: string;
-  resolve(row: AgentSystemRow | null): void;
-  reject(error: unknown): void;
-}
-
 export function createIngestRepo(db: Knex) {
-  // Every request looks its system up, with a fresh read (nothing cached). One lookup
-  // query is in flight at a time: the lookups that arrive meanwhile go out together
-  // when it returns (or, with none in flight, at the end of the event-loop turn). So
-  // requests spread over time, as agents send them, share a round trip too, instead
-  // of one query each; a lookup still starts after its request arrived.
-  let pending: PendingLookup[] = [];
-  let lookingUp = false;
-
-  function sendPending(): void {
-    if (lookingUp || pending.length === 0) return;
-    const batch = pending;
-    pending = [];
-    lookingUp = true;
-    void lookUp(batch).finally(() => {
-      lookingUp = false;
-      sendPending();
-    });
-  }
-
-  async function lookUp(batch: PendingLookup[]): Promise<void> {
-    try {
-      const ids = [...new Set(batch.map((lookup) => lookup.agentId))];
-      const rows = await preparedQuery(db, 'ingest_find_systems', FIND_SYSTEMS, [textArray(ids)]);
-      const byAgent = new Map(rows.map((row) => [row['agent_id'] as string, mapSystem(row)]));
-      for (const lookup of batch) lookup.resolve(byAgent.get(lookup.agentId) ?? null);
-    } catch (error) {
-      for (const lookup of batch) lookup.reject(error);
-    }
-  }
+  // Every request looks its system up, with a fresh read (nothing cached); the lookups share their
+  // queries (lib/coalesced-loads.ts): one in flight, those asked for meanwhile together after it.
+  const systemOf = coalescedLoads(async (agentIds: string[]) => {
+    const rows = await preparedQuery(db, 'ingest_find_systems', FIND_SYSTEMS, [textArray(agentIds)]);
+    return new Map(rows.map((row) => [row['agent_id'] as string, mapSystem(row)]));
+  });
 
   /** Each report's set id: a set is looked up once, then its object keeps its id (series-sets.ts). */
   async function seriesSetIds(sets: readonly SeriesSet[]): Promise<number[]> {
@@ -244,11 +216,8 @@ export function createIngestRepo(db: Knex) {
 
   return {
     /** The system of an agent `sub`, or null. */
-    findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
-      return new Promise((resolve, reject) => {
-        if (pending.length === 0 && !lookingUp) setImmediate(sendPending);
-        pending.push({ agentId, resolve, reject });
-      });
+    async findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
+      return (await systemOf(agentId)) ?? null;
     },
 
     async findClusterByEnrollmentKey(key: string): Promise<EnrollmentCluster | null> {
