@@ -192,12 +192,13 @@ function soleReports(systemIds: readonly number[]): boolean[] {
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
 
 export function createIngestRepo(db: Knex) {
-  // Every request looks its system up, with a fresh read (nothing cached); the lookups share their
-  // queries (lib/coalesced-loads.ts): one in flight, those asked for meanwhile together after it.
+  // Every request looks its system up, with a fresh read (nothing cached). The lookups of one turn of
+  // the event loop share one query (lib/coalesced-loads.ts), with no bound on the queries in flight:
+  // one in flight at a time held each saturated request back by up to a round trip more.
   const systemOf = coalescedLoads(async (agentIds: string[]) => {
     const rows = await preparedQuery(db, 'ingest_find_systems', FIND_SYSTEMS, [textArray(agentIds)]);
     return new Map(rows.map((row) => [row['agent_id'] as string, mapSystem(row)]));
-  });
+  }, Infinity);
 
   /** Each report's set id: a set is looked up once, then its object keeps its id (series-sets.ts). */
   async function seriesSetIds(sets: readonly SeriesSet[]): Promise<number[]> {

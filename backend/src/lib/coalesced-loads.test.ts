@@ -5,13 +5,14 @@ import { coalescedLoads } from './coalesced-loads.js';
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A loader whose calls are recorded and answered when the test says so. */
-function heldLoader() {
+function heldLoader(maxInFlight?: number) {
   const calls: { keys: string[]; answer(values: Map<string, string> | Error): void }[] = [];
   const load = coalescedLoads(
     (keys: string[]) =>
       new Promise<Map<string, string>>((resolve, reject) => {
         calls.push({ keys, answer: (values) => (values instanceof Error ? reject(values) : resolve(values)) });
       }),
+    maxInFlight,
   );
   return { load, calls };
 }
@@ -49,6 +50,21 @@ describe('coalesced loads', () => {
     );
     calls[1]?.answer(upper(['b', 'c']));
     assert.deepEqual(await Promise.all([second, third]), ['B', 'C']);
+  });
+
+  it("with more loads allowed in flight, sends a later turn's keys at once", async () => {
+    const { load, calls } = heldLoader(Infinity);
+    const first = load('a');
+    await nextTurn();
+    const second = load('b');
+    await nextTurn();
+    assert.deepEqual(
+      calls.map((call) => call.keys),
+      [['a'], ['b']],
+    );
+    calls[1]?.answer(upper(['b']));
+    calls[0]?.answer(upper(['a']));
+    assert.deepEqual(await Promise.all([first, second]), ['A', 'B']);
   });
 
   it('fails the asks of a failed load, and the next ones load anew', async () => {

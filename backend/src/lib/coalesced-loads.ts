@@ -1,9 +1,9 @@
 /**
- * Loads by key that share their queries: one query is in flight at a time, and the keys asked for
- * meanwhile go out together when it returns (with none in flight, at the end of the event loop's
- * turn). Requests spread over time, as agents send them, so share a round trip as well as those of
- * one turn, and a burst of a thousand asks costs a few queries, not a thousand. A load still starts
- * after it was asked for: nothing is cached here.
+ * Loads by key that share their queries: the keys asked for in one turn of the event loop go out
+ * together at its end, and once `maxInFlight` loads are in flight the keys asked for meanwhile wait
+ * and go out together when one returns. With one in flight, requests spread over time share a round
+ * trip as well as those of one turn, and a burst of a thousand asks costs a few queries, not a
+ * thousand. A load still starts after it was asked for: nothing is cached here.
  */
 export type CoalescedLoad<K, V> = (key: K) => Promise<V | undefined>;
 
@@ -12,10 +12,16 @@ interface Waiter<V> {
   reject(error: unknown): void;
 }
 
-/** `loadMany` answers the values of the keys it found; a key it leaves out is answered undefined. */
-export function coalescedLoads<K, V>(loadMany: (keys: K[]) => Promise<Map<K, V>>): CoalescedLoad<K, V> {
+/**
+ * `loadMany` answers the values of the keys it found; a key it leaves out is answered undefined.
+ * `maxInFlight`: loads at once at most (default 1).
+ */
+export function coalescedLoads<K, V>(
+  loadMany: (keys: K[]) => Promise<Map<K, V>>,
+  maxInFlight = 1,
+): CoalescedLoad<K, V> {
   let waiting = new Map<K, Waiter<V>[]>();
-  let loading = false;
+  let inFlight = 0;
 
   async function loadAll(batch: Map<K, Waiter<V>[]>): Promise<void> {
     try {
@@ -27,19 +33,19 @@ export function coalescedLoads<K, V>(loadMany: (keys: K[]) => Promise<Map<K, V>>
   }
 
   function sendWaiting(): void {
-    if (loading || waiting.size === 0) return;
+    if (inFlight >= maxInFlight || waiting.size === 0) return;
     const batch = waiting;
     waiting = new Map();
-    loading = true;
+    inFlight += 1;
     void loadAll(batch).finally(() => {
-      loading = false;
+      inFlight -= 1;
       sendWaiting();
     });
   }
 
   return (key) =>
     new Promise((resolve, reject) => {
-      if (waiting.size === 0 && !loading) setImmediate(sendWaiting);
+      if (waiting.size === 0 && inFlight < maxInFlight) setImmediate(sendWaiting);
       const waiters = waiting.get(key);
       if (waiters) waiters.push({ resolve, reject });
       else waiting.set(key, [{ resolve, reject }]);
