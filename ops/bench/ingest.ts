@@ -6,9 +6,9 @@
  * answered; with --baseline both checkouts, in turn first), Prometheus's
  * remote-write receiver saturated with the same reports by as many senders
  * (prometheus-peer.ts; skipped, saying how to install it, when the machine has
- * no `prometheus`), the ceiling (plain unnest insert straight into PostgreSQL)
- * at each checkout's statement size, Argus's own group-commit statement alone
- * (same rows and connections, no HTTP), then Argus paced at --rate reports/s.
+ * no `prometheus`), Argus paced at --rate reports/s, then the ceiling (plain
+ * unnest insert straight into PostgreSQL) at each checkout's statement size and
+ * Argus's own group-commit statement alone (same rows and connections, no HTTP).
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
@@ -291,8 +291,8 @@ export async function benchIngest(argv: string[]): Promise<void> {
     const ceilingCpu: CpuPerReport[] = [];
     const statements: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      // saturated phases back to back (the checkouts in turn first), then the ceilings: a ceiling's
-      // millions of rows leave PostgreSQL writing after it, which must not fall on one checkout's phases
+      // saturated phases back to back (the checkouts in turn first), the paced ones, then the ceilings: a
+      // ceiling's millions of rows leave PostgreSQL writing after it, which must not fall on Argus's phases
       const order = round % 2 ? contenders : [...contenders].reverse();
       for (const contender of order) {
         const saturated = await argusPhase(
@@ -312,6 +312,20 @@ export async function benchIngest(argv: string[]): Promise<void> {
         for (const contender of contenders) {
           contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
           console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
+      }
+      if (rate > 0) {
+        for (const contender of order) {
+          contender.paced.push(
+            await argusPhase(
+              `round ${round} ${contender.label} paced at ${rate}/s`,
+              contender,
+              seconds,
+              rate,
+              samplesPerReport,
+              phaseOptions(contender),
+            ),
+          );
         }
       }
       let batchRows = samplesPerReport;
@@ -342,20 +356,6 @@ export async function benchIngest(argv: string[]): Promise<void> {
         samplesPerReport,
       );
       statements.push(alone.rowsPerS / (ceilings.at(-1) ?? alone.rowsPerS));
-      if (rate > 0) {
-        for (const contender of order) {
-          contender.paced.push(
-            await argusPhase(
-              `round ${round} ${contender.label} paced at ${rate}/s`,
-              contender,
-              seconds,
-              rate,
-              samplesPerReport,
-              phaseOptions(contender),
-            ),
-          );
-        }
-      }
     }
 
     console.log(`\nsummary (medians of ${values.rounds} rounds; load now ${load()}):`);
