@@ -255,6 +255,8 @@ export async function benchIngest(argv: string[]): Promise<void> {
         `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ', plain JSON'}${values['fresh-tokens'] ? ', a new token a request' : ', a token reused'}, ${seconds} s phases, ` +
         `${values.rounds} rounds; ${writeAhead ? 'requests written ahead of each phase, sent on one raw keep-alive connection a sender' : 'requests written and sent by each agent as it goes (node:http)'}; ceiling on ${connections} connections` +
         `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
+        // /api/metrics answers from one process: its statements are that process's
+        `${Number(values.processes) > 1 ? `Argus in ${values.processes} processes (statements: one process's); ` : ''}` +
         `${os.cpus().length} cores, load ${load()}`,
     );
     // enrolment: every agent's first report binds its system (and warms the server up)
