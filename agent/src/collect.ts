@@ -77,7 +77,7 @@ export function createCollector(host: Host, options: CollectorOptions = {}) {
     diskIoCollector(host, clock),
     networkCollector(host, clock),
     kernelCollector(host, procStats.stats),
-    configuredCollector(settings, run),
+    configuredCollector(host, settings, run),
     processesCollector(host, settings, clock, procStats.stats),
     containers,
     textfileCollector({ dir: options.textfileDir ?? DEFAULT_TEXTFILE_DIR, settings, log }),

@@ -12,6 +12,7 @@ import { createServer } from 'node:tls';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { configuredCollector, watchListOf, type RunTool } from '../src/collectors/configured.js';
+import type { Host } from '../src/host.js';
 import type { Sample } from '../src/sample.js';
 
 const run = promisify(execFile);
@@ -29,6 +30,15 @@ const systemd: RunTool = async (file, args) => {
   }
   return null;
 };
+
+/** A host whose systemd runtime directory is there or not: only systemd's presence is asked of it. */
+const hostOf = (systemdRuns: boolean): Host => ({
+  read: async () => null,
+  list: async () => [],
+  statfs: async () => null,
+  isDirectory: async (path) => systemdRuns && path === '/run/systemd/system',
+});
+const hostWithSystemd = hostOf(true);
 
 describe('what agent settings ask the agent to watch', () => {
   let dir: string;
@@ -93,7 +103,7 @@ describe('what agent settings ask the agent to watch', () => {
       'backup.db': marker,
       'backup.gone': join(dir, 'missing.done'),
     };
-    const samples = await configuredCollector(() => settings, systemd)();
+    const samples = await configuredCollector(hostWithSystemd, () => settings, systemd)();
     assert.equal(value(samples, 'services.failed'), 1);
     assert.equal(value(samples, 'service.active', 'nginx'), 1);
     assert.equal(value(samples, 'service.active', 'postgresql'), 0);
@@ -109,6 +119,7 @@ describe('what agent settings ask the agent to watch', () => {
 
   it('leaves the services out on a host without systemd', async () => {
     const samples = await configuredCollector(
+      hostWithSystemd,
       () => ({ services: 'nginx' }),
       async () => null,
     )();
@@ -121,12 +132,7 @@ describe('what agent settings ask the agent to watch', () => {
       asked.push(file);
       return systemd(file, args);
     };
-    const samples = await configuredCollector(
-      () => ({ services: 'nginx' }),
-      recording,
-      Date.now,
-      () => false,
-    )();
+    const samples = await configuredCollector(hostOf(false), () => ({ services: 'nginx' }), recording)();
     assert.deepEqual(asked, []);
     assert.deepEqual(samples, []);
   });

@@ -12,7 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -32,6 +32,11 @@ export interface ArgusServerOptions {
   nodeArgs?: string[];
   /** Extra environment (e.g. a lever's switch). */
   env?: Record<string, string>;
+  /**
+   * Processes serving HTTP (default 1): more runs the checkout's server under cluster-server.ts, to
+   * measure what several processes would give (the singletons are not shared out there).
+   */
+  processes?: number;
 }
 
 /** Cumulative figures of the server at one moment; phases take differences. */
@@ -70,6 +75,41 @@ export function processCpuSeconds(pid: number, tid?: number): number {
   }
 }
 
+/** The processes `pid` started (its main thread's children; a node:cluster primary's workers). */
+function childProcesses(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of `pid` and the processes it started (all threads, or with `mainThreads` their main threads alone). */
+export function processTreeCpuSeconds(pid: number, mainThreads = false): number {
+  const own = processCpuSeconds(pid, mainThreads ? pid : undefined);
+  return childProcesses(pid).reduce((total, child) => total + processTreeCpuSeconds(child, mainThreads), own);
+}
+
+/** The loop probe's figures: each cluster worker's file summed when there are any, else the process's own. */
+export function readLoop(loopFile: string): { active: number; idle: number } {
+  const read = (file: string) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as { active: number; idle: number };
+    } catch {
+      return null;
+    }
+  };
+  const workers = readdirSync(path.dirname(loopFile))
+    .filter((name) => name.startsWith(`${path.basename(loopFile)}.`))
+    .map((name) => read(path.join(path.dirname(loopFile), name)))
+    .filter((loop) => loop !== null);
+  const loops = workers.length ? workers : [read(loopFile) ?? { active: 0, idle: 0 }];
+  return loops.reduce((sum, loop) => ({ active: sum.active + loop.active, idle: sum.idle + loop.idle }), {
+    active: 0,
+    idle: 0,
+  });
+}
+
 /** CPU seconds of every backend now connected to `database`, by pid (backends live as long as the pool). */
 export async function backendCpu(admin: pg.Client, database: string): Promise<Map<number, number>> {
   const result = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [database]);
@@ -104,6 +144,16 @@ function run(command: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<vo
     child.once('error', reject);
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command.join(' ')} exited ${code}`))));
   });
+}
+
+/** A server's error line, short: its message and its error's (not the stack). */
+function serverError(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: string; err?: { message?: string } };
+    return `server error: ${entry.msg ?? ''}${entry.err?.message ? ` (${entry.err.message})` : ''}`;
+  } catch {
+    return line.slice(0, 300);
+  }
 }
 
 export async function startArgusServer(options: ArgusServerOptions) {
@@ -162,6 +212,7 @@ async function startOn(database: string, options: ArgusServerOptions) {
     enrollmentKeys.push(key);
   }
 
+  const processes = options.processes ?? 1;
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -171,14 +222,20 @@ async function startOn(database: string, options: ArgusServerOptions) {
       // the event-loop probe: one small file write a second, nothing else (see loop-probe.ts)
       '--import',
       path.join(HERE, 'loop-probe.ts'),
-      'backend/src/main.ts',
+      processes > 1 ? path.join(HERE, 'cluster-server.ts') : 'backend/src/main.ts',
     ],
-    { cwd: checkout, env, stdio: ['ignore', 'pipe', 'inherit'] },
+    {
+      cwd: checkout,
+      env: processes > 1 ? { ...env, ARGUS_PROCESSES: String(processes) } : env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
   );
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`Argus exited (${code}) before listening`)));
     const lines = readline.createInterface({ input: child.stdout as NodeJS.ReadableStream });
     lines.on('line', (line) => {
+      // the server's errors are shown (the rest of its log is not the bench's output)
+      if (/^\{"level":[56]0,/.test(line)) console.error(serverError(line));
       if (!line.includes('Argus listening')) return;
       resolve((JSON.parse(line) as { port: number }).port);
     });
@@ -198,18 +255,13 @@ async function startOn(database: string, options: ArgusServerOptions) {
         (await fetch(`${base}/api/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } })).text();
       // a kept-alive connection the server closed at its idle timeout as the request went out: once more
       const text = await read().catch(read);
-      let loop = { active: 0, idle: 0 };
-      try {
-        loop = JSON.parse(readFileSync(loopFile, 'utf8')) as typeof loop;
-      } catch {
-        // not written yet
-      }
+      const loop = readLoop(loopFile);
       const backends = await backendCpu(admin, database);
       return {
         backends,
         at: {
-          cpuSeconds: processCpuSeconds(pid),
-          mainThreadCpuSeconds: processCpuSeconds(pid, pid),
+          cpuSeconds: processTreeCpuSeconds(pid),
+          mainThreadCpuSeconds: processTreeCpuSeconds(pid, true),
           dbCpuSeconds: 0,
           loopActiveMs: loop.active,
           loopIdleMs: loop.idle,
@@ -235,7 +287,8 @@ async function startOn(database: string, options: ArgusServerOptions) {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
       await admin.end();
-      rmSync(loopFile, { force: true });
+      for (const name of readdirSync(path.dirname(loopFile)))
+        if (name.startsWith(path.basename(loopFile))) rmSync(path.join(path.dirname(loopFile), name), { force: true });
       rmSync(env['AGENT_DIST_DIR'] as string, { recursive: true, force: true });
       await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     },

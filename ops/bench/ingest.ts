@@ -6,14 +6,14 @@
  * answered; with --baseline both checkouts, in turn first), Prometheus's
  * remote-write receiver saturated with the same reports by as many senders
  * (prometheus-peer.ts; skipped, saying how to install it, when the machine has
- * no `prometheus`), the ceiling (plain unnest insert straight into PostgreSQL)
- * at each checkout's statement size, Argus's own group-commit statement alone
- * (same rows and connections, no HTTP), then Argus paced at --rate reports/s.
+ * no `prometheus`), Argus paced at --rate reports/s, then the ceiling (plain
+ * unnest insert straight into PostgreSQL) at each checkout's statement size and
+ * Argus's own group-commit statement alone (same rows and connections, no HTTP).
  * Figures only; nothing passes or fails.
  *
  *   npm run bench -- ingest [--systems 300] [--seconds 15] [--rounds 3] [--rate 2000] [--no-gzip]
  *     [--no-fresh-tokens] [--baseline DIR] [--profile DIR] [--connections 4] [--no-prometheus]
- *     [--containers 50] [--node-args="--max-semi-space-size=64"] [--no-write-ahead]
+ *     [--containers 50] [--node-args="--max-semi-space-size=64"] [--no-write-ahead] [--processes 2]
  *
  * Agents send as the argus-agent does: gzip bodies and a new token a request (its own HMAC, so no
  * token is served from the server's cache). --no-gzip sends plain JSON and --no-fresh-tokens reuses a
@@ -28,6 +28,9 @@
  * --containers N: each host also reports N running containers (13 series each).
  * --node-args="FLAGS": node flags for this checkout's server alone (not the baseline's): a flag's
  * effect, measured with --baseline DIR set to the same code.
+ * --processes N: this checkout's server (not the baseline's) serves HTTP in N processes
+ * (cluster-server.ts, measurement only: each process runs the server's singletons too); its CPU
+ * is summed over the processes and its event loop's busy share averaged.
  */
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -39,7 +42,8 @@ import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { backendCpuSince, startArgusServer, type ArgusServer, type ServerSnapshot } from './argus-server.js';
 import { ceilingPhase, openCeiling } from './ingest-ceiling.js';
 import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
-import { AheadSender, nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
+import { nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
+import { cpuAccount, fmt, median, medianCpu, type CpuPerReport } from './ingest-figures.js';
 
 export interface Contender {
   label: string;
@@ -61,21 +65,11 @@ export interface PhaseResult {
   cpu: CpuPerReport;
 }
 
-export interface CpuPerReport {
-  server: number;
-  postgres: number;
-  bench: number;
-  /** The server's main thread alone (Argus phases only). */
-  serverMain?: number;
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 /** Agents send for `seconds` (as fast as answered, or `rate` reports/s in total); the server's share measured (the checks bench too). */
 export async function argusPhase(
@@ -102,7 +96,7 @@ export async function argusPhase(
   await Promise.all(
     agents.map(async (agent, i) => {
       let next = started + (period * i) / agents.length;
-      const sender = written ? new AheadSender(agent, url, written.requests[i] ?? []) : null;
+      const sender = written?.senders[i] ?? null;
       while (performance.now() < until) {
         if (period) {
           const wait = next - performance.now();
@@ -175,28 +169,6 @@ export async function argusPhase(
   return result;
 }
 
-const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
-const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({
-  server: median(list.map((c) => c.server)),
-  postgres: median(list.map((c) => c.postgres)),
-  bench: median(list.map((c) => c.bench)),
-  serverMain: median(list.map((c) => c.serverMain ?? 0)),
-});
-
-/**
- * Where the CPU of a report goes, Argus saturated against the ceiling. Both saturate the same cores,
- * so Argus/ceiling is about the ceiling's CPU a report over Argus's: the bound printed.
- */
-function cpuAccount(label: string, argus: CpuPerReport, ceiling: CpuPerReport): string {
-  const f = (n: number) => n.toFixed(2);
-  return (
-    `  ${label} CPU a report (ms): server ${f(argus.server)} (main thread ${f(argus.serverMain ?? 0)}), PostgreSQL ${f(argus.postgres)}, bench ${f(argus.bench)}, ` +
-    `total ${f(sum(argus))}; the ceiling's: PostgreSQL ${f(ceiling.postgres)}, bench ${f(ceiling.bench)}, total ` +
-    `${f(sum(ceiling))}; on ${os.cpus().length} cores that CPU alone bounds Argus at ` +
-    `${fmt((os.cpus().length * 1000) / sum(argus))} reports/s and Argus/ceiling at ${f(sum(ceiling) / sum(argus))}`
-  );
-}
-
 /** `bench ingest` with its command-line arguments (npm run bench -- ingest …). */
 export async function benchIngest(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -215,6 +187,7 @@ export async function benchIngest(argv: string[]): Promise<void> {
       containers: { type: 'string', default: '0' },
       'node-args': { type: 'string', default: '' },
       'write-ahead': { type: 'boolean', default: true },
+      processes: { type: 'string', default: '1' },
     },
     allowNegative: true,
   });
@@ -246,7 +219,12 @@ export async function benchIngest(argv: string[]): Promise<void> {
       ['baseline', values.baseline],
     ] as const) {
       if (label === 'baseline' && !checkout) continue;
-      const server = await startArgusServer({ clusters, nodeArgs: argsOf(label), ...(checkout ? { checkout } : {}) });
+      const server = await startArgusServer({
+        clusters,
+        nodeArgs: argsOf(label),
+        ...(checkout ? { checkout } : {}),
+        processes: label === 'Argus' ? Number(values.processes) : 1,
+      });
       const agents = Array.from(
         { length: systems },
         (_, i) =>
@@ -277,13 +255,20 @@ export async function benchIngest(argv: string[]): Promise<void> {
         `${systems} agents, ${samplesPerReport}-sample reports${values.gzip ? ', gzip' : ', plain JSON'}${values['fresh-tokens'] ? ', a new token a request' : ', a token reused'}, ${seconds} s phases, ` +
         `${values.rounds} rounds; ${writeAhead ? 'requests written ahead of each phase, sent on one raw keep-alive connection a sender' : 'requests written and sent by each agent as it goes (node:http)'}; ceiling on ${connections} connections` +
         `${peer ? `; Prometheus (remote write, snappy protobuf, one report a request, ${systems} senders)` : ''}; ` +
+        // /api/metrics answers from one process: its statements are that process's
+        `${Number(values.processes) > 1 ? `Argus in ${values.processes} processes (statements: one process's); ` : ''}` +
         `${os.cpus().length} cores, load ${load()}`,
     );
     // enrolment: every agent's first report binds its system (and warms the server up)
+    // on a busy machine an enrolment can fail (a 500 when its statement times out): the warm-up is
+    // repeated a few times, since only an enrolled agent's requests can be written ahead
     for (const contender of contenders) {
-      reached(contender, await argusPhase(`${contender.label} warm-up`, contender, 5, null, samplesPerReport));
-      const unbound = contender.agents.filter((a) => !a.agentKey).length;
-      if (unbound) console.log(`warning: ${unbound} agents did not enrol`);
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        reached(contender, await argusPhase(`${contender.label} warm-up`, contender, 5, null, samplesPerReport));
+        const unbound = contender.agents.filter((a) => !a.agentKey).length;
+        if (!unbound) break;
+        console.log(`warning: ${unbound} agents did not enrol`);
+      }
     }
     if (peer) await peerPhase('Prometheus warm-up', peer, 5, writeAhead);
 
@@ -291,8 +276,8 @@ export async function benchIngest(argv: string[]): Promise<void> {
     const ceilingCpu: CpuPerReport[] = [];
     const statements: number[] = [];
     for (let round = 1; round <= Number(values.rounds); round++) {
-      // saturated phases back to back (the checkouts in turn first), then the ceilings: a ceiling's
-      // millions of rows leave PostgreSQL writing after it, which must not fall on one checkout's phases
+      // saturated phases back to back (the checkouts in turn first), the paced ones, then the ceilings: a
+      // ceiling's millions of rows leave PostgreSQL writing after it, which must not fall on Argus's phases
       const order = round % 2 ? contenders : [...contenders].reverse();
       for (const contender of order) {
         const saturated = await argusPhase(
@@ -312,6 +297,20 @@ export async function benchIngest(argv: string[]): Promise<void> {
         for (const contender of contenders) {
           contender.peerRatios.push((contender.saturated.at(-1)?.reportsPerS ?? 0) / Math.max(1e-9, phase.reportsPerS));
           console.log(`    ${contender.label}/Prometheus: ${contender.peerRatios.at(-1)?.toFixed(2)}`);
+        }
+      }
+      if (rate > 0) {
+        for (const contender of order) {
+          contender.paced.push(
+            await argusPhase(
+              `round ${round} ${contender.label} paced at ${rate}/s`,
+              contender,
+              seconds,
+              rate,
+              samplesPerReport,
+              phaseOptions(contender),
+            ),
+          );
         }
       }
       let batchRows = samplesPerReport;
@@ -342,20 +341,6 @@ export async function benchIngest(argv: string[]): Promise<void> {
         samplesPerReport,
       );
       statements.push(alone.rowsPerS / (ceilings.at(-1) ?? alone.rowsPerS));
-      if (rate > 0) {
-        for (const contender of order) {
-          contender.paced.push(
-            await argusPhase(
-              `round ${round} ${contender.label} paced at ${rate}/s`,
-              contender,
-              seconds,
-              rate,
-              samplesPerReport,
-              phaseOptions(contender),
-            ),
-          );
-        }
-      }
     }
 
     console.log(`\nsummary (medians of ${values.rounds} rounds; load now ${load()}):`);

@@ -58,6 +58,21 @@ describe('the benchmarks raw keep-alive client', () => {
     }
   });
 
+  it('opens its connection ahead, and its first request goes on it', async () => {
+    const connection = new RawConnection(url);
+    try {
+      const before = connections;
+      await connection.open();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(connections, before + 1, 'connected before any request');
+      assert.equal((await connection.send(postBytes(`${url}/first`, {}, Buffer.from('1')))).status, 200);
+      assert.equal(connections, before + 1, 'no second connection');
+      assert.equal(seen.at(-1)?.body, '1');
+    } finally {
+      connection.close();
+    }
+  });
+
   it('dials anew when the server closed the idle connection', async () => {
     const connection = new RawConnection(url);
     try {

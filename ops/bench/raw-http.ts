@@ -109,6 +109,20 @@ export class RawConnection {
     });
   }
 
+  /**
+   * Dials now and resolves once connected (or with the error), so the first request's time holds no
+   * connection set-up: a bench opens its kept-alive connections before its clock starts.
+   */
+  open(): Promise<void> {
+    if (this.socket) return Promise.resolve();
+    const socket = this.dial();
+    this.socket = socket;
+    return new Promise((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('error', reject);
+    });
+  }
+
   close(): void {
     this.socket?.destroy();
     this.socket = null;

@@ -32,6 +32,11 @@ export interface PhaseOptions {
 export interface Written {
   /** Per agent, its requests in order (whole HTTP requests). */
   requests: Buffer[][];
+  /**
+   * Per agent, its sender of them, already connected: a phase's first requests would otherwise each
+   * time a connection's set-up, one for every agent within the phase's first period.
+   */
+  senders: AheadSender[];
   seconds: number;
   cpuMs: number;
 }
@@ -60,7 +65,9 @@ export async function writeAhead(
     requests.push(written.map(({ headers, payload }) => postBytes(url, headers, payload)));
   }
   const used = process.cpuUsage(cpu);
-  return { requests, seconds: (performance.now() - started) / 1000, cpuMs: (used.user + used.system) / 1000 };
+  const senders = agents.map((agent, i) => new AheadSender(agent, url, requests[i] ?? []));
+  await Promise.all(senders.map((sender) => sender.open()));
+  return { requests, senders, seconds: (performance.now() - started) / 1000, cpuMs: (used.user + used.system) / 1000 };
 }
 
 export interface Outcome {
@@ -87,6 +94,11 @@ export class AheadSender {
     private readonly queue: readonly Buffer[],
   ) {
     this.connection = new RawConnection(url);
+  }
+
+  /** Connects before the phase (its first request then times the server, not the connection's set-up). */
+  open(): Promise<void> {
+    return this.connection.open();
   }
 
   async send(): Promise<Outcome> {

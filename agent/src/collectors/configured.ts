@@ -10,8 +10,8 @@
  * A tool that is not installed, a file not there, a server not answering: that metric is left out.
  */
 import { X509Certificate } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import type { Host } from '../host.js';
 import { runTool, type RunTool } from '../run-tool.js';
 import { sample, type Sample } from '../sample.js';
 
@@ -94,23 +94,22 @@ async function units(services: string[], run: RunTool): Promise<Sample[]> {
 }
 
 /**
- * Whether systemd runs this host, as sd_booted(3) tells (its runtime directory): elsewhere (a
+ * Whether systemd runs the host, as sd_booted(3) tells (its runtime directory): elsewhere (a
  * container, OpenRC, WSL without systemd) systemctl only says it cannot operate, and a spawn every
  * collection costs the agent ~1.5 ms of CPU for nothing.
  */
-export const systemdRuns = () => existsSync('/run/systemd/system');
+const systemdRuns = (host: Host) => host.isDirectory('/run/systemd/system');
 
 export function configuredCollector(
+  host: Host,
   settings: () => Record<string, unknown>,
   run: RunTool = runTool,
   now: () => number = Date.now,
-  // the host's own tools only where systemd runs; tools given by the caller (recorded answers) always answer
-  systemd: () => boolean = run === runTool ? systemdRuns : () => true,
 ) {
   return async (): Promise<Sample[]> => {
     const watch = watchListOf(settings());
     const samples: Sample[] = [];
-    if (systemd()) samples.push(...(await units(watch.services, run)));
+    if (await systemdRuns(host)) samples.push(...(await units(watch.services, run)));
 
     for (const entry of watch.certs) {
       const certificate = await certificateOf(entry);

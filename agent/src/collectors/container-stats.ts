@@ -3,7 +3,7 @@
  * network namespace (cgroup-files.ts), found through the main pid of its inspection and kept until
  * that pid changes, or, for a container whose files cannot be read (another pid namespace, no
  * permission, the pid gone), a one-shot stats request to the engine — the Docker API has no stats for
- * all containers at once — at most STATS_AT_ONCE at a time within the collection's budget; what is
+ * all containers at once — at most ENGINE_REQUESTS_AT_ONCE at a time within the collection's budget; what is
  * not in by then waits for the next collection. Which way the figures come is said once in the log,
  * judged per collection: the files when any container's could be read, else the engine with the first
  * reason. The files are read first, so a slow engine never delays them.
@@ -20,9 +20,7 @@ import {
   type Look,
   type Stats,
 } from './container-figures.js';
-import { boundedEach } from './engine-api.js';
-
-const STATS_AT_ONCE = 4;
+import { boundedEach, ENGINE_REQUESTS_AT_ONCE } from './engine-api.js';
 
 /** What a container's figures need of the collector's memory of it. */
 export interface StatsState {
@@ -100,7 +98,7 @@ export function containerStats({ read, log, now }: StatsOptions) {
     // the way of this host: files when any container's could be read (another one's pid may just have ended)
     const way = ways.find((entry) => typeof entry.way !== 'string') ?? asked[0];
     if (way) sayWay(way.way);
-    await boundedEach(asked, STATS_AT_ONCE, signal, async ({ item }) => {
+    await boundedEach(asked, ENGINE_REQUESTS_AT_ONCE, signal, async ({ item }) => {
       record(item, await ask(item.entry.Id), cpus, series);
     });
     return series;

@@ -8,7 +8,7 @@
  *
  * One collection: the engine's events since the last one (one request: who died, who was stopped or
  * killed by a request, who was removed), the list (`/containers/json?all=1`, one request), an
- * inspection only of containers the events or the list say changed (STATS_AT_ONCE at a time). Each
+ * inspection only of containers the events or the list say changed (ENGINE_REQUESTS_AT_ONCE at a time). Each
  * running container's CPU, memory, network and block I/O counters come from its cgroup files, or from
  * the engine for a container whose files cannot be read (container-stats.ts), all within BUDGET_MS.
  * An engine that does not answer leaves every container series out, said once in the log.
@@ -19,14 +19,13 @@ import { MAX_CONTAINERS_PER_REPORT, MAX_IMAGE_LENGTH, PRINTABLE } from '../../..
 import { sample, type Sample } from '../sample.js';
 import { printable } from './nagios-output.js';
 import { keptFiles, readFile, type Read } from '../kept-files.js';
-import { boundedEach, EngineError, engineGet, engineJson } from './engine-api.js';
+import { boundedEach, ENGINE_REQUESTS_AT_ONCE, EngineError, engineGet, engineJson } from './engine-api.js';
 import { healthOf, nameOf, type Inspection, type ListEntry, type Stats } from './container-figures.js';
 import { containerStats, type StatsState } from './container-stats.js';
 
 export const DEFAULT_SOCKET = '/var/run/docker.sock';
 const REQUEST_MS = 3000;
 const BUDGET_MS = 8000;
-const STATS_AT_ONCE = 4;
 /** 2,000 metrics a report at most: 120 containers × 12 series leave room for the host's own. */
 export const MAX_CONTAINERS = MAX_CONTAINERS_PER_REPORT;
 const MINUTE = 60_000;
@@ -279,7 +278,7 @@ export function containersCollector(options: ContainerOptions): ContainersCollec
     const stale = entries.filter(
       ({ entry, container }) => !withEvents || container.changed || container.inspectedState !== entry.State,
     );
-    await boundedEach(stale, STATS_AT_ONCE, signal, async ({ entry, container }) => {
+    await boundedEach(stale, ENGINE_REQUESTS_AT_ONCE, signal, async ({ entry, container }) => {
       container.inspection = slim(await get<Inspection>(`/containers/${entry.Id}/json`));
       container.inspectedState = entry.State ?? '';
       container.changed = false;

@@ -66,6 +66,9 @@ export async function engineJson<T>(options: EngineRequest): Promise<T> {
   }
 }
 
+/** Requests to the engine in flight at once, for one collector's inspections or stats: a busy engine is not flooded. */
+export const ENGINE_REQUESTS_AT_ONCE = 4;
+
 /** Runs `work` over `items`, at most `limit` at a time; stops starting new ones once `signal` aborts. */
 export async function boundedEach<T>(
   items: readonly T[],

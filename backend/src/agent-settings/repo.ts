@@ -39,6 +39,23 @@ const mapRow = (row: Record<string, unknown>): AgentSettingRow => ({
 const scopeColumn = (type: ScopeType) => (type === 'cluster' ? 'cluster_id' : 'system_id');
 
 export function createAgentSettingsRepo(db: Knex) {
+  /** The rows of several systems at once (their clusters' and their own) by system id; one without any is left out. */
+  async function layersOfSystems(systemIds: readonly number[]): Promise<Map<number, AgentSettingRow[]>> {
+    const rows: Record<string, unknown>[] = await db('agent_settings as a')
+      .join('systems as s', (join) => join.on('a.system_id', 's.id').orOn('a.cluster_id', 's.cluster_id'))
+      .whereIn('s.id', systemIds)
+      .select('a.*', 's.id as for_system')
+      .orderBy('a.key');
+    const bySystem = new Map<number, AgentSettingRow[]>();
+    for (const row of rows) {
+      const systemId = row['for_system'] as number;
+      const layers = bySystem.get(systemId);
+      if (layers) layers.push(mapRow(row));
+      else bySystem.set(systemId, [mapRow(row)]);
+    }
+    return bySystem;
+  }
+
   return {
     /** The customer (and for a system its cluster) of a scope; null when it does not exist. */
     async findScopeOwner(scope: Scope): Promise<ScopeOwner | null> {
@@ -109,13 +126,10 @@ export function createAgentSettingsRepo(db: Knex) {
 
     /** The settings of a system's cluster and of the system itself: the two layers of its effective settings. */
     async layersOfSystem(systemId: number): Promise<AgentSettingRow[]> {
-      const rows = await db('agent_settings as a')
-        .join('systems as s', (join) => join.on('a.system_id', 's.id').orOn('a.cluster_id', 's.cluster_id'))
-        .where('s.id', systemId)
-        .select('a.*')
-        .orderBy('a.key');
-      return rows.map(mapRow);
+      return (await layersOfSystems([systemId])).get(systemId) ?? [];
     },
+
+    layersOfSystems,
   };
 }
 

@@ -13,6 +13,7 @@ import type { Clock } from '../lib/clock.js';
 import type { Logger } from '../lib/logger.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import { places } from '../secrets/places.js';
+import { coalescedLoads } from '../lib/coalesced-loads.js';
 import type { AgentSettingRow, AgentSettingsRepo, Scope, ScopeOwner } from './repo.js';
 
 /** A setting as the console sees it: a secret's value is always null. */
@@ -132,9 +133,10 @@ export function createAgentSettingsService({ repo, box, clock, log, bus, audit }
   const sealFor = (id: number, value: string, secret: boolean) =>
     secret ? box.seal(value, places.agentSetting(id)) : value;
 
-  async function load(systemId: number): Promise<Record<string, string | null>> {
+  /** The settings a system's layers give its agent: secrets opened. */
+  function effective(systemId: number, layers: AgentSettingRow[]): Record<string, string | null> {
     const settings: Record<string, string | null> = {};
-    for (const [key, row] of layered(await repo.layersOfSystem(systemId))) {
+    for (const [key, row] of layered(layers)) {
       if (!row.secret) settings[key] = row.value;
       else {
         // docs/operations.md "Stored secrets": a value that does not open is logged (by the box) and yields null
@@ -145,6 +147,24 @@ export function createAgentSettingsService({ repo, box, clock, log, bus, audit }
     }
     return settings;
   }
+
+  function remember(systemId: number, at: number, settings: Record<string, string | null>): void {
+    cache.delete(systemId);
+    if (cache.size >= EFFECTIVE_CACHE_MAX) cache.delete(cache.keys().next().value as number);
+    cache.set(systemId, { at, settings });
+  }
+
+  // the systems whose entry is missing or expired are loaded together (lib/coalesced-loads.ts): their
+  // entries expire together (loaded in the same second, as a fleet's first reports after a start are),
+  // and each would otherwise cost its own query in the same few milliseconds
+  const load = coalescedLoads(async (systemIds: number[]) => {
+    const started = generation;
+    const at = clock.now().getTime();
+    const layers = await repo.layersOfSystems(systemIds);
+    const loaded = new Map(systemIds.map((id) => [id, effective(id, layers.get(id) ?? [])]));
+    if (started === generation) for (const [id, settings] of loaded) remember(id, at, settings);
+    return loaded;
+  });
 
   return {
     /** Empties the effective-settings cache (tests; writes here do it themselves). */
@@ -241,14 +261,7 @@ export function createAgentSettingsService({ repo, box, clock, log, bus, audit }
       const now = clock.now().getTime();
       const hit = cache.get(systemId);
       if (hit && now - hit.at < EFFECTIVE_CACHE_TTL_MS && now >= hit.at) return hit.settings;
-      const started = generation;
-      const settings = await load(systemId);
-      if (started === generation) {
-        cache.delete(systemId);
-        if (cache.size >= EFFECTIVE_CACHE_MAX) cache.delete(cache.keys().next().value as number);
-        cache.set(systemId, { at: now, settings });
-      }
-      return settings;
+      return (await load(systemId)) ?? {};
     },
   };
 }

@@ -47,6 +47,41 @@ describe('ingest repo: system lookups', () => {
     assert.equal(await repo.findSystemByAgentId('lookup-fresh'), null);
   });
 
+  it('sends the lookups of one turn in one query, and those of a later turn at once, not after it', async () => {
+    const [a, b, c] = [await system('flight-a'), await system('flight-b'), await system('flight-c')];
+    // a pool of the repo's own, whose connections taken are its queries
+    const own = createKnex({ url: db.url, poolMax: 4, log: captureLogger().log });
+    const repo = createIngestRepo(own);
+    let queries = 0;
+    const pool = (own.client as { pool: { on(event: string, listener: () => void): void } }).pool;
+    pool.on('acquireSuccess', () => (queries += 1));
+    // the first query waits behind a lock, so it is surely in flight while the later turn asks
+    const locker = await db.knex.transaction();
+    await locker.raw('LOCK TABLE systems IN ACCESS EXCLUSIVE MODE');
+    const firstTurn = [repo.findSystemByAgentId('flight-a'), repo.findSystemByAgentId('flight-b')];
+    await waitFor(async () => (await lookupsWaitingForLock()) === 1);
+    const laterTurn = repo.findSystemByAgentId('flight-c');
+    await waitFor(async () => (await lookupsWaitingForLock()) === 2);
+    assert.equal(queries, 2, 'one query for the first turn, and the later one did not wait for it');
+    await locker.commit();
+    assert.deepEqual(
+      (await Promise.all([...firstTurn, laterTurn])).map((row) => row?.id),
+      [a, b, c],
+    );
+    await own.destroy();
+  });
+
+  async function lookupsWaitingForLock(): Promise<number> {
+    const { rows } = await db.knex.raw<{ rows: { n: string }[] }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+    );
+    return Number(rows[0]?.n);
+  }
+
+  async function waitFor(done: () => Promise<boolean>): Promise<void> {
+    for (let i = 0; i < 200 && !(await done()); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
   it('fails every lookup of a turn when the query fails', async () => {
     const closed = createKnex({ url: db.url, poolMax: 1, log: captureLogger().log });
     await closed.destroy();

@@ -1,6 +1,7 @@
 /** SQL of the agent webhook: finding and enrolling systems, binding agent keys, and the group-commit statement. */
 import type { Knex } from 'knex';
 import { preparedQuery } from '../lib/prepared-transaction.js';
+import { coalescedLoads } from '../lib/coalesced-loads.js';
 import { boolArray, float8ArrayBinary, numberArray, numbered, textArray } from './pg.js';
 import type { SeriesSet } from './series-sets.js';
 
@@ -190,28 +191,14 @@ function soleReports(systemIds: readonly number[]): boolean[] {
 
 const FIND_SYSTEMS = `SELECT agent_id, ${SYSTEM_COLUMNS.join(', ')} FROM systems WHERE agent_id = ANY($1::text[])`;
 
-interface PendingLookup {
-  agentId: string;
-  resolve(row: AgentSystemRow | null): void;
-  reject(error: unknown): void;
-}
-
 export function createIngestRepo(db: Knex) {
-  // Every request looks its system up. The lookups of one turn of the event loop
-  // share one query (a fresh read each time, nothing cached): one round trip
-  // instead of dozens at a thousand requests a second.
-  let pending: PendingLookup[] = [];
-
-  async function lookUp(batch: PendingLookup[]): Promise<void> {
-    try {
-      const ids = [...new Set(batch.map((lookup) => lookup.agentId))];
-      const rows = await preparedQuery(db, 'ingest_find_systems', FIND_SYSTEMS, [textArray(ids)]);
-      const byAgent = new Map(rows.map((row) => [row['agent_id'] as string, mapSystem(row)]));
-      for (const lookup of batch) lookup.resolve(byAgent.get(lookup.agentId) ?? null);
-    } catch (error) {
-      for (const lookup of batch) lookup.reject(error);
-    }
-  }
+  // Every request looks its system up, with a fresh read (nothing cached). The lookups of one turn of
+  // the event loop share one query (lib/coalesced-loads.ts), with no bound on the queries in flight:
+  // one in flight at a time held each saturated request back by up to a round trip more.
+  const systemOf = coalescedLoads(async (agentIds: string[]) => {
+    const rows = await preparedQuery(db, 'ingest_find_systems', FIND_SYSTEMS, [textArray(agentIds)]);
+    return new Map(rows.map((row) => [row['agent_id'] as string, mapSystem(row)]));
+  }, Infinity);
 
   /** Each report's set id: a set is looked up once, then its object keeps its id (series-sets.ts). */
   async function seriesSetIds(sets: readonly SeriesSet[]): Promise<number[]> {
@@ -230,16 +217,8 @@ export function createIngestRepo(db: Knex) {
 
   return {
     /** The system of an agent `sub`, or null. */
-    findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
-      return new Promise((resolve, reject) => {
-        if (pending.length === 0)
-          setImmediate(() => {
-            const batch = pending;
-            pending = [];
-            void lookUp(batch);
-          });
-        pending.push({ agentId, resolve, reject });
-      });
+    async findSystemByAgentId(agentId: string): Promise<AgentSystemRow | null> {
+      return (await systemOf(agentId)) ?? null;
     },
 
     async findClusterByEnrollmentKey(key: string): Promise<EnrollmentCluster | null> {

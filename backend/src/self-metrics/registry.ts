@@ -94,7 +94,7 @@ function ingestMetrics(registers: Registry[]): IngestMetrics {
   });
   new Gauge({
     name: 'argus_ingest_pending_limit_samples',
-    help: "Pending samples above which replayed batches are slowed now: what the commit's recent pace stores in 1 s, within 40,000–200,000.",
+    help: "Pending samples above which replayed batches are slowed now: what the commit's recent pace stores in the drain target, between the admission's floor and cap.",
     registers,
     collect() {
       this.set(readLimit());
