@@ -38,6 +38,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { buildAgent } from '../../agent/build/build-agent.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from '../../agent/test/container-engine.js';
+import { median } from './statistics.js';
 
 const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 /** nginx's defaults, which the production proxy runs with: `keepalive_timeout 75s`, `keepalive_requests 1000`. */
@@ -205,8 +206,6 @@ async function benchOnce({
   );
   return { rssMb: end.rssMb, cpuMs: perCollection, onCpuMs: onCpuPerCollection };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** `count` idle containers labelled for this bench; returns their removal. */
 async function startContainers(count: number): Promise<() => Promise<void>> {

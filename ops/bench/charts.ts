@@ -17,13 +17,10 @@ import { startTestServer, testConfig } from '../../backend/src/testing/app.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { createAccount } from '../../backend/src/testing/accounts.js';
 import { Client } from '../../backend/src/testing/http.js';
+import { percentile } from './statistics.js';
 
 const DAY = 86_400_000;
 const RAW_INTERVAL_S = 30;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** Sample history: raw every 30 s for 7 days, 5-minute rows for 30 days, hourly rows for 400 days. */
 async function seed(db: TestDatabase, systems: number, metrics: number): Promise<Record<string, number>> {

@@ -22,8 +22,8 @@ import { webhookUrl } from '../agent-sim/main.js';
 import { SimulatedAgent } from '../agent-sim/agent.js';
 import { startArgusServer } from './argus-server.js';
 import { argusPhase, type Contender, type PhaseResult } from './ingest.js';
+import { median } from './statistics.js';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const cpuOf = (phase: PhaseResult) => phase.cpu.server + phase.cpu.postgres;
 
 /** Each report's `checks`: a run of each of `ids` at the report's time, down with probability `down`. */

@@ -10,8 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Page } from 'playwright-core';
 import type { Knex } from 'knex';
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+import { median } from './statistics.js';
 
 async function timed(label: string, runs: number, action: () => Promise<string | void>): Promise<void> {
   const times: number[] = [];

@@ -22,19 +22,12 @@ import { Client } from '../../backend/src/testing/http.js';
 import { REPO_ROOT } from '../../backend/src/testing/script.js';
 import { launchChromium } from '../e2e/browser.js';
 import { benchAlertsAndPreview } from './console-scale-alerts.js';
+import { median, percentile } from './statistics.js';
 
 function option(args: string[], name: string, fallback: number): number {
   const at = args.indexOf(`--${name}`);
   return at >= 0 ? Number(args[at + 1]) : fallback;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-const median = (values: number[]) =>
-  percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 
 /** The status the page shows for the system named `name`, or null while its row is not on the page. */
 function shownStatus(page: Page, name: string): Promise<string | null> {

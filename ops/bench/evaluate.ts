@@ -23,10 +23,7 @@ import { ensureDefaultRules } from '../../db/seed-rules.js';
 import { isMain } from '../../db/is-main.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { agentsReport, benchEvaluation, seedFleet } from './evaluate-fleet.js';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
+import { percentile } from './statistics.js';
 
 /** History in `metrics`: every series of the first `systems` systems, every `stepMin` for `hours`. */
 async function seedHistory(knex: Knex, systems: number, hours: number, stepMin: number): Promise<number> {

@@ -1,8 +1,8 @@
 /**
- * The ingest bench's arithmetic and wording of its figures: medians, numbers as en-US writes them,
- * and where the CPU of a stored report goes.
+ * The ingest bench's CPU figures: the median over the phases, and where the CPU of a stored report goes.
  */
 import os from 'node:os';
+import { fmt, median } from './statistics.js';
 
 export interface CpuPerReport {
   server: number;
@@ -11,9 +11,6 @@ export interface CpuPerReport {
   /** The server's main thread alone (Argus phases only). */
   serverMain?: number;
 }
-
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits });
 
 const sum = (cpu: CpuPerReport) => cpu.server + cpu.postgres + cpu.bench;
 export const medianCpu = (list: CpuPerReport[]): CpuPerReport => ({

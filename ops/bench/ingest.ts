@@ -43,7 +43,8 @@ import { backendCpuSince, startArgusServer, type ArgusServer, type ServerSnapsho
 import { ceilingPhase, openCeiling } from './ingest-ceiling.js';
 import { openPeer, peerPhase, peerSummary, type Peer } from './prometheus-peer.js';
 import { nextTime, writeAhead, writtenLine, type PhaseOptions } from './written-ahead.js';
-import { cpuAccount, fmt, median, medianCpu, type CpuPerReport } from './ingest-figures.js';
+import { cpuAccount, medianCpu, type CpuPerReport } from './ingest-figures.js';
+import { fmt, median, percentile } from './statistics.js';
 
 export interface Contender {
   label: string;
@@ -67,9 +68,6 @@ export interface PhaseResult {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const load = () => os.loadavg()[0]?.toFixed(1) ?? '?';
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** Agents send for `seconds` (as fast as answered, or `rate` reports/s in total); the server's share measured (the checks bench too). */
 export async function argusPhase(

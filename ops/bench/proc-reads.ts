@@ -11,6 +11,7 @@ import { kernelCollector } from '../../agent/src/collectors/kernel.js';
 import { sharedProcStats } from '../../agent/src/collectors/proc-stats.js';
 import { processesCollector } from '../../agent/src/collectors/processes.js';
 import { localHost } from '../../agent/src/host.js';
+import { median } from './statistics.js';
 
 const settings = () => ({ processes: 'nginx, postgres*, /usr/bin/java *app.jar', 'processes.top': '5' });
 
@@ -32,8 +33,6 @@ function variant(shared: boolean) {
     await Promise.all([kernel(), processes()]);
   };
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function benchProcReads(argv: string[]): Promise<void> {
   const { values } = parseArgs({

@@ -19,6 +19,7 @@ import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { processCpuSeconds } from './argus-server.js';
 import { postBytes, RawConnection } from './raw-http.js';
 import { writtenLine } from './written-ahead.js';
+import { fmt, median, percentile } from './statistics.js';
 
 export const PROMETHEUS_INSTALL = 'apt-get install -y prometheus (Debian/Ubuntu; apt-get update first if needed)';
 
@@ -191,10 +192,6 @@ export interface PeerPhase {
   written?: { requests: number; seconds: number; cpuMs: number; late: number };
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 /**
  * Every sender sends its next report as soon as the last is answered, for `seconds`. `writeAhead`:
  * each sender's requests for `expectedRate` reports/s over the phase are written before it (more as it
@@ -293,9 +290,6 @@ export async function saturatePeer(
       : {}),
   } satisfies PeerPhase;
 }
-
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 /** Prometheus's receiver, its senders and its phases. */
 export interface Peer {

@@ -24,12 +24,12 @@ import type { ReportToStore } from '../../backend/src/ingest/types.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { createCustomer } from '../../backend/src/testing/accounts.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
+import { median } from './statistics.js';
 
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(1))
     .join(' ');
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const REPLAY_REPORTS = 60;
 const INTERVAL_MS = 30_000;
 

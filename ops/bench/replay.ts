@@ -34,6 +34,7 @@ import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { webhookUrl } from '../agent-sim/main.js';
 import { backendCpuSince, startArgusServer, type ArgusServer } from './argus-server.js';
 import type { Phase, WindowFigures, WindowName, WorkerProgress, WorkerResult, WorkerStart } from './replay-worker.js';
+import { percentile } from './statistics.js';
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const load = () =>
@@ -42,10 +43,6 @@ const load = () =>
     .join(' ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const WORKER = fileURLToPath(new URL('./replay-worker.ts', import.meta.url));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** The workers' figures of one window, merged. */
 function merge(parts: WindowFigures[]): WindowFigures {

@@ -7,10 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { startTestServer, testConfig } from '../../backend/src/testing/app.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
+import { percentile } from './statistics.js';
 
 async function benchHealth(url: string, total: number, concurrency: number): Promise<void> {
   const latencies: number[] = [];

@@ -15,9 +15,9 @@ import { escapeLike } from '../../backend/src/lib/like.js';
 import { createTestDatabase } from '../../backend/src/testing/database.js';
 import { SimulatedHost } from '../agent-sim/catalogue.js';
 import { seedFleet } from './evaluate-fleet.js';
+import { median } from './statistics.js';
 
 const TERMS = ['a', 'ap', 'app', 'app-1', 'app-17', 'pg', 'web', 'x'];
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
 export async function benchSearch(argv: string[]): Promise<void> {
   const { values } = parseArgs({

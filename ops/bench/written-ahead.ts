@@ -7,6 +7,7 @@
  */
 import type { SimulatedAgent } from '../agent-sim/agent.js';
 import { postBytes, RawConnection, type RawAnswer } from './raw-http.js';
+import { fmt } from './statistics.js';
 
 /** Each agent's newest report time sent or written ahead (epoch ms): the next report comes after it. */
 const lastTimes = new WeakMap<SimulatedAgent, number>();
@@ -137,7 +138,6 @@ export function writtenLine(
 ): string {
   const total =
     typeof written.requests === 'number' ? written.requests : written.requests.reduce((n, list) => n + list.length, 0);
-  const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 0 });
   return (
     `    written ahead: ${fmt(total)} requests in ${written.seconds.toFixed(1)} s ` +
     `(${((written.cpuMs * 1000) / Math.max(1, total)).toFixed(0)} µs of CPU each)` +
