@@ -38,9 +38,9 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { buildAgent } from '../../agent/build/build-agent.js';
 import { docker, ENGINE_SOCKET, ensureTinyImage, TINY_IMAGE } from '../../agent/test/container-engine.js';
+import { childPids, statFields, USER_HZ } from './proc-stat.js';
 import { median } from './statistics.js';
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
 /** nginx's defaults, which the production proxy runs with: `keepalive_timeout 75s`, `keepalive_requests 1000`. */
 const PROXY_KEEPALIVE_MS = 75_000;
 const PROXY_KEEPALIVE_REQUESTS = 1000;
@@ -58,14 +58,14 @@ async function onCpuMs(pid: number): Promise<number> {
 
 async function usage(pid: number): Promise<{ cpuMs: number; onCpuMs: number; childrenMs: number; rssMb: number }> {
   const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const fields = statFields(stat);
   const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
   const children = Number(fields[13]) + Number(fields[14]); // cutime + cstime: the host tools it ran
   const rss = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
   return {
-    cpuMs: (ticks * 1000) / TICKS_PER_SECOND,
+    cpuMs: (ticks * 1000) / USER_HZ,
     onCpuMs: await onCpuMs(pid),
-    childrenMs: (children * 1000) / TICKS_PER_SECOND,
+    childrenMs: (children * 1000) / USER_HZ,
     rssMb: Number(rss) / 1024,
   };
 }
@@ -76,10 +76,6 @@ async function residentSplit(pid: number): Promise<{ fileMb: number; anonymousMb
   const kB = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(rollup)?.[1] ?? 0);
   return { fileMb: (kB('Rss') - kB('Anonymous')) / 1024, anonymousMb: kB('Anonymous') / 1024 };
 }
-
-/** The agent's child processes now (the host tools it runs), as pids. */
-const childrenOf = async (pid: number) =>
-  (await readFile(`/proc/${pid}/task/${pid}/children`, 'utf8').catch(() => '')).trim();
 
 const answer = (settings: Record<string, string>) =>
   JSON.stringify({ accepted: 1, duplicates: 0, skipped: 0, settings, settings_rev: '0', update: null });
@@ -178,7 +174,7 @@ async function benchOnce({
   // takes 10-20 s and then runs hourly, its output read line by line): measure once none is running
   for (let waited = 0, idle = 0; idle < 3 && waited < 180_000; waited += 500) {
     await new Promise((resolve) => setTimeout(resolve, 500));
-    idle = (await childrenOf(agent.pid as number)) ? 0 : idle + 1;
+    idle = childPids(agent.pid as number).length > 0 ? 0 : idle + 1; // a host tool running
   }
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const start = await usage(agent.pid as number);

@@ -19,6 +19,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { ADMIN_URL, databaseUrl } from '../../backend/src/testing/database.js';
+import { childPids, statFields, USER_HZ } from './proc-stat.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const THIS_CHECKOUT = path.resolve(HERE, '../..');
@@ -62,32 +63,21 @@ export interface ServerSnapshot {
   pendingLimit: number;
 }
 
-const TICKS = 100; // USER_HZ on Linux
-
 /** utime + stime of a process (or, with `tid`, of one of its threads) in seconds (0 when it is gone). */
 export function processCpuSeconds(pid: number, tid?: number): number {
   try {
     const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+    const fields = statFields(stat);
+    return (Number(fields[11]) + Number(fields[12])) / USER_HZ;
   } catch {
     return 0;
-  }
-}
-
-/** The processes `pid` started (its main thread's children; a node:cluster primary's workers). */
-function childProcesses(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
-  } catch {
-    return [];
   }
 }
 
 /** CPU seconds of `pid` and the processes it started (all threads, or with `mainThreads` their main threads alone). */
 export function processTreeCpuSeconds(pid: number, mainThreads = false): number {
   const own = processCpuSeconds(pid, mainThreads ? pid : undefined);
-  return childProcesses(pid).reduce((total, child) => total + processTreeCpuSeconds(child, mainThreads), own);
+  return childPids(pid).reduce((total, child) => total + processTreeCpuSeconds(child, mainThreads), own);
 }
 
 /** The loop probe's figures: each cluster worker's file summed when there are any, else the process's own. */
