@@ -70,6 +70,9 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
   const now = options.now ?? Date.now;
   const network = options.network ?? plainNetwork;
   let assigned: AgentCheck[] = [];
+  /** The ticker, running only while checks are assigned: a second's wake-up costs ~0.2 ms of CPU, 5 ms a 30 s report. */
+  let ticker: NodeJS.Timeout | null = null;
+  let started = false;
   const nextRun = new Map<number, number>();
   const running = new Set<number>();
   const finished: CheckRun[] = [];
@@ -113,6 +116,17 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
     }
   }
 
+  function arm(): void {
+    if (started && assigned.length > 0 && ticker === null) {
+      ticker = setInterval(tick, TICK_MS);
+      ticker.unref();
+      tick();
+    } else if (assigned.length === 0 && ticker !== null) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  }
+
   return {
     /** The server's list (from an answer or the state directory); what does not parse is left out. */
     async assign(list: unknown): Promise<void> {
@@ -127,6 +141,7 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
       for (const id of nextRun.keys()) if (!ids.has(id)) nextRun.delete(id);
       // a changed check keeps its schedule; its new settings apply from its next run
       assigned = parsed;
+      arm();
       if (parsed.length !== (Array.isArray(list) ? list.length : 0))
         options.log(`${(list as unknown[]).length - parsed.length} assigned check(s) could not be read; not run`);
     },
@@ -134,16 +149,28 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
     take(): CheckRun[] {
       return finished.splice(0, MAX_CHECK_RUNS_PER_REPORT);
     },
-    /** Ticks until `signal` aborts. */
+    /** Ticks while checks are assigned, until `signal` aborts. */
     start(signal: AbortSignal): void {
-      const timer = setInterval(tick, TICK_MS);
-      timer.unref();
-      tick();
-      signal.addEventListener('abort', () => clearInterval(timer), { once: true });
+      started = true;
+      arm();
+      signal.addEventListener(
+        'abort',
+        () => {
+          started = false;
+          if (ticker !== null) clearInterval(ticker);
+          ticker = null;
+        },
+        { once: true },
+      );
     },
     tick,
-    /** How many checks are assigned and running (tests). */
-    figures: () => ({ assigned: assigned.length, running: running.size, waiting: finished.length }),
+    /** How many checks are assigned and running, and whether the ticker runs (tests). */
+    figures: () => ({
+      assigned: assigned.length,
+      running: running.size,
+      waiting: finished.length,
+      ticking: ticker !== null,
+    }),
   };
 }
 
