@@ -7,14 +7,15 @@
  * nothing is stored twice).
  *
  * Depth is counted here, not read from the group-commit writer: samples admitted and not yet
- * answered (queued, in a statement, or waiting for its commit). How deep is too deep follows the
- * commit: above a floor, replays are admitted while what is pending would be committed within
- * `drainTargetMs` at the pace samples were committed lately (pending ≈ pace × wait, so this admits
- * while the write path's wait stays under the target), up to a cap that bounds the memory.
+ * answered (awaiting their request's rate limit, queued, in a statement, or waiting for its commit),
+ * each batch by the one reservation `check()` answers, held from the check until its write settles.
+ * How deep is too deep follows the commit: above a floor, replays are admitted while what is
+ * pending would be committed within `drainTargetMs` at the pace samples were committed lately
+ * (pending ≈ pace × wait, so this admits while the write path's wait stays under the target), up to
+ * a cap that bounds the memory.
  */
 import type { Clock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
-import type { GroupCommitWriter, WriteRequest } from './group-commit.js';
 
 export interface AdmissionOptions {
   clock: Clock;
@@ -67,9 +68,9 @@ export interface AdmissionOptions {
 export interface Admission {
   /**
    * Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path
-   * is deep. An admitted batch's samples count as pending from here until `release()`, which is called
-   * once the writer holds them (or the request failed before): concurrent requests awaiting their rate
-   * limit between this check and the write would otherwise all pass the same check.
+   * is deep. An admitted batch's samples count as pending from here until its write settles
+   * (`holdUntil`) or the request fails before the write (`release`): concurrent requests awaiting
+   * their rate limit between this check and the write would otherwise all pass the same check.
    */
   check(reports: readonly { ms: number; values: { length: number } }[]): AdmissionReservation;
   /**
@@ -79,9 +80,7 @@ export interface Admission {
    * nothing (other key order, whitespace): the exact check after validation decides.
    */
   checkBody(json: Buffer): void;
-  /** The writer whose writes are counted as pending until they settle. */
-  tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
-  /** Samples handed to the writer and not yet answered. */
+  /** Samples admitted and not yet answered (their write not settled). */
   pending(): number;
   /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or its cap. */
   limit(): number;
@@ -89,10 +88,13 @@ export interface Admission {
   refused(): number;
 }
 
-/** An admitted batch's samples held as pending until the writer counts them; `release()` is idempotent. */
+/** An admitted batch's samples, held as pending until it ends one of two ways; only the first call counts. */
 export interface AdmissionReservation {
   /** Whether the batch is a replay (its oldest report older than replayAgeMs): queued behind live reports. */
   replay: boolean;
+  /** The batch was handed to the writer: held until `writing` settles, then counted towards the pace if committed. */
+  holdUntil(writing: Promise<unknown>): void;
+  /** The request failed before its write: the samples leave the count now. */
   release(): void;
 }
 
@@ -190,15 +192,35 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return oldest;
   };
 
+  /** Samples answered (committed): they leave the count and make the commit's pace. */
+  function answer(samples: number, committed: boolean): void {
+    pending -= samples;
+    if (!committed) return; // a failed write does not count towards the pace
+    const at = options.clock.now().getTime();
+    answered.push({ at, samples });
+    answeredInWindow += samples;
+    forgetAnswered(at);
+  }
+
   function reserve(reports: readonly { values: { length: number } }[], replay: boolean): AdmissionReservation {
     let held = 0;
     for (const report of reports) held += report.values.length;
     pending += held;
+    let open = true; // neither handed to the writer nor released yet
     return {
       replay,
+      holdUntil(writing) {
+        if (!open) return;
+        open = false;
+        writing.then(
+          () => answer(held, true),
+          () => answer(held, false),
+        );
+      },
       release() {
-        pending -= held;
-        held = 0;
+        if (!open) return;
+        open = false;
+        answer(held, false);
       },
     };
   }
@@ -234,31 +256,6 @@ export function createAdmission(options: AdmissionOptions): Admission {
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key
       const ts = FIRST_REPORT_TS.exec(json.toString('utf8', 0, Math.min(json.length, 16_384)))?.[1];
       if (ts !== undefined) refuseIfOld(Date.parse(ts), false);
-    },
-    tracking(writer) {
-      return {
-        ...writer,
-        write(request: WriteRequest) {
-          let samples = 0;
-          for (const report of request.reports) samples += report.values.length;
-          pending += samples;
-          return writer.write(request).then(
-            (outcome) => {
-              pending -= samples;
-              // committed: counts towards the pace (a failed write does not)
-              const at = options.clock.now().getTime();
-              answered.push({ at, samples });
-              answeredInWindow += samples;
-              forgetAnswered(at);
-              return outcome;
-            },
-            (error: unknown) => {
-              pending -= samples;
-              throw error;
-            },
-          );
-        },
-      };
     },
     pending: () => pending,
     limit: () => limitAt(options.clock.now().getTime()),
