@@ -357,6 +357,17 @@ describe('admission: how deep is too deep follows the commit', () => {
     assert.doesNotThrow(() => replay(900).release());
   });
 
+  it('keeps the pace of the last 2 s over thousands of commits, its window cut as it goes', async () => {
+    const { clock, admission, write } = paced({ floor: 1_000, targetMs: 1_000, cap: 100_000 });
+    for (let i = 0; i < 6_000; i++) {
+      clock.advance(1);
+      await write(10)();
+    }
+    assert.equal(admission.limit(), 10_000, 'the 2,000 commits of the last 2 s (20,000 samples), at 1 s of that pace');
+    clock.advance(1_000);
+    assert.equal(admission.limit(), 5_000, 'half of them left the window');
+  });
+
   it('uses the floor alone with a drain target of 0, and defaults to a 1 s target', async () => {
     const fixed = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
     await fixed.write(50_000)();
