@@ -27,9 +27,15 @@ export interface Host {
   statfs(path: string): Promise<FsStats | null>;
   /** Whether the path is a directory (false when it is a file or not there). */
   isDirectory(path: string): Promise<boolean>;
-  /** Every process's /proc/<pid>/stat kept open between collections (the real host only; proc-stats.ts). */
-  procStats?: KeptFiles;
+  /**
+   * The reader of every process's /proc/<pid>/stat, swept after each collection (proc-stats.ts): on a
+   * real host the files are kept open between collections (kept-files.ts).
+   */
+  procStats: StatFiles;
 }
+
+/** What proc-stats.ts asks of `Host.procStats`: a file's text or null, and `sweep()` after each pass. */
+export type StatFiles = Pick<KeptFiles, 'read' | 'sweep'>;
 
 /** /proc/<pid>/stat files kept open at most: on a host with more processes the rest are read the plain way. */
 const KEPT_STATS = 1024;
@@ -38,8 +44,9 @@ const KEPT_STATS = 1024;
 export function localHost(root = '/'): Host {
   // the path as it is under `/`: path.join's normalising is a measurable share of a few hundred reads a collection
   const at = root === '/' ? (path: string) => path : (path: string) => join(root, path);
+  const stats = keptFiles(KEPT_STATS);
   return {
-    ...(root === '/' ? { procStats: keptFiles(KEPT_STATS) } : {}),
+    procStats: { read: (path) => stats.read(at(path)), sweep: stats.sweep },
     // synchronous on purpose: /proc and /sys files are generated in memory, and a promise and a
     // thread-pool hop per file cost more CPU than the read itself (hundreds of /proc/<pid>/stat)
     read: async (path) => {

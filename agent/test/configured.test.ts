@@ -14,6 +14,7 @@ import { promisify } from 'node:util';
 import { configuredCollector, watchListOf, type RunTool } from '../src/collectors/configured.js';
 import type { Host } from '../src/host.js';
 import type { Sample } from '../src/sample.js';
+import { plainStatFiles } from './fixture-host.js';
 
 const run = promisify(execFile);
 const value = (samples: Sample[], name: string, instance?: string) =>
@@ -37,6 +38,7 @@ const hostOf = (systemdRuns: boolean): Host => ({
   list: async () => [],
   statfs: async () => null,
   isDirectory: async (path) => systemdRuns && path === '/run/systemd/system',
+  procStats: plainStatFiles(() => null),
 });
 const hostWithSystemd = hostOf(true);
 

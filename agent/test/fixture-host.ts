@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createCollector, type CollectorOptions } from '../src/collect.js';
-import type { FsStats, Host } from '../src/host.js';
+import type { FsStats, Host, StatFiles } from '../src/host.js';
 import type { Sample } from '../src/sample.js';
 
 export interface RecordedHost {
@@ -20,6 +20,9 @@ export function loadFixture(name: string): RecordedHost {
   return JSON.parse(readFileSync(new URL(`./fixtures/${name}.json`, import.meta.url), 'utf8')) as RecordedHost;
 }
 
+/** A recorded host's /proc/<pid>/stat files: read from its files each time, nothing kept open, nothing to sweep. */
+export const plainStatFiles = (read: (path: string) => string | null): StatFiles => ({ read, sweep: () => {} });
+
 /** The host as recorded; `advance()` switches to the `later` look. */
 export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } {
   let files = { ...recorded.files };
@@ -34,6 +37,7 @@ export function fixtureHost(recorded: RecordedHost): Host & { advance(): void } 
     },
     statfs: async (path) => recorded.statfs[path] ?? null,
     isDirectory: async (path) => !(recorded.notDirectories ?? []).includes(path),
+    procStats: plainStatFiles((path) => files[path] ?? null),
     advance() {
       files = { ...files, ...recorded.later };
     },

@@ -117,7 +117,6 @@ describe('one read of each process a collection', () => {
       if (/^\/proc\/\d+\/stat$/.test(path)) statReads.set(path, (statReads.get(path) ?? 0) + 1);
     };
     const kept = real.procStats;
-    assert.ok(kept, 'the real host keeps the stat files open');
     const counting = {
       ...real,
       read: (path: string) => {

@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { disksCollector } from '../src/collectors/disks.js';
 import { localHost, type Host } from '../src/host.js';
 import type { Sample } from '../src/sample.js';
+import { plainStatFiles } from './fixture-host.js';
 
 const readonlyOf = (samples: Sample[], mount: string) =>
   samples.find((s) => s.name === 'disk.readonly' && s.instance === mount)?.value;
@@ -56,6 +57,7 @@ describe('disk.readonly and /etc/fstab', () => {
     list: async () => [],
     statfs: async () => stats,
     isDirectory: async () => true,
+    procStats: plainStatFiles((file) => files[file] ?? null),
   });
 
   it('reports 1 at the first look for a mount fstab mounts writable (remounted read-only before the agent started)', async () => {

@@ -122,12 +122,12 @@ export async function benchAgentChecks(argv: string[]): Promise<void> {
         for (let c = 0; c < most; c++)
           ids.push(
             await repo.insert(
-              trx,
               agentTcpCheck(
                 places[0]?.customer_id as number,
                 `vpn ${g}-${c}`,
                 places.map((p) => p?.id as number),
               ),
+              trx,
             ),
           );
         checksOfGroup.push(ids);

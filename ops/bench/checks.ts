@@ -46,33 +46,36 @@ export async function benchChecks(argv: string[]): Promise<void> {
     const customerId = await createCustomer(db.knex, 'Bench');
     await db.knex.transaction(async (trx) => {
       for (let i = 0; i < count; i++)
-        await repo.insert(trx, {
-          customerId,
-          clusterId: null,
-          name: `shop ${i}`,
-          type: 'http',
-          settings: {
+        await repo.insert(
+          {
+            customerId,
+            clusterId: null,
+            name: `shop ${i}`,
             type: 'http',
-            url: `http://127.0.0.1:${port}/`,
-            method: 'GET',
-            expectedStatuses: '200-299',
-            keyword: 'welcome',
-            keywordIsRegex: false,
-            keywordAbsent: false,
-            followRedirects: true,
-            verifyTls: true,
-            headers: [],
+            settings: {
+              type: 'http',
+              url: `http://127.0.0.1:${port}/`,
+              method: 'GET',
+              expectedStatuses: '200-299',
+              keyword: 'welcome',
+              keywordIsRegex: false,
+              keywordAbsent: false,
+              followRedirects: true,
+              verifyTls: true,
+              headers: [],
+            },
+            sealedHeaders: null,
+            intervalS: interval,
+            timeoutS: 10,
+            retries: 1,
+            retryIntervalS: 20,
+            maxResponseMs: null,
+            locations: ['argus'],
+            quorum: null,
+            enabled: true,
           },
-          sealedHeaders: null,
-          intervalS: interval,
-          timeoutS: 10,
-          retries: 1,
-          retryIntervalS: 20,
-          maxResponseMs: null,
-          locations: ['argus'],
-          quorum: null,
-          enabled: true,
-        });
+          trx,
+        );
     });
     const box = createSecretBox({ settingsEncryptionKey: null, authSecret: 'b'.repeat(40) }, log);
     const runner = createCheckRunner({ repo, box, clock: systemClock, log, policy: checksPolicy(true) });

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { createAccount } from '../../backend/src/testing/accounts.js';
 import { createTestDatabase, type TestDatabase } from '../../backend/src/testing/database.js';
 import { freePort } from '../../backend/src/testing/net.js';
@@ -46,6 +46,20 @@ class Shop {
     if (!server) return;
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+/**
+ * Clicks the dialog's "Try it now" and waits until its result says `expected`. A wait that times out
+ * fails with what the dialog showed at that moment (the result, or the refusal on its error line).
+ */
+async function tryItNow(dialog: Locator, expected: RegExp): Promise<void> {
+  await dialog.getByRole('button', { name: 'Try it now' }).click();
+  try {
+    await dialog.getByTestId('try-result').getByText(expected).waitFor();
+  } catch (error) {
+    const shown = await dialog.innerText({ timeout: 1_000 }).catch(() => '(the dialog could not be read)');
+    throw new Error(`"Try it now" did not answer ${expected}; the dialog showed:\n${shown}`, { cause: error });
   }
 }
 
@@ -113,14 +127,12 @@ describe('e2e: a network check, set up and watched in the console', () => {
 
     // a target the policy refuses even with the opt-in: the server's words, not a guess of the console
     await url.fill('http://169.254.169.254/latest/meta-data/');
-    await dialog.getByRole('button', { name: 'Try it now' }).click();
-    await result.getByText(/^Down: refused by policy: /).waitFor();
+    await tryItNow(dialog, /^Down: refused by policy: /);
     assert.match((await result.textContent()) ?? '', /cloud metadata/);
 
     await url.fill(`http://127.0.0.1:${shop.port}/`);
     await dialog.getByLabel('Keyword (optional)').fill('shop is open');
-    await dialog.getByRole('button', { name: 'Try it now' }).click();
-    await result.getByText(/^Up: HTTP 200 · [\d.]+ ms · keyword as expected$/).waitFor();
+    await tryItNow(dialog, /^Up: HTTP 200 · [\d.]+ ms · keyword as expected$/);
 
     await dialog.getByLabel('Interval (s)', { exact: true }).fill('20');
     await dialog.getByLabel('Timeout (s)').fill('5');

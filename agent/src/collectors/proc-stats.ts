@@ -16,14 +16,13 @@ export type ProcStats = () => Promise<ProcStat[]>;
 /** The stat line of every process there now (one that ended between list and read is left out). */
 export async function readProcStats(host: Host): Promise<ProcStat[]> {
   const stats: ProcStat[] = [];
-  const kept = host.procStats;
   for (const pid of await host.list('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     // the real host: one pread(2) of a file kept open (kept-files.ts), no promise a file
-    const text = kept ? kept.read(`/proc/${pid}/stat`) : await host.read(`/proc/${pid}/stat`);
+    const text = host.procStats.read(`/proc/${pid}/stat`);
     if (text) stats.push({ pid, text });
   }
-  kept?.sweep(); // the processes that ended since
+  host.procStats.sweep(); // the processes that ended since
   return stats;
 }
 

@@ -99,7 +99,7 @@ export function createChecksRepo(db: Knex) {
     },
 
     /** The check's system row (kind 'check', no offline alerts: a check's silence is not an outage) and its row. */
-    async insert(trx: Knex, fields: CheckFields): Promise<number> {
+    async insert(fields: CheckFields, trx: Knex = db): Promise<number> {
       const [system] = (await trx('systems')
         .insert({
           customer_id: fields.customerId,
@@ -115,7 +115,7 @@ export function createChecksRepo(db: Knex) {
       return id;
     },
 
-    async update(trx: Knex, id: number, fields: Partial<CheckFields>): Promise<void> {
+    async update(id: number, fields: Partial<CheckFields>, trx: Knex = db): Promise<void> {
       const system = {
         ...(fields.name !== undefined ? { name: fields.name } : {}),
         ...(fields.clusterId !== undefined ? { cluster_id: fields.clusterId } : {}),
@@ -136,7 +136,7 @@ export function createChecksRepo(db: Knex) {
       }
     },
 
-    async delete(trx: Knex, id: number): Promise<void> {
+    async delete(id: number, trx: Knex = db): Promise<void> {
       await trx('metrics').where({ system_id: id }).delete();
       await trx('systems').where({ id, kind: 'check' }).delete();
     },

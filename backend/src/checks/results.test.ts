@@ -39,7 +39,7 @@ describe('check results recorded from agents', () => {
   async function checksRunFrom(customerId: number, places: number[], count: number): Promise<number[]> {
     return h.knex.transaction(async (trx) => {
       const ids: number[] = [];
-      for (let i = 0; i < count; i++) ids.push(await repo.insert(trx, agentTcpCheck(customerId, `vpn ${i}`, places)));
+      for (let i = 0; i < count; i++) ids.push(await repo.insert(agentTcpCheck(customerId, `vpn ${i}`, places), trx));
       return ids;
     });
   }

@@ -285,10 +285,10 @@ export function createChecksService(deps: ChecksServiceDeps) {
         enabled: body.enabled,
       };
       const row = await repo.transaction(async (trx) => {
-        const id = await repo.insert(trx, fields);
+        const id = await repo.insert(fields, trx);
         // sealed under the check's own id: known only once the row exists
         const sealed = sealSecretHeaders(box, id, secrets);
-        if (sealed) await repo.update(trx, id, { sealedHeaders: sealed });
+        if (sealed) await repo.update(id, { sealedHeaders: sealed }, trx);
         const created = (await repo.find(id, trx)) as CheckRow;
         await audit.record(trx, actor, {
           action: 'check.create',
@@ -340,7 +340,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
         fields.sealedHeaders = sealSecretHeaders(box, id, secrets);
       }
       const row = await repo.transaction(async (trx) => {
-        await repo.update(trx, id, fields);
+        await repo.update(id, fields, trx);
         const updated = (await repo.find(id, trx)) as CheckRow;
         await audit.record(trx, actor, {
           action: 'check.update',
@@ -359,7 +359,7 @@ export function createChecksService(deps: ChecksServiceDeps) {
     async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const current = await writable(principal, id);
       await repo.transaction(async (trx) => {
-        await repo.delete(trx, id);
+        await repo.delete(id, trx);
         await audit.record(trx, actor, {
           action: 'check.delete',
           targetType: 'check',

@@ -14,8 +14,6 @@ import { createLogger } from '../lib/logger.js';
 import { FakeClock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
 import { createAdmission, type Admission } from './admission.js';
-import type { GroupCommitWriter } from './group-commit.js';
-import type { WriteOutcome, WriteRequest } from './types.js';
 
 const until = async (what: string, check: () => boolean, ms = 10_000) => {
   const deadline = Date.now() + ms;
@@ -155,6 +153,24 @@ describe('POST /api/webhook/metrics: the replay turn waits while too much is pen
   });
 });
 
+describe('POST /api/webhook/metrics: a batch refused after its admission leaves nothing pending', () => {
+  let h: IngestHarness;
+  before(async () => {
+    h = await startIngestHarness({ reportsPerSystemPerMinute: 10 });
+  });
+  after(() => h.close());
+
+  it('releases the samples of a batch the report limit refuses between the check and the write', async () => {
+    const agent = await h.boundAgent();
+    const reports = (count: number) => Array.from({ length: count }, (_, i) => h.report(-i * 1000, 5));
+    assert.equal((await h.post({ reports: reports(10) }, { token: await agent.token() })).status, 200);
+    const refused = await h.post({ reports: reports(3) }, { token: await agent.token() });
+    assert.equal(refused.status, 429, refused.text);
+    assert.match(refused.body.error, /Too many reports for this system/);
+    assert.equal(h.feature.admission.pending(), 0);
+  });
+});
+
 describe('admission: a replay is what the group commit queues behind live reports', () => {
   it('is a replay when the oldest report is older than replayAgeMs, whatever the newest', () => {
     const clock = new FakeClock(new Date('2026-11-26T12:00:00Z'));
@@ -189,13 +205,10 @@ describe('admission: refused replays are asked back at the pace replays are admi
       random: () => 0.5,
       retryAfterSeconds,
     });
-    const never: Pick<GroupCommitWriter, 'write'> = { write: () => new Promise<WriteOutcome>(() => {}) };
-    const deepWrite = { systemId: 1, reports: [{ values: Array.from({ length: 150 }) }] } as unknown as WriteRequest;
-    return {
-      clock,
-      waitOf: () => replayWaitOf(paced, clock),
-      deepen: () => void paced.tracking(never).write(deepWrite),
-    };
+    // a live batch of 150 samples handed to a write that never settles
+    const deepen = () =>
+      paced.check([{ ms: clock.now().getTime(), values: { length: 150 } }]).holdUntil(new Promise(() => {}));
+    return { clock, waitOf: () => replayWaitOf(paced, clock), deepen };
   }
 
   it('gives a fleet refused at once return times one after the other, at the turn pace when nothing else is admitted', () => {
@@ -248,9 +261,9 @@ describe('admission: refused replays are asked back at the pace replays are admi
 
 describe('admission: how deep is too deep follows the commit', () => {
   /**
-   * An admission over a writer whose writes settle when the test says: `write(n)` hands it n samples
-   * and answers a function that commits them (or, with `false`, fails them). The replay's turn is
-   * an hour apart here, so only the depth decides.
+   * An admission whose writes settle when the test says: `write(n)` admits a live batch of n samples,
+   * hands it to a write and answers a function that commits it (or, with `false`, fails it). The
+   * replay's turn is an hour apart here, so only the depth decides.
    */
   function paced(options: { floor: number; targetMs?: number; cap: number }) {
     const clock = new FakeClock(new Date('2026-11-29T12:00:00Z'));
@@ -262,21 +275,15 @@ describe('admission: how deep is too deep follows the commit', () => {
       replayGapMs: 3_600_000,
       random: () => 0.5,
     });
-    const writer = admission.tracking({
-      write: (request: WriteRequest) =>
-        new Promise<WriteOutcome>((resolve, reject) => {
-          const settle = request as unknown as { settle: (ok: boolean) => void };
-          settle.settle = (ok) => (ok ? resolve({ stored: [], statusChange: null }) : reject(new Error('refused')));
-        }),
-    });
     const write = (samples: number) => {
-      const request = {
-        systemId: 1,
-        reports: [{ values: Array.from({ length: samples }) }],
-      } as unknown as WriteRequest;
-      const answer = writer.write(request).catch(() => null);
+      let settle = (_ok: boolean) => {};
+      const writing = new Promise<void>((resolve, reject) => {
+        settle = (ok) => (ok ? resolve() : reject(new Error('refused')));
+      });
+      admission.check([{ ms: clock.now().getTime() - 30_000, values: { length: samples } }]).holdUntil(writing);
+      const answer = writing.catch(() => null);
       return async (ok = true) => {
-        (request as unknown as { settle: (ok: boolean) => void }).settle(ok);
+        settle(ok);
         await answer;
       };
     };
@@ -328,7 +335,7 @@ describe('admission: how deep is too deep follows the commit', () => {
     assert.equal(admission.limit(), 5_000);
   });
 
-  it('holds an admitted batch as pending until the writer has it, so a batch checked meanwhile counts it', () => {
+  it('holds an admitted batch as pending until its write settles, so a batch checked meanwhile counts it', async () => {
     const { clock, admission } = paced({ floor: 1_000, targetMs: 0, cap: 100_000 });
     const replay = (samples: number) =>
       admission.check([{ ms: clock.now().getTime() - 30 * 60_000, values: { length: samples } }]);
@@ -339,9 +346,26 @@ describe('admission: how deep is too deep follows the commit', () => {
     first.release();
     first.release();
     assert.equal(admission.pending(), 900, 'a reservation is released once');
+    let commit = () => {};
+    const writing = new Promise<void>((resolve) => (commit = resolve));
+    second.holdUntil(writing);
     second.release();
-    assert.equal(admission.pending(), 0);
+    assert.equal(admission.pending(), 900, 'handed to the writer: held until the write settles, once');
+    commit();
+    await writing;
+    assert.equal(admission.pending(), 0, 'the write settled: counted once, not twice');
     assert.doesNotThrow(() => replay(900).release());
+  });
+
+  it('keeps the pace of the last 2 s over thousands of commits, its window cut as it goes', async () => {
+    const { clock, admission, write } = paced({ floor: 1_000, targetMs: 1_000, cap: 100_000 });
+    for (let i = 0; i < 6_000; i++) {
+      clock.advance(1);
+      await write(10)();
+    }
+    assert.equal(admission.limit(), 10_000, 'the 2,000 commits of the last 2 s (20,000 samples), at 1 s of that pace');
+    clock.advance(1_000);
+    assert.equal(admission.limit(), 5_000, 'half of them left the window');
   });
 
   it('uses the floor alone with a drain target of 0, and defaults to a 1 s target', async () => {

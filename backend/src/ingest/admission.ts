@@ -7,14 +7,15 @@
  * nothing is stored twice).
  *
  * Depth is counted here, not read from the group-commit writer: samples admitted and not yet
- * answered (queued, in a statement, or waiting for its commit). How deep is too deep follows the
- * commit: above a floor, replays are admitted while what is pending would be committed within
- * `drainTargetMs` at the pace samples were committed lately (pending ≈ pace × wait, so this admits
- * while the write path's wait stays under the target), up to a cap that bounds the memory.
+ * answered (awaiting their request's rate limit, queued, in a statement, or waiting for its commit),
+ * each batch by the one reservation `check()` answers, held from the check until its write settles.
+ * How deep is too deep follows the commit: above a floor, replays are admitted while what is
+ * pending would be committed within `drainTargetMs` at the pace samples were committed lately
+ * (pending ≈ pace × wait, so this admits while the write path's wait stays under the target), up to
+ * a cap that bounds the memory.
  */
 import type { Clock } from '../lib/clock.js';
 import { TooMany } from '../lib/errors.js';
-import type { GroupCommitWriter, WriteRequest } from './group-commit.js';
 
 export interface AdmissionOptions {
   clock: Clock;
@@ -67,9 +68,9 @@ export interface AdmissionOptions {
 export interface Admission {
   /**
    * Throws TooMany for a replayed batch (its oldest report older than replayAgeMs) while the write path
-   * is deep. An admitted batch's samples count as pending from here until `release()`, which is called
-   * once the writer holds them (or the request failed before): concurrent requests awaiting their rate
-   * limit between this check and the write would otherwise all pass the same check.
+   * is deep. An admitted batch's samples count as pending from here until its write settles
+   * (`holdUntil`) or the request fails before the write (`release`): concurrent requests awaiting
+   * their rate limit between this check and the write would otherwise all pass the same check.
    */
   check(reports: readonly { ms: number; values: { length: number } }[]): AdmissionReservation;
   /**
@@ -79,9 +80,7 @@ export interface Admission {
    * nothing (other key order, whitespace): the exact check after validation decides.
    */
   checkBody(json: Buffer): void;
-  /** The writer whose writes are counted as pending until they settle. */
-  tracking<W extends Pick<GroupCommitWriter, 'write'>>(writer: W): W;
-  /** Samples handed to the writer and not yet answered. */
+  /** Samples admitted and not yet answered (their write not settled). */
   pending(): number;
   /** Pending samples above which a replay is refused now (but in its turn): the floor, the commit's pace or its cap. */
   limit(): number;
@@ -89,10 +88,13 @@ export interface Admission {
   refused(): number;
 }
 
-/** An admitted batch's samples held as pending until the writer counts them; `release()` is idempotent. */
+/** An admitted batch's samples, held as pending until it ends one of two ways; only the first call counts. */
 export interface AdmissionReservation {
   /** Whether the batch is a replay (its oldest report older than replayAgeMs): queued behind live reports. */
   replay: boolean;
+  /** The batch was handed to the writer: held until `writing` settles, then counted towards the pace if committed. */
+  holdUntil(writing: Promise<unknown>): void;
+  /** The request failed before its write: the samples leave the count now. */
   release(): void;
 }
 
@@ -110,6 +112,47 @@ const DRAIN_WINDOW_MS = 2_000;
 /** `"reports":[{"ts":"…"` as JSON.stringify writes it (both agents do). */
 const FIRST_REPORT_TS = /"reports":\[\{"ts":"([^"\\]{1,40})"/;
 
+/**
+ * Amounts added over the last `windowMs`: their sum and when the oldest was added. An amount added
+ * `windowMs` ago or earlier is gone. Times are added in order; the forgotten head is cut off the
+ * array now and then, so each amount costs O(1).
+ */
+function timeWindow(windowMs: number) {
+  const times: number[] = [];
+  const amounts: number[] = [];
+  let head = 0;
+  let sum = 0;
+  const forget = (now: number) => {
+    while (head < times.length && (times[head] as number) <= now - windowMs) {
+      sum -= amounts[head] as number;
+      head += 1;
+    }
+    if (head > 1024 && head * 2 > times.length) {
+      times.splice(0, head);
+      amounts.splice(0, head);
+      head = 0;
+    }
+  };
+  return {
+    add(now: number, amount = 1): void {
+      times.push(now);
+      amounts.push(amount);
+      sum += amount;
+      forget(now);
+    },
+    /** The sum of the amounts added within the window before `now`. */
+    sum(now: number): number {
+      forget(now);
+      return sum;
+    },
+    /** When the oldest amount still within the window was added; `now` when there is none. */
+    oldest(now: number): number {
+      forget(now);
+      return times[head] ?? now;
+    },
+  };
+}
+
 export function createAdmission(options: AdmissionOptions): Admission {
   const replayAgeMs = options.replayAgeMs ?? DEFAULT_REPLAY_AGE_MS;
   const maxPending = options.maxPendingSamples ?? DEFAULT_MAX_PENDING_SAMPLES;
@@ -120,25 +163,15 @@ export function createAdmission(options: AdmissionOptions): Admission {
   const drainTargetMs = options.drainTargetMs ?? DEFAULT_DRAIN_TARGET_MS;
   const paceMax = options.paceMaxPendingSamples ?? DEFAULT_PACE_MAX_PENDING_SAMPLES;
   let pending = 0;
-  /** Samples answered in the last DRAIN_WINDOW_MS: when and how many, oldest first (from `head`). */
-  const answered: { at: number; samples: number }[] = [];
-  let head = 0;
-  let answeredInWindow = 0;
+  /** Samples answered (committed) in the last DRAIN_WINDOW_MS. */
+  const answered = timeWindow(DRAIN_WINDOW_MS);
   let refused = 0;
   // the first replay under pressure waits its gap like the next ones
   let replayAdmittedAt = options.clock.now().getTime();
-  /** When replays were admitted in the last PACE_WINDOW_MS, oldest first. */
-  const admittedAt: number[] = [];
+  /** Replays admitted in the last PACE_WINDOW_MS. */
+  const admitted = timeWindow(PACE_WINDOW_MS);
   /** The latest return time handed out to a refused replay. */
   let returnsUntil = 0;
-
-  const forgetAdmitted = (now: number) => {
-    while ((admittedAt[0] ?? now) <= now - PACE_WINDOW_MS) admittedAt.shift();
-  };
-  const admitted = (now: number) => {
-    admittedAt.push(now);
-    forgetAdmitted(now);
-  };
 
   /**
    * A refused replay's wait, seconds: the next free return time, spaced by the pace at which replays
@@ -147,11 +180,10 @@ export function createAdmission(options: AdmissionOptions): Admission {
    * while the path may be idle (nor as a stream of refusals while it is full).
    */
   function returnTime(now: number): number {
-    forgetAdmitted(now);
     // over the time the window's admissions span (at least 1 s): at a surge's start the last 10 s
     // hold only its first second, and a pace over all 10 s would space a fleet's returns 10 × too far
-    const spanMs = Math.min(PACE_WINDOW_MS, Math.max(1000, now - (admittedAt[0] ?? now)));
-    const perSecond = Math.max(1000 / replayGapMs, admittedAt.length / (spanMs / 1000)) * PACE_PROBE;
+    const spanMs = Math.min(PACE_WINDOW_MS, Math.max(1000, now - admitted.oldest(now)));
+    const perSecond = Math.max(1000 / replayGapMs, admitted.sum(now) / (spanMs / 1000)) * PACE_PROBE;
     const spacingMs = 1000 / perSecond;
     const slot = Math.max(now + min * 1000, returnsUntil);
     // the schedule is full up to the cap: spread over its upper half, as a fixed range would
@@ -161,17 +193,6 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return Math.min(max, Math.max(min, Math.ceil((slot + random() * spacingMs - now) / 1000)));
   }
 
-  function forgetAnswered(now: number): void {
-    while (head < answered.length && (answered[head] as { at: number }).at <= now - DRAIN_WINDOW_MS) {
-      answeredInWindow -= (answered[head] as { samples: number }).samples;
-      head += 1;
-    }
-    if (head > 1024 && head * 2 > answered.length) {
-      answered.splice(0, head);
-      head = 0;
-    }
-  }
-
   /**
    * Pending samples above which a replay waits for its turn: what the commit, at its pace of the last
    * 2 s, stores within drainTargetMs; never below the floor nor above the cap. The pace counts live
@@ -179,8 +200,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
    * it slows the pace drops and so does the limit.
    */
   function limitAt(now: number): number {
-    forgetAnswered(now);
-    const pace = answeredInWindow / DRAIN_WINDOW_MS; // samples a ms
+    const pace = answered.sum(now) / DRAIN_WINDOW_MS; // samples a ms
     return Math.max(maxPending, Math.min(paceMax, pace * drainTargetMs));
   }
 
@@ -190,15 +210,32 @@ export function createAdmission(options: AdmissionOptions): Admission {
     return oldest;
   };
 
+  /** Samples answered (committed): they leave the count and make the commit's pace. */
+  function answer(samples: number, committed: boolean): void {
+    pending -= samples;
+    if (!committed) return; // a failed write does not count towards the pace
+    answered.add(options.clock.now().getTime(), samples);
+  }
+
   function reserve(reports: readonly { values: { length: number } }[], replay: boolean): AdmissionReservation {
     let held = 0;
     for (const report of reports) held += report.values.length;
     pending += held;
+    let open = true; // neither handed to the writer nor released yet
     return {
       replay,
+      holdUntil(writing) {
+        if (!open) return;
+        open = false;
+        writing.then(
+          () => answer(held, true),
+          () => answer(held, false),
+        );
+      },
       release() {
-        pending -= held;
-        held = 0;
+        if (!open) return;
+        open = false;
+        answer(held, false);
       },
     };
   }
@@ -210,7 +247,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     if (now - replayAdmittedAt >= replayGapMs && pending < turnMaxPending) {
       if (takeTurn) {
         replayAdmittedAt = now;
-        admitted(now);
+        admitted.add(now);
       }
       return;
     }
@@ -226,7 +263,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
       const oldest = oldestOf(reports);
       const replay = now - oldest > replayAgeMs;
       if (pending > limitAt(now)) refuseIfOld(oldest, true);
-      else if (replay) admitted(now);
+      else if (replay) admitted.add(now);
       return reserve(reports, replay);
     },
     checkBody(json) {
@@ -234,31 +271,6 @@ export function createAdmission(options: AdmissionOptions): Admission {
       // in valid JSON a quote outside a string is never escaped, inside one always: this finds a key
       const ts = FIRST_REPORT_TS.exec(json.toString('utf8', 0, Math.min(json.length, 16_384)))?.[1];
       if (ts !== undefined) refuseIfOld(Date.parse(ts), false);
-    },
-    tracking(writer) {
-      return {
-        ...writer,
-        write(request: WriteRequest) {
-          let samples = 0;
-          for (const report of request.reports) samples += report.values.length;
-          pending += samples;
-          return writer.write(request).then(
-            (outcome) => {
-              pending -= samples;
-              // committed: counts towards the pace (a failed write does not)
-              const at = options.clock.now().getTime();
-              answered.push({ at, samples });
-              answeredInWindow += samples;
-              forgetAnswered(at);
-              return outcome;
-            },
-            (error: unknown) => {
-              pending -= samples;
-              throw error;
-            },
-          );
-        },
-      };
     },
     pending: () => pending,
     limit: () => limitAt(options.clock.now().getTime()),

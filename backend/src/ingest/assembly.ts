@@ -87,7 +87,7 @@ export function assembleIngest(deps: IngestDeps): IngestFeature {
   );
   const serviceDeps: IngestServiceDeps = {
     repo,
-    writer: admission.tracking(writer),
+    writer,
     admission,
     bus: deps.bus,
     clock: deps.clock,

@@ -269,8 +269,9 @@ export function createIngestService(deps: IngestServiceDeps) {
 
   /**
    * Admits the reports, takes them from the system's report limit, records its check runs and hands
-   * the reports to the writer; `writing` settles with the commit. Between the admission and the hand-over
-   * the reports are held as pending (admission.ts), so requests awaiting their limit meanwhile see them.
+   * the reports to the writer; `writing` settles with the commit. From the admission until the write
+   * settles the reports are held as pending by their reservation (admission.ts), so requests awaiting
+   * their limit meanwhile see them.
    */
   async function handToWriter(system: AgentSystemRow, taken: Intake): Promise<{ writing: Promise<WriteOutcome> }> {
     const { inWindow, runs, info } = taken;
@@ -294,9 +295,11 @@ export function createIngestService(deps: IngestServiceDeps) {
         },
         replay: reservation?.replay ?? false,
       });
+      reservation?.holdUntil(writing);
       return { writing };
-    } finally {
-      reservation?.release(); // the writer counts them from its call on
+    } catch (error) {
+      reservation?.release(); // refused before the write: nothing of it is pending
+      throw error;
     }
   }
 

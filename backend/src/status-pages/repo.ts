@@ -114,8 +114,8 @@ export function createStatusPagesRepo(db: Knex) {
     },
 
     async insert(
-      trx: Knex,
       page: StatusPageFields & { customerId: number; slug: string; slugHash: string; now: Date },
+      trx: Knex = db,
     ): Promise<number> {
       const [row] = await trx('status_pages')
         .insert({
@@ -133,18 +133,18 @@ export function createStatusPagesRepo(db: Knex) {
       return id;
     },
 
-    async update(trx: Knex, id: number, page: StatusPageFields & { now: Date }): Promise<void> {
+    async update(id: number, page: StatusPageFields & { now: Date }, trx: Knex = db): Promise<void> {
       await trx('status_pages')
         .where({ id })
         .update({ title: page.title, announcement: page.announcement, updated_at: page.now });
       await writeItems(trx, id, page.items);
     },
 
-    async rotate(trx: Knex, id: number, slug: string, slugHash: string, now: Date): Promise<void> {
+    async rotate(id: number, slug: string, slugHash: string, now: Date, trx: Knex = db): Promise<void> {
       await trx('status_pages').where({ id }).update({ slug, slug_hash: slugHash, rotated_at: now, updated_at: now });
     },
 
-    async delete(trx: Knex, id: number): Promise<void> {
+    async delete(id: number, trx: Knex = db): Promise<void> {
       await trx('status_pages').where({ id }).delete();
     },
 

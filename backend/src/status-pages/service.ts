@@ -121,7 +121,7 @@ export function createStatusPagesService(deps: {
         items: await checkedItems(customer.id, input.items),
       };
       const created = await repo.transaction(async (trx) => {
-        const id = await repo.insert(trx, { ...fields, customerId: customer.id, ...newSlug(), now: clock.now() });
+        const id = await repo.insert({ ...fields, customerId: customer.id, ...newSlug(), now: clock.now() }, trx);
         const row = (await repo.find(id, trx)) as StatusPageRow;
         await audit.record(trx, actor, {
           action: 'status_page.create',
@@ -143,7 +143,7 @@ export function createStatusPagesService(deps: {
         items: changes.items ? await checkedItems(current.customerId, changes.items) : current.items,
       };
       const updated = await changeOf(actor, current, 'update', async (trx) => {
-        await repo.update(trx, id, { ...fields, now: clock.now() });
+        await repo.update(id, { ...fields, now: clock.now() }, trx);
         const row = (await repo.find(id, trx)) as StatusPageRow;
         return { result: row, audit: { before: auditView(current), after: auditView(row) } };
       });
@@ -155,7 +155,7 @@ export function createStatusPagesService(deps: {
       const current = await writablePage(principal, id);
       const { slug, slugHash } = newSlug();
       const rotated = await changeOf(actor, current, 'rotate', async (trx) => {
-        await repo.rotate(trx, id, slug, slugHash, clock.now());
+        await repo.rotate(id, slug, slugHash, clock.now(), trx);
         return { result: (await repo.find(id, trx)) as StatusPageRow, audit: {} };
       });
       return view(rotated);
@@ -164,7 +164,7 @@ export function createStatusPagesService(deps: {
     async remove(actor: AuditActor, principal: Principal, id: number): Promise<void> {
       const current = await writablePage(principal, id);
       await changeOf(actor, current, 'delete', async (trx) => {
-        await repo.delete(trx, id);
+        await repo.delete(id, trx);
         return { result: undefined, audit: { before: auditView(current) } };
       });
     },
