@@ -1,6 +1,8 @@
 /**
  * `npm run bench -- agent [seconds]`: the footprint of the built x86_64 agent as a service. It runs
- * `argus-agent run` at the shortest interval (5 s; `--interval S`: another) against a local sink
+ * `argus-agent run` for `seconds` (default 150) at the agents' default interval (30 s: what runs
+ * between two reports counts; `--interval S`: another, e.g. 5 for more collections a minute, which
+ * spreads the host tools' once-a-minute forks over six times as many) against a local sink
  * that answers as Argus does, once over http and once over https (the usual production case:
  * node:https and TLS loaded), and reads the process's CPU time and resident memory from /proc, from
  * the second report on (the first collection made with the sink's settings finds, inspects and
@@ -9,7 +11,7 @@
  * sets no `keepalive_timeout`, so nginx's defaults: 75 s idle, 1,000 requests a connection), not for
  * the 5 s of a Node server's default, and counts the connections the agent opened: an agent that
  * keeps its connection 5 s (Node's default pool) reuses it in some collections at the 5 s interval,
- * in none at the default 30 s, so `--interval 30` shows what a connection a report costs.
+ * in none at the default 30 s, so the default interval shows what a connection a report costs.
  * Targets: ≤ 60 MB RSS, ≤ 20 ms CPU per collection, ≤ 1 % of one core at the 30 s interval.
  * `--scripts`: then again over http with 10 script checks run at every collection (the agent setting
  * `scripts.interval` 5 s in the sink's answer) and 5 drop-in files of 100 samples each, so the
@@ -258,7 +260,7 @@ export async function benchAgent(args: string[]): Promise<void> {
     const at = args.indexOf(name);
     return at >= 0 ? args[at + 1] : undefined;
   };
-  const seconds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 60);
+  const seconds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 150);
   const containers = Number(option('--containers') ?? 0);
   const before = option('--before');
   const { dir } = await buildAgent();
@@ -269,7 +271,7 @@ export async function benchAgent(args: string[]): Promise<void> {
   const base = {
     state,
     seconds,
-    interval: Number(option('--interval') ?? 5),
+    interval: Number(option('--interval') ?? 30),
     withScripts: args.includes('--scripts'),
     ...(containers > 0 || asIs ? { containersSocket: ENGINE_SOCKET } : {}),
   };
