@@ -79,7 +79,7 @@ export function createAuditRepo(db: Knex) {
   return {
     transaction: transactionOf(db),
 
-    async insert(trx: Knex, row: NewAuditRow): Promise<void> {
+    async insert(row: NewAuditRow, trx: Knex = db): Promise<void> {
       await trx('audit_log').insert({
         at: row.at,
         actor_type: row.actorType,

@@ -50,19 +50,22 @@ export function createAuditService({ repo, clock }: { repo: AuditRepo; clock: Cl
       let before = entry.before ? (redact(entry.before) as Record<string, unknown>) : null;
       let after = entry.after ? (redact(entry.after) as Record<string, unknown>) : null;
       if (entry.before && entry.after) ({ before, after } = changedFields(entry.before, entry.after));
-      await repo.insert(trx, {
-        at: clock.now(),
-        actorType: actor.type,
-        actorId: actor.id,
-        actorName: actor.name,
-        address: actor.address,
-        action: entry.action,
-        targetType: entry.targetType,
-        targetId: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
-        customerId: entry.customerId ?? null,
-        before,
-        after,
-      });
+      await repo.insert(
+        {
+          at: clock.now(),
+          actorType: actor.type,
+          actorId: actor.id,
+          actorName: actor.name,
+          address: actor.address,
+          action: entry.action,
+          targetType: entry.targetType,
+          targetId: entry.targetId === undefined || entry.targetId === null ? null : String(entry.targetId),
+          customerId: entry.customerId ?? null,
+          before,
+          after,
+        },
+        trx,
+      );
     },
     async recordAlone(actor: AuditActor, entry: AuditEntry): Promise<void> {
       await repo.transaction((trx) => trail.record(trx, actor, entry));

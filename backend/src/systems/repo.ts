@@ -170,7 +170,7 @@ export function createSystemsRepo(db: Knex) {
 
     async delete(id: number, q: Knex = db): Promise<void> {
       await q.transaction(async (trx) => {
-        await samples.deleteSamples(trx, [id]);
+        await samples.deleteSamples([id], trx);
         await trx('systems').where({ id }).delete();
       });
     },

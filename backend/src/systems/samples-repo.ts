@@ -243,7 +243,7 @@ export function createSamplesRepo(db: Knex) {
     },
 
     /** Deletes every sample of these systems (their rows and the legacy ones). */
-    async deleteSamples(trx: Knex, systemIds: Knex.QueryBuilder | number[]): Promise<void> {
+    async deleteSamples(systemIds: Knex.QueryBuilder | number[], trx: Knex = db): Promise<void> {
       await trx('metrics').whereIn('system_id', systemIds).delete();
       if ((await legacy()).raw) await trx('metrics_legacy').whereIn('system_id', systemIds).delete();
     },
