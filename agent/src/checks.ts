@@ -116,12 +116,14 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
     }
   }
 
+  /** The ticker runs exactly while the scheduler is started and has checks assigned. */
   function arm(): void {
-    if (started && assigned.length > 0 && ticker === null) {
+    const wanted = started && assigned.length > 0;
+    if (wanted && ticker === null) {
       ticker = setInterval(tick, TICK_MS);
       ticker.unref();
       tick();
-    } else if (assigned.length === 0 && ticker !== null) {
+    } else if (!wanted && ticker !== null) {
       clearInterval(ticker);
       ticker = null;
     }
@@ -157,8 +159,7 @@ export function createCheckScheduler(options: CheckSchedulerOptions) {
         'abort',
         () => {
           started = false;
-          if (ticker !== null) clearInterval(ticker);
-          ticker = null;
+          arm();
         },
         { once: true },
       );
