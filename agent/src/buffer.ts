@@ -7,11 +7,17 @@
  * a crash (no newline, or a checksum that does not match) is skipped. What was delivered is a
  * position (segment, line) in `position.json`, written by rename; a segment read to its end is
  * deleted. Bounded by age and size: the oldest segments go first, and the reports dropped are
- * counted. Each segment's lines are checked once (offsets kept in memory, only appended bytes read
- * again), so a collection's append, count, peek and acknowledgement cost the new report, not the
- * segment's megabyte.
+ * counted.
+ *
+ * The agent is the directory's only writer, so the segments, their sizes and their lines' offsets
+ * live in memory after one look at the start: a collection's count, append, peek and
+ * acknowledgement cost the new report's write, one read of what is sent and the position's rename,
+ * never a directory listing or a rescan. The calls are synchronous, as the agent's /proc reads are:
+ * each is a few microseconds against the page cache, where a promise of node:fs/promises costs a
+ * hop to the thread pool and back (tens of microseconds of the agent's CPU) per call.
  */
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync } from 'node:fs';
+import { rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { AgentReport } from '../../contracts/agent-report.js';
@@ -31,6 +37,18 @@ export const DEFAULT_LIMITS: BufferLimits = {
 interface Position {
   segment: number;
   line: number;
+}
+
+/** A segment as the buffer knows it: its bytes on disk, and the intact lines among those scanned. */
+interface Segment {
+  seq: number;
+  size: number;
+  /** When it was last written (its mtime at the start), for the age limit. */
+  writtenAt: number;
+  /** Each intact line's JSON as its start and end offset. */
+  lines: number[];
+  /** The bytes of whole lines looked at: the next scan starts after them. */
+  scanned: number;
 }
 
 const segmentName = (seq: number) => `${String(seq).padStart(10, '0')}.seg`;
@@ -55,89 +73,96 @@ export function intactLines(bytes: Buffer, base = 0): { lines: number[]; scanned
   return { lines, scanned: at };
 }
 
+/** `length` bytes of a file from `offset`, through `fd` when given, else opened for the read. */
+function readAt(path: string, fd: number | null, offset: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  const handle = fd ?? openSync(path, 'r');
+  try {
+    let got = 0;
+    while (got < length) {
+      const n = readSync(handle, bytes, got, length - got, offset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return bytes.subarray(0, got);
+  } finally {
+    if (fd === null) closeSync(handle);
+  }
+}
+
 export async function openBuffer(dir: string, limits: BufferLimits = DEFAULT_LIMITS, now: () => number = Date.now) {
-  await mkdir(dir, { recursive: true, mode: 0o700 });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   let dropped = 0;
   const positionFile = join(dir, 'position.json');
-  let position: Position = await readFile(positionFile, 'utf8').then(
-    (text) => JSON.parse(text) as Position,
-    () => ({ segment: 0, line: 0 }),
-  );
+  const pathOf = (seq: number) => join(dir, segmentName(seq));
+  let position: Position;
+  try {
+    position = JSON.parse(readFileSync(positionFile, 'utf8')) as Position;
+  } catch {
+    position = { segment: 0, line: 0 };
+  }
 
-  const segments = async () =>
-    (await readdir(dir))
-      .filter((name) => /^\d{10}\.seg$/.test(name))
-      .map((name) => Number(name.slice(0, 10)))
-      .sort((a, b) => a - b);
+  const segments: Segment[] = readdirSync(dir)
+    .filter((name) => /^\d{10}\.seg$/.test(name))
+    .map((name) => Number(name.slice(0, 10)))
+    .sort((a, b) => a - b)
+    .map((seq) => {
+      const { size, mtimeMs } = statSync(pathOf(seq));
+      return { seq, size, writtenAt: mtimeMs, lines: [], scanned: 0 };
+    });
+
+  /** The newest segment, open for appending (and reading) while it is the one written. */
+  let writing: { seq: number; fd: number } | null = null;
+  function fdOf(seq: number): number {
+    if (writing?.seq === seq) return writing.fd;
+    if (writing) closeSync(writing.fd);
+    writing = { seq, fd: openSync(pathOf(seq), 'a+', 0o600) };
+    return writing.fd;
+  }
 
   // a crash mid-write left the last line without its newline: end it, so the next report starts a
   // line of its own and the torn one is skipped by its checksum
-  const existing = await segments();
-  const last = existing[existing.length - 1];
-  if (last !== undefined) {
-    const text = await readFile(join(dir, segmentName(last)), 'utf8');
-    if (text.length > 0 && !text.endsWith('\n')) await appendFile(join(dir, segmentName(last)), '\n');
+  const last = segments[segments.length - 1];
+  if (last && last.size > 0 && readAt(pathOf(last.seq), null, last.size - 1, 1)[0] !== NEWLINE) {
+    writeSync(fdOf(last.seq), '\n');
+    last.size += 1;
   }
 
-  async function savePosition(next: Position): Promise<void> {
+  function savePosition(next: Position): void {
     position = next;
-    await writeFile(`${positionFile}.tmp`, JSON.stringify(next), { mode: 0o600 });
-    await rename(`${positionFile}.tmp`, positionFile);
+    writeFileSync(`${positionFile}.tmp`, JSON.stringify(next), { mode: 0o600 });
+    renameSync(`${positionFile}.tmp`, positionFile);
   }
 
-  /**
-   * Each segment's intact lines as offsets (start, end of its JSON), scanned once: a segment only
-   * grows, so a look reads just the bytes appended since the last one. A report is parsed only when
-   * it is to be sent, never again for a count or for the lines before the delivered position.
-   */
-  const scans = new Map<number, { bytes: number; lines: number[] }>();
-
-  /** The segment's intact lines, with the bytes appended since the last look scanned (none when it is gone). */
-  async function linesOf(seq: number): Promise<number[]> {
-    const known = scans.get(seq) ?? { bytes: 0, lines: [] };
-    const handle = await open(join(dir, segmentName(seq)), 'r').catch(() => null);
-    if (!handle) {
-      scans.delete(seq);
-      return [];
+  /** A segment's intact lines, the bytes not yet scanned read first (only after a start, or another writer). */
+  function linesOf(segment: Segment): number[] {
+    if (segment.size > segment.scanned) {
+      const fd = writing?.seq === segment.seq ? writing.fd : null;
+      const bytes = readAt(pathOf(segment.seq), fd, segment.scanned, segment.size - segment.scanned);
+      const { lines, scanned } = intactLines(bytes, segment.scanned);
+      segment.lines.push(...lines);
+      segment.scanned += scanned;
     }
-    try {
-      const { size } = await handle.stat();
-      if (size > known.bytes) {
-        const { buffer } = await handle.read(Buffer.alloc(size - known.bytes), 0, size - known.bytes, known.bytes);
-        const { lines, scanned } = intactLines(buffer, known.bytes);
-        known.lines.push(...lines);
-        known.bytes += scanned;
-      }
-    } finally {
-      await handle.close();
-    }
-    scans.set(seq, known);
-    return known.lines;
+    return segment.lines;
   }
 
   /** How many lines of a segment are still to send (past the delivered position). */
-  async function pendingCount(seq: number): Promise<number> {
-    if (seq < position.segment) return 0;
-    const count = (await linesOf(seq)).length / 2;
-    return seq === position.segment ? Math.max(0, count - position.line) : count;
+  function pendingCount(segment: Segment): number {
+    if (segment.seq < position.segment) return 0;
+    const count = linesOf(segment).length / 2;
+    return segment.seq === position.segment ? Math.max(0, count - position.line) : count;
   }
 
   /** Up to `max` of the reports still to send from one segment, read from its file. */
-  async function pending(seq: number, max: number): Promise<AgentReport[]> {
-    if (seq < position.segment || max <= 0) return [];
-    const lines = await linesOf(seq);
-    const first = seq === position.segment ? position.line : 0;
+  function pending(segment: Segment, max: number): AgentReport[] {
+    if (segment.seq < position.segment || max <= 0) return [];
+    const lines = linesOf(segment);
+    const first = segment.seq === position.segment ? position.line : 0;
     const wanted = lines.slice(first * 2, (first + max) * 2);
     if (wanted.length === 0) return [];
     const from = wanted[0] as number;
-    const bytes = Buffer.alloc((wanted[wanted.length - 1] as number) - from);
-    const handle = await open(join(dir, segmentName(seq)), 'r').catch(() => null);
-    if (!handle) return [];
-    try {
-      await handle.read(bytes, 0, bytes.length, from);
-    } finally {
-      await handle.close();
-    }
+    const fd = writing?.seq === segment.seq ? writing.fd : null;
+    const bytes = readAt(pathOf(segment.seq), fd, from, (wanted[wanted.length - 1] as number) - from);
     const reports: AgentReport[] = [];
     for (let i = 0; i < wanted.length; i += 2) {
       try {
@@ -151,44 +176,59 @@ export async function openBuffer(dir: string, limits: BufferLimits = DEFAULT_LIM
     return reports;
   }
 
+  /** Deletes a segment's file and forgets it. */
+  function remove(segment: Segment): void {
+    if (writing?.seq === segment.seq) {
+      closeSync(writing.fd);
+      writing = null;
+    }
+    rmSync(pathOf(segment.seq), { force: true });
+    segments.splice(segments.indexOf(segment), 1);
+  }
+
   /** Drops the oldest segments past the limits; counts the reports they held that were not yet sent. */
-  async function enforceLimits(): Promise<void> {
-    const all = await segments();
-    const sizes = await Promise.all(all.map((seq) => stat(join(dir, segmentName(seq)))));
-    let total = sizes.reduce((sum, s) => sum + s.size, 0);
-    for (const [index, seq] of all.entries()) {
-      if (index === all.length - 1) break; // never the segment being written
-      const info = sizes[index] as { size: number; mtimeMs: number };
-      if (total <= limits.maxBytes && now() - info.mtimeMs <= limits.maxAgeMs) break;
-      dropped += await pendingCount(seq);
-      await rm(join(dir, segmentName(seq)), { force: true });
-      scans.delete(seq);
-      total -= info.size;
-      if (seq >= position.segment) await savePosition({ segment: seq + 1, line: 0 });
+  function enforceLimits(): void {
+    let total = segments.reduce((sum, segment) => sum + segment.size, 0);
+    while (segments.length > 1) {
+      const oldest = segments[0] as Segment; // never the segment being written (the last)
+      if (total <= limits.maxBytes && now() - oldest.writtenAt <= limits.maxAgeMs) break;
+      dropped += pendingCount(oldest);
+      remove(oldest);
+      total -= oldest.size;
+      if (oldest.seq >= position.segment) savePosition({ segment: oldest.seq + 1, line: 0 });
     }
   }
 
   return {
     /** Appends one report (a whole line in one write). */
     async append(report: AgentReport): Promise<void> {
-      const all = await segments();
-      let seq = all[all.length - 1] ?? Math.max(position.segment, 1);
-      const size = await stat(join(dir, segmentName(seq))).then(
-        (s) => s.size,
-        () => 0,
-      );
-      if (size >= limits.segmentBytes) seq += 1;
+      let segment = segments[segments.length - 1];
+      if (!segment || segment.size >= limits.segmentBytes) {
+        const seq = segment ? segment.seq + 1 : Math.max(position.segment, 1);
+        segment = { seq, size: 0, writtenAt: now(), lines: [], scanned: 0 };
+        segments.push(segment);
+      }
       const json = JSON.stringify(report);
-      await appendFile(join(dir, segmentName(seq)), `${checksum(json)} ${json}\n`, { mode: 0o600 });
-      await enforceLimits();
+      const line = Buffer.from(`${checksum(json)} ${json}\n`);
+      const fd = fdOf(segment.seq);
+      const before = segment.size;
+      writeSync(fd, line);
+      segment.size = fstatSync(fd).size;
+      segment.writtenAt = now();
+      // the usual case, nobody else wrote: the line's offsets are known without reading it back
+      if (segment.scanned === before && segment.size === before + line.length) {
+        segment.lines.push(before + 9, segment.size - 1);
+        segment.scanned = segment.size;
+      }
+      enforceLimits();
     },
 
     /** Up to `max` of the oldest reports not yet delivered, oldest first. */
     async peek(max: number): Promise<AgentReport[]> {
       const out: AgentReport[] = [];
-      for (const seq of await segments()) {
+      for (const segment of segments) {
         if (out.length >= max) break;
-        out.push(...(await pending(seq, max - out.length)));
+        out.push(...pending(segment, max - out.length));
       }
       return out;
     },
@@ -197,36 +237,31 @@ export async function openBuffer(dir: string, limits: BufferLimits = DEFAULT_LIM
     async acknowledge(count: number): Promise<void> {
       let left = count;
       let next = position;
-      for (const seq of await segments()) {
-        if (seq < next.segment) continue;
-        const start = seq === next.segment ? next.line : 0;
-        const lines = start + (await pendingCount(seq));
-        const all = await segments();
-        const isLast = seq === all[all.length - 1];
+      for (const segment of [...segments]) {
+        if (segment.seq < next.segment) continue;
+        const start = segment.seq === next.segment ? next.line : 0;
+        const lines = start + pendingCount(segment);
         if (left >= lines - start) {
           left -= lines - start;
-          if (isLast) {
-            next = { segment: seq, line: lines };
+          if (segment === segments[segments.length - 1]) {
+            next = { segment: segment.seq, line: lines };
           } else {
-            await rm(join(dir, segmentName(seq)), { force: true });
-            scans.delete(seq);
-            next = { segment: seq + 1, line: 0 };
+            remove(segment);
+            next = { segment: segment.seq + 1, line: 0 };
           }
           if (left === 0) break;
         } else {
-          next = { segment: seq, line: start + left };
+          next = { segment: segment.seq, line: start + left };
           left = 0;
           break;
         }
       }
-      await savePosition(next);
+      savePosition(next);
     },
 
     /** Reports waiting to be sent. */
     async size(): Promise<number> {
-      let count = 0;
-      for (const seq of await segments()) count += await pendingCount(seq);
-      return count;
+      return segments.reduce((count, segment) => count + pendingCount(segment), 0);
     },
 
     /** Reports dropped by the limits since the buffer was opened. */
