@@ -1,7 +1,7 @@
 /** The host's own tools (systemctl, smartctl, chronyc, apt-get, journalctl…), run with a time limit. */
-import { accessSync, constants } from 'node:fs';
-import { execFile } from 'node:child_process';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { toolLauncher, type ToolLauncher } from './tool-launcher.js';
 
 /** Runs a host tool: its exit code and output, or null when it is not installed (or hangs). */
 export type RunTool = (
@@ -31,11 +31,11 @@ function onPath(file: string): string | null {
 
 /**
  * A tool runner that looks a tool up on PATH once every TOOL_LOOKUP_MS and does not start a tool
- * that is not installed. Node starts a child by fork(2): for the agent that is ~2 ms of its own CPU
- * each (its page tables copied), and a tool missing on PATH was forked for each call all the same
- * (chronyc where timesyncd keeps the time, every minute).
+ * that is not installed (chronyc on a host whose time timesyncd keeps was started every minute for
+ * nothing); the tools found are started by a launcher kept running (tool-launcher.ts), not by a
+ * fork of the agent each.
  */
-export function toolRunner(now: () => number = Date.now): RunTool {
+export function toolRunner(now: () => number = Date.now, launcher: ToolLauncher = toolLauncher()): RunTool {
   const found = new Map<string, { path: string | null; at: number }>();
   const lookup = (file: string): string | null => {
     const known = found.get(file);
@@ -44,27 +44,13 @@ export function toolRunner(now: () => number = Date.now): RunTool {
     found.set(file, { path, at: now() });
     return path;
   };
-  return (file, args, options = {}) => {
+  return async (file, args, options = {}) => {
     const path = lookup(file);
-    if (path === null) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      execFile(
-        path,
-        args,
-        {
-          timeout: options.timeoutMs ?? TOOL_TIMEOUT_MS,
-          maxBuffer: 1 << 20,
-          env: { ...process.env, LC_ALL: 'C' },
-        },
-        (error, stdout) => {
-          const code = (error as { code?: unknown } | null)?.code;
-          if (code === 'ENOENT') found.delete(file); // gone since the lookup: look again next time
-          if (error && typeof code !== 'number')
-            resolve(null); // ENOENT, a timeout, too much output: no answer
-          else resolve({ code: typeof code === 'number' ? code : 0, stdout });
-        },
-      );
-    });
+    if (path === null) return null;
+    const answer = await launcher.run(path, args, options.timeoutMs ?? TOOL_TIMEOUT_MS);
+    // gone since the lookup (or not runnable): look again next time
+    if (answer === null && !existsSync(path)) found.delete(file);
+    return answer;
   };
 }
 

@@ -22,7 +22,8 @@
  * (agent/test/container-engine.ts), read by the agent (the setting `containers.socket` in the sink's
  * answer), removed at the end (`--engine-as-is`: the containers the engine runs already, none started). `--before <executable>`: that build and this one alternately, over
  * http (`--scheme https`: over https), `--rounds R` times (default 3), then each one's median and
- * the ratio after/before: the machine is shared, so the ratio of runs side by side says more than
+ * the ratio after/before (`--after <executable>`: that one instead of this build, for two variants
+ * of one build, such as the same bundle with other flags or another PATH): the machine is shared, so the ratio of runs side by side says more than
  * either figure.
  *
  * The executable run is a copy written in 64 KiB pieces, as the installer's curl writes it: postject
@@ -31,7 +32,7 @@
  * used code and ICU data into the RSS of a run straight from agent-dist/ (decisions.md).
  */
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
@@ -59,11 +60,34 @@ async function onCpuMs(pid: number): Promise<number> {
   return ns / 1e6;
 }
 
+/** A process's own ticks and those of its children it reaped: utime + stime, cutime + cstime. */
+async function ticksOf(pid: number): Promise<{ own: number; reaped: number }> {
+  const fields = statFields(await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => ''));
+  return { own: Number(fields[11]) + Number(fields[12]) || 0, reaped: Number(fields[13]) + Number(fields[14]) || 0 };
+}
+
+/** The agent's host-tool launchers (tool-launcher.ts): shells kept running, the tools their children. */
+const launchersOf = (pid: number) =>
+  childPids(pid).filter((child) => {
+    try {
+      return /^\d+ \(sh\)/.test(readFileSync(`/proc/${child}/stat`, 'utf8'));
+    } catch {
+      return false; // ended since
+    }
+  });
+
+/** A host tool running: a child of the agent that is not a launcher, or a launcher's child. */
+const toolRunning = (pid: number) =>
+  childPids(pid).some((child) => !launchersOf(pid).includes(child) || childPids(child).length > 0);
+
 async function usage(pid: number): Promise<{ cpuMs: number; onCpuMs: number; childrenMs: number; rssMb: number }> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = statFields(stat);
-  const ticks = Number(fields[11]) + Number(fields[12]); // utime + stime
-  const children = Number(fields[13]) + Number(fields[14]); // cutime + cstime: the host tools it ran
+  const { own: ticks, reaped } = await ticksOf(pid);
+  // the host tools it ran: those it reaped itself, and all that its launchers ran (and the launchers)
+  let children = reaped;
+  for (const launcher of launchersOf(pid)) {
+    const { own, reaped: tools } = await ticksOf(launcher);
+    children += own + tools;
+  }
   const rss = /VmRSS:\s+(\d+) kB/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
   return {
     cpuMs: (ticks * 1000) / USER_HZ,
@@ -179,7 +203,7 @@ async function benchOnce({
   const toolsIdle = async () => {
     for (let waited = 0, idle = 0; idle < 3 && waited < 180_000; waited += 500) {
       await new Promise((resolve) => setTimeout(resolve, 500));
-      idle = childPids(agent.pid as number).length > 0 ? 0 : idle + 1; // a host tool running
+      idle = toolRunning(agent.pid as number) ? 0 : idle + 1;
     }
   };
   // start-up and the first report's two looks, made before the agent had the sink's settings; the
@@ -287,7 +311,8 @@ export async function benchAgent(args: string[]): Promise<void> {
       await pipeline(createReadStream(before, { highWaterMark: 64 * 1024 }), createWriteStream(copy));
       await chmod(copy, 0o755);
       const scheme = option('--scheme') === 'https' ? 'https' : 'http';
-      await compare(copy, binary, Number(option('--rounds') ?? 3), { ...base, scheme });
+      const after = option('--after') ?? binary;
+      await compare(copy, after, Number(option('--rounds') ?? 3), { ...base, scheme });
       return;
     }
     for (const scheme of ['http', 'https'] as const) await benchOnce({ ...base, binary, scheme, withScripts: false });
