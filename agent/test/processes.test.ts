@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -15,9 +16,18 @@ import { createCollector } from '../src/collect.js';
 import { globMatcher, processesCollector } from '../src/collectors/processes.js';
 import type { Sample } from '../src/sample.js';
 
-const until = async (check: () => Promise<boolean>) => {
+const until = async (check: () => Promise<boolean>, what: () => string = () => 'the condition') => {
   for (let tries = 0; tries < 50 && !(await check()); tries += 1) await new Promise((r) => setTimeout(r, 100));
-  assert.ok(await check());
+  assert.ok(await check(), what());
+};
+
+/** A /proc file's text for a failure's message (why a process was not counted). */
+const procText = (path: string) => {
+  try {
+    return JSON.stringify(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code ?? String(error);
+  }
 };
 
 describe('processes from /proc', () => {
@@ -76,7 +86,13 @@ describe('processes from /proc', () => {
         () => ({ processes: long, 'processes.top': '0' }),
         () => 0,
       );
-      await until(async () => (await collect()).find((s) => s.name === 'processes.count')?.value === 1);
+      let seen: Sample[] = [];
+      const counted = async () => (seen = await collect()).find((s) => s.name === 'processes.count')?.value === 1;
+      await until(
+        counted,
+        () =>
+          `${long} (pid ${child.pid}: ${procText(`/proc/${child.pid}/stat`)} / ${procText(`/proc/${child.pid}/cmdline`)}) counted as ${JSON.stringify(seen)}`,
+      );
     } finally {
       child.kill('SIGKILL');
     }
