@@ -151,6 +151,7 @@ export function toolLauncher(): ToolLauncher {
       shellMissing = true; // no shell to start: the plain way from now on
       retire(launcher);
       const job = launcher.job;
+      clearTimeout(launcher.timer); // its job goes the plain way, with a time limit of its own
       launcher.job = null;
       if (job) forkEach(job);
     });

@@ -77,8 +77,10 @@ const launchersOf = (pid: number) =>
   });
 
 /** A host tool running: a child of the agent that is not a launcher, or a launcher's child. */
-const toolRunning = (pid: number) =>
-  childPids(pid).some((child) => !launchersOf(pid).includes(child) || childPids(child).length > 0);
+const toolRunning = (pid: number) => {
+  const launchers = launchersOf(pid);
+  return childPids(pid).some((child) => !launchers.includes(child) || childPids(child).length > 0);
+};
 
 async function usage(pid: number): Promise<{ cpuMs: number; onCpuMs: number; childrenMs: number; rssMb: number }> {
   const { own: ticks, reaped } = await ticksOf(pid);
